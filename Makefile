@@ -1,0 +1,55 @@
+# cuzk — the two commands of the README, and a few more.
+#
+#   make demo    install what is missing, build, run the main job on sample data
+#   make test    build and run every test (ctest)
+#
+#   make deps    fetch + check + build blst (scripts/deps.sh)
+#   make build   configure and build into $(BUILD)
+#   make asan    ASan+UBSan build in build-asan, run the tests there
+#   make tsan    ThreadSanitizer build in build-tsan, run the concurrency tests
+#   make gpu-test   GPU tests and benchmarks (tests/gpu/run-on-gpu.sh)
+#
+# Variables: BUILD (build dir), JOBS, CUZK_CUDA=AUTO|ON|OFF, BLST_DIR.
+
+BUILD     ?= build
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+CUZK_CUDA ?= AUTO
+BLST_DIR  ?= $(CURDIR)/build/deps/blst
+CMAKE_ARGS ?=
+
+.PHONY: all deps build test demo asan tsan gpu-test clean
+
+all: build
+
+deps:
+	@scripts/deps.sh build
+
+# configure (once) and build
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=$(CUZK_CUDA) \
+	       -DBLST_DIR=$(BLST_DIR) $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh $(BUILD)
+
+asan: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
+	       -DCUZK_SANITIZE=address,undefined -DBLST_DIR=$(BLST_DIR) >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE 'gpu|nosan'
+
+tsan: deps
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
+	       -DCUZK_SANITIZE=thread -DBLST_DIR=$(BLST_DIR) >/dev/null
+	@cmake --build build-tsan -j $(JOBS)
+	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L tsan
+
+gpu-test:
+	@tests/gpu/run-on-gpu.sh
+
+clean:
+	rm -rf $(BUILD) build-asan build-tsan

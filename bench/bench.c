@@ -1,0 +1,36 @@
+/*
+ * bench/bench.c — `cuzk bench` dispatch and shared helpers.
+ */
+#include "bench/bench.h"
+
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+double cz_bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+size_t cz_bench_peak_rss(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (size_t)ru.ru_maxrss * 1024;   /* Linux reports KiB */
+}
+
+static const cz_cli_command benches[] = {
+
+
+};
+
+int cmd_bench(int argc, char **argv)
+{
+    return cz_cli_dispatch("cuzk bench", benches, sizeof benches / sizeof benches[0],
+                           "usage: cuzk bench WHAT [OPTIONS]", argc, argv);
+}

@@ -1,0 +1,24 @@
+/*
+ * bench/bench.h — benchmarks behind `cuzk bench ...`.
+ *
+ * Every benchmark measures a ratio against a baseline run in the same
+ * process on the same input (these machines are noisy; absolute times are
+ * reported but the ratio is the claim). Results go to stdout as text, or as
+ * one JSON object per line with --json.
+ */
+#ifndef CUZK_BENCH_H
+#define CUZK_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+int cz_bench_msm(int argc, char **argv);
+int cz_bench_ntt(int argc, char **argv);
+
+/* Monotonic clock in seconds. */
+double cz_bench_now(void);
+/* Peak resident set size of this process in bytes (0 if unknown). */
+size_t cz_bench_peak_rss(void);
+
+#endif /* CUZK_BENCH_H */

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# deps.sh — fetch, check and build cuzk's third-party dependencies.
+#
+# blst: the C sources in the npm registry package @chainsafe/blst@0.2.11
+# (package/blst/ holds blst 0.3.10). The tarball is fetched once with
+# `npm pack` into $CUZK_DEPS_CACHE (default .deps/), checked against the
+# pinned sha512 integrity, unpacked into the build tree and built with its
+# own build.sh. With the checked tarball already in the cache no network is
+# needed (the GPU machine has none).
+#
+# Debian packages are installed with apt-get only when missing.
+#
+# Usage: scripts/deps.sh BUILD_DIR
+# Env:   BLST_DIR=/path  use an existing blst (libblst.a + bindings/blst.h)
+#        CUZK_DEPS_CACHE  where the tarball is kept (default: .deps)
+#        CUZK_NO_APT=1    never call apt-get (report what is missing instead)
+set -euo pipefail
+
+BLST_PKG="@chainsafe/blst@0.2.11"
+BLST_TGZ="chainsafe-blst-0.2.11.tgz"
+BLST_INTEGRITY="sha512-URyOLq5GtxBoxibOnd2pgLydCy0UZzbiIIBcsRAvGxAsRzjZL04TsQfwRkz5aphU3a1ebeRoMmI/HHyMCiFSQg=="
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(mkdir -p "${1:-$top/build}" && cd "${1:-$top/build}" && pwd)
+cache=${CUZK_DEPS_CACHE:-$top/.deps}
+
+die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
+say() { printf 'deps: %s\n' "$*"; }
+
+# ---- Debian packages ------------------------------------------------------
+# Each entry: "<command or header to probe>|<debian package>".
+need_debs() {
+    local missing=()
+    command -v cc    >/dev/null 2>&1 || missing+=(gcc)
+    command -v make  >/dev/null 2>&1 || missing+=(make)
+    command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+    command -v perl  >/dev/null 2>&1 || missing+=(perl)
+    command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+    printf '%s\n' "${missing[@]}"
+}
+
+install_debs() {
+    local pkgs
+    mapfile -t pkgs < <(need_debs | sed '/^$/d')
+    [ ${#pkgs[@]} -eq 0 ] && return 0
+    if [ "${CUZK_NO_APT:-0}" = 1 ] || ! command -v apt-get >/dev/null 2>&1; then
+        die "missing packages: ${pkgs[*]} (install them, or unset CUZK_NO_APT)"
+    fi
+    say "installing missing Debian packages: ${pkgs[*]}"
+    apt-get update -qq || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" \
+        || die "apt-get install ${pkgs[*]} failed"
+}
+
+# ---- blst -----------------------------------------------------------------
+integrity_of() {
+    printf 'sha512-%s' "$(openssl dgst -sha512 -binary "$1" | base64 -w0)"
+}
+
+fetch_blst() {
+    mkdir -p "$cache"
+    local tgz="$cache/$BLST_TGZ"
+    if [ -f "$tgz" ] && [ "$(integrity_of "$tgz")" = "$BLST_INTEGRITY" ]; then
+        return 0
+    fi
+    rm -f "$tgz"
+    command -v npm >/dev/null 2>&1 \
+        || die "npm not found and $tgz is not cached: install npm or copy the checked tarball there"
+    say "fetching $BLST_PKG with npm pack"
+    (cd "$cache" && npm pack --silent "$BLST_PKG" >/dev/null 2>"$cache/npm.log") \
+        || die "npm pack $BLST_PKG failed (network?): $(tail -n 3 "$cache/npm.log")"
+    [ -f "$tgz" ] || die "npm pack did not produce $tgz"
+    local got
+    got=$(integrity_of "$tgz")
+    if [ "$got" != "$BLST_INTEGRITY" ]; then
+        mv "$tgz" "$tgz.rejected"
+        die "checksum mismatch for $BLST_TGZ: expected $BLST_INTEGRITY, got $got (kept as $tgz.rejected)"
+    fi
+}
+
+build_blst() {
+    local dst="$build/deps/blst"
+    if [ -f "$dst/libblst.a" ] && [ -f "$dst/.integrity" ] \
+       && [ "$(cat "$dst/.integrity")" = "$BLST_INTEGRITY" ]; then
+        return 0
+    fi
+    fetch_blst
+    rm -rf "$dst" "$build/deps/blst-src"
+    mkdir -p "$build/deps/blst-src" "$dst"
+    tar -xzf "$cache/$BLST_TGZ" -C "$build/deps/blst-src" \
+        || die "cannot unpack $cache/$BLST_TGZ"
+    local src="$build/deps/blst-src/package/blst"
+    [ -x "$src/build.sh" ] || chmod +x "$src/build.sh"
+    say "building blst 0.3.10"
+    (cd "$dst" && "$src/build.sh" >build.log 2>&1) \
+        || die "blst build.sh failed, see $dst/build.log"
+    mkdir -p "$dst/include"
+    cp "$src/bindings/blst.h" "$src/bindings/blst_aux.h" "$dst/include/"
+    printf '%s' "$BLST_INTEGRITY" >"$dst/.integrity"
+}
+
+install_debs
+if [ -n "${BLST_DIR:-}" ]; then
+    [ -f "$BLST_DIR/libblst.a" ] || die "BLST_DIR=$BLST_DIR has no libblst.a"
+    say "using blst from BLST_DIR=$BLST_DIR"
+else
+    build_blst
+    say "blst ready in $build/deps/blst"
+fi

@@ -1,0 +1,35 @@
+/*
+ * cli/cli.h — the `cuzk` command-line tool: command table and shared helpers.
+ *
+ * Each command is `int cmd_<name>(int argc, char **argv)` with argv[0] the
+ * command's own name; it returns the process exit code:
+ *   0 success, 1 failure (bad proof, failed run), 2 usage error.
+ */
+#ifndef CUZK_CLI_H
+#define CUZK_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CZ_EXIT_OK 0
+#define CZ_EXIT_FAIL 1
+#define CZ_EXIT_USAGE 2
+
+typedef int cz_cli_fn(int argc, char **argv);
+
+typedef struct {
+    const char *name;
+    cz_cli_fn *fn;
+    const char *summary;
+} cz_cli_command;
+
+/* Dispatch argv[1] over |table|; prints |usage| + the table on --help or a bad name. */
+int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
+                    const char *usage, int argc, char **argv);
+
+/* "123", "2^20", "1Mi" style unsigned parse; false on junk. */
+bool cz_cli_parse_size(const char *s, size_t *out);
+
+int cmd_bench(int argc, char **argv);
+
+#endif /* CUZK_CLI_H */

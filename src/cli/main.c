@@ -1,0 +1,68 @@
+/*
+ * cli/main.c — `cuzk`: entry point and top-level command table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("cuzk 0.1.0\n");
+    return CZ_EXIT_OK;
+}
+
+static const cz_cli_command commands[] = {
+    { "bench", cmd_bench, "benchmarks: msm, ntt (ratios against an in-process baseline)" },
+    { "version", cmd_version, "print the version" },
+};
+
+int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
+                    const char *usage, int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : NULL;
+    bool help = name && (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help"));
+    if (name && !help) {
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(table[i].name, name))
+                return table[i].fn(argc - 1, argv + 1);
+        fprintf(stderr, "%s: unknown command '%s'\n", prog, name);
+    }
+    FILE *out = help ? stdout : stderr;
+    fprintf(out, "%s\n\ncommands:\n", usage);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %-12s %s\n", table[i].name, table[i].summary);
+    return help ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+}
+
+bool cz_cli_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    if (!s || !*s)
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end[0] == '^') {                       /* 2^20 */
+        unsigned long long e = strtoull(end + 1, &end, 10);
+        if (v != 2 || e > 62)
+            return false;
+        v = 1ull << e;
+    } else if (end[0] == 'K' || end[0] == 'M' || end[0] == 'G') {
+        unsigned shift = end[0] == 'K' ? 10 : end[0] == 'M' ? 20 : 30;
+        end += end[1] == 'i' ? 2 : 1;
+        v <<= shift;
+    }
+    if (*end)
+        return false;
+    *out = (size_t)v;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    return cz_cli_dispatch("cuzk", commands, sizeof commands / sizeof commands[0],
+                           "usage: cuzk COMMAND [ARGS...]   (cuzk COMMAND --help for details)",
+                           argc, argv);
+}

@@ -1,0 +1,195 @@
+/*
+ * bench/bench_ntt.c — `cuzk bench ntt`: the forward NTT on T threads
+ * against the same NTT on the calling thread alone, same process, same input.
+ *
+ * Each side is timed as the best of K runs; every run starts from a fresh
+ * copy of the input (the copy is not timed). The domain (twiddles) is built
+ * once, outside the timings. The two sides must produce the same bytes (the
+ * NTT is deterministic across thread counts); a difference is reported as a
+ * bug and fails the run.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "cli/cli.h"
+#include "core/pool.h"
+#include "ff/fr.h"
+#include "ff/ntt.h"
+
+#define INPUT_CHUNK 65536u   /* points per input-generation chunk (one seed each) */
+
+typedef struct {
+    unsigned log_n;
+    unsigned threads;   /* 0 = all cores */
+    int iters;
+    bool json;
+    bool cuda;
+} ntt_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk bench ntt --log-n N [--threads T] [--iters K] [--backend cpu|cuda]\n"
+            "                      [--json]\n"
+            "  Times the forward NTT of 2^N random points (N <= 28, default 20) on T\n"
+            "  threads (default: all cores) against 1 thread, best of K runs each\n"
+            "  (default 3), and prints both times and the speedup.\n"
+            "  --backend cuda runs the GPU NTT benchmark instead (CUDA builds only).\n");
+}
+
+/* 0 ok, 1 --help was printed, -1 usage error. */
+static int parse(int argc, char **argv, ntt_opts *o)
+{
+    static const struct option longopts[] = {
+        { "log-n", required_argument, 0, 'n' },   { "threads", required_argument, 0, 't' },
+        { "iters", required_argument, 0, 'i' },   { "backend", required_argument, 0, 'b' },
+        { "json", no_argument, 0, 'j' },          { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    *o = (ntt_opts){ .log_n = 20, .iters = 3 };
+    int c;
+    size_t v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (!cz_cli_parse_size(optarg, &v) || v > 28) return -1;
+            o->log_n = (unsigned)v;
+            break;
+        case 't':
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096) return -1;
+            o->threads = (unsigned)v;
+            break;
+        case 'i':
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 1000) return -1;
+            o->iters = (int)v;
+            break;
+        case 'b':
+            if (!strcmp(optarg, "cuda")) o->cuda = true;
+            else if (strcmp(optarg, "cpu")) return -1;
+            break;
+        case 'j': o->json = true; break;
+        case 'h': usage(stdout); return 1;
+        default: return -1;
+        }
+    }
+    return optind == argc ? 0 : -1;
+}
+
+/* Input: chunk c of INPUT_CHUNK points comes from seed c, so the data does
+ * not depend on how many threads generate it. */
+static void fill_chunk(void *p, size_t begin, size_t end, unsigned slot)
+{
+    cz_fr *v = p;
+    cz_rng rng;
+    cz_rng_seed(&rng, 1 + begin / INPUT_CHUNK);
+    for (size_t i = begin; i < end; i++)
+        cz_fr_random_rng(&v[i], &rng);
+}
+
+/* Best of |iters| forward NTTs of |input| into |work|; < 0 on error. */
+static double time_best(cz_ctx_t *ctx, const cz_ntt_domain *d, const cz_fr *input,
+                        cz_fr *work, size_t n, int iters)
+{
+    double best = -1;
+    for (int i = 0; i < iters; i++) {
+        memcpy(work, input, n * sizeof *work);
+        double t0 = cz_bench_now();
+        if (cz_ntt_forward(ctx, d, work) != CZ_OK)
+            return -1;
+        double t = cz_bench_now() - t0;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* FNV-1a over the bytes of v: enough to tell two results apart. */
+static uint64_t digest(const cz_fr *v, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)v;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n * sizeof *v; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void report(const ntt_opts *o, unsigned threads, double base_s, double best_s)
+{
+    size_t n = (size_t)1 << o->log_n;
+    double ns = best_s * 1e9 / (double)n, base_ns = base_s * 1e9 / (double)n;
+    if (o->json)
+        printf("{\"bench\":\"ntt\",\"backend\":\"cpu\",\"n\":%zu,\"log_n\":%u,\"threads\":%u,"
+               "\"iters\":%d,\"ms\":%.3f,\"baseline_ms\":%.3f,\"ns_per_point\":%.1f,"
+               "\"baseline_ns_per_point\":%.1f,\"speedup\":%.3f,\"peak_rss_bytes\":%zu}\n",
+               n, o->log_n, threads, o->iters, best_s * 1e3, base_s * 1e3, ns, base_ns,
+               base_s / best_s, cz_bench_peak_rss());
+    else
+        printf("NTT 2^%u forward (cpu, best of %d): %u threads %.1f ms (%.1f ns/point), "
+               "1 thread %.1f ms (%.1f ns/point), speedup %.2fx\n",
+               o->log_n, o->iters, threads, best_s * 1e3, ns, base_s * 1e3, base_ns,
+               base_s / best_s);
+}
+
+static int run_cuda(const ntt_opts *o)
+{
+#ifdef CUZK_HAVE_CUDA
+    return cz_bench_ntt_cuda(o->log_n, o->iters, o->json);
+#else
+    (void)o;
+    fprintf(stderr, "cuzk was built without the CUDA backend\n");
+    return CZ_EXIT_FAIL;
+#endif
+}
+
+int cz_bench_ntt(int argc, char **argv)
+{
+    ntt_opts o;
+    int p = parse(argc, argv, &o);
+    if (p)
+        return p > 0 ? CZ_EXIT_OK : (usage(stderr), CZ_EXIT_USAGE);
+    if (o.cuda)
+        return run_cuda(&o);
+
+    /* The parallel side: T threads = T-1 workers + the calling thread. The
+     * baseline runs with a NULL ctx, i.e. on the calling thread alone. */
+    cz_ctx_t *ctx = NULL;
+    if (o.threads != 1 && cz_ctx_new(&ctx, NULL, o.threads ? o.threads - 1 : 0) != CZ_OK) {
+        fprintf(stderr, "cuzk bench ntt: cannot start the thread pool\n");
+        return CZ_EXIT_FAIL;
+    }
+    unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
+    size_t n = (size_t)1 << o.log_n;
+    cz_ntt_domain *d = NULL;
+    cz_fr *input = malloc(n * sizeof *input), *work = malloc(n * sizeof *work);
+    int rc = input && work ? cz_ntt_domain_new(ctx, &d, o.log_n) : CZ_ENOMEM;
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk bench ntt: cannot allocate 2^%u points: %s\n", o.log_n,
+                ctx && rc != CZ_ENOMEM ? cz_ctx_message(ctx) : cz_strerror(rc));
+    } else {
+        cz_pool_for(cz_ctx_pool(ctx), n, INPUT_CHUNK, fill_chunk, input);
+        double base_s = time_best(NULL, d, input, work, n, o.iters);
+        uint64_t want = digest(work, n);
+        double best_s = base_s < 0 ? -1 : time_best(ctx, d, input, work, n, o.iters);
+        if (best_s < 0) {
+            fprintf(stderr, "cuzk bench ntt: forward NTT failed: %s\n",
+                    ctx ? cz_ctx_message(ctx) : "out of memory");
+            rc = CZ_ENOMEM;
+        } else if (digest(work, n) != want) {
+            fprintf(stderr, "cuzk bench ntt: %u-thread result differs from 1 thread (bug)\n",
+                    threads);
+            rc = CZ_EINTERNAL;
+        } else {
+            report(&o, threads, base_s, best_s);
+        }
+    }
+    cz_ntt_domain_free(d);
+    free(input);
+    free(work);
+    cz_ctx_free(ctx);
+    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+}

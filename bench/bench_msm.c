@@ -116,7 +116,7 @@ int cz_bench_msm(int argc, char **argv)
     const cz_group *g = o.g2 ? &CZ_G2 : &CZ_G1;
     size_t n = (size_t)1 << o.log_n;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, o.threads ? o.threads - 1 : 0) != CZ_OK) {
+    if (cz_ctx_new(&ctx, NULL, o.threads) != CZ_OK) {
         fprintf(stderr, "cuzk bench msm: out of memory\n");
         return CZ_EXIT_FAIL;
     }

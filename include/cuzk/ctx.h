@@ -24,20 +24,20 @@ typedef struct cz_pool cz_pool_t;
 typedef struct cz_ctx cz_ctx_t;
 
 /*
- * Create a thread pool of |nthreads| workers (0 = one per online CPU).
- * The calling thread of a parallel section also works, so a pool of N threads
- * runs N+1-way at most; cz_pool_new(0) sizes it to use exactly all CPUs.
+ * Create a thread pool whose parallel sections run |nthreads|-way, the
+ * calling thread included (it starts nthreads - 1 workers); 0 = one per
+ * online CPU, 1 = no workers (everything runs on the caller).
  * Returns CZ_OK or CZ_ENOMEM; *out is NULL on error.
  */
 int cz_pool_new(cz_pool_t **out, unsigned nthreads);
 /* Stop and join the workers. NULL is a harmless no-op. No section may be running. */
 void cz_pool_free(cz_pool_t *pool);
-/* Degree of parallelism of the pool (workers + the calling thread). */
+/* Degree of parallelism of the pool (workers + the calling thread); 1 for NULL. */
 unsigned cz_pool_width(const cz_pool_t *pool);
 
 /*
  * Create a context. |pool| is borrowed (must outlive the ctx); NULL makes the
- * ctx create and own a pool of |nthreads| (0 = all CPUs).
+ * ctx create and own a pool of width |nthreads| (0 = all CPUs).
  */
 int cz_ctx_new(cz_ctx_t **out, cz_pool_t *pool, unsigned nthreads);
 /* NULL is a harmless no-op. */

@@ -149,8 +149,9 @@ int cz_pool_new(cz_pool_t **out, unsigned nthreads)
     *out = NULL;
     if (nthreads == 0) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        nthreads = ncpu > 1 ? (unsigned)ncpu - 1 : 0;   /* the caller is the last */
+        nthreads = ncpu > 1 ? (unsigned)ncpu : 1;
     }
+    nthreads--;   /* the calling thread of each section is the last one */
     cz_pool_t *pool = calloc(1, sizeof *pool);
     if (!pool)
         return CZ_ENOMEM;

@@ -82,15 +82,13 @@ static msm_plan plan_msm(const cz_group *g, size_t n, size_t nbits, unsigned thr
 /* ---- the tile grid ------------------------------------------------------------ */
 
 /*
- * Inputs of one Pippenger: n points given either contiguously (|bases|) or
- * gathered (|base_ptrs|), with scalars contiguous (|scalars|, 32 bytes each)
- * or through |scalar_ptrs| (needed when nbits < 249: blst strides contiguous
- * scalars by (nbits+7)/8 bytes).
+ * Inputs of one Pippenger: n contiguous points, with scalars contiguous
+ * (|scalars|, 32 bytes each) or through |scalar_ptrs| (needed when
+ * nbits < 249: blst strides contiguous scalars by (nbits+7)/8 bytes).
  */
 typedef struct {
     const cz_group *g;
     const void *bases;
-    const void *const *base_ptrs;
     const blst_scalar *scalars;
     const uint8_t *const *scalar_ptrs;
     size_t n, nbits;
@@ -107,8 +105,7 @@ static void run_tile(void *p, size_t begin, size_t end, unsigned slot)
         size_t w = t / job->plan.nranges, r = t % job->plan.nranges;
         size_t lo = job->n * r / job->plan.nranges;
         size_t hi = job->n * (r + 1) / job->plan.nranges;
-        const void *contig_pts[2] = { cz_aff(g, job->bases, lo), NULL };
-        const void *const *pts = job->base_ptrs ? job->base_ptrs + lo : contig_pts;
+        const void *pts[2] = { cz_aff(g, job->bases, lo), NULL };   /* NULL: contiguous */
         const uint8_t *contig_sc[2] = { job->scalars ? job->scalars[lo].b : NULL, NULL };
         const uint8_t *const *sc = job->scalar_ptrs ? job->scalar_ptrs + lo : contig_sc;
         g->tile(job->tiles + t * g->proj_size, pts, hi - lo, sc, job->nbits,
@@ -185,12 +182,11 @@ static size_t max_scalar_bits(const blst_scalar *s, size_t n)
 }
 
 /*
- * Pippenger over n points (contiguous |bases| or gathered |base_ptrs|) and
- * contiguous scalars. |nbits| 0 means "find the largest scalar's length".
+ * Pippenger over n contiguous points and scalars. |nbits| 0 means "find the
+ * largest scalar's length".
  */
 static int pippenger(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
-                     const void *const *base_ptrs, const blst_scalar *scalars, size_t n,
-                     size_t nbits)
+                     const blst_scalar *scalars, size_t n, size_t nbits)
 {
     if (nbits == 0)
         nbits = max_scalar_bits(scalars, n);
@@ -200,11 +196,11 @@ static int pippenger(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
     }
     if (n == 1) {
         uint8_t p[sizeof(blst_p2)];
-        g->from_affine(p, base_ptrs ? base_ptrs[0] : bases);
+        g->from_affine(p, bases);
         g->mult(out, p, scalars[0].b, nbits);
         return CZ_OK;
     }
-    grid_job job = { .g = g, .bases = bases, .base_ptrs = base_ptrs, .n = n, .nbits = nbits };
+    grid_job job = { .g = g, .bases = bases, .n = n, .nbits = nbits };
     const uint8_t **sptr = NULL;
     if ((nbits + 7) / 8 == 32) {
         job.scalars = scalars;
@@ -227,7 +223,30 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL argument with n = %zu", g->name, n);
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL output", g->name);
-    return pippenger(ctx, g, out, bases, NULL, scalars, n, FR_BITS);
+    return pippenger(ctx, g, out, bases, scalars, n, FR_BITS);
+}
+
+/*
+ * The tail MSM reads each gathered base once per window; from a pointer
+ * array those reads are scattered over the whole params vector and miss the
+ * cache, so the bases are first copied into a contiguous block (measured
+ * ~1.5x faster at 2^16 tails). Blocks are bounded to keep the copy small.
+ */
+#define GATHER_BLOCK ((size_t)1 << 20)
+
+typedef struct {
+    const cz_group *g;
+    void *dst;
+    const void *bases;
+    const uint32_t *index;
+} gather_job;
+
+static void gather_copy(void *p, size_t begin, size_t end, unsigned slot)
+{
+    const gather_job *job = p;
+    size_t sz = job->g->affine_size;
+    for (size_t i = begin; i < end; i++)
+        memcpy((uint8_t *)job->dst + i * sz, cz_aff(job->g, job->bases, job->index[i]), sz);
 }
 
 static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
@@ -236,17 +255,24 @@ static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
 {
     if (!out || (count > 0 && (!bases || !index || !scalars)))
         return cz_fail(ctx, CZ_EINVAL, "%s tail MSM: NULL argument", g->name);
-    if (count == 0) {
-        memset(out, 0, g->proj_size);
+    memset(out, 0, g->proj_size);
+    if (count == 0)
         return CZ_OK;
+    size_t block = count < GATHER_BLOCK ? count : GATHER_BLOCK;
+    void *copy = malloc(block * g->affine_size);
+    if (!copy)
+        return cz_fail(ctx, CZ_ENOMEM, "%s tail MSM: %zu gathered bases", g->name, block);
+    int rc = CZ_OK;
+    uint8_t part[sizeof(blst_p2)];
+    for (size_t at = 0; at < count && rc == CZ_OK; at += block) {
+        size_t m = count - at < block ? count - at : block;
+        gather_job job = { g, copy, bases, index + at };
+        cz_pool_for(cz_ctx_pool(ctx), m, 8192, gather_copy, &job);
+        rc = pippenger(ctx, g, part, copy, scalars + at, m, nbits > FR_BITS ? FR_BITS : nbits);
+        if (rc == CZ_OK)
+            g->add(out, out, part);
     }
-    const void **ptrs = malloc(count * sizeof *ptrs);
-    if (!ptrs)
-        return cz_fail(ctx, CZ_ENOMEM, "%s tail MSM: %zu base pointers", g->name, count);
-    for (size_t i = 0; i < count; i++)
-        ptrs[i] = cz_aff(g, bases, index[i]);
-    int rc = pippenger(ctx, g, out, NULL, ptrs, scalars, count, nbits > FR_BITS ? FR_BITS : nbits);
-    free(ptrs);
+    free(copy);
     return rc;
 }
 

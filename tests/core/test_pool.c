@@ -40,8 +40,13 @@ static int check_cover(cz_pool_t *pool, size_t n, size_t grain)
 CZ_TEST(every_index_once)
 {
     cz_pool_t *pool;
-    CHECK_OK(cz_pool_new(&pool, 3));
+    CHECK_OK(cz_pool_new(&pool, 4));
     CHECK_EQ_INT(cz_pool_width(pool), 4);
+    cz_pool_t *single;
+    CHECK_OK(cz_pool_new(&single, 1));
+    CHECK_EQ_INT(cz_pool_width(single), 1);
+    CHECK(check_cover(single, 1000, 10));
+    cz_pool_free(single);
     size_t sizes[] = { 0, 1, 2, 3, 7, 64, 1000, 100003 };
     size_t grains[] = { 1, 3, 64, 1000000 };
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)

@@ -27,6 +27,7 @@ size_t cz_bench_peak_rss(void)
 static const cz_cli_command benches[] = {
     { "msm", cz_bench_msm, "G1/G2 MSM vs single-threaded blst Pippenger" },
     { "ntt", cz_bench_ntt, "forward NTT over Fr: T threads vs 1 thread" },
+    { "poseidon", cz_bench_poseidon, "batch Poseidon hashing: T threads vs 1 thread" },
 
 
 };

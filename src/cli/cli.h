@@ -31,5 +31,6 @@ int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
 bool cz_cli_parse_size(const char *s, size_t *out);
 
 int cmd_bench(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
 
 #endif /* CUZK_CLI_H */

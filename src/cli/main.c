@@ -17,6 +17,7 @@ static int cmd_version(int argc, char **argv)
 
 static const cz_cli_command commands[] = {
     { "bench", cmd_bench, "benchmarks: msm, ntt (ratios against an in-process baseline)" },
+    { "hash", cmd_hash, "native hashes: poseidon, sha256, sha254, commd-zero" },
     { "version", cmd_version, "print the version" },
 };
 

@@ -1,0 +1,574 @@
+/*
+ * cs/cs.c — the constraint system's modes: allocation, enforce, finish and
+ * the results (see cs/cs.h for the contract).
+ *
+ * Per enforce, each mode does one pass over each of A, B and C:
+ *   every mode   range-check the variables; set the density bits of the
+ *                non-zero terms (A: aux only; B: inputs and aux), as
+ *                bellperson's ProvingAssignment::enforce does with
+ *                eval_with_trackers (BP groth16/prover/mod.rs, lc.rs);
+ *   PROVE        also accumulate <LC,z> and append it to a, b, c;
+ *   CHECK        also accumulate and compare a*b with c;
+ *   KEYGEN       also append the non-zero terms as one CSR row per matrix.
+ */
+#include "cs/cs_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- growth helpers ------------------------------------------------------ */
+
+/* Grow *p (elements of |elem| bytes, *cap allocated) to hold |need|. */
+static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
+{
+    if (need <= *cap)
+        return CZ_OK;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    if (ncap < need)
+        ncap = need;
+    if (ncap > SIZE_MAX / elem)
+        return CZ_ENOMEM;
+    void *q = realloc(*p, ncap * elem);
+    if (!q)
+        return CZ_ENOMEM;
+    if (zero)
+        memset((char *)q + *cap * elem, 0, (ncap - *cap) * elem);
+    *p = q;
+    *cap = ncap;
+    return CZ_OK;
+}
+
+static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
+{
+    if (grow((void **)&v->v, &v->cap, need, sizeof(cz_fr), false))
+        return cz__cs_fail(cs, CZ_ENOMEM, "assignment of %zu elements", need);
+    return CZ_OK;
+}
+
+static int bitmap_reserve(cz_cs_t *cs, cz__bitmap *bm, size_t nbits)
+{
+    if (grow((void **)&bm->w, &bm->cap, (nbits + 63) / 64, sizeof(uint64_t), true))
+        return cz__cs_fail(cs, CZ_ENOMEM, "density bitmap of %zu bits", nbits);
+    return CZ_OK;
+}
+
+static int abc_reserve(cz_cs_t *cs, size_t rows)
+{
+    if (rows <= cs->abc_cap)
+        return CZ_OK;
+    size_t cap = cs->abc_cap ? cs->abc_cap * 2 : 1024;
+    if (cap < rows)
+        cap = rows;
+    if (cap > SIZE_MAX / sizeof(cz_fr))
+        return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", rows);
+    cz_fr **v[3] = { &cs->a, &cs->b, &cs->c };
+    for (int i = 0; i < 3; i++) {
+        cz_fr *q = realloc(*v[i], cap * sizeof(cz_fr));
+        if (!q)
+            return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", cap);
+        *v[i] = q;
+    }
+    cs->abc_cap = cap;
+    return CZ_OK;
+}
+
+static int csr_reserve(cz_cs_t *cs, cz__csr_builder *b, size_t rows, size_t nnz)
+{
+    if (grow((void **)&b->m.row_ptr, &b->row_cap, rows + 1, sizeof(uint64_t), false))
+        return cz__cs_fail(cs, CZ_ENOMEM, "matrix of %zu rows", rows);
+    size_t cap = b->nnz_cap;
+    if (grow((void **)&b->m.cols, &cap, nnz, sizeof(uint32_t), false) ||
+        grow((void **)&b->m.vals, &b->nnz_cap, nnz, sizeof(cz_fr), false))
+        return cz__cs_fail(cs, CZ_ENOMEM, "matrix of %zu entries", nnz);
+    /* cols may have grown further than vals: both hold at least nnz_cap. */
+    return CZ_OK;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+static bool mode_has_values(cz_cs_mode_t m) { return m == CZ_CS_PROVE || m == CZ_CS_CHECK; }
+
+int cz_cs_new(cz_cs_t **out, cz_ctx_t *ctx, cz_cs_mode_t mode)
+{
+    *out = NULL;
+    if (mode != CZ_CS_PROVE && mode != CZ_CS_KEYGEN && mode != CZ_CS_SHAPE &&
+        mode != CZ_CS_CHECK)
+        return cz_fail(ctx, CZ_EINVAL, "cs: unknown mode %d", (int)mode);
+    cz_cs_t *cs = calloc(1, sizeof *cs);
+    if (!cs)
+        return cz_fail(ctx, CZ_ENOMEM, "cs: out of memory");
+    cs->ctx = ctx;
+    cs->mode = mode;
+    if (mode == CZ_CS_KEYGEN) {
+        for (int i = 0; i < 3; i++) {
+            if (csr_reserve(cs, &cs->mat[i], 0, 0))
+                break;
+            cs->mat[i].m.row_ptr[0] = 0;
+        }
+    }
+    /* ONE is input 0, allocated before the circuit (BP groth16/prover). */
+    cz_var_t one;
+    int rc = cs->err ? cs->err : cz_cs_alloc_input(cs, &one, &CZ_FR_ONE);
+    if (rc) {
+        cz_cs_free(cs);
+        return rc;
+    }
+    *out = cs;
+    return CZ_OK;
+}
+
+void cz_cs_free(cz_cs_t *cs)
+{
+    if (!cs)
+        return;
+    free(cs->input.v);
+    free(cs->aux.v);
+    free(cs->a);
+    free(cs->b);
+    free(cs->c);
+    for (int i = 0; i < 3; i++) {
+        free(cs->dens[i].w);
+        free(cs->mat[i].m.row_ptr);
+        free(cs->mat[i].m.cols);
+        free(cs->mat[i].m.vals);
+    }
+    cz__cs_names_free(cs);
+    free(cs);
+}
+
+int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs)
+{
+    if (cs->err)
+        return cs->err;
+    if (cs->n_constraints || cs->finished)
+        return cz__cs_fail(cs, CZ_EINVAL, "reserve after the first constraint");
+    if (constraints > SIZE_MAX / 2 || inputs > SIZE_MAX / 2)
+        return cz__cs_fail(cs, CZ_ENOMEM, "reserve of %zu rows", constraints);
+    size_t rows = constraints + inputs;
+    int rc = CZ_OK;
+    if (mode_has_values(cs->mode)) {
+        if ((rc = frvec_reserve(cs, &cs->input, inputs)) ||
+            (rc = frvec_reserve(cs, &cs->aux, aux)))
+            return rc;
+    }
+    if (cs->mode == CZ_CS_PROVE && (rc = abc_reserve(cs, rows)))
+        return rc;
+    if (cs->mode == CZ_CS_KEYGEN) {
+        for (int i = 0; i < 3; i++)
+            if ((rc = csr_reserve(cs, &cs->mat[i], rows, 0)))
+                return rc;
+    }
+    if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_A_AUX], aux)) ||
+        (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_AUX], aux)) ||
+        (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_INPUT], inputs)))
+        return rc;
+    return CZ_OK;
+}
+
+cz_cs_mode_t cz_cs_mode(const cz_cs_t *cs) { return cs->mode; }
+bool cz_cs_needs_values(const cz_cs_t *cs) { return mode_has_values(cs->mode); }
+
+/* ---- allocation ------------------------------------------------------------ */
+
+static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value,
+                    cz_cs_value_fn *fn, void *arg)
+{
+    if (cs->err)
+        return cs->err;
+    if (cs->finished)
+        return cz__cs_fail(cs, CZ_EINVAL, "alloc after finish");
+    cz__frvec *vec = input ? &cs->input : &cs->aux;
+    size_t n = vec->len;
+    if (n > CZ_VAR_MAX_INDEX)
+        return cz__cs_fail(cs, CZ_ERANGE, "more than 2^31 %s variables",
+                           input ? "input" : "aux");
+    int rc;
+    if (mode_has_values(cs->mode)) {
+        cz_fr v;
+        if (fn) {
+            rc = fn(&v, arg);
+            if (rc)
+                return cz__cs_fail(cs, rc, "value of %s %zu: %s", input ? "input" : "aux",
+                                   n, cz_strerror(rc));
+        } else if (value) {
+            v = *value;
+        } else {
+            return cz__cs_fail(cs, CZ_EINVAL, "assignment missing for %s %zu",
+                               input ? "input" : "aux", n);
+        }
+        if ((rc = frvec_reserve(cs, vec, n + 1)))
+            return rc;
+        vec->v[n] = v;
+    }
+    if (input) {
+        if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_INPUT], n + 1)))
+            return rc;
+        cs->dens[CZ_DENSITY_B_INPUT].nbits = n + 1;
+    } else {
+        if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_A_AUX], n + 1)) ||
+            (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_AUX], n + 1)))
+            return rc;
+        cs->dens[CZ_DENSITY_A_AUX].nbits = n + 1;
+        cs->dens[CZ_DENSITY_B_AUX].nbits = n + 1;
+    }
+    vec->len = n + 1;
+    *var = input ? cz_var_input((uint32_t)n) : cz_var_aux((uint32_t)n);
+    return CZ_OK;
+}
+
+int cz_cs_alloc(cz_cs_t *cs, cz_var_t *var, const cz_fr *value)
+{
+    return cs_alloc(cs, var, false, value, NULL, NULL);
+}
+
+int cz_cs_alloc_fn(cz_cs_t *cs, cz_var_t *var, cz_cs_value_fn *fn, void *arg)
+{
+    return cs_alloc(cs, var, false, NULL, fn, arg);
+}
+
+int cz_cs_alloc_input(cz_cs_t *cs, cz_var_t *var, const cz_fr *value)
+{
+    return cs_alloc(cs, var, true, value, NULL, NULL);
+}
+
+int cz_cs_alloc_input_fn(cz_cs_t *cs, cz_var_t *var, cz_cs_value_fn *fn, void *arg)
+{
+    return cs_alloc(cs, var, true, NULL, fn, arg);
+}
+
+int cz_cs_value(const cz_cs_t *cs, cz_var_t var, cz_fr *out)
+{
+    if (!mode_has_values(cs->mode) || cs->taken)
+        return CZ_EUNAVAIL;
+    const cz__frvec *vec = cz_var_is_aux(var) ? &cs->aux : &cs->input;
+    if (cz_var_index(var) >= vec->len)
+        return CZ_EINVAL;
+    *out = vec->v[cz_var_index(var)];
+    return CZ_OK;
+}
+
+/* ---- enforce --------------------------------------------------------------- */
+
+/* Same test as bellpepper's `coeff.is_zero_vartime()`. */
+static inline bool coeff_is_zero(const cz_fr *c) { return (c->l[0] | c->l[1] | c->l[2] | c->l[3]) == 0; }
+static inline void bit_set(uint64_t *w, size_t j) { w[j >> 6] |= 1ull << (j & 63); }
+
+/*
+ * One pass over |lc|: range-check every variable, set the density bits of
+ * non-zero terms (in_bits / aux_bits may be NULL: not tracked) and, when
+ * |acc| is not NULL, accumulate <lc, z>. |which| names the LC in messages.
+ */
+static int lc_pass(cz_cs_t *cs, const cz_lc_t *lc, uint64_t *in_bits, uint64_t *aux_bits,
+                   cz_fr *acc, char which)
+{
+    if (lc->err)
+        return cz__cs_fail(cs, lc->err, "constraint %zu: %c combination: %s", cs->n_constraints,
+                           which, cz_strerror(lc->err));
+    const uint32_t *ids = cz_lc_ids(lc);
+    const cz_fr *coeffs = cz_lc_coeffs(lc);
+    size_t n_in = cs->input.len, n_aux = cs->aux.len;
+    const cz_fr *zin = cs->input.v, *zaux = cs->aux.v;
+    if (acc)
+        *acc = CZ_FR_ZERO;
+    for (uint32_t k = 0; k < lc->len; k++) {
+        uint32_t id = ids[k];
+        bool is_aux = (id & CZ_VAR_AUX_BIT) != 0;
+        size_t idx = id & CZ_VAR_MAX_INDEX;
+        if (idx >= (is_aux ? n_aux : n_in))
+            return cz__cs_fail(cs, CZ_EINVAL, "constraint %zu: %c uses %s %zu, not allocated",
+                               cs->n_constraints, which, is_aux ? "aux" : "input", idx);
+        const cz_fr *coeff = &coeffs[k];
+        if (coeff_is_zero(coeff))
+            continue;
+        uint64_t *bits = is_aux ? aux_bits : in_bits;
+        if (bits)
+            bit_set(bits, idx);
+        if (acc) {
+            const cz_fr *z = is_aux ? &zaux[idx] : &zin[idx];
+            if (cz_fr_is_one(coeff)) {
+                cz_fr_add(acc, acc, z);
+            } else {
+                cz_fr t;
+                cz_fr_mul(&t, z, coeff);
+                cz_fr_add(acc, acc, &t);
+            }
+        }
+    }
+    return CZ_OK;
+}
+
+/* KEYGEN: append |lc|'s non-zero terms as the next row of |b| (ids as columns). */
+static int csr_push_row(cz_cs_t *cs, cz__csr_builder *b, const cz_lc_t *lc)
+{
+    cz_csr_t *m = &b->m;
+    int rc = csr_reserve(cs, b, m->rows + 1, m->nnz + lc->len);
+    if (rc)
+        return rc;
+    const uint32_t *ids = cz_lc_ids(lc);
+    const cz_fr *coeffs = cz_lc_coeffs(lc);
+    size_t nnz = m->nnz;
+    for (uint32_t k = 0; k < lc->len; k++) {
+        if (coeff_is_zero(&coeffs[k]))
+            continue;
+        m->cols[nnz] = ids[k];
+        m->vals[nnz] = coeffs[k];
+        nnz++;
+    }
+    m->nnz = nnz;
+    m->rows++;
+    m->row_ptr[m->rows] = nnz;
+    return CZ_OK;
+}
+
+/* Everything but the naming; *unsat is set when CHECK finds a*b != c. */
+static int cs_enforce(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_lc_t *c,
+                      bool *unsat)
+{
+    *unsat = false;
+    if (cs->err)
+        return cs->err;
+    if (cs->finished)
+        return cz__cs_fail(cs, CZ_EINVAL, "enforce after finish");
+    uint64_t *a_aux = cs->dens[CZ_DENSITY_A_AUX].w;
+    uint64_t *b_in = cs->dens[CZ_DENSITY_B_INPUT].w;
+    uint64_t *b_aux = cs->dens[CZ_DENSITY_B_AUX].w;
+    size_t row = cs->n_constraints;
+    int rc;
+    switch (cs->mode) {
+    case CZ_CS_PROVE:
+        if ((rc = abc_reserve(cs, row + 1)))
+            return rc;
+        /* Inputs are dense in A (the x_i * 0 = 0 rows): no input tracker. */
+        if ((rc = lc_pass(cs, a, NULL, a_aux, &cs->a[row], 'A')) ||
+            (rc = lc_pass(cs, b, b_in, b_aux, &cs->b[row], 'B')) ||
+            (rc = lc_pass(cs, c, NULL, NULL, &cs->c[row], 'C')))
+            return rc;
+        break;
+    case CZ_CS_CHECK: {
+        cz_fr va, vb, vc;
+        if ((rc = lc_pass(cs, a, NULL, a_aux, &va, 'A')) ||
+            (rc = lc_pass(cs, b, b_in, b_aux, &vb, 'B')) ||
+            (rc = lc_pass(cs, c, NULL, NULL, &vc, 'C')))
+            return rc;
+        cz_fr_mul(&va, &va, &vb);
+        *unsat = !cs->unsat && !cz_fr_eq(&va, &vc);
+        break;
+    }
+    case CZ_CS_KEYGEN:
+        if ((rc = lc_pass(cs, a, NULL, a_aux, NULL, 'A')) ||
+            (rc = lc_pass(cs, b, b_in, b_aux, NULL, 'B')) ||
+            (rc = lc_pass(cs, c, NULL, NULL, NULL, 'C')) ||
+            (rc = csr_push_row(cs, &cs->mat[CZ_MATRIX_A], a)) ||
+            (rc = csr_push_row(cs, &cs->mat[CZ_MATRIX_B], b)) ||
+            (rc = csr_push_row(cs, &cs->mat[CZ_MATRIX_C], c)))
+            return rc;
+        break;
+    case CZ_CS_SHAPE:
+        if ((rc = lc_pass(cs, a, NULL, a_aux, NULL, 'A')) ||
+            (rc = lc_pass(cs, b, b_in, b_aux, NULL, 'B')) ||
+            (rc = lc_pass(cs, c, NULL, NULL, NULL, 'C')))
+            return rc;
+        break;
+    }
+    cs->n_constraints = row + 1;
+    return CZ_OK;
+}
+
+int cz_cs_enforce(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_lc_t *c,
+                  const char *name)
+{
+    bool unsat;
+    int rc = cs_enforce(cs, a, b, c, &unsat);
+    if (rc == CZ_OK && unsat)
+        rc = cz__cs_record_unsat(cs, cs->n_constraints - 1, name);
+    return rc;
+}
+
+int cz_cs_enforcef(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_lc_t *c,
+                   const char *fmt, ...)
+{
+    bool unsat;
+    int rc = cs_enforce(cs, a, b, c, &unsat);
+    if (rc == CZ_OK && unsat) {
+        char name[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(name, sizeof name, fmt, ap);
+        va_end(ap);
+        rc = cz__cs_record_unsat(cs, cs->n_constraints - 1, name);
+    }
+    return rc;
+}
+
+/* ---- finish ---------------------------------------------------------------- */
+
+static size_t bitmap_popcount(const cz__bitmap *bm)
+{
+    size_t pop = 0, words = (bm->nbits + 63) / 64;
+    for (size_t i = 0; i < words; i++)
+        pop += (size_t)__builtin_popcountll(bm->w[i]);
+    return pop;
+}
+
+/* KEYGEN: ids -> columns of z = (inputs..., aux...). Order within rows is kept. */
+static int csr_renumber(cz_cs_t *cs)
+{
+    size_t n_in = cs->input.len;
+    if (n_in + cs->aux.len > (size_t)UINT32_MAX + 1)
+        return cz__cs_fail(cs, CZ_ERANGE, "%zu variables do not fit 32-bit columns",
+                           n_in + cs->aux.len);
+    for (int i = 0; i < 3; i++) {
+        cz_csr_t *m = &cs->mat[i].m;
+        for (size_t k = 0; k < m->nnz; k++) {
+            uint32_t id = m->cols[k];
+            if (id & CZ_VAR_AUX_BIT)
+                m->cols[k] = (uint32_t)(n_in + (id & CZ_VAR_MAX_INDEX));
+        }
+    }
+    return CZ_OK;
+}
+
+static int cs_finish(cz_cs_t *cs)
+{
+    if (cs->err)
+        return cs->err;
+    if (cs->depth)
+        return cz__cs_fail(cs, CZ_EINVAL, "finish with %u namespace(s) not popped", cs->depth);
+    size_t n_in = cs->input.len, rows = cs->n_constraints + n_in;
+    int rc = CZ_OK;
+    /* One row x_i * 0 = 0 per input, after the circuit (BP prover, generator). */
+    if (cs->mode == CZ_CS_PROVE) {
+        if ((rc = abc_reserve(cs, rows)))
+            return rc;
+        for (size_t i = 0; i < n_in; i++) {
+            size_t r = cs->n_constraints + i;
+            cs->a[r] = cs->input.v[i];
+            cs->b[r] = CZ_FR_ZERO;
+            cs->c[r] = CZ_FR_ZERO;
+        }
+    } else if (cs->mode == CZ_CS_KEYGEN) {
+        cz_lc_t x = { 0 }, zero = { 0 };
+        for (size_t i = 0; i < n_in && rc == CZ_OK; i++) {
+            cz_lc_clear(&x);
+            cz_lc_add(&x, cz_var_input((uint32_t)i));
+            if ((rc = csr_push_row(cs, &cs->mat[CZ_MATRIX_A], &x)) ||
+                (rc = csr_push_row(cs, &cs->mat[CZ_MATRIX_B], &zero)) ||
+                (rc = csr_push_row(cs, &cs->mat[CZ_MATRIX_C], &zero)))
+                break;
+        }
+        cz_lc_free(&x);
+        if (rc || (rc = csr_renumber(cs)))
+            return rc;
+    }
+    cs->n_rows = rows;
+    for (int i = 0; i < 3; i++)
+        cs->dens[i].pop = bitmap_popcount(&cs->dens[i]);
+    if (cs->unsat)
+        return cz_fail(cs->ctx, CZ_EUNSAT, "unsatisfied constraint '%s' (#%zu)",
+                       cs->unsat_path, cs->unsat_index);
+    return CZ_OK;
+}
+
+int cz_cs_finish(cz_cs_t *cs)
+{
+    if (cs->finished)
+        return cs->finish_rc;
+    cs->finish_rc = cs_finish(cs);
+    cs->finished = true;
+    return cs->finish_rc;
+}
+
+/* ---- results --------------------------------------------------------------- */
+
+size_t cz_cs_num_inputs(const cz_cs_t *cs) { return cs->input.len; }
+size_t cz_cs_num_aux(const cz_cs_t *cs) { return cs->aux.len; }
+size_t cz_cs_num_constraints(const cz_cs_t *cs) { return cs->n_constraints; }
+size_t cz_cs_num_rows(const cz_cs_t *cs) { return cs->finished ? cs->n_rows : cs->n_constraints; }
+
+const uint64_t *cz_cs_density(const cz_cs_t *cs, cz_density_t which, size_t *nbits,
+                              size_t *popcount)
+{
+    if ((unsigned)which > CZ_DENSITY_B_AUX)
+        return NULL;
+    const cz__bitmap *bm = &cs->dens[which];
+    if (nbits)
+        *nbits = bm->nbits;
+    if (popcount)
+        *popcount = cs->finished ? bm->pop : bitmap_popcount(bm);
+    return bm->w;
+}
+
+const cz_fr *cz_cs_inputs(const cz_cs_t *cs) { return mode_has_values(cs->mode) ? cs->input.v : NULL; }
+const cz_fr *cz_cs_aux(const cz_cs_t *cs) { return mode_has_values(cs->mode) ? cs->aux.v : NULL; }
+
+const cz_fr *cz_cs_eval(const cz_cs_t *cs, cz_matrix_t which)
+{
+    switch (which) {
+    case CZ_MATRIX_A: return cs->a;
+    case CZ_MATRIX_B: return cs->b;
+    case CZ_MATRIX_C: return cs->c;
+    }
+    return NULL;
+}
+
+const cz_csr_t *cz_cs_matrix(const cz_cs_t *cs, cz_matrix_t which)
+{
+    if (cs->mode != CZ_CS_KEYGEN || !cs->finished || cs->finish_rc || (unsigned)which > 2)
+        return NULL;
+    return &cs->mat[which].m;
+}
+
+bool cz_cs_unsatisfied(const cz_cs_t *cs, size_t *index, const char **path)
+{
+    if (!cs->unsat)
+        return false;
+    if (index)
+        *index = cs->unsat_index;
+    if (path)
+        *path = cs->unsat_path;
+    return true;
+}
+
+int cz_cs_take_witness(cz_cs_t *cs, cz_cs_witness_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cs->mode != CZ_CS_PROVE || !cs->finished || cs->finish_rc || cs->taken)
+        return cz_fail(cs->ctx, CZ_EINVAL, "cs: take_witness needs a finished PROVE cs");
+    out->num_inputs = cs->input.len;
+    out->num_aux = cs->aux.len;
+    out->num_rows = cs->n_rows;
+    out->input = cs->input.v;
+    out->aux = cs->aux.v;
+    out->a = cs->a;
+    out->b = cs->b;
+    out->c = cs->c;
+    for (int i = 0; i < 3; i++) {
+        out->density[i] = cs->dens[i].w;
+        out->density_bits[i] = cs->dens[i].nbits;
+        out->popcount[i] = cs->dens[i].pop;
+        cs->dens[i].w = NULL;
+        cs->dens[i].cap = 0;
+    }
+    cs->input.v = cs->aux.v = NULL;
+    cs->input.cap = cs->aux.cap = 0;
+    cs->a = cs->b = cs->c = NULL;
+    cs->abc_cap = 0;
+    cs->taken = true;
+    return CZ_OK;
+}
+
+void cz_cs_witness_free(cz_cs_witness_t *w)
+{
+    if (!w)
+        return;
+    free(w->input);
+    free(w->aux);
+    free(w->a);
+    free(w->b);
+    free(w->c);
+    for (int i = 0; i < 3; i++)
+        free(w->density[i]);
+    memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,219 @@
+/*
+ * cs/cs.h — the constraint system circuits are written against.
+ *
+ * One circuit function serves every use: it allocates variables, builds
+ * linear combinations (cs/lc.h) and calls cz_cs_enforce(); what the cz_cs_t
+ * does with that depends on its mode:
+ *
+ *   CZ_CS_PROVE   keeps the input and aux assignments and, per constraint,
+ *                 appends a = <A,z>, b = <B,z>, c = <C,z> and sets the
+ *                 density bits, exactly as bellperson's ProvingAssignment
+ *                 (BP groth16/prover/mod.rs, FACTS 1).
+ *   CZ_CS_KEYGEN  records the R1CS as three CSR matrices (for setup). Value
+ *                 callbacks are never called.
+ *   CZ_CS_SHAPE   counts constraints, inputs, aux and fills the density
+ *                 bitmaps; never evaluates the witness and never calls a
+ *                 value callback (fast enough for a 130M-constraint circuit).
+ *   CZ_CS_CHECK   keeps the assignments, evaluates a*b = c per constraint and
+ *                 remembers the first unsatisfied one by its namespace path;
+ *                 cz_cs_finish() then fails with CZ_EUNSAT, "unsatisfied
+ *                 constraint 'ns/path/name' (#index)".
+ *
+ * Life cycle: cz_cs_new() allocates ONE as input 0 (value 1); optionally
+ * cz_cs_reserve(); the circuit runs; cz_cs_finish() appends, for every input
+ * i, the row `x_i * 0 = 0` (A = x_i, B = C = 0; BP prover and generator) so
+ * rows = constraints + inputs, with those rows last; then the results are
+ * read (or taken) and cz_cs_free() releases everything.
+ *
+ * Density (all modes): bit j of a_aux is set when aux j appears with a
+ * non-zero (merged) coefficient in some A; b_input and b_aux likewise for B
+ * (BP lc.rs eval_with_trackers; inputs are always dense in A, so there is no
+ * a_input bitmap). Bitmaps are uint64 words, bit j = word j/64, bit j%64.
+ *
+ * Errors are sticky: once a call fails (out of memory, a value callback
+ * error, a variable out of range, a call after finish) every later call on
+ * the cs returns that same code without doing anything, and cz_cs_finish()
+ * returns it too, so a circuit may check codes as it likes without losing
+ * one. The message goes to the ctx given to cz_cs_new().
+ *
+ * Namespaces (cz_cs_push/pop) name constraints for CZ_CS_CHECK only; in the
+ * other modes they are a counter and no string is built. Constraint names
+ * are only formatted when a constraint is found unsatisfied.
+ *
+ * Memory: assignments, a/b/c and bitmaps live in contiguous arrays that grow
+ * by doubling; cz_cs_reserve() with the known shape allocates them once, so
+ * proving performs no allocation per constraint or per variable.
+ *
+ * Thread-safety: a cz_cs_t is used by one thread at a time. Distinct
+ * cz_cs_t's are independent.
+ */
+#ifndef CUZK_CS_CS_H
+#define CUZK_CS_CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cs/lc.h"
+#include "cuzk/ctx.h"
+#include "ff/fr.h"
+
+typedef enum {
+    CZ_CS_PROVE = 0,
+    CZ_CS_KEYGEN = 1,
+    CZ_CS_SHAPE = 2,
+    CZ_CS_CHECK = 3,
+} cz_cs_mode_t;
+
+typedef enum {
+    CZ_DENSITY_A_AUX = 0,
+    CZ_DENSITY_B_INPUT = 1,
+    CZ_DENSITY_B_AUX = 2,
+} cz_density_t;
+
+typedef enum { CZ_MATRIX_A = 0, CZ_MATRIX_B = 1, CZ_MATRIX_C = 2 } cz_matrix_t;
+
+typedef struct cz_cs cz_cs_t;
+
+/*
+ * Produces a variable's value: writes *out and returns CZ_OK, or returns an
+ * error code (bellpepper's AssignmentMissing is CZ_EINVAL), which becomes the
+ * cs's sticky error. Called at most once, only in PROVE and CHECK modes.
+ */
+typedef int cz_cs_value_fn(cz_fr *out, void *arg);
+
+/*
+ * A sparse matrix in compressed sparse row form. Row r's entries are
+ * [row_ptr[r], row_ptr[r+1]); columns ascend within a row. Columns index the
+ * full assignment z = (inputs..., aux...): input i is column i, aux j is
+ * column num_inputs + j. Entries with a zero (merged) coefficient are left
+ * out: they contribute nothing, exactly as they contribute no density.
+ */
+typedef struct {
+    size_t rows;
+    size_t nnz;
+    uint64_t *row_ptr;        /* rows + 1 entries */
+    uint32_t *cols;
+    cz_fr *vals;
+} cz_csr_t;
+
+/* The results of a proving synthesis, owned by the caller once taken. */
+typedef struct {
+    size_t num_inputs, num_aux, num_rows;
+    cz_fr *input, *aux;       /* assignments (input[0] = ONE) */
+    cz_fr *a, *b, *c;         /* num_rows evaluations each */
+    uint64_t *density[3];     /* indexed by cz_density_t */
+    size_t density_bits[3];   /* num_aux, num_inputs, num_aux */
+    size_t popcount[3];
+} cz_cs_witness_t;
+
+/*
+ * New constraint system in |mode|, with ONE allocated as input 0.
+ * |ctx| (borrowed, may be NULL) receives error messages.
+ * Returns CZ_OK, CZ_EINVAL (bad mode) or CZ_ENOMEM; *out is NULL on error.
+ */
+int cz_cs_new(cz_cs_t **out, cz_ctx_t *ctx, cz_cs_mode_t mode);
+/* Releases everything not taken. NULL is a harmless no-op. */
+void cz_cs_free(cz_cs_t *cs);
+
+/*
+ * Allocate the arrays for a circuit of |constraints| constraints (not
+ * counting the input rows), |aux| aux and |inputs| inputs (counting ONE), so
+ * that synthesis does not reallocate. Exceeding them is allowed (the arrays
+ * then grow). Only before the first enforce. CZ_ENOMEM on failure.
+ */
+int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs);
+
+cz_cs_mode_t cz_cs_mode(const cz_cs_t *cs);
+/* True in PROVE and CHECK modes: the circuit's values are wanted. */
+bool cz_cs_needs_values(const cz_cs_t *cs);
+
+/*
+ * Allocate an aux (cz_cs_alloc*) or input (cz_cs_alloc_input*) variable.
+ * The value is read (from |value|, or by calling |fn|) only in PROVE and
+ * CHECK modes, where a NULL |value| fails with CZ_EINVAL; KEYGEN and SHAPE
+ * accept NULL and never call |fn|. *var is set on success.
+ */
+int cz_cs_alloc(cz_cs_t *cs, cz_var_t *var, const cz_fr *value);
+int cz_cs_alloc_fn(cz_cs_t *cs, cz_var_t *var, cz_cs_value_fn *fn, void *arg);
+int cz_cs_alloc_input(cz_cs_t *cs, cz_var_t *var, const cz_fr *value);
+int cz_cs_alloc_input_fn(cz_cs_t *cs, cz_var_t *var, cz_cs_value_fn *fn, void *arg);
+
+/*
+ * Value of an allocated variable (PROVE and CHECK modes); CZ_EUNAVAIL in the
+ * other modes, CZ_EINVAL for a variable not allocated. Not sticky.
+ */
+int cz_cs_value(const cz_cs_t *cs, cz_var_t var, cz_fr *out);
+
+/*
+ * Add the constraint A * B = C. |name| (may be NULL) names it within the
+ * current namespace; cz_cs_enforcef formats its name (printf) only when
+ * the constraint is found unsatisfied in CHECK mode. The combinations are
+ * only read. Fails (sticky) with CZ_EINVAL when a variable is not allocated
+ * and CZ_ENOMEM when a combination carries an error or storage cannot grow.
+ * An unsatisfied constraint is not an error here (see cz_cs_finish).
+ */
+int cz_cs_enforce(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_lc_t *c,
+                  const char *name);
+int cz_cs_enforcef(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_lc_t *c,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Enter / leave a namespace. cz_cs_pop without a push fails (CZ_EINVAL). */
+int cz_cs_push(cz_cs_t *cs, const char *name);
+int cz_cs_pushf(cz_cs_t *cs, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int cz_cs_pop(cz_cs_t *cs);
+
+/*
+ * End synthesis: append the input rows, compute popcounts, renumber KEYGEN
+ * columns. Returns the sticky error if any; CZ_EINVAL if namespaces are
+ * unbalanced; in CHECK mode CZ_EUNSAT naming the first unsatisfied
+ * constraint; else CZ_OK. Calling it twice returns the first result.
+ */
+int cz_cs_finish(cz_cs_t *cs);
+
+/* Counts. num_rows is constraints + inputs after finish, else constraints. */
+size_t cz_cs_num_inputs(const cz_cs_t *cs);
+size_t cz_cs_num_aux(const cz_cs_t *cs);
+size_t cz_cs_num_constraints(const cz_cs_t *cs);
+size_t cz_cs_num_rows(const cz_cs_t *cs);
+
+/*
+ * Density bitmap |which| (NULL when empty or taken); *nbits (may be NULL)
+ * receives its length in bits, *popcount (may be NULL) the number of set
+ * bits. Valid until the cs is freed, taken, or grows.
+ */
+const uint64_t *cz_cs_density(const cz_cs_t *cs, cz_density_t which, size_t *nbits,
+                              size_t *popcount);
+
+/* Assignments (PROVE, CHECK) and evaluations (PROVE); NULL otherwise. */
+const cz_fr *cz_cs_inputs(const cz_cs_t *cs);
+const cz_fr *cz_cs_aux(const cz_cs_t *cs);
+const cz_fr *cz_cs_eval(const cz_cs_t *cs, cz_matrix_t which);
+
+/* KEYGEN: the matrix |which| after finish; NULL otherwise. */
+const cz_csr_t *cz_cs_matrix(const cz_cs_t *cs, cz_matrix_t which);
+
+/*
+ * CHECK: index of the first unsatisfied constraint and its path ("a/b/name"),
+ * or false when every constraint held. The path is valid until cz_cs_free.
+ */
+bool cz_cs_unsatisfied(const cz_cs_t *cs, size_t *index, const char **path);
+
+/*
+ * PROVE, after a successful finish: move the assignments, evaluations and
+ * bitmaps into *out (the cs keeps only its counts). Free with
+ * cz_cs_witness_free. CZ_EINVAL in another mode or state.
+ */
+int cz_cs_take_witness(cz_cs_t *cs, cz_cs_witness_t *out);
+/* NULL, or an already freed witness, is a harmless no-op. */
+void cz_cs_witness_free(cz_cs_witness_t *w);
+
+#endif /* CUZK_CS_CS_H */

@@ -1,0 +1,84 @@
+/*
+ * cs/cs_int.h — private to src/cs: the cz_cs_t layout and helpers shared by
+ * cs.c (modes, allocation, enforce, results) and cs_names.c (namespaces and
+ * CHECK-mode naming).
+ */
+#ifndef CUZK_CS_CS_INT_H
+#define CUZK_CS_CS_INT_H
+
+#include "cs/cs.h"
+
+/* A growable bitmap of |nbits| bits in |cap| words (words past nbits are 0). */
+typedef struct {
+    uint64_t *w;
+    size_t cap;              /* words allocated */
+    size_t nbits;
+    size_t pop;              /* set by cz_cs_finish */
+} cz__bitmap;
+
+/* A growable array of Fr. */
+typedef struct {
+    cz_fr *v;
+    size_t len, cap;
+} cz__frvec;
+
+/* A CSR matrix being built (KEYGEN); row_ptr[0] = 0 always. */
+typedef struct {
+    cz_csr_t m;
+    size_t row_cap;          /* row_ptr entries allocated */
+    size_t nnz_cap;
+} cz__csr_builder;
+
+struct cz_cs {
+    cz_ctx_t *ctx;           /* borrowed, may be NULL */
+    cz_cs_mode_t mode;
+    int err;                 /* sticky first error (CZ_OK while none) */
+    bool finished;
+    int finish_rc;           /* what cz_cs_finish returned */
+    bool taken;              /* cz_cs_take_witness moved the arrays out */
+
+    size_t n_constraints;    /* circuit constraints (no input rows) */
+    size_t n_rows;           /* after finish: n_constraints + inputs */
+
+    /* Assignments (PROVE, CHECK). In the other modes only .len counts. */
+    cz__frvec input;
+    cz__frvec aux;
+
+    /* Evaluations (PROVE): a, b, c of every row; abc_cap rows allocated. */
+    cz_fr *a, *b, *c;
+    size_t abc_cap;
+
+    cz__bitmap dens[3];      /* indexed by cz_density_t */
+
+    cz__csr_builder mat[3];  /* KEYGEN, indexed by cz_matrix_t */
+
+    /* Namespaces: depth in every mode; the path string only in CHECK. */
+    unsigned depth;
+    char *path;              /* "a/b/c", NUL-terminated (CHECK) */
+    size_t path_len, path_cap;
+    size_t *ns_off;          /* path_len before each push (CHECK) */
+    size_t ns_cap;
+
+    /* CHECK: the first unsatisfied constraint. */
+    bool unsat;
+    size_t unsat_index;
+    char *unsat_path;
+};
+
+/* Record |code| as the sticky error (first one wins) with a message. */
+int cz__cs_fail(cz_cs_t *cs, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/*
+ * CHECK: remember constraint |index| as the first unsatisfied one, named
+ * |name| within the current namespace path (NULL name: "(unnamed)").
+ */
+int cz__cs_record_unsat(cz_cs_t *cs, size_t index, const char *name);
+
+/* Release the namespace and unsat strings. */
+void cz__cs_names_free(cz_cs_t *cs);
+
+#endif /* CUZK_CS_CS_INT_H */

@@ -108,9 +108,8 @@ int cz_bench_poseidon(int argc, char **argv)
         fprintf(stderr, "cuzk bench poseidon: out of memory\n");
         goto done;
     }
-    /* T threads = T-1 pool workers + the caller; 0 = all cores; 1 = no pool. */
-    if (o.threads != 1 &&
-        cz_ctx_new(&ctx, NULL, o.threads ? o.threads - 1 : 0) != CZ_OK) {
+    /* A pool of width T (the caller included); 0 = all cores; 1 = no pool. */
+    if (o.threads != 1 && cz_ctx_new(&ctx, NULL, o.threads) != CZ_OK) {
         fprintf(stderr, "cuzk bench poseidon: cannot create the thread pool\n");
         goto done;
     }

@@ -189,12 +189,15 @@ CZ_TEST(spot_check_two_later_passes)
 
 CZ_TEST(identical_across_thread_counts)
 {
-    /* NULL ctx = the calling thread alone; then pools of width 2 and 4. */
+    /* NULL ctx and width 1 = the calling thread alone; then widths 2 and 4. */
     const unsigned log_n = 15;
     const size_t n = (size_t)1 << log_n;
-    cz_ctx_t *ctx2, *ctx4;
-    REQUIRE(cz_ctx_new(&ctx2, NULL, 1) == CZ_OK);
-    REQUIRE(cz_ctx_new(&ctx4, NULL, 3) == CZ_OK);
+    cz_ctx_t *ctx1, *ctx2, *ctx4;
+    REQUIRE(cz_ctx_new(&ctx1, NULL, 1) == CZ_OK);
+    REQUIRE(cz_ctx_new(&ctx2, NULL, 2) == CZ_OK);
+    REQUIRE(cz_ctx_new(&ctx4, NULL, 4) == CZ_OK);
+    CHECK_EQ_INT(cz_pool_width(cz_ctx_pool(ctx1)), 1);
+    CHECK_EQ_INT(cz_pool_width(cz_ctx_pool(ctx4)), 4);
     cz_ntt_domain *d1, *d4;
     REQUIRE(cz_ntt_domain_new(NULL, &d1, log_n) == CZ_OK);
     REQUIRE(cz_ntt_domain_new(ctx4, &d4, log_n) == CZ_OK);
@@ -202,17 +205,21 @@ CZ_TEST(identical_across_thread_counts)
                                     cz_ntt_coset_forward, cz_ntt_coset_inverse };
     for (int op = 0; op < 4; op++) {
         cz_fr *a = random_vec(n, 42 + op), *b = copy_vec(a, n), *c = copy_vec(a, n);
+        cz_fr *e = copy_vec(a, n);
         CHECK_OK(fns[op](NULL, d1, a));
+        CHECK_OK(fns[op](ctx1, d4, e));
         CHECK_OK(fns[op](ctx2, d4, b));
         CHECK_OK(fns[op](ctx4, d4, c));
-        if (!vec_eq(a, b, n) || !vec_eq(a, c, n))
+        if (!vec_eq(a, e, n) || !vec_eq(a, b, n) || !vec_eq(a, c, n))
             CZ__FAIL("op %d depends on the thread count", op);
+        free(e);
         free(a);
         free(b);
         free(c);
     }
     cz_ntt_domain_free(d1);
     cz_ntt_domain_free(d4);
+    cz_ctx_free(ctx1);
     cz_ctx_free(ctx2);
     cz_ctx_free(ctx4);
 }

@@ -17,8 +17,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- growth helpers ------------------------------------------------------ */
+
+/*
+ * Ask for transparent huge pages on a large array: first-touch page faults
+ * dominated PROVE synthesis with 4 KiB pages (75% of lc_pass in perf on a
+ * VM); with 2 MiB pages there are 512x fewer. Advisory: failure is ignored.
+ */
+static void advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes < ((size_t)4 << 20))
+        return;
+    uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
 
 /* Grow *p (elements of |elem| bytes, *cap allocated) to hold |need|. */
 static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
@@ -33,6 +53,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
     void *q = realloc(*p, ncap * elem);
     if (!q)
         return CZ_ENOMEM;
+    advise_huge(q, ncap * elem);
     if (zero)
         memset((char *)q + *cap * elem, 0, (ncap - *cap) * elem);
     *p = q;
@@ -42,6 +63,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
 
 static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
 {
+    if (need <= v->cap)
+        return CZ_OK;
     if (grow((void **)&v->v, &v->cap, need, sizeof(cz_fr), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "assignment of %zu elements", need);
     return CZ_OK;
@@ -49,6 +72,8 @@ static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
 
 static int bitmap_reserve(cz_cs_t *cs, cz__bitmap *bm, size_t nbits)
 {
+    if (nbits <= bm->cap * 64)
+        return CZ_OK;
     if (grow((void **)&bm->w, &bm->cap, (nbits + 63) / 64, sizeof(uint64_t), true))
         return cz__cs_fail(cs, CZ_ENOMEM, "density bitmap of %zu bits", nbits);
     return CZ_OK;
@@ -68,6 +93,7 @@ static int abc_reserve(cz_cs_t *cs, size_t rows)
         cz_fr *q = realloc(*v[i], cap * sizeof(cz_fr));
         if (!q)
             return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", cap);
+        advise_huge(q, cap * sizeof(cz_fr));
         *v[i] = q;
     }
     cs->abc_cap = cap;

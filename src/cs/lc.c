@@ -106,7 +106,7 @@ static void lc_upsert(cz_lc_t *lc, uint32_t id, const cz_fr *c, bool neg)
             return;
         }
     }
-    if (!lc_reserve(lc, (uint64_t)n + 1))
+    if (n >= lc_capacity(lc) && !lc_reserve(lc, (uint64_t)n + 1))
         return;
     ids = lc_ids_mut(lc);
     cz_fr *coeffs = lc_coeffs_mut(lc);

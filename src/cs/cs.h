@@ -14,6 +14,9 @@
  *   CZ_CS_SHAPE   counts constraints, inputs, aux and fills the density
  *                 bitmaps; never evaluates the witness and never calls a
  *                 value callback (fast enough for a 130M-constraint circuit).
+ *                 Building the combinations still merges their constant
+ *                 coefficients with field additions: a merged zero decides
+ *                 density, so shape and prove densities are identical.
  *   CZ_CS_CHECK   keeps the assignments, evaluates a*b = c per constraint and
  *                 remembers the first unsatisfied one by its namespace path;
  *                 cz_cs_finish() then fails with CZ_EUNSAT, "unsatisfied

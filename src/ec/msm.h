@@ -54,6 +54,14 @@ typedef struct cz_scalar_split {
 /* Classify |scalars| in one parallel streaming pass. n < 2^32. */
 int cz_scalar_split_build(cz_ctx_t *ctx, cz_scalar_split *out,
                           const blst_scalar *scalars, size_t n);
+/*
+ * The split of the scalars at the set positions of |density| (full->n bits),
+ * re-indexed to the compacted space in which a params vector stores only
+ * the dense bases: position j becomes rank(j) = number of set density bits
+ * below j. out->n = popcount(density). |out| is owned by the caller.
+ */
+int cz_scalar_split_restrict(cz_ctx_t *ctx, cz_scalar_split *out, const cz_scalar_split *full,
+                             const uint64_t *density);
 /* Release the arrays; a zeroed or already-freed split is a no-op. */
 void cz_scalar_split_free(cz_scalar_split *s);
 

@@ -137,4 +137,32 @@ CZ_TEST(comm_d_2kib_one)
     check_hex32(d, "ea995c54784720b449fc92b070adb6cf6635c2619a7a5e0054a24e88f252ec0d");
 }
 
+/* Non-uniform data over several subtrees (1 MiB = 8 subtrees of 4096
+ * leaves): the pooled builder equals a plain level-by-level reduction. */
+CZ_TEST(comm_d_random_matches_levels)
+{
+    const size_t len = (size_t)1 << 20, n = len / 32;
+    uint8_t *data = malloc(len), *lvl = malloc(len / 2), d[32];
+    REQUIRE(data && lvl);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < len; i++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        data[i] = (uint8_t)(x >> 24);
+    }
+    for (size_t i = 0; i < n / 2; i++)
+        cz_sha254_node(lvl + 32 * i, data + 64 * i, data + 64 * i + 32);
+    for (size_t m = n / 2; m > 1; m /= 2)
+        for (size_t i = 0; i < m / 2; i++)
+            cz_sha254_node(lvl + 32 * i, lvl + 64 * i, lvl + 64 * i + 32);
+    cz_ctx_t *ctx = NULL;
+    CHECK_OK(cz_ctx_new(&ctx, NULL, 2));
+    CHECK_OK(cz_sha254_comm_d(ctx, d, data, len));
+    CHECK_MEM_EQ(d, lvl, 32);
+    CHECK_OK(cz_sha254_comm_d(NULL, d, data, len));
+    CHECK_MEM_EQ(d, lvl, 32);
+    cz_ctx_free(ctx);
+    free(data);
+    free(lvl);
+}
+
 CZ_TEST_MAIN()

@@ -1,0 +1,57 @@
+/*
+ * groth16/params_int.h — private to groth16/params*.c: the table that drives
+ * both the parser and the writer, so the two cannot disagree on the layout.
+ */
+#ifndef CUZK_GROTH16_PARAMS_INT_H
+#define CUZK_GROTH16_PARAMS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "groth16/params.h"
+
+/* Bytes of the fixed part of the vk: 3 G1 + 3 G2 uncompressed (BP mod.rs VerifyingKey::write). */
+#define CZ__VK_FIXED_BYTES (3 * 96 + 3 * 192)
+
+/* One row per vector of cz_params_t, in file order. */
+typedef struct {
+    const char *name;
+    int g2;
+    size_t enc_size;      /* 96 or 192 */
+    size_t aff_size;      /* sizeof(blst_p1_affine) or sizeof(blst_p2_affine) */
+    size_t count_off;     /* offsetof(cz_params_t, n_x) */
+    size_t points_off;    /* offsetof(cz_params_t, x) */
+} cz__pvec;
+
+extern const cz__pvec cz__pvecs[CZ_PV_COUNT];
+
+static inline size_t *cz__pvec_count(cz_params_t *p, int i)
+{
+    return (size_t *)((uint8_t *)p + cz__pvecs[i].count_off);
+}
+static inline void **cz__pvec_points(cz_params_t *p, int i)
+{
+    return (void **)((uint8_t *)p + cz__pvecs[i].points_off);
+}
+
+static inline uint32_t cz__be32(const uint8_t *b)
+{
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+static inline void cz__put_be32(uint8_t *b, uint32_t v)
+{
+    b[0] = (uint8_t)(v >> 24);
+    b[1] = (uint8_t)(v >> 16);
+    b[2] = (uint8_t)(v >> 8);
+    b[3] = (uint8_t)v;
+}
+
+/*
+ * Write buf[0..len) to |path| through a temporary file + fsync + rename
+ * (|producer| fills the file instead when buf is NULL; see params_write.c).
+ */
+typedef int cz__produce_fn(cz_ctx_t *ctx, int fd, const void *arg, size_t *written);
+int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what,
+                     cz__produce_fn *produce, const void *arg);
+
+#endif /* CUZK_GROTH16_PARAMS_INT_H */

@@ -98,7 +98,7 @@ static int sink_reserve(sink *s, size_t n, uint8_t **dst)
 typedef struct {
     const cz__pvec *vec;
     const uint8_t *src;
-    uint8_t *dst = NULL;
+    uint8_t *dst;
 } encode_job;
 
 static void encode_chunk(void *arg, size_t b, size_t e, unsigned slot)

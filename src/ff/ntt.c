@@ -1,23 +1,26 @@
 /*
  * ff/ntt.c — radix-2 NTT over Fr on the CPU (see ff/ntt.h).
  *
- * DESIGN. A forward transform of n = 2^L points is
- *   1. an in-place bit-reversal permutation, tiled so that every access
- *      touches 2^REV_BITS contiguous points, parallel over tiles;
- *   2. the L decimation-in-time butterfly stages (stage s joins points
- *      2^s apart with twiddle w^((j mod 2^s) * n / 2^(s+1))), grouped into
- *      passes so that each pass reads and writes every point once and does
- *      its work in cache:
- *        - pass 0 runs the first min(L, FIRST_STAGES) stages on contiguous
- *          blocks of 2^FIRST_STAGES points (128 KiB), one block per task;
- *        - each later pass runs up to PASS_STAGES stages at once on a
- *          "column group": 2^k rows, 2^s0 points apart, of 2^LOG_COLS adjacent
- *          points. The task gathers them into per-thread scratch (in place,
- *          the power-of-two row stride would map every row to the same cache
- *          sets), runs the k stages there and scatters them back.
- *   The inverse runs the forward transform and then sets
- *   x[i] = n^-1 * X[(n - i) mod n] (since w^-ik = w^(n-i)k), fused with the
- *   coset factor g^-i, so one table w^0 .. w^(n/2-1) serves both directions.
+ * DESIGN. A forward transform of n = 2^L points runs the L radix-2 stages
+ * in the Cooley-Tukey order that takes natural order to bit-reversed order
+ * (stage m joins points 2^(L-1-m) apart; all butterflies of one block of
+ * 2^(L-m) points share one twiddle), then one bit-reversal permutation. The
+ * twiddle table is stored in bit-reversed order, tw[b] = w^brv(b), so block
+ * b of any stage uses tw[b]: a stage reads a contiguous prefix of the table.
+ * The stages are grouped into passes that each read and write every point
+ * once and do their work in cache:
+ *   - column passes take the first L - LAST_STAGES stages, up to PASS_STAGES
+ *     at a time. A task gathers 2^k rows (a power-of-two stride apart, which
+ *     in place would map every row to the same cache sets) of 2^LOG_COLS
+ *     adjacent points into per-thread scratch, runs the k stages there and
+ *     scatters them back; its columns share every twiddle;
+ *   - the last pass runs the remaining stages (up to LAST_STAGES) on
+ *     contiguous blocks of 2^LAST_STAGES points (128 KiB), in place;
+ *   - the bit reversal is tiled so that every access moves 2^REV_BITS
+ *     contiguous points, parallel over tiles.
+ * The inverse runs the forward transform and then sets
+ * x[i] = n^-1 * X[(n - i) mod n] (since w^-ik = w^(n-i)k), fused with the
+ * coset factor g^-i, so one table serves both directions.
  *
  * Determinism: every output point is produced by the same sequence of field
  * operations whatever the thread count or chunk schedule, and blst keeps Fr
@@ -33,8 +36,8 @@
 #include "core/pool.h"
 
 #define NTT_MAX_LOG_N 28u
-#define FIRST_STAGES 12u   /* pass 0 block: 2^12 points = 128 KiB */
-#define PASS_STAGES 8u     /* later passes: 2^8 rows ... */
+#define LAST_STAGES 12u    /* last pass: blocks of 2^12 points = 128 KiB */
+#define PASS_STAGES 8u     /* column passes: 2^8 rows ... */
 #define LOG_COLS 3u        /* ... x 2^3 columns = 64 KiB of scratch per thread */
 #define REV_BITS 4u        /* bit-reversal tiles of 2^4 x 2^4 points */
 #define CHUNK_LOG 12u      /* aim for >= 2^12 points per parallel chunk */
@@ -46,7 +49,7 @@ struct cz_ntt_domain {
     size_t n;
     cz_fr n_inv;          /* n^-1 */
     cz_fr g, g_inv;       /* coset shift 7 and 7^-1 */
-    cz_fr *tw;            /* tw[k] = w^k, k < max(n/2, 1); cache-line aligned */
+    cz_fr *tw;            /* tw[b] = w^brv(b) (L-1 bits), b < max(n/2, 1); aligned */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -81,6 +84,8 @@ static size_t grain_for(unsigned task_log)
 {
     return task_log >= CHUNK_LOG ? 1 : (size_t)1 << (CHUNK_LOG - task_log);
 }
+
+static void bit_reverse(cz_pool_t *pool, cz_fr *v, unsigned log_n);
 
 /* ---- domain ----------------------------------------------------------- */
 
@@ -124,6 +129,8 @@ int cz_ntt_domain_new(cz_ctx_t *ctx, cz_ntt_domain **out, unsigned log_n)
     powers_arg pa = { .out = d->tw };
     cz_fr_root_of_unity(&pa.base, log_n);      /* log_n <= 28 < 32: cannot fail */
     cz_pool_for(cz_ctx_pool(ctx), half, SCALE_CHUNK, fill_powers, &pa);
+    if (log_n > 1)
+        bit_reverse(cz_ctx_pool(ctx), d->tw, log_n - 1);
 
     cz_fr n_fr;
     cz_fr_from_u64(&n_fr, d->n);
@@ -202,11 +209,11 @@ static void bit_reverse(cz_pool_t *pool, cz_fr *v, unsigned log_n)
 
 typedef struct {
     cz_fr *v;
-    const cz_fr *tw;      /* stage s reads tw[k << (tw_log - 1 - s)] for w_{2^(s+1)}^k */
-    unsigned tw_log;      /* log2 of twice the table's length */
-    unsigned s0, k;       /* this pass runs stages s0 .. s0+k-1 */
+    const cz_fr *tw;      /* the domain's table, bit-reversed order */
+    unsigned log_n;
+    unsigned m0, k;       /* this pass runs stages m0 .. m0+k-1 */
     unsigned log_cols;    /* 2^log_cols adjacent columns per task */
-    cz_fr *scratch;       /* 2^(k+log_cols) points per slot; NULL in pass 0 */
+    cz_fr *scratch;       /* 2^(k+log_cols) points per slot; NULL: rows contiguous */
 } pass_arg;
 
 /* (x, y) <- (x + w*y, x - w*y) */
@@ -227,120 +234,115 @@ static inline void butterfly_unit(cz_fr *x, cz_fr *y)
 }
 
 /*
- * Run the pass's stages on rows x[r*C .. r*C+C), r < 2^k, whose column t is
- * global column c0 + t (its index modulo 2^s0). A butterfly at stage s pairs
- * rows r and r + 2^(s-s0) (bit s-s0 of r clear); its twiddle exponent is the
- * point's index modulo 2^s: c0 + t + (r mod 2^(s-s0)) * 2^s0. Loops run
- * twiddle-outer so each twiddle is loaded once per stage.
+ * Run the pass's stages on one sub-problem: rows x[r*C .. r*C+C), r < 2^k,
+ * of outer block |outer|. At local stage i (global m0 + i) rows r and
+ * r + 2^(k-1-i) pair up inside row blocks of 2^(k-i) rows; row block q is
+ * global butterfly block (outer << i) + q, whose twiddle is tw[that]. Every
+ * column of the task shares it, and the blocks of a stage read the table
+ * contiguously.
  */
-static void run_stages(const pass_arg *a, cz_fr *x, size_t c0)
+static void run_stages(const pass_arg *a, cz_fr *x, size_t outer)
 {
-    const size_t cols = (size_t)1 << a->log_cols, rows = (size_t)1 << a->k;
-    cz_fr w[1u << LOG_COLS];
+    const size_t cols = (size_t)1 << a->log_cols;
     for (unsigned i = 0; i < a->k; i++) {
-        const unsigned s = a->s0 + i, shift = a->tw_log - 1 - s;
-        const size_t hr = (size_t)1 << i;
-        for (size_t ri = 0; ri < hr; ri++) {
-            const size_t k0 = c0 + (ri << a->s0);
-            for (size_t t = 0; t < cols; t++)
-                w[t] = a->tw[(k0 + t) << shift];
-            for (size_t r = ri; r < rows; r += 2 * hr) {
-                cz_fr *lo = x + r * cols, *hi = lo + hr * cols;
-                size_t t = 0;
-                if (k0 == 0) {
-                    butterfly_unit(lo, hi);
-                    t = 1;
-                }
-                for (; t < cols; t++)
-                    butterfly(lo + t, hi + t, &w[t]);
+        const size_t half = (cols << (a->k - 1 - i));     /* points per half block */
+        const size_t blocks = (size_t)1 << i;
+        for (size_t q = 0; q < blocks; q++) {
+            const size_t b = (outer << i) + q;
+            cz_fr *lo = x + 2 * q * half, *hi = lo + half;
+            if (b == 0) {
+                for (size_t t = 0; t < half; t++)
+                    butterfly_unit(lo + t, hi + t);
+                continue;
             }
+            const cz_fr w = a->tw[b];
+            for (size_t t = 0; t < half; t++)
+                butterfly(lo + t, hi + t, &w);
         }
     }
 }
 
-/* Task = (outer block o of 2^(s0+k) points, column group g of the 2^s0 columns). */
+/*
+ * Task = (outer block o, column group g). Outer block o holds points
+ * [o*2^(L-m0), (o+1)*2^(L-m0)); inside it, row r and column c is point
+ * r*2^(L-m0-k) + c. Column groups of one outer block are consecutive tasks:
+ * they share their twiddles.
+ */
 static void pass_tasks(void *p, size_t begin, size_t end, unsigned slot)
 {
     const pass_arg *a = p;
-    const unsigned groups_log = a->s0 - a->log_cols;
+    const unsigned stride_log = a->log_n - a->m0 - a->k;
+    const unsigned groups_log = stride_log - a->log_cols;
     const size_t cols = (size_t)1 << a->log_cols, rows = (size_t)1 << a->k;
-    const size_t stride = (size_t)1 << a->s0;
+    const size_t stride = (size_t)1 << stride_log;
     cz_fr *buf = a->scratch ? a->scratch + ((size_t)slot << (a->k + a->log_cols)) : NULL;
     for (size_t task = begin; task < end; task++) {
         size_t o = task >> groups_log;
         size_t c0 = (task & (((size_t)1 << groups_log) - 1)) << a->log_cols;
-        cz_fr *base = a->v + (o << (a->s0 + a->k)) + c0;
-        if (!buf) {                           /* pass 0: rows are contiguous */
-            run_stages(a, base, c0);
+        cz_fr *base = a->v + (o << (a->log_n - a->m0)) + c0;
+        if (!buf) {                      /* last pass: the block is contiguous */
+            run_stages(a, base, o);
             continue;
         }
         for (size_t r = 0; r < rows; r++)
             memcpy(buf + r * cols, base + r * stride, cols * sizeof(cz_fr));
-        run_stages(a, buf, c0);
+        run_stages(a, buf, o);
         for (size_t r = 0; r < rows; r++)
             memcpy(base + r * stride, buf + r * cols, cols * sizeof(cz_fr));
     }
 }
 
-static void run_pass(cz_pool_t *pool, pass_arg *a, unsigned log_n)
+static void run_pass(cz_pool_t *pool, pass_arg *a)
 {
     unsigned task_log = a->k + a->log_cols;
-    size_t tasks = (size_t)1 << (log_n - task_log);
+    size_t tasks = (size_t)1 << (a->log_n - task_log);
     cz_pool_for(pool, tasks, grain_for(task_log), pass_tasks, a);
 }
 
-/* Per-call scratch size in points (0 when one pass suffices): one column
- * group per pool slot, then pass 0's contiguous twiddle table. */
+/* Per-call scratch size in points: one column group per pool slot (0 when
+ * the last pass is the only one). */
 static size_t scratch_points(const cz_ntt_domain *d, cz_pool_t *pool)
 {
-    if (d->log_n <= FIRST_STAGES)
+    if (d->log_n <= LAST_STAGES)
         return 0;
-    return (size_t)cz_pool_width(pool) * ((size_t)1 << (PASS_STAGES + LOG_COLS))
-           + ((size_t)1 << (FIRST_STAGES - 1));
+    return (size_t)cz_pool_width(pool) << (PASS_STAGES + LOG_COLS);
 }
 
 /*
- * The forward transform in place: bit reversal, then every stage. |scratch|
- * holds scratch_points() points (NULL when that is 0). Cannot fail.
+ * The forward transform in place. Stage m (m = 0 .. L-1) pairs points
+ * 2^(L-1-m) apart inside butterfly blocks of 2^(L-m) points; block b's
+ * twiddle is w^brv(b) = tw[b]. Run in this order (the Cooley-Tukey form of
+ * decimation in time) the stages turn natural order into the transform in
+ * bit-reversed order, which the final permutation puts right. The first
+ * L - LAST_STAGES stages go in column passes, the rest in one pass over
+ * contiguous blocks. |scratch| holds scratch_points() points. Cannot fail.
  */
 static void forward_core(cz_pool_t *pool, const cz_ntt_domain *d, cz_fr *v, cz_fr *scratch)
 {
     const unsigned L = d->log_n;
     if (L == 0)
         return;
-    bit_reverse(pool, v, L);
+    const unsigned last = L < LAST_STAGES ? L : LAST_STAGES;
+    pass_arg a = { .v = v, .tw = d->tw, .log_n = L, .scratch = scratch };
 
-    const unsigned k_first = L < FIRST_STAGES ? L : FIRST_STAGES;
-    pass_arg a = { .v = v, .tw = d->tw, .tw_log = L, .s0 = 0, .k = k_first };
-    if (L == k_first) {                         /* one pass: table used as is */
-        run_pass(pool, &a, L);
-        return;
-    }
-
-    /* Pass 0 reads w_B^j = tw[j << (L - k_first)] (B = 2^k_first): copy those
-     * into a contiguous table so that they stay in cache across blocks. */
-    const size_t groups = (size_t)cz_pool_width(pool) << (PASS_STAGES + LOG_COLS);
-    cz_fr *first_tw = scratch + groups;
-    for (size_t j = 0; j < (size_t)1 << (k_first - 1); j++)
-        first_tw[j] = d->tw[j << (L - k_first)];
-    a.tw = first_tw;
-    a.tw_log = k_first;
-    run_pass(pool, &a, L);
-
-    /* Later passes: the remaining stages split as evenly as possible. */
-    a.tw = d->tw;
-    a.tw_log = L;
-    a.scratch = scratch;
-    unsigned s0 = k_first, left = L - k_first;
+    unsigned m0 = 0, left = L - last;
     for (unsigned passes = (left + PASS_STAGES - 1) / PASS_STAGES; passes > 0; passes--) {
-        unsigned k = (left + passes - 1) / passes;
-        a.s0 = s0;
+        unsigned k = (left + passes - 1) / passes;   /* split as evenly as possible */
+        unsigned stride_log = L - m0 - k;
+        a.m0 = m0;
         a.k = k;
-        a.log_cols = s0 < LOG_COLS ? s0 : LOG_COLS;
-        run_pass(pool, &a, L);
-        s0 += k;
+        a.log_cols = stride_log < LOG_COLS ? stride_log : LOG_COLS;
+        run_pass(pool, &a);
+        m0 += k;
         left -= k;
     }
+
+    a.m0 = m0;
+    a.k = last;
+    a.log_cols = 0;
+    a.scratch = NULL;
+    run_pass(pool, &a);
+    bit_reverse(pool, v, L);
 }
 
 /* ---- scaling passes --------------------------------------------------- */

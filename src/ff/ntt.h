@@ -8,7 +8,7 @@
  * Memory: a domain of size n holds n/2 twiddles (w^0 .. w^(n/2-1), 32 bytes
  * each: 2 GiB at 2^27, 4 GiB at 2^28) plus a few constants; the inverse
  * transforms reuse the same table. A transform of more than 2^12 points
- * allocates about (pool width x 64 KiB + 64 KiB) of scratch for the call.
+ * allocates pool width x 64 KiB of scratch for the duration of the call.
  *
  * Threads: |ctx| is used by one thread at a time (its error buffer), its
  * pool may be shared. A NULL ctx runs the call on the calling thread alone

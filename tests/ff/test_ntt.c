@@ -145,9 +145,9 @@ CZ_TEST(spot_checks_at_multi_pass_sizes)
 {
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
-    spot_check(ctx, 12, false);    /* one pass */
-    spot_check(ctx, 13, false);    /* pass 0 + one 1-stage pass */
-    spot_check(ctx, 17, true);     /* pass 0 + one 5-stage pass */
+    spot_check(ctx, 12, false);    /* the contiguous last pass alone */
+    spot_check(ctx, 13, false);    /* a 1-stage column pass + the last pass */
+    spot_check(ctx, 17, true);     /* a 5-stage column pass + the last pass */
     cz_ctx_free(ctx);
 }
 
@@ -180,7 +180,7 @@ CZ_TEST(round_trips)
 
 CZ_TEST(spot_check_two_later_passes)
 {
-    /* 2^21 = pass 0 (12 stages) + passes of 5 and 4 stages. */
+    /* 2^21 = column passes of 5 and 4 stages + the 12-stage last pass. */
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
     spot_check(ctx, 21, false);

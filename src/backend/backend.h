@@ -1,0 +1,101 @@
+/*
+ * backend/backend.h — what a proving backend implements: the device region.
+ *
+ * The Groth16 prover (groth16/prover.h) runs one partition in three parts,
+ * as the engine's dual-worker interlock needs them (ARCHITECTURE.md):
+ *
+ *   prep      CPU, backend-neutral (groth16): scalar conversion and the
+ *             zero / one / significant split; posts |prep_done|.
+ *   device    THIS interface, called with the device lock held: the H
+ *             polynomial from a, b, c, the H MSM, then — after waiting on
+ *             |prep_done| — batch additions and tail MSMs for L, A, B1 and,
+ *             if the backend takes it, B2 (G2).
+ *   epilogue  CPU, backend-neutral: the G2 MSM when the backend left it,
+ *             proof assembly, freeing buffers.
+ *
+ * A backend sees plain arrays (no groth16 types): the work item below.
+ * |params_id| identifies the params the bases belong to, so a backend may
+ * keep them resident on its device between partitions.
+ *
+ * Threading: one backend object serves one device and is shared by that
+ * device's workers; device() is only ever called by the worker holding the
+ * device's lock, so calls never overlap — but prep of another partition
+ * may run concurrently on other threads.
+ */
+#ifndef CUZK_BACKEND_H
+#define CUZK_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <blst.h>
+
+#include "core/latch.h"
+#include "cuzk/ctx.h"
+#include "ec/msm.h"
+#include "ff/fr.h"
+
+typedef struct cz_prove_work {
+    /* ---- H: inputs (consumed in place) -------------------------------- */
+    cz_fr *a, *b, *c;                 /* rows evaluations each, capacity 2^log_m */
+    size_t rows;
+    unsigned log_m;
+    const blst_p1_affine *h_bases;    /* 2^log_m - 1 */
+
+    /* ---- tails: filled by prep before |prep_done| is posted ---------- */
+    cz_latch_t *prep_done;
+    const blst_p1_affine *l_bases, *a_bases, *b1_bases;
+    const blst_p2_affine *b2_bases;
+    size_t num_inputs;                /* inputs incl. ONE: a_bases[0..num_inputs) */
+    const blst_scalar *input_scalars; /* num_inputs */
+    size_t num_b_inputs;              /* inputs dense in B: b*_bases[0..num_b_inputs) */
+    const blst_scalar *b_input_scalars;
+    const cz_scalar_split *l_split;   /* over aux, indexes l_bases */
+    const cz_scalar_split *a_split;   /* over A-dense aux, indexes a_bases + num_inputs */
+    const cz_scalar_split *b_split;   /* over B-dense aux, indexes b*_bases + num_b_inputs */
+    const void *params_id;
+
+    /* ---- results of the device region ------------------------------- */
+    blst_p1 h, l, a_acc, b1_acc;
+    blst_p2 b2_acc;
+    bool b2_done;                     /* false: the epilogue computes b2_acc on the CPU */
+
+    /* ---- stage times in seconds, for reports ----------------------- */
+    double t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
+} cz_prove_work_t;
+
+typedef struct cz_backend cz_backend_t;
+
+typedef struct cz_backend_ops {
+    const char *name;
+    /* The device region for one partition (device lock held). */
+    int (*device)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *work);
+    void (*free)(cz_backend_t *be);
+} cz_backend_ops_t;
+
+struct cz_backend {
+    const cz_backend_ops_t *ops;
+    int device_index;
+};
+
+/* The CPU backend: the "device" is the ctx's thread pool. Never fails to create except ENOMEM. */
+int cz_cpu_backend_new(cz_backend_t **out, int device_index);
+
+/* NULL is a harmless no-op. */
+static inline void cz_backend_free(cz_backend_t *be)
+{
+    if (be)
+        be->ops->free(be);
+}
+
+/*
+ * Helpers every backend's CPU fallbacks share: the tail of one group over
+ * (inputs, split) = MSM over the first n_inputs bases + the split MSM over
+ * the rest.
+ */
+int cz_backend_g1_tail(cz_ctx_t *ctx, blst_p1 *out, const blst_p1_affine *bases,
+                       const blst_scalar *inputs, size_t n_inputs, const cz_scalar_split *split);
+int cz_backend_g2_tail(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
+                       const blst_scalar *inputs, size_t n_inputs, const cz_scalar_split *split);
+
+#endif /* CUZK_BACKEND_H */

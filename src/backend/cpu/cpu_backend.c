@@ -1,0 +1,127 @@
+/*
+ * backend/cpu/cpu_backend.c — the CPU backend: its "device" is the ctx's
+ * thread pool. The device region computes H with the CPU NTT, the H MSM,
+ * then (after prep) the L, A and B1 MSMs; B2 (G2) is left to the epilogue,
+ * outside the device lock, as the anchor does (FACTS 7).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "backend/cpu/h.h"
+#include "core/pool.h"
+
+#define MAX_LOG_DOMAIN 28
+
+/*
+ * NTT domains (twiddle tables: 2^(k-1) elements) are built once per size and
+ * kept: at 2^27 a table is 2 GiB and takes seconds to build.
+ */
+typedef struct {
+    cz_backend_t base;
+    pthread_mutex_t mu;                          /* protects domains[] */
+    cz_ntt_domain *domains[MAX_LOG_DOMAIN + 1];  /* (mu); immutable once set */
+} cpu_backend_t;
+
+static int get_domain(cpu_backend_t *cb, cz_ctx_t *ctx, unsigned log_m, const cz_ntt_domain **out)
+{
+    if (log_m > MAX_LOG_DOMAIN)
+        return cz_fail(ctx, CZ_ERANGE, "cpu backend: domain 2^%u exceeds 2^%d", log_m, MAX_LOG_DOMAIN);
+    int rc = CZ_OK;
+    pthread_mutex_lock(&cb->mu);
+    if (!cb->domains[log_m])
+        rc = cz_ntt_domain_new(ctx, &cb->domains[log_m], log_m);
+    *out = cb->domains[log_m];
+    pthread_mutex_unlock(&cb->mu);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    cz_fr *v = arg;
+    for (size_t i = begin; i < end; i++) {
+        cz_fr x = v[i];
+        blst_scalar_from_fr((blst_scalar *)&v[i], &x);
+    }
+}
+
+static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
+{
+    size_t m = (size_t)1 << w->log_m;
+    const cz_ntt_domain *dom = NULL;
+    double t0 = now_s();
+    int rc = get_domain((cpu_backend_t *)be, ctx, w->log_m, &dom);
+    if (rc == CZ_OK)
+        rc = cz_cpu_compute_h(ctx, dom, w->a, w->b, w->c, w->rows);
+    w->t_ntt = now_s() - t0;
+    if (rc)
+        return rc;
+
+    /* The H MSM takes the first m - 1 coefficients as canonical scalars. */
+    t0 = now_s();
+    cz_pool_for(cz_ctx_pool(ctx), m - 1, 1 << 14, to_scalars_chunk, w->a);
+    rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
+    w->t_msm_h = now_s() - t0;
+    if (rc)
+        return rc;
+
+    t0 = now_s();
+    rc = cz_latch_wait(w->prep_done);
+    w->t_prep_wait = now_s() - t0;
+    if (rc)
+        return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
+
+    t0 = now_s();
+    rc = cz_g1_msm_split(ctx, &w->l, w->l_bases, w->l_split);
+    w->t_msm_l = now_s() - t0;
+    if (rc == CZ_OK) {
+        t0 = now_s();
+        rc = cz_backend_g1_tail(ctx, &w->a_acc, w->a_bases, w->input_scalars, w->num_inputs,
+                                w->a_split);
+        w->t_msm_a = now_s() - t0;
+    }
+    if (rc == CZ_OK) {
+        t0 = now_s();
+        rc = cz_backend_g1_tail(ctx, &w->b1_acc, w->b1_bases, w->b_input_scalars,
+                                w->num_b_inputs, w->b_split);
+        w->t_msm_b1 = now_s() - t0;
+    }
+    w->b2_done = false;
+    return rc;
+}
+
+static void cpu_free(cz_backend_t *be)
+{
+    cpu_backend_t *cb = (cpu_backend_t *)be;
+    for (unsigned k = 0; k <= MAX_LOG_DOMAIN; k++)
+        cz_ntt_domain_free(cb->domains[k]);
+    pthread_mutex_destroy(&cb->mu);
+    free(cb);
+}
+
+static const cz_backend_ops_t cpu_ops = {
+    .name = "cpu",
+    .device = cpu_device,
+    .free = cpu_free,
+};
+
+int cz_cpu_backend_new(cz_backend_t **out, int device_index)
+{
+    cpu_backend_t *cb = calloc(1, sizeof *cb);
+    *out = NULL;
+    if (!cb)
+        return CZ_ENOMEM;
+    pthread_mutex_init(&cb->mu, NULL);
+    cb->base.ops = &cpu_ops;
+    cb->base.device_index = device_index;
+    *out = &cb->base;
+    return CZ_OK;
+}

@@ -1,0 +1,320 @@
+/*
+ * groth16/prover.c — the backend-neutral Groth16 prover (see prover.h).
+ *
+ * Assembly follows bellperson (BP groth16/prover, FACTS 1):
+ *   A  = alpha1 + A' + r delta1
+ *   B  = beta2 + B2' + s delta2
+ *   B1 = beta1 + B1' + s delta1
+ *   C  = s A + r B1 - r s delta1 + H + L
+ * where A' = sum inputs a_i + sum_{aux in A} aux a_j and B1', B2' likewise
+ * over b_g1 / b_g2, H = sum h_i (coefficients of (ab - c)/Z), L = sum aux l_j.
+ * C expands to s A' + r B1' + r s delta1 + s alpha1 + r beta1 + H + L, the
+ * same group element as bellperson's formula, so the bytes match.
+ */
+#include "groth16/prover.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/pool.h"
+
+struct cz_g16_partition {
+    const cz_params_t *params;
+    cz_cs_witness_t w;
+    cz_fr r, s;                      /* secrets, scrubbed in free */
+    cz_latch_t prep_done;
+    cz_prove_work_t work;
+    blst_scalar *input_scalars, *b_input_scalars;
+    cz_scalar_split l_split, a_split, b_split;
+    cz_g16_timings_t t;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static unsigned log2_ceil(size_t n)
+{
+    unsigned k = 0;
+    while (((size_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape)
+{
+    *shape = (cz_params_shape_t){
+        .num_inputs = w->num_inputs,
+        .num_aux = w->num_aux,
+        .domain_size = (size_t)1 << log2_ceil(w->num_rows),
+        .a_aux_popcount = w->popcount[CZ_DENSITY_A_AUX],
+        .b_input_popcount = w->popcount[CZ_DENSITY_B_INPUT],
+        .b_aux_popcount = w->popcount[CZ_DENSITY_B_AUX],
+    };
+}
+
+/*
+ * Grow a/b/c to the domain size (glibc remaps large blocks: no copy). The
+ * tail [rows, m) is left for the backend to pad (the GPU never reads it).
+ */
+static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
+{
+    cz_fr *grown = realloc(*v, m * sizeof **v);
+    if (!grown)
+        return cz_fail(ctx, CZ_ENOMEM, "prover: %s grown to %zu elements", name, m);
+    *v = grown;
+    return CZ_OK;
+}
+
+int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_params_t *params,
+                         cz_cs_witness_t *witness, const cz_fr *r, const cz_fr *s)
+{
+    *out = NULL;
+    cz_g16_partition_t *p = calloc(1, sizeof *p);
+    if (!p) {
+        cz_cs_witness_free(witness);
+        return cz_fail(ctx, CZ_ENOMEM, "prover: partition");
+    }
+    p->w = *witness;
+    memset(witness, 0, sizeof *witness);
+    p->params = params;
+    cz_latch_init(&p->prep_done);
+
+    cz_params_shape_t shape;
+    cz_g16_shape_of(&p->w, &shape);
+    int rc = cz_params_check_shape(ctx, params, &shape);
+    if (rc == CZ_OK && p->w.num_rows == 0)
+        rc = cz_fail(ctx, CZ_EINVAL, "prover: empty witness");
+    if (rc == CZ_OK)
+        rc = r ? (p->r = *r, CZ_OK) : cz_fr_random(&p->r);
+    if (rc == CZ_OK)
+        rc = s ? (p->s = *s, CZ_OK) : cz_fr_random(&p->s);
+    if (rc == CZ_EIO)
+        cz_fail(ctx, rc, "prover: the OS random generator failed");
+    size_t m = shape.domain_size;
+    if (rc == CZ_OK)
+        rc = grow_to_domain(ctx, &p->w.a, m, "a");
+    if (rc == CZ_OK)
+        rc = grow_to_domain(ctx, &p->w.b, m, "b");
+    if (rc == CZ_OK)
+        rc = grow_to_domain(ctx, &p->w.c, m, "c");
+    if (rc) {
+        cz_g16_partition_free(p);
+        return rc;
+    }
+    p->work = (cz_prove_work_t){
+        .a = p->w.a, .b = p->w.b, .c = p->w.c, .rows = p->w.num_rows,
+        .log_m = log2_ceil(p->w.num_rows), .h_bases = params->h,
+        .prep_done = &p->prep_done, .l_bases = params->l, .a_bases = params->a,
+        .b1_bases = params->b_g1, .b2_bases = params->b_g2,
+        .num_inputs = p->w.num_inputs, .params_id = params,
+        .l_split = &p->l_split, .a_split = &p->a_split, .b_split = &p->b_split,
+    };
+    *out = p;
+    return CZ_OK;
+}
+
+static void free_abc(cz_g16_partition_t *p)
+{
+    free(p->w.a);
+    free(p->w.b);
+    free(p->w.c);
+    p->w.a = p->w.b = p->w.c = NULL;
+    p->work.a = p->work.b = p->work.c = NULL;
+}
+
+void cz_g16_partition_free(cz_g16_partition_t *p)
+{
+    if (!p)
+        return;
+    explicit_bzero(&p->r, sizeof p->r);
+    explicit_bzero(&p->s, sizeof p->s);
+    cz_cs_witness_free(&p->w);
+    free(p->input_scalars);
+    free(p->b_input_scalars);
+    cz_scalar_split_free(&p->l_split);
+    cz_scalar_split_free(&p->a_split);
+    cz_scalar_split_free(&p->b_split);
+    cz_latch_destroy(&p->prep_done);
+    free(p);
+}
+
+size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p)
+{
+    return p->w.a ? 3 * ((size_t)1 << p->work.log_m) * sizeof(cz_fr) : 0;
+}
+
+const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p)
+{
+    return &p->t;
+}
+
+/* ---- prep -------------------------------------------------------------------- */
+
+static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    cz_fr *v = arg;
+    for (size_t i = begin; i < end; i++) {
+        cz_fr x = v[i];
+        blst_scalar_from_fr((blst_scalar *)&v[i], &x);   /* same 32 bytes, canonical LE */
+    }
+}
+
+static int prep_inputs(cz_ctx_t *ctx, cz_g16_partition_t *p)
+{
+    size_t ni = p->w.num_inputs, nb = p->w.popcount[CZ_DENSITY_B_INPUT];
+    p->input_scalars = malloc(ni * sizeof *p->input_scalars);
+    p->b_input_scalars = malloc((nb ? nb : 1) * sizeof *p->b_input_scalars);
+    if (!p->input_scalars || !p->b_input_scalars)
+        return cz_fail(ctx, CZ_ENOMEM, "prover: %zu input scalars", ni);
+    const uint64_t *bd = p->w.density[CZ_DENSITY_B_INPUT];
+    for (size_t i = 0, k = 0; i < ni; i++) {
+        cz_fr_to_scalar(&p->input_scalars[i], &p->w.input[i]);
+        if (bd && (bd[i / 64] >> (i % 64) & 1))
+            p->b_input_scalars[k++] = p->input_scalars[i];
+    }
+    p->work.input_scalars = p->input_scalars;
+    p->work.num_b_inputs = nb;
+    p->work.b_input_scalars = p->b_input_scalars;
+    return CZ_OK;
+}
+
+int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
+{
+    double t0 = now_s();
+    int rc = prep_inputs(ctx, p);
+    if (rc == CZ_OK) {
+        /* aux becomes canonical scalars in place: the witness is not needed after */
+        cz_pool_for(cz_ctx_pool(ctx), p->w.num_aux, 1 << 14, to_scalars_chunk, p->w.aux);
+        rc = cz_scalar_split_build(ctx, &p->l_split, (const blst_scalar *)p->w.aux, p->w.num_aux);
+    }
+    if (rc == CZ_OK)
+        rc = cz_scalar_split_restrict(ctx, &p->a_split, &p->l_split, p->w.density[CZ_DENSITY_A_AUX]);
+    if (rc == CZ_OK)
+        rc = cz_scalar_split_restrict(ctx, &p->b_split, &p->l_split, p->w.density[CZ_DENSITY_B_AUX]);
+    p->t.prep = now_s() - t0;
+    cz_latch_post(&p->prep_done, rc);   /* also on failure: the device region must not hang */
+    return rc;
+}
+
+/* ---- device ------------------------------------------------------------------ */
+
+int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
+{
+    double t0 = now_s();
+    int rc = be->ops->device(be, ctx, &p->work);
+    p->t.device = now_s() - t0;
+    p->t.ntt = p->work.t_ntt;
+    p->t.msm_h = p->work.t_msm_h;
+    p->t.prep_wait = p->work.t_prep_wait;
+    p->t.msm_l = p->work.t_msm_l;
+    p->t.msm_a = p->work.t_msm_a;
+    p->t.msm_b1 = p->work.t_msm_b1;
+    p->t.msm_b2 = p->work.t_msm_b2;
+    return rc;
+}
+
+/* ---- epilogue ------------------------------------------------------------- */
+
+static void p1_mul(blst_p1 *out, const blst_p1 *p, const cz_fr *k)
+{
+    blst_scalar s;
+    cz_fr_to_scalar(&s, k);
+    blst_p1_mult(out, p, s.b, 255);
+    explicit_bzero(&s, sizeof s);
+}
+
+static void assemble(const cz_g16_partition_t *p, cz_proof_t *out)
+{
+    const cz_vk_t *vk = &p->params->vk;
+    const cz_prove_work_t *w = &p->work;
+    blst_p1 alpha1, beta1, delta1, a, b1, c, t;
+    blst_p2 beta2, delta2, b;
+    blst_p1_from_affine(&alpha1, &vk->alpha_g1);
+    blst_p1_from_affine(&beta1, &vk->beta_g1);
+    blst_p1_from_affine(&delta1, &vk->delta_g1);
+    blst_p2_from_affine(&beta2, &vk->beta_g2);
+    blst_p2_from_affine(&delta2, &vk->delta_g2);
+
+    /* A = alpha1 + A' + r delta1 */
+    p1_mul(&t, &delta1, &p->r);
+    blst_p1_add_or_double(&a, &alpha1, &w->a_acc);
+    blst_p1_add_or_double(&a, &a, &t);
+
+    /* B = beta2 + B2' + s delta2 */
+    blst_scalar s_sc;
+    cz_fr_to_scalar(&s_sc, &p->s);
+    blst_p2_mult(&b, &delta2, s_sc.b, 255);
+    explicit_bzero(&s_sc, sizeof s_sc);
+    blst_p2_add_or_double(&b, &b, &beta2);
+    blst_p2_add_or_double(&b, &b, &w->b2_acc);
+
+    /* B1 = beta1 + B1' + s delta1 */
+    p1_mul(&t, &delta1, &p->s);
+    blst_p1_add_or_double(&b1, &beta1, &w->b1_acc);
+    blst_p1_add_or_double(&b1, &b1, &t);
+
+    /* C = s A + r B1 - r s delta1 + H + L */
+    cz_fr rs;
+    cz_fr_mul(&rs, &p->r, &p->s);
+    p1_mul(&c, &a, &p->s);
+    p1_mul(&t, &b1, &p->r);
+    blst_p1_add_or_double(&c, &c, &t);
+    p1_mul(&t, &delta1, &rs);
+    explicit_bzero(&rs, sizeof rs);
+    blst_p1_cneg(&t, 1);
+    blst_p1_add_or_double(&c, &c, &t);
+    blst_p1_add_or_double(&c, &c, &w->h);
+    blst_p1_add_or_double(&c, &c, &w->l);
+
+    blst_p1_to_affine(&out->a, &a);
+    blst_p2_to_affine(&out->b, &b);
+    blst_p1_to_affine(&out->c, &c);
+}
+
+int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
+{
+    double t0 = now_s();
+    free_abc(p);   /* normally already gone with the device region; harmless */
+    int rc = CZ_OK;
+    if (!p->work.b2_done) {
+        double t1 = now_s();
+        rc = cz_backend_g2_tail(ctx, &p->work.b2_acc, p->work.b2_bases, p->b_input_scalars,
+                                p->work.num_b_inputs, &p->b_split);
+        p->t.msm_b2 = now_s() - t1;
+    }
+    if (rc == CZ_OK) {
+        double t1 = now_s();
+        assemble(p, out);
+        p->t.assembly = now_s() - t1;
+    }
+    cz_cs_witness_free(&p->w);
+    cz_scalar_split_free(&p->l_split);
+    cz_scalar_split_free(&p->a_split);
+    cz_scalar_split_free(&p->b_split);
+    p->t.epilogue = now_s() - t0;
+    return rc;
+}
+
+int cz_g16_prove(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params,
+                 cz_cs_witness_t *witness, const cz_fr *r, const cz_fr *s, cz_proof_t *out,
+                 cz_g16_timings_t *timings)
+{
+    cz_g16_partition_t *p;
+    int rc = cz_g16_partition_new(ctx, &p, params, witness, r, s);
+    if (rc)
+        return rc;
+    rc = cz_g16_prep(ctx, p);
+    if (rc == CZ_OK)
+        rc = cz_g16_device(ctx, be, p);
+    if (rc == CZ_OK)
+        rc = cz_g16_epilogue(ctx, p, out);
+    if (timings)
+        *timings = p->t;
+    cz_g16_partition_free(p);
+    return rc;
+}

@@ -1,0 +1,74 @@
+/*
+ * groth16/prover.h — bellperson's Groth16 prover, one partition at a time,
+ * in the three parts the engine schedules (ARCHITECTURE.md):
+ *
+ *   cz_g16_prep      CPU: witness -> canonical scalars (in place), the
+ *                    zero / one / significant split of aux and its
+ *                    restrictions to the A and B densities; posts the
+ *                    partition's prep latch (also on failure).
+ *   cz_g16_device    the backend's device region (device lock held by the
+ *                    caller): H from a, b, c, the H MSM, then — after prep —
+ *                    L, A, B1 (and B2 if the backend does G2).
+ *   cz_g16_epilogue  CPU: B2 if left to the CPU, assembly with r, s
+ *                    (FACTS 1), then every partition buffer is freed.
+ *
+ * prep and device may run concurrently on different threads (device waits
+ * for prep before it needs prep's output); epilogue runs after both.
+ * cz_g16_prove() runs the three back to back.
+ *
+ * Ownership: the partition takes the witness (the caller's struct is zeroed)
+ * and consumes it in place: a/b/c become the H coefficients, aux becomes
+ * canonical scalars. |params| is borrowed and must outlive the partition.
+ * r and s are secrets: kept only in the partition, scrubbed when it is freed.
+ *
+ * Thread-safety: a partition is driven by one thread per part as above;
+ * distinct partitions are independent and may share params and backend.
+ */
+#ifndef CUZK_GROTH16_PROVER_H
+#define CUZK_GROTH16_PROVER_H
+
+#include <stddef.h>
+
+#include "backend/backend.h"
+#include "cs/cs.h"
+#include "cuzk/ctx.h"
+#include "groth16/params.h"
+#include "groth16/proof.h"
+
+typedef struct cz_g16_partition cz_g16_partition_t;
+
+/* Seconds spent per part and per stage (stage times come from the backend). */
+typedef struct cz_g16_timings {
+    double prep, device, epilogue;
+    double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
+} cz_g16_timings_t;
+
+/* The params shape a witness needs (FACTS 1): domain m = 2^ceil(log2(rows)). */
+void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape);
+
+/*
+ * New partition over |witness| (taken) and |params| (borrowed). r and s may
+ * be NULL: then they come from the OS CSPRNG; passing them is for tests
+ * (the same r, s give the same proof bytes). Errors: CZ_EMISMATCH when the
+ * params do not fit the witness's shape (the message names the vector),
+ * CZ_ENOMEM, CZ_EIO (CSPRNG). On error the witness is freed.
+ */
+int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_params_t *params,
+                         cz_cs_witness_t *witness, const cz_fr *r, const cz_fr *s);
+/* Scrubs r, s and frees every buffer. NULL is a harmless no-op. */
+void cz_g16_partition_free(cz_g16_partition_t *p);
+
+int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p);
+int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
+int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out);
+
+/* Bytes of a/b/c held by the partition (0 once the device region freed them). */
+size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p);
+const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p);
+
+/* prep, device, epilogue on this thread. |timings| may be NULL. */
+int cz_g16_prove(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params,
+                 cz_cs_witness_t *witness, const cz_fr *r, const cz_fr *s, cz_proof_t *out,
+                 cz_g16_timings_t *timings);
+
+#endif /* CUZK_GROTH16_PROVER_H */

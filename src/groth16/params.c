@@ -70,6 +70,20 @@ cz_params_vec_info_t cz_params_vec_info(const cz_params_t *p, enum cz_params_vec
     return info;
 }
 
+/*
+ * One uncompressed point. blst_pX_deserialize also takes the compressed form
+ * when the 0x80 flag is set (reading only the first half of the slot), which
+ * would let a file that does not round-trip byte for byte through; refuse it.
+ */
+static int decode_point(cz_ctx_t *ctx, int g2, void *out, const uint8_t *in, unsigned flags,
+                        const char *what)
+{
+    if (in[0] & 0x80)
+        return cz_fail(ctx, CZ_EFORMAT, "%s: compressed flag set in an uncompressed point", what);
+    return g2 ? cz_g2_decode(ctx, out, in, CZ_G2_UNCOMPRESSED, flags, what)
+              : cz_g1_decode(ctx, out, in, CZ_G1_UNCOMPRESSED, flags, what);
+}
+
 /* ---- vk ------------------------------------------------------------------ */
 
 void cz_vk_clear(cz_vk_t *vk)
@@ -125,8 +139,7 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
                            prefix, off, fixed[i].name, sz, len - off);
         snprintf(what, sizeof what, "%s.%s at offset %zu", prefix, fixed[i].name, off);
         void *dst = (uint8_t *)vk + fixed[i].off;
-        rc = fixed[i].g2 ? cz_g2_decode(ctx, dst, buf + off, sz, flags, what)
-                         : cz_g1_decode(ctx, dst, buf + off, sz, flags, what);
+        rc = decode_point(ctx, fixed[i].g2, dst, buf + off, flags, what);
         if (rc)
             return rc;
         off += sz;
@@ -153,7 +166,7 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
     vk->n_ic = n_ic;
     for (size_t i = 0; i < n_ic; i++, off += CZ_G1_UNCOMPRESSED) {
         snprintf(what, sizeof what, "%s.ic[%zu] at offset %zu", prefix, i, off);
-        rc = cz_g1_decode(ctx, &vk->ic[i], buf + off, CZ_G1_UNCOMPRESSED, flags, what);
+        rc = decode_point(ctx, 0, &vk->ic[i], buf + off, flags, what);
         if (rc) {
             cz_vk_clear(vk);
             return rc;
@@ -228,8 +241,7 @@ static void decode_chunk(void *arg, size_t b, size_t e, unsigned slot)
             return;   /* an earlier point already failed: the rest is moot */
         const uint8_t *in = job->src + i * v->enc_size;
         void *out = (uint8_t *)job->dst + i * v->aff_size;
-        int rc = v->g2 ? cz_g2_decode(NULL, out, in, v->enc_size, job->flags, "")
-                       : cz_g1_decode(NULL, out, in, v->enc_size, job->flags, "");
+        int rc = decode_point(NULL, v->g2, out, in, job->flags, "");
         if (rc) {
             size_t cur = atomic_load(&job->first_bad);
             while (i < cur && !atomic_compare_exchange_weak(&job->first_bad, &cur, i))
@@ -255,8 +267,7 @@ static int decode_vector(cz_ctx_t *ctx, const cz__pvec *v, void *dst, const uint
     snprintf(what, sizeof what, "params: %s[%zu] at offset %zu", v->name, bad,
              file_off + bad * v->enc_size);
     const uint8_t *in = src + bad * v->enc_size;
-    int rc = v->g2 ? cz_g2_decode(ctx, (blst_p2_affine *)tmp, in, v->enc_size, flags, what)
-                   : cz_g1_decode(ctx, (blst_p1_affine *)tmp, in, v->enc_size, flags, what);
+    int rc = decode_point(ctx, v->g2, tmp, in, flags, what);
     return rc ? rc : cz_fail(ctx, CZ_EINTERNAL, "%s: decode failed only in parallel", what);
 }
 

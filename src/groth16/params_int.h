@@ -47,6 +47,15 @@ static inline void cz__put_be32(uint8_t *b, uint32_t v)
 }
 
 /*
+ * Fault injection for tests (sqlite's sqlite3FaultSim, in small): when
+ * cz__write_fault_errno is non-zero, a file write that would go past
+ * cz__write_fault_after bytes fails with that errno (ENOSPC: a full disk).
+ * Tests only; set before and cleared after the call, single-threaded.
+ */
+extern int cz__write_fault_errno;
+extern size_t cz__write_fault_after;
+
+/*
  * Write buf[0..len) to |path| through a temporary file + fsync + rename
  * (|producer| fills the file instead when buf is NULL; see params_write.c).
  */

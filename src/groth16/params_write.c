@@ -53,11 +53,26 @@ typedef struct {
     size_t written;     /* bytes already handed to the kernel */
 } sink;
 
+int cz__write_fault_errno;
+size_t cz__write_fault_after;
+
 static int write_all(cz_ctx_t *ctx, const char *what, int fd, const uint8_t *p, size_t n,
                      size_t *written)
 {
     while (n) {
-        ssize_t w = write(fd, p, n);
+        ssize_t w;
+        if (cz__write_fault_errno && *written + n > cz__write_fault_after) {
+            /* a short write up to the limit first, then the error (as a kernel does) */
+            size_t room = cz__write_fault_after - *written;
+            if (room) {
+                w = write(fd, p, room);
+            } else {
+                errno = cz__write_fault_errno;
+                w = -1;
+            }
+        } else {
+            w = write(fd, p, n);
+        }
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {

@@ -118,7 +118,7 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
     return CZ_OK;
 }
 
-static void free_abc(cz_g16_partition_t *p)
+void cz_g16_release_abc(cz_g16_partition_t *p)
 {
     free(p->w.a);
     free(p->w.b);
@@ -279,7 +279,7 @@ static void assemble(const cz_g16_partition_t *p, cz_proof_t *out)
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
 {
     double t0 = now_s();
-    free_abc(p);   /* normally already gone with the device region; harmless */
+    cz_g16_release_abc(p);   /* normally released right after the device region */
     int rc = CZ_OK;
     if (!p->work.b2_done) {
         double t1 = now_s();

@@ -62,7 +62,9 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p);
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out);
 
-/* Bytes of a/b/c held by the partition (0 once the device region freed them). */
+/* Free a/b/c (call after the device region, outside the device lock). */
+void cz_g16_release_abc(cz_g16_partition_t *p);
+/* Bytes of a/b/c held by the partition (0 once released). */
 size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p);
 const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p);
 

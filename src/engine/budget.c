@@ -1,0 +1,119 @@
+/*
+ * engine/budget.c — memory budget with FIFO waiters (see engine/budget.h).
+ */
+#include "engine/budget.h"
+
+#include <unistd.h>
+
+#include "cuzk/error.h"
+
+size_t cz_budget_auto(size_t margin)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t phys = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)8 << 30;
+    size_t floor = (size_t)1 << 30;
+    return phys > margin + floor ? phys - margin : floor;
+}
+
+struct cz_budget_waiter {
+    cz_budget_waiter_t *next;
+};
+
+void cz_budget_init(cz_budget_t *b, size_t total)
+{
+    pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->cv, NULL);
+    b->total = total;
+    b->reserved = b->peak = 0;
+    b->head = b->tail = NULL;
+    b->closed = false;
+}
+
+void cz_budget_destroy(cz_budget_t *b)
+{
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+}
+
+static void unlink_waiter(cz_budget_t *b, cz_budget_waiter_t *w)
+{
+    cz_budget_waiter_t **pp = &b->head, *prev = NULL;
+    while (*pp != w) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    *pp = w->next;
+    if (b->tail == w)
+        b->tail = prev;
+}
+
+int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
+{
+    if (bytes > b->total)
+        return CZ_ERANGE;
+    cz_budget_waiter_t me = { NULL };
+    pthread_mutex_lock(&b->mu);
+    if (b->tail)
+        b->tail->next = &me;
+    else
+        b->head = &me;
+    b->tail = &me;
+    int rc = CZ_OK;
+    for (;;) {
+        if (b->closed || (abort && atomic_load(abort))) {
+            rc = CZ_ECANCELED;
+            break;
+        }
+        if (b->head == &me && b->reserved + bytes <= b->total)
+            break;
+        pthread_cond_wait(&b->cv, &b->mu);
+    }
+    unlink_waiter(b, &me);
+    if (rc == CZ_OK) {
+        b->reserved += bytes;
+        if (b->reserved > b->peak)
+            b->peak = b->reserved;
+    }
+    pthread_cond_broadcast(&b->cv);   /* the next waiter may now be at the head */
+    pthread_mutex_unlock(&b->mu);
+    return rc;
+}
+
+void cz_budget_release(cz_budget_t *b, size_t bytes)
+{
+    pthread_mutex_lock(&b->mu);
+    b->reserved = bytes <= b->reserved ? b->reserved - bytes : 0;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+void cz_budget_wake(cz_budget_t *b)
+{
+    pthread_mutex_lock(&b->mu);
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+void cz_budget_close(cz_budget_t *b)
+{
+    pthread_mutex_lock(&b->mu);
+    b->closed = true;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+size_t cz_budget_reserved(cz_budget_t *b)
+{
+    pthread_mutex_lock(&b->mu);
+    size_t r = b->reserved;
+    pthread_mutex_unlock(&b->mu);
+    return r;
+}
+
+size_t cz_budget_peak(cz_budget_t *b)
+{
+    pthread_mutex_lock(&b->mu);
+    size_t r = b->peak;
+    pthread_mutex_unlock(&b->mu);
+    return r;
+}

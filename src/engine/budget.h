@@ -1,0 +1,59 @@
+/*
+ * engine/budget.h — the engine's memory budget.
+ *
+ * Every partition reserves its estimated bytes before synthesis and gives
+ * them back in parts as its buffers are freed (a/b/c right after the device
+ * region, the rest after the epilogue). The reserved total never exceeds the
+ * budget: a reservation that does not fit waits until enough is released.
+ * A reservation larger than the whole budget can never fit and fails at once
+ * (CZ_ERANGE) instead of waiting forever.
+ *
+ * Ordering: waiters are served first come, first served (a FIFO of waiters),
+ * so a large reservation is not starved by a stream of small ones.
+ *
+ * Thread-safety: all functions may be called from any thread.
+ */
+#ifndef CUZK_ENGINE_BUDGET_H
+#define CUZK_ENGINE_BUDGET_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cz_budget_waiter cz_budget_waiter_t;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t total;                      /* immutable */
+    size_t reserved;                   /* (mu) */
+    size_t peak;                       /* (mu) highest |reserved| seen */
+    cz_budget_waiter_t *head, *tail;   /* (mu) waiters in arrival order */
+    bool closed;                       /* (mu) shutdown: waiters give up */
+} cz_budget_t;
+
+/* Physical memory minus |margin| (at least 1 GiB is left to work with). */
+size_t cz_budget_auto(size_t margin);
+
+void cz_budget_init(cz_budget_t *b, size_t total);
+void cz_budget_destroy(cz_budget_t *b);
+
+/*
+ * Reserve |bytes|, waiting for room in arrival order. Returns 0, CZ_ERANGE
+ * when bytes > total, or CZ_ECANCELED when the budget was closed or
+ * |*abort| became true while waiting (checked on every wake-up; use
+ * cz_budget_wake to prompt a re-check).
+ */
+int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort);
+void cz_budget_release(cz_budget_t *b, size_t bytes);
+/* Wake every waiter (after setting an abort flag). */
+void cz_budget_wake(cz_budget_t *b);
+/* Make every current and future wait return CZ_ECANCELED. */
+void cz_budget_close(cz_budget_t *b);
+
+size_t cz_budget_reserved(cz_budget_t *b);
+size_t cz_budget_peak(cz_budget_t *b);
+
+#endif /* CUZK_ENGINE_BUDGET_H */

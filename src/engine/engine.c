@@ -1,0 +1,424 @@
+/*
+ * engine/engine.c — jobs: submit, status, wait, cancel, resolution and
+ * verification (see engine/engine.h). The threads are in workers.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine_int.h"
+
+static const char *const state_names[] = {
+    "queued", "running", "verifying", "done", "failed", "canceled",
+};
+
+const char *cz_job_state_name(cz_job_state_t s)
+{
+    return s <= CZ_JOB_CANCELED ? state_names[s] : "unknown";
+}
+
+double cz__engine_now_ms(cz_engine_t *e)
+{
+    if (e->tl)
+        return cz_tl_now_ms(e->tl);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static bool job_ended(const job_t *j)
+{
+    return j->state == CZ_JOB_DONE || j->state == CZ_JOB_FAILED || j->state == CZ_JOB_CANCELED;
+}
+
+void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *partition_bytes,
+                        size_t *abc_bytes)
+{
+    size_t fr = sizeof(cz_fr), m = shape->domain_size;
+    size_t abc = 3 * m * fr;
+    /* aux + inputs, density and split bitmaps, significant scalars (bounded
+     * by aux for the three splits at worst a quarter each in practice) */
+    size_t witness = (shape->num_aux + shape->num_inputs) * fr + 4 * (shape->num_aux / 8 + 64);
+    size_t splits = 3 * (shape->num_aux / 4) * (fr + 4);
+    (void)rows;
+    *abc_bytes = abc;
+    *partition_bytes = abc + witness + splits + ((size_t)64 << 20);   /* + slack for MSM scratch */
+}
+
+/* ---- lifecycle -------------------------------------------------------------- */
+
+int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg)
+{
+    *out = NULL;
+    if (!cfg || !cfg->backends || cfg->num_devices == 0)
+        return cz_fail(ctx, CZ_EINVAL, "engine: no devices configured");
+    for (size_t d = 0; d < cfg->num_devices; d++)
+        if (!cfg->backends[d])
+            return cz_fail(ctx, CZ_EINVAL, "engine: device %zu has no backend", d);
+    cz_engine_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return cz_fail(ctx, CZ_ENOMEM, "engine: out of memory");
+    e->cfg = *cfg;
+    if (!e->cfg.workers_per_device)
+        e->cfg.workers_per_device = 2;
+    if (!e->cfg.synth_workers)
+        e->cfg.synth_workers = 1;
+    if (!e->cfg.memory_margin)
+        e->cfg.memory_margin = (size_t)5 << 30;
+    if (!e->cfg.memory_budget)
+        e->cfg.memory_budget = cz_budget_auto(e->cfg.memory_margin);
+    if (!e->cfg.device_queue_depth)
+        e->cfg.device_queue_depth = (unsigned)(cfg->num_devices * e->cfg.workers_per_device);
+    if (!e->cfg.max_retries)
+        e->cfg.max_retries = 1;
+    e->tl = cfg->timeline;
+    e->next_id = 1;
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->work_cv, NULL);
+    pthread_cond_init(&e->devq_cv, NULL);
+    pthread_cond_init(&e->done_cv, NULL);
+    cz_budget_init(&e->budget, e->cfg.memory_budget);
+    e->pool = cfg->pool;
+    int rc = CZ_OK;
+    if (!e->pool) {
+        rc = cz_pool_new(&e->pool, 0);
+        e->owns_pool = rc == CZ_OK;
+    }
+    e->num_devices = cfg->num_devices;
+    e->live_devices = cfg->num_devices;
+    e->devices = calloc(e->num_devices, sizeof *e->devices);
+    if (rc == CZ_OK && !e->devices)
+        rc = CZ_ENOMEM;
+    for (size_t d = 0; rc == CZ_OK && d < e->num_devices; d++) {
+        e->devices[d].backend = cfg->backends[d];
+        pthread_mutex_init(&e->devices[d].lock, NULL);
+    }
+    if (rc == CZ_OK)
+        rc = cz__workers_start(e, ctx);
+    if (rc) {
+        cz_engine_free(e);
+        return cz_fail(ctx, rc, "engine: cannot start: %s", cz_strerror(rc));
+    }
+    *out = e;
+    return CZ_OK;
+}
+
+static void job_free(job_t *j)
+{
+    free(j->retry);
+    free(j->attempts);
+    free(j->proofs);
+    free(j->inputs);
+    free(j);
+}
+
+void cz_engine_free(cz_engine_t *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    e->shutdown = true;
+    for (job_t *j = e->jobs; j; j = j->next)
+        atomic_store(&j->canceled, true);
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->devq_cv);
+    pthread_mutex_unlock(&e->mu);
+    cz_budget_close(&e->budget);
+    cz__workers_join(e);
+    for (size_t d = 0; e->devices && d < e->num_devices; d++)
+        pthread_mutex_destroy(&e->devices[d].lock);
+    free(e->devices);
+    while (e->jobs) {
+        job_t *j = e->jobs;
+        e->jobs = j->next;
+        job_free(j);
+    }
+    if (e->owns_pool)
+        cz_pool_free(e->pool);
+    cz_budget_destroy(&e->budget);
+    pthread_cond_destroy(&e->work_cv);
+    pthread_cond_destroy(&e->devq_cv);
+    pthread_cond_destroy(&e->done_cv);
+    pthread_mutex_destroy(&e->mu);
+    free(e);
+}
+
+/* ---- submit / query ---------------------------------------------------------- */
+
+static job_t *find_job(cz_engine_t *e, uint64_t id)
+{
+    for (job_t *j = e->jobs; j; j = j->next)
+        if (j->id == id)
+            return j;
+    return NULL;
+}
+
+int cz_engine_submit(cz_engine_t *e, const cz_job_spec_t *spec, uint64_t *id)
+{
+    if (!spec || spec->partitions == 0 || !spec->params || !spec->synthesize)
+        return CZ_EINVAL;
+    if (spec->abc_bytes > spec->partition_bytes)
+        return CZ_EINVAL;
+    job_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return CZ_ENOMEM;
+    j->spec = *spec;
+    j->proofs = calloc(spec->partitions, sizeof *j->proofs);
+    j->retry = calloc(spec->partitions, sizeof *j->retry);
+    j->attempts = calloc(spec->partitions, sizeof *j->attempts);
+    if (!j->proofs || !j->retry || !j->attempts) {
+        job_free(j);
+        return CZ_ENOMEM;
+    }
+    atomic_init(&j->canceled, false);
+    pthread_mutex_lock(&e->mu);
+    if (e->shutdown) {
+        pthread_mutex_unlock(&e->mu);
+        job_free(j);
+        return CZ_ECANCELED;
+    }
+    j->id = e->next_id++;
+    j->state = CZ_JOB_QUEUED;
+    j->t_submit = cz__engine_now_ms(e);
+    j->next = e->jobs;
+    e->jobs = j;
+    *id = j->id;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_mutex_unlock(&e->mu);
+    return CZ_OK;
+}
+
+static void fill_info(cz_engine_t *e, const job_t *j, cz_job_info_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = j->id;
+    out->state = j->state;
+    out->partitions = j->spec.partitions;
+    out->partitions_done = j->proved;
+    out->error = j->error;
+    memcpy(out->message, j->message, sizeof out->message);
+    double end = job_ended(j) ? j->t_done : cz__engine_now_ms(e);
+    out->t.queue_wait = (j->t_first_synth > 0 ? j->t_first_synth : end) - j->t_submit;
+    out->t.synthesis = j->synth_ms;
+    out->t.device = j->device_ms;
+    out->t.total = end - j->t_submit;
+}
+
+int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out)
+{
+    pthread_mutex_lock(&e->mu);
+    job_t *j = find_job(e, id);
+    if (j)
+        fill_info(e, j, out);
+    pthread_mutex_unlock(&e->mu);
+    return j ? CZ_OK : CZ_ENOTFOUND;
+}
+
+int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t *out)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    if (timeout_s >= 0) {
+        double whole = (double)(time_t)timeout_s;
+        deadline.tv_sec += (time_t)timeout_s;
+        deadline.tv_nsec += (long)((timeout_s - whole) * 1e9);
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec++;
+            deadline.tv_nsec -= 1000000000L;
+        }
+    }
+    int rc = CZ_OK;
+    pthread_mutex_lock(&e->mu);
+    job_t *j;
+    while ((j = find_job(e, id)) && !job_ended(j)) {
+        if (timeout_s < 0) {
+            pthread_cond_wait(&e->done_cv, &e->mu);
+        } else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &deadline) != 0) {
+            rc = CZ_EBUSY;
+            break;
+        }
+    }
+    if (!j)
+        rc = CZ_ENOTFOUND;
+    else if (out)
+        fill_info(e, j, out);
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len)
+{
+    *proof = NULL;
+    *len = 0;
+    pthread_mutex_lock(&e->mu);
+    job_t *j = find_job(e, id);
+    int rc = !j ? CZ_ENOTFOUND : j->state != CZ_JOB_DONE ? CZ_EBUSY : CZ_OK;
+    if (rc == CZ_OK) {
+        size_t n = j->spec.partitions * CZ_PROOF_BYTES;
+        if ((*proof = malloc(n))) {
+            cz_proofs_encode(*proof, j->proofs, j->spec.partitions);
+            *len = n;
+        } else {
+            rc = CZ_ENOMEM;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+/* Called with e->mu held: every remaining partition is dropped; ends the job if idle. */
+static void finish_if_resolved(cz_engine_t *e, job_t *j);
+
+int cz_engine_cancel(cz_engine_t *e, uint64_t id)
+{
+    pthread_mutex_lock(&e->mu);
+    job_t *j = find_job(e, id);
+    if (j && !job_ended(j) && j->state != CZ_JOB_VERIFYING) {
+        atomic_store(&j->canceled, true);
+        if (!j->error) {
+            j->error = CZ_ECANCELED;
+            snprintf(j->message, sizeof j->message, "canceled");
+        }
+        /* partitions never handed to synthesis resolve now */
+        j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
+        j->next_part = j->spec.partitions;
+        j->n_retry = 0;
+        finish_if_resolved(e, j);
+    }
+    pthread_mutex_unlock(&e->mu);
+    cz_budget_wake(&e->budget);   /* a synthesis worker may wait for this job's memory */
+    return j ? CZ_OK : CZ_ENOTFOUND;
+}
+
+int cz_engine_forget(cz_engine_t *e, uint64_t id)
+{
+    pthread_mutex_lock(&e->mu);
+    job_t **pp = &e->jobs;
+    while (*pp && (*pp)->id != id)
+        pp = &(*pp)->next;
+    int rc = !*pp ? CZ_ENOTFOUND : !job_ended(*pp) ? CZ_EBUSY : CZ_OK;
+    job_t *j = *pp;
+    if (rc == CZ_OK)
+        *pp = j->next;
+    pthread_mutex_unlock(&e->mu);
+    if (rc == CZ_OK)
+        job_free(j);
+    return rc;
+}
+
+void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&e->mu);
+    for (job_t *j = e->jobs; j; j = j->next) {
+        out->jobs[j->state]++;
+        if (!job_ended(j))
+            out->partitions_queued += (j->spec.partitions - j->next_part) + j->n_retry;
+    }
+    out->device_queue = e->devq_len;
+    out->partitions_proved = e->proved;
+    pthread_mutex_unlock(&e->mu);
+    out->budget_total = e->budget.total;
+    out->budget_reserved = cz_budget_reserved(&e->budget);
+    out->budget_peak = cz_budget_peak(&e->budget);
+    out->num_devices = e->num_devices;
+    for (size_t d = 0; d < e->num_devices && d < 16; d++) {
+        out->device_busy_s[d] = (double)atomic_load(&e->devices[d].busy_us) * 1e-6;
+        out->device_failed[d] = atomic_load(&e->devices[d].failed);
+    }
+}
+
+/* ---- resolution ---------------------------------------------------------------- */
+
+/* Verify every partition proof of |j| against its public inputs (e->mu NOT held). */
+static int verify_job(cz_engine_t *e, job_t *j, char *msg, size_t msg_len)
+{
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, e->pool, 0) != CZ_OK)
+        return CZ_ENOMEM;
+    int rc = cz_verify_batch(ctx, j->spec.pvk, j->proofs, j->spec.partitions, j->inputs,
+                             j->n_inputs);
+    if (rc)
+        snprintf(msg, msg_len, "proof verification failed: %s",
+                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    cz_ctx_free(ctx);
+    return rc;
+}
+
+static void end_job(cz_engine_t *e, job_t *j, cz_job_state_t state)
+{
+    j->state = state;
+    j->t_done = cz__engine_now_ms(e);
+    cz_tl_emit(e->tl, CZ_TL_JOB_DONE, j->id, "state=%s,partitions=%zu,total_ms=%.1f",
+               cz_job_state_name(state), j->spec.partitions, j->t_done - j->t_submit);
+    pthread_cond_broadcast(&e->done_cv);
+}
+
+static void finish_if_resolved(cz_engine_t *e, job_t *j)
+{
+    if (j->resolved < j->spec.partitions || job_ended(j) || j->state == CZ_JOB_VERIFYING)
+        return;
+    if (j->error == CZ_ECANCELED)
+        end_job(e, j, CZ_JOB_CANCELED);
+    else if (j->error)
+        end_job(e, j, CZ_JOB_FAILED);
+    else if (!j->spec.pvk || e->cfg.no_verify)
+        end_job(e, j, CZ_JOB_DONE);
+    else
+        j->state = CZ_JOB_VERIFYING;   /* the resolving worker verifies outside the lock */
+}
+
+void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
+{
+    job_t *j = p->job;
+    pthread_mutex_lock(&e->mu);
+    j->in_flight--;
+    j->resolved++;
+    if (rc == CZ_OK) {
+        j->proved++;
+        e->proved++;
+    } else if (!j->error) {
+        j->error = rc;
+        snprintf(j->message, sizeof j->message, "partition %zu: %s", p->index,
+                 msg && *msg ? msg : cz_strerror(rc));
+    }
+    if (rc != CZ_OK && !atomic_load(&j->canceled)) {
+        /* one failed partition fails the job: drop the rest */
+        atomic_store(&j->canceled, true);
+        j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
+        j->next_part = j->spec.partitions;
+        j->n_retry = 0;
+    }
+    finish_if_resolved(e, j);
+    bool verify = j->state == CZ_JOB_VERIFYING;
+    pthread_mutex_unlock(&e->mu);
+    free(p);
+
+    if (verify) {
+        char vmsg[256] = "";
+        int vrc = verify_job(e, j, vmsg, sizeof vmsg);
+        pthread_mutex_lock(&e->mu);
+        if (vrc) {
+            j->error = vrc;
+            snprintf(j->message, sizeof j->message, "%s", vmsg);
+        }
+        end_job(e, j, vrc ? CZ_JOB_FAILED : CZ_JOB_DONE);
+        pthread_mutex_unlock(&e->mu);
+    }
+}
+
+void cz__engine_requeue(cz_engine_t *e, part_t *p)
+{
+    job_t *j = p->job;
+    pthread_mutex_lock(&e->mu);
+    j->in_flight--;
+    if (atomic_load(&j->canceled)) {
+        j->resolved++;
+        finish_if_resolved(e, j);
+    } else {
+        j->retry[j->n_retry++] = p->index;
+        pthread_cond_broadcast(&e->work_cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    free(p);
+}

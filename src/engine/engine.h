@@ -1,0 +1,133 @@
+/*
+ * engine/engine.h — the proving engine: jobs of partitions through
+ * synthesis, a memory budget and per-device workers with the dual-worker
+ * interlock (ARCHITECTURE.md).
+ *
+ * DESIGN (ordering and guarantees, in the manner of redis' bio.c):
+ *  - A job is one proof request of P partitions; a partition is the unit of
+ *    work. Partitions are handed to synthesis by priority (higher first),
+ *    then job age (older first), then partition index (lower first).
+ *  - Before synthesis a partition reserves spec.partition_bytes from the
+ *    budget (waiting, in arrival order, while it does not fit); it returns
+ *    spec.abc_bytes right after its device region and the rest after its
+ *    epilogue. The reserved total never exceeds the budget.
+ *  - Synthesized partitions wait in a bounded queue for a device worker
+ *    (synthesis blocks when it is full: backpressure, no unbounded growth).
+ *  - Each device has ONE mutex shared by its W workers. A worker hands the
+ *    partition's prep to its prep thread, takes the mutex, runs the device
+ *    region (which waits for prep before the stages that need it), releases
+ *    the mutex, then runs the epilogue. Nothing CPU-only runs under the
+ *    mutex. A partition stays on the device that picked it.
+ *  - The job's assembler keeps partition proofs in partition order; when the
+ *    last one arrives the job is verified (unless disabled) and completes.
+ *  - A partition failure fails its job (the other partitions are dropped)
+ *    and the engine keeps serving. A device error (CZ_EDEVICE) marks that
+ *    device failed and re-synthesizes the partition for another device, up
+ *    to max_retries times. Cancel drops queued partitions at once and
+ *    running ones at their next stage boundary.
+ *  - Every stage is recorded on the timeline (engine/timeline.h).
+ *
+ * Thread-safety: every function may be called from any thread, except
+ * cz_engine_free (once, when no other call is in progress).
+ */
+#ifndef CUZK_ENGINE_ENGINE_H
+#define CUZK_ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "cs/cs.h"
+#include "engine/timeline.h"
+#include "groth16/params.h"
+#include "groth16/verify.h"
+
+typedef struct cz_engine cz_engine_t;
+
+typedef struct cz_engine_config {
+    cz_backend_t **backends;       /* one per device, borrowed */
+    size_t num_devices;
+    unsigned workers_per_device;   /* 0: 2 */
+    unsigned synth_workers;        /* 0: 1 */
+    size_t memory_budget;          /* bytes; 0: physical memory minus margin */
+    size_t memory_margin;          /* for the automatic budget; 0: 5 GiB */
+    unsigned device_queue_depth;   /* 0: devices x workers */
+    unsigned max_retries;          /* re-synthesis after a device error; default 0 = 1 */
+    cz_pool_t *pool;               /* borrowed; NULL: the engine makes one (all CPUs) */
+    cz_timeline_t *timeline;       /* borrowed; NULL: no timeline */
+    bool no_verify;                /* skip verification of finished jobs */
+} cz_engine_config_t;
+
+/*
+ * Synthesize partition |partition| of a job into |out| (PROVE-mode witness).
+ * Runs on a synthesis worker with its own |ctx| (errors: cz_fail on it).
+ */
+typedef int cz_job_synth_fn(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out);
+
+typedef struct cz_job_spec {
+    size_t partitions;
+    int priority;                  /* higher first */
+    const cz_params_t *params;     /* borrowed, must outlive the job */
+    const cz_pvk_t *pvk;           /* borrowed; NULL: the job is not verified */
+    size_t partition_bytes;        /* budget reservation per partition */
+    size_t abc_bytes;              /* part of it freed right after the device region */
+    cz_job_synth_fn *synthesize;
+    void *arg;                     /* passed to synthesize; must outlive the job */
+    const cz_fr *r, *s;            /* tests only: fixed randomness; NULL: CSPRNG */
+} cz_job_spec_t;
+
+typedef enum {
+    CZ_JOB_QUEUED, CZ_JOB_RUNNING, CZ_JOB_VERIFYING, CZ_JOB_DONE, CZ_JOB_FAILED, CZ_JOB_CANCELED,
+} cz_job_state_t;
+
+const char *cz_job_state_name(cz_job_state_t s);
+
+/* Milliseconds. */
+typedef struct cz_job_timings {
+    double queue_wait, params_load, synthesis, device, total;
+} cz_job_timings_t;
+
+typedef struct cz_job_info {
+    uint64_t id;
+    cz_job_state_t state;
+    size_t partitions, partitions_done;
+    int error;                     /* CZ_OK unless FAILED / CANCELED */
+    char message[256];
+    cz_job_timings_t t;
+} cz_job_info_t;
+
+typedef struct cz_engine_stats {
+    size_t jobs[CZ_JOB_CANCELED + 1];   /* by state */
+    size_t partitions_queued;            /* not yet synthesizing */
+    size_t device_queue;                 /* synthesized, waiting for a device */
+    size_t partitions_proved;
+    size_t budget_total, budget_reserved, budget_peak;
+    size_t num_devices;
+    double device_busy_s[16];            /* lock held time, first 16 devices */
+    bool device_failed[16];
+} cz_engine_stats_t;
+
+int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg);
+/* Cancel what is queued, let running partitions finish, join every thread. NULL: no-op. */
+void cz_engine_free(cz_engine_t *e);
+
+/* Queue a job. *id is its id (> 0). CZ_EINVAL for a bad spec (message says why). */
+int cz_engine_submit(cz_engine_t *e, const cz_job_spec_t *spec, uint64_t *id);
+/* Snapshot of a job. CZ_ENOTFOUND for an unknown (or forgotten) id. */
+int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out);
+/* Wait until the job ends or |timeout_s| passes (< 0: forever): CZ_OK, or CZ_EBUSY on timeout. */
+int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t *out);
+/* A copy of the finished job's proof (192 bytes per partition, in order); caller frees. */
+int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len);
+/* Request cancellation; CZ_OK also when the job had already ended. */
+int cz_engine_cancel(cz_engine_t *e, uint64_t id);
+/* Drop an ended job's record. CZ_EBUSY while it runs. */
+int cz_engine_forget(cz_engine_t *e, uint64_t id);
+void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out);
+
+/* Budget estimate for one partition of |shape| (witness, a/b/c, splits). */
+void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *partition_bytes,
+                        size_t *abc_bytes);
+
+#endif /* CUZK_ENGINE_ENGINE_H */

@@ -1,0 +1,481 @@
+/*
+ * engine/workers.c — the engine's threads: synthesis workers, device
+ * workers and each device worker's prep thread (see engine/engine.h).
+ *
+ * The interlock, per partition on device worker (d, k):
+ *
+ *   prep thread:  PREP_START .. cz_g16_prep .. PREP_END     (posts the latch)
+ *   worker:       LOCK_WAIT, lock(d), LOCK_ACQ, GPU_START .. cz_g16_device ..
+ *                 GPU_END, unlock(d), LOCK_REL, [free a/b/c], EPI_START ..
+ *                 cz_g16_epilogue .. EPI_END, resolve
+ *
+ * Prep starts before the lock is requested and overlaps the first device
+ * stages (and, with W = 2, the other worker's region); the device region
+ * waits for it through the partition's latch. Freeing and bookkeeping
+ * happen after the unlock.
+ */
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine_int.h"
+
+struct worker {
+    cz_engine_t *e;
+    size_t device;
+    unsigned index;             /* within the device */
+    pthread_t thread, prep_thread;
+    bool started, prep_started;
+    cz_ctx_t *ctx, *prep_ctx;
+    pthread_mutex_t pmu;        /* protects prep_part, prep_busy, prep_stop */
+    pthread_cond_t pcv;
+    part_t *prep_part;          /* (pmu) handed to the prep thread */
+    bool prep_busy;             /* (pmu) */
+    bool prep_stop;             /* (pmu) */
+};
+
+/* ---- synthesis ---------------------------------------------------------------- */
+
+typedef struct {
+    cz_engine_t *e;
+    unsigned index;
+} synth_arg_t;
+
+/* Best job with work for synthesis: priority, then age (lower id). e->mu held. */
+static job_t *pick_job(cz_engine_t *e)
+{
+    job_t *best = NULL;
+    for (job_t *j = e->jobs; j; j = j->next) {
+        if (atomic_load(&j->canceled) || (j->next_part >= j->spec.partitions && !j->n_retry))
+            continue;
+        if (!best || j->spec.priority > best->spec.priority ||
+            (j->spec.priority == best->spec.priority && j->id < best->id))
+            best = j;
+    }
+    return best;
+}
+
+/* Take the job's next partition: retries first (lowest index), then in order. */
+static size_t take_partition(job_t *j)
+{
+    if (j->n_retry) {
+        size_t lo = 0;
+        for (size_t i = 1; i < j->n_retry; i++)
+            if (j->retry[i] < j->retry[lo])
+                lo = i;
+        size_t idx = j->retry[lo];
+        j->retry[lo] = j->retry[--j->n_retry];
+        return idx;
+    }
+    return j->next_part++;
+}
+
+static void drop(cz_engine_t *e, part_t *p, int rc, const char *msg)
+{
+    if (p->g16) {
+        cz_g16_partition_free(p->g16);
+        p->g16 = NULL;
+    }
+    if (p->reserved) {
+        cz_budget_release(&e->budget, p->reserved);
+        p->reserved = 0;
+    }
+    cz__engine_resolve(e, p, rc, msg);
+}
+
+/* Record the public inputs of a partition for verification (ONE excluded). */
+static int capture_inputs(cz_engine_t *e, job_t *j, size_t idx, const cz_cs_witness_t *w,
+                          cz_ctx_t *ctx)
+{
+    size_t n = w->num_inputs - 1;
+    int rc = CZ_OK;
+    pthread_mutex_lock(&e->mu);
+    if (!j->inputs) {
+        j->inputs = calloc(j->spec.partitions * (n ? n : 1), sizeof *j->inputs);
+        j->n_inputs = n;
+        if (!j->inputs)
+            rc = cz_fail(ctx, CZ_ENOMEM, "public inputs of %zu partitions", j->spec.partitions);
+    } else if (j->n_inputs != n) {
+        rc = cz_fail(ctx, CZ_EMISMATCH, "partition has %zu public inputs, partition 0 had %zu",
+                     n, j->n_inputs);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (rc == CZ_OK && n)
+        memcpy(j->inputs + idx * n, w->input + 1, n * sizeof *w->input);
+    return rc;
+}
+
+static void push_device_queue(cz_engine_t *e, part_t *p)
+{
+    pthread_mutex_lock(&e->mu);
+    while (e->devq_len >= e->cfg.device_queue_depth && !e->shutdown && e->live_devices)
+        pthread_cond_wait(&e->devq_cv, &e->mu);
+    bool usable = e->live_devices > 0;
+    if (usable) {
+        p->next = NULL;
+        if (e->devq_tail)
+            e->devq_tail->next = p;
+        else
+            e->devq_head = p;
+        e->devq_tail = p;
+        e->devq_len++;
+        pthread_cond_broadcast(&e->devq_cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (!usable)
+        drop(e, p, CZ_EDEVICE, "no usable device left (every device failed)");
+}
+
+static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *j, part_t *p)
+{
+    const cz_job_spec_t *spec = &j->spec;
+    int rc = cz_budget_reserve(&e->budget, spec->partition_bytes, &j->canceled);
+    if (rc == CZ_ERANGE) {
+        cz_fail(ctx, rc, "a partition needs %zu bytes but the memory budget is %zu",
+                spec->partition_bytes, e->budget.total);
+        drop(e, p, rc, cz_ctx_message(ctx));
+        return;
+    }
+    if (rc || atomic_load(&j->canceled)) {
+        if (rc == CZ_OK)
+            p->reserved = spec->partition_bytes;
+        drop(e, p, CZ_ECANCELED, "canceled");
+        return;
+    }
+    p->reserved = spec->partition_bytes;
+
+    cz_tl_emit(e->tl, CZ_TL_SYNTH_START, j->id, "synth_worker=%u,partition=%zu", widx, p->index);
+    double t0 = cz__engine_now_ms(e);
+    cz_cs_witness_t w;
+    memset(&w, 0, sizeof w);
+    cz_ctx_clear(ctx);
+    rc = spec->synthesize(spec->arg, p->index, ctx, &w);
+    double ms = cz__engine_now_ms(e) - t0;
+    cz_tl_emit(e->tl, CZ_TL_SYNTH_END, j->id, "synth_worker=%u,partition=%zu,synth_ms=%.1f",
+               widx, p->index, ms);
+    pthread_mutex_lock(&e->mu);
+    j->synth_ms += ms;
+    pthread_mutex_unlock(&e->mu);
+
+    if (rc == CZ_OK && w.num_inputs == 0)
+        rc = cz_fail(ctx, CZ_EINVAL, "synthesis produced no witness");
+    if (rc == CZ_OK)
+        rc = capture_inputs(e, j, p->index, &w, ctx);
+    if (rc == CZ_OK)
+        rc = cz_g16_partition_new(ctx, &p->g16, spec->params, &w, spec->r, spec->s);
+    else
+        cz_cs_witness_free(&w);
+    if (rc) {
+        drop(e, p, rc, cz_ctx_message(ctx));
+        return;
+    }
+    if (atomic_load(&j->canceled)) {
+        drop(e, p, CZ_ECANCELED, "canceled");
+        return;
+    }
+    cz_tl_emit(e->tl, CZ_TL_GPU_QUEUE, j->id, "partition=%zu", p->index);
+    push_device_queue(e, p);
+}
+
+static void *synth_main(void *argp)
+{
+    synth_arg_t *a = argp;
+    cz_engine_t *e = a->e;
+    cz_ctx_t *ctx = NULL;
+    if (cz_ctx_new(&ctx, e->pool, 0) != CZ_OK) {
+        pthread_mutex_lock(&e->mu);
+        e->synth_running--;
+        pthread_cond_broadcast(&e->devq_cv);
+        pthread_mutex_unlock(&e->mu);
+        free(a);
+        return NULL;
+    }
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        job_t *j;
+        while (!e->shutdown && !(j = pick_job(e)))
+            pthread_cond_wait(&e->work_cv, &e->mu);
+        if (e->shutdown) {
+            pthread_mutex_unlock(&e->mu);
+            break;
+        }
+        part_t *p = calloc(1, sizeof *p);
+        if (!p) {
+            pthread_mutex_unlock(&e->mu);
+            continue;   /* try again: memory may come back */
+        }
+        p->job = j;
+        p->index = take_partition(j);
+        p->attempt = j->attempts[p->index]++;
+        j->in_flight++;
+        if (j->state == CZ_JOB_QUEUED)
+            j->state = CZ_JOB_RUNNING;
+        if (j->t_first_synth == 0)
+            j->t_first_synth = cz__engine_now_ms(e);
+        pthread_mutex_unlock(&e->mu);
+        synthesize_one(e, ctx, a->index, j, p);
+    }
+    cz_ctx_free(ctx);
+    free(a);
+    pthread_mutex_lock(&e->mu);
+    e->synth_running--;
+    pthread_cond_broadcast(&e->devq_cv);   /* draining device workers may exit now */
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- prep thread ------------------------------------------------------------------ */
+
+static void *prep_main(void *argp)
+{
+    worker_t *w = argp;
+    cz_engine_t *e = w->e;
+    pthread_mutex_lock(&w->pmu);
+    for (;;) {
+        while (!w->prep_part && !w->prep_stop)
+            pthread_cond_wait(&w->pcv, &w->pmu);
+        if (!w->prep_part)
+            break;
+        part_t *p = w->prep_part;
+        pthread_mutex_unlock(&w->pmu);
+
+        cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu",
+                   w->device, w->index, p->index);
+        double t0 = cz__engine_now_ms(e);
+        cz_g16_prep(w->prep_ctx, p->g16);   /* posts the latch, also on failure */
+        cz_tl_emit(e->tl, CZ_TL_PREP_END, p->job->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
+                   w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
+
+        pthread_mutex_lock(&w->pmu);
+        w->prep_part = NULL;
+        w->prep_busy = false;
+        pthread_cond_broadcast(&w->pcv);
+    }
+    pthread_mutex_unlock(&w->pmu);
+    return NULL;
+}
+
+static void prep_start(worker_t *w, part_t *p)
+{
+    pthread_mutex_lock(&w->pmu);
+    w->prep_part = p;
+    w->prep_busy = true;
+    pthread_cond_broadcast(&w->pcv);
+    pthread_mutex_unlock(&w->pmu);
+}
+
+static void prep_wait_idle(worker_t *w)
+{
+    pthread_mutex_lock(&w->pmu);
+    while (w->prep_busy)
+        pthread_cond_wait(&w->pcv, &w->pmu);
+    pthread_mutex_unlock(&w->pmu);
+}
+
+/* ---- device workers ------------------------------------------------------------ */
+
+/* Next partition for |w|'s device, or NULL when the worker should exit. */
+static part_t *pop_device_queue(worker_t *w)
+{
+    cz_engine_t *e = w->e;
+    device_t *dev = &e->devices[w->device];
+    pthread_mutex_lock(&e->mu);
+    /* at shutdown, drain until synthesis can add nothing more */
+    while (!e->devq_head && !(e->shutdown && e->synth_running == 0) && !atomic_load(&dev->failed))
+        pthread_cond_wait(&e->devq_cv, &e->mu);
+    part_t *p = NULL;
+    if (e->devq_head && !atomic_load(&dev->failed)) {
+        p = e->devq_head;
+        e->devq_head = p->next;
+        if (!e->devq_head)
+            e->devq_tail = NULL;
+        e->devq_len--;
+        pthread_cond_broadcast(&e->devq_cv);   /* room for synthesis */
+    }
+    pthread_mutex_unlock(&e->mu);
+    return p;
+}
+
+/* The device failed: stop using it; retry the partition elsewhere if allowed. */
+static void device_failed(worker_t *w, part_t *p, const char *msg)
+{
+    cz_engine_t *e = w->e;
+    device_t *dev = &e->devices[w->device];
+    pthread_mutex_lock(&e->mu);
+    if (!atomic_exchange(&dev->failed, true))
+        e->live_devices--;
+    bool retry = e->live_devices > 0 && p->attempt < e->cfg.max_retries;
+    pthread_cond_broadcast(&e->devq_cv);
+    pthread_mutex_unlock(&e->mu);
+    if (!retry) {
+        drop(e, p, CZ_EDEVICE, msg);
+        return;
+    }
+    cz_g16_partition_free(p->g16);
+    p->g16 = NULL;
+    cz_budget_release(&e->budget, p->reserved);
+    p->reserved = 0;
+    cz__engine_requeue(e, p);
+}
+
+static void prove_on_device(worker_t *w, part_t *p)
+{
+    cz_engine_t *e = w->e;
+    device_t *dev = &e->devices[w->device];
+    job_t *j = p->job;
+    const size_t d = w->device;
+    const unsigned k = w->index;
+
+    prep_start(w, p);
+    cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
+    double t_wait = cz__engine_now_ms(e);
+    pthread_mutex_lock(&dev->lock);
+    double t_acq = cz__engine_now_ms(e);
+    cz_tl_emit(e->tl, CZ_TL_LOCK_ACQ, j->id, "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f",
+               d, k, p->index, t_acq - t_wait);
+    cz_tl_emit(e->tl, CZ_TL_GPU_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
+    cz_ctx_clear(w->ctx);
+    int rc = cz_g16_device(w->ctx, dev->backend, p->g16);
+    double t_end = cz__engine_now_ms(e);
+    cz_tl_emit(e->tl, CZ_TL_GPU_END, j->id, "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f",
+               d, k, p->index, t_end - t_acq);
+    pthread_mutex_unlock(&dev->lock);
+    double t_rel = cz__engine_now_ms(e);
+    cz_tl_emit(e->tl, CZ_TL_LOCK_REL, j->id, "device=%zu,worker=%u,partition=%zu,held_ms=%.1f",
+               d, k, p->index, t_rel - t_acq);
+    atomic_fetch_add(&dev->busy_us, (uint64_t)((t_rel - t_acq) * 1e3));
+
+    prep_wait_idle(w);   /* prep has posted; make sure its thread is done with p */
+    cz_g16_release_abc(p->g16);
+    size_t abc = j->spec.abc_bytes < p->reserved ? j->spec.abc_bytes : p->reserved;
+    cz_budget_release(&e->budget, abc);
+    p->reserved -= abc;
+    pthread_mutex_lock(&e->mu);
+    j->device_ms += t_rel - t_acq;
+    pthread_mutex_unlock(&e->mu);
+
+    if (rc == CZ_EDEVICE) {
+        device_failed(w, p, cz_ctx_message(w->ctx));
+        return;
+    }
+    if (rc) {
+        drop(e, p, rc, cz_ctx_message(w->ctx));
+        return;
+    }
+    if (atomic_load(&j->canceled)) {
+        drop(e, p, CZ_ECANCELED, "canceled");
+        return;
+    }
+    cz_tl_emit(e->tl, CZ_TL_EPI_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
+    double t0 = cz__engine_now_ms(e);
+    rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);
+    cz_tl_emit(e->tl, CZ_TL_EPI_END, j->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
+               d, k, p->index, cz__engine_now_ms(e) - t0);
+    cz_g16_partition_free(p->g16);
+    p->g16 = NULL;
+    malloc_trim(0);   /* hand the partition's pages back to the OS (outside the lock) */
+    drop(e, p, rc, rc ? cz_ctx_message(w->ctx) : NULL);
+}
+
+static void *device_main(void *argp)
+{
+    worker_t *w = argp;
+    cz_engine_t *e = w->e;
+    part_t *p;
+    while ((p = pop_device_queue(w))) {
+        cz_tl_emit(e->tl, CZ_TL_GPU_PICKUP, p->job->id, "device=%zu,worker=%u,partition=%zu",
+                   w->device, w->index, p->index);
+        if (atomic_load(&p->job->canceled))
+            drop(e, p, CZ_ECANCELED, "canceled");
+        else
+            prove_on_device(w, p);
+    }
+    /* If no device is left, nothing will ever take what is queued: fail it. */
+    pthread_mutex_lock(&e->mu);
+    part_t *orphans = NULL;
+    if (e->live_devices == 0) {
+        orphans = e->devq_head;
+        e->devq_head = e->devq_tail = NULL;
+        e->devq_len = 0;
+        pthread_cond_broadcast(&e->devq_cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    while (orphans) {
+        part_t *next = orphans->next;
+        drop(e, orphans, CZ_EDEVICE, "no usable device left (every device failed)");
+        orphans = next;
+    }
+    return NULL;
+}
+
+/* ---- start / join ------------------------------------------------------------ */
+
+int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
+{
+    e->n_workers = e->num_devices * e->cfg.workers_per_device;
+    e->workers = calloc(e->n_workers, sizeof *e->workers);
+    e->synth_threads = calloc(e->cfg.synth_workers, sizeof *e->synth_threads);
+    if (!e->workers || !e->synth_threads)
+        return CZ_ENOMEM;
+    for (size_t i = 0; i < e->n_workers; i++) {
+        worker_t *w = &e->workers[i];
+        w->e = e;
+        w->device = i / e->cfg.workers_per_device;
+        w->index = (unsigned)(i % e->cfg.workers_per_device);
+        pthread_mutex_init(&w->pmu, NULL);
+        pthread_cond_init(&w->pcv, NULL);
+        if (cz_ctx_new(&w->ctx, e->pool, 0) || cz_ctx_new(&w->prep_ctx, e->pool, 0))
+            return CZ_ENOMEM;
+        if (pthread_create(&w->prep_thread, NULL, prep_main, w))
+            return CZ_ENOMEM;
+        w->prep_started = true;
+        if (pthread_create(&w->thread, NULL, device_main, w))
+            return CZ_ENOMEM;
+        w->started = true;
+    }
+    for (unsigned i = 0; i < e->cfg.synth_workers; i++) {
+        synth_arg_t *a = malloc(sizeof *a);
+        if (!a)
+            return CZ_ENOMEM;
+        *a = (synth_arg_t){ e, i };
+        pthread_mutex_lock(&e->mu);
+        e->synth_running++;
+        pthread_mutex_unlock(&e->mu);
+        if (pthread_create(&e->synth_threads[i], NULL, synth_main, a)) {
+            pthread_mutex_lock(&e->mu);
+            e->synth_running--;
+            pthread_mutex_unlock(&e->mu);
+            free(a);
+            return CZ_ENOMEM;
+        }
+        e->n_synth = i + 1;
+    }
+    (void)ctx;
+    return CZ_OK;
+}
+
+void cz__workers_join(cz_engine_t *e)
+{
+    for (size_t i = 0; i < e->n_synth; i++)
+        pthread_join(e->synth_threads[i], NULL);
+    for (size_t i = 0; e->workers && i < e->n_workers; i++) {
+        worker_t *w = &e->workers[i];
+        if (w->started)
+            pthread_join(w->thread, NULL);
+        pthread_mutex_lock(&w->pmu);
+        w->prep_stop = true;
+        pthread_cond_broadcast(&w->pcv);
+        pthread_mutex_unlock(&w->pmu);
+        if (w->prep_started)
+            pthread_join(w->prep_thread, NULL);
+        cz_ctx_free(w->ctx);
+        cz_ctx_free(w->prep_ctx);
+        pthread_mutex_destroy(&w->pmu);
+        pthread_cond_destroy(&w->pcv);
+    }
+    free(e->workers);
+    free(e->synth_threads);
+    e->workers = NULL;
+    e->synth_threads = NULL;
+}

@@ -226,6 +226,8 @@ static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value,
         }
         if ((rc = frvec_reserve(cs, vec, n + 1)))
             return rc;
+        if (!input && cs->corrupt_aux1 == n + 1)
+            cz_fr_add(&v, &v, &CZ_FR_ONE);
         vec->v[n] = v;
     }
     if (input) {
@@ -242,6 +244,11 @@ static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value,
     vec->len = n + 1;
     *var = input ? cz_var_input((uint32_t)n) : cz_var_aux((uint32_t)n);
     return CZ_OK;
+}
+
+void cz_cs_corrupt_aux(cz_cs_t *cs, size_t index)
+{
+    cs->corrupt_aux1 = index + 1;
 }
 
 int cz_cs_alloc(cz_cs_t *cs, cz_var_t *var, const cz_fr *value)

@@ -211,6 +211,16 @@ const cz_csr_t *cz_cs_matrix(const cz_cs_t *cs, cz_matrix_t which);
 bool cz_cs_unsatisfied(const cz_cs_t *cs, size_t *index, const char **path);
 
 /*
+ * Fault injection for tests: in PROVE and CHECK modes, when aux |index| is
+ * allocated its stored value is the given value plus one, as if the witness
+ * were corrupted; the circuit's own copy of the value is not affected, so
+ * the constraints that use that aux see the wrong value. Call before that
+ * aux is allocated; a later call replaces an earlier one. No effect in the
+ * other modes.
+ */
+void cz_cs_corrupt_aux(cz_cs_t *cs, size_t index);
+
+/*
  * PROVE, after a successful finish: move the assignments, evaluations and
  * bitmaps into *out (the cs keeps only its counts). Free with
  * cz_cs_witness_free. CZ_EINVAL in another mode or state.

@@ -63,6 +63,9 @@ struct cz_cs {
     bool unsat;
     size_t unsat_index;
     char *unsat_path;
+
+    /* Test fault: aux index + 1 whose stored value gets + 1 (0: none). */
+    size_t corrupt_aux1;
 };
 
 /* Record |code| as the sticky error (first one wins) with a message. */

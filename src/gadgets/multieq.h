@@ -1,0 +1,43 @@
+/*
+ * gadgets/multieq.h — batched equalities (bellpepper's MultiEq).
+ *
+ * Source: bellpepper src/gadgets/multieq.rs. Each enforce_equal(num_bits,
+ * lhs, rhs) states lhs = rhs for values below 2^num_bits; MultiEq packs them
+ * into one constraint  (sum 2^off_k lhs_k) * 1 = (sum 2^off_k rhs_k),
+ * offsets growing by num_bits. Before adding, when CAPACITY (254) <=
+ * bits_used + num_bits, the pending batch is enforced first (named
+ * "multieq <ops>"). cz_multieq_finish() enforces what is pending (bellpepper
+ * does it when the MultiEq is dropped, at the end of each SHA-256
+ * compression) and releases the combinations.
+ *
+ * The MultiEq only batches: allocations and other constraints go straight to
+ * the cs, so a gadget keeps using |cs| while a MultiEq is open. Constraints
+ * are enforced in the current namespace of the cs at flush time.
+ *
+ * Ownership: a cz_multieq_t lives on the caller's stack; always pair
+ * cz_multieq_init with cz_multieq_finish (also on error paths: it releases
+ * memory and, after an error, enforces nothing since the cs is sticky).
+ * Thread-safety: as its cs.
+ */
+#ifndef CUZK_GADGETS_MULTIEQ_H
+#define CUZK_GADGETS_MULTIEQ_H
+
+#include "cs/cs.h"
+
+typedef struct {
+    cz_cs_t *cs;          /* borrowed */
+    size_t ops;           /* batches enforced so far */
+    unsigned bits_used;   /* bits of the pending batch */
+    cz_lc_t lhs, rhs;     /* pending batch */
+} cz_multieq_t;
+
+void cz_multieq_init(cz_multieq_t *me, cz_cs_t *cs);
+/* Add lhs = rhs (values < 2^num_bits, num_bits < 254). CZ_EINVAL for a
+ * num_bits that can never fit; otherwise CZ_OK or the cs's error. */
+int cz_multieq_enforce_equal(cz_multieq_t *me, unsigned num_bits, const cz_lc_t *lhs,
+                             const cz_lc_t *rhs);
+/* Enforce the pending batch (if any) and release; returns CZ_OK or the
+ * cs's error. */
+int cz_multieq_finish(cz_multieq_t *me);
+
+#endif /* CUZK_GADGETS_MULTIEQ_H */

@@ -80,6 +80,12 @@ struct cz_backend {
 
 /* The CPU backend: the "device" is the ctx's thread pool. Never fails to create except ENOMEM. */
 int cz_cpu_backend_new(cz_backend_t **out, int device_index);
+/*
+ * Fault injection (tests, like sqlite's FaultSim): device regions number
+ * |after| and later fail with CZ_EDEVICE "injected device failure" before
+ * touching the partition. after = 0 disables.
+ */
+void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after);
 
 /* NULL is a harmless no-op. */
 static inline void cz_backend_free(cz_backend_t *be)

@@ -5,6 +5,7 @@
  * outside the device lock, as the anchor does (FACTS 7).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -22,7 +23,14 @@ typedef struct {
     cz_backend_t base;
     pthread_mutex_t mu;                          /* protects domains[] */
     cz_ntt_domain *domains[MAX_LOG_DOMAIN + 1];  /* (mu); immutable once set */
+    atomic_uint calls;                           /* device regions started */
+    atomic_uint fail_after;                      /* fault injection; 0 = off */
 } cpu_backend_t;
+
+void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after)
+{
+    atomic_store(&((cpu_backend_t *)be)->fail_after, after);
+}
 
 static int get_domain(cpu_backend_t *cb, cz_ctx_t *ctx, unsigned log_m, const cz_ntt_domain **out)
 {
@@ -55,10 +63,14 @@ static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
 
 static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
+    cpu_backend_t *cb = (cpu_backend_t *)be;
+    unsigned call = atomic_fetch_add(&cb->calls, 1) + 1, after = atomic_load(&cb->fail_after);
+    if (after && call >= after)
+        return cz_fail(ctx, CZ_EDEVICE, "cpu device %d: injected device failure", be->device_index);
     size_t m = (size_t)1 << w->log_m;
     const cz_ntt_domain *dom = NULL;
     double t0 = now_s();
-    int rc = get_domain((cpu_backend_t *)be, ctx, w->log_m, &dom);
+    int rc = get_domain(cb, ctx, w->log_m, &dom);
     if (rc == CZ_OK)
         rc = cz_cpu_compute_h(ctx, dom, w->a, w->b, w->c, w->rows);
     w->t_ntt = now_s() - t0;

@@ -1,0 +1,49 @@
+/*
+ * engine/svg.h — a Gantt chart of an analyzed timeline, as plain SVG text.
+ *
+ * Lanes, top to bottom:
+ *   "devD/wW"  one per device worker seen in the log. Each has three rows:
+ *              a thin top row for CPU prep (it runs beside the lock wait and
+ *              the device region), a main row for lock wait, device region
+ *              and epilogue, and a hairline at the bottom for the anchor's
+ *              GPU_START..GPU_END dispatch span when the log has one;
+ *   "synthK"   one per synthesis worker (synth_worker=K). Synthesis spans
+ *              without synth_worker are packed greedily into extra lanes
+ *              labelled "synth?N".
+ * Every span is one <rect> with a <title> tooltip (job, partition, kind,
+ * duration, start-end in s); colours come from one <style> block so a file
+ * with thousands of bars stays small (~130 bytes a bar). Each overlap
+ * violation is a translucent red band over its device's lanes, also with a
+ * tooltip. The time axis is in seconds since engine start, ticks on a
+ * 1-2-5 series; a legend names the colours.
+ *
+ * Thread-safety: reads the report only; any number may run at once.
+ */
+#ifndef CUZK_ENGINE_SVG_H
+#define CUZK_ENGINE_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cuzk/ctx.h"
+#include "engine/analyze.h"
+
+typedef struct {
+    const char *title;   /* heading (XML-escaped here); NULL: "cuzk timeline" */
+    double px_per_s;     /* horizontal scale; 0: plot 1000-16000 px wide, 40 px/s between */
+} cz_tl_svg_opts_t;
+
+/*
+ * Write the chart of finished report |r| to |out|. |opts| may be NULL.
+ * *nbars (if not NULL) receives the number of span bars drawn (one per
+ * span; overlap bands, legend swatches and the background are not bars).
+ * Returns CZ_OK, CZ_ENOMEM, or CZ_EIO when writing failed.
+ */
+int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
+                          const cz_tl_svg_opts_t *opts, FILE *out, size_t *nbars);
+
+/* Same, into the file at |path| (created or truncated). CZ_EIO names the path. */
+int cz_timeline_svg_file(cz_ctx_t *ctx, const cz_timeline_report_t *r,
+                         const cz_tl_svg_opts_t *opts, const char *path, size_t *nbars);
+
+#endif /* CUZK_ENGINE_SVG_H */

@@ -1,0 +1,99 @@
+/*
+ * circuits/registry.c — circuits by name (see circuits/registry.h).
+ */
+#include "circuits/registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuits/toy.h"
+
+int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!id || strlen(id) >= sizeof out->id)
+        return cz_fail(ctx, CZ_EINVAL, "circuit id too long or missing");
+    snprintf(out->id, sizeof out->id, "%s", id);
+    if (!strcmp(id, "toy") || !strncmp(id, "toy:", 4)) {
+        out->kind = CZ_CIRCUIT_TOY;
+        out->toy_x = 3;
+        if (id[3] == ':') {
+            char *end;
+            out->toy_x = strtoull(id + 4, &end, 10);
+            if (!id[4] || *end)
+                return cz_fail(ctx, CZ_EINVAL, "circuit '%s': toy:X wants a decimal X", id);
+        }
+        return CZ_OK;
+    }
+    if (!strncmp(id, "bench:", 6)) {
+        out->kind = CZ_CIRCUIT_BENCH;
+        return cz_bench_parse(ctx, id, &out->bench);
+    }
+    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X] or bench:N)", id);
+}
+
+int cz_circuit_synthesize(const cz_circuit_t *c, cz_cs_t *cs)
+{
+    int rc;
+    if (c->kind == CZ_CIRCUIT_TOY) {
+        cz_fr x;
+        cz_fr_from_u64(&x, c->toy_x);
+        rc = cz_toy_cube(cs, &x);
+    } else {
+        rc = cz_bench_circuit(cs, &c->bench);
+    }
+    return rc ? rc : cz_cs_finish(cs);
+}
+
+int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_cs_witness_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (c->kind == CZ_CIRCUIT_BENCH) {
+        cz_bench_params p = c->bench;
+        if (seed)
+            p.seed = seed;
+        return cz_bench_witness(ctx, &p, out);
+    }
+    cz_cs_t *cs;
+    int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
+    if (rc)
+        return rc;
+    rc = cz_circuit_synthesize(c, cs);
+    if (rc == CZ_OK)
+        rc = cz_cs_take_witness(cs, out);
+    cz_cs_free(cs);
+    return rc;
+}
+
+int cz_circuit_shape(cz_ctx_t *ctx, const cz_circuit_t *c, size_t *rows, size_t *num_inputs,
+                     size_t *num_aux, size_t popcount[3])
+{
+    if (c->kind == CZ_CIRCUIT_BENCH) {
+        cz_bench_shape_t s;
+        int rc = cz_bench_shape(ctx, &c->bench, &s);
+        if (rc)
+            return rc;
+        *rows = s.rows;
+        *num_inputs = s.num_inputs;
+        *num_aux = s.num_aux;
+        popcount[CZ_DENSITY_A_AUX] = s.a_aux_popcount;
+        popcount[CZ_DENSITY_B_INPUT] = s.b_input_popcount;
+        popcount[CZ_DENSITY_B_AUX] = s.b_aux_popcount;
+        return CZ_OK;
+    }
+    cz_cs_t *cs;
+    int rc = cz_cs_new(&cs, ctx, CZ_CS_SHAPE);
+    if (rc)
+        return rc;
+    rc = cz_circuit_synthesize(c, cs);
+    if (rc == CZ_OK) {
+        *rows = cz_cs_num_rows(cs);
+        *num_inputs = cz_cs_num_inputs(cs);
+        *num_aux = cz_cs_num_aux(cs);
+        for (int k = 0; k < 3; k++)
+            cz_cs_density(cs, (cz_density_t)k, NULL, &popcount[k]);
+    }
+    cz_cs_free(cs);
+    return rc;
+}

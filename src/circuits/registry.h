@@ -1,0 +1,44 @@
+/*
+ * circuits/registry.h — circuits by name, as the CLI, the engine's benches
+ * and the daemon name them:
+ *
+ *   toy[:X]     x^3 + x + 5 = y with witness x (default 3), public y
+ *   bench:N     the synthetic Filecoin-shaped circuit with N rows (circuits/bench.h)
+ *
+ * A parsed cz_circuit_t is a small value; all functions are thread-safe.
+ */
+#ifndef CUZK_CIRCUITS_REGISTRY_H
+#define CUZK_CIRCUITS_REGISTRY_H
+
+#include <stdint.h>
+
+#include "circuits/bench.h"
+#include "cs/cs.h"
+
+typedef enum { CZ_CIRCUIT_TOY, CZ_CIRCUIT_BENCH } cz_circuit_kind_t;
+
+typedef struct cz_circuit {
+    cz_circuit_kind_t kind;
+    char id[64];
+    uint64_t toy_x;
+    cz_bench_params bench;
+} cz_circuit_t;
+
+/* Parse a circuit id; CZ_EINVAL naming the id when unknown or malformed. */
+int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out);
+
+/* Synthesize into |cs| (any mode) and finish it. */
+int cz_circuit_synthesize(const cz_circuit_t *c, cz_cs_t *cs);
+
+/*
+ * The PROVE-mode witness (free with cz_cs_witness_free): through the
+ * constraint system for toy, through the parallel generator for bench.
+ * |seed| varies the bench witness values (0 = the circuit's own seed).
+ */
+int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_cs_witness_t *out);
+
+/* The shape without field arithmetic (SHAPE mode or the bench formula). */
+int cz_circuit_shape(cz_ctx_t *ctx, const cz_circuit_t *c, size_t *rows, size_t *num_inputs,
+                     size_t *num_aux, size_t popcount[3]);
+
+#endif /* CUZK_CIRCUITS_REGISTRY_H */

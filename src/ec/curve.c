@@ -24,12 +24,14 @@ int cz_g1_decode(cz_ctx_t *ctx, blst_p1_affine *out, const uint8_t *in, size_t l
                  unsigned flags, const char *what)
 {
     BLST_ERROR e;
-    if (len == CZ_G1_UNCOMPRESSED)
-        e = blst_p1_deserialize(out, in);
-    else if (len == CZ_G1_COMPRESSED)
-        e = blst_p1_uncompress(out, in);
-    else
+    /* The length decides the form; blst would read only the first half of an
+     * uncompressed slot that carries the compressed flag. */
+    if (len != CZ_G1_UNCOMPRESSED && len != CZ_G1_COMPRESSED)
         return cz_fail(ctx, CZ_EINVAL, "%s: G1 encoding length %zu (want 48 or 96)", what, len);
+    if ((len == CZ_G1_UNCOMPRESSED) == ((in[0] & 0x80) != 0))
+        return cz_fail(ctx, CZ_EFORMAT, "%s: G1 compression flag does not match %zu-byte encoding",
+                       what, len);
+    e = len == CZ_G1_UNCOMPRESSED ? blst_p1_deserialize(out, in) : blst_p1_uncompress(out, in);
     if (e != BLST_SUCCESS)
         return cz_fail(ctx, CZ_EFORMAT, "%s: G1 %s", what, blst_error_text(e));
     if ((flags & CZ_DECODE_NO_INFINITY) && blst_p1_affine_is_inf(out))
@@ -43,12 +45,12 @@ int cz_g2_decode(cz_ctx_t *ctx, blst_p2_affine *out, const uint8_t *in, size_t l
                  unsigned flags, const char *what)
 {
     BLST_ERROR e;
-    if (len == CZ_G2_UNCOMPRESSED)
-        e = blst_p2_deserialize(out, in);
-    else if (len == CZ_G2_COMPRESSED)
-        e = blst_p2_uncompress(out, in);
-    else
+    if (len != CZ_G2_UNCOMPRESSED && len != CZ_G2_COMPRESSED)
         return cz_fail(ctx, CZ_EINVAL, "%s: G2 encoding length %zu (want 96 or 192)", what, len);
+    if ((len == CZ_G2_UNCOMPRESSED) == ((in[0] & 0x80) != 0))
+        return cz_fail(ctx, CZ_EFORMAT, "%s: G2 compression flag does not match %zu-byte encoding",
+                       what, len);
+    e = len == CZ_G2_UNCOMPRESSED ? blst_p2_deserialize(out, in) : blst_p2_uncompress(out, in);
     if (e != BLST_SUCCESS)
         return cz_fail(ctx, CZ_EFORMAT, "%s: G2 %s", what, blst_error_text(e));
     if ((flags & CZ_DECODE_NO_INFINITY) && blst_p2_affine_is_inf(out))

@@ -59,6 +59,26 @@ CZ_TEST(corrupt_and_infinity_rejected_with_message)
     cz_ctx_free(ctx);
 }
 
+/* Bug: a 96-byte slot carrying the compressed flag decoded its first half only. */
+CZ_TEST(compression_flag_must_match_length)
+{
+    blst_p1_affine p, back;
+    blst_p2_affine q, back2;
+    cz_g1_random_affine(&p, 1, 5);
+    cz_g2_random_affine(&q, 1, 6);
+    uint8_t u[96] = { 0 }, c[48];
+    cz_g1_encode(c, sizeof c, &p);
+    memcpy(u, c, sizeof c);   /* compressed point in an uncompressed slot */
+    CHECK_EQ_INT(cz_g1_decode(NULL, &back, u, sizeof u, 0, "x"), CZ_EFORMAT);
+    cz_g1_encode(u, sizeof u, &p);
+    memcpy(c, u, sizeof c);   /* uncompressed prefix in a compressed slot */
+    CHECK_EQ_INT(cz_g1_decode(NULL, &back, c, sizeof c, 0, "x"), CZ_EFORMAT);
+    uint8_t u2[192] = { 0 }, c2[96];
+    cz_g2_encode(c2, sizeof c2, &q);
+    memcpy(u2, c2, sizeof c2);
+    CHECK_EQ_INT(cz_g2_decode(NULL, &back2, u2, sizeof u2, 0, "y"), CZ_EFORMAT);
+}
+
 CZ_TEST(batch_to_affine_matches_single)
 {
     cz_ctx_t *ctx;

@@ -1,0 +1,243 @@
+/*
+ * cli/cmd_prove.c — `cuzk prove` (in-process, CPU backend) and `cuzk verify`.
+ *
+ * prove: synthesize the circuit, load the params (checked against the
+ * circuit's shape), prove, verify the proof against the params' own vk
+ * before writing anything (as Filecoin's C2 does), write the 192-byte proof
+ * and the public inputs.
+ * verify: exit 0 only for a valid proof; 1 for an invalid one; 2 for usage,
+ * unreadable or malformed input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "circuits/registry.h"
+#include "cli/cli.h"
+#include "cli/public_file.h"
+#include "groth16/prover.h"
+#include "groth16/verify.h"
+
+static int write_file(cz_ctx_t *ctx, const char *path, const uint8_t *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
+    size_t put = fwrite(data, 1, len, f);
+    if (fclose(f) != 0 || put != len)
+        return cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
+    return CZ_OK;
+}
+
+static int read_file(cz_ctx_t *ctx, const char *path, uint8_t **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        uint8_t *grown = realloc(buf, cap *= 2);
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf = grown;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        return cz_fail(ctx, bad ? CZ_EIO : CZ_ENOMEM, "%s: cannot read", path);
+    }
+    *data = buf;
+    *len = n;
+    return CZ_OK;
+}
+
+/* ---- prove ------------------------------------------------------------------ */
+
+static void prove_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk prove --circuit ID --params FILE --proof OUT [--public PUB]\n"
+            "                  [--seed S] [--threads T]\n"
+            "  Proves circuit ID (toy[:X] or bench:N) in this process on the CPU backend,\n"
+            "  verifies the proof against the params' verifying key, then writes the\n"
+            "  192-byte proof to OUT and the public inputs (one 0x-hex element per line)\n"
+            "  to PUB. Exit 0 on success, 1 on failure, 2 on usage errors.\n");
+}
+
+int cmd_prove(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
+        { "proof", required_argument, 0, 'o' },   { "public", required_argument, 0, 'u' },
+        { "seed", required_argument, 0, 's' },    { "threads", required_argument, 0, 't' },
+        { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
+    };
+    const char *circuit_id = NULL, *params_path = NULL, *proof_path = NULL, *public_path = NULL;
+    size_t seed = 0, threads = 0;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': circuit_id = optarg; break;
+        case 'p': params_path = optarg; break;
+        case 'o': proof_path = optarg; break;
+        case 'u': public_path = optarg; break;
+        case 's': if (!cz_cli_parse_size(optarg, &seed)) goto usage; break;
+        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
+        case 'h': prove_usage(stdout); return CZ_EXIT_OK;
+        default: goto usage;
+        }
+    }
+    if (optind != argc || !circuit_id || !params_path || !proof_path)
+        goto usage;
+
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
+        fprintf(stderr, "cuzk prove: out of memory\n");
+        return CZ_EXIT_FAIL;
+    }
+    cz_circuit_t circuit;
+    cz_cs_witness_t w = { 0 };
+    cz_params_t *params = NULL;
+    cz_backend_t *be = NULL;
+    cz_pvk_t *pvk = NULL;
+    cz_fr *inputs = NULL;
+    cz_proof_t proof;
+    int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
+    if (rc == CZ_OK)
+        rc = cz_circuit_witness(ctx, &circuit, seed, &w);
+    size_t n_inputs = w.num_inputs ? w.num_inputs - 1 : 0;
+    if (rc == CZ_OK && (inputs = malloc((n_inputs ? n_inputs : 1) * sizeof *inputs)))
+        memcpy(inputs, w.input + 1, n_inputs * sizeof *inputs);
+    else if (rc == CZ_OK)
+        rc = cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    if (rc == CZ_OK) {
+        cz_params_shape_t shape;
+        cz_g16_shape_of(&w, &shape);
+        cz_params_opts_t opts = { .expect = &shape };
+        rc = cz_params_load(ctx, &params, params_path, &opts);
+    }
+    if (rc == CZ_OK)
+        rc = cz_cpu_backend_new(&be, 0);
+    if (rc == CZ_OK)
+        rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, NULL);
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(ctx, &pvk, &params->vk);
+    if (rc == CZ_OK && (rc = cz_verify(ctx, pvk, &proof, inputs, n_inputs)) != CZ_OK)
+        cz_fail(ctx, rc, "the proof does not verify against the params' vk (bug or corrupt params)");
+    if (rc == CZ_OK) {
+        uint8_t bytes[CZ_PROOF_BYTES];
+        cz_proof_encode(bytes, &proof);
+        rc = write_file(ctx, proof_path, bytes, sizeof bytes);
+    }
+    if (rc == CZ_OK && public_path)
+        rc = cz_public_write(ctx, public_path, inputs, 1, n_inputs);
+    if (rc)
+        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    else
+        printf("proof written to %s (%d bytes, verified)\n", proof_path, CZ_PROOF_BYTES);
+    cz_cs_witness_free(&w);
+    cz_pvk_free(pvk);
+    cz_backend_free(be);
+    cz_params_free(params);
+    free(inputs);
+    cz_ctx_free(ctx);
+    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+usage:
+    prove_usage(stderr);
+    return CZ_EXIT_USAGE;
+}
+
+/* ---- verify ----------------------------------------------------------------- */
+
+static void verify_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk verify --vk FILE --proof FILE --public FILE\n"
+            "  Verifies a (multi-partition) proof: 192 bytes per partition, the public\n"
+            "  file holding one block of inputs per partition. Exit 0: valid;\n"
+            "  1: invalid; 2: usage error, unreadable or malformed input.\n");
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "vk", required_argument, 0, 'v' }, { "proof", required_argument, 0, 'p' },
+        { "public", required_argument, 0, 'u' }, { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    const char *vk_path = NULL, *proof_path = NULL, *public_path = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'v': vk_path = optarg; break;
+        case 'p': proof_path = optarg; break;
+        case 'u': public_path = optarg; break;
+        case 'h': verify_usage(stdout); return CZ_EXIT_OK;
+        default: verify_usage(stderr); return CZ_EXIT_USAGE;
+        }
+    }
+    if (optind != argc || !vk_path || !proof_path || !public_path) {
+        verify_usage(stderr);
+        return CZ_EXIT_USAGE;
+    }
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_USAGE;
+    cz_vk_t vk = { 0 };
+    cz_pvk_t *pvk = NULL;
+    uint8_t *bytes = NULL;
+    size_t len = 0, blocks = 0, per_block = 0;
+    cz_fr *inputs = NULL;
+    cz_proof_t *proofs = NULL;
+    int exit_code = CZ_EXIT_USAGE;
+    int rc = cz_vk_load(ctx, &vk, vk_path);
+    if (rc == CZ_OK)
+        rc = read_file(ctx, proof_path, &bytes, &len);
+    if (rc == CZ_OK)
+        rc = cz_public_read(ctx, public_path, &inputs, &blocks, &per_block);
+    size_t n = len / CZ_PROOF_BYTES;
+    if (rc == CZ_OK && (len == 0 || len % CZ_PROOF_BYTES))
+        rc = cz_fail(ctx, CZ_EFORMAT, "%s: %zu bytes is not a whole number of 192-byte proofs",
+                     proof_path, len);
+    if (rc == CZ_OK && blocks != n && !(per_block == 0 && blocks == 0))
+        rc = cz_fail(ctx, CZ_EMISMATCH, "%s has %zu partitions but %s has %zu blocks of inputs",
+                     proof_path, n, public_path, blocks);
+    if (rc == CZ_OK && !(proofs = calloc(n, sizeof *proofs)))
+        rc = cz_fail(ctx, CZ_ENOMEM, "proofs");
+    if (rc == CZ_OK)
+        rc = cz_proofs_decode(ctx, proofs, n, bytes, len);
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(ctx, &pvk, &vk);
+    if (rc == CZ_OK) {
+        rc = cz_verify_batch(ctx, pvk, proofs, n, inputs, per_block);
+        exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
+    }
+    if (exit_code == CZ_EXIT_OK)
+        printf("valid (%zu partition%s)\n", n, n == 1 ? "" : "s");
+    else if (exit_code == CZ_EXIT_FAIL)
+        printf("INVALID proof\n");
+    else
+        fprintf(stderr, "cuzk verify: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    cz_pvk_free(pvk);
+    cz_vk_clear(&vk);
+    free(bytes);
+    free(inputs);
+    free(proofs);
+    cz_ctx_free(ctx);
+    return exit_code;
+}

@@ -1,0 +1,102 @@
+/*
+ * cli/public_file.c — public-inputs files (see cli/public_file.h).
+ */
+#include "cli/public_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cz_public_write(cz_ctx_t *ctx, const char *path, const cz_fr *inputs, size_t blocks,
+                    size_t per_block)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
+    for (size_t b = 0; b < blocks; b++) {
+        if (b)
+            fputc('\n', f);
+        for (size_t i = 0; i < per_block; i++) {
+            char hex[67];
+            cz_fr_to_hex(hex, &inputs[b * per_block + i]);
+            fprintf(f, "%s\n", hex);
+        }
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
+    return CZ_OK;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *blocks,
+                   size_t *per_block)
+{
+    *inputs = NULL;
+    *blocks = *per_block = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
+    cz_fr *v = NULL;
+    size_t n = 0, cap = 0, in_block = 0, nblocks = 0, width = 0, line_no = 0;
+    char line[256];
+    int rc = CZ_OK;
+    while (rc == CZ_OK && fgets(line, sizeof line, f)) {
+        line_no++;
+        char *s = trim(line);
+        if (*s == '#')
+            continue;
+        if (*s == '\0') {   /* end of a block */
+            if (in_block) {
+                if (nblocks && in_block != width)
+                    rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: block of %zu inputs, the first had %zu",
+                                 path, line_no, in_block, width);
+                width = in_block;
+                nblocks++;
+                in_block = 0;
+            }
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            cz_fr *grown = realloc(v, cap * sizeof *v);
+            if (!grown) {
+                rc = cz_fail(ctx, CZ_ENOMEM, "%s: out of memory", path);
+                break;
+            }
+            v = grown;
+        }
+        if (cz_fr_parse(&v[n], s) != CZ_OK)
+            rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: not a field element: '%s'", path, line_no, s);
+        n++;
+        in_block++;
+    }
+    if (rc == CZ_OK && ferror(f))
+        rc = cz_fail(ctx, CZ_EIO, "%s: read error", path);
+    fclose(f);
+    if (rc == CZ_OK && in_block) {
+        if (nblocks && in_block != width)
+            rc = cz_fail(ctx, CZ_EFORMAT, "%s: last block has %zu inputs, the first had %zu",
+                         path, in_block, width);
+        width = in_block;
+        nblocks++;
+    }
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    *inputs = v;
+    *blocks = nblocks;
+    *per_block = width;
+    return CZ_OK;
+}

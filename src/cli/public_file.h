@@ -1,0 +1,26 @@
+/*
+ * cli/public_file.h — the public-inputs file the CLI reads and writes.
+ *
+ * Text, one field element per line as a 0x-prefixed big-endian hex integer
+ * (decimal is accepted on input); ONE is not listed. A multi-partition proof
+ * has one block per partition, blocks separated by one empty line. Lines
+ * starting with '#' are comments.
+ */
+#ifndef CUZK_CLI_PUBLIC_FILE_H
+#define CUZK_CLI_PUBLIC_FILE_H
+
+#include <stddef.h>
+
+#include "ff/fr.h"
+
+/* Write |blocks| blocks of |per_block| inputs. CZ_EIO with a message on failure. */
+int cz_public_write(cz_ctx_t *ctx, const char *path, const cz_fr *inputs, size_t blocks,
+                    size_t per_block);
+/*
+ * Read a file; *inputs (caller frees) holds *blocks x *per_block elements.
+ * Every block must have the same length. CZ_EIO / CZ_EFORMAT name the line.
+ */
+int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *blocks,
+                   size_t *per_block);
+
+#endif /* CUZK_CLI_PUBLIC_FILE_H */

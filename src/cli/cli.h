@@ -32,6 +32,7 @@ bool cz_cli_parse_size(const char *s, size_t *out);
 
 int cmd_bench(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 

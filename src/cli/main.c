@@ -18,6 +18,7 @@ static int cmd_version(int argc, char **argv)
 static const cz_cli_command commands[] = {
     { "bench", cmd_bench, "benchmarks: msm, ntt (ratios against an in-process baseline)" },
     { "hash", cmd_hash, "native hashes: poseidon, sha256, sha254, commd-zero" },
+    { "timeline", cmd_timeline, "timeline analyze LOG: device efficiency, gaps, overlaps, SVG Gantt" },
     { "prove", cmd_prove, "prove a circuit in this process (CPU backend); verifies before writing" },
     { "verify", cmd_verify, "verify a proof: exit 0 valid, 1 invalid, 2 bad input" },
     { "version", cmd_version, "print the version" },

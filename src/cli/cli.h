@@ -35,5 +35,6 @@ int cmd_hash(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
 
 #endif /* CUZK_CLI_H */

@@ -21,6 +21,7 @@ static const cz_cli_command commands[] = {
     { "timeline", cmd_timeline, "timeline analyze LOG: device efficiency, gaps, overlaps, SVG Gantt" },
     { "prove", cmd_prove, "prove a circuit in this process (CPU backend); verifies before writing" },
     { "verify", cmd_verify, "verify a proof: exit 0 valid, 1 invalid, 2 bad input" },
+    { "setup", cmd_setup, "TEST params from random toxic waste (never for production)" },
     { "version", cmd_version, "print the version" },
 };
 

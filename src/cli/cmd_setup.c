@@ -1,0 +1,129 @@
+/*
+ * cli/cmd_setup.c — `cuzk setup`: TEST Groth16 parameters for a circuit.
+ *
+ * Synthesizes the circuit in KEYGEN mode, runs groth16/setup (bellperson's
+ * generator) with toxic waste from the OS CSPRNG, or derived from --seed
+ * for reproducible files, and writes the .params and .vk files atomically.
+ * The output is for tests and benchmarks only: see the help text.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "circuits/registry.h"
+#include "cli/cli.h"
+#include "groth16/setup.h"
+
+static void setup_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk setup --circuit ID --params OUT --vk OUT [--seed S] [--threads T]\n"
+            "  Generates Groth16 parameters for circuit ID (toy[:X] or bench:N, e.g.\n"
+            "  bench:65536, bench:2^16) and writes them to --params and its verifying\n"
+            "  key to --vk (bellperson file formats).\n"
+            "\n"
+            "  TEST PARAMETERS FROM RANDOM TOXIC WASTE: NEVER FOR PRODUCTION. This process\n"
+            "  sees the trapdoor (tau, alpha, beta, gamma, delta); whoever knows it can\n"
+            "  forge proofs. Real Filecoin parameters come from the trusted-setup\n"
+            "  ceremony and are downloaded, never generated.\n"
+            "\n"
+            "  --seed S    derive the toxic waste from S instead of the OS random generator\n"
+            "              (reproducible files for tests; anyone knowing S can forge proofs)\n"
+            "  --threads T pool width (default: all CPUs)\n");
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cmd_setup(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
+        { "vk", required_argument, 0, 'v' },      { "seed", required_argument, 0, 's' },
+        { "threads", required_argument, 0, 't' }, { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    const char *circuit_id = NULL, *params_path = NULL, *vk_path = NULL;
+    size_t seed = 0, threads = 0;
+    bool have_seed = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': circuit_id = optarg; break;
+        case 'p': params_path = optarg; break;
+        case 'v': vk_path = optarg; break;
+        case 's':
+            if (!cz_cli_parse_size(optarg, &seed))
+                goto usage;
+            have_seed = true;
+            break;
+        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
+        case 'h': setup_usage(stdout); return CZ_EXIT_OK;
+        default: goto usage;
+        }
+    }
+    if (optind != argc || !circuit_id || !params_path || !vk_path)
+        goto usage;
+
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
+        fprintf(stderr, "cuzk setup: out of memory\n");
+        return CZ_EXIT_FAIL;
+    }
+    cz_circuit_t circuit;
+    cz_cs_t *cs = NULL;
+    cz_params_t *params = NULL;
+    cz_setup_toxic_t toxic;
+    cz_params_shape_t shape;
+    double t0 = now(), t1 = t0, t2 = t0;
+    int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
+    if (rc == CZ_OK)
+        rc = cz_cs_new(&cs, ctx, CZ_CS_KEYGEN);
+    if (rc == CZ_OK)
+        rc = cz_circuit_synthesize(&circuit, cs);
+    if (rc == CZ_OK) {
+        cz_setup_shape_of_cs(cs, &shape);
+        printf("circuit %s: %zu rows -> domain %zu, %zu inputs, %zu aux, "
+               "a_aux %zu, b_input %zu, b_aux %zu\n", circuit.id, cz_cs_num_rows(cs),
+               shape.domain_size, shape.num_inputs, shape.num_aux, shape.a_aux_popcount,
+               shape.b_input_popcount, shape.b_aux_popcount);
+        printf("WARNING: test parameters from %s toxic waste; never use them in production\n",
+               have_seed ? "SEEDED (publicly reproducible)" : "random");
+        fflush(stdout);
+        t1 = now();
+        if (have_seed)
+            cz_setup_toxic_from_seed(&toxic, seed);
+        else
+            rc = cz_setup_toxic_random(ctx, &toxic);
+    }
+    if (rc == CZ_OK) {
+        rc = cz_setup_from_cs(ctx, &params, cs, &toxic);
+        cz_setup_toxic_scrub(&toxic);
+        t2 = now();
+    }
+    cz_cs_free(cs);
+    if (rc == CZ_OK)
+        rc = cz_params_write(ctx, params_path, params);
+    if (rc == CZ_OK)
+        rc = cz_vk_write(ctx, vk_path, &params->vk);
+    if (rc == CZ_OK) {
+        printf("params %s: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu, ic %zu (%zu bytes)\n",
+               params_path, params->n_h, params->n_l, params->n_a, params->n_b_g1,
+               params->n_b_g2, params->vk.n_ic, cz_params_encoded_size(params));
+        printf("vk %s\ntime: synthesis %.2f s, setup %.2f s, write %.2f s (%u threads)\n",
+               vk_path, t1 - t0, t2 - t1, now() - t2, cz_pool_width(cz_ctx_pool(ctx)));
+    } else {
+        fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
+    }
+    cz_params_free(params);
+    cz_ctx_free(ctx);
+    return rc == CZ_OK ? CZ_EXIT_OK : CZ_EXIT_FAIL;
+usage:
+    setup_usage(stderr);
+    return CZ_EXIT_USAGE;
+}

@@ -189,7 +189,8 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
     fputs("<style>", out);
     for (int k = 0; k < CZ_SPAN_NKINDS; k++)
         fprintf(out, ".%s{fill:%s}", KIND_STYLE[k].cls, KIND_STYLE[k].fill);
-    fputs(".ov{fill:#e53935;fill-opacity:.35}.grid{stroke:#ddd}.lbl{fill:#333}</style>\n", out);
+    fputs(".s,.w,.d,.e{stroke:#fff;stroke-width:.5}.ov{fill:#e53935;fill-opacity:.35}"
+          ".grid{stroke:#ddd}.lbl{fill:#333}</style>\n", out);
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n<text x=\"8\" y=\"18\" "
           "font-size=\"14\" font-weight=\"bold\">", out);
     put_escaped(out, opts && opts->title ? opts->title : "cuzk timeline");
@@ -222,7 +223,8 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
         const lane_t *ln = &lanes[l];
         double y = LANE_Y(l) + LANE_H / 2.0 + 4;
         if (ln->type == LANE_DEV)
-            fprintf(out, "<text class=\"lbl\" x=\"8\" y=\"%.1f\">dev%d/w%d</text>\n", y, ln->a, ln->b);
+            fprintf(out, "<text class=\"lbl\" x=\"8\" y=\"%.1f\">dev%d/w%d</text>\n", y, ln->a,
+                    ln->b);
         else
             fprintf(out, "<text class=\"lbl\" x=\"8\" y=\"%.1f\">synth%s%d</text>\n", y,
                     ln->type == LANE_PACKED ? "?" : "", ln->a);

@@ -228,7 +228,8 @@ CZ_TEST(stage_percentiles)
     sbuf b = { 0 };
     for (int i = 0; i < 100; i++) {
         int ms = (i * 37) % 100 + 1;
-        sb_printf(&b, "TIMELINE,%d,SYNTH_START,%d,partition=0,synth_worker=%d\n", i * 1000, i, i % 4);
+        sb_printf(&b, "TIMELINE,%d,SYNTH_START,%d,partition=0,synth_worker=%d\n", i * 1000, i,
+                  i % 4);
         sb_printf(&b, "TIMELINE,%d,SYNTH_END,%d,partition=0,synth_ms=%d\n", i * 1000 + ms, i, ms);
     }
     sb_printf(&b, "TIMELINE,0,LOCK_WAIT,1,device=0\nTIMELINE,30,LOCK_ACQ,1,device=0\n"

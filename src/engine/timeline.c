@@ -96,22 +96,19 @@ static void append_capture(cz_timeline_t *tl, const char *line, size_t len)
     tl->cap[tl->cap_len] = '\0';
 }
 
-void cz_tl_emit(cz_timeline_t *tl, cz_tl_event_t ev, uint64_t job_id, const char *fmt, ...)
+static void vemit(cz_timeline_t *tl, double t_ms, cz_tl_event_t ev, uint64_t job_id,
+                  const char *fmt, va_list ap)
 {
-    if (!tl)
-        return;
     char line[512];
-    int n = snprintf(line, sizeof line, "TIMELINE,%.3f,%s,%llu,", cz_tl_now_ms(tl),
-                     cz_tl_event_name(ev), (unsigned long long)job_id);
+    int n = snprintf(line, sizeof line, "TIMELINE,%.3f,%s,%llu,", t_ms, cz_tl_event_name(ev),
+                     (unsigned long long)job_id);
     if (n < 0 || (size_t)n >= sizeof line - 2)
         return;
     if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
-        va_end(ap);
+        size_t room = sizeof line - (size_t)n - 1;
+        int k = vsnprintf(line + n, room, fmt, ap);
         if (k > 0)
-            n += (size_t)k < sizeof line - (size_t)n - 1 ? k : (int)(sizeof line - (size_t)n - 2);
+            n += (size_t)k < room ? k : (int)room - 1;
     }
     line[n++] = '\n';
     line[n] = '\0';
@@ -121,6 +118,27 @@ void cz_tl_emit(cz_timeline_t *tl, cz_tl_event_t ev, uint64_t job_id, const char
     if (tl->capture)
         append_capture(tl, line, (size_t)n);
     pthread_mutex_unlock(&tl->mu);
+}
+
+void cz_tl_emit(cz_timeline_t *tl, cz_tl_event_t ev, uint64_t job_id, const char *fmt, ...)
+{
+    if (!tl)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vemit(tl, cz_tl_now_ms(tl), ev, job_id, fmt, ap);
+    va_end(ap);
+}
+
+void cz_tl_emit_at(cz_timeline_t *tl, double t_ms, cz_tl_event_t ev, uint64_t job_id,
+                   const char *fmt, ...)
+{
+    if (!tl)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vemit(tl, t_ms, ev, job_id, fmt, ap);
+    va_end(ap);
 }
 
 char *cz_tl_captured(cz_timeline_t *tl, size_t *len)

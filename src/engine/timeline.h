@@ -54,6 +54,18 @@ void cz_tl_emit(cz_timeline_t *tl, cz_tl_event_t ev, uint64_t job_id, const char
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/*
+ * The same with the event's time given (from cz_tl_now_ms) instead of taken
+ * now: lets the engine stamp LOCK_REL at the moment of release yet format
+ * and write the line after the unlock. Lines may then be out of time order
+ * in the log; readers pair and sort by time.
+ */
+void cz_tl_emit_at(cz_timeline_t *tl, double t_ms, cz_tl_event_t ev, uint64_t job_id,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 /* Milliseconds since the timeline was created. */
 double cz_tl_now_ms(const cz_timeline_t *tl);
 const char *cz_tl_event_name(cz_tl_event_t ev);

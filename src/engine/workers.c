@@ -331,19 +331,21 @@ static void prove_on_device(worker_t *w, part_t *p)
     cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t_wait = cz__engine_now_ms(e);
     pthread_mutex_lock(&dev->lock);
+    /* Under the lock only the device region: the events are stamped here and
+     * written after the unlock (cz_tl_emit_at). */
     double t_acq = cz__engine_now_ms(e);
-    cz_tl_emit(e->tl, CZ_TL_LOCK_ACQ, j->id, "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f",
-               d, k, p->index, t_acq - t_wait);
-    cz_tl_emit(e->tl, CZ_TL_GPU_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     cz_ctx_clear(w->ctx);
     int rc = cz_g16_device(w->ctx, dev->backend, p->g16);
-    double t_end = cz__engine_now_ms(e);
-    cz_tl_emit(e->tl, CZ_TL_GPU_END, j->id, "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f",
-               d, k, p->index, t_end - t_acq);
-    pthread_mutex_unlock(&dev->lock);
     double t_rel = cz__engine_now_ms(e);
-    cz_tl_emit(e->tl, CZ_TL_LOCK_REL, j->id, "device=%zu,worker=%u,partition=%zu,held_ms=%.1f",
-               d, k, p->index, t_rel - t_acq);
+    pthread_mutex_unlock(&dev->lock);
+    cz_tl_emit_at(e->tl, t_acq, CZ_TL_LOCK_ACQ, j->id,
+                  "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f", d, k, p->index, t_acq - t_wait);
+    cz_tl_emit_at(e->tl, t_acq, CZ_TL_GPU_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k,
+                  p->index);
+    cz_tl_emit_at(e->tl, t_rel, CZ_TL_GPU_END, j->id,
+                  "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f", d, k, p->index, t_rel - t_acq);
+    cz_tl_emit_at(e->tl, t_rel, CZ_TL_LOCK_REL, j->id,
+                  "device=%zu,worker=%u,partition=%zu,held_ms=%.1f", d, k, p->index, t_rel - t_acq);
     atomic_fetch_add(&dev->busy_us, (uint64_t)((t_rel - t_acq) * 1e3));
 
     prep_wait_idle(w);   /* prep has posted; make sure its thread is done with p */

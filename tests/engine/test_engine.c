@@ -1,0 +1,463 @@
+/*
+ * tests/engine/test_engine.c — the engine on the CPU backend: jobs complete
+ * and their proofs verify; the device lock is never held by two workers of
+ * one device at once (from the timeline); with W = 2 and a backlog, a prep
+ * or epilogue overlaps the other worker's region, with W = 1 none does;
+ * priority and age order; a budget that fits one partition; cancel; a
+ * failing partition; device failures with retry on another device.
+ * Also run under ThreadSanitizer (label tsan).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "circuits/registry.h"
+#include "engine/engine.h"
+#include "groth16/setup.h"
+#include "cz_test.h"
+
+/* ---- fixture: bench:1024 params, a pvk, N CPU devices ------------------------- */
+
+typedef struct {
+    cz_ctx_t *ctx;
+    cz_circuit_t circuit;
+    cz_params_t *params;
+    cz_pvk_t *pvk;
+    cz_backend_t *be[4];
+    size_t ndev;
+    cz_timeline_t *tl;
+    cz_engine_t *e;
+    size_t partition_bytes, abc_bytes;
+} fixture;
+
+static int synth_bench(cz_cs_t *cs, void *arg)
+{
+    return cz_bench_circuit(cs, &((const cz_circuit_t *)arg)->bench);
+}
+
+static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
+static cz_pvk_t *shared_pvk;
+
+static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budget)
+{
+    memset(f, 0, sizeof *f);
+    cz_ctx_new(&f->ctx, NULL, 2);
+    cz_circuit_parse(NULL, "bench:1024", &f->circuit);
+    if (!shared_params) {
+        cz_setup_toxic_t toxic;
+        cz_setup_toxic_from_seed(&toxic, 77);
+        cz_setup(f->ctx, &shared_params, synth_bench, &f->circuit, &toxic, NULL);
+        cz_setup_toxic_scrub(&toxic);
+        cz_pvk_new(f->ctx, &shared_pvk, &shared_params->vk);
+    }
+    f->params = shared_params;
+    f->pvk = shared_pvk;
+    cz_params_shape_t shape;
+    size_t rows, ni, na, pc[3];
+    cz_circuit_shape(f->ctx, &f->circuit, &rows, &ni, &na, pc);
+    shape = (cz_params_shape_t){ ni, na, 1024, pc[0], pc[1], pc[2] };
+    cz_engine_estimate(&shape, rows, &f->partition_bytes, &f->abc_bytes);
+    f->ndev = ndev;
+    for (size_t d = 0; d < ndev; d++)
+        cz_cpu_backend_new(&f->be[d], (int)d);
+    cz_tl_new(&f->tl, NULL, 1);
+    cz_engine_config_t cfg = {
+        .backends = f->be, .num_devices = ndev, .workers_per_device = workers,
+        .synth_workers = 1, .memory_budget = budget ? budget : (size_t)4 << 30,
+        .pool = cz_ctx_pool(f->ctx), .timeline = f->tl,
+    };
+    if (cz_engine_new(f->ctx, &f->e, &cfg) != CZ_OK)
+        fprintf(stderr, "engine: %s\n", cz_ctx_message(f->ctx));
+}
+
+static void fixture_free(fixture *f)
+{
+    cz_engine_free(f->e);
+    for (size_t d = 0; d < f->ndev; d++)
+        cz_backend_free(f->be[d]);
+    cz_tl_free(f->tl);
+    cz_ctx_free(f->ctx);
+}
+
+/* ---- jobs -------------------------------------------------------------------- */
+
+typedef struct {
+    const cz_circuit_t *circuit;
+    uint64_t seed;
+    long fail_partition;          /* -1: none */
+    pthread_mutex_t *gate_mu;     /* optional: synthesis waits until *gate_open */
+    pthread_cond_t *gate_cv;
+    bool *gate_open;
+} job_arg;
+
+static int synth_job(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
+{
+    job_arg *a = arg;
+    if (a->gate_mu) {
+        pthread_mutex_lock(a->gate_mu);
+        while (!*a->gate_open)
+            pthread_cond_wait(a->gate_cv, a->gate_mu);
+        pthread_mutex_unlock(a->gate_mu);
+    }
+    if ((long)partition == a->fail_partition)
+        return cz_fail(ctx, CZ_EFORMAT, "synthetic failure of partition %zu", partition);
+    return cz_circuit_witness(ctx, a->circuit, a->seed * 1000 + partition + 1, out);
+}
+
+static uint64_t submit(fixture *f, job_arg *a, size_t partitions, int priority)
+{
+    cz_job_spec_t spec = {
+        .partitions = partitions, .priority = priority, .params = f->params, .pvk = f->pvk,
+        .partition_bytes = f->partition_bytes, .abc_bytes = f->abc_bytes,
+        .synthesize = synth_job, .arg = a,
+    };
+    uint64_t id = 0;
+    CHECK_OK(cz_engine_submit(f->e, &spec, &id));
+    return id;
+}
+
+/* Independent check of a finished job's proof bytes against its inputs. */
+static void check_job_proof(fixture *f, uint64_t id, const job_arg *a, size_t partitions)
+{
+    uint8_t *bytes;
+    size_t len;
+    REQUIRE(cz_engine_proof(f->e, id, &bytes, &len) == CZ_OK);
+    CHECK_EQ_U64(len, partitions * CZ_PROOF_BYTES);
+    cz_proof_t *proofs = calloc(partitions, sizeof *proofs);
+    cz_fr *inputs = NULL;
+    size_t n = 0;
+    CHECK_OK(cz_proofs_decode(f->ctx, proofs, partitions, bytes, len));
+    for (size_t p = 0; p < partitions; p++) {
+        cz_cs_witness_t w;
+        REQUIRE(cz_circuit_witness(f->ctx, a->circuit, a->seed * 1000 + p + 1, &w) == CZ_OK);
+        n = w.num_inputs - 1;
+        if (!inputs)
+            inputs = calloc(partitions * n, sizeof *inputs);
+        memcpy(inputs + p * n, w.input + 1, n * sizeof *inputs);
+        cz_cs_witness_free(&w);
+    }
+    CHECK_OK(cz_verify_batch(f->ctx, f->pvk, proofs, partitions, inputs, n));
+    free(proofs);
+    free(inputs);
+    free(bytes);
+}
+
+/* ---- timeline checks ----------------------------------------------------------- */
+
+typedef struct { double t0, t1; int dev, worker; long part; uint64_t job; } span;
+
+/* Spans of one kind (begin/end event names) keyed by (job, partition, device, worker). */
+static size_t collect(const char *log, const char *begin, const char *end, span *out, size_t max)
+{
+    size_t n = 0;
+    const char *line = log;
+    while (line && *line && n < max) {
+        const char *next = strchr(line, '\n');
+        double t;
+        char ev[32];
+        unsigned long long job;
+        int dev = -1, worker = -1;
+        long part = -1;
+        if (sscanf(line, "TIMELINE,%lf,%31[A-Z_],%llu,", &t, ev, &job) == 3) {
+            const char *d = strstr(line, "device="), *w = strstr(line, "worker="), *p = strstr(line, "partition=");
+            if (d && (!next || d < next)) dev = atoi(d + 7);
+            if (w && (!next || w < next)) worker = atoi(w + 7);
+            if (p && (!next || p < next)) part = atol(p + 10);
+            if (!strcmp(ev, begin)) {
+                out[n] = (span){ t, -1, dev, worker, part, job };
+                n++;
+            } else if (!strcmp(ev, end)) {
+                for (size_t i = n; i-- > 0;)
+                    if (out[i].t1 < 0 && out[i].job == job && out[i].part == part &&
+                        out[i].dev == dev && out[i].worker == worker) {
+                        out[i].t1 = t;
+                        break;
+                    }
+            }
+        }
+        line = next ? next + 1 : NULL;
+    }
+    return n;
+}
+
+static int overlaps(const span *a, const span *b)
+{
+    return a->t0 < b->t1 && b->t0 < a->t1;
+}
+
+/* Lock regions of one device never overlap; returns the number of violations. */
+static int region_overlaps(const span *r, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (r[i].dev == r[j].dev && overlaps(&r[i], &r[j]))
+                bad++;
+    return bad;
+}
+
+/* CPU stages (prep, epilogue) of one worker overlapping another worker's region. */
+static int cross_overlaps(const span *cpu, size_t nc, const span *r, size_t nr)
+{
+    int k = 0;
+    for (size_t i = 0; i < nc; i++)
+        for (size_t j = 0; j < nr; j++)
+            if (cpu[i].dev == r[j].dev && cpu[i].worker != r[j].worker && overlaps(&cpu[i], &r[j]))
+                k++;
+    return k;
+}
+
+#define MAXSPAN 512
+
+static void lock_discipline(unsigned workers, int *violations, int *cross)
+{
+    fixture f;
+    fixture_init(&f, 1, workers, 0);
+    job_arg a = { &f.circuit, 1, -1, NULL, NULL, NULL };
+    uint64_t ids[3];
+    for (int i = 0; i < 3; i++)
+        ids[i] = submit(&f, &a, 4, 0);
+    for (int i = 0; i < 3; i++) {
+        cz_job_info_t info;
+        CHECK_OK(cz_engine_wait(f.e, ids[i], -1, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    }
+    char *log = cz_tl_captured(f.tl, NULL);
+    static span regions[MAXSPAN], preps[MAXSPAN], epis[MAXSPAN];
+    size_t nr = collect(log, "LOCK_ACQ", "LOCK_REL", regions, MAXSPAN);
+    size_t np = collect(log, "PREP_START", "PREP_END", preps, MAXSPAN);
+    size_t ne = collect(log, "EPI_START", "EPI_END", epis, MAXSPAN);
+    CHECK_EQ_U64(nr, 12);
+    CHECK_EQ_U64(np, 12);
+    CHECK_EQ_U64(ne, 12);
+    *violations = region_overlaps(regions, nr);
+    *cross = cross_overlaps(preps, np, regions, nr) + cross_overlaps(epis, ne, regions, nr);
+    free(log);
+    fixture_free(&f);
+}
+
+CZ_TEST(w2_jobs_complete_verify_and_overlap_without_lock_violations)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    job_arg a = { &f.circuit, 7, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 3, 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_EQ_U64(info.partitions_done, 3);
+    CHECK(info.t.total >= info.t.device);
+    check_job_proof(&f, id, &a, 3);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.partitions_proved, 3);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    CHECK(st.budget_peak > 0 && st.budget_peak <= st.budget_total);
+    fixture_free(&f);
+
+    int violations, cross;
+    lock_discipline(2, &violations, &cross);
+    CHECK_EQ_INT(violations, 0);
+    CHECK(cross > 0);   /* the interlock overlaps CPU work with the other worker's region */
+}
+
+CZ_TEST(w1_no_overlap_of_cpu_stages_with_other_regions)
+{
+    int violations, cross;
+    lock_discipline(1, &violations, &cross);
+    CHECK_EQ_INT(violations, 0);
+    CHECK_EQ_INT(cross, 0);
+}
+
+CZ_TEST(priority_then_age_order)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    bool open = false;
+    job_arg gate = { &f.circuit, 1, -1, &mu, &cv, &open };
+    job_arg plain = { &f.circuit, 2, -1, NULL, NULL, NULL };
+    uint64_t g = submit(&f, &gate, 1, 0);        /* holds the only synthesis worker */
+    cz_job_info_t gi;
+    do {   /* wait until the worker has taken it: it is then blocked in synthesize */
+        CHECK_OK(cz_engine_info(f.e, g, &gi));
+        usleep(1000);
+    } while (gi.state == CZ_JOB_QUEUED);
+    uint64_t older = submit(&f, &plain, 2, 0);
+    uint64_t newer = submit(&f, &plain, 2, 0);
+    uint64_t urgent = submit(&f, &plain, 2, 5);
+    pthread_mutex_lock(&mu);
+    open = true;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    uint64_t all[] = { g, older, newer, urgent };
+    for (int i = 0; i < 4; i++) {
+        cz_job_info_t info;
+        CHECK_OK(cz_engine_wait(f.e, all[i], -1, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    }
+    /* SYNTH_START order after the gate: urgent 0,1; older 0,1; newer 0,1 */
+    char *log = cz_tl_captured(f.tl, NULL);
+    uint64_t want[][2] = { { g, 0 }, { urgent, 0 }, { urgent, 1 }, { older, 0 },
+                           { older, 1 }, { newer, 0 }, { newer, 1 } };
+    size_t k = 0;
+    for (const char *s = log; (s = strstr(s, "SYNTH_START,")); s++) {
+        unsigned long long job;
+        long part;
+        const char *p = strstr(s, "partition=");
+        if (sscanf(s, "SYNTH_START,%llu,", &job) != 1 || !p)
+            continue;
+        part = atol(p + 10);
+        if (k < 7 && (job != want[k][0] || (uint64_t)part != want[k][1]))
+            CZ__FAIL("synthesis #%zu was job %llu partition %ld, want job %llu partition %llu", k,
+                     job, part, (unsigned long long)want[k][0], (unsigned long long)want[k][1]);
+        k++;
+    }
+    CHECK_EQ_U64(k, 7);
+    free(log);
+    fixture_free(&f);
+}
+
+CZ_TEST(budget_of_one_partition_still_completes_everything)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 1);   /* placeholder: replaced below once the estimate is known */
+    size_t one = f.partition_bytes;
+    fixture_free(&f);
+    fixture_init(&f, 1, 2, one);
+    job_arg a = { &f.circuit, 3, -1, NULL, NULL, NULL };
+    uint64_t ids[2] = { submit(&f, &a, 3, 0), submit(&f, &a, 2, 0) };
+    for (int i = 0; i < 2; i++) {
+        cz_job_info_t info;
+        CHECK_OK(cz_engine_wait(f.e, ids[i], -1, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    }
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    CHECK(st.budget_peak <= one);
+    /* one partition at a time: regions never interleave with a second partition's synthesis */
+    fixture_free(&f);
+}
+
+CZ_TEST(partition_larger_than_budget_fails_clearly)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 4096);
+    job_arg a = { &f.circuit, 4, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 2, 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
+    CHECK(strstr(info.message, "memory budget") != NULL);
+    fixture_free(&f);
+}
+
+CZ_TEST(cancel_releases_everything_and_engine_keeps_serving)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    job_arg a = { &f.circuit, 5, -1, NULL, NULL, NULL };
+    uint64_t big = submit(&f, &a, 12, 0);
+    CHECK_OK(cz_engine_cancel(f.e, big));
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, big, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
+    uint8_t *proof;
+    size_t len;
+    CHECK_EQ_INT(cz_engine_proof(f.e, big, &proof, &len), CZ_EBUSY);
+    uint64_t next = submit(&f, &a, 2, 0);
+    CHECK_OK(cz_engine_wait(f.e, next, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    CHECK_EQ_U64(st.device_queue, 0);
+    CHECK_OK(cz_engine_forget(f.e, big));
+    CHECK_EQ_INT(cz_engine_info(f.e, big, &info), CZ_ENOTFOUND);
+    fixture_free(&f);
+}
+
+CZ_TEST(failing_partition_fails_its_job_only)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    job_arg bad = { &f.circuit, 6, 2, NULL, NULL, NULL };
+    job_arg good = { &f.circuit, 7, -1, NULL, NULL, NULL };
+    uint64_t b = submit(&f, &bad, 4, 0);
+    uint64_t g = submit(&f, &good, 2, 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, b, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
+    CHECK(strstr(info.message, "partition 2") != NULL);
+    CHECK(strstr(info.message, "synthetic failure") != NULL);
+    CHECK_OK(cz_engine_wait(f.e, g, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
+CZ_TEST(device_failure_retries_on_another_device)
+{
+    fixture f;
+    fixture_init(&f, 2, 2, 0);
+    cz_cpu_backend_inject_failure(f.be[0], 1);   /* device 0 fails from its first region */
+    job_arg a = { &f.circuit, 8, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 4, 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, id, &a, 4);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK(!st.device_failed[1]);
+    fixture_free(&f);
+}
+
+CZ_TEST(last_device_failing_fails_the_job_and_engine_still_answers)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    cz_cpu_backend_inject_failure(f.be[0], 1);
+    job_arg a = { &f.circuit, 9, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 2, 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
+    CHECK(strstr(info.message, "injected device failure") != NULL ||
+          strstr(info.message, "no usable device") != NULL);
+    uint64_t again = submit(&f, &a, 1, 0);
+    CHECK_OK(cz_engine_wait(f.e, again, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK(st.device_failed[0]);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
+CZ_TEST(bad_specs_are_refused)
+{
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    cz_job_spec_t spec = { 0 };
+    uint64_t id;
+    CHECK_EQ_INT(cz_engine_submit(f.e, &spec, &id), CZ_EINVAL);
+    CHECK_EQ_INT(cz_engine_cancel(f.e, 999), CZ_ENOTFOUND);
+    cz_job_info_t info;
+    CHECK_EQ_INT(cz_engine_wait(f.e, 999, 0, &info), CZ_ENOTFOUND);
+    fixture_free(&f);
+}
+
+static void cleanup(void) __attribute__((destructor));
+static void cleanup(void)
+{
+    cz_pvk_free(shared_pvk);
+    cz_params_free(shared_params);
+}
+
+CZ_TEST_MAIN()

@@ -215,7 +215,7 @@ static int timeline_analyze(int argc, char **argv)
 
     int exit_code = cz_timeline_noverlaps(r) ? CZ_EXIT_FAIL : CZ_EXIT_OK;
     if (svg) {
-        cz_tl_svg_opts_t opts = { .title = log, .px_per_s = 0 };
+        cz_tl_svg_opts_t opts = { .title = strcmp(log, "-") ? log : "(stdin)", .px_per_s = 0 };
         size_t bars;
         if (cz_timeline_svg_file(ctx, r, &opts, svg, &bars) != CZ_OK) {
             fprintf(stderr, "cuzk %s\n", cz_ctx_message(ctx));

@@ -66,8 +66,9 @@ void cz_setup_shape_of_cs(const cz_cs_t *cs, cz_params_shape_t *out);
 
 /*
  * Parameters for the circuit recorded in |cs| (CZ_CS_KEYGEN, finished
- * successfully). |toxic| NULL: fresh random toxic waste (scrubbed); else
- * the given values (tests; the caller scrubs them). *out is a new
+ * successfully). |toxic| NULL: fresh random toxic waste (scrubbed). A
+ * non-NULL |toxic| exists ONLY FOR TESTS (deterministic parameters whose
+ * points a test can recompute); the caller scrubs it. *out is a new
  * cz_params_t (free with cz_params_free; write with cz_params_write /
  * cz_vk_write), NULL on error.
  * Errors: CZ_EINVAL (cs not a finished KEYGEN cs; gamma or delta zero; an

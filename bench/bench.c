@@ -25,9 +25,13 @@ size_t cz_bench_peak_rss(void)
 }
 
 static const cz_cli_command benches[] = {
+    { "pipeline", cz_bench_pipeline, "the engine end to end, per workers-per-device count" },
     { "msm", cz_bench_msm, "G1/G2 MSM vs single-threaded blst Pippenger" },
     { "ntt", cz_bench_ntt, "forward NTT over Fr: T threads vs 1 thread" },
     { "poseidon", cz_bench_poseidon, "batch Poseidon hashing: T threads vs 1 thread" },
+#ifdef CUZK_HAVE_CUDA
+    { "h", cz_bench_h, "H (NTTs of a, b, c) on the GPU incl. uploads vs the CPU H" },
+#endif
 
 
 };

@@ -15,10 +15,14 @@
 
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
+int cz_bench_pipeline(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */
 int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json);
+/* `cuzk bench h`: the H pipeline on the GPU incl. uploads, CPU H as baseline
+ * (bench_cuda.c, CUDA builds only). */
+int cz_bench_h(int argc, char **argv);
 
 /* Monotonic clock in seconds. */
 double cz_bench_now(void);

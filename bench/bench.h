@@ -16,6 +16,7 @@
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
 int cz_bench_pipeline(int argc, char **argv);
+int cz_bench_prove(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */

@@ -35,6 +35,7 @@ int cmd_hash(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 
 #endif /* CUZK_CLI_H */

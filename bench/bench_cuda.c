@@ -1,0 +1,354 @@
+/*
+ * bench/bench_cuda.c — the GPU benchmarks (CUDA builds only):
+ *   cuzk bench ntt --backend cuda --log-n N   (cz_bench_ntt_cuda, called by bench_ntt.c)
+ *   cuzk bench h [--backend cuda|cpu] --log-n N [--iters K] [--json]
+ *
+ * NTT: the device-resident forward NTT (data already on the device) in the
+ * natural->natural order (with its bit-reversal pass, as sppark's NN figure)
+ * and natural->bit-reversed (no permutation), and the host round trip
+ * (upload from pinned memory, NTT, download). Baseline: the CPU NTT on all
+ * cores, same input, same process, for N <= 24; results must match.
+ *
+ * H: the device pipeline including the upload of a, b, c from pinned memory
+ * (cz_cuda_h_compute, synchronous), with its event breakdown. Baseline: the
+ * CPU H (backend/cpu/h.c) on all cores for N <= 22 (above that it would take
+ * minutes); the two results must be equal bit for bit.
+ *
+ * Times are the best of K runs after one warm-up run.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/h.h"
+#include "backend/cuda/cuda.h"
+#include "bench/bench.h"
+#include "cli/cli.h"
+#include "core/pool.h"
+#include "ff/ntt.h"
+
+#define GEN_CHUNK 65536u
+#define NTT_BASELINE_MAX 24u
+#define H_BASELINE_MAX 22u
+
+typedef struct { cz_fr *v; uint64_t seed; } gen_arg;
+
+static void gen_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    gen_arg *g = arg;
+    for (size_t c = begin; c < end; c++) {
+        cz_rng rng;
+        cz_rng_seed(&rng, g->seed * 1000003u + c);
+        for (size_t i = c * GEN_CHUNK; i < (c + 1) * GEN_CHUNK; i++)
+            cz_fr_random_rng(&g->v[i], &rng);
+    }
+}
+
+/* Fill v[0 .. 2^log_n) with random elements, in parallel (deterministic). */
+static void gen(cz_ctx_t *ctx, cz_fr *v, unsigned log_n, uint64_t seed)
+{
+    size_t n = (size_t)1 << log_n;
+    if (n < GEN_CHUNK) {
+        cz_rng rng;
+        cz_rng_seed(&rng, seed);
+        for (size_t i = 0; i < n; i++)
+            cz_fr_random_rng(&v[i], &rng);
+        return;
+    }
+    gen_arg g = { v, seed };
+    cz_pool_for(cz_ctx_pool(ctx), n / GEN_CHUNK, 1, gen_chunk, &g);
+}
+
+static int fail(cz_ctx_t *ctx, const char *what)
+{
+    fprintf(stderr, "cuzk bench (cuda): %s: %s\n", what, ctx ? cz_ctx_message(ctx) : "");
+    return CZ_EXIT_FAIL;
+}
+
+static int probe_or_fail(void)
+{
+    char why[256];
+    if (cz_cuda_probe(why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk bench: CUDA backend unavailable: %s\n", why);
+        return CZ_EXIT_FAIL;
+    }
+    fprintf(stderr, "device: %s\n", why);
+    return CZ_EXIT_OK;
+}
+
+/* ---- NTT ----------------------------------------------------------------- */
+
+static int time_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *dv, cz_cuda_ntt_order order,
+                    int iters, double *best)
+{
+    *best = -1;
+    for (int i = 0; i <= iters; i++) {            /* run 0 is the warm-up */
+        double t0 = cz_bench_now();
+        int rc = cz_cuda_ntt(ctx, d, dv, CZ_CUDA_NTT_FORWARD, order, NULL);
+        if (rc == CZ_OK)
+            rc = cz_cuda_sync(ctx);
+        if (rc != CZ_OK)
+            return rc;
+        double t = cz_bench_now() - t0;
+        if (i > 0 && (*best < 0 || t < *best))
+            *best = t;
+    }
+    return CZ_OK;
+}
+
+int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json)
+{
+    if (probe_or_fail() != CZ_EXIT_OK)
+        return CZ_EXIT_FAIL;
+    if (log_n < 1 || log_n > 28) {
+        fprintf(stderr, "cuzk bench ntt: --log-n must be 1..28 for cuda\n");
+        return CZ_EXIT_USAGE;
+    }
+    if (iters < 5)
+        iters = 5;
+    const size_t n = (size_t)1 << log_n, bytes = n * sizeof(cz_fr);
+    cz_ctx_t *ctx = NULL;
+    cz_cuda_ntt_domain *d = NULL;
+    cz_fr *host = NULL, *check = NULL;
+    void *dv = NULL;
+    int ret = CZ_EXIT_FAIL;
+    double nn = -1, nr = -1, trip = -1, cpu = -1;
+    bool match = true;
+    if (cz_ctx_new(&ctx, NULL, 0) != CZ_OK)
+        return fail(NULL, "ctx");
+    if (cz_cuda_host_alloc(ctx, (void **)&host, bytes) != CZ_OK ||
+        cz_cuda_malloc(ctx, &dv, bytes) != CZ_OK ||
+        cz_cuda_ntt_domain_new(ctx, &d, log_n) != CZ_OK) {
+        fail(ctx, "setup");
+        goto out;
+    }
+    gen(ctx, host, log_n, 42);
+    if (cz_cuda_memcpy_htod(ctx, dv, host, bytes) != CZ_OK ||
+        time_ntt(ctx, d, dv, CZ_CUDA_ORDER_NN, iters, &nn) != CZ_OK ||
+        time_ntt(ctx, d, dv, CZ_CUDA_ORDER_NR, iters, &nr) != CZ_OK) {
+        fail(ctx, "device-resident NTT");
+        goto out;
+    }
+    /* Host round trip: pinned upload, NN forward, download (run 0 warms up). */
+    for (int i = 0; i <= iters / 2; i++) {
+        double t0 = cz_bench_now();
+        if (cz_cuda_memcpy_htod(ctx, dv, host, bytes) != CZ_OK ||
+            cz_cuda_ntt(ctx, d, dv, CZ_CUDA_NTT_FORWARD, CZ_CUDA_ORDER_NN, NULL) != CZ_OK ||
+            cz_cuda_memcpy_dtoh(ctx, host, dv, bytes) != CZ_OK) {
+            fail(ctx, "round trip");
+            goto out;
+        }
+        double t = cz_bench_now() - t0;
+        gen(ctx, host, log_n, 42);                 /* restore the input (untimed) */
+        if (i > 0 && (trip < 0 || t < trip))
+            trip = t;
+    }
+    /* Baseline and check: the CPU NTT of the same input. */
+    if (log_n <= NTT_BASELINE_MAX) {
+        cz_ntt_domain *cd = NULL;
+        check = malloc(bytes);
+        if (!check || cz_ntt_domain_new(ctx, &cd, log_n) != CZ_OK) {
+            fail(ctx, "cpu baseline");
+            goto out;
+        }
+        memcpy(check, host, bytes);
+        double t0 = cz_bench_now();
+        int rc = cz_ntt_forward(ctx, cd, check);
+        cpu = cz_bench_now() - t0;
+        cz_ntt_domain_free(cd);
+        if (rc != CZ_OK || cz_cuda_memcpy_htod(ctx, dv, host, bytes) != CZ_OK ||
+            cz_cuda_ntt(ctx, d, dv, CZ_CUDA_NTT_FORWARD, CZ_CUDA_ORDER_NN, NULL) != CZ_OK ||
+            cz_cuda_memcpy_dtoh(ctx, host, dv, bytes) != CZ_OK) {
+            fail(ctx, "check");
+            goto out;
+        }
+        match = memcmp(host, check, bytes) == 0;
+    }
+    unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
+    if (json)
+        printf("{\"bench\":\"ntt\",\"backend\":\"cuda\",\"n\":%zu,\"log_n\":%u,\"iters\":%d,"
+               "\"device_nn_ms\":%.3f,\"device_nr_ms\":%.3f,\"round_trip_ms\":%.3f,"
+               "\"baseline_cpu_ms\":%.3f,\"baseline_threads\":%u,\"speedup\":%.2f,\"match\":%s}\n",
+               n, log_n, iters, nn * 1e3, nr * 1e3, trip * 1e3, cpu * 1e3, threads,
+               cpu > 0 ? cpu / nn : 0.0, match ? "true" : "false");
+    else {
+        printf("NTT 2^%u forward (cuda, best of %d): device-resident NN %.2f ms, NR %.2f ms; "
+               "host round trip %.1f ms", log_n, iters, nn * 1e3, nr * 1e3, trip * 1e3);
+        if (cpu > 0)
+            printf("; cpu %u threads %.1f ms, speedup %.1fx, results %s", threads, cpu * 1e3,
+                   cpu / nn, match ? "equal" : "DIFFER");
+        printf("\n");
+    }
+    ret = match ? CZ_EXIT_OK : CZ_EXIT_FAIL;
+out:
+    free(check);
+    cz_cuda_ntt_domain_free(d);
+    cz_cuda_free(dv);
+    cz_cuda_host_free(host);
+    cz_ctx_free(ctx);
+    return ret;
+}
+
+/* ---- H ------------------------------------------------------------------- */
+
+static void h_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk bench h --log-n N [--backend cuda|cpu] [--iters K] [--json]\n"
+            "  The H computation (iNTT, coset NTT, a*b-c, inverse coset NTT) of a\n"
+            "  2^N domain (N <= 28, default 20) on random a, b, c; best of K runs\n"
+            "  (default 3). cuda: includes the upload of a, b, c from pinned memory;\n"
+            "  baseline = the CPU H in this process for N <= %u (results must match).\n",
+            H_BASELINE_MAX);
+}
+
+static int cpu_h(cz_ctx_t *ctx, unsigned log_n, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                 cz_fr *out, int iters, double *best)
+{
+    size_t m = (size_t)1 << log_n, bytes = m * sizeof(cz_fr);
+    cz_ntt_domain *d = NULL;
+    cz_fr *wb = malloc(bytes), *wc = malloc(bytes);
+    int rc = wb && wc ? cz_ntt_domain_new(ctx, &d, log_n) : CZ_ENOMEM;
+    *best = -1;
+    for (int i = 0; i < iters && rc == CZ_OK; i++) {
+        memcpy(out, a, bytes);
+        memcpy(wb, b, bytes);
+        memcpy(wc, c, bytes);
+        double t0 = cz_bench_now();
+        rc = cz_cpu_compute_h(ctx, d, out, wb, wc, m);
+        double t = cz_bench_now() - t0;
+        if (*best < 0 || t < *best)
+            *best = t;
+    }
+    cz_ntt_domain_free(d);
+    free(wb);
+    free(wc);
+    return rc;
+}
+
+int cz_bench_h(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "log-n", required_argument, 0, 'n' }, { "iters", required_argument, 0, 'i' },
+        { "backend", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
+        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+    };
+    unsigned log_n = 20;
+    int iters = 3, c;
+    bool json = false, cuda = true;
+    size_t v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 28)
+                return h_usage(stderr), CZ_EXIT_USAGE;
+            log_n = (unsigned)v;
+            break;
+        case 'i':
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 1000)
+                return h_usage(stderr), CZ_EXIT_USAGE;
+            iters = (int)v;
+            break;
+        case 'b':
+            if (!strcmp(optarg, "cuda")) cuda = true;
+            else if (!strcmp(optarg, "cpu")) cuda = false;
+            else return h_usage(stderr), CZ_EXIT_USAGE;
+            break;
+        case 'j': json = true; break;
+        case 'h': h_usage(stdout); return CZ_EXIT_OK;
+        default: return h_usage(stderr), CZ_EXIT_USAGE;
+        }
+    }
+    if (cuda && probe_or_fail() != CZ_EXIT_OK)
+        return CZ_EXIT_FAIL;
+    const size_t m = (size_t)1 << log_n, bytes = m * sizeof(cz_fr);
+    cz_ctx_t *ctx = NULL;
+    cz_cuda_h *gh = NULL;
+    cz_fr *in[3] = { NULL, NULL, NULL }, *got = NULL, *want = NULL;
+    int ret = CZ_EXIT_FAIL;
+    double gpu = -1, cpu = -1;
+    cz_cuda_h_times best_t;
+    memset(&best_t, 0, sizeof best_t);
+    bool match = true;
+    if (cz_ctx_new(&ctx, NULL, 0) != CZ_OK)
+        return fail(NULL, "ctx");
+    for (int i = 0; i < 3; i++) {
+        int rc = cuda ? cz_cuda_host_alloc(ctx, (void **)&in[i], bytes)
+                      : ((in[i] = malloc(bytes)) ? CZ_OK : CZ_ENOMEM);
+        if (rc != CZ_OK) {
+            fail(ctx, "input allocation");
+            goto out;
+        }
+        gen(ctx, in[i], log_n, 7 + (uint64_t)i);
+    }
+    if (cuda) {
+        if (cz_cuda_h_new(ctx, &gh, 0, log_n) != CZ_OK) {
+            fail(ctx, "cz_cuda_h_new");
+            goto out;
+        }
+        for (int i = 0; i <= iters; i++) {         /* run 0 is the warm-up */
+            if (cz_cuda_h_compute(ctx, gh, in[0], in[1], in[2], m, log_n) != CZ_OK) {
+                fail(ctx, "cz_cuda_h_compute");
+                goto out;
+            }
+            cz_cuda_h_times t;
+            cz_cuda_h_last_times(gh, &t);
+            if (i > 0 && (gpu < 0 || t.total * 1e-3 < gpu)) {
+                gpu = t.total * 1e-3;
+                best_t = t;
+            }
+        }
+    }
+    if (!cuda || log_n <= H_BASELINE_MAX) {
+        want = malloc(bytes);
+        if (!want || cpu_h(ctx, log_n, in[0], in[1], in[2], want, cuda ? 1 : iters, &cpu) != CZ_OK) {
+            fail(ctx, "cpu h");
+            goto out;
+        }
+        if (cuda) {
+            got = malloc(bytes);
+            if (!got || cz_cuda_h_download(ctx, gh, got, m) != CZ_OK) {
+                fail(ctx, "download");
+                goto out;
+            }
+            match = memcmp(got, want, bytes) == 0;
+        }
+    }
+    unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
+    if (json) {
+        printf("{\"bench\":\"h\",\"backend\":\"%s\",\"n\":%zu,\"log_n\":%u,\"iters\":%d,"
+               "\"ms\":%.3f,\"a_uploaded_ms\":%.3f,\"b_uploaded_ms\":%.3f,\"c_uploaded_ms\":%.3f,"
+               "\"ab_done_ms\":%.3f,\"device_bytes\":%zu,\"baseline_cpu_ms\":%.3f,"
+               "\"baseline_threads\":%u,\"speedup\":%.2f,\"match\":%s}\n",
+               cuda ? "cuda" : "cpu", m, log_n, iters, cuda ? gpu * 1e3 : cpu * 1e3,
+               best_t.a_uploaded, best_t.b_uploaded, best_t.c_uploaded, best_t.ab_done,
+               cuda ? cz_cuda_h_mem_bytes(log_n) : (size_t)0, cpu * 1e3, threads,
+               cuda && cpu > 0 ? cpu / gpu : 0.0, match ? "true" : "false");
+    } else if (cuda) {
+        printf("H 2^%u (cuda, incl. upload of a,b,c from pinned memory, best of %d): %.1f ms "
+               "[a up %.1f, b up %.1f, c up %.1f, A*B iNTT done %.1f]; device memory %.2f GiB",
+               log_n, iters, gpu * 1e3, best_t.a_uploaded, best_t.b_uploaded, best_t.c_uploaded,
+               best_t.ab_done, (double)cz_cuda_h_mem_bytes(log_n) / (1u << 30));
+        if (cpu > 0)
+            printf("; cpu %u threads %.1f ms, speedup %.1fx, results %s", threads, cpu * 1e3,
+                   cpu / gpu, match ? "equal" : "DIFFER");
+        printf("\n");
+    } else {
+        printf("H 2^%u (cpu, %u threads, best of %d): %.1f ms\n", log_n, threads, iters, cpu * 1e3);
+    }
+    ret = match ? CZ_EXIT_OK : CZ_EXIT_FAIL;
+out:
+    cz_cuda_h_free(gh);
+    for (int i = 0; i < 3; i++) {
+        if (cuda) cz_cuda_host_free(in[i]);
+        else free(in[i]);
+    }
+    free(got);
+    free(want);
+    cz_ctx_free(ctx);
+    return ret;
+}

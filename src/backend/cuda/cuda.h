@@ -1,0 +1,176 @@
+/*
+ * backend/cuda/cuda.h — the CUDA backend's C API (extern "C"; the kernels
+ * live in the .cu files beside it).
+ *
+ * Present only in builds with CUZK_HAVE_CUDA. At run time cz_cuda_probe()
+ * says whether a usable device exists; without one every other call fails
+ * cleanly with CZ_EDEVICE or CZ_EUNAVAIL, never crashes, and the CPU backend
+ * serves.
+ *
+ * Field data on the device has exactly the bytes of the host's cz_fr
+ * (blst_fr, Montgomery form), so arrays move with a plain copy.
+ *
+ * Errors: every CUDA error becomes CZ_EDEVICE with "cuda: <call>: <text>"
+ * in the ctx's message. Thread-safety: the functions hold no global state;
+ * a domain or an H context is used by one thread at a time (shareable
+ * read-only for domains once built). Device calls act on the calling
+ * thread's current device (cz_cuda_set_device); an H context sets its own.
+ */
+#ifndef CUZK_BACKEND_CUDA_CUDA_H
+#define CUZK_BACKEND_CUDA_CUDA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "cuzk/ctx.h"
+#include "ff/fr.h"
+
+/* ---- device discovery and memory -------------------------------------- */
+
+/*
+ * Is the CUDA backend usable here? CZ_OK with a one-line description of the
+ * device(s) in |why|, or CZ_EUNAVAIL with the reason (no device, driver too
+ * old for this runtime, compute capability below 8.0, no kernel image for
+ * the device). |why| may be NULL. Cheap after the first call's driver start.
+ */
+int cz_cuda_probe(char *why, size_t len);
+
+/* Number of usable devices (0 when cz_cuda_probe fails). */
+int cz_cuda_device_count(void);
+
+int cz_cuda_set_device(cz_ctx_t *ctx, int device);
+/* Device memory; *dptr is NULL on error. cz_cuda_free(NULL) is a no-op. */
+int cz_cuda_malloc(cz_ctx_t *ctx, void **dptr, size_t bytes);
+void cz_cuda_free(void *dptr);
+/* Pinned (page-locked) host memory: what makes uploads fast and async. */
+int cz_cuda_host_alloc(cz_ctx_t *ctx, void **hptr, size_t bytes);
+void cz_cuda_host_free(void *hptr);
+/* Synchronous copies, and a wait for all work on the current device. */
+int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
+int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
+int cz_cuda_sync(cz_ctx_t *ctx);
+
+/* ---- NTT on device memory --------------------------------------------- */
+
+/*
+ * A domain holds the twiddle and coset tables of one size 2^log_n
+ * (1 <= log_n <= 28) on the current device: about
+ * 32 B * (1026 + 4*2^min(log_n,14) + 6*2^max(log_n-14,0)), 5.1 MiB at most.
+ * Conventions are those of ff/ntt.h (bellperson's EvaluationDomain), so the
+ * results equal cz_ntt_* bit for bit.
+ */
+typedef struct cz_cuda_ntt_domain cz_cuda_ntt_domain;
+
+typedef enum {
+    CZ_CUDA_NTT_FORWARD = 0,
+    CZ_CUDA_NTT_INVERSE = 1,        /* includes the 1/n factor */
+    CZ_CUDA_NTT_COSET_FORWARD = 2,  /* x[i] *= g^i, then forward */
+    CZ_CUDA_NTT_COSET_INVERSE = 3,  /* inverse, then x[i] *= g^-i */
+} cz_cuda_ntt_kind;
+
+/* Input order, output order: N natural, R bit-reversed. NR and RN are the
+ * cheapest (no permutation pass); NN and RR add one in-place permutation. */
+typedef enum {
+    CZ_CUDA_ORDER_NN = 0,
+    CZ_CUDA_ORDER_NR = 1,
+    CZ_CUDA_ORDER_RN = 2,
+    CZ_CUDA_ORDER_RR = 3,
+} cz_cuda_ntt_order;
+
+int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, unsigned log_n);
+void cz_cuda_ntt_domain_free(cz_cuda_ntt_domain *d);   /* NULL: no-op */
+unsigned cz_cuda_ntt_domain_log_n(const cz_cuda_ntt_domain *d);
+
+/*
+ * In-place transform of the 2^log_n elements at device pointer |data|,
+ * enqueued on |stream| (a cudaStream_t; NULL = the legacy default stream).
+ * Returns once enqueued; launch errors are reported, execution errors show
+ * at the next synchronizing call.
+ */
+int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
+                cz_cuda_ntt_kind kind, cz_cuda_ntt_order order, void *stream);
+
+/* ---- the H computation for one partition -------------------------------- */
+
+/*
+ * A cz_cuda_h is one worker's H pipeline on one device: two streams (copy,
+ * compute), events, the domain tables, and THREE device buffers of
+ * 2^log_n_max elements each (no more): device memory
+ * cz_cuda_h_mem_bytes(log_n) = 3 * 32 * 2^log_n + domain tables,
+ * i.e. 12 GiB + 2.6 MiB for a 2^27 domain.
+ *
+ * cz_cuda_h_compute(a, b, c, n, log_n) computes, for m = 2^log_n >= n,
+ * exactly what ff/ntt.h + backend/cpu/h.h compute (FACTS 1): zero-pad a,b,c
+ * to m, iNTT, coset NTT, (a*b - c) * (g^m - 1)^-1, inverse coset NTT. The m
+ * coefficients (the first m-1 meaningful) stay in device memory
+ * (cz_cuda_h_result) for the H MSM, until the next compute or free.
+ * a, b, c are host arrays of n elements, read and not kept; from pinned
+ * memory (cz_cuda_host_alloc) the uploads overlap the transforms, from
+ * pageable memory the result is the same but slower. Synchronous: returns
+ * when h is ready.
+ *
+ * Schedule (upload order a, b, c; compute stream waits on each upload):
+ *   a: iNTT (x m^-1 g^i fused) -> coset NTT          overlaps upload of b
+ *   b: the same; P = A*B; iNTT(P) unscaled          overlaps upload of c
+ *   c: iNTT unscaled
+ *   h[i] = K g^-i iNTT(P)[i] - K iNTT(c)[i], K = m^-1 (g^m-1)^-1, with the
+ *   bit-reversal permutation fused (the c term needs no coset round trip:
+ *   icoset(coset(iNTT c)) = iNTT c, and the transforms are linear).
+ */
+typedef struct cz_cuda_h cz_cuda_h;
+
+/* Milliseconds from the first upload, read from device events. */
+typedef struct {
+    float a_uploaded, b_uploaded, c_uploaded;  /* each upload's end */
+    float ab_done;                             /* iNTT(A*B) done */
+    float total;                               /* h ready */
+} cz_cuda_h_times;
+
+size_t cz_cuda_h_mem_bytes(unsigned log_n);
+int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max);
+void cz_cuda_h_free(cz_cuda_h *h);                      /* NULL: no-op */
+int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
+                      const cz_fr *c, size_t n, unsigned log_n);
+/* Times of the last compute (zeros before the first). */
+void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t);
+/* Device pointer to the last result (2^log_n cz_fr), NULL before the first. */
+const void *cz_cuda_h_result(const cz_cuda_h *h);
+/* Copy the first |count| result coefficients to host memory. */
+int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
+
+/* ---- test-only entry points (selftest.cu) -------------------------------- */
+
+/*
+ * Element-wise device evaluation of one operation over n inputs, for the
+ * tests that compare the device arithmetic with blst. Host arrays in, host
+ * array out. field: 0 Fr (blst_fr), 1 Fp (blst_fp), 2 Fp2 (blst_fp2).
+ * POW raises a[i] to the 64-bit exponent held in the first 8 bytes of b[i].
+ */
+enum { CZ_CUDA_TEST_ADD, CZ_CUDA_TEST_SUB, CZ_CUDA_TEST_NEG, CZ_CUDA_TEST_DBL,
+       CZ_CUDA_TEST_MUL, CZ_CUDA_TEST_SQR, CZ_CUDA_TEST_INV, CZ_CUDA_TEST_POW };
+int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *a,
+                       const void *b, size_t n);
+
+/*
+ * Point operations; group 1 (Fp coordinates) or 2 (Fp2). Layouts: jac =
+ * blst_p1/blst_p2, aff = blst_p1_affine/_p2_affine, xyzz = {X, Y, ZZ, ZZZ}.
+ *   JAC_ADD  a jac,  b jac  -> jac      XYZZ_ADD  a xyzz, b xyzz -> xyzz
+ *   JAC_MADD a jac,  b aff  -> jac      XYZZ_MADD a xyzz, b aff  -> xyzz
+ *   JAC_DBL  a jac          -> jac      XYZZ_DBL  a xyzz         -> xyzz
+ *   AFF_ADD  a aff,  b aff  -> aff
+ */
+enum { CZ_CUDA_TEST_JAC_ADD, CZ_CUDA_TEST_JAC_MADD, CZ_CUDA_TEST_JAC_DBL,
+       CZ_CUDA_TEST_XYZZ_ADD, CZ_CUDA_TEST_XYZZ_MADD, CZ_CUDA_TEST_XYZZ_DBL,
+       CZ_CUDA_TEST_AFF_ADD };
+int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a,
+                    const void *b, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_BACKEND_CUDA_CUDA_H */

@@ -1,0 +1,108 @@
+/*
+ * backend/cuda/field.cuh — BLS12-381 fields on the device: Fr, Fp, Fp2.
+ *
+ *   cz_dfr   Fr, 8 x 32-bit limbs, Montgomery R = 2^256: the bytes of blst_fr
+ *   cz_dfp   Fp, 12 x 32-bit limbs, Montgomery R = 2^384: the bytes of blst_fp
+ *   cz_dfp2  Fp2 = Fp[i]/(i^2+1), c0 + c1*i: the bytes of blst_fp2
+ *
+ * Each field gets zero, one, is_zero, eq, load, store, add, dbl, sub, neg,
+ * mul, sqr, pow, inverse (mont_impl.cuh). Values in and out are fully
+ * reduced. Moduli: FACTS 1 (r); p from the BLS12-381 definition (as in
+ * blst's src/consts.c). The 32-bit limbs and -m^-1 mod 2^32 were computed
+ * from those integers (R mod m likewise; R mod r equals CZ_FR_ONE in fr.c).
+ */
+#ifndef CUZK_BACKEND_CUDA_FIELD_CUH
+#define CUZK_BACKEND_CUDA_FIELD_CUH
+
+#include "backend/cuda/ptx.cuh"
+
+/* r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 */
+static __constant__ uint32_t CZ_DFR_MOD[8] = {
+    0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
+    0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u };
+static __constant__ uint32_t CZ_DFR_ONE[8] = {
+    0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
+    0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u };
+
+/* p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f624
+ *       1eabfffeb153ffffb9feffffffffaaab */
+static __constant__ uint32_t CZ_DFP_MOD[12] = {
+    0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u,
+    0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau };
+static __constant__ uint32_t CZ_DFP_ONE[12] = {
+    0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
+    0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u };
+
+#define CZ_MN 8
+#define CZ_MT cz_dfr
+#define CZ_MF(x) cz_dfr_##x
+#define CZ_MMOD CZ_DFR_MOD
+#define CZ_MINV 0xffffffffu
+#define CZ_MONE CZ_DFR_ONE
+#include "backend/cuda/mont_impl.cuh"
+#undef CZ_MN
+#undef CZ_MT
+#undef CZ_MF
+#undef CZ_MMOD
+#undef CZ_MINV
+#undef CZ_MONE
+
+#define CZ_MN 12
+#define CZ_MT cz_dfp
+#define CZ_MF(x) cz_dfp_##x
+#define CZ_MMOD CZ_DFP_MOD
+#define CZ_MINV 0xfffcfffdu
+#define CZ_MONE CZ_DFP_ONE
+#include "backend/cuda/mont_impl.cuh"
+#undef CZ_MN
+#undef CZ_MT
+#undef CZ_MF
+#undef CZ_MMOD
+#undef CZ_MINV
+#undef CZ_MONE
+
+/* ---- Fp2 = Fp[i]/(i^2 + 1) ------------------------------------------------ */
+
+typedef struct { cz_dfp c0, c1; } cz_dfp2;
+
+CZ__DI cz_dfp2 cz_dfp2_zero(void) { cz_dfp2 r = { cz_dfp_zero(), cz_dfp_zero() }; return r; }
+CZ__DI cz_dfp2 cz_dfp2_one(void) { cz_dfp2 r = { cz_dfp_one(), cz_dfp_zero() }; return r; }
+CZ__DI bool cz_dfp2_is_zero(const cz_dfp2 a) { return cz_dfp_is_zero(a.c0) && cz_dfp_is_zero(a.c1); }
+CZ__DI bool cz_dfp2_eq(const cz_dfp2 a, const cz_dfp2 b) { return cz_dfp_eq(a.c0, b.c0) && cz_dfp_eq(a.c1, b.c1); }
+CZ__DI cz_dfp2 cz_dfp2_load(const cz_dfp2 *p) { cz_dfp2 r = { cz_dfp_load(&p->c0), cz_dfp_load(&p->c1) }; return r; }
+CZ__DI void cz_dfp2_store(cz_dfp2 *p, const cz_dfp2 a) { cz_dfp_store(&p->c0, a.c0); cz_dfp_store(&p->c1, a.c1); }
+
+CZ__DI cz_dfp2 cz_dfp2_add(const cz_dfp2 a, const cz_dfp2 b)
+{ cz_dfp2 r = { cz_dfp_add(a.c0, b.c0), cz_dfp_add(a.c1, b.c1) }; return r; }
+CZ__DI cz_dfp2 cz_dfp2_dbl(const cz_dfp2 a) { return cz_dfp2_add(a, a); }
+CZ__DI cz_dfp2 cz_dfp2_sub(const cz_dfp2 a, const cz_dfp2 b)
+{ cz_dfp2 r = { cz_dfp_sub(a.c0, b.c0), cz_dfp_sub(a.c1, b.c1) }; return r; }
+CZ__DI cz_dfp2 cz_dfp2_neg(const cz_dfp2 a) { cz_dfp2 r = { cz_dfp_neg(a.c0), cz_dfp_neg(a.c1) }; return r; }
+
+/* Karatsuba, 3M: c0 = a0b0 - a1b1, c1 = (a0+a1)(b0+b1) - a0b0 - a1b1. */
+CZ__DI cz_dfp2 cz_dfp2_mul(const cz_dfp2 a, const cz_dfp2 b)
+{
+    cz_dfp t0 = cz_dfp_mul(a.c0, b.c0);
+    cz_dfp t1 = cz_dfp_mul(a.c1, b.c1);
+    cz_dfp t2 = cz_dfp_mul(cz_dfp_add(a.c0, a.c1), cz_dfp_add(b.c0, b.c1));
+    cz_dfp2 r = { cz_dfp_sub(t0, t1), cz_dfp_sub(cz_dfp_sub(t2, t0), t1) };
+    return r;
+}
+
+/* 2M: c0 = (a0+a1)(a0-a1), c1 = 2*a0*a1. */
+CZ__DI cz_dfp2 cz_dfp2_sqr(const cz_dfp2 a)
+{
+    cz_dfp t = cz_dfp_mul(a.c0, a.c1);
+    cz_dfp2 r = { cz_dfp_mul(cz_dfp_add(a.c0, a.c1), cz_dfp_sub(a.c0, a.c1)), cz_dfp_dbl(t) };
+    return r;
+}
+
+/* (a0 - a1 i) / (a0^2 + a1^2); the inverse of 0 is 0. */
+static __device__ __noinline__ cz_dfp2 cz_dfp2_inverse(const cz_dfp2 a)
+{
+    cz_dfp n = cz_dfp_inverse(cz_dfp_add(cz_dfp_sqr(a.c0), cz_dfp_sqr(a.c1)));
+    cz_dfp2 r = { cz_dfp_mul(a.c0, n), cz_dfp_neg(cz_dfp_mul(a.c1, n)) };
+    return r;
+}
+
+#endif /* CUZK_BACKEND_CUDA_FIELD_CUH */

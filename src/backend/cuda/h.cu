@@ -1,0 +1,214 @@
+/*
+ * backend/cuda/h.cu — the H computation of one partition on the device
+ * (the schedule and the memory bound are documented in cuda.h).
+ */
+#include <stdlib.h>
+
+#include "backend/cuda/internal.cuh"
+
+struct cz_cuda_h {
+    int device;
+    unsigned log_n_max;
+    cz_dfr *buf[3];                 /* the three domain-sized buffers */
+    cz_cuda_ntt_domain *dom;        /* tables of the last log_n used */
+    cudaStream_t copy, comp;
+    cudaEvent_t ev[6];              /* start, a, b, c uploaded, ab done, end */
+    const cz_dfr *result;
+    size_t result_len;
+    cz_cuda_h_times times;
+};
+
+enum { EV_START, EV_A, EV_B, EV_C, EV_AB, EV_END };
+
+/* a[i] = a[i] * b[i] */
+static __global__ void cz__h_pointwise(cz_dfr *a, const cz_dfr *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        cz_dfr_store(a + i, cz_dfr_mul(cz_dfr_load(a + i), cz_dfr_load(b + i)));
+}
+
+/*
+ * h[i] = K g^-i P[rev i] - K C[rev i]: the inverse coset scaling of the
+ * product term, the plain 1/m scaling of the c term, (g^m-1)^-1, and the
+ * bit-reversal of both DIF outputs, in one pass.
+ */
+static __global__ void cz__h_finish(cz_dfr *h, const cz_dfr *p, const cz_dfr *c,
+                                    const cz_dfr *glo, const cz_dfr *ghik, const cz_dfr *k,
+                                    unsigned L)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >> L)
+        return;
+    uint32_t r = __brev(i) >> (32 - L);
+    cz_dfr f = cz_dfr_mul(cz_dfr_load(glo + (i & ((1u << CZ__SPLIT) - 1))),
+                          cz_dfr_load(ghik + (i >> CZ__SPLIT)));
+    cz_dfr x = cz_dfr_mul(f, cz_dfr_load(p + r));
+    cz_dfr y = cz_dfr_mul(cz_dfr_load(k), cz_dfr_load(c + r));
+    cz_dfr_store(h + i, cz_dfr_sub(x, y));
+}
+
+extern "C" size_t cz_cuda_h_mem_bytes(unsigned log_n)
+{
+    return 3 * sizeof(cz_fr) * ((size_t)1 << log_n) + sizeof(cz_fr) * cz__cuda_ntt_domain_elems(log_n);
+}
+
+extern "C" void cz_cuda_h_free(cz_cuda_h *h)
+{
+    if (!h)
+        return;
+    cudaSetDevice(h->device);
+    cz_cuda_ntt_domain_free(h->dom);
+    for (int i = 0; i < 3; i++)
+        cz_cuda_free(h->buf[i]);
+    for (int i = 0; i < 6; i++)
+        if (h->ev[i])
+            cudaEventDestroy(h->ev[i]);
+    if (h->copy)
+        cudaStreamDestroy(h->copy);
+    if (h->comp)
+        cudaStreamDestroy(h->comp);
+    free(h);
+}
+
+extern "C" int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max)
+{
+    *out = NULL;
+    if (log_n_max < 1 || log_n_max > 28)
+        return cz_fail(ctx, CZ_ERANGE, "cuda h: log_n_max %u outside 1..28", log_n_max);
+    cz_cuda_h *h = (cz_cuda_h *)calloc(1, sizeof *h);
+    if (!h)
+        return cz_fail(ctx, CZ_ENOMEM, "cuda h: context");
+    h->device = device;
+    h->log_n_max = log_n_max;
+    int rc = cz_cuda_set_device(ctx, device);
+    const size_t bytes = sizeof(cz_fr) << log_n_max;
+    for (int i = 0; i < 3 && rc == CZ_OK; i++)
+        rc = cz_cuda_malloc(ctx, (void **)&h->buf[i], bytes);
+    cudaError_t e = cudaSuccess;
+    if (rc == CZ_OK && (e = cudaStreamCreateWithFlags(&h->copy, cudaStreamNonBlocking)) != cudaSuccess)
+        rc = cz__cuda_fail(ctx, e, "cudaStreamCreate");
+    if (rc == CZ_OK && (e = cudaStreamCreateWithFlags(&h->comp, cudaStreamNonBlocking)) != cudaSuccess)
+        rc = cz__cuda_fail(ctx, e, "cudaStreamCreate");
+    for (int i = 0; i < 6 && rc == CZ_OK; i++)
+        if ((e = cudaEventCreate(&h->ev[i])) != cudaSuccess)
+            rc = cz__cuda_fail(ctx, e, "cudaEventCreate");
+    if (rc != CZ_OK) {
+        cz_cuda_h_free(h);
+        return rc;
+    }
+    *out = h;
+    return CZ_OK;
+}
+
+static int upload(cz_ctx_t *ctx, cz_cuda_h *h, cz_dfr *dst, const cz_fr *src, size_t n, size_t m,
+                  cudaEvent_t done)
+{
+    CZ__CU(ctx, cudaMemcpyAsync(dst, src, n * sizeof(cz_fr), cudaMemcpyHostToDevice, h->copy));
+    if (m > n)
+        CZ__CU(ctx, cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(cz_fr), h->copy));
+    CZ__CU(ctx, cudaEventRecord(done, h->copy));
+    return CZ_OK;
+}
+
+/* iNTT with m^-1 g^i fused (giving the coset-shifted coefficients, bit-reversed),
+ * then the forward DIT: the evaluations on the coset, natural order. */
+static int to_coset(cz_ctx_t *ctx, cz_cuda_h *h, cz_dfr *v)
+{
+    const cz_cuda_ntt_domain *d = h->dom;
+    int rc = cz__ntt_dif(ctx, d, v, 1, CZ__NO_SCALE, cz__scale(d->g_lo, d->g_hi_minv, 1), h->comp);
+    if (rc == CZ_OK)
+        rc = cz__ntt_dit(ctx, d, v, 0, CZ__NO_SCALE, CZ__NO_SCALE, h->comp);
+    return rc;
+}
+
+static int enqueue(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                   size_t n, size_t m)
+{
+    cz_dfr *A = h->buf[0], *B = h->buf[1], *C = h->buf[2];
+    const cz_cuda_ntt_domain *d = h->dom;
+    const unsigned L = d->log_n;
+    int rc;
+    CZ__CU(ctx, cudaEventRecord(h->ev[EV_START], h->copy));
+    if ((rc = upload(ctx, h, A, a, n, m, h->ev[EV_A])) != CZ_OK ||
+        (rc = upload(ctx, h, B, b, n, m, h->ev[EV_B])) != CZ_OK ||
+        (rc = upload(ctx, h, C, c, n, m, h->ev[EV_C])) != CZ_OK)
+        return rc;
+
+    CZ__CU(ctx, cudaStreamWaitEvent(h->comp, h->ev[EV_A], 0));
+    if ((rc = to_coset(ctx, h, A)) != CZ_OK)
+        return rc;
+    CZ__CU(ctx, cudaStreamWaitEvent(h->comp, h->ev[EV_B], 0));
+    if ((rc = to_coset(ctx, h, B)) != CZ_OK)
+        return rc;
+    cz__h_pointwise<<<cz__blocks(m, 256), 256, 0, h->comp>>>(A, B, m);
+    CZ__CU(ctx, cudaGetLastError());
+    if ((rc = cz__ntt_dif(ctx, d, A, 1, CZ__NO_SCALE, CZ__NO_SCALE, h->comp)) != CZ_OK)
+        return rc;
+    CZ__CU(ctx, cudaEventRecord(h->ev[EV_AB], h->comp));
+
+    CZ__CU(ctx, cudaStreamWaitEvent(h->comp, h->ev[EV_C], 0));
+    if ((rc = cz__ntt_dif(ctx, d, C, 1, CZ__NO_SCALE, CZ__NO_SCALE, h->comp)) != CZ_OK)
+        return rc;
+    cz__h_finish<<<cz__blocks(m, 256), 256, 0, h->comp>>>(B, A, C, d->ginv_lo, d->ginv_hi_k,
+                                                        d->c_k, L);
+    CZ__CU(ctx, cudaGetLastError());
+    CZ__CU(ctx, cudaEventRecord(h->ev[EV_END], h->comp));
+    return CZ_OK;
+}
+
+extern "C" int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
+                                 const cz_fr *c, size_t n, unsigned log_n)
+{
+    if (!h || !a || !b || !c)
+        return cz_fail(ctx, CZ_EINVAL, "cuda h: NULL argument");
+    if (log_n < 1 || log_n > h->log_n_max)
+        return cz_fail(ctx, CZ_ERANGE, "cuda h: log_n %u outside 1..%u", log_n, h->log_n_max);
+    const size_t m = (size_t)1 << log_n;
+    if (n > m)
+        return cz_fail(ctx, CZ_EMISMATCH, "cuda h: %zu constraints > domain %zu", n, m);
+    int rc = cz_cuda_set_device(ctx, h->device);
+    if (rc != CZ_OK)
+        return rc;
+    if (!h->dom || h->dom->log_n != log_n) {
+        cz_cuda_ntt_domain_free(h->dom);
+        h->dom = NULL;
+        if ((rc = cz_cuda_ntt_domain_new(ctx, &h->dom, log_n)) != CZ_OK)
+            return rc;
+    }
+    h->result = NULL;
+    rc = enqueue(ctx, h, a, b, c, n, m);
+    /* Wait for everything enqueued, also after an error in the middle. */
+    cudaError_t e1 = cudaStreamSynchronize(h->copy);
+    cudaError_t e2 = cudaStreamSynchronize(h->comp);
+    if (rc != CZ_OK)
+        return rc;
+    if (e1 != cudaSuccess)
+        return cz__cuda_fail(ctx, e1, "cuda h: upload");
+    if (e2 != cudaSuccess)
+        return cz__cuda_fail(ctx, e2, "cuda h: compute");
+    float *t[5] = { &h->times.a_uploaded, &h->times.b_uploaded, &h->times.c_uploaded,
+                    &h->times.ab_done, &h->times.total };
+    for (int i = 0; i < 5; i++)
+        CZ__CU(ctx, cudaEventElapsedTime(t[i], h->ev[EV_START], h->ev[EV_A + i]));
+    h->result = h->buf[1];
+    h->result_len = m;
+    return CZ_OK;
+}
+
+extern "C" void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t) { *t = h->times; }
+
+extern "C" const void *cz_cuda_h_result(const cz_cuda_h *h) { return h->result; }
+
+extern "C" int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count)
+{
+    if (!h->result)
+        return cz_fail(ctx, CZ_EINVAL, "cuda h: no result to download");
+    if (count > h->result_len)
+        return cz_fail(ctx, CZ_ERANGE, "cuda h: %zu > %zu result coefficients", count, h->result_len);
+    int rc = cz_cuda_set_device(ctx, h->device);
+    if (rc != CZ_OK)
+        return rc;
+    CZ__CU(ctx, cudaMemcpy(out, h->result, count * sizeof(cz_fr), cudaMemcpyDeviceToHost));
+    return CZ_OK;
+}

@@ -1,0 +1,138 @@
+/*
+ * backend/cuda/probe.cu — device discovery, memory and copy helpers, and the
+ * CUDA-error-to-cz_fail bridge.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/cuda/internal.cuh"
+
+int cz__cuda_fail(cz_ctx_t *ctx, cudaError_t e, const char *what)
+{
+    return cz_fail(ctx, CZ_EDEVICE, "cuda: %s: %s", what, cudaGetErrorString(e));
+}
+
+/* A kernel whose attributes tell whether this binary has code for the device. */
+static __global__ void cz__probe_kernel(int *x) { if (x) *x = 1; }
+
+static int probe(char *why, size_t len, int *count)
+{
+    char dummy[8];
+    if (!why) { why = dummy; len = sizeof dummy; }
+    *count = 0;
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        if (drv == 0)
+            snprintf(why, len, "no CUDA driver on this machine (%s)",
+                     e != cudaSuccess ? cudaGetErrorString(e) : "no device");
+        else if (e == cudaErrorInsufficientDriver || drv < rt)
+            snprintf(why, len, "CUDA driver too old: it supports CUDA %d.%d, this build needs %d.%d",
+                     drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10);
+        else
+            snprintf(why, len, "%s (driver CUDA %d.%d, runtime %d.%d)",
+                     e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device",
+                     drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10);
+        cudaGetLastError();
+        return CZ_EUNAVAIL;
+    }
+    cudaDeviceProp p;
+    if ((e = cudaGetDeviceProperties(&p, 0)) != cudaSuccess) {
+        snprintf(why, len, "cudaGetDeviceProperties: %s", cudaGetErrorString(e));
+        return CZ_EUNAVAIL;
+    }
+    if (p.major < 8) {
+        snprintf(why, len, "%s has compute capability %d.%d; cuzk needs 8.0 or newer",
+                 p.name, p.major, p.minor);
+        return CZ_EUNAVAIL;
+    }
+    cudaFuncAttributes fa;
+    if ((e = cudaFuncGetAttributes(&fa, cz__probe_kernel)) != cudaSuccess) {
+        snprintf(why, len, "no kernel image for %s (sm_%d%d): %s", p.name, p.major, p.minor,
+                 cudaGetErrorString(e));
+        cudaGetLastError();
+        return CZ_EUNAVAIL;
+    }
+    snprintf(why, len, "%d device(s); 0: %s, sm_%d%d, %d SMs, %.1f GiB; driver CUDA %d.%d, runtime %d.%d",
+             n, p.name, p.major, p.minor, p.multiProcessorCount,
+             (double)p.totalGlobalMem / (1u << 30), drv / 1000, drv % 1000 / 10, rt / 1000,
+             rt % 1000 / 10);
+    *count = n;
+    return CZ_OK;
+}
+
+extern "C" int cz_cuda_probe(char *why, size_t len)
+{
+    int n;
+    return probe(why, len, &n);
+}
+
+extern "C" int cz_cuda_device_count(void)
+{
+    int n;
+    char why[256];
+    return probe(why, sizeof why, &n) == CZ_OK ? n : 0;
+}
+
+extern "C" int cz_cuda_set_device(cz_ctx_t *ctx, int device)
+{
+    CZ__CU(ctx, cudaSetDevice(device));
+    return CZ_OK;
+}
+
+extern "C" int cz_cuda_malloc(cz_ctx_t *ctx, void **dptr, size_t bytes)
+{
+    *dptr = NULL;
+    cudaError_t e = cudaMalloc(dptr, bytes);
+    if (e != cudaSuccess) {
+        *dptr = NULL;
+        return cz_fail(ctx, CZ_EDEVICE, "cuda: cudaMalloc(%zu bytes): %s", bytes,
+                       cudaGetErrorString(e));
+    }
+    return CZ_OK;
+}
+
+extern "C" void cz_cuda_free(void *dptr)
+{
+    if (dptr)
+        cudaFree(dptr);
+}
+
+extern "C" int cz_cuda_host_alloc(cz_ctx_t *ctx, void **hptr, size_t bytes)
+{
+    *hptr = NULL;
+    cudaError_t e = cudaMallocHost(hptr, bytes);
+    if (e != cudaSuccess) {
+        *hptr = NULL;
+        return cz_fail(ctx, CZ_EDEVICE, "cuda: cudaMallocHost(%zu bytes): %s", bytes,
+                       cudaGetErrorString(e));
+    }
+    return CZ_OK;
+}
+
+extern "C" void cz_cuda_host_free(void *hptr)
+{
+    if (hptr)
+        cudaFreeHost(hptr);
+}
+
+extern "C" int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
+{
+    CZ__CU(ctx, cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    return CZ_OK;
+}
+
+extern "C" int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
+{
+    CZ__CU(ctx, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    return CZ_OK;
+}
+
+extern "C" int cz_cuda_sync(cz_ctx_t *ctx)
+{
+    CZ__CU(ctx, cudaDeviceSynchronize());
+    return CZ_OK;
+}

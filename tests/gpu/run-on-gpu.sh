@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# run-on-gpu.sh — build cuzk with the CUDA backend and run every GPU test and
+# benchmark in one go, on a machine with an NVIDIA GPU (no network needed:
+# blst is built from the checked tarball in .deps/, see scripts/deps.sh).
+#
+# Usage (from anywhere inside a fresh copy of the repo):
+#   bash tests/gpu/run-on-gpu.sh
+# Env:
+#   OUT               the log goes to $OUT/gpu.log (else build-gpu/gpu.log)
+#   CUZK_GPU_BUILD    build directory (default build-gpu)
+#   CUZK_CUDA_ARCHS   CMAKE_CUDA_ARCHITECTURES (default 90: the H200; the
+#                     project default 80-real..90-virtual takes 4x the compile)
+#   CUZK_GPU_BENCH    0 to skip the benchmarks
+#   JOBS              parallel build jobs (default: all cores)
+# Exit status: 0 when the build and every GPU test and benchmark passed.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+build=${CUZK_GPU_BUILD:-$top/build-gpu}
+logdir=${OUT:-$build}
+mkdir -p "$build" "$logdir"
+log=$logdir/gpu.log
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+archs=${CUZK_CUDA_ARCHS:-90}
+status=0
+: >"$log"
+
+say() { printf '== %s\n' "$*" | tee -a "$log"; }
+run() {   # run CMD...: log it, its output and its status; remember failures
+    say "\$ $*"
+    local t0=$SECONDS
+    "$@" 2>&1 | tee -a "$log"
+    local rc=${PIPESTATUS[0]}
+    say "rc=$rc ($((SECONDS - t0)) s)"
+    [ "$rc" -eq 0 ] || status=1
+    return "$rc"
+}
+
+say "cuzk GPU run, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')"
+run nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
+run nvcc --version
+
+# ---- blst (offline, from the checked tarball) ---------------------------------
+blst=$build/deps/blst
+if ! CUZK_NO_APT=1 scripts/deps.sh "$build" >>"$log" 2>&1; then
+    # deps.sh needs openssl for its integrity check; do the same check with coreutils.
+    say "deps.sh failed; building blst by hand from .deps/"
+    tgz=.deps/chainsafe-blst-0.2.11.tgz
+    want=$(sed -n 's/^BLST_INTEGRITY="\(.*\)"$/\1/p' scripts/deps.sh)
+    got="sha512-$(sha512sum "$tgz" | cut -d' ' -f1 | xxd -r -p | base64 -w0)"
+    if [ "$got" != "$want" ]; then
+        say "blst tarball integrity mismatch: $got"
+        exit 1
+    fi
+    rm -rf "$build/deps/blst-src" "$blst" && mkdir -p "$build/deps/blst-src" "$blst/include"
+    tar -xzf "$tgz" -C "$build/deps/blst-src" || exit 1
+    (cd "$blst" && sh "$build/deps/blst-src/package/blst/build.sh" >build.log 2>&1) || { say "blst build failed"; exit 1; }
+    cp "$build/deps/blst-src/package/blst/bindings/blst.h" "$build/deps/blst-src/package/blst/bindings/blst_aux.h" "$blst/include/"
+fi
+
+# ---- build ------------------------------------------------------------------
+run cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES="$archs" -DBLST_DIR="$blst" || exit 1
+gpu_targets="test_cuda_field test_cuda_ntt test_cpu_h cuzk-cli"
+if ! run cmake --build "$build" -j "$jobs"; then
+    say "full build failed; building the GPU targets only"
+    status=0
+    run cmake --build "$build" -j "$jobs" --target $gpu_targets || exit 1
+fi
+
+# ---- tests --------------------------------------------------------------------
+run ctest --test-dir "$build" -L gpu --output-on-failure --timeout 900
+run ctest --test-dir "$build" -R '^test_cpu_h$' --output-on-failure
+
+# ---- benchmarks ---------------------------------------------------------------
+if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
+    cuzk=$build/bin/cuzk
+    for n in 20 24 26 27; do
+        run "$cuzk" bench ntt --backend cuda --log-n "$n" --iters 10
+    done
+    for n in 20 24 27; do
+        run "$cuzk" bench h --backend cuda --log-n "$n" --iters 3
+    done
+fi
+
+say "summary:"
+grep -E '^(NTT|H) 2\^|tests passed|tests failed|^== rc=[^0]' "$log" | tee -a "$log.summary"
+say "status $status (log: $log)"
+exit "$status"

@@ -1,0 +1,321 @@
+/*
+ * tests/gpu/test_cuda_field.c — device Fr, Fp, Fp2 arithmetic and G1/G2
+ * point formulas (Jacobian, XYZZ, affine) against blst on the host, on
+ * random values and the edges 0, 1, modulus-1 (Montgomery -1) and the raw
+ * representation modulus-1. Labelled gpu; skips without a device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_test.h"
+
+#define NRAND 200
+
+static cz_ctx_t *ctx(void)
+{
+    static cz_ctx_t *c;
+    if (!c && cz_ctx_new(&c, NULL, 1) != CZ_OK)
+        abort();
+    return c;
+}
+
+/* ---- Fr ------------------------------------------------------------------ */
+
+/* Edge values then random ones; a and b hold every edge pair, then random pairs. */
+static size_t fr_inputs(blst_fr **pa, blst_fr **pb)
+{
+    blst_fr e[6];
+    e[0] = CZ_FR_ZERO;
+    e[1] = CZ_FR_ONE;
+    cz_fr_neg(&e[2], &CZ_FR_ONE);                     /* r - 1 */
+    uint64_t raw[4] = { 0xffffffff00000000ull, 0x53bda402fffe5bfeull,
+                        0x3339d80809a1d805ull, 0x73eda753299d7d48ull };
+    memcpy(&e[3], raw, sizeof raw);                    /* limbs = r - 1 */
+    cz_fr_from_u64(&e[4], 2);
+    memset(&e[5], 0, sizeof e[5]);
+    e[5].l[0] = 1;                                     /* limbs = 1 (R^-1) */
+    size_t ne = 6, n = ne * ne + NRAND;
+    blst_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    cz_rng rng;
+    cz_rng_seed(&rng, 1);
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++, k++)
+            a[k] = e[i], b[k] = e[j];
+    for (; k < n; k++) {
+        cz_fr_random_rng(&a[k], &rng);
+        cz_fr_random_rng(&b[k], &rng);
+    }
+    *pa = a;
+    *pb = b;
+    return n;
+}
+
+CZ_TEST(fr_ops)
+{
+    if (!gpu_or_skip()) return;
+    blst_fr *a, *b;
+    size_t n = fr_inputs(&a, &b);
+    blst_fr *out = malloc(n * sizeof *out), want;
+    for (int op = CZ_CUDA_TEST_ADD; op <= CZ_CUDA_TEST_POW; op++) {
+        CHECK_OK(cz_cuda_test_field(ctx(), 0, op, out, a, b, n));
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            switch (op) {
+            case CZ_CUDA_TEST_ADD: blst_fr_add(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_SUB: blst_fr_sub(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_NEG: blst_fr_cneg(&want, &a[i], 1); break;
+            case CZ_CUDA_TEST_DBL: blst_fr_add(&want, &a[i], &a[i]); break;
+            case CZ_CUDA_TEST_MUL: blst_fr_mul(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_SQR: blst_fr_sqr(&want, &a[i]); break;
+            case CZ_CUDA_TEST_INV: blst_fr_inverse(&want, &a[i]); break;
+            case CZ_CUDA_TEST_POW: cz_fr_pow_u64(&want, &a[i], b[i].l[0]); break;
+            }
+            if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
+                fprintf(stderr, "fr op %d input %zu differs\n", op, i);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(a); free(b); free(out);
+}
+
+/* ---- Fp ------------------------------------------------------------------ */
+
+static const uint64_t P_MINUS_1[6] = { 0xb9feffffffffaaaaull, 0x1eabfffeb153ffffull,
+    0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull };
+
+static void fp_random(blst_fp *r, cz_rng *rng)
+{
+    for (int i = 0; i < 6; i++)
+        r->l[i] = cz_rng_next(rng);
+    r->l[5] &= (1ull << 60) - 1;                       /* < 2^380 < p */
+}
+
+static size_t fp_inputs(blst_fp **pa, blst_fp **pb)
+{
+    blst_fp e[6];
+    uint64_t one[6] = { 1, 0, 0, 0, 0, 0 }, two[6] = { 2, 0, 0, 0, 0, 0 };
+    memset(&e[0], 0, sizeof e[0]);
+    blst_fp_from_uint64(&e[1], one);
+    blst_fp_cneg(&e[2], &e[1], 1);                     /* p - 1 */
+    memcpy(&e[3], P_MINUS_1, sizeof P_MINUS_1);        /* limbs = p - 1 */
+    blst_fp_from_uint64(&e[4], two);
+    memcpy(&e[5], one, sizeof one);
+    size_t ne = 6, n = ne * ne + NRAND;
+    blst_fp *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    cz_rng rng;
+    cz_rng_seed(&rng, 2);
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++, k++)
+            a[k] = e[i], b[k] = e[j];
+    for (; k < n; k++) {
+        fp_random(&a[k], &rng);
+        fp_random(&b[k], &rng);
+    }
+    *pa = a;
+    *pb = b;
+    return n;
+}
+
+static void fp_pow(blst_fp *r, const blst_fp *a, uint64_t e)
+{
+    uint64_t one[6] = { 1, 0, 0, 0, 0, 0 };
+    blst_fp acc;
+    blst_fp_from_uint64(&acc, one);
+    for (int bit = 63; bit >= 0; bit--) {
+        blst_fp_sqr(&acc, &acc);
+        if ((e >> bit) & 1)
+            blst_fp_mul(&acc, &acc, a);
+    }
+    *r = acc;
+}
+
+CZ_TEST(fp_ops)
+{
+    if (!gpu_or_skip()) return;
+    blst_fp *a, *b;
+    size_t n = fp_inputs(&a, &b);
+    blst_fp *out = malloc(n * sizeof *out), want;
+    for (int op = CZ_CUDA_TEST_ADD; op <= CZ_CUDA_TEST_POW; op++) {
+        CHECK_OK(cz_cuda_test_field(ctx(), 1, op, out, a, b, n));
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            switch (op) {
+            case CZ_CUDA_TEST_ADD: blst_fp_add(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_SUB: blst_fp_sub(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_NEG: blst_fp_cneg(&want, &a[i], 1); break;
+            case CZ_CUDA_TEST_DBL: blst_fp_add(&want, &a[i], &a[i]); break;
+            case CZ_CUDA_TEST_MUL: blst_fp_mul(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_SQR: blst_fp_sqr(&want, &a[i]); break;
+            case CZ_CUDA_TEST_INV: blst_fp_inverse(&want, &a[i]); break;
+            case CZ_CUDA_TEST_POW: fp_pow(&want, &a[i], b[i].l[0]); break;
+            }
+            if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
+                fprintf(stderr, "fp op %d input %zu differs\n", op, i);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(a); free(b); free(out);
+}
+
+CZ_TEST(fp2_ops)
+{
+    if (!gpu_or_skip()) return;
+    blst_fp *a1, *b1;
+    size_t n1 = fp_inputs(&a1, &b1), n = n1 - 1;
+    blst_fp2 *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *out = malloc(n * sizeof *out);
+    for (size_t i = 0; i < n; i++) {       /* pair neighbours: edges meet edges and randoms */
+        a[i].fp[0] = a1[i], a[i].fp[1] = a1[i + 1];
+        b[i].fp[0] = b1[i + 1], b[i].fp[1] = b1[i];
+    }
+    blst_fp2 want;
+    for (int op = CZ_CUDA_TEST_ADD; op <= CZ_CUDA_TEST_INV; op++) {
+        CHECK_OK(cz_cuda_test_field(ctx(), 2, op, out, a, b, n));
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            switch (op) {
+            case CZ_CUDA_TEST_ADD: blst_fp2_add(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_SUB: blst_fp2_sub(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_NEG: blst_fp2_cneg(&want, &a[i], 1); break;
+            case CZ_CUDA_TEST_DBL: blst_fp2_add(&want, &a[i], &a[i]); break;
+            case CZ_CUDA_TEST_MUL: blst_fp2_mul(&want, &a[i], &b[i]); break;
+            case CZ_CUDA_TEST_SQR: blst_fp2_sqr(&want, &a[i]); break;
+            case CZ_CUDA_TEST_INV: blst_fp2_inverse(&want, &a[i]); break;
+            }
+            if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
+                fprintf(stderr, "fp2 op %d input %zu differs\n", op, i);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(a1); free(b1); free(a); free(b); free(out);
+}
+
+/* ---- G1 and G2, written once over blst's p1/p2 names ------------------- */
+
+#define NPTS 48
+
+/*
+ * Inputs: random multiples of the generator, plus the special cases
+ * Q = P (doubling), Q = -P (infinity), P = infinity, Q = infinity.
+ */
+#define EC_TESTS(G, P, PA, FP)                                                 \
+static void G##_scalar(byte s[32], cz_rng *rng)                                \
+{                                                                              \
+    for (int i = 0; i < 32; i++) s[i] = (byte)cz_rng_next(rng);                \
+    s[31] &= 0x3f;                                                             \
+}                                                                              \
+static void G##_inputs(P *p, P *q)                                             \
+{                                                                              \
+    cz_rng rng;                                                                \
+    cz_rng_seed(&rng, 7);                                                      \
+    byte s[32];                                                                \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        G##_scalar(s, &rng); P##_mult(&p[i], P##_generator(), s, 254);         \
+        G##_scalar(s, &rng); P##_mult(&q[i], P##_generator(), s, 254);         \
+    }                                                                          \
+    q[0] = p[0];                                   /* doubling */              \
+    q[1] = p[1]; P##_cneg(&q[1], 1);               /* P + -P */                \
+    memset(&p[2], 0, sizeof p[2]);                 /* inf + Q */               \
+    memset(&q[3], 0, sizeof q[3]);                 /* P + inf */               \
+    P##_double(&q[4], &p[4]);                      /* P + 2P, distinct Z */    \
+}                                                                              \
+/* Jacobian (X*ZZ*ZZZ^2, Y*ZZ^3*ZZZ^2, ZZ*ZZZ) has x = X/ZZ, y = Y/ZZZ. */     \
+static void G##_from_xyzz(P *r, const FP *x)                                   \
+{                                                                              \
+    FP t, zzz2;                                                                \
+    FP##_sqr(&zzz2, &x[3]);                                                    \
+    FP##_mul(&r->x, &x[0], &x[2]);                                             \
+    FP##_mul(&r->x, &r->x, &zzz2);                                             \
+    FP##_mul(&r->z, &x[2], &x[3]);                                             \
+    FP##_sqr(&t, &x[2]);                                                       \
+    FP##_mul(&t, &t, &x[2]);                                                   \
+    FP##_mul(&t, &t, &zzz2);                                                   \
+    FP##_mul(&r->y, &x[1], &t);                                                \
+}                                                                              \
+static void G##_to_xyzz(FP *x, const P *p)                                     \
+{                                                                              \
+    x[0] = p->x;                                                               \
+    x[1] = p->y;                                                               \
+    FP##_sqr(&x[2], &p->z);                                                    \
+    FP##_mul(&x[3], &x[2], &p->z);                                             \
+}                                                                              \
+static void G##_check(int group)                                               \
+{                                                                              \
+    P *p = calloc(NPTS, sizeof *p), *q = calloc(NPTS, sizeof *q);              \
+    P *out = calloc(NPTS, sizeof *out), want;                                  \
+    PA *pa = calloc(NPTS, sizeof *pa), *qa = calloc(NPTS, sizeof *qa), *oa = calloc(NPTS, sizeof *oa); \
+    FP (*px)[4] = calloc(NPTS, sizeof *px), (*qx)[4] = calloc(NPTS, sizeof *qx), (*ox)[4] = calloc(NPTS, sizeof *ox); \
+    G##_inputs(p, q);                                                          \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_to_affine(&pa[i], &p[i]);                                          \
+        P##_to_affine(&qa[i], &q[i]);                                          \
+        G##_to_xyzz(px[i], &p[i]);                                             \
+        G##_to_xyzz(qx[i], &q[i]);                                             \
+    }                                                                          \
+    int bad;                                                                   \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_JAC_ADD, out, p, q, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_add_or_double(&want, &p[i], &q[i]);                                \
+        if (!P##_is_equal(&want, &out[i]) && bad++ < 3) fprintf(stderr, "g%d jac_add %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_JAC_MADD, out, p, qa, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_add_or_double_affine(&want, &p[i], &qa[i]);                        \
+        if (!P##_is_equal(&want, &out[i]) && bad++ < 3) fprintf(stderr, "g%d jac_madd %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_JAC_DBL, out, p, NULL, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_double(&want, &p[i]);                                              \
+        if (!P##_is_equal(&want, &out[i]) && bad++ < 3) fprintf(stderr, "g%d jac_dbl %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    P tmp;                                                                     \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_XYZZ_ADD, ox, px, qx, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_add_or_double(&want, &p[i], &q[i]);                                \
+        G##_from_xyzz(&tmp, ox[i]);                                            \
+        if (!P##_is_equal(&want, &tmp) && bad++ < 3) fprintf(stderr, "g%d xyzz_add %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_XYZZ_MADD, ox, px, qa, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_add_or_double(&want, &p[i], &q[i]);                                \
+        G##_from_xyzz(&tmp, ox[i]);                                            \
+        if (!P##_is_equal(&want, &tmp) && bad++ < 3) fprintf(stderr, "g%d xyzz_madd %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_XYZZ_DBL, ox, px, NULL, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        P##_double(&want, &p[i]);                                              \
+        G##_from_xyzz(&tmp, ox[i]);                                            \
+        if (!P##_is_equal(&want, &tmp) && bad++ < 3) fprintf(stderr, "g%d xyzz_dbl %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_AFF_ADD, oa, pa, qa, NPTS)); \
+    bad = 0;                                                                   \
+    for (int i = 0; i < NPTS; i++) {                                           \
+        PA wa;                                                                 \
+        P##_add_or_double(&want, &p[i], &q[i]);                                \
+        P##_to_affine(&wa, &want);                                             \
+        if (!PA##_is_equal(&wa, &oa[i]) && bad++ < 3) fprintf(stderr, "g%d aff_add %d\n", group, i); \
+    }                                                                          \
+    CHECK_EQ_INT(bad, 0);                                                      \
+    free(p); free(q); free(out); free(pa); free(qa); free(oa); free(px); free(qx); free(ox); \
+}
+
+EC_TESTS(g1, blst_p1, blst_p1_affine, blst_fp)
+EC_TESTS(g2, blst_p2, blst_p2_affine, blst_fp2)
+
+CZ_TEST(g1_points) { if (gpu_or_skip()) g1_check(1); }
+CZ_TEST(g2_points) { if (gpu_or_skip()) g2_check(2); }
+
+CZ_TEST_MAIN()

@@ -1,0 +1,170 @@
+/*
+ * tests/gpu/test_cuda_ntt.c — the device NTT against the CPU NTT (ff/ntt.h)
+ * for every kind and input/output order at sizes 2^1 .. 2^20 and 2^23, and
+ * the device H pipeline against cz_cpu_compute_h, bit for bit. Labelled
+ * gpu; skips without a device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/h.h"
+#include "gpu_test.h"
+
+static cz_ctx_t *ctx(void)
+{
+    static cz_ctx_t *c;
+    if (!c && cz_ctx_new(&c, NULL, 0) != CZ_OK)
+        abort();
+    return c;
+}
+
+static cz_fr *random_vec(size_t n, uint64_t seed)
+{
+    cz_rng rng;
+    cz_rng_seed(&rng, seed);
+    cz_fr *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        cz_fr_random_rng(&v[i], &rng);
+    return v;
+}
+
+static void bitrev_copy(cz_fr *dst, const cz_fr *src, unsigned log_n)
+{
+    size_t n = (size_t)1 << log_n;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        for (unsigned b = 0; b < log_n; b++)
+            r |= ((i >> b) & 1) << (log_n - 1 - b);
+        dst[r] = src[i];
+    }
+}
+
+typedef int cpu_ntt_fn(cz_ctx_t *, const cz_ntt_domain *, cz_fr *);
+static cpu_ntt_fn *const CPU_NTT[4] = { cz_ntt_forward, cz_ntt_inverse, cz_ntt_coset_forward,
+                                        cz_ntt_coset_inverse };
+
+/* Every kind and order at one size; returns the number of mismatches. */
+static int check_size(unsigned log_n, int all_orders)
+{
+    const size_t n = (size_t)1 << log_n, bytes = n * sizeof(cz_fr);
+    int bad = 0;
+    cz_ntt_domain *cd = NULL;
+    cz_cuda_ntt_domain *gd = NULL;
+    void *dv = NULL;
+    cz_fr *x = random_vec(n, 100 + log_n), *want = malloc(bytes), *in = malloc(bytes),
+          *got = malloc(bytes), *tmp = malloc(bytes);
+    if (cz_ntt_domain_new(ctx(), &cd, log_n) != CZ_OK ||
+        cz_cuda_ntt_domain_new(ctx(), &gd, log_n) != CZ_OK ||
+        cz_cuda_malloc(ctx(), &dv, bytes) != CZ_OK) {
+        fprintf(stderr, "setup 2^%u: %s\n", log_n, cz_ctx_message(ctx()));
+        bad++;
+        goto out;
+    }
+    for (int kind = 0; kind < 4; kind++) {
+        memcpy(want, x, bytes);
+        if (CPU_NTT[kind](ctx(), cd, want) != CZ_OK) {
+            bad++;
+            continue;
+        }
+        for (int order = 0; order < 4; order++) {
+            if (!all_orders && order != CZ_CUDA_ORDER_NN && order != CZ_CUDA_ORDER_NR)
+                continue;
+            int rev_in = order == CZ_CUDA_ORDER_RN || order == CZ_CUDA_ORDER_RR;
+            int rev_out = order == CZ_CUDA_ORDER_NR || order == CZ_CUDA_ORDER_RR;
+            if (rev_in) bitrev_copy(in, x, log_n); else memcpy(in, x, bytes);
+            int rc = cz_cuda_memcpy_htod(ctx(), dv, in, bytes);
+            if (rc == CZ_OK) rc = cz_cuda_ntt(ctx(), gd, dv, (cz_cuda_ntt_kind)kind,
+                                              (cz_cuda_ntt_order)order, NULL);
+            if (rc == CZ_OK) rc = cz_cuda_sync(ctx());
+            if (rc == CZ_OK) rc = cz_cuda_memcpy_dtoh(ctx(), got, dv, bytes);
+            if (rc != CZ_OK) {
+                fprintf(stderr, "2^%u kind %d order %d: %s\n", log_n, kind, order,
+                        cz_ctx_message(ctx()));
+                bad++;
+                continue;
+            }
+            if (rev_out) { memcpy(tmp, got, bytes); bitrev_copy(got, tmp, log_n); }
+            if (memcmp(got, want, bytes) != 0) {
+                size_t i = 0;
+                while (!cz_fr_eq(&got[i], &want[i])) i++;
+                fprintf(stderr, "2^%u kind %d order %d differs (first at %zu)\n", log_n, kind,
+                        order, i);
+                bad++;
+            }
+        }
+    }
+out:
+    cz_cuda_free(dv);
+    cz_cuda_ntt_domain_free(gd);
+    cz_ntt_domain_free(cd);
+    free(x); free(want); free(in); free(got); free(tmp);
+    return bad;
+}
+
+CZ_TEST(ntt_all_kinds_orders_small)
+{
+    if (!gpu_or_skip()) return;
+    for (unsigned L = 1; L <= 20; L++)
+        CHECK_EQ_INT(check_size(L, L <= 14 || L == 20), 0);
+}
+
+CZ_TEST(ntt_large)
+{
+    if (!gpu_or_skip()) return;
+    CHECK_EQ_INT(check_size(23, 0), 0);
+}
+
+CZ_TEST(ntt_bad_arguments)
+{
+    if (!gpu_or_skip()) return;
+    cz_cuda_ntt_domain *d = NULL;
+    CHECK_EQ_INT(cz_cuda_ntt_domain_new(ctx(), &d, 0), CZ_ERANGE);
+    CHECK_EQ_INT(cz_cuda_ntt_domain_new(ctx(), &d, 29), CZ_ERANGE);
+    CHECK(d == NULL);
+}
+
+/* Device H (one context reused across sizes) equals the CPU H bit for bit. */
+static void check_h(cz_cuda_h *gh, unsigned log_n, size_t n)
+{
+    const size_t m = (size_t)1 << log_n, bytes = m * sizeof(cz_fr);
+    cz_fr *a = random_vec(m, 7 * log_n + n), *b = random_vec(m, 7 * log_n + n + 1),
+          *c = random_vec(m, 7 * log_n + n + 2), *got = malloc(bytes);
+    cz_ntt_domain *cd;
+    CHECK_OK(cz_cuda_h_compute(ctx(), gh, a, b, c, n, log_n));
+    CHECK_OK(cz_cuda_h_download(ctx(), gh, got, m));
+    REQUIRE(cz_ntt_domain_new(ctx(), &cd, log_n) == CZ_OK);
+    CHECK_OK(cz_cpu_compute_h(ctx(), cd, a, b, c, n));
+    if (memcmp(got, a, bytes) != 0) {
+        size_t i = 0;
+        while (cz_fr_eq(&got[i], &a[i])) i++;
+        fprintf(stderr, "h 2^%u n=%zu differs (first at %zu)\n", log_n, n, i);
+        CHECK(0);
+    }
+    cz_ntt_domain_free(cd);
+    free(a); free(b); free(c); free(got);
+}
+
+CZ_TEST(h_matches_cpu)
+{
+    if (!gpu_or_skip()) return;
+    cz_cuda_h *gh;
+    REQUIRE(cz_cuda_h_new(ctx(), &gh, 0, 22) == CZ_OK);
+    static const unsigned sizes[] = { 1, 2, 3, 5, 9, 10, 11, 14, 15, 17, 20, 22 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t m = (size_t)1 << sizes[i];
+        check_h(gh, sizes[i], m);
+        if (m > 2)
+            check_h(gh, sizes[i], m - m / 3);
+    }
+    cz_cuda_h_times t;
+    cz_cuda_h_last_times(gh, &t);
+    printf("h 2^22 times (ms from start): a %.2f b %.2f c %.2f ab %.2f total %.2f\n",
+           t.a_uploaded, t.b_uploaded, t.c_uploaded, t.ab_done, t.total);
+    CHECK_EQ_INT(cz_cuda_h_compute(ctx(), gh, NULL, NULL, NULL, 1, 3), CZ_EINVAL);
+    cz_fr v[4];
+    CHECK_EQ_INT(cz_cuda_h_compute(ctx(), gh, v, v, v, 1, 23), CZ_ERANGE);
+    CHECK_EQ_INT(cz_cuda_h_compute(ctx(), gh, v, v, v, 9, 3), CZ_EMISMATCH);
+    cz_cuda_h_free(gh);
+}
+
+CZ_TEST_MAIN()

@@ -114,12 +114,6 @@ static int synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *ou
     return cz_circuit_witness(ctx, j->circuit, j->job_seed * 1000 + partition + 1, out);
 }
 
-static int synth_keygen(cz_cs_t *cs, void *arg)
-{
-    const cz_circuit_t *c = arg;
-    return c->kind == CZ_CIRCUIT_BENCH ? cz_bench_circuit(cs, &c->bench) : cz_circuit_synthesize(c, cs);
-}
-
 /* Reset the kernel's peak-RSS mark so each run reports its own (Linux). */
 static void reset_peak_rss(void)
 {
@@ -258,7 +252,7 @@ int cz_bench_pipeline(int argc, char **argv)
         cz_setup_toxic_from_seed(&toxic, 1);
         if (!o.json)
             printf("generating test parameters for %s (seeded; tests only)...\n", o.circuit);
-        rc = cz_setup(ctx, &params, synth_keygen, &circuit, &toxic, NULL);
+        rc = cz_setup(ctx, &params, cz_circuit_body, &circuit, &toxic, NULL);
         cz_setup_toxic_scrub(&toxic);
     }
     if (rc == CZ_OK)

@@ -26,12 +26,6 @@ static void usage(FILE *f)
             "  Without --params, test parameters are generated in process (seeded).\n");
 }
 
-static int synth_keygen(cz_cs_t *cs, void *arg)
-{
-    const cz_circuit_t *c = arg;
-    return c->kind == CZ_CIRCUIT_BENCH ? cz_bench_circuit(cs, &c->bench) : cz_circuit_synthesize(c, cs);
-}
-
 int cz_bench_prove(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -71,7 +65,7 @@ int cz_bench_prove(int argc, char **argv)
     } else if (rc == CZ_OK) {
         cz_setup_toxic_t toxic;
         cz_setup_toxic_from_seed(&toxic, 1);
-        rc = cz_setup(ctx, &params, synth_keygen, &circuit, &toxic, NULL);
+        rc = cz_setup(ctx, &params, cz_circuit_body, &circuit, &toxic, NULL);
         cz_setup_toxic_scrub(&toxic);
     }
     if (rc == CZ_OK)

@@ -33,16 +33,20 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
     return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X] or bench:N)", id);
 }
 
-int cz_circuit_synthesize(const cz_circuit_t *c, cz_cs_t *cs)
+int cz_circuit_body(cz_cs_t *cs, void *circuit)
 {
-    int rc;
+    const cz_circuit_t *c = circuit;
     if (c->kind == CZ_CIRCUIT_TOY) {
         cz_fr x;
         cz_fr_from_u64(&x, c->toy_x);
-        rc = cz_toy_cube(cs, &x);
-    } else {
-        rc = cz_bench_circuit(cs, &c->bench);
+        return cz_toy_cube(cs, &x);
     }
+    return cz_bench_circuit(cs, &c->bench);
+}
+
+int cz_circuit_synthesize(const cz_circuit_t *c, cz_cs_t *cs)
+{
+    int rc = cz_circuit_body(cs, (void *)c);
     return rc ? rc : cz_cs_finish(cs);
 }
 

@@ -29,6 +29,11 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out);
 
 /* Synthesize into |cs| (any mode) and finish it. */
 int cz_circuit_synthesize(const cz_circuit_t *c, cz_cs_t *cs);
+/*
+ * Synthesize without finishing, with the signature cz_setup() takes
+ * (|circuit| is a const cz_circuit_t *): cz_setup(ctx, &p, cz_circuit_body, &c, ...).
+ */
+int cz_circuit_body(cz_cs_t *cs, void *circuit);
 
 /*
  * The PROVE-mode witness (free with cz_cs_witness_free): through the

@@ -31,11 +31,6 @@ typedef struct {
     size_t partition_bytes, abc_bytes;
 } fixture;
 
-static int synth_bench(cz_cs_t *cs, void *arg)
-{
-    return cz_bench_circuit(cs, &((const cz_circuit_t *)arg)->bench);
-}
-
 static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
 static cz_pvk_t *shared_pvk;
 
@@ -47,7 +42,7 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
     if (!shared_params) {
         cz_setup_toxic_t toxic;
         cz_setup_toxic_from_seed(&toxic, 77);
-        cz_setup(f->ctx, &shared_params, synth_bench, &f->circuit, &toxic, NULL);
+        cz_setup(f->ctx, &shared_params, cz_circuit_body, &f->circuit, &toxic, NULL);
         cz_setup_toxic_scrub(&toxic);
         cz_pvk_new(f->ctx, &shared_pvk, &shared_params->vk);
     }

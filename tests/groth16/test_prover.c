@@ -23,13 +23,6 @@ typedef struct {
     cz_backend_t *be;
 } fixture;
 
-static int synth_circuit(cz_cs_t *cs, void *arg)
-{
-    const cz_circuit_t *c = arg;
-    return c->kind == CZ_CIRCUIT_BENCH ? cz_bench_circuit(cs, &c->bench)
-                                       : cz_circuit_synthesize(c, cs);
-}
-
 static int fixture_new(fixture *f, const cz_circuit_t *c, uint64_t toxic_seed)
 {
     memset(f, 0, sizeof *f);
@@ -37,7 +30,7 @@ static int fixture_new(fixture *f, const cz_circuit_t *c, uint64_t toxic_seed)
     cz_setup_toxic_t toxic;
     cz_setup_toxic_from_seed(&toxic, toxic_seed);
     if (rc == CZ_OK)
-        rc = cz_setup(f->ctx, &f->params, synth_circuit, (void *)c, &toxic, NULL);
+        rc = cz_setup(f->ctx, &f->params, cz_circuit_body, (void *)c, &toxic, NULL);
     cz_setup_toxic_scrub(&toxic);
     if (rc == CZ_OK)
         rc = cz_pvk_new(f->ctx, &f->pvk, &f->params->vk);

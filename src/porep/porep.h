@@ -1,0 +1,68 @@
+/*
+ * porep/porep.h — PoRep identities and derivations: the registered seal
+ * proofs and their porep_id, replica_id, the interactive challenges of a
+ * partition, and the verifier's public inputs from public values alone.
+ *
+ * Sources:
+ *   rust-filecoin-proofs-api src/registry.rs  RegisteredSealProof (enum
+ *       order = proof id; porep_id = id LE u64 || nonce 0 LE u64 || 16 zero
+ *       bytes; *_V1_1 = ApiVersion V1_1_0);
+ *   rust-fil-proofs storage-proofs-porep/src/stacked/vanilla/params.rs
+ *       generate_replica_id = Fr-safe sha256(prover_id || sector_id BE u64 ||
+ *       ticket || comm_d || porep_id) (fr32 bytes_into_fr_repr_safe: last
+ *       byte &= 0x3f);
+ *   .../stacked/vanilla/challenges.rs  derive_porep: challenge i of
+ *       partition k = sha256(replica_id || seed || j LE u32) read as a LE
+ *       integer, mod (nodes - 1), + 1, with j = challenges * k + i;
+ *   .../stacked/circuit/proof.rs  StackedCompound::generate_public_inputs.
+ *
+ * All functions are pure and thread-safe.
+ */
+#ifndef CUZK_POREP_POREP_H
+#define CUZK_POREP_POREP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "circuits/porep/stacked.h"
+#include "cuzk/ctx.h"
+#include "ff/fr.h"
+
+typedef struct {
+    const char *name;        /* "StackedDrg2KiBV1_1" (registered_proof in C1 JSON) */
+    const char *vanilla_key; /* "StackedDrg2KiBV1" (VanillaSealProof variant) */
+    unsigned id;             /* enum position in RegisteredSealProof */
+    uint64_t sector_bytes;
+    int v1_1;                /* ApiVersion V1_1_0 (cuzk builds only these graphs) */
+} cz_porep_proof_t;
+
+/* The registered proof called |name|, or NULL. */
+const cz_porep_proof_t *cz_porep_proof_by_name(const char *name);
+/* The V1_1 registered proof of a sector size, or NULL. */
+const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes);
+/* porep_id of a registered proof. */
+void cz_porep_id(uint8_t out[32], const cz_porep_proof_t *proof);
+
+/* replica_id bytes (an Fr repr). */
+void cz_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
+                         const uint8_t ticket[32], const uint8_t comm_d[32],
+                         const uint8_t porep_id[32]);
+
+/* out[0..count) = the interactive challenges of partition k (count =
+ * challenges per partition). CZ_EINVAL for nodes <= 2 or nodes > 2^32. */
+int cz_porep_challenges(uint64_t *out, unsigned count, uint64_t nodes,
+                        const uint8_t replica_id[32], const uint8_t seed[32], unsigned k);
+
+/*
+ * The public inputs of partition k (ONE excluded; cz_porep_num_inputs(p) -
+ * 1 values) from the public values alone, as a chain verifier computes them:
+ * challenges from (replica_id, seed, k), DRG and expander parents from the
+ * porep_id graph. The 32-byte values are Fr reprs; CZ_ERANGE when one is not
+ * canonical, CZ_EINVAL for bad sizes.
+ */
+int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
+                                const cz_porep_params_t *p, const uint8_t porep_id[32],
+                                const uint8_t replica_id[32], const uint8_t comm_d[32],
+                                const uint8_t comm_r[32], const uint8_t seed[32], unsigned k);
+
+#endif /* CUZK_POREP_POREP_H */

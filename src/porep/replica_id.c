@@ -1,0 +1,71 @@
+/*
+ * porep/replica_id.c — registered seal proofs, porep_id and replica_id
+ * (sources in porep.h: rust-filecoin-proofs-api registry.rs, RFP
+ * stacked/vanilla/params.rs generate_replica_id, fr32 bytes_into_fr_repr_safe).
+ */
+#include "porep/porep.h"
+
+#include <string.h>
+
+#include "gadgets/sha254.h"
+
+#define KIB 1024ull
+#define MIB (1024ull * KIB)
+#define GIB (1024ull * MIB)
+
+/* RegisteredSealProof in declaration order (registry.rs): the id is the
+ * enum discriminant. */
+static const cz_porep_proof_t PROOFS[] = {
+    { "StackedDrg2KiBV1", "StackedDrg2KiBV1", 0, 2 * KIB, 0 },
+    { "StackedDrg8MiBV1", "StackedDrg8MiBV1", 1, 8 * MIB, 0 },
+    { "StackedDrg512MiBV1", "StackedDrg512MiBV1", 2, 512 * MIB, 0 },
+    { "StackedDrg32GiBV1", "StackedDrg32GiBV1", 3, 32 * GIB, 0 },
+    { "StackedDrg64GiBV1", "StackedDrg64GiBV1", 4, 64 * GIB, 0 },
+    { "StackedDrg2KiBV1_1", "StackedDrg2KiBV1", 5, 2 * KIB, 1 },
+    { "StackedDrg8MiBV1_1", "StackedDrg8MiBV1", 6, 8 * MIB, 1 },
+    { "StackedDrg512MiBV1_1", "StackedDrg512MiBV1", 7, 512 * MIB, 1 },
+    { "StackedDrg32GiBV1_1", "StackedDrg32GiBV1", 8, 32 * GIB, 1 },
+    { "StackedDrg64GiBV1_1", "StackedDrg64GiBV1", 9, 64 * GIB, 1 },
+};
+
+const cz_porep_proof_t *cz_porep_proof_by_name(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof PROOFS / sizeof PROOFS[0]; i++)
+        if (!strcmp(PROOFS[i].name, name))
+            return &PROOFS[i];
+    return NULL;
+}
+
+const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes)
+{
+    for (size_t i = 0; i < sizeof PROOFS / sizeof PROOFS[0]; i++)
+        if (PROOFS[i].v1_1 && PROOFS[i].sector_bytes == sector_bytes)
+            return &PROOFS[i];
+    return NULL;
+}
+
+void cz_porep_id(uint8_t out[32], const cz_porep_proof_t *proof)
+{
+    memset(out, 0, 32);
+    uint64_t id = proof->id;
+    for (int i = 0; i < 8; i++)        /* id LE; nonce (0) LE at [8..16) */
+        out[i] = (uint8_t)(id >> (8 * i));
+}
+
+void cz_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
+                         const uint8_t ticket[32], const uint8_t comm_d[32],
+                         const uint8_t porep_id[32])
+{
+    uint8_t be[8];
+    for (int i = 0; i < 8; i++)
+        be[i] = (uint8_t)(sector_id >> (56 - 8 * i));
+    cz_sha256_ctx s;
+    cz_sha256_init(&s);
+    cz_sha256_update(&s, prover_id, 32);
+    cz_sha256_update(&s, be, 8);
+    cz_sha256_update(&s, ticket, 32);
+    cz_sha256_update(&s, comm_d, 32);
+    cz_sha256_update(&s, porep_id, 32);
+    cz_sha256_final(&s, out);
+    out[31] &= 0x3f;                   /* bytes_into_fr_repr_safe */
+}

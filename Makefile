@@ -9,13 +9,18 @@
 #   make tsan    ThreadSanitizer build in build-tsan, run the concurrency tests
 #   make gpu-test   GPU tests and benchmarks (tests/gpu/run-on-gpu.sh)
 #
-# Variables: BUILD (build dir), JOBS, CUZK_CUDA=AUTO|ON|OFF, BLST_DIR.
+# Variables: BUILD (build dir), JOBS, CUZK_CUDA=AUTO|ON|OFF, BLST_DIR,
+#            CUDA_ARCHS (e.g. 90-real; default: sm_80/86/89/90 + PTX).
 
 BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CUZK_CUDA ?= AUTO
 BLST_DIR  ?= $(CURDIR)/build/deps/blst
 CMAKE_ARGS ?=
+CUDA_ARCHS ?=
+ifneq ($(CUDA_ARCHS),)
+CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)
+endif
 
 .PHONY: all deps build test demo asan tsan gpu-test clean
 

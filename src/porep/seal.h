@@ -1,0 +1,32 @@
+/*
+ * porep/seal.h — test sealing: a real small sector end to end (data ->
+ * tree_d/comm_d -> replica_id -> SDR labels -> tree_c/comm_c -> replica
+ * -> tree_r_last -> comm_r -> challenges -> the C1 with all proofs), as
+ * rust-fil-proofs seals and proves (RFP stacked/vanilla/proof.rs
+ * replicate_phase1/2 and prove_layers; filecoin-proofs api/seal.rs). For
+ * tests and benchmarks with no network and no external prover.
+ *
+ * Memory: the sector data, layers x sector of labels and the three trees
+ * (about (layers + 3.3) x sector size). Thread-safety: one call per ctx.
+ */
+#ifndef CUZK_POREP_SEAL_H
+#define CUZK_POREP_SEAL_H
+
+#include <stdint.h>
+
+#include "porep/c1.h"
+
+typedef struct {
+    uint64_t sector_bytes;     /* 2KiB, 8MiB, 512MiB (dense sealing) */
+    const uint8_t *data;       /* sector_bytes of Fr32-valid data, or NULL: */
+    uint64_t random_seed;      /*   pseudo-random Fr32 data from this seed */
+    uint8_t prover_id[32], ticket[32], seed[32];
+    uint64_t sector_id;
+} cz_seal_args_t;
+
+/* Seal and prove; *out receives the C1 (free with cz_c1_free). CZ_EINVAL
+ * for an unsupported size or data that is not Fr32-valid (a 32-byte node
+ * with either top bit set), CZ_ENOMEM. */
+int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out);
+
+#endif /* CUZK_POREP_SEAL_H */

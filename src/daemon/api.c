@@ -1,0 +1,365 @@
+/*
+ * daemon/api.c — routing, request validation and JSON responses (see
+ * daemon/api.h). CZ_E* codes of the server map to statuses in one place,
+ * status_of().
+ */
+#include "daemon/api.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/log.h"
+#include "groth16/proof.h"
+
+static const char *const JSON = "application/json";
+
+void cz_api_error(cz_api_resp_t *resp, int status, const char *code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *o = json_pack("{s:s,s:s,s:i}", "error", code, "message", msg, "status", status);
+    free(resp->body);
+    resp->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    resp->status = status;
+    resp->content_type = JSON;
+    resp->len = resp->body ? strlen(resp->body) : 0;
+    if (resp->body) {
+        char *g = realloc(resp->body, resp->len + 2);
+        if (g) {
+            resp->body = g;
+            resp->body[resp->len++] = '\n';
+            resp->body[resp->len] = '\0';
+        }
+    }
+}
+
+static void reply_json(cz_api_resp_t *resp, int status, json_t *o)
+{
+    if (!o) {
+        cz_api_error(resp, 500, "internal", "out of memory");
+        return;
+    }
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!text) {
+        cz_api_error(resp, 500, "internal", "out of memory");
+        return;
+    }
+    size_t n = strlen(text);
+    char *g = realloc(text, n + 2);
+    if (g) {
+        text = g;
+        text[n++] = '\n';
+        text[n] = '\0';
+    }
+    resp->status = status;
+    resp->content_type = JSON;
+    resp->body = text;
+    resp->len = n;
+}
+
+/* CZ_E* of a server call -> HTTP status and error code. */
+static int status_of(int rc, const char **code)
+{
+    switch (rc) {
+    case CZ_EINVAL: case CZ_EFORMAT: case CZ_ERANGE: *code = "invalid_request"; return 400;
+    case CZ_ENOTFOUND: *code = "not_found"; return 404;
+    case CZ_EBUSY: *code = "conflict"; return 409;
+    case CZ_ECANCELED: *code = "job_canceled"; return 410;
+    case CZ_EMISMATCH: *code = "params_mismatch"; return 422;
+    case CZ_EUNAVAIL: *code = "unavailable"; return 503;
+    case CZ_ENOMEM: *code = "out_of_memory"; return 503;
+    default: *code = "internal"; return 500;
+    }
+}
+
+static void reply_rc(cz_api_resp_t *resp, int rc, cz_ctx_t *ctx)
+{
+    const char *code;
+    int st = status_of(rc, &code);
+    cz_api_error(resp, st, code, "%s", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+}
+
+/* Parse the body as a JSON object; false after replying with the error. */
+static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **out)
+{
+    *out = NULL;
+    if (req->content_type && strncmp(req->content_type, "application/json", 16)) {
+        cz_api_error(resp, 415, "unsupported_media_type",
+                     "Content-Type '%.64s': send application/json", req->content_type);
+        return false;
+    }
+    if (!req->body || !req->body_len) {
+        cz_api_error(resp, 400, "invalid_json", "body: empty; a JSON object is required");
+        return false;
+    }
+    json_error_t err;
+    json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (!o) {
+        cz_api_error(resp, 400, "invalid_json", "body: line %d column %d: %s", err.line,
+                     err.column, err.text);
+        return false;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        cz_api_error(resp, 400, "invalid_json", "body: must be a JSON object, not %s",
+                     json_is_array(o) ? "an array" : "a scalar");
+        return false;
+    }
+    *out = o;
+    return true;
+}
+
+static bool valid_id(const char *id, size_t n)
+{
+    if (n != CZ_JOB_ID_LEN)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* "3.5" -> seconds, clamped to [0, max]; false on junk. */
+static bool parse_wait(const char *s, double max, double *out)
+{
+    char *end;
+    *out = 0;
+    if (!s)
+        return true;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0) || v > 1e9)
+        return false;
+    *out = v < max ? v : max;
+    return true;
+}
+
+static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
+                        cz_api_resp_t *resp, const char *id)
+{
+    const char *ws = req->arg ? req->arg(req->arg_cls, "wait") : NULL;
+    const char *fmt = req->arg ? req->arg(req->arg_cls, "format") : NULL;
+    double wait;
+    if (!parse_wait(ws, (double)cz_server_config(s)->max_wait, &wait)) {
+        cz_api_error(resp, 400, "invalid_request", "wait: '%.32s' is not a number of seconds", ws);
+        return;
+    }
+    if (fmt && strcmp(fmt, "json") && strcmp(fmt, "binary")) {
+        cz_api_error(resp, 400, "invalid_request", "format: '%.32s' is not json or binary", fmt);
+        return;
+    }
+    int rc = cz_server_wait(s, ctx, id, wait);
+    if (rc == CZ_EBUSY) {
+        json_t *st = NULL;
+        if (cz_server_job(s, ctx, id, &st) == CZ_OK) {
+            reply_json(resp, 202, st);
+            return;
+        }
+        rc = cz_ctx_code(ctx);
+    }
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    json_t *pub = NULL;
+    if (rc == CZ_OK)
+        rc = cz_server_result(s, ctx, id, &proof, &len, &pub);
+    if (rc != CZ_OK) {
+        const char *code;
+        int st = status_of(rc, &code);
+        if (rc != CZ_ENOTFOUND && rc != CZ_ECANCELED && st == 500)
+            st = 422, code = "job_failed";
+        cz_api_error(resp, st, code, "%s", cz_ctx_message(ctx));
+        return;
+    }
+    if (fmt && !strcmp(fmt, "json")) {
+        char *hex = malloc(2 * len + 1);
+        for (size_t i = 0; hex && i < len; i++)
+            snprintf(hex + 2 * i, 3, "%02x", proof[i]);
+        json_t *o = hex ? json_pack("{s:s,s:I,s:s,s:O}", "id", id, "partitions",
+                                    (json_int_t)(len / CZ_PROOF_BYTES), "proof", hex,
+                                    "public_inputs", pub ? pub : json_null())
+                        : NULL;
+        free(hex);
+        free(proof);
+        json_decref(pub);
+        reply_json(resp, 200, o);
+        return;
+    }
+    json_decref(pub);
+    resp->status = 200;
+    resp->content_type = "application/octet-stream";
+    resp->body = (char *)proof;
+    resp->len = len;
+}
+
+static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp,
+                      bool preload)
+{
+    json_t *o;
+    if (!body_object(req, resp, &o))
+        return;
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+        if (strcmp(key, "params")) {
+            cz_api_error(resp, 400, "invalid_request", "%.64s: unknown field (expected params)", key);
+            json_decref(o);
+            return;
+        }
+    const char *name = json_string_value(json_object_get(o, "params"));
+    if (!name) {
+        cz_api_error(resp, 400, "invalid_request", "params: required, a string");
+        json_decref(o);
+        return;
+    }
+    json_t *r = NULL;
+    int rc = preload ? cz_server_preload(s, ctx, name, &r) : cz_server_evict(s, ctx, name, &r);
+    json_decref(o);
+    if (rc == CZ_OK)
+        reply_json(resp, 200, r);
+    else if (rc == CZ_EFORMAT || rc == CZ_ERANGE)
+        cz_api_error(resp, 422, "invalid_params", "%s", cz_ctx_message(ctx));
+    else
+        reply_rc(resp, rc, ctx);
+}
+
+static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp)
+{
+    const char *m = req->method ? req->method : "", *p = req->path ? req->path : "";
+    bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD"), post = !strcmp(m, "POST");
+    bool del = !strcmp(m, "DELETE");
+    const char *allowed = NULL;
+    json_t *o;
+
+    if (!strcmp(p, "/metrics")) {
+        if (!get) {
+            allowed = "GET";
+            goto method;
+        }
+        char *text = cz_server_metrics(s);
+        if (!text) {
+            cz_api_error(resp, 500, "internal", "out of memory");
+            return;
+        }
+        resp->status = 200;
+        resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
+        resp->body = text;
+        resp->len = strlen(text);
+        return;
+    }
+    if (!strcmp(p, "/v1/status")) {
+        if (!get) {
+            allowed = "GET";
+            goto method;
+        }
+        reply_json(resp, 200, cz_server_status(s));
+        return;
+    }
+    if (!strcmp(p, "/v1/params/preload") || !strcmp(p, "/v1/params/evict")) {
+        if (!post) {
+            allowed = "POST";
+            goto method;
+        }
+        params_op(s, ctx, req, resp, !strcmp(p, "/v1/params/preload"));
+        return;
+    }
+    if (!strcmp(p, "/v1/proofs") || !strcmp(p, "/v1/proofs/")) {
+        if (post) {
+            if (!body_object(req, resp, &o))
+                return;
+            json_t *r = NULL;
+            bool existing = false;
+            int rc = cz_server_submit(s, ctx, o, &r, &existing);
+            json_decref(o);
+            if (rc == CZ_OK)
+                reply_json(resp, existing ? 200 : 201, r);
+            else
+                reply_rc(resp, rc, ctx);
+            return;
+        }
+        if (get) {
+            const char *state = req->arg ? req->arg(req->arg_cls, "state") : NULL;
+            static const char *const states[] = { "queued", "running", "done", "failed", "canceled" };
+            bool ok = !state;
+            for (int i = 0; i < 5 && !ok; i++)
+                ok = !strcmp(state, states[i]);
+            if (!ok) {
+                cz_api_error(resp, 400, "invalid_request",
+                             "state: '%.32s' is not queued, running, done, failed or canceled", state);
+                return;
+            }
+            reply_json(resp, 200, cz_server_list(s, state));
+            return;
+        }
+        allowed = "GET, POST";
+        goto method;
+    }
+    if (!strncmp(p, "/v1/proofs/", 11)) {
+        const char *id = p + 11, *rest = strchr(id, '/');
+        size_t idlen = rest ? (size_t)(rest - id) : strlen(id);
+        if (!valid_id(id, idlen)) {
+            cz_api_error(resp, 404, "not_found", "job id '%.*s': ids are 16 hex digits",
+                         (int)(idlen > 32 ? 32 : idlen), id);
+            return;
+        }
+        char jid[CZ_JOB_ID_LEN + 1];
+        memcpy(jid, id, CZ_JOB_ID_LEN);
+        jid[CZ_JOB_ID_LEN] = '\0';
+        if (rest && !strcmp(rest, "/proof")) {
+            if (!get) {
+                allowed = "GET";
+                goto method;
+            }
+            proof_reply(s, ctx, req, resp, jid);
+            return;
+        }
+        if (rest) {
+            cz_api_error(resp, 404, "not_found", "no route %.64s", p);
+            return;
+        }
+        json_t *r = NULL;
+        int rc;
+        if (get)
+            rc = cz_server_job(s, ctx, jid, &r);
+        else if (del)
+            rc = cz_server_cancel(s, ctx, jid, &r);
+        else {
+            allowed = "GET, DELETE";
+            goto method;
+        }
+        if (rc == CZ_OK)
+            reply_json(resp, 200, r);
+        else
+            reply_rc(resp, rc, ctx);
+        return;
+    }
+    cz_api_error(resp, 404, "not_found", "no route %.64s (see docs/API.md)", p);
+    return;
+method:
+    cz_api_error(resp, 405, "method_not_allowed", "%.16s %.64s: allowed %s", m, p, allowed);
+}
+
+void cz_api_handle(cz_server_t *s, const cz_api_req_t *req, cz_api_resp_t *resp)
+{
+    memset(resp, 0, sizeof *resp);
+    cz_ctx_t *ctx = NULL;
+    if (req->body_too_large)
+        cz_api_error(resp, 413, "body_too_large", "request body is over daemon.max_body (%zu bytes)",
+                     cz_server_config(s)->max_body);
+    else if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK)
+        cz_api_error(resp, 503, "out_of_memory", "out of memory");
+    else
+        route(s, ctx, req, resp);
+    cz_ctx_free(ctx);
+    cz_server_count_http(s, resp->status);
+    if (cz_log_enabled(CZ_LOG_DEBUG) || resp->status >= 500) {
+        char q[160];
+        cz_log(resp->status >= 500 ? CZ_LOG_WARN : CZ_LOG_DEBUG, "http", "method=%s path=%s status=%d",
+               req->method ? req->method : "-", cz_log_q(q, sizeof q, req->path), resp->status);
+    }
+}

@@ -1,0 +1,442 @@
+/*
+ * daemon/config.c — the key table, libconfig file reading, flag setting
+ * (see daemon/config.h). Every value, from the file or a flag, goes through
+ * set_text() so the two can never parse differently.
+ */
+#include "daemon/config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libconfig.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { T_STR, T_BOOL, T_LONG, T_BYTES, T_LIST } key_type;
+
+typedef struct {
+    const char *section, *name;
+    key_type type;
+    size_t off;
+    long min, max;            /* T_LONG bounds */
+    const char *def;          /* default as text (T_LIST: comma-separated) */
+    const char *help;
+} key_def;
+
+#define F(field) offsetof(cz_dconfig_t, field)
+static const key_def keys[] = {
+    { "daemon", "socket", T_STR, F(socket), 0, 0, "/run/cuzk/cuzkd.sock", "unix socket path (\"\" = none)" },
+    { "daemon", "socket_mode", T_STR, F(socket_mode), 0, 0, "0660", "octal permissions of the socket" },
+    { "daemon", "listen", T_STR, F(listen), 0, 0, "", "TCP HOST:PORT (\"\" = none); loopback only without auth_token" },
+    { "daemon", "auth_token", T_STR, F(auth_token), 0, 0, "", "bearer token required on TCP" },
+    { "daemon", "auth_token_file", T_STR, F(auth_token_file), 0, 0, "", "file holding the token (first line)" },
+    { "daemon", "max_body", T_BYTES, F(max_body), 0, 0, "64MiB", "largest request body accepted" },
+    { "daemon", "max_wait", T_LONG, F(max_wait), 0, 86400, "300", "cap of ?wait=SECONDS" },
+    { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "64", "concurrent connections" },
+    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "64", "partitions per job" },
+    { "daemon", "allow_client_paths", T_BOOL, F(allow_client_paths), 0, 0, "true", "accept absolute params/input paths from clients" },
+    { "daemon", "log_level", T_STR, F(log_level), 0, 0, "info", "debug, info, warn or error" },
+    { "daemon", "pid_file", T_STR, F(pid_file), 0, 0, "", "write the pid here (\"\" = none)" },
+    { "memory", "total_budget", T_STR, F(total_budget), 0, 0, "auto", "\"auto\" (RAM - safety_margin) or a size" },
+    { "memory", "safety_margin", T_BYTES, F(safety_margin), 0, 0, "5GiB", "kept free with total_budget=auto" },
+    { "devices", "devices", T_STR, F(devices), 0, 0, "cpu", "\"cpu\" or \"cpu:N\" (N CPU devices)" },
+    { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2", "workers sharing one device lock" },
+    { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0", "synthesized partitions waiting (0 = devices x workers)" },
+    { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1", "re-synthesis after a device error" },
+    { "synthesis", "workers", T_LONG, F(synth_workers), 1, 256, "1", "parallel partition syntheses" },
+    { "synthesis", "threads", T_LONG, F(threads), 0, 4096, "0", "thread pool width (0 = all CPUs)" },
+    { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params", "where params names resolve" },
+    { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB", "bytes of loaded params kept (LRU)" },
+    { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up" },
+    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines" },
+    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "timeline file (\"\" = the log stream)" },
+    { "journal", "dir", T_STR, F(journal_dir), 0, 0, "/var/lib/cuzk/journal", "durable job and result records" },
+    { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept" },
+    { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept" },
+    { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions" },
+};
+#undef F
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+bool cz_parse_bytes(const char *s, size_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    if (*s == '-')
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno)
+        return false;
+    if (end[0] == '^') {
+        unsigned long long e = strtoull(end + 1, &end, 10);
+        if (v != 2 || e > 62 || *end)
+            return false;
+        *out = (size_t)(1ull << e);
+        return true;
+    }
+    while (*end == ' ')
+        end++;
+    static const struct { const char *u; unsigned shift; } units[] = {
+        { "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 }, { "MiB", 20 },
+        { "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(end, units[i].u)) {
+            if (units[i].shift && v > (SIZE_MAX >> units[i].shift))
+                return false;
+            *out = (size_t)(v << units[i].shift);
+            return true;
+        }
+    return false;
+}
+
+static void free_list(char **l, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(l[i]);
+    free(l);
+}
+
+static int set_text(cz_ctx_t *ctx, cz_dconfig_t *cfg, const key_def *k, const char *v)
+{
+    void *p = (char *)cfg + k->off;
+    switch (k->type) {
+    case T_STR: {
+        char *dup = strdup(v);
+        if (!dup)
+            return cz_fail(ctx, CZ_ENOMEM, "%s.%s", k->section, k->name);
+        free(*(char **)p);
+        *(char **)p = dup;
+        return CZ_OK;
+    }
+    case T_BOOL:
+        if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes"))
+            *(bool *)p = true;
+        else if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no"))
+            *(bool *)p = false;
+        else
+            return cz_fail(ctx, CZ_EINVAL, "%s.%s: '%s' is not a boolean (true/false)",
+                           k->section, k->name, v);
+        return CZ_OK;
+    case T_LONG: {
+        char *end;
+        errno = 0;
+        long x = strtol(v, &end, 10);
+        if (end == v || *end || errno)
+            return cz_fail(ctx, CZ_EINVAL, "%s.%s: '%s' is not an integer", k->section, k->name, v);
+        if (x < k->min || x > k->max)
+            return cz_fail(ctx, CZ_EINVAL, "%s.%s: %ld is outside [%ld, %ld]", k->section, k->name,
+                           x, k->min, k->max);
+        *(long *)p = x;
+        return CZ_OK;
+    }
+    case T_BYTES:
+        if (!cz_parse_bytes(v, (size_t *)p))
+            return cz_fail(ctx, CZ_EINVAL, "%s.%s: '%s' is not a byte size (e.g. 4096, 64MiB, 5GiB)",
+                           k->section, k->name, v);
+        return CZ_OK;
+    case T_LIST: {
+        char ***lp = (char ***)p;
+        size_t *np = (size_t *)((char *)cfg + offsetof(cz_dconfig_t, npreload));
+        char **l = NULL;
+        size_t n = 0;
+        const char *s = v;
+        while (*s) {
+            const char *e = strchr(s, ',');
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            if (len) {
+                char **g = realloc(l, (n + 1) * sizeof *l);
+                if (!g || !(g[n] = strndup(s, len))) {
+                    free_list(g ? g : l, n);
+                    return cz_fail(ctx, CZ_ENOMEM, "%s.%s", k->section, k->name);
+                }
+                l = g;
+                n++;
+            }
+            s += len + (e ? 1 : 0);
+        }
+        free_list(*lp, *np);
+        *lp = l;
+        *np = n;
+        return CZ_OK;
+    }
+    }
+    return cz_fail(ctx, CZ_EINTERNAL, "config: bad key type");
+}
+
+static const key_def *find_key(const char *section, const char *name)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
+            return &keys[i];
+    return NULL;
+}
+
+int cz_dconfig_defaults(cz_dconfig_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < NKEYS; i++)
+        if (set_text(NULL, cfg, &keys[i], keys[i].def) != CZ_OK)
+            return CZ_ENOMEM;
+    return CZ_OK;
+}
+
+int cz_dconfig_set(cz_ctx_t *ctx, cz_dconfig_t *cfg, const char *key, const char *value)
+{
+    const char *dot = key ? strchr(key, '.') : NULL;
+    if (!dot || !value)
+        return cz_fail(ctx, CZ_EINVAL, "config: '%s' is not section.key", key ? key : "(null)");
+    char section[64];
+    size_t sl = (size_t)(dot - key);
+    if (sl >= sizeof section)
+        return cz_fail(ctx, CZ_EINVAL, "config: unknown key '%s'", key);
+    memcpy(section, key, sl);
+    section[sl] = '\0';
+    const key_def *k = find_key(section, dot + 1);
+    if (!k)
+        return cz_fail(ctx, CZ_EINVAL, "config: unknown key '%s'", key);
+    return set_text(ctx, cfg, k, value);
+}
+
+/* One libconfig setting -> text for set_text (lists are joined with ','). */
+static int setting_text(cz_ctx_t *ctx, const char *path, const key_def *k, config_setting_t *s,
+                        char *buf, size_t cap)
+{
+    int line = config_setting_source_line(s);
+    int t = config_setting_type(s);
+    switch (k->type) {
+    case T_STR:
+        if (t != CONFIG_TYPE_STRING)
+            break;
+        snprintf(buf, cap, "%s", config_setting_get_string(s));
+        return CZ_OK;
+    case T_BOOL:
+        if (t != CONFIG_TYPE_BOOL)
+            break;
+        snprintf(buf, cap, "%s", config_setting_get_bool(s) ? "true" : "false");
+        return CZ_OK;
+    case T_LONG:
+        if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+            break;
+        snprintf(buf, cap, "%lld", (long long)config_setting_get_int64(s));
+        return CZ_OK;
+    case T_BYTES:
+        if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+            long long v = config_setting_get_int64(s);
+            if (v < 0)
+                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s: %lld is negative", path, line,
+                               k->section, k->name, v);
+            snprintf(buf, cap, "%lld", v);
+            return CZ_OK;
+        }
+        if (t != CONFIG_TYPE_STRING)
+            break;
+        snprintf(buf, cap, "%s", config_setting_get_string(s));
+        return CZ_OK;
+    case T_LIST: {
+        if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
+            break;
+        size_t n = 0;
+        buf[0] = '\0';
+        for (int i = 0; i < config_setting_length(s); i++) {
+            config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+            if (config_setting_type(e) != CONFIG_TYPE_STRING)
+                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s[%d] is not a string", path, line,
+                               k->section, k->name, i);
+            const char *v = config_setting_get_string(e);
+            if (strchr(v, ',') || !*v)
+                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s[%d]: '%s' is not a params name",
+                               path, line, k->section, k->name, i, v);
+            int m = snprintf(buf + n, cap - n, "%s%s", n ? "," : "", v);
+            if (m < 0 || (size_t)m >= cap - n)
+                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s is too long", path, line,
+                               k->section, k->name);
+            n += (size_t)m;
+        }
+        return CZ_OK;
+    }
+    }
+    static const char *const tnames[] = { "string", "boolean", "integer", "size", "list of strings" };
+    return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s must be a %s", path, line, k->section, k->name,
+                   tnames[k->type]);
+}
+
+int cz_dconfig_load(cz_ctx_t *ctx, cz_dconfig_t *cfg, const char *path)
+{
+    config_t c;
+    config_init(&c);
+    int rc = CZ_OK;
+    if (config_read_file(&c, path) != CONFIG_TRUE) {
+        if (config_error_type(&c) == CONFIG_ERR_FILE_IO)
+            rc = cz_fail(ctx, CZ_EIO, "%s: cannot read: %s", path, strerror(errno));
+        else
+            rc = cz_fail(ctx, CZ_EINVAL, "%s:%d: %s", path, config_error_line(&c),
+                         config_error_text(&c));
+        config_destroy(&c);
+        return rc;
+    }
+    config_setting_t *root = config_root_setting(&c);
+    char *buf = malloc(65536);
+    if (!buf)
+        rc = cz_fail(ctx, CZ_ENOMEM, "config");
+    for (int i = 0; rc == CZ_OK && i < config_setting_length(root); i++) {
+        config_setting_t *sec = config_setting_get_elem(root, (unsigned)i);
+        const char *sname = config_setting_name(sec);
+        bool known = false;
+        for (size_t j = 0; j < NKEYS; j++)
+            known |= !strcmp(keys[j].section, sname);
+        if (!known) {
+            rc = cz_fail(ctx, CZ_EINVAL, "%s:%d: unknown section '%s'", path,
+                         config_setting_source_line(sec), sname);
+            break;
+        }
+        if (config_setting_type(sec) != CONFIG_TYPE_GROUP) {
+            rc = cz_fail(ctx, CZ_EINVAL, "%s:%d: section '%s' must be a group { ... }", path,
+                         config_setting_source_line(sec), sname);
+            break;
+        }
+        for (int j = 0; rc == CZ_OK && j < config_setting_length(sec); j++) {
+            config_setting_t *s = config_setting_get_elem(sec, (unsigned)j);
+            const key_def *k = find_key(sname, config_setting_name(s));
+            if (!k) {
+                rc = cz_fail(ctx, CZ_EINVAL, "%s:%d: unknown key '%s.%s'", path,
+                             config_setting_source_line(s), sname, config_setting_name(s));
+                break;
+            }
+            rc = setting_text(ctx, path, k, s, buf, 65536);
+            if (rc == CZ_OK && (rc = set_text(ctx, cfg, k, buf)) != CZ_OK) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
+                cz_fail(ctx, rc, "%s:%d: %s", path, config_setting_source_line(s), msg);
+            }
+        }
+    }
+    free(buf);
+    config_destroy(&c);
+    return rc;
+}
+
+static bool is_loopback(const char *host)
+{
+    return !strcmp(host, "127.0.0.1") || !strcmp(host, "localhost") || !strcmp(host, "::1") ||
+           !strncmp(host, "127.", 4);
+}
+
+int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
+{
+    static const char *const levels[] = { "debug", "info", "warn", "error" };
+    bool ok = false;
+    for (int i = 0; i < 4; i++)
+        ok |= !strcmp(cfg->log_level, levels[i]);
+    if (!ok)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.log_level: '%s' is not debug, info, warn or error",
+                       cfg->log_level);
+    char *end;
+    long mode = strtol(cfg->socket_mode, &end, 8);
+    if (!*cfg->socket_mode || *end || mode < 0 || mode > 0777)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.socket_mode: '%s' is not an octal mode like 0660",
+                       cfg->socket_mode);
+    size_t b;
+    if (strcmp(cfg->total_budget, "auto") && !cz_parse_bytes(cfg->total_budget, &b))
+        return cz_fail(ctx, CZ_EINVAL, "memory.total_budget: '%s' is neither \"auto\" nor a size",
+                       cfg->total_budget);
+    if (strcmp(cfg->devices, "cpu") && strncmp(cfg->devices, "cpu:", 4))
+        return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s': this build knows \"cpu\" and \"cpu:N\"",
+                       cfg->devices);
+    if (!strncmp(cfg->devices, "cpu:", 4)) {
+        long n = strtol(cfg->devices + 4, &end, 10);
+        if (*end || n < 1 || n > 16)
+            return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s': N must be 1..16", cfg->devices);
+    }
+    if (!*cfg->socket && !*cfg->listen)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.socket and daemon.listen are both empty: nothing to serve on");
+    if (!*cfg->journal_dir)
+        return cz_fail(ctx, CZ_EINVAL, "journal.dir is empty (the journal is required)");
+    if (cfg->max_body < 1024)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.max_body: %zu is below 1024 bytes", cfg->max_body);
+    if (*cfg->auth_token_file) {
+        FILE *f = fopen(cfg->auth_token_file, "r");
+        char line[512] = "";
+        if (!f)
+            return cz_fail(ctx, CZ_EIO, "daemon.auth_token_file: %s: %s", cfg->auth_token_file,
+                           strerror(errno));
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!*line)
+            return cz_fail(ctx, CZ_EINVAL, "daemon.auth_token_file: %s is empty", cfg->auth_token_file);
+        char *dup = strdup(line);
+        if (!dup)
+            return cz_fail(ctx, CZ_ENOMEM, "token");
+        free(cfg->auth_token);
+        cfg->auth_token = dup;
+    }
+    if (*cfg->listen) {
+        const char *colon = strrchr(cfg->listen, ':');
+        long port = colon ? strtol(colon + 1, &end, 10) : -1;
+        if (!colon || colon == cfg->listen || *end || port < 0 || port > 65535)
+            return cz_fail(ctx, CZ_EINVAL, "daemon.listen: '%s' is not HOST:PORT", cfg->listen);
+        char host[256];
+        size_t hl = (size_t)(colon - cfg->listen);
+        if (hl >= sizeof host)
+            return cz_fail(ctx, CZ_EINVAL, "daemon.listen: host too long");
+        memcpy(host, cfg->listen, hl);
+        host[hl] = '\0';
+        if (!*cfg->auth_token && !is_loopback(host))
+            return cz_fail(ctx, CZ_EINVAL,
+                           "daemon.listen: '%s' is not a loopback address; set daemon.auth_token "
+                           "(or auth_token_file) to serve TCP beyond this host", cfg->listen);
+    }
+    return CZ_OK;
+}
+
+void cz_dconfig_print(const cz_dconfig_t *cfg, FILE *out)
+{
+    const char *sec = NULL;
+    for (size_t i = 0; i < NKEYS; i++) {
+        const key_def *k = &keys[i];
+        if (!sec || strcmp(sec, k->section)) {
+            fprintf(out, "%s%s: {\n", sec ? "};\n" : "", k->section);
+            sec = k->section;
+        }
+        const void *p = (const char *)cfg + k->off;
+        fprintf(out, "  %s = ", k->name);
+        switch (k->type) {
+        case T_STR: {
+            const char *v = *(char *const *)p;
+            if (!strcmp(k->name, "auth_token") && *v)
+                v = "(set)";
+            fprintf(out, "\"%s\";", v);
+            break;
+        }
+        case T_BOOL: fprintf(out, "%s;", *(const bool *)p ? "true" : "false"); break;
+        case T_LONG: fprintf(out, "%ld;", *(const long *)p); break;
+        case T_BYTES: fprintf(out, "\"%zu\";", *(const size_t *)p); break;
+        case T_LIST:
+            fputc('[', out);
+            for (size_t j = 0; j < cfg->npreload; j++)
+                fprintf(out, "%s\"%s\"", j ? ", " : " ", cfg->preload[j]);
+            fprintf(out, " ];");
+            break;
+        }
+        fprintf(out, "   # %s\n", k->help);
+    }
+    if (sec)
+        fprintf(out, "};\n");
+}
+
+void cz_dconfig_clear(cz_dconfig_t *cfg)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        void *p = (char *)cfg + keys[i].off;
+        if (keys[i].type == T_STR)
+            free(*(char **)p);
+    }
+    free_list(cfg->preload, cfg->npreload);
+    memset(cfg, 0, sizeof *cfg);
+}

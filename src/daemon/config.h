@@ -1,0 +1,89 @@
+/*
+ * daemon/config.h — cuzkd's configuration: one declarative table of keys
+ * (section, name, type, bounds, default, help) shared by the config file,
+ * the command-line flags and `cuzkd --print-config`.
+ *
+ * File format: libconfig (Debian libconfig-dev), which allows comments
+ * (# // and block comments):
+ *
+ *     daemon:  { socket = "/run/cuzk/cuzkd.sock"; listen = "127.0.0.1:9820"; }
+ *     memory:  { total_budget = "auto"; safety_margin = "5GiB"; }
+ *     ...
+ *
+ * The documented example is cuzk.example.conf at the top of the repository.
+ * Unknown sections or keys, wrong types and out-of-range values are errors
+ * whose message names the key ("journal.result_ttl: -5 is below 0").
+ * Byte sizes may be integers or strings with a unit ("64MiB", "5GiB",
+ * "1.5GiB" is refused: whole numbers only).
+ *
+ * Ownership: a cz_dconfig_t owns its strings (free with cz_dconfig_clear).
+ * Not thread-safe; load it once at start-up.
+ */
+#ifndef CUZK_DAEMON_CONFIG_H
+#define CUZK_DAEMON_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cuzk/ctx.h"
+
+typedef struct cz_dconfig {
+    /* daemon */
+    char *socket;              /* unix socket path; "" = none */
+    char *socket_mode;         /* octal, "0660" */
+    char *listen;              /* HOST:PORT for TCP; "" = none */
+    char *auth_token;          /* "" = none: TCP then binds loopback only */
+    char *auth_token_file;     /* read at start-up when set */
+    size_t max_body;           /* request body limit in bytes */
+    long max_wait;             /* cap of ?wait=SECONDS */
+    long max_connections;
+    long max_partitions;       /* per job */
+    bool allow_client_paths;   /* accept absolute params / input paths from clients */
+    char *log_level;
+    char *pid_file;
+    /* memory */
+    char *total_budget;        /* "auto" or a size */
+    size_t safety_margin;
+    /* devices */
+    char *devices;             /* "cpu" or "cpu:N" (CUDA later) */
+    long workers_per_device;
+    long device_queue_depth;   /* 0 = devices x workers */
+    long max_retries;
+    /* synthesis */
+    long synth_workers;
+    long threads;              /* library pool width, 0 = all CPUs */
+    /* params */
+    char *params_dir;
+    size_t cache_budget;       /* bytes of loaded params kept (LRU) */
+    char **preload;            /* names loaded at start-up */
+    size_t npreload;
+    /* timeline */
+    bool timeline_enabled;
+    char *timeline_file;       /* "" = the log stream (stderr) */
+    /* journal */
+    char *journal_dir;
+    long result_ttl;           /* seconds a result is kept unfetched */
+    long keep_fetched;         /* seconds a result is kept after its first fetch */
+    long shutdown_grace;       /* seconds SIGTERM waits for running partitions */
+} cz_dconfig_t;
+
+/* Fill with the defaults (strings owned). CZ_ENOMEM only. */
+int cz_dconfig_defaults(cz_dconfig_t *cfg);
+/* Read |path| over |cfg|: keys present replace values. Errors name file:line or the key. */
+int cz_dconfig_load(cz_ctx_t *ctx, cz_dconfig_t *cfg, const char *path);
+/*
+ * Set one key from a flag or a test: |key| is "section.name", |value| text
+ * parsed as the key's type. CZ_EINVAL (unknown key / bad value, named).
+ */
+int cz_dconfig_set(cz_ctx_t *ctx, cz_dconfig_t *cfg, const char *key, const char *value);
+/* Cross-key checks after everything is set (e.g. TCP on a public address needs a token). */
+int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg);
+/* Write the effective configuration in the file's format (token masked). */
+void cz_dconfig_print(const cz_dconfig_t *cfg, FILE *out);
+void cz_dconfig_clear(cz_dconfig_t *cfg);
+
+/* "64MiB", "5GiB", "1024", "2^20" -> bytes; false on junk or overflow. */
+bool cz_parse_bytes(const char *s, size_t *out);
+
+#endif /* CUZK_DAEMON_CONFIG_H */

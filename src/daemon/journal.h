@@ -1,0 +1,56 @@
+/*
+ * daemon/journal.h — the durable record of accepted jobs and their results.
+ *
+ * One directory, flat, a few files per job (ID = 16 hex digits):
+ *
+ *   ID.job       the accepted request: {"id", "request_id", "created", "request"}
+ *   ID.result    the outcome: {"state": "done"|"failed"|"canceled", "proof" (hex),
+ *                "public_inputs", "timings", "error", "message", "finished"}
+ *   ID.fetched   empty marker; its mtime is when the result was first fetched
+ *   LOCK         flock()ed by the one daemon that owns the directory
+ *
+ * Every put is atomic and durable: the document is written to a temporary
+ * file, fsync()ed, renamed over its final name and the directory fsync()ed,
+ * all before the call returns — so the daemon acknowledges a submit only
+ * after ID.job is on disk, and reports a job done only after ID.result is.
+ * A crash leaves either the old state or the new one, never a torn file;
+ * leftover temporaries are removed by the next scan.
+ *
+ * Thread-safety: put/remove/mark calls for different ids may run
+ * concurrently; the scan runs once at start-up before any other call.
+ */
+#ifndef CUZK_DAEMON_JOURNAL_H
+#define CUZK_DAEMON_JOURNAL_H
+
+#include <jansson.h>
+#include <time.h>
+
+#include "cuzk/ctx.h"
+
+typedef struct cz_journal cz_journal_t;
+
+/* Create |dir| if missing (mode 0700), take its LOCK (CZ_EBUSY: another daemon has it). */
+int cz_journal_open(cz_ctx_t *ctx, const char *dir, cz_journal_t **out);
+/* Releases the lock. NULL is a harmless no-op. */
+void cz_journal_close(cz_journal_t *j);
+const char *cz_journal_dir(const cz_journal_t *j);
+
+/* Write |doc| as ID.|suffix| ("job" or "result") durably (see above). */
+int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *suffix,
+                   const json_t *doc);
+/* Create ID.fetched (not fsynced: losing it only delays expiry). */
+void cz_journal_mark_fetched(cz_journal_t *j, const char *id);
+/* Remove all of ID's files. */
+void cz_journal_remove(cz_journal_t *j, const char *id);
+
+/*
+ * Call |cb| for every ID.job found, with its parsed documents (borrowed for
+ * the call): |result| NULL when the job has no result yet; |fetched| 0 when
+ * never fetched. A file that does not parse is renamed to ID.job.corrupt
+ * (logged) and skipped; a result without its job is removed.
+ */
+typedef void cz_journal_scan_cb(void *arg, const char *id, json_t *job, json_t *result,
+                                time_t fetched);
+int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb, void *arg);
+
+#endif /* CUZK_DAEMON_JOURNAL_H */

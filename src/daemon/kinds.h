@@ -1,0 +1,78 @@
+/*
+ * daemon/kinds.h — job kinds: how a submit request becomes engine work.
+ *
+ * The daemon knows nothing about circuits; a kind does. A kind turns the
+ * request's kind-specific fields and its input into a cz_kind_job_t: the
+ * partition count, the circuit shape the params must fit, a synthesize
+ * function for the engine and its argument. The daemon does the rest
+ * (request ids, priority, params resolution and cache, journal, engine,
+ * results).
+ *
+ * THE HOOK. Kinds live in one table in daemon/kinds.c, keyed by name:
+ *
+ *     static const cz_job_kind_t *const kinds[] = { &cz_kind_circuit, ... };
+ *
+ * To add one (the PoRep C2 kind: input = the C1 JSON), write a
+ * cz_job_kind_t in its own file (e.g. src/daemon/kind_porep.c):
+ *   - name        "porep-c2" (what clients put in "kind")
+ *   - fields      the request keys it reads besides the common ones
+ *                 (kind, params, input, input_path, priority, request_id);
+ *                 any other key is refused with 400 naming it
+ *   - prepare()   validate and build the job; it receives the request and
+ *                 the input bytes (inline "input", or the file "input_path"
+ *                 read by the daemon; NULL when neither was given). It must be
+ *                 deterministic: after a restart the daemon calls it again
+ *                 on the journaled request to re-queue an unfinished job.
+ *                 Errors: CZ_EINVAL / CZ_EFORMAT (the client's fault: 400,
+ *                 message names the field), others are 500.
+ *   - release()   free what prepare allocated.
+ * and add it to the table. Nothing else in the daemon changes.
+ *
+ * Thread-safety: prepare and release are called from API and daemon
+ * threads, one job at a time per call; synthesize is called concurrently
+ * for different partitions of one job (from engine threads) and must be
+ * safe for that.
+ */
+#ifndef CUZK_DAEMON_KINDS_H
+#define CUZK_DAEMON_KINDS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "engine/engine.h"
+
+typedef struct cz_kind_job {
+    size_t partitions;            /* >= 1 */
+    cz_params_shape_t shape;      /* the params must match it (checked at load) */
+    size_t rows;                  /* constraint rows, for the memory estimate */
+    char default_params[256];     /* params name when the request has none ("" = required) */
+    char summary[128];            /* shown in status ("bench:4096 x2") */
+    cz_job_synth_fn *synthesize;  /* witness of one partition */
+    void *arg;                    /* owned by the kind */
+} cz_kind_job_t;
+
+typedef struct cz_job_kind {
+    const char *name;
+    const char *summary;
+    const char *const *fields;    /* NULL-terminated */
+    int (*prepare)(cz_ctx_t *ctx, const json_t *request, const char *input, size_t input_len,
+                   cz_kind_job_t *out);
+    void (*release)(cz_kind_job_t *job);
+} cz_job_kind_t;
+
+/* The kind named |name|, or NULL. */
+const cz_job_kind_t *cz_kind_find(const char *name);
+/* All kinds (for the status endpoint and error messages). */
+size_t cz_kind_count(void);
+const cz_job_kind_t *cz_kind_at(size_t i);
+
+/*
+ * "circuit": a circuit of the registry (circuits/registry.h).
+ *   circuit     "bench:N" or "toy[:X]" (required)
+ *   partitions  1.. (default 1)
+ *   seed        unsigned; partition p's witness uses seed*1000 + p + 1 (default 1)
+ *   input       optional {"seed": N}, inline or from input_path (overrides seed)
+ */
+extern const cz_job_kind_t cz_kind_circuit;
+
+#endif /* CUZK_DAEMON_KINDS_H */

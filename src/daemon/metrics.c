@@ -1,0 +1,215 @@
+/*
+ * daemon/metrics.c — GET /v1/status (JSON) and GET /metrics (Prometheus
+ * text exposition format 0.0.4) from one snapshot of the server.
+ *
+ * Metric names (all prefixed cuzk_):
+ *   jobs{state}                      gauge   jobs the daemon holds, by state
+ *   jobs_accepted_total              counter submits accepted by this process
+ *   jobs_recovered_total             counter jobs re-queued from the journal
+ *   partitions_proved_total          counter
+ *   device_busy_seconds_total{device}  counter  device lock held
+ *   device_efficiency{device}        gauge   busy / time with work in the engine
+ *   device_failed{device}            gauge   1 after a device error
+ *   queue_depth{queue}               gauge   staged | engine | device
+ *   memory_budget_bytes, memory_reserved_bytes, memory_reserved_peak_bytes
+ *   params_cache_bytes, params_cache_budget_bytes, params_cache_entries
+ *   params_cache_{hits,misses,evictions,load_errors}_total
+ *   job_errors_total{error}          counter failed jobs by error kind
+ *   http_responses_total{code}       counter responses by status class (2xx ...)
+ *   uptime_seconds                   gauge
+ */
+#include "daemon/server_int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    size_t by_state[7];
+    size_t staged;
+    uint64_t accepted, recovered, errors[16], http[6];
+    double active_s, uptime_s;
+    bool stopping;
+} snap_t;
+
+static void snapshot(cz_server_t *s, snap_t *o, cz_engine_stats_t *es, cz_pcache_stats_t *ps)
+{
+    memset(o, 0, sizeof *o);
+    pthread_mutex_lock(&s->mu);
+    for (djob_t *j = s->jobs; j; j = j->next) {
+        o->by_state[j->state]++;
+        o->staged += j->state == DJ_STAGED || j->state == DJ_LOADING;
+    }
+    o->accepted = s->jobs_accepted;
+    o->recovered = s->jobs_recovered;
+    memcpy(o->errors, s->errors, sizeof o->errors);
+    memcpy(o->http, s->http, sizeof o->http);
+    o->active_s = s->engine_active_s;
+    o->stopping = s->stopping;
+    pthread_mutex_unlock(&s->mu);
+    o->uptime_s = cz__now_s() - s->t_start;
+    cz_engine_stats(s->engine, es);
+    cz_pcache_stats(s->pcache, ps);
+}
+
+void cz_server_count_http(cz_server_t *s, int status)
+{
+    pthread_mutex_lock(&s->mu);
+    if (status >= 100 && status < 600)
+        s->http[status / 100]++;
+    pthread_mutex_unlock(&s->mu);
+}
+
+json_t *cz_server_status(cz_server_t *s)
+{
+    snap_t sn;
+    cz_engine_stats_t es;
+    cz_pcache_stats_t ps;
+    snapshot(s, &sn, &es, &ps);
+    json_t *devs = json_array();
+    for (size_t d = 0; devs && d < s->ndevices && d < 16; d++)
+        json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b}", "index", (json_int_t)d,
+                                              "backend", s->backends[d]->ops->name, "workers",
+                                              (json_int_t)s->cfg.workers_per_device, "busy_s",
+                                              es.device_busy_s[d], "efficiency",
+                                              sn.active_s > 0 ? es.device_busy_s[d] / sn.active_s : 0.0,
+                                              "failed", es.device_failed[d]));
+    json_t *entries = json_array();
+    cz_pcache_item_t *items = malloc(32 * sizeof *items);
+    size_t n = items ? cz_pcache_list(s->pcache, items, 32) : 0;
+    for (size_t i = 0; entries && i < n && i < 32; i++)
+        json_array_append_new(entries, json_pack("{s:s,s:I,s:I,s:b,s:f,s:I}", "path", items[i].path,
+                                                 "bytes", (json_int_t)items[i].bytes, "users",
+                                                 (json_int_t)items[i].users, "loading",
+                                                 items[i].loading, "load_ms", items[i].load_ms,
+                                                 "hits", (json_int_t)items[i].hits));
+    free(items);
+    json_t *kinds = json_array();
+    for (size_t i = 0; kinds && i < cz_kind_count(); i++)
+        json_array_append_new(kinds, json_string(cz_kind_at(i)->name));
+    return json_pack(
+        "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
+        "s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
+        "version", "0.1.0", "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
+        "workers", "per_device", (json_int_t)s->cfg.workers_per_device, "synthesis",
+        (json_int_t)s->cfg.synth_workers, "threads", (json_int_t)cz_pool_width(s->pool),
+        "queue", "staged", (json_int_t)sn.staged, "engine_partitions", (json_int_t)es.partitions_queued,
+        "device", (json_int_t)es.device_queue,
+        "jobs", "queued", (json_int_t)(sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING]),
+        "running", (json_int_t)(sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING]),
+        "done", (json_int_t)sn.by_state[DJ_DONE], "failed", (json_int_t)sn.by_state[DJ_FAILED],
+        "canceled", (json_int_t)sn.by_state[DJ_CANCELED],
+        "memory", "budget", (json_int_t)es.budget_total, "reserved", (json_int_t)es.budget_reserved,
+        "peak", (json_int_t)es.budget_peak,
+        "params_cache", "budget", (json_int_t)ps.budget, "bytes", (json_int_t)ps.bytes,
+        "loaded", (json_int_t)ps.entries, "entries", entries,
+        "kinds", kinds, "partitions_proved", (json_int_t)es.partitions_proved);
+}
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (int tries = 0; tries < 2 && !b->oom; tries++) {
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = true;
+            return;
+        }
+        if (b->buf && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)n + 1) * 2;
+        char *g = realloc(b->buf, cap);
+        if (!g) {
+            b->oom = true;
+            return;
+        }
+        b->buf = g;
+        b->cap = cap;
+    }
+}
+
+static void head(sbuf *b, const char *name, const char *type, const char *help)
+{
+    put(b, "# HELP cuzk_%s %s\n# TYPE cuzk_%s %s\n", name, help, name, type);
+}
+
+char *cz_server_metrics(cz_server_t *s)
+{
+    snap_t sn;
+    cz_engine_stats_t es;
+    cz_pcache_stats_t ps;
+    snapshot(s, &sn, &es, &ps);
+    sbuf b = { 0 };
+    head(&b, "jobs", "gauge", "Jobs held by the daemon, by state.");
+    static const char *const st[] = { "queued", "running", "done", "failed", "canceled" };
+    size_t counts[5] = { sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING],
+                         sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING], sn.by_state[DJ_DONE],
+                         sn.by_state[DJ_FAILED], sn.by_state[DJ_CANCELED] };
+    for (int i = 0; i < 5; i++)
+        put(&b, "cuzk_jobs{state=\"%s\"} %zu\n", st[i], counts[i]);
+    head(&b, "jobs_accepted_total", "counter", "Submits accepted by this process.");
+    put(&b, "cuzk_jobs_accepted_total %llu\n", (unsigned long long)sn.accepted);
+    head(&b, "jobs_recovered_total", "counter", "Unfinished jobs re-queued from the journal at start.");
+    put(&b, "cuzk_jobs_recovered_total %llu\n", (unsigned long long)sn.recovered);
+    head(&b, "partitions_proved_total", "counter", "Partitions proved by the engine.");
+    put(&b, "cuzk_partitions_proved_total %zu\n", es.partitions_proved);
+    head(&b, "device_busy_seconds_total", "counter", "Time the device lock was held.");
+    for (size_t d = 0; d < s->ndevices && d < 16; d++)
+        put(&b, "cuzk_device_busy_seconds_total{device=\"%zu\"} %.6f\n", d, es.device_busy_s[d]);
+    head(&b, "device_efficiency", "gauge",
+         "Device busy time over the time the engine had work (0..1).");
+    for (size_t d = 0; d < s->ndevices && d < 16; d++)
+        put(&b, "cuzk_device_efficiency{device=\"%zu\"} %.6f\n", d,
+            sn.active_s > 0 ? es.device_busy_s[d] / sn.active_s : 0.0);
+    head(&b, "device_failed", "gauge", "1 when the device was marked failed.");
+    for (size_t d = 0; d < s->ndevices && d < 16; d++)
+        put(&b, "cuzk_device_failed{device=\"%zu\"} %d\n", d, es.device_failed[d] ? 1 : 0);
+    head(&b, "queue_depth", "gauge", "Waiting work: staged jobs, engine partitions, synthesized partitions.");
+    put(&b, "cuzk_queue_depth{queue=\"staged\"} %zu\n", sn.staged);
+    put(&b, "cuzk_queue_depth{queue=\"engine\"} %zu\n", es.partitions_queued);
+    put(&b, "cuzk_queue_depth{queue=\"device\"} %zu\n", es.device_queue);
+    head(&b, "memory_budget_bytes", "gauge", "Engine memory budget.");
+    put(&b, "cuzk_memory_budget_bytes %zu\n", es.budget_total);
+    head(&b, "memory_reserved_bytes", "gauge", "Engine memory reserved now.");
+    put(&b, "cuzk_memory_reserved_bytes %zu\n", es.budget_reserved);
+    head(&b, "memory_reserved_peak_bytes", "gauge", "Peak engine memory reservation.");
+    put(&b, "cuzk_memory_reserved_peak_bytes %zu\n", es.budget_peak);
+    head(&b, "params_cache_bytes", "gauge", "Bytes of loaded params.");
+    put(&b, "cuzk_params_cache_bytes %zu\n", ps.bytes);
+    head(&b, "params_cache_budget_bytes", "gauge", "Params cache budget.");
+    put(&b, "cuzk_params_cache_budget_bytes %zu\n", ps.budget);
+    head(&b, "params_cache_entries", "gauge", "Params files loaded.");
+    put(&b, "cuzk_params_cache_entries %zu\n", ps.entries);
+    head(&b, "params_cache_hits_total", "counter", "Params acquisitions served from memory.");
+    put(&b, "cuzk_params_cache_hits_total %llu\n", (unsigned long long)ps.hits);
+    head(&b, "params_cache_misses_total", "counter", "Params loads.");
+    put(&b, "cuzk_params_cache_misses_total %llu\n", (unsigned long long)ps.misses);
+    head(&b, "params_cache_evictions_total", "counter", "Params evicted (LRU or request).");
+    put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)ps.evictions);
+    head(&b, "params_cache_load_errors_total", "counter", "Params loads that failed.");
+    put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps.load_errors);
+    head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
+    for (int c = 1; c < 16; c++)
+        put(&b, "cuzk_job_errors_total{error=\"%s\"} %llu\n", cz_err_name(-c),
+            (unsigned long long)sn.errors[c]);
+    head(&b, "http_responses_total", "counter", "HTTP responses by status class.");
+    for (int c = 1; c < 6; c++)
+        put(&b, "cuzk_http_responses_total{code=\"%dxx\"} %llu\n", c, (unsigned long long)sn.http[c]);
+    head(&b, "uptime_seconds", "gauge", "Seconds since the daemon started.");
+    put(&b, "cuzk_uptime_seconds %.3f\n", sn.uptime_s);
+    if (b.oom) {
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}

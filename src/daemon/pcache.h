@@ -1,0 +1,71 @@
+/*
+ * daemon/pcache.h — the params cache: each params file is loaded once
+ * (cz_params_load maps it and decodes the points) and shared, read-only,
+ * by every job and worker that names it; its prepared verifying key is
+ * built once beside it.
+ *
+ * Entries are keyed by the file's real path. A byte budget bounds what is
+ * kept: after a load, least-recently-used entries with no users are evicted
+ * until the total fits. An entry in use (acquired and not yet released) is
+ * NEVER evicted — if in-use entries alone exceed the budget the cache runs
+ * over it (and says so in the log) rather than fail a job.
+ *
+ * Concurrent acquires of the same path load it once: later callers wait for
+ * the first one's load and share its result (or its error).
+ *
+ * Thread-safety: every function may be called from any thread; one mutex
+ * protects the entry list, loads run outside it.
+ */
+#ifndef CUZK_DAEMON_PCACHE_H
+#define CUZK_DAEMON_PCACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "groth16/params.h"
+#include "groth16/verify.h"
+
+typedef struct cz_pcache cz_pcache_t;
+typedef struct cz_pentry cz_pentry_t;
+
+int cz_pcache_new(cz_pcache_t **out, size_t budget);
+/* Every entry must have been released. NULL is a harmless no-op. */
+void cz_pcache_free(cz_pcache_t *pc);
+
+/*
+ * The loaded params of |path| (a reference: release it). *load_ms (may be
+ * NULL) gets the time this call spent loading or waiting for a load (0 on
+ * a hit). Errors of the load (CZ_EIO, CZ_EFORMAT, ...) with the ctx message.
+ */
+int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentry_t **out,
+                      double *load_ms);
+void cz_pcache_release(cz_pcache_t *pc, cz_pentry_t *e);
+const cz_params_t *cz_pentry_params(const cz_pentry_t *e);
+const cz_pvk_t *cz_pentry_pvk(const cz_pentry_t *e);
+/* Bytes the entry holds in memory; its real path (the cache key). */
+size_t cz_pentry_bytes(const cz_pentry_t *e);
+const char *cz_pentry_path(const cz_pentry_t *e);
+
+/* Drop |path| now: CZ_ENOTFOUND when not loaded, CZ_EBUSY while in use or loading. */
+int cz_pcache_evict(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path);
+
+typedef struct cz_pcache_item {
+    char path[4096];
+    size_t bytes;
+    unsigned users;
+    bool loading;
+    double load_ms;
+    uint64_t hits;
+} cz_pcache_item_t;
+
+typedef struct cz_pcache_stats {
+    size_t entries, bytes, budget;
+    uint64_t hits, misses, evictions, load_errors;
+} cz_pcache_stats_t;
+
+/* Copy up to |cap| items (most recently used first); returns the entry count. */
+size_t cz_pcache_list(cz_pcache_t *pc, cz_pcache_item_t *items, size_t cap);
+void cz_pcache_stats(cz_pcache_t *pc, cz_pcache_stats_t *out);
+
+#endif /* CUZK_DAEMON_PCACHE_H */

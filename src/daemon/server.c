@@ -1,0 +1,623 @@
+/*
+ * daemon/server.c — lifecycle, the stager and monitor threads, journal
+ * replay (see daemon/server.h; the request side is in daemon/jobs.c).
+ */
+#include "daemon/server_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/log.h"
+#include "groth16/proof.h"
+
+double cz__now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool cz_server_stopping(cz_server_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool st = s->stopping;
+    pthread_mutex_unlock(&s->mu);
+    return st;
+}
+
+const cz_dconfig_t *cz_server_config(const cz_server_t *s) { return &s->cfg; }
+
+/* ---- ending a job --------------------------------------------------------- */
+
+static void hex_of(char *out, const uint8_t *b, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static json_t *timings_json(const cz_job_timings_t *t)
+{
+    return json_pack("{s:f,s:f,s:f,s:f,s:f}", "queue_wait_ms", t->queue_wait, "params_load_ms",
+                     t->params_load, "synthesis_ms", t->synthesis, "device_ms", t->device,
+                     "total_ms", t->total);
+}
+
+/* Give back what a job holds while it runs (s->mu NOT held). */
+static void job_release_resources(cz_server_t *s, djob_t *j)
+{
+    pthread_mutex_lock(&s->mu);
+    cz_pentry_t *pe = j->pentry;
+    bool prepared = j->prepared;
+    j->pentry = NULL;
+    j->prepared = false;
+    pthread_mutex_unlock(&s->mu);
+    if (pe)
+        cz_pcache_release(s->pcache, pe);
+    if (prepared && j->kind)
+        j->kind->release(&j->kj);
+    free(j->inputs);
+    j->inputs = NULL;
+}
+
+/*
+ * Journal the outcome, then publish it (s->mu NOT held; j->state is
+ * FINISHING or a pre-engine state owned by the caller). |proof| is taken.
+ */
+static void job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
+                    uint8_t *proof, size_t proof_len)
+{
+    json_t *pub = NULL;
+    char *hex = NULL;
+    if (st == DJ_DONE) {
+        pub = json_array();
+        for (size_t p = 0; pub && p < j->partitions; p++) {
+            json_t *blk = json_array();
+            for (size_t i = 0; blk && i < j->n_inputs; i++) {
+                char h[67];
+                cz_fr_to_hex(h, &j->inputs[p * j->n_inputs + i]);
+                json_array_append_new(blk, json_string(h));
+            }
+            json_array_append_new(pub, blk);
+        }
+        hex = malloc(2 * proof_len + 1);
+        if (hex)
+            hex_of(hex, proof, proof_len);
+    }
+    pthread_mutex_lock(&s->mu);
+    double now = cz__now_s();
+    j->t.params_load = j->params_load_ms;
+    j->t.total = (now - j->t_accept) * 1e3;
+    cz_job_timings_t t = j->t;
+    pthread_mutex_unlock(&s->mu);
+
+    time_t finished = time(NULL);
+    json_t *doc = json_pack("{s:s,s:s,s:I,s:o}", "id", j->id, "state", cz__state_name(st),
+                            "finished", (json_int_t)finished, "timings", timings_json(&t));
+    if (doc && st == DJ_DONE)
+        json_object_set_new(doc, "proof", json_string(hex ? hex : "")),
+            json_object_set(doc, "public_inputs", pub);
+    if (doc && st != DJ_DONE) {
+        json_object_set_new(doc, "error", json_string(cz_err_name(error)));
+        json_object_set_new(doc, "message", json_string(msg ? msg : ""));
+    }
+    cz_ctx_t *ctx = NULL;
+    int rc = cz_ctx_new(&ctx, s->pool, 0);
+    if (rc == CZ_OK)
+        rc = doc && (st != DJ_DONE || (hex && pub)) ? cz_journal_put(s->journal, ctx, j->id, "result", doc)
+                                                    : CZ_ENOMEM;
+    char jmsg[256] = "";
+    if (rc != CZ_OK) {
+        snprintf(jmsg, sizeof jmsg, "result not journaled: %s",
+                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        CZ_LOGE("journal write failed", "id=%s error=%s", j->id, cz_err_name(rc));
+    }
+    cz_ctx_free(ctx);
+    json_decref(doc);
+    free(hex);
+
+    job_release_resources(s, j);
+    pthread_mutex_lock(&s->mu);
+    if (rc != CZ_OK && st == DJ_DONE) {
+        /* never report done what is not durable: the client may retry */
+        st = DJ_FAILED;
+        error = rc;
+        msg = jmsg;
+        free(proof);
+        proof = NULL;
+        json_decref(pub);
+        pub = NULL;
+    }
+    j->state = st;
+    j->error = error;
+    snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
+    j->proof = proof;
+    j->proof_len = proof ? proof_len : 0;
+    j->public_inputs = pub;
+    j->finished = finished;
+    if (st == DJ_DONE)
+        j->partitions_done = j->partitions;
+    if (st == DJ_FAILED && error < 0 && -error < 16)
+        s->errors[-error]++;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mu);
+    char q[300];
+    if (st == DJ_DONE)
+        CZ_LOGI("job done", "id=%s partitions=%zu total_ms=%.0f", j->id, j->partitions, t.total);
+    else
+        CZ_LOGW(st == DJ_FAILED ? "job failed" : "job canceled", "id=%s error=%s message=%s", j->id,
+                cz_err_name(error), cz_log_q(q, sizeof q, j->message));
+}
+
+/* ---- the synthesize wrapper: keeps each partition's public inputs ------ */
+
+static int dj_synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
+{
+    djob_t *j = arg;
+    int rc = j->kj.synthesize(j->kj.arg, partition, ctx, out);
+    if (rc != CZ_OK)
+        return rc;
+    if (out->num_inputs != j->n_inputs + 1)
+        return cz_fail(ctx, CZ_EINTERNAL, "partition %zu has %zu inputs, the shape says %zu",
+                       partition, out->num_inputs, j->n_inputs + 1);
+    memcpy(&j->inputs[partition * j->n_inputs], out->input + 1, j->n_inputs * sizeof(cz_fr));
+    return CZ_OK;
+}
+
+/* ---- stager ---------------------------------------------------------------- */
+
+static djob_t *next_staged(cz_server_t *s)
+{
+    djob_t *best = NULL;
+    for (djob_t *j = s->jobs; j; j = j->next)
+        if (j->state == DJ_STAGED &&
+            (!best || j->priority > best->priority ||
+             (j->priority == best->priority && j->seq < best->seq)))
+            best = j;
+    return best;
+}
+
+static void *stager_main(void *arg)
+{
+    cz_server_t *s = arg;
+    cz_ctx_t *ctx = NULL;
+    if (cz_ctx_new(&ctx, s->pool, 0))
+        return NULL;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stop_threads) {
+        djob_t *j = s->stopping ? NULL : next_staged(s);
+        if (!j) {
+            pthread_cond_wait(&s->work, &s->mu);
+            continue;
+        }
+        if (j->cancel) {
+            j->state = DJ_FINISHING;
+            pthread_mutex_unlock(&s->mu);
+            job_end(s, j, DJ_CANCELED, CZ_ECANCELED, "canceled before it started", NULL, 0);
+            pthread_mutex_lock(&s->mu);
+            continue;
+        }
+        j->state = DJ_LOADING;
+        j->t_staged = cz__now_s();
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->mu);
+
+        cz_ctx_clear(ctx);
+        cz_pentry_t *pe = NULL;
+        double load_ms = 0;
+        int rc = cz_pcache_acquire(s->pcache, ctx, j->params_path, &pe, &load_ms);
+        if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
+            char m[256];
+            snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
+            cz_fail(ctx, rc, "params %s do not fit %s: %s", j->params_path, j->kj.summary, m);
+        }
+        uint64_t eid = 0;
+        pthread_mutex_lock(&s->mu);
+        j->params_load_ms = load_ms;
+        j->pentry = pe;
+        bool cancel = j->cancel;
+        pthread_mutex_unlock(&s->mu);
+        if (rc == CZ_OK && !cancel) {
+            size_t pb = 0, abc = 0;
+            cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
+            cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,
+                                   .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
+                                   .partition_bytes = pb, .abc_bytes = abc,
+                                   .synthesize = dj_synth, .arg = j };
+            rc = cz_engine_submit(s->engine, &spec, &eid);
+            if (rc != CZ_OK && !*cz_ctx_message(ctx))
+                cz_fail(ctx, rc, "the engine refused the job (%s)", cz_strerror(rc));
+        }
+        pthread_mutex_lock(&s->mu);
+        if (rc == CZ_OK && !cancel) {
+            j->eid = eid;
+            j->state = DJ_ENGINE;
+            j->engine_state = CZ_JOB_QUEUED;
+            j->t_engine = cz__now_s();
+            pthread_cond_broadcast(&s->changed);
+            pthread_cond_broadcast(&s->work);
+            CZ_LOGI("job started", "id=%s engine_job=%llu params_load_ms=%.1f", j->id,
+                    (unsigned long long)eid, load_ms);
+            continue;
+        }
+        j->state = DJ_FINISHING;
+        pthread_mutex_unlock(&s->mu);
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", cancel ? "canceled before it started" : cz_ctx_message(ctx));
+        job_end(s, j, cancel ? DJ_CANCELED : DJ_FAILED, cancel ? CZ_ECANCELED : rc, msg, NULL, 0);
+        pthread_mutex_lock(&s->mu);
+    }
+    pthread_mutex_unlock(&s->mu);
+    cz_ctx_free(ctx);
+    return NULL;
+}
+
+/* ---- monitor ------------------------------------------------------------- */
+
+static void finish_from_engine(cz_server_t *s, djob_t *j, const cz_job_info_t *info)
+{
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    int err = info->error;
+    const char *msg = info->message;
+    dj_state_t st = info->state == CZ_JOB_DONE ? DJ_DONE
+                  : info->state == CZ_JOB_CANCELED ? DJ_CANCELED : DJ_FAILED;
+    if (st == DJ_DONE && cz_engine_proof(s->engine, info->id, &proof, &len) != CZ_OK) {
+        st = DJ_FAILED;
+        err = CZ_EINTERNAL;
+        msg = "the engine lost the proof";
+    }
+    if (st == DJ_DONE && len != j->partitions * CZ_PROOF_BYTES) {
+        free(proof);
+        proof = NULL;
+        st = DJ_FAILED;
+        err = CZ_EINTERNAL;
+        msg = "proof length does not match the partitions";
+    }
+    if (st == DJ_CANCELED && !*msg)
+        msg = "canceled";
+    if (st != DJ_DONE && err == CZ_OK)
+        err = st == DJ_CANCELED ? CZ_ECANCELED : CZ_EINTERNAL;
+    cz_engine_forget(s->engine, info->id);
+    job_end(s, j, st, err, msg, proof, len);
+}
+
+/* Drop ended jobs whose results expired (s->mu held; drops it around I/O). */
+static void expire(cz_server_t *s)
+{
+    time_t now = time(NULL);
+    for (djob_t **pp = &s->jobs; *pp;) {
+        djob_t *j = *pp;
+        bool gone = DJ_ENDED(j->state) &&
+                    ((j->fetched && now - j->fetched >= s->cfg.keep_fetched) ||
+                     (j->finished && now - j->finished >= s->cfg.result_ttl));
+        if (!gone) {
+            pp = &j->next;
+            continue;
+        }
+        *pp = j->next;
+        cz_journal_remove(s->journal, j->id);
+        CZ_LOGI("result expired", "id=%s fetched=%d", j->id, j->fetched != 0);
+        json_decref(j->request);
+        json_decref(j->public_inputs);
+        free(j->proof);
+        free(j);
+    }
+}
+
+static void *monitor_main(void *arg)
+{
+    cz_server_t *s = arg;
+    double last = cz__now_s(), last_expire = 0;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stop_threads) {
+        double now = cz__now_s();
+        bool active = false;
+        djob_t *ended = NULL;
+        cz_job_info_t info;
+        for (djob_t *j = s->jobs; j; j = j->next) {
+            if (j->state != DJ_ENGINE)
+                continue;
+            active = true;
+            if (cz_engine_info(s->engine, j->eid, &info) != CZ_OK)
+                continue;
+            if (j->cancel && info.state < CZ_JOB_DONE)
+                cz_engine_cancel(s->engine, j->eid);
+            j->engine_state = info.state;
+            j->partitions_done = info.partitions_done;
+            double params = j->params_load_ms;
+            j->t = info.t;
+            j->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
+            j->t.params_load = params;
+            if (info.state >= CZ_JOB_DONE && !ended && !s->abandon) {
+                ended = j;
+                j->state = DJ_FINISHING;
+            }
+        }
+        if (active)
+            s->engine_active_s += now - last;
+        last = now;
+        if (ended) {
+            cz_job_info_t fin;
+            pthread_mutex_unlock(&s->mu);
+            if (cz_engine_info(s->engine, ended->eid, &fin) == CZ_OK)
+                finish_from_engine(s, ended, &fin);
+            pthread_mutex_lock(&s->mu);
+            continue;   /* look again at once: more may have ended */
+        }
+        if (now - last_expire > 1.0) {
+            expire(s);
+            last_expire = now;
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 25 * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s->work, &s->mu, &ts);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* ---- journal replay -------------------------------------------------------- */
+
+int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
+
+static bool unhex(uint8_t *out, const char *hex, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = hex[2 * i + k];
+            v <<= 4;
+            if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+            else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+            else return false;
+        }
+        out[i] = (uint8_t)v;
+    }
+    return true;
+}
+
+static void replay_one(void *arg, const char *id, json_t *job, json_t *result, time_t fetched)
+{
+    cz_server_t *s = arg;
+    djob_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    json_t *req = json_object_get(job, "request");
+    const char *rid = json_string_value(json_object_get(job, "request_id"));
+    snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
+    j->request = json_incref(req);
+    j->created = (time_t)json_integer_value(json_object_get(job, "created"));
+    j->seq = (uint64_t)json_integer_value(json_object_get(job, "seq"));
+    j->recovered = true;
+    j->t_accept = cz__now_s();
+    if (j->seq >= s->next_seq)
+        s->next_seq = j->seq + 1;
+    const char *kname = json_string_value(json_object_get(req, "kind"));
+    j->kind = cz_kind_find(kname);
+    const json_t *pr = json_object_get(req, "partitions");
+    j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
+    if (result) {
+        const char *st = json_string_value(json_object_get(result, "state"));
+        j->state = st && !strcmp(st, "done") ? DJ_DONE : st && !strcmp(st, "canceled") ? DJ_CANCELED
+                                                                                          : DJ_FAILED;
+        j->finished = (time_t)json_integer_value(json_object_get(result, "finished"));
+        j->fetched = fetched;
+        const char *err = json_string_value(json_object_get(result, "error"));
+        const char *msg = json_string_value(json_object_get(result, "message"));
+        j->error = CZ_OK;
+        for (int c = 1; err && c < 16; c++)
+            if (!strcmp(cz_err_name(-c), err))
+                j->error = -c;
+        snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
+        json_t *t = json_object_get(result, "timings");
+        j->t = (cz_job_timings_t){ json_number_value(json_object_get(t, "queue_wait_ms")),
+                                   json_number_value(json_object_get(t, "params_load_ms")),
+                                   json_number_value(json_object_get(t, "synthesis_ms")),
+                                   json_number_value(json_object_get(t, "device_ms")),
+                                   json_number_value(json_object_get(t, "total_ms")) };
+        if (j->state == DJ_DONE) {
+            const char *hex = json_string_value(json_object_get(result, "proof"));
+            size_t n = hex ? strlen(hex) / 2 : 0;
+            j->proof = n ? malloc(n) : NULL;
+            j->public_inputs = json_incref(json_object_get(result, "public_inputs"));
+            if (!j->proof || !unhex(j->proof, hex, n) || n % CZ_PROOF_BYTES) {
+                free(j->proof);
+                j->proof = NULL;
+                j->state = DJ_FAILED;
+                j->error = CZ_EFORMAT;
+                snprintf(j->message, sizeof j->message, "journaled result of %s is corrupt", id);
+            } else {
+                j->proof_len = n;
+                j->partitions = n / CZ_PROOF_BYTES;
+                j->partitions_done = j->partitions;
+            }
+        }
+        j->next = s->jobs;
+        s->jobs = j;
+        return;
+    }
+    cz_ctx_t *ctx = NULL;
+    int rc = cz_ctx_new(&ctx, s->pool, 0);
+    if (rc == CZ_OK)
+        rc = cz__prepare(s, ctx, req, j);
+    j->next = s->jobs;
+    s->jobs = j;
+    s->jobs_recovered++;
+    if (rc == CZ_OK) {
+        j->state = DJ_STAGED;
+        CZ_LOGI("job re-queued from the journal", "id=%s", id);
+    } else {
+        char msg[256];
+        snprintf(msg, sizeof msg, "after restart: %s",
+                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        j->state = DJ_FINISHING;
+        job_end(s, j, DJ_FAILED, rc, msg, NULL, 0);
+    }
+    cz_ctx_free(ctx);
+}
+
+/* ---- lifecycle ------------------------------------------------------------ */
+
+int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
+{
+    *out = NULL;
+    cz_server_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return cz_fail(ctx, CZ_ENOMEM, "server");
+    s->cfg = *cfg;
+    s->t_start = cz__now_s();
+    s->next_seq = 1;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    pthread_cond_init(&s->work, NULL);
+    int rc = cz_pool_new(&s->pool, (unsigned)cfg->threads);
+    if (rc != CZ_OK)
+        cz_fail(ctx, rc, "thread pool");
+    if (rc == CZ_OK)
+        rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
+    if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
+        cz_fail(ctx, rc, "params cache");
+    s->ndevices = !strncmp(cfg->devices, "cpu:", 4) ? (size_t)atoi(cfg->devices + 4) : 1;
+    for (size_t d = 0; rc == CZ_OK && d < s->ndevices; d++)
+        if ((rc = cz_cpu_backend_new(&s->backends[d], (int)d)))
+            cz_fail(ctx, rc, "device %zu", d);
+    if (rc == CZ_OK && cfg->timeline_enabled) {
+        if (*cfg->timeline_file)
+            rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);
+        else if ((rc = cz_tl_new(&s->timeline, stderr, 0)))
+            cz_fail(ctx, rc, "timeline");
+    }
+    size_t budget = 0;
+    if (rc == CZ_OK && strcmp(cfg->total_budget, "auto"))
+        cz_parse_bytes(cfg->total_budget, &budget);
+    cz_engine_config_t ec = { .backends = s->backends, .num_devices = s->ndevices,
+                              .workers_per_device = (unsigned)cfg->workers_per_device,
+                              .synth_workers = (unsigned)cfg->synth_workers,
+                              .memory_budget = budget, .memory_margin = cfg->safety_margin,
+                              .device_queue_depth = (unsigned)cfg->device_queue_depth,
+                              .max_retries = (unsigned)cfg->max_retries, .pool = s->pool,
+                              .timeline = s->timeline };
+    if (rc == CZ_OK)
+        rc = cz_engine_new(ctx, &s->engine, &ec);
+    if (rc == CZ_OK)
+        rc = cz_journal_scan(s->journal, ctx, replay_one, s);
+    if (rc == CZ_OK && pthread_create(&s->stager, NULL, stager_main, s) == 0) {
+        if (pthread_create(&s->monitor, NULL, monitor_main, s) == 0) {
+            s->threads_started = true;
+        } else {
+            pthread_mutex_lock(&s->mu);
+            s->stop_threads = true;
+            pthread_cond_broadcast(&s->work);
+            pthread_mutex_unlock(&s->mu);
+            pthread_join(s->stager, NULL);
+            rc = cz_fail(ctx, CZ_ENOMEM, "cannot start the monitor thread");
+        }
+    } else if (rc == CZ_OK) {
+        rc = cz_fail(ctx, CZ_ENOMEM, "cannot start the stager thread");
+    }
+    if (rc != CZ_OK) {
+        cz_server_free(s);
+        return rc;
+    }
+    for (size_t i = 0; i < cfg->npreload; i++) {
+        json_t *r = NULL;
+        if (cz_server_preload(s, ctx, cfg->preload[i], &r) != CZ_OK)
+            CZ_LOGW("preload failed", "params=%s error=\"%s\"", cfg->preload[i], cz_ctx_message(ctx));
+        json_decref(r);
+    }
+    *out = s;
+    return CZ_OK;
+}
+
+void cz_server_shutdown(cz_server_t *s, double grace_s)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->stopping && s->stop_threads) {
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
+    s->stopping = true;
+    pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->changed);   /* long polls return now */
+    double deadline = cz__now_s() + grace_s;
+    for (;;) {
+        size_t running = 0;
+        for (djob_t *j = s->jobs; j; j = j->next)
+            running += j->state == DJ_LOADING || j->state == DJ_ENGINE || j->state == DJ_FINISHING;
+        if (!running || cz__now_s() >= deadline) {
+            if (running)
+                CZ_LOGW("shutdown: jobs left journaled for the next start", "running=%zu", running);
+            break;
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s->changed, &s->mu, &ts);
+    }
+    /* wait for a result being written, then stop journaling results */
+    bool finishing = true;
+    while (finishing) {
+        finishing = false;
+        for (djob_t *j = s->jobs; j; j = j->next)
+            finishing |= j->state == DJ_FINISHING || j->state == DJ_LOADING;
+        if (finishing)
+            pthread_cond_wait(&s->changed, &s->mu);
+    }
+    s->abandon = true;
+    s->stop_threads = true;
+    pthread_cond_broadcast(&s->work);
+    pthread_mutex_unlock(&s->mu);
+    if (s->threads_started) {
+        pthread_join(s->stager, NULL);
+        pthread_join(s->monitor, NULL);
+        s->threads_started = false;
+    }
+}
+
+void cz_server_free(cz_server_t *s)
+{
+    if (!s)
+        return;
+    if (s->threads_started)
+        cz_server_shutdown(s, 0);
+    /* the engine lets running partitions finish; their jobs stay unfinished in the journal */
+    cz_engine_free(s->engine);
+    for (djob_t *j = s->jobs, *n; j; j = n) {
+        n = j->next;
+        if (j->pentry)
+            cz_pcache_release(s->pcache, j->pentry);
+        if (j->prepared && j->kind)
+            j->kind->release(&j->kj);
+        free(j->inputs);
+        free(j->proof);
+        json_decref(j->public_inputs);
+        json_decref(j->request);
+        free(j);
+    }
+    for (size_t d = 0; d < s->ndevices; d++)
+        cz_backend_free(s->backends[d]);
+    cz_pcache_free(s->pcache);
+    cz_tl_free(s->timeline);
+    cz_journal_close(s->journal);
+    cz_pool_free(s->pool);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->changed);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}

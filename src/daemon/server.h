@@ -1,0 +1,88 @@
+/*
+ * daemon/server.h — cuzkd's core: the jobs the daemon has accepted, from
+ * submit to a fetched (or expired) result, over the engine, the params
+ * cache and the journal. The HTTP layer (daemon/api.h) calls only this.
+ *
+ * DESIGN (ordering and guarantees):
+ *  - submit validates the request (kind, fields, params name, input) and
+ *    writes ID.job to the journal (fsync) BEFORE returning the id: an
+ *    acknowledged job survives a crash. A request_id already known returns
+ *    that job (idempotent); the same request_id with a different request
+ *    is CZ_EBUSY (409).
+ *  - A stager thread takes accepted jobs by priority (higher first), then
+ *    submit order; it acquires the job's params from the cache (loading
+ *    them once), checks them against the kind's circuit shape and hands the
+ *    job to the engine.
+ *  - A monitor thread follows the engine: progress, and when a job ends it
+ *    writes ID.result (fsync) BEFORE the job is reported done / failed /
+ *    canceled. Results stay until fetched + journal.keep_fetched seconds or
+ *    journal.result_ttl seconds after they finished.
+ *  - At start-up the journal is replayed: finished jobs are served again,
+ *    unfinished ones are prepared again and re-queued from their first
+ *    partition (the proof of a partition is not journaled on its own).
+ *  - shutdown: no new submits (CZ_EUNAVAIL), the stager stops, jobs already
+ *    in the engine get up to |grace| seconds to finish; what is left stays
+ *    journaled as unfinished and is re-queued by the next start.
+ *
+ * Thread-safety: every function may be called from any thread (one mutex
+ * over the job table; engine and cache calls have their own locks), except
+ * cz_server_free.
+ */
+#ifndef CUZK_DAEMON_SERVER_H
+#define CUZK_DAEMON_SERVER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/config.h"
+
+typedef struct cz_server cz_server_t;
+
+#define CZ_JOB_ID_LEN 16
+
+/* Open the journal, params cache and engine, replay the journal, start the threads. */
+int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out);
+/* Stop accepting, give running jobs |grace_s| seconds, leave the rest journaled. */
+void cz_server_shutdown(cz_server_t *s, double grace_s);
+/* Shutdown (grace 0 if not done) and free everything. NULL: no-op. */
+void cz_server_free(cz_server_t *s);
+bool cz_server_stopping(cz_server_t *s);
+
+/*
+ * Accept a job. *resp (new reference) is {"id", "state", "existing"}.
+ * Errors: CZ_EINVAL / CZ_EFORMAT (bad request, message names the field),
+ * CZ_ENOTFOUND (params or input file), CZ_EBUSY (request_id conflict),
+ * CZ_EUNAVAIL (shutting down), CZ_EIO (journal).
+ */
+int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
+                     bool *existing);
+/* The job's status object (new reference). CZ_ENOTFOUND. */
+int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out);
+/* Wait up to |timeout_s| for the job to end: CZ_OK (ended) or CZ_EBUSY (still running). */
+int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s);
+/*
+ * The finished job's proof (copy, caller frees) and public inputs (new
+ * reference: one array of 0x-hex strings per partition); marks it fetched.
+ * CZ_EBUSY not finished; CZ_EVERIFY/CZ_E... failed (message: the job's
+ * error); CZ_ECANCELED canceled; CZ_ENOTFOUND.
+ */
+int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **proof,
+                     size_t *len, json_t **public_inputs);
+/* Request cancellation (CZ_OK also when already ended); *out is the status after. */
+int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out);
+/* {"jobs": [status...]} newest first; |state| NULL or a state name filter. */
+json_t *cz_server_list(cz_server_t *s, const char *state);
+/* GET /v1/status body. */
+json_t *cz_server_status(cz_server_t *s);
+/* Params by name or (if allowed) absolute path; *out {"path","bytes","load_ms"}. */
+int cz_server_preload(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out);
+int cz_server_evict(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out);
+/* Prometheus text exposition (caller frees). */
+char *cz_server_metrics(cz_server_t *s);
+/* Count one HTTP response by status code (for metrics). */
+void cz_server_count_http(cz_server_t *s, int status);
+/* The effective configuration (borrowed). */
+const cz_dconfig_t *cz_server_config(const cz_server_t *s);
+
+#endif /* CUZK_DAEMON_SERVER_H */

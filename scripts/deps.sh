@@ -36,6 +36,9 @@ need_debs() {
     command -v cmake >/dev/null 2>&1 || missing+=(cmake)
     command -v perl  >/dev/null 2>&1 || missing+=(perl)
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+    # jansson: the C1 JSON parser (src/porep); optional in CMake, wanted here
+    [ -f /usr/include/jansson.h ] || missing+=(libjansson-dev)
+    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     printf '%s\n' "${missing[@]}"
 }
 

@@ -37,5 +37,6 @@ int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
+int cmd_porep(int argc, char **argv);
 
 #endif /* CUZK_CLI_H */

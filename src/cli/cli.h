@@ -38,5 +38,13 @@ int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
+/* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
+int cmd_submit(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_wait(int argc, char **argv);
+int cmd_proof(int argc, char **argv);
+int cmd_cancel(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_daemon_status(int argc, char **argv);
 
 #endif /* CUZK_CLI_H */

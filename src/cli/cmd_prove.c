@@ -17,7 +17,11 @@
 #include "backend/backend.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "cli/public_file.h"
+#ifdef CUZK_HAVE_CLIENT
+#include "cli/client.h"
+#endif
 #include "groth16/prover.h"
 #include "groth16/verify.h"
 
@@ -74,7 +78,17 @@ static void prove_usage(FILE *f)
             "  Proves circuit ID (toy[:X] or bench:N) in this process on the CPU backend,\n"
             "  verifies the proof against the params' verifying key, then writes the\n"
             "  192-byte proof to OUT and the public inputs (one 0x-hex element per line)\n"
-            "  to PUB. Exit 0 on success, 1 on failure, 2 on usage errors.\n");
+            "  to PUB. Exit 0 on success, 1 on failure, 2 on usage errors.\n"
+            "\n"
+            "  Through cuzkd instead (--daemon, or any of --socket/--url, or $CUZK_SOCKET /\n"
+            "  $CUZK_URL set; --local forces the in-process path):\n"
+            "    cuzk prove --daemon --circuit ID --params NAME --proof OUT [--public PUB]\n"
+            "               [--partitions P] [--seed S] [--priority 1..4] [--request-id R]\n"
+            "               [--socket PATH | --url URL] [--token T] [--json]\n"
+            "  NAME is resolved by the daemon (its params.dir, or an absolute path).\n"
+            "  Progress (partitions, stage, elapsed, ETA) goes to stderr: a bar on a TTY,\n"
+            "  plain lines otherwise; --quiet hides it. Daemon exit codes add\n"
+            "  3 (daemon unreachable) and 4 (timeout); see docs/API.md.\n");
 }
 
 int cmd_prove(int argc, char **argv)
@@ -83,14 +97,33 @@ int cmd_prove(int argc, char **argv)
         { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
         { "proof", required_argument, 0, 'o' },   { "public", required_argument, 0, 'u' },
         { "seed", required_argument, 0, 's' },    { "threads", required_argument, 0, 't' },
-        { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
+        { "help", no_argument, 0, 'h' },          { "local", no_argument, 0, 'L' },
+        { "daemon", no_argument, 0, 'D' },        { "partitions", required_argument, 0, 'n' },
+        { "priority", required_argument, 0, 'P' }, { "request-id", required_argument, 0, 'r' },
+        { "quiet", no_argument, 0, 'q' },
+        { "socket", required_argument, 0, 0x101 }, { "url", required_argument, 0, 0x102 },
+        { "token", required_argument, 0, 0x103 }, { "token-file", required_argument, 0, 0x104 },
+        { "json", no_argument, 0, 0x105 },        { 0, 0, 0, 0 },
     };
     const char *circuit_id = NULL, *params_path = NULL, *proof_path = NULL, *public_path = NULL;
-    size_t seed = 0, threads = 0;
+    const char *request_id = NULL, *dsocket = NULL, *durl = NULL, *dtoken = NULL, *dtoken_file = NULL;
+    size_t seed = 0, threads = 0, partitions = 1, priority = 2;
+    int local = 0, daemon = getenv("CUZK_SOCKET") || getenv("CUZK_URL"), quiet = 0, json = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
+        case 'L': local = 1; break;
+        case 'D': daemon = 1; break;
+        case 'n': if (!cz_cli_parse_size(optarg, &partitions) || !partitions) goto usage; break;
+        case 'P': if (!cz_cli_parse_size(optarg, &priority) || !priority || priority > 4) goto usage; break;
+        case 'r': request_id = optarg; break;
+        case 'q': quiet = 1; break;
+        case 0x101: dsocket = optarg; daemon = 1; break;
+        case 0x102: durl = optarg; daemon = 1; break;
+        case 0x103: dtoken = optarg; break;
+        case 0x104: dtoken_file = optarg; break;
+        case 0x105: json = 1; break;
         case 'c': circuit_id = optarg; break;
         case 'p': params_path = optarg; break;
         case 'o': proof_path = optarg; break;
@@ -103,6 +136,28 @@ int cmd_prove(int argc, char **argv)
     }
     if (optind != argc || !circuit_id || !params_path || !proof_path)
         goto usage;
+    if (daemon && !local) {
+#ifdef CUZK_HAVE_CLIENT
+        cz_client_t cl = { .socket = dsocket, .url = durl, .token = dtoken,
+                           .token_file = dtoken_file, .json = json || quiet };
+        return cz_cli_prove_daemon(&cl, circuit_id, params_path, partitions, seed, proof_path,
+                                   public_path, (int)priority, request_id);
+#else
+        (void)dsocket, (void)durl, (void)dtoken, (void)dtoken_file, (void)request_id;
+        fprintf(stderr, "cuzk prove: this build has no daemon client (needs libcurl and jansson); "
+                        "use --local\n");
+        return CZ_EXIT_USAGE;
+#endif
+    }
+    if (partitions != 1) {
+        fprintf(stderr, "cuzk prove: --partitions %zu needs the daemon (--daemon); the local "
+                        "path proves one partition\n", partitions);
+        return CZ_EXIT_USAGE;
+    }
+    (void)json;
+    cz_progress_t progress;
+    cz_progress_start(&progress, quiet);
+    cz_progress_draw(&progress, 0, 1, "synthesis");
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
@@ -126,14 +181,19 @@ int cmd_prove(int argc, char **argv)
         rc = cz_fail(ctx, CZ_ENOMEM, "public inputs");
     if (rc == CZ_OK) {
         cz_params_shape_t shape;
+        cz_progress_draw(&progress, 0, 1, "loading_params");
         cz_g16_shape_of(&w, &shape);
         cz_params_opts_t opts = { .expect = &shape };
         rc = cz_params_load(ctx, &params, params_path, &opts);
     }
     if (rc == CZ_OK)
         rc = cz_cpu_backend_new(&be, 0);
-    if (rc == CZ_OK)
+    if (rc == CZ_OK) {
+        cz_progress_draw(&progress, 0, 1, "proving");
         rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, NULL);
+    }
+    if (rc == CZ_OK)
+        cz_progress_draw(&progress, 1, 1, "verifying");
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     if (rc == CZ_OK && (rc = cz_verify(ctx, pvk, &proof, inputs, n_inputs)) != CZ_OK)
@@ -145,6 +205,9 @@ int cmd_prove(int argc, char **argv)
     }
     if (rc == CZ_OK && public_path)
         rc = cz_public_write(ctx, public_path, inputs, 1, n_inputs);
+    if (rc == CZ_OK)
+        cz_progress_draw(&progress, 1, 1, "done");
+    cz_progress_end(&progress);
     if (rc)
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     else

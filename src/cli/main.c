@@ -19,11 +19,20 @@ static const cz_cli_command commands[] = {
     { "bench", cmd_bench, "benchmarks: msm, ntt (ratios against an in-process baseline)" },
     { "hash", cmd_hash, "native hashes: poseidon, sha256, sha254, commd-zero" },
     { "timeline", cmd_timeline, "timeline analyze LOG: device efficiency, gaps, overlaps, SVG Gantt" },
-    { "prove", cmd_prove, "prove a circuit in this process (CPU backend); verifies before writing" },
+    { "prove", cmd_prove, "prove a circuit in this process (--local) or through cuzkd; verifies" },
     { "verify", cmd_verify, "verify a proof: exit 0 valid, 1 invalid, 2 bad input" },
     { "setup", cmd_setup, "TEST params from random toxic waste (never for production)" },
     { "porep", cmd_porep, "porep gen-c1 (seal a test sector, write its C1) | check-c1 FILE" },
     { "export", cmd_export, "export snarkjs: vk, proof and public inputs as snarkjs JSON" },
+#ifdef CUZK_HAVE_CLIENT
+    { "submit", cmd_submit, "submit a job to cuzkd; prints its id" },
+    { "status", cmd_status, "status of a cuzkd job: state, stage, partitions, timings" },
+    { "wait", cmd_wait, "follow a cuzkd job to its end (progress bar on a TTY)" },
+    { "proof", cmd_proof, "fetch a finished job's proof and public inputs from cuzkd" },
+    { "cancel", cmd_cancel, "cancel a cuzkd job" },
+    { "list", cmd_list, "list cuzkd's jobs" },
+    { "daemon-status", cmd_daemon_status, "cuzkd: devices, queues, memory, params cache" },
+#endif
     { "version", cmd_version, "print the version" },
 };
 

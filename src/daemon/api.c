@@ -45,7 +45,7 @@ static void reply_json(cz_api_resp_t *resp, int status, json_t *o)
         cz_api_error(resp, 500, "internal", "out of memory");
         return;
     }
-    char *text = json_dumps(o, JSON_COMPACT);
+    char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
     json_decref(o);
     if (!text) {
         cz_api_error(resp, 500, "internal", "out of memory");

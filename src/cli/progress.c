@@ -1,0 +1,59 @@
+/*
+ * cli/progress.c — progress bar / plain progress lines (see cli/progress.h).
+ */
+#include "cli/progress.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cz_progress_start(cz_progress_t *p, bool quiet)
+{
+    memset(p, 0, sizeof *p);
+    p->tty = isatty(STDERR_FILENO);
+    p->quiet = quiet;
+    p->t0 = now_s();
+}
+
+void cz_progress_draw(cz_progress_t *p, size_t done, size_t total, const char *stage)
+{
+    if (p->quiet)
+        return;
+    double el = now_s() - p->t0;
+    char eta[32] = "?";
+    if (total && done >= total)
+        snprintf(eta, sizeof eta, "0s");
+    else if (done)
+        snprintf(eta, sizeof eta, "%.0fs", el / (double)done * (double)(total - done));
+    if (p->tty) {
+        char bar[31];
+        size_t fill = total ? (done > total ? total : done) * 30 / total : 0;
+        for (size_t i = 0; i < 30; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[30] = '\0';
+        fprintf(stderr, "\r[%s] %zu/%zu partitions  %-14s elapsed %5.1fs  ETA %-6s", bar, done,
+                total, stage, el, eta);
+        fflush(stderr);
+        return;
+    }
+    char line[160];
+    snprintf(line, sizeof line, "%zu/%zu partitions, %s", done, total, stage);
+    if (strcmp(line, p->last)) {
+        fprintf(stderr, "progress: %s, elapsed %.1fs, ETA %s\n", line, el, eta);
+        snprintf(p->last, sizeof p->last, "%s", line);
+    }
+}
+
+void cz_progress_end(cz_progress_t *p)
+{
+    if (!p->quiet && p->tty)
+        fputc('\n', stderr);
+}

@@ -229,4 +229,29 @@ int cz_cs_take_witness(cz_cs_t *cs, cz_cs_witness_t *out);
 /* NULL, or an already freed witness, is a harmless no-op. */
 void cz_cs_witness_free(cz_cs_witness_t *w);
 
+/*
+ * Forks, for synthesizing independent parts of a circuit on several threads
+ * (src/cs/cs_fork.c). cz_cs_fork makes *out, a cs in |parent|'s mode that
+ * holds a copy of the parent's variables (values in PROVE and CHECK) and no
+ * constraints: a part synthesized into it may use the parent's variables
+ * and allocates its own after them. |ctx| (may be NULL) receives the
+ * fork's messages, so each thread can have its own. The parent is only
+ * read (several forks may be made from it concurrently while nobody writes
+ * it). Never finish a fork.
+ *
+ * cz_cs_extend appends |fork|'s own variables and constraints to |cs|, its
+ * parent, exactly as if the part had been synthesized into |cs| at this
+ * point: values and a/b/c are appended, density bits of the parent's
+ * variables are OR-ed in and those of the fork's own variables shifted to
+ * their new indices, KEYGEN columns renumbered, a CHECK failure kept with
+ * its index in |cs| (when it is the first). Forks of one parent must not
+ * use each other's variables; extend them in the order the sequential
+ * synthesis would have run them. The fork is only read; free it after.
+ * cz_cs_corrupt_aux is not inherited by forks.
+ * Returns CZ_OK, the fork's error (sticky on |cs|), CZ_EINVAL (not a fork
+ * of |cs|, or finished), CZ_ENOMEM.
+ */
+int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx);
+int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork);
+
 #endif /* CUZK_CS_CS_H */

@@ -66,6 +66,10 @@ struct cz_cs {
 
     /* Test fault: aux index + 1 whose stored value gets + 1 (0: none). */
     size_t corrupt_aux1;
+
+    /* A fork (cs_fork.c): the parent's input and aux counts when forked. */
+    bool forked;
+    size_t fork_inputs, fork_aux;
 };
 
 /* Record |code| as the sticky error (first one wins) with a message. */

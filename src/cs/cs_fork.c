@@ -1,0 +1,219 @@
+/*
+ * cs/cs_fork.c — forking a constraint system and appending a fork back
+ * (cz_cs_fork / cz_cs_extend, see cs/cs.h), so independent parts of a
+ * circuit can be synthesized on several threads and still produce the
+ * R1CS, the assignment, a/b/c and the densities of a sequential synthesis.
+ *
+ * A fork starts as a copy of the parent's variables (values in PROVE and
+ * CHECK, counts otherwise) with no constraints, so the part's gadgets can
+ * use the parent's variables by their ids and allocate their own after
+ * them. Extending the parent appends the fork's own variables and rows:
+ * values and a/b/c are positional and copied as they are; density bits of
+ * the parent's variables are OR-ed in, the fork's own are shifted to where
+ * its variables land; KEYGEN columns of the fork's own variables are
+ * renumbered. The fork's own variables never appear in another fork, so
+ * these rules reproduce the sequential order exactly.
+ */
+#include "cs/cs_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Make room for |need| elements of |elem| bytes in *p (capacity *cap). */
+static int ensure(void **p, size_t *cap, size_t need, size_t elem, bool zero)
+{
+    if (need <= *cap)
+        return CZ_OK;
+    size_t ncap = *cap ? *cap : 64;
+    while (ncap < need)
+        ncap *= 2;
+    if (ncap > SIZE_MAX / elem)
+        return CZ_ENOMEM;
+    void *q = realloc(*p, ncap * elem);
+    if (!q)
+        return CZ_ENOMEM;
+    if (zero)
+        memset((char *)q + *cap * elem, 0, (ncap - *cap) * elem);
+    *p = q;
+    *cap = ncap;
+    return CZ_OK;
+}
+
+static bool has_values(const cz_cs_t *cs)
+{
+    return cs->mode == CZ_CS_PROVE || cs->mode == CZ_CS_CHECK;
+}
+
+static int copy_vec(cz__frvec *dst, const cz__frvec *src, bool values)
+{
+    if (values) {
+        if (ensure((void **)&dst->v, &dst->cap, src->len, sizeof(cz_fr), false))
+            return CZ_ENOMEM;
+        memcpy(dst->v, src->v, src->len * sizeof(cz_fr));
+    }
+    dst->len = src->len;
+    return CZ_OK;
+}
+
+int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx)
+{
+    *out = NULL;
+    if (parent->err)
+        return parent->err;
+    if (parent->finished || parent->taken)
+        return cz_fail(ctx, CZ_EINVAL, "cs: fork of a finished cs");
+    cz_cs_t *cs;
+    int rc = cz_cs_new(&cs, ctx, parent->mode);
+    if (rc)
+        return rc;
+    const bool vals = has_values(parent);
+    if (copy_vec(&cs->input, &parent->input, vals) || copy_vec(&cs->aux, &parent->aux, vals))
+        goto nomem;
+    const size_t nbits[3] = { parent->aux.len, parent->input.len, parent->aux.len };
+    for (int i = 0; i < 3; i++) {
+        cz__bitmap *bm = &cs->dens[i];
+        if (ensure((void **)&bm->w, &bm->cap, (nbits[i] + 63) / 64 + 1, sizeof(uint64_t), true))
+            goto nomem;
+        memset(bm->w, 0, bm->cap * sizeof(uint64_t));
+        bm->nbits = nbits[i];
+    }
+    cs->fork_inputs = parent->input.len;
+    cs->fork_aux = parent->aux.len;
+    cs->forked = true;
+    *out = cs;
+    return CZ_OK;
+nomem:
+    cz_cs_free(cs);
+    return cz_fail(ctx, CZ_ENOMEM, "cs: fork of %zu variables", parent->aux.len);
+}
+
+/* dst bits [doff, doff + n) |= src bits [soff, soff + n). */
+static void or_bits(uint64_t *dst, size_t doff, const uint64_t *src, size_t soff, size_t n)
+{
+    size_t k = 0;
+    /* Bit by bit up to a word boundary of dst, then whole dst words. */
+    for (; k < n && ((doff + k) & 63); k++)
+        if ((src[(soff + k) >> 6] >> ((soff + k) & 63)) & 1)
+            dst[(doff + k) >> 6] |= 1ull << ((doff + k) & 63);
+    for (; k + 64 <= n; k += 64) {
+        size_t s = soff + k, sh = s & 63;
+        uint64_t w = src[s >> 6] >> sh;
+        if (sh)
+            w |= src[(s >> 6) + 1] << (64 - sh);
+        dst[(doff + k) >> 6] |= w;
+    }
+    for (; k < n; k++)
+        if ((src[(soff + k) >> 6] >> ((soff + k) & 63)) & 1)
+            dst[(doff + k) >> 6] |= 1ull << ((doff + k) & 63);
+}
+
+static int append_vec(cz__frvec *dst, const cz__frvec *src, size_t from, bool values)
+{
+    size_t n = src->len - from;
+    if (values) {
+        if (ensure((void **)&dst->v, &dst->cap, dst->len + n, sizeof(cz_fr), false))
+            return CZ_ENOMEM;
+        memcpy(dst->v + dst->len, src->v + from, n * sizeof(cz_fr));
+    }
+    dst->len += n;
+    return CZ_OK;
+}
+
+/* KEYGEN: append |src|'s rows to |dst|, own ids moved to the parent's slots. */
+static int append_csr(cz__csr_builder *dst, const cz__csr_builder *src, uint32_t in_base,
+                      uint32_t in_to, uint32_t aux_base, uint32_t aux_to)
+{
+    const cz_csr_t *s = &src->m;
+    cz_csr_t *d = &dst->m;
+    size_t ccap = dst->nnz_cap, vcap = dst->nnz_cap;
+    if (ensure((void **)&d->row_ptr, &dst->row_cap, d->rows + s->rows + 1, sizeof(uint64_t),
+               false) ||
+        ensure((void **)&d->cols, &ccap, d->nnz + s->nnz, sizeof(uint32_t), false) ||
+        ensure((void **)&d->vals, &vcap, d->nnz + s->nnz, sizeof(cz_fr), false))
+        return CZ_ENOMEM;
+    dst->nnz_cap = ccap < vcap ? ccap : vcap;
+    for (size_t k = 0; k < s->nnz; k++) {
+        uint32_t id = s->cols[k], idx = id & CZ_VAR_MAX_INDEX;
+        if (id & CZ_VAR_AUX_BIT) {
+            if (idx >= aux_base)
+                id = CZ_VAR_AUX_BIT | (idx - aux_base + aux_to);
+        } else if (idx >= in_base) {
+            id = idx - in_base + in_to;
+        }
+        d->cols[d->nnz + k] = id;
+        d->vals[d->nnz + k] = s->vals[k];
+    }
+    for (size_t r = 1; r <= s->rows; r++)
+        d->row_ptr[d->rows + r] = d->nnz + s->row_ptr[r];
+    d->rows += s->rows;
+    d->nnz += s->nnz;
+    return CZ_OK;
+}
+
+int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork)
+{
+    if (cs->err)
+        return cs->err;
+    if (fork->err)
+        return cz__cs_fail(cs, fork->err, "forked cs: %s", cz_strerror(fork->err));
+    if (!fork->forked || fork->mode != cs->mode || fork->finished || cs->finished ||
+        fork->depth || fork->fork_inputs > cs->input.len || fork->fork_aux > cs->aux.len)
+        return cz__cs_fail(cs, CZ_EINVAL, "cs: extend with a cs that is not a fork of it");
+    const size_t in_base = fork->fork_inputs, aux_base = fork->fork_aux;
+    const size_t in_to = cs->input.len, aux_to = cs->aux.len;
+    const size_t own_in = fork->input.len - in_base, own_aux = fork->aux.len - aux_base;
+    const size_t rows = fork->n_constraints, row0 = cs->n_constraints;
+    if (in_to + own_in > CZ_VAR_MAX_INDEX || aux_to + own_aux > CZ_VAR_MAX_INDEX)
+        return cz__cs_fail(cs, CZ_ERANGE, "cs: extend past 2^31 variables");
+    const bool vals = has_values(cs);
+
+    /* Rows first (they fail alone), then variables and densities. */
+    if (cs->mode == CZ_CS_PROVE && rows) {
+        cz_fr **d[3] = { &cs->a, &cs->b, &cs->c };
+        cz_fr *s[3] = { fork->a, fork->b, fork->c };
+        size_t cap = cs->abc_cap;
+        for (int i = 0; i < 3; i++) {
+            size_t c = cs->abc_cap; /* same start, same need: same growth for all three */
+            if (ensure((void **)d[i], &c, row0 + rows, sizeof(cz_fr), false))
+                return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend a/b/c to %zu rows", row0 + rows);
+            memcpy(*d[i] + row0, s[i], rows * sizeof(cz_fr));
+            cap = c;
+        }
+        cs->abc_cap = cap;
+    } else if (cs->mode == CZ_CS_KEYGEN) {
+        for (int i = 0; i < 3; i++)
+            if (append_csr(&cs->mat[i], &fork->mat[i], (uint32_t)in_base, (uint32_t)in_to,
+                           (uint32_t)aux_base, (uint32_t)aux_to))
+                return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend matrices");
+    }
+    if (append_vec(&cs->input, &fork->input, in_base, vals) ||
+        append_vec(&cs->aux, &fork->aux, aux_base, vals))
+        return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend assignment");
+    const size_t base[3] = { aux_base, in_base, aux_base };
+    const size_t to[3] = { aux_to, in_to, aux_to };
+    const size_t own[3] = { own_aux, own_in, own_aux };
+    for (int i = 0; i < 3; i++) {
+        cz__bitmap *bm = &cs->dens[i];
+        if (ensure((void **)&bm->w, &bm->cap, (to[i] + own[i] + 63) / 64 + 1, sizeof(uint64_t),
+                   true))
+            return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend densities");
+        or_bits(bm->w, 0, fork->dens[i].w, 0, base[i]);
+        or_bits(bm->w, to[i], fork->dens[i].w, base[i], own[i]);
+        bm->nbits = to[i] + own[i];
+    }
+    if (fork->unsat && !cs->unsat) {
+        size_t plen = cs->path_len, flen = strlen(fork->unsat_path);
+        char *p = malloc(plen + flen + 2);
+        if (!p)
+            return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend");
+        memcpy(p, cs->path ? cs->path : "", plen);
+        if (plen)
+            p[plen++] = '/';
+        memcpy(p + plen, fork->unsat_path, flen + 1);
+        cs->unsat = true;
+        cs->unsat_index = row0 + fork->unsat_index;
+        cs->unsat_path = p;
+    }
+    cs->n_constraints = row0 + rows;
+    return CZ_OK;
+}

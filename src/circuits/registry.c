@@ -30,7 +30,17 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
         out->kind = CZ_CIRCUIT_BENCH;
         return cz_bench_parse(ctx, id, &out->bench);
     }
-    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X] or bench:N)", id);
+    if (!strncmp(id, "porep:", 6)) {
+        uint64_t bytes;
+        out->kind = CZ_CIRCUIT_POREP;
+        if (cz_porep_parse_size(id + 6, &bytes) || cz_porep_params_sector(&out->porep, bytes))
+            return cz_fail(ctx, CZ_EINVAL,
+                           "circuit '%s': porep:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB",
+                           id);
+        return CZ_OK;
+    }
+    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X], bench:N or porep:SIZE)",
+                   id);
 }
 
 int cz_circuit_body(cz_cs_t *cs, void *circuit)
@@ -41,6 +51,8 @@ int cz_circuit_body(cz_cs_t *cs, void *circuit)
         cz_fr_from_u64(&x, c->toy_x);
         return cz_toy_cube(cs, &x);
     }
+    if (c->kind == CZ_CIRCUIT_POREP)
+        return cz_porep_circuit(cs, &c->porep, NULL);
     return cz_bench_circuit(cs, &c->bench);
 }
 
@@ -59,6 +71,9 @@ int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_c
             p.seed = seed;
         return cz_bench_witness(ctx, &p, out);
     }
+    if (c->kind == CZ_CIRCUIT_POREP)
+        return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from a C1 input",
+                       c->id);
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
     if (rc)

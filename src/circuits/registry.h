@@ -4,6 +4,10 @@
  *
  *   toy[:X]     x^3 + x + 5 = y with witness x (default 3), public y
  *   bench:N     the synthetic Filecoin-shaped circuit with N rows (circuits/bench.h)
+ *   porep:SIZE  one StackedDRG PoRep C2 partition of a production sector size
+ *               (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; circuits/porep/stacked.h),
+ *               blank: SHAPE and KEYGEN only (setup); its PROVE witness comes
+ *               from a C1 input (cz_porep_circuit with a cz_porep_input_t)
  *
  * A parsed cz_circuit_t is a small value; all functions are thread-safe.
  */
@@ -13,15 +17,17 @@
 #include <stdint.h>
 
 #include "circuits/bench.h"
+#include "circuits/porep/stacked.h"
 #include "cs/cs.h"
 
-typedef enum { CZ_CIRCUIT_TOY, CZ_CIRCUIT_BENCH } cz_circuit_kind_t;
+typedef enum { CZ_CIRCUIT_TOY, CZ_CIRCUIT_BENCH, CZ_CIRCUIT_POREP } cz_circuit_kind_t;
 
 typedef struct cz_circuit {
     cz_circuit_kind_t kind;
     char id[64];
     uint64_t toy_x;
     cz_bench_params bench;
+    cz_porep_params_t porep;
 } cz_circuit_t;
 
 /* Parse a circuit id; CZ_EINVAL naming the id when unknown or malformed. */

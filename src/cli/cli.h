@@ -38,6 +38,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
+int cmd_circuit(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

@@ -22,6 +22,7 @@ static const cz_cli_command commands[] = {
     { "prove", cmd_prove, "prove a circuit in this process (--local) or through cuzkd; verifies" },
     { "verify", cmd_verify, "verify a proof: exit 0 valid, 1 invalid, 2 bad input" },
     { "setup", cmd_setup, "TEST params from random toxic waste (never for production)" },
+    { "circuit", cmd_circuit, "circuit shape: constraints, inputs, aux, densities (porep-c2, any id)" },
     { "porep", cmd_porep, "porep gen-c1 (seal a test sector, write its C1) | check-c1 FILE" },
     { "export", cmd_export, "export snarkjs: vk, proof and public inputs as snarkjs JSON" },
 #ifdef CUZK_HAVE_CLIENT

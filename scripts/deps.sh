@@ -10,6 +10,13 @@
 #
 # Debian packages are installed with apt-get only when missing.
 #
+# cuzkd and the client commands need libmicrohttpd, jansson, libconfig and
+# libcurl (-dev packages; optional: without them the rest builds). On a
+# machine without network, `scripts/fetch-debs.sh` run elsewhere leaves
+# their .deb files in .deps/debs/; when the libraries are missing and that
+# folder exists they are unpacked with `dpkg -x` into BUILD_DIR/deps/prefix
+# (CMake looks there, see CUZK_DEPS_PREFIX in CMakeLists.txt).
+#
 # Usage: scripts/deps.sh BUILD_DIR
 # Env:   BLST_DIR=/path  use an existing blst (libblst.a + bindings/blst.h)
 #        CUZK_DEPS_CACHE  where the tarball is kept (default: .deps)
@@ -37,7 +44,7 @@ need_debs() {
     command -v perl  >/dev/null 2>&1 || missing+=(perl)
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
     # jansson: the C1 JSON parser (src/porep); optional in CMake, wanted here
-    [ -f /usr/include/jansson.h ] || missing+=(libjansson-dev)
+    [ -f /usr/include/jansson.h ] || have_pc jansson || missing+=(libjansson-dev)
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     printf '%s\n' "${missing[@]}"
 }
@@ -53,6 +60,62 @@ install_debs() {
     apt-get update -qq || die "apt-get update failed"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" \
         || die "apt-get install ${pkgs[*]} failed"
+}
+
+# ---- cuzkd's libraries (optional): pkg-config, then .deps/debs, then apt --
+prefix="$build/deps/prefix"
+DAEMON_PCS="libmicrohttpd:libmicrohttpd-dev jansson:libjansson-dev libconfig:libconfig-dev libcurl:libcurl4-openssl-dev"
+
+pc_path() {
+    local arch
+    arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+    printf '%s' "$prefix/usr/lib/$arch/pkgconfig:$prefix/usr/lib/pkgconfig:$prefix/usr/share/pkgconfig"
+    printf '%s' "${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+}
+have_pc() {
+    command -v pkg-config >/dev/null 2>&1 && PKG_CONFIG_PATH="$(pc_path)" pkg-config --exists "$1" 2>/dev/null
+}
+daemon_missing() {
+    local e
+    for e in $DAEMON_PCS; do
+        [ "${CUZK_DEPS_FORCE_DEBS:-0}" != 1 ] && have_pc "${e%%:*}" && continue
+        printf '%s\n' "${e##*:}"
+    done
+}
+
+# dpkg -x every .deb of $cache/debs into $prefix; point the .pc files there.
+unpack_debs() {
+    local deb pc
+    command -v dpkg >/dev/null 2>&1 || { say "dpkg not found: cannot unpack $cache/debs"; return 1; }
+    mkdir -p "$prefix"
+    for deb in "$cache"/debs/*.deb; do
+        dpkg -x "$deb" "$prefix" || { say "cannot unpack $deb"; return 1; }
+    done
+    find "$prefix" -name '*.pc' | while read -r pc; do
+        # shared linking only: private requirements (gnutls-dev, ...) need not be there
+        sed -i -e "s|^prefix=/usr\$|prefix=$prefix/usr|" -e "s|=/usr/|=$prefix/usr/|g" \
+            -e '/^Requires.private:/d' "$pc"
+    done
+    say "unpacked $(ls "$cache"/debs/*.deb | wc -l) .deb files from $cache/debs into $prefix"
+}
+
+daemon_debs() {
+    local pkgs
+    mapfile -t pkgs < <(daemon_missing)
+    [ ${#pkgs[@]} -eq 0 ] && return 0
+    if ls "$cache"/debs/*.deb >/dev/null 2>&1; then
+        unpack_debs || true
+        mapfile -t pkgs < <(CUZK_DEPS_FORCE_DEBS=0 daemon_missing)
+        [ ${#pkgs[@]} -eq 0 ] && return 0
+    fi
+    if [ "${CUZK_NO_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing missing Debian packages for cuzkd: ${pkgs[*]}"
+        if apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}"; then
+            return 0
+        fi
+    fi
+    say "warning: cuzkd and the client commands will not be built: missing ${pkgs[*]}"
+    say "  (install them, or run scripts/fetch-debs.sh where there is network and copy .deps/debs here)"
 }
 
 # ---- blst -----------------------------------------------------------------
@@ -102,6 +165,7 @@ build_blst() {
     printf '%s' "$BLST_INTEGRITY" >"$dst/.integrity"
 }
 
+daemon_debs
 install_debs
 if [ -n "${BLST_DIR:-}" ]; then
     [ -f "$BLST_DIR/libblst.a" ] || die "BLST_DIR=$BLST_DIR has no libblst.a"

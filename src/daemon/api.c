@@ -107,9 +107,10 @@ static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **o
         return false;
     }
     if (!json_is_object(o)) {
+        bool array = json_is_array(o);
         json_decref(o);
         cz_api_error(resp, 400, "invalid_json", "body: must be a JSON object, not %s",
-                     json_is_array(o) ? "an array" : "a scalar");
+                     array ? "an array" : "a scalar");
         return false;
     }
     *out = o;

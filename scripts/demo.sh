@@ -32,4 +32,43 @@ echo "-- 2 jobs x 3 partitions through the engine, 1 and 2 workers per device"
 
 echo "-- timeline of the last run (W=2)"
 "$cuzk" timeline analyze "$out/timeline.log"
+
+# ---- the daemon: cuzkd on a temporary socket, driven by the cuzk client ----
+cuzkd="$build/bin/cuzkd"
+if [ -x "$cuzkd" ] && "$cuzk" help 2>/dev/null | grep -q '^  submit'; then
+    echo "-- cuzkd on a temporary socket: submit, progress, proof, verify"
+    dtmp=$(mktemp -d /tmp/cuzk-demo.XXXXXX)
+    dpid=""
+    stop_cuzkd() {
+        if [ -n "$dpid" ] && kill -0 "$dpid" 2>/dev/null; then
+            kill -TERM "$dpid"
+            for _ in $(seq 1 300); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
+            kill -0 "$dpid" 2>/dev/null && kill -KILL "$dpid"
+            wait "$dpid" 2>/dev/null || true
+        fi
+        dpid=""
+        rm -rf "$dtmp"
+    }
+    trap stop_cuzkd EXIT
+    mkdir -p "$dtmp/params"
+    ln -s "$(cd "$out" && pwd)/demo.params" "$dtmp/params/demo.params"
+    export CUZK_SOCKET="$dtmp/cuzkd.sock"
+    "$cuzkd" --socket "$CUZK_SOCKET" --journal "$dtmp/journal" --params-dir "$dtmp/params" \
+        --set timeline.file="$out/daemon-timeline.log" >"$out/cuzkd.log" 2>&1 &
+    dpid=$!
+    for _ in $(seq 1 100); do "$cuzk" daemon-status >/dev/null 2>&1 && break; sleep 0.1; done
+    "$cuzk" daemon-status
+    id=$("$cuzk" submit --circuit "$circuit" --params demo --partitions 3 --request-id demo-1)
+    echo "submitted job $id (3 partitions)"
+    "$cuzk" wait "$id" --timeout 600
+    "$cuzk" proof "$id" --out "$out/daemon-proof.bin" --public "$out/daemon-public.txt"
+    "$cuzk" verify --vk "$out/demo.vk" --proof "$out/daemon-proof.bin" --public "$out/daemon-public.txt"
+    stop_cuzkd
+    trap - EXIT
+    echo "-- timeline summary of the daemon's job"
+    "$cuzk" timeline analyze "$out/daemon-timeline.log"
+    echo "   (daemon log: $out/cuzkd.log)"
+else
+    echo "-- cuzkd / client not built (libmicrohttpd, jansson, libconfig, libcurl missing): daemon part skipped"
+fi
 echo "== demo done: proof $out/proof.bin, timeline $out/timeline.svg"

@@ -45,7 +45,7 @@ asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
 	       -DCUZK_SANITIZE=address,undefined -DBLST_DIR=$(BLST_DIR) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
-	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE 'gpu|nosan'
+	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE 'gpu|nosan|slow'
 
 tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \

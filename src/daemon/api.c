@@ -23,6 +23,12 @@ void cz_api_error(cz_api_resp_t *resp, int status, const char *code, const char 
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *o = json_pack("{s:s,s:s,s:i}", "error", code, "message", msg, "status", status);
+    if (!o) {   /* the message quoted invalid UTF-8 from the request: replace it */
+        for (char *c = msg; *c; c++)
+            if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
+                *c = '?';
+        o = json_pack("{s:s,s:s,s:i}", "error", code, "message", msg, "status", status);
+    }
     free(resp->body);
     resp->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);

@@ -27,9 +27,13 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
     if (cz_porep_graph_init(&g, pp->nodes, porep_id))
         return cz_fail(ctx, CZ_EINVAL, "c1 verify: bad graph size");
     uint64_t *ch = malloc(pp->challenges * sizeof *ch);
-    uint8_t *cur = malloc((size_t)pp->nodes * 32), *prev = malloc((size_t)pp->nodes * 32);
+    /* the 14 parents' labels at local indices 0..13 (a 32GiB sector's
+     * node-indexed layer would be 32 GiB): cur holds this layer's labels
+     * for the DRG parents, prev the previous layer's for the expander ones */
+    static const uint32_t local[CZ_SDR_DEGREE] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 };
+    uint8_t cur[CZ_SDR_DEGREE * 32], prev[CZ_SDR_DEGREE * 32];
     int rc = CZ_OK;
-    if (!ch || !cur || !prev) {
+    if (!ch) {
         rc = cz_fail(ctx, CZ_ENOMEM, "c1 verify: out of memory");
         goto done;
     }
@@ -65,12 +69,12 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
                 }
                 for (unsigned j = 0; j < CZ_SDR_DEGREE; j++) {
                     const cz_c1_column_t *col = j < 6 ? &p->drg[j] : &p->exp[j - 6];
-                    memcpy(cur + 32 * (size_t)par[j], col->rows[l - 1], 32);
+                    memcpy(cur + 32 * j, col->rows[l - 1], 32);
                     if (l > 1)
-                        memcpy(prev + 32 * (size_t)par[j], col->rows[l - 2], 32);
+                        memcpy(prev + 32 * j, col->rows[l - 2], 32);
                 }
                 uint8_t want[CZ_SDR_TOTAL_PARENTS * 32];
-                cz_sdr_label_parents(want, l, par, cur, prev);
+                cz_sdr_label_parents(want, l, local, cur, prev);
                 if (memcmp(want, lp->parents, sizeof want))
                     rc = cz_fail(ctx, CZ_EVERIFY, "c1 verify: partition %u challenge %u: "
                                  "labeling proof of layer %u has parents that are not the "
@@ -92,7 +96,5 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
     }
 done:
     free(ch);
-    free(cur);
-    free(prev);
     return rc;
 }

@@ -16,6 +16,7 @@
 #ifdef CUZK_HAVE_JANSSON
 #include "porep/c1.h"
 #include "porep/seal.h"
+#include "porep/seal_sparse.h"
 #include "gadgets/sha254.h"
 
 static void hexout(const uint8_t *b)
@@ -44,6 +45,9 @@ static int usage(void)
             "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
             "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
             "                         -o c1.json\n"
+            "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n"
+            "         (all-zero data, sparse trees: only the opened columns are materialized;\n"
+            "          SEED picks the unopened parents' labels)\n"
             "       cuzk porep check-c1 c1.json\n"
             "T, S, P: 64 hex digits, or any text (its SHA-256 is used).\n");
     return CZ_EXIT_USAGE;
@@ -54,13 +58,16 @@ static int gen_c1(int argc, char **argv)
     cz_seal_args_t a;
     memset(&a, 0, sizeof a);
     const char *out = NULL, *data_path = NULL;
-    int have_random = 0;
+    int have_random = 0, sparse = 0;
     bytes32(a.ticket, "ticket");
     bytes32(a.seed, "seed");
     bytes32(a.prover_id, "prover");
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--sector-size") && v) {
+        if (!strcmp(argv[i], "--sparse")) {
+            sparse = 1;
+            continue;
+        } else if (!strcmp(argv[i], "--sector-size") && v) {
             if (cz_porep_parse_size(v, &a.sector_bytes))
                 return usage();
         } else if (!strcmp(argv[i], "--data") && v) {
@@ -83,7 +90,8 @@ static int gen_c1(int argc, char **argv)
         }
         i++;
     }
-    if (!out || !a.sector_bytes || (!data_path == !have_random))
+    if (!out || !a.sector_bytes ||
+        (sparse ? data_path != NULL : !data_path == !have_random))
         return usage();
     uint8_t *data = NULL;
     if (data_path) {
@@ -108,7 +116,7 @@ static int gen_c1(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cz_c1_t c1;
-    int rc = cz_seal_gen_c1(ctx, &a, &c1);
+    int rc = sparse ? cz_seal_sparse_gen_c1(ctx, &a, &c1, NULL) : cz_seal_gen_c1(ctx, &a, &c1);
     if (!rc)
         rc = cz_c1_save(ctx, &c1, out);
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -64,6 +64,12 @@ static int circuit_prepare(cz_ctx_t *ctx, const json_t *req, const char *input, 
         char msg[256];
         snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
         cz_fail(ctx, CZ_EINVAL, "circuit: %s", msg);
+    } else if (j->circuit.kind != CZ_CIRCUIT_TOY && j->circuit.kind != CZ_CIRCUIT_BENCH) {
+        /* their shape alone takes a synthesis pass, and their witness needs an input:
+         * they belong to their own kind (porep-c2), not to this one */
+        rc = cz_fail(ctx, CZ_EINVAL, "circuit: '%.64s': the circuit kind takes toy[:X] and bench:N; "
+                                     "PoRep partitions are proved with their own kind (C1 input)",
+                     json_string_value(jc));
     }
     const json_t *jp = json_object_get(req, "partitions");
     out->partitions = 1;

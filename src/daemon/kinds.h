@@ -67,7 +67,8 @@ size_t cz_kind_count(void);
 const cz_job_kind_t *cz_kind_at(size_t i);
 
 /*
- * "circuit": a circuit of the registry (circuits/registry.h).
+ * "circuit": a toy or bench circuit of the registry (circuits/registry.h);
+ *   porep:SIZE is refused here (it needs a C1 input: the porep-c2 kind).
  *   circuit     "bench:N" or "toy[:X]" (required)
  *   partitions  1.. (default 1)
  *   seed        unsigned; partition p's witness uses seed*1000 + p + 1 (default 1)

@@ -79,6 +79,7 @@ check4 POST /v1/proofs '{"kind":"nope"}' 400 "kind"
 check4 POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","priority":7}' 400 priority
 check4 POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","bogus":1}' 400 bogus
 check4 POST /v1/proofs '{"kind":"circuit","circuit":"wat:3","params":"b1k"}' 400 circuit
+check4 POST /v1/proofs '{"kind":"circuit","circuit":"porep:2048","params":"b1k"}' 400 "own kind"
 check4 POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"../etc/passwd"}' 400 params
 check4 POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"missing"}' 404 missing
 check4 POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","partitions":100000}' 400 partitions

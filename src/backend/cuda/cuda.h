@@ -102,7 +102,7 @@ int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
  * compute), events, the domain tables, and THREE device buffers of
  * 2^log_n_max elements each (no more): device memory
  * cz_cuda_h_mem_bytes(log_n) = 3 * 32 * 2^log_n + domain tables,
- * i.e. 12 GiB + 2.6 MiB for a 2^27 domain.
+ * i.e. 12 GiB + 3.5 MiB for a 2^27 domain.
  *
  * cz_cuda_h_compute(a, b, c, n, log_n) computes, for m = 2^log_n >= n,
  * exactly what ff/ntt.h + backend/cpu/h.h compute (FACTS 1): zero-pad a,b,c

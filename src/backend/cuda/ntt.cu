@@ -3,9 +3,15 @@
  *
  * A size-2^L transform runs as P = ceil(L/10) passes of k <= 10 radix-2
  * stages each (L = 27: 9+9+9). One pass treats the array as 2^(L-k)
- * independent groups of 2^k elements spaced 2^lsl apart; a block of 512
- * threads loads 1024 elements (1..512 groups) into shared memory, runs the
- * k stages there and writes them back in place.
+ * independent groups of 2^k elements spaced 2^lsl apart; a block loads 1024
+ * elements (1..512 groups) into shared memory, runs the k stages there and
+ * writes them back in place. Each of its 256 threads does two butterflies
+ * per stage (two independent multiplications in flight).
+ *
+ * Tuning knobs (compile time), as measured on the H200 at 2^27 (NR order):
+ * CZ_NTT_BPT 1 -> 2 butterflies per thread: 53.1 -> 46.9 ms; CZ_NTT_MAXK 9
+ * (512-element blocks): 48.5 ms; CZ_NTT_MINB 3 (40 registers, spills):
+ * 49.5 ms. See docs/PERFORMANCE.md.
  *
  * The twiddles of stage s+j of a size-2^L DIF split into a part common to
  * every group (a root of order 2^(k-j): the small table om) and a part that
@@ -28,8 +34,17 @@
 
 #include "backend/cuda/internal.cuh"
 
-#define CZ__MAXK 10u                  /* stages per pass */
+#ifndef CZ_NTT_MAXK
+#define CZ_NTT_MAXK 10
+#endif
+#define CZ__MAXK ((unsigned)CZ_NTT_MAXK) /* stages per pass */
 #define CZ__BLOCK_E (1u << CZ__MAXK)  /* elements per block */
+#ifndef CZ_NTT_MINB
+#define CZ_NTT_MINB 1                 /* __launch_bounds__ minimum blocks per SM */
+#endif
+#ifndef CZ_NTT_BPT
+#define CZ_NTT_BPT 2                  /* butterflies per thread and stage: 1 or 2 */
+#endif
 
 typedef struct {
     cz_dfr *data;
@@ -39,6 +54,7 @@ typedef struct {
     unsigned L, s, k;
     unsigned lsl;                     /* log2 of the stride between a group's elements */
     unsigned lE;                      /* log2 of elements per block */
+    unsigned lbpt;                    /* log2 of butterflies per thread (<= log2 CZ_NTT_BPT) */
     int twiddle, first, last;
 } cz__pass;
 
@@ -96,12 +112,14 @@ CZ__DI uint32_t element_pos(const cz__pass &a, uint32_t e, uint32_t *sidx, uint3
     return (hi << (a.lsl + a.k)) | (m << a.lsl) | lo;
 }
 
-static __global__ void __launch_bounds__(CZ__BLOCK_E / 2) cz__dif_kernel(const cz__pass a)
+static __global__ void __launch_bounds__(CZ__BLOCK_E / (2 * CZ_NTT_BPT), CZ_NTT_MINB) cz__dif_kernel(const cz__pass a)
 {
     __shared__ cz__smem sm;
-    const uint32_t T = 1u << (a.lE - 1);
+    const uint32_t T = 1u << (a.lE - 1 - a.lbpt);
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < 2 * CZ_NTT_BPT; h++) {
+        if (h >= (2 << a.lbpt))
+            break;
         uint32_t si, m, lo;
         uint32_t pos = element_pos(a, threadIdx.x + h * T, &si, &m, &lo);
         cz_dfr v = cz_dfr_load(a.data + pos);
@@ -110,23 +128,30 @@ static __global__ void __launch_bounds__(CZ__BLOCK_E / 2) cz__dif_kernel(const c
         sm_put(sm, si, v);
     }
     __syncthreads();
-    const uint32_t t = threadIdx.x;
-    const uint32_t b = t & ((1u << (a.k - 1)) - 1);
-    const uint32_t base = (t >> (a.k - 1)) << a.k;
     for (uint32_t j = 0; j < a.k; j++) {
         const uint32_t hb = a.k - 1 - j, half = 1u << hb;
-        const uint32_t q = b & (half - 1);
-        const uint32_t m0 = base | ((b >> hb) << (hb + 1)) | q, m1 = m0 | half;
-        cz_dfr x = sm_get(sm, m0), y = sm_get(sm, m1);
-        cz_dfr d = cz_dfr_sub(x, y);
-        if (hb != 0)   /* the last stage's twiddles are all 1 */
-            d = cz_dfr_mul(d, cz_dfr_load(a.om + (q << (j + CZ__MAXK - a.k))));
-        sm_put(sm, m0, cz_dfr_add(x, y));
-        sm_put(sm, m1, d);
+#pragma unroll
+        for (int u = 0; u < CZ_NTT_BPT; u++) {
+            if (u >= (1 << a.lbpt))
+                break;
+            const uint32_t t = threadIdx.x + u * T;
+            const uint32_t b = t & ((1u << (a.k - 1)) - 1);
+            const uint32_t base = (t >> (a.k - 1)) << a.k;
+            const uint32_t q = b & (half - 1);
+            const uint32_t m0 = base | ((b >> hb) << (hb + 1)) | q, m1 = m0 | half;
+            cz_dfr x = sm_get(sm, m0), y = sm_get(sm, m1);
+            cz_dfr d = cz_dfr_sub(x, y);
+            if (hb != 0)   /* the last stage's twiddles are all 1 */
+                d = cz_dfr_mul(d, cz_dfr_load(a.om + (q << (j + CZ__MAXK - a.k))));
+            sm_put(sm, m0, cz_dfr_add(x, y));
+            sm_put(sm, m1, d);
+        }
         __syncthreads();
     }
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < 2 * CZ_NTT_BPT; h++) {
+        if (h >= (2 << a.lbpt))
+            break;
         uint32_t si, m, lo;
         uint32_t pos = element_pos(a, threadIdx.x + h * T, &si, &m, &lo);
         cz_dfr v = sm_get(sm, si);
@@ -138,12 +163,14 @@ static __global__ void __launch_bounds__(CZ__BLOCK_E / 2) cz__dif_kernel(const c
     }
 }
 
-static __global__ void __launch_bounds__(CZ__BLOCK_E / 2) cz__dit_kernel(const cz__pass a)
+static __global__ void __launch_bounds__(CZ__BLOCK_E / (2 * CZ_NTT_BPT), CZ_NTT_MINB) cz__dit_kernel(const cz__pass a)
 {
     __shared__ cz__smem sm;
-    const uint32_t T = 1u << (a.lE - 1);
+    const uint32_t T = 1u << (a.lE - 1 - a.lbpt);
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < 2 * CZ_NTT_BPT; h++) {
+        if (h >= (2 << a.lbpt))
+            break;
         uint32_t si, m, lo;
         uint32_t pos = element_pos(a, threadIdx.x + h * T, &si, &m, &lo);
         cz_dfr v = cz_dfr_load(a.data + pos);
@@ -154,22 +181,29 @@ static __global__ void __launch_bounds__(CZ__BLOCK_E / 2) cz__dit_kernel(const c
         sm_put(sm, si, v);
     }
     __syncthreads();
-    const uint32_t t = threadIdx.x;
-    const uint32_t b = t & ((1u << (a.k - 1)) - 1);
-    const uint32_t base = (t >> (a.k - 1)) << a.k;
     for (uint32_t j = 0; j < a.k; j++) {
         const uint32_t half = 1u << j;
-        const uint32_t q = b & (half - 1);
-        const uint32_t m0 = base | ((b >> j) << (j + 1)) | q, m1 = m0 | half;
-        cz_dfr x = sm_get(sm, m0), y = sm_get(sm, m1);
-        if (j != 0)    /* the first stage's twiddles are all 1 */
-            y = cz_dfr_mul(y, cz_dfr_load(a.om + (q << (CZ__MAXK - 1 - j))));
-        sm_put(sm, m0, cz_dfr_add(x, y));
-        sm_put(sm, m1, cz_dfr_sub(x, y));
+#pragma unroll
+        for (int u = 0; u < CZ_NTT_BPT; u++) {
+            if (u >= (1 << a.lbpt))
+                break;
+            const uint32_t t = threadIdx.x + u * T;
+            const uint32_t b = t & ((1u << (a.k - 1)) - 1);
+            const uint32_t base = (t >> (a.k - 1)) << a.k;
+            const uint32_t q = b & (half - 1);
+            const uint32_t m0 = base | ((b >> j) << (j + 1)) | q, m1 = m0 | half;
+            cz_dfr x = sm_get(sm, m0), y = sm_get(sm, m1);
+            if (j != 0)    /* the first stage's twiddles are all 1 */
+                y = cz_dfr_mul(y, cz_dfr_load(a.om + (q << (CZ__MAXK - 1 - j))));
+            sm_put(sm, m0, cz_dfr_add(x, y));
+            sm_put(sm, m1, cz_dfr_sub(x, y));
+        }
         __syncthreads();
     }
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < 2 * CZ_NTT_BPT; h++) {
+        if (h >= (2 << a.lbpt))
+            break;
         uint32_t si, m, lo;
         uint32_t pos = element_pos(a, threadIdx.x + h * T, &si, &m, &lo);
         cz_dfr v = sm_get(sm, si);
@@ -208,6 +242,7 @@ static int run_passes(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, cz_dfr *data, 
     a.out = out;
     a.L = L;
     a.lE = lE;
+    a.lbpt = (CZ_NTT_BPT > 1 && lE >= 2) ? 1 : 0;
     unsigned s = 0;
     for (unsigned p = 0; p < npass; p++) {
         a.k = L / npass + (p < L % npass ? 1 : 0);
@@ -216,7 +251,7 @@ static int run_passes(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, cz_dfr *data, 
         a.first = p == 0;
         a.last = p + 1 == npass;
         a.twiddle = dit ? s > 0 : s + a.k < L;
-        dim3 grid(1u << (L - lE)), block(1u << (lE - 1));
+        dim3 grid(1u << (L - lE)), block(1u << (lE - 1 - a.lbpt));
         if (dit)
             cz__dit_kernel<<<grid, block, 0, stream>>>(a);
         else

@@ -140,6 +140,31 @@ static const uint8_t *node_ptr(const cz_sdr_tree_t *t, unsigned l, uint64_t i)
     return p < 0 ? t->zero_node[l] : t->level[l] + 32 * (size_t)p;
 }
 
+/* Hash groups [begin, end) of level l + 1: group g's children are the
+ * present nodes first[g] .. first[g + 1] - 1 of level l, zero_node[l]
+ * elsewhere. */
+struct sparse_job {
+    cz_sdr_tree_t *t;
+    unsigned l;
+    const size_t *first;
+};
+
+static void sparse_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    const struct sparse_job *j = arg;
+    cz_sdr_tree_t *t = j->t;
+    const unsigned l = j->l, ar = t->arity[l];
+    _Alignas(16) uint8_t kids[32 * 16];
+    for (size_t g = begin; g < end; g++) {
+        for (unsigned a = 0; a < ar; a++)
+            memcpy(kids + 32 * a, t->zero_node[l], 32);
+        for (size_t k = j->first[g]; k < j->first[g + 1]; k++)
+            memcpy(kids + 32 * (t->idx[l][k] % ar), t->level[l] + 32 * k, 32);
+        cz_sdr_hash_nodes(t->hasher, ar, t->level[l + 1] + 32 * g, kids);
+    }
+}
+
 int cz_sdr_tree_build_sparse(cz_ctx_t *ctx, cz_sdr_tree_t *t, const uint64_t *idx,
                              const void *values, size_t n, const void *zero_leaf)
 {
@@ -164,27 +189,36 @@ int cz_sdr_tree_build_sparse(cz_ctx_t *ctx, cz_sdr_tree_t *t, const uint64_t *id
     memcpy(t->idx[0], idx, n * sizeof(uint64_t));
     memcpy(t->level[0], values, n * 32);
     t->count[0] = n;
+    /* per level: group the present nodes by parent (first[g] = the first
+     * node of group g), then hash the groups on the pool */
+    size_t *first = malloc((n + 1) * sizeof *first);
+    if (!first)
+        goto oom;
     for (unsigned l = 0; l < t->nlevels; l++) {
         size_t cnt = t->count[l], m = 0;
         unsigned ar = t->arity[l];
         t->idx[l + 1] = malloc((cnt ? cnt : 1) * sizeof(uint64_t));
         t->level[l + 1] = malloc((cnt ? cnt : 1) * 32);
-        if (!t->idx[l + 1] || !t->level[l + 1])
+        if (!t->idx[l + 1] || !t->level[l + 1]) {
+            free(first);
             goto oom;
-        for (size_t k = 0; k < cnt;) {
-            uint64_t parent = t->idx[l][k] / ar;
-            _Alignas(16) uint8_t kids[32 * 16];
-            for (unsigned a = 0; a < ar; a++)
-                memcpy(kids + 32 * a, t->zero_node[l], 32);
-            while (k < cnt && t->idx[l][k] / ar == parent) {
-                memcpy(kids + 32 * (t->idx[l][k] % ar), t->level[l] + 32 * k, 32);
-                k++;
-            }
-            cz_sdr_hash_nodes(t->hasher, ar, t->level[l + 1] + 32 * m, kids);
-            t->idx[l + 1][m++] = parent;
         }
+        for (size_t k = 0; k < cnt; k++) {
+            if (k == 0 || t->idx[l][k] / ar != t->idx[l][k - 1] / ar) {
+                first[m] = k;
+                t->idx[l + 1][m++] = t->idx[l][k] / ar;
+            }
+        }
+        first[m] = cnt;
+        struct sparse_job j = { t, l, first };
+        cz_pool_t *pool = ctx ? cz_ctx_pool(ctx) : NULL;
+        if (pool)
+            cz_pool_for(pool, m, 64, sparse_chunk, &j);
+        else
+            sparse_chunk(&j, 0, m, 0);
         t->count[l + 1] = m;
     }
+    free(first);
     if (t->count[t->nlevels] == 0)
         memcpy(t->level[t->nlevels], t->zero_node[t->nlevels], 32);
     return CZ_OK;

@@ -54,7 +54,8 @@ int cz_sdr_tree_shape(cz_sdr_tree_t *t, cz_por_hasher_t hasher, uint64_t leaves,
 int cz_sdr_tree_build(cz_ctx_t *ctx, cz_sdr_tree_t *t, const void *leaves);
 
 /* Sparse build: |n| distinct leaves (indices ascending) with their values;
- * every other leaf is |zero_leaf|. */
+ * every other leaf is |zero_leaf|. Each level's present nodes are hashed
+ * on ctx's pool (ctx may be NULL). CZ_EINVAL, CZ_ENOMEM. */
 int cz_sdr_tree_build_sparse(cz_ctx_t *ctx, cz_sdr_tree_t *t, const uint64_t *idx,
                              const void *values, size_t n, const void *zero_leaf);
 

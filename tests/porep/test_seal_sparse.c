@@ -16,6 +16,7 @@
 #include "gadgets/sha254.h"
 #include "porep/c1.h"
 #include "porep/seal_sparse.h"
+#include "porep/trees.h"
 
 static cz_ctx_t *ctx;
 
@@ -225,6 +226,65 @@ CZ_TEST(sparse_tampered_detected)
     expect_tamper(&c, "comm_r", t_comm_r);
     expect_tamper(&c, "labeling parent", t_encoding);
     cz_c1_free(&c);
+}
+
+/* The sparse builder (hashed level by level on the pool) gives the dense
+ * tree's root and paths for the same leaves: Poseidon 8-8-2 over 1024
+ * leaves and SHA254 over 4096, a few present leaves, zero elsewhere. */
+CZ_TEST(sparse_tree_matches_dense)
+{
+    setup();
+    static const struct {
+        cz_por_hasher_t h;
+        uint64_t leaves;
+        unsigned base, sub, top;
+    } shapes[] = { { CZ_POR_POSEIDON, 1024, 8, 8, 2 }, { CZ_POR_SHA254, 4096, 2, 0, 0 } };
+    static const uint64_t present[] = { 0, 1, 7, 8, 63, 64, 500, 1000, 1022, 1023 };
+    const size_t np = sizeof present / sizeof present[0];
+    for (size_t s = 0; s < 2; s++) {
+        cz_sdr_tree_t d, sp;
+        REQUIRE(cz_sdr_tree_shape(&d, shapes[s].h, shapes[s].leaves, shapes[s].base,
+                                  shapes[s].sub, shapes[s].top) == CZ_OK);
+        REQUIRE(cz_sdr_tree_shape(&sp, shapes[s].h, shapes[s].leaves, shapes[s].base,
+                                  shapes[s].sub, shapes[s].top) == CZ_OK);
+        uint8_t *leaves = calloc(shapes[s].leaves, 32), vals[10][32];
+        REQUIRE(leaves);
+        cz_rng rng;
+        cz_rng_seed(&rng, 17 + s);
+        for (size_t k = 0; k < np; k++) {
+            cz_fr f;
+            cz_fr_random_rng(&f, &rng);
+            if (shapes[s].h == CZ_POR_SHA254)
+                cz_fr_to_repr(vals[k], &f);   /* a 32-byte value < r */
+            else
+                memcpy(vals[k], &f, 32);      /* node form: cz_fr */
+            memcpy(leaves + 32 * present[k], vals[k], 32);
+        }
+        static const uint8_t zero[32];
+        CHECK_OK(cz_sdr_tree_build(ctx, &d, leaves));
+        CHECK_OK(cz_sdr_tree_build_sparse(ctx, &sp, present, vals, np, zero));
+        uint8_t r1[32], r2[32];
+        cz_sdr_tree_root(&d, r1);
+        cz_sdr_tree_root(&sp, r2);
+        CHECK_MEM_EQ(r1, r2, 32);
+        const size_t plen = cz_sdr_tree_path_len(&d);
+        uint8_t (*p1)[32] = malloc(plen * 32), (*p2)[32] = malloc(plen * 32);
+        REQUIRE(p1 && p2);
+        static const uint64_t probe[] = { 0, 7, 9, 500, 777, 1023 };
+        for (size_t k = 0; k < sizeof probe / sizeof probe[0]; k++) {
+            cz_sdr_tree_path(&d, probe[k], p1);
+            cz_sdr_tree_path(&sp, probe[k], p2);
+            CHECK_MEM_EQ(p1, p2, plen * 32);
+            cz_sdr_tree_node(&d, 0, probe[k], r1);
+            cz_sdr_tree_node(&sp, 0, probe[k], r2);
+            CHECK_MEM_EQ(r1, r2, 32);
+        }
+        free(p1);
+        free(p2);
+        free(leaves);
+        cz_sdr_tree_free(&d);
+        cz_sdr_tree_free(&sp);
+    }
 }
 
 CZ_TEST(sparse_bad_args)

@@ -43,9 +43,8 @@ need_debs() {
     command -v cmake >/dev/null 2>&1 || missing+=(cmake)
     command -v perl  >/dev/null 2>&1 || missing+=(perl)
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
-    # jansson: the C1 JSON parser (src/porep); optional in CMake, wanted here
-    [ -f /usr/include/jansson.h ] || have_pc jansson || missing+=(libjansson-dev)
-    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    # the libraries of cuzkd and of the C1 parser (jansson) are optional:
+    # daemon_debs installs them when it can and warns when it cannot
     printf '%s\n' "${missing[@]}"
 }
 
@@ -77,6 +76,7 @@ have_pc() {
 }
 daemon_missing() {
     local e
+    command -v pkg-config >/dev/null 2>&1 || echo pkg-config
     for e in $DAEMON_PCS; do
         [ "${CUZK_DEPS_FORCE_DEBS:-0}" != 1 ] && have_pc "${e%%:*}" && continue
         printf '%s\n' "${e##*:}"

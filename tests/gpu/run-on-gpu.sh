@@ -42,35 +42,11 @@ run nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max
 run nvcc --version
 
 # ---- blst (offline, from the checked tarball) ---------------------------------
+# deps.sh builds blst from .deps/ without network; the daemon's libraries are
+# optional there (cuzkd is skipped when they are absent, which the GPU tests
+# do not need).
 blst=$build/deps/blst
-# deps.sh also probes optional packages (the daemon's libraries) and fails
-# offline when they are missing; blst is all the GPU tests need, so fall back
-# to building it here from the same checked tarball.
-b64sha512() {
-    if command -v openssl >/dev/null 2>&1; then
-        openssl dgst -sha512 -binary "$1" | base64 -w0
-    else
-        python3 -c 'import base64, hashlib, sys
-print(base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode(), end="")' "$1"
-    fi
-}
-if [ -f "$blst/libblst.a" ] && [ -f "$blst/include/blst.h" ]; then
-    say "blst already built in $blst"
-elif ! CUZK_NO_APT=1 scripts/deps.sh "$build" >>"$log" 2>&1 || [ ! -f "$blst/libblst.a" ]; then
-    say "deps.sh failed; building blst by hand from .deps/"
-    tgz=.deps/chainsafe-blst-0.2.11.tgz
-    want=$(sed -n 's/^BLST_INTEGRITY="\(.*\)"$/\1/p' scripts/deps.sh)
-    got="sha512-$(b64sha512 "$tgz")"
-    if [ "$got" != "$want" ]; then
-        say "blst tarball integrity mismatch: want $want, got $got"
-        exit 1
-    fi
-    rm -rf "$build/deps/blst-src" "$blst" && mkdir -p "$build/deps/blst-src" "$blst/include"
-    tar -xzf "$tgz" -C "$build/deps/blst-src" || exit 1
-    src=$build/deps/blst-src/package/blst
-    (cd "$blst" && bash "$src/build.sh" >build.log 2>&1) || { say "blst build failed"; exit 1; }
-    cp "$src/bindings/blst.h" "$src/bindings/blst_aux.h" "$blst/include/"
-fi
+run env CUZK_NO_APT=1 scripts/deps.sh "$build" || exit 1
 
 # ---- build ------------------------------------------------------------------
 run cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \

@@ -39,6 +39,11 @@ int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
+/* `--kind porep-c2` forms of prove / setup / verify (cmd_porep.c) */
+bool cz_cli_has_kind(int argc, char **argv, const char *kind);
+int cmd_prove_porep_c2(int argc, char **argv);
+int cmd_setup_porep_c2(int argc, char **argv);
+int cmd_verify_porep_c2(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

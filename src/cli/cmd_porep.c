@@ -2,6 +2,11 @@
  * cli/cmd_porep.c — `cuzk porep gen-c1 ...` (seal a small test sector and
  * write its C1 JSON) and `cuzk porep check-c1 FILE` (parse and verify a
  * C1 natively). Needs jansson (CUZK_HAVE_JANSSON).
+ *
+ * Also the `--kind porep-c2` forms of prove, setup and verify (cmd_prove.c
+ * and cmd_setup.c hand them over with cz_cli_has_kind): C2 through the
+ * engine on the CPU backend, test params for porep:SIZE under the
+ * Filecoin file names, and verification from public values (porep/c2.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,7 +19,15 @@
 #include "cuzk/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
+#include <errno.h>
+#include <getopt.h>
+
+#include "backend/backend.h"
+#include "cli/progress.h"
+#include "cli/public_file.h"
+#include "engine/engine.h"
 #include "porep/c1.h"
+#include "porep/c2.h"
 #include "porep/seal.h"
 #include "porep/seal_sparse.h"
 #include "gadgets/sha254.h"
@@ -178,6 +191,419 @@ int cmd_porep(int argc, char **argv)
         return check_c1(argc - 1, argv + 1);
     return usage();
 }
+
+/* ---- PoRep C2: prove / setup / verify --kind porep-c2 ------------------------ */
+
+/* 64 hex digits -> 32 bytes in order (the C1 JSON's byte order, as gen-c1 prints). */
+static bool hex32(uint8_t out[32], const char *s)
+{
+    if (!s || strlen(s) != 64 || strspn(s, "0123456789abcdefABCDEF") != 64)
+        return false;
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        sscanf(s + 2 * i, "%2x", &v);
+        out[i] = (uint8_t)v;
+    }
+    return true;
+}
+
+static int c2_write(cz_ctx_t *ctx, const char *path, const uint8_t *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
+    size_t put = fwrite(data, 1, len, f);
+    if (fclose(f) != 0 || put != len)
+        return cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
+    return CZ_OK;
+}
+
+/* A whole (small) file: a proof is 192 bytes per partition. */
+static int c2_read(cz_ctx_t *ctx, const char *path, uint8_t **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    uint8_t *buf = n >= 0 && n <= (1 << 20) ? malloc((size_t)n + 1) : NULL;
+    bool ok = buf && fseek(f, 0, SEEK_SET) == 0 && fread(buf, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    if (!ok) {
+        free(buf);
+        return cz_fail(ctx, CZ_EIO, "%s: cannot read (or larger than 1 MiB)", path);
+    }
+    *data = buf;
+    *len = (size_t)n;
+    return CZ_OK;
+}
+
+static double c2_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* DIR/<Filecoin name>.EXT for the production params of |bytes|. */
+static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, const char *ext)
+{
+    cz_porep_params_t p;
+    char name[256];
+    if (cz_porep_params_sector(&p, bytes) || cz_c2_params_name(name, sizeof name, &p, ext))
+        return false;
+    int n = snprintf(out, cap, "%s/%s", dir, name);
+    return n > 0 && (size_t)n < cap;
+}
+
+bool cz_cli_has_kind(int argc, char **argv, const char *kind)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], kind))
+            return true;
+        if (!strncmp(argv[i], "--kind=", 7) && !strcmp(argv[i] + 7, kind))
+            return true;
+    }
+    return false;
+}
+
+static const char C2_PROVE_USAGE[] =
+    "usage: cuzk prove --kind porep-c2 --c1 FILE (--params P | --params-dir D) --proof OUT\n"
+    "                  [--vk V] [--public PUB] [--workers W] [--threads T] [--quiet]\n"
+    "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
+    "  (after a native check of the C1), proved on the CPU backend through the\n"
+    "  engine (W workers, default 2), the job verified with the params' vk (or V),\n"
+    "  then the concatenated proof (192 bytes per partition) is verified again from\n"
+    "  the public values alone before it is written. --params-dir D takes the\n"
+    "  Filecoin file name (v28-stacked-proof-of-replication-...params) in D.\n"
+    "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
+    "  Exit 0 on success, 1 on failure, 2 on usage errors.\n";
+
+int cmd_prove_porep_c2(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "kind", required_argument, 0, 'k' },   { "c1", required_argument, 0, 'c' },
+        { "params", required_argument, 0, 'p' }, { "params-dir", required_argument, 0, 'd' },
+        { "proof", required_argument, 0, 'o' },  { "vk", required_argument, 0, 'v' },
+        { "public", required_argument, 0, 'u' }, { "workers", required_argument, 0, 'w' },
+        { "threads", required_argument, 0, 't' }, { "quiet", no_argument, 0, 'q' },
+        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+    };
+    const char *c1_path = NULL, *params_path = NULL, *dir = NULL, *proof_path = NULL;
+    const char *vk_path = NULL, *public_path = NULL;
+    size_t workers = 2, threads = 0;
+    bool quiet = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k': if (strcmp(optarg, "porep-c2")) goto usage; break;
+        case 'c': c1_path = optarg; break;
+        case 'p': params_path = optarg; break;
+        case 'd': dir = optarg; break;
+        case 'o': proof_path = optarg; break;
+        case 'v': vk_path = optarg; break;
+        case 'u': public_path = optarg; break;
+        case 'w': if (!cz_cli_parse_size(optarg, &workers) || !workers || workers > 16) goto usage; break;
+        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
+        case 'q': quiet = true; break;
+        case 'h': fputs(C2_PROVE_USAGE, stdout); return CZ_EXIT_OK;
+        default: goto usage;
+        }
+    }
+    if (optind != argc || !c1_path || !proof_path || !params_path == !dir)
+        goto usage;
+
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
+        fprintf(stderr, "cuzk prove: out of memory\n");
+        return CZ_EXIT_FAIL;
+    }
+    cz_c1_t c1;
+    memset(&c1, 0, sizeof c1);
+    cz_c2_job_t job;
+    memset(&job, 0, sizeof job);
+    cz_params_t *params = NULL;
+    cz_vk_t vk = { 0 };
+    cz_pvk_t *pvk = NULL;
+    cz_backend_t *be = NULL;
+    cz_engine_t *e = NULL;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    char named[1024];
+    cz_progress_t progress;
+    cz_progress_start(&progress, quiet);
+    cz_progress_draw(&progress, 0, 1, "loading_c1");
+    double t0 = c2_now(), t_c1 = 0, t_params = 0, t_engine = 0, t_verify = 0;
+    int rc = cz_c1_load(ctx, &c1, c1_path);
+    if (rc == CZ_OK)
+        rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL);
+    t_c1 = c2_now() - t0;
+    if (rc == CZ_OK && dir) {
+        if (c2_named(named, sizeof named, dir, c1.params.sector_bytes, "params"))
+            params_path = named;
+        else
+            rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin params name for %s", c1.proof->name);
+    }
+    if (rc == CZ_OK) {
+        cz_progress_draw(&progress, 0, c1.npartitions, "loading_params");
+        cz_params_opts_t opts = { .expect = &job.shape };
+        double t = c2_now();
+        rc = cz_params_load(ctx, &params, params_path, &opts);
+        t_params = c2_now() - t;
+    }
+    if (rc == CZ_OK && vk_path)
+        rc = cz_vk_load(ctx, &vk, vk_path);
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(ctx, &pvk, vk_path ? &vk : &params->vk);
+    if (rc == CZ_OK && cz_pvk_num_inputs(pvk) != job.n_inputs)
+        rc = cz_fail(ctx, CZ_EMISMATCH, "%s takes %zu public inputs, %s has %zu",
+                     vk_path ? vk_path : params_path, cz_pvk_num_inputs(pvk), c1.proof->name,
+                     job.n_inputs);
+    if (rc == CZ_OK)
+        rc = cz_cpu_backend_new(&be, 0);
+    cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
+                               .workers_per_device = (unsigned)workers, .pool = cz_ctx_pool(ctx) };
+    if (rc == CZ_OK)
+        rc = cz_engine_new(ctx, &e, &cfg);
+    uint64_t id = 0;
+    cz_job_info_t info;
+    memset(&info, 0, sizeof info);
+    if (rc == CZ_OK) {
+        job.spec.params = params;
+        job.spec.pvk = pvk;
+        double t = c2_now();
+        rc = cz_engine_submit(e, &job.spec, &id);
+        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
+            rc = CZ_OK;
+            cz_progress_draw(&progress, info.partitions_done, info.partitions,
+                             info.state == CZ_JOB_VERIFYING ? "verifying" : "proving");
+        }
+        t_engine = c2_now() - t;
+        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
+            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
+                         cz_job_state_name(info.state), info.message);
+    }
+    if (rc == CZ_OK)
+        rc = cz_engine_proof(e, id, &proof, &len);
+    if (rc == CZ_OK) {
+        /* as a chain verifier would: from replica_id, comm_d, comm_r, seed alone */
+        cz_c2_public_t pub;
+        cz_c2_public_from_c1(&pub, &c1);
+        cz_progress_draw(&progress, c1.npartitions, c1.npartitions, "verifying");
+        double t = c2_now();
+        rc = cz_c2_verify(ctx, pvk, proof, len, &pub);
+        t_verify = c2_now() - t;
+        if (rc)
+            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
+                    cz_strerror(rc));
+    }
+    if (rc == CZ_OK)
+        rc = c2_write(ctx, proof_path, proof, len);
+    if (rc == CZ_OK && public_path)
+        rc = cz_public_write(ctx, public_path, job.inputs, c1.npartitions, job.n_inputs);
+    if (rc == CZ_OK)
+        cz_progress_draw(&progress, c1.npartitions, c1.npartitions, "done");
+    cz_progress_end(&progress);
+    if (rc) {
+        fprintf(stderr, "cuzk prove: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    } else {
+        printf("proof written to %s (%s: %u partition%s x 192 = %zu bytes, verified from "
+               "public values)\n", proof_path, c1.proof->name, c1.npartitions,
+               c1.npartitions == 1 ? "" : "s", len);
+        printf("time: c1+shape %.2f s, params %.2f s, engine %.2f s (synthesis %.2f s, "
+               "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers)\n",
+               t_c1, t_params, t_engine, info.t.synthesis / 1e3, info.t.device / 1e3, t_verify,
+               c2_now() - t0, cz_pool_width(cz_ctx_pool(ctx)), workers);
+    }
+    cz_engine_free(e);
+    cz_backend_free(be);
+    free(proof);
+    cz_pvk_free(pvk);
+    cz_vk_clear(&vk);
+    cz_params_free(params);
+    cz_c2_job_clear(&job);
+    cz_c1_free(&c1);
+    cz_ctx_free(ctx);
+    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+usage:
+    fputs(C2_PROVE_USAGE, stderr);
+    return CZ_EXIT_USAGE;
+}
+
+static const char C2_SETUP_USAGE[] =
+    "usage: cuzk setup --kind porep-c2 --sector-size SIZE (--params P --vk V | --params-dir D)\n"
+    "                  [--seed S] [--threads T]\n"
+    "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
+    "  of the StackedDRG circuit of SIZE (2KiB, 8MiB, 512MiB, 32GiB, 64GiB), in\n"
+    "  bellperson's format. --params-dir D writes D/<Filecoin name>.params and .vk\n"
+    "  (v28-stacked-proof-of-replication-merkletree-poseidon_hasher-...), the names\n"
+    "  real parameters have, so `prove --params-dir` finds either.\n";
+
+int cmd_setup_porep_c2(int argc, char **argv)
+{
+    const char *size = NULL, *params = NULL, *vk = NULL, *dir = NULL, *seed = NULL, *threads = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(C2_SETUP_USAGE, stdout);
+            return CZ_EXIT_OK;
+        }
+        if (!v)
+            goto usage;
+        if (!strcmp(argv[i], "--kind") && !strcmp(v, "porep-c2"))
+            ;
+        else if (!strcmp(argv[i], "--sector-size"))
+            size = v;
+        else if (!strcmp(argv[i], "--params"))
+            params = v;
+        else if (!strcmp(argv[i], "--vk"))
+            vk = v;
+        else if (!strcmp(argv[i], "--params-dir"))
+            dir = v;
+        else if (!strcmp(argv[i], "--seed"))
+            seed = v;
+        else if (!strcmp(argv[i], "--threads"))
+            threads = v;
+        else
+            goto usage;
+        i++;
+    }
+    uint64_t bytes;
+    char circuit[64], pbuf[1024], vbuf[1024];
+    if (!size || cz_porep_parse_size(size, &bytes) || (!params != !vk) || (!params == !dir))
+        goto usage;
+    if (dir && (!c2_named(pbuf, sizeof pbuf, dir, bytes, "params") ||
+                !c2_named(vbuf, sizeof vbuf, dir, bytes, "vk")))
+        goto usage;
+    snprintf(circuit, sizeof circuit, "porep:%s", size);
+    char *av[12] = { "setup", "--circuit", circuit, "--params", dir ? pbuf : (char *)params,
+                     "--vk", dir ? vbuf : (char *)vk };
+    int ac = 7;
+    if (seed) {
+        av[ac++] = "--seed";
+        av[ac++] = (char *)seed;
+    }
+    if (threads) {
+        av[ac++] = "--threads";
+        av[ac++] = (char *)threads;
+    }
+    return cmd_setup(ac, av);
+usage:
+    fputs(C2_SETUP_USAGE, stderr);
+    return CZ_EXIT_USAGE;
+}
+
+static const char C2_VERIFY_USAGE[] =
+    "usage: cuzk verify --kind porep-c2 (--vk V | --params-dir D) --proof P\n"
+    "                   (--sector-size S --replica-id HEX --comm-d HEX --comm-r HEX --seed HEX\n"
+    "                    | --c1 FILE)\n"
+    "  Verifies a PoRep C2 proof as a chain verifier does, from the public values\n"
+    "  alone: challenges, their DRG and expander parents and every partition's\n"
+    "  public inputs are derived from replica_id, comm_d, comm_r, seed and the\n"
+    "  sector size (registered proof StackedDrg<S>V1_1). HEX: 64 hex digits, the\n"
+    "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
+    "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n";
+
+int cmd_verify_porep_c2(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "kind", required_argument, 0, 'k' },       { "vk", required_argument, 0, 'v' },
+        { "params-dir", required_argument, 0, 'd' }, { "proof", required_argument, 0, 'p' },
+        { "sector-size", required_argument, 0, 'S' }, { "replica-id", required_argument, 0, 'r' },
+        { "comm-d", required_argument, 0, 'D' },     { "comm-r", required_argument, 0, 'R' },
+        { "seed", required_argument, 0, 's' },       { "c1", required_argument, 0, 'c' },
+        { "help", no_argument, 0, 'h' },             { 0, 0, 0, 0 },
+    };
+    const char *vk_path = NULL, *dir = NULL, *proof_path = NULL, *c1_path = NULL, *size = NULL;
+    const char *hex[4] = { NULL };   /* replica_id, comm_d, comm_r, seed */
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k': if (strcmp(optarg, "porep-c2")) goto usage; break;
+        case 'v': vk_path = optarg; break;
+        case 'd': dir = optarg; break;
+        case 'p': proof_path = optarg; break;
+        case 'S': size = optarg; break;
+        case 'r': hex[0] = optarg; break;
+        case 'D': hex[1] = optarg; break;
+        case 'R': hex[2] = optarg; break;
+        case 's': hex[3] = optarg; break;
+        case 'c': c1_path = optarg; break;
+        case 'h': fputs(C2_VERIFY_USAGE, stdout); return CZ_EXIT_OK;
+        default: goto usage;
+        }
+    }
+    bool values = size || hex[0] || hex[1] || hex[2] || hex[3];
+    if (optind != argc || !proof_path || !vk_path == !dir || values == (c1_path != NULL))
+        goto usage;
+    cz_c2_public_t pub;
+    memset(&pub, 0, sizeof pub);
+    if (values) {
+        uint64_t bytes;
+        if (!size || cz_porep_parse_size(size, &bytes) || !(pub.proof = cz_porep_proof_v1_1(bytes))) {
+            fprintf(stderr, "cuzk verify: --sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n");
+            goto usage;
+        }
+        uint8_t *dst[4] = { pub.replica_id, pub.comm_d, pub.comm_r, pub.seed };
+        static const char *names[4] = { "--replica-id", "--comm-d", "--comm-r", "--seed" };
+        for (int i = 0; i < 4; i++) {
+            if (!hex32(dst[i], hex[i])) {
+                fprintf(stderr, "cuzk verify: %s wants 64 hex digits\n", names[i]);
+                goto usage;
+            }
+        }
+    }
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_USAGE;
+    cz_c1_t c1;
+    memset(&c1, 0, sizeof c1);
+    cz_vk_t vk = { 0 };
+    cz_pvk_t *pvk = NULL;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    char named[1024];
+    int rc = CZ_OK;
+    if (c1_path && (rc = cz_c1_load(ctx, &c1, c1_path)) == CZ_OK)
+        cz_c2_public_from_c1(&pub, &c1);
+    if (rc == CZ_OK && dir) {
+        if (c2_named(named, sizeof named, dir, pub.proof->sector_bytes, "vk"))
+            vk_path = named;
+        else
+            rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin vk name for %s", pub.proof->name);
+    }
+    if (rc == CZ_OK)
+        rc = cz_vk_load(ctx, &vk, vk_path);
+    if (rc == CZ_OK)
+        rc = c2_read(ctx, proof_path, &proof, &len);
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(ctx, &pvk, &vk);
+    double t = c2_now();
+    if (rc == CZ_OK)
+        rc = cz_c2_verify(ctx, pvk, proof, len, &pub);
+    int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
+    if (exit_code == CZ_EXIT_OK)
+        printf("valid (%s, %zu partition%s, %.3f s)\n", pub.proof->name, len / 192,
+               len == 192 ? "" : "s", c2_now() - t);
+    else if (exit_code == CZ_EXIT_FAIL)
+        printf("INVALID proof\n");
+    else
+        fprintf(stderr, "cuzk verify: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    free(proof);
+    cz_pvk_free(pvk);
+    cz_vk_clear(&vk);
+    cz_c1_free(&c1);
+    cz_ctx_free(ctx);
+    return exit_code;
+usage:
+    fputs(C2_VERIFY_USAGE, stderr);
+    return CZ_EXIT_USAGE;
+}
 #else
 int cmd_porep(int argc, char **argv)
 {
@@ -186,4 +612,22 @@ int cmd_porep(int argc, char **argv)
     fprintf(stderr, "cuzk porep: built without jansson (apt-get install libjansson-dev)\n");
     return CZ_EXIT_FAIL;
 }
+
+bool cz_cli_has_kind(int argc, char **argv, const char *kind)
+{
+    for (int i = 1; i < argc; i++)
+        if ((!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], kind)) ||
+            (!strncmp(argv[i], "--kind=", 7) && !strcmp(argv[i] + 7, kind)))
+            return true;
+    return false;
+}
+
+static int no_c2(void)
+{
+    fprintf(stderr, "cuzk: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
+    return CZ_EXIT_FAIL;
+}
+int cmd_prove_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
+int cmd_setup_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
+int cmd_verify_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 #endif

@@ -177,7 +177,7 @@ int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
     if ((rc = cz_porep_input_check(ctx, &in)) != CZ_OK) {
         snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
         cz_porep_input_free(&in);
-        return cz_fail(ctx, rc, "c2: partition %u: the C1 is inconsistent: %s", k, msg);
+        return cz_fail(ctx, rc, "c2: the C1 is inconsistent: %s", msg);
     }
     cz_cs_t *cs = NULL;
     rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
@@ -204,9 +204,9 @@ int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
             if (!cz_fr_eq(&out->input[i + 1], &want[i])) {
                 input_name(msg, sizeof msg, i);
                 rc = cz_fail(ctx, CZ_EVERIFY,
-                             "c2: partition %u: public input %zu (%s) differs from the one "
+                             "c2: public input %zu (%s) differs from the one "
                              "derived from replica_id, seed and the graph: the C1 does not "
-                             "match its public values", k, i, msg);
+                             "match its public values", i, msg);
                 break;
             }
         }

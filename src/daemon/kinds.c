@@ -12,7 +12,7 @@
 
 static const cz_job_kind_t *const kinds[] = {
     &cz_kind_circuit,
-    /* &cz_kind_porep_c2,   PoRep C2: input = C1 JSON (src/daemon/kind_porep.c) */
+    &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/daemon/kind_porep.c) */
 };
 
 const cz_job_kind_t *cz_kind_find(const char *name)

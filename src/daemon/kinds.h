@@ -76,4 +76,11 @@ const cz_job_kind_t *cz_kind_at(size_t i);
  */
 extern const cz_job_kind_t cz_kind_circuit;
 
+/*
+ * "porep-c2": PoRep SealCommit phase 2 (daemon/kind_porep.c, porep/c2.h).
+ *   input       the C1 JSON, inline or from input_path (required)
+ *   params      default: the Filecoin name of the C1's sector size (FACTS 2)
+ */
+extern const cz_job_kind_t cz_kind_porep_c2;
+
 #endif /* CUZK_DAEMON_KINDS_H */

@@ -362,7 +362,19 @@ static void fill_chunk(void *arg, size_t begin, size_t end, unsigned slot)
 
 /* ---- the whole ----------------------------------------------------------------- */
 
-/* Steps 6: tree_c, tree_r_last and comm_r from the labels of S. */
+/* SHA254(replica_id || seed LE8 || "leaf" || which) as an Fr (< 2^254). */
+static void default_leaf(cz_fr *out, const sparse_t *s, char which)
+{
+    uint8_t msg[32 + 8 + 5], h[32];
+    memcpy(msg, s->replica_id, 32);
+    put_le(msg + 32, s->label_seed, 8);
+    memcpy(msg + 40, "leaf", 4);
+    msg[44] = (uint8_t)which;
+    cz_sha254(h, msg, sizeof msg);
+    cz_fr_from_repr(out, h);
+}
+
+/* Step 6: tree_c, tree_r_last and comm_r from the labels of S. */
 static int build_trees(cz_ctx_t *ctx, sparse_t *s, uint8_t comm_r[32])
 {
     const cz_porep_params_t *pp = s->pp;
@@ -384,19 +396,24 @@ static int build_trees(cz_ctx_t *ctx, sparse_t *s, uint8_t comm_r[32])
         for (unsigned l = 1; l <= L; l++)
             cz_fr_from_repr(&cols[i * L + l - 1], row(s, i, l));
     }
-    static const uint8_t zero_leaf[32];
+    /* the leaves of unmaterialized nodes: one pseudo-random Fr per tree
+     * (not zero, so the C2 witness has the zero/one statistics of a real
+     * sector's random-looking siblings) */
+    cz_fr fill_c, fill_r;
+    default_leaf(&fill_c, s, 'c');
+    default_leaf(&fill_r, s, 'r');
     /* tree_c: column hashes */
     if ((rc = cz_poseidon_hash_many(ctx, ccol, s->leaves, cols, ns)) ||
         (rc = cz_sdr_tree_shape(&s->tc, CZ_POR_POSEIDON, pp->nodes, pp->base_arity,
                                 pp->sub_arity, pp->top_arity)) ||
-        (rc = cz_sdr_tree_build_sparse(ctx, &s->tc, idx, s->leaves, ns, zero_leaf)))
+        (rc = cz_sdr_tree_build_sparse(ctx, &s->tc, idx, s->leaves, ns, &fill_c)))
         goto done;
     /* tree_r_last: replica = key (last-layer label) + data (zero) */
     for (size_t i = 0; i < ns; i++)
         cz_fr_from_repr(&s->leaves[i], row(s, i, L));
     if ((rc = cz_sdr_tree_shape(&s->tr, CZ_POR_POSEIDON, pp->nodes, pp->base_arity,
                                 pp->sub_arity, pp->top_arity)) ||
-        (rc = cz_sdr_tree_build_sparse(ctx, &s->tr, idx, s->leaves, ns, zero_leaf)))
+        (rc = cz_sdr_tree_build_sparse(ctx, &s->tr, idx, s->leaves, ns, &fill_r)))
         goto done;
     uint8_t comm_c[32], comm_r_last[32];
     cz_sdr_tree_root(&s->tc, comm_c);

@@ -1,6 +1,7 @@
 /*
  * cli/cmd_porep.c — `cuzk porep gen-c1 ...` (seal a small test sector and
- * write its C1 JSON) and `cuzk porep check-c1 FILE` (parse and verify a
+ * write its C1 JSON; with --sparse a synthetic all-zero sector of any size,
+ * porep/seal_sparse.h) and `cuzk porep check-c1 FILE` (parse and verify a
  * C1 natively). Needs jansson (CUZK_HAVE_JANSSON).
  *
  * Also the `--kind porep-c2` forms of prove, setup and verify (cmd_prove.c

@@ -117,6 +117,11 @@ CZ_TEST(params_names)
     CHECK_EQ_STR(name, "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-"
                        "sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793"
                        "b06832f.params");
+    /* 8MiB: the name in RFP storage-proofs-core parameters.json */
+    CHECK_OK(cz_porep_params_sector(&p, 8ull << 20));
+    CHECK_OK(cz_c2_params_name(name, sizeof name, &p, "vk"));
+    CHECK(strstr(name, "8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad"
+                       "4b55dcb0652bb.vk") != NULL);
     CHECK_OK(cz_porep_params_sector(&p, 32ull << 30));
     CHECK_OK(cz_c2_params_name(name, sizeof name, &p, "vk"));
     CHECK(strstr(name, "poseidon_hasher-8-8-0-sha256_hasher-82a357d2f2ca") != NULL);

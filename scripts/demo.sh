@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # demo.sh — the main job on built-in sample data (`make demo`).
 #
-# Until the PoRep circuit and the daemon land, the sample job is the
-# synthetic Filecoin-shaped circuit bench:N: test parameters (generated once,
-# cached in BUILD/demo), one proof through `cuzk prove` checked by
-# `cuzk verify`, then several multi-partition jobs through the engine
-# (`cuzk bench pipeline`) with the timeline analysed and drawn.
+# 1. The synthetic Filecoin-shaped circuit bench:N: test parameters
+#    (generated once, cached in BUILD/demo), one proof through `cuzk prove`
+#    checked by `cuzk verify`, several multi-partition jobs through the
+#    engine (`cuzk bench pipeline`) with the timeline analysed and drawn.
+# 2. cuzkd on a temporary socket: a bench job, then the real main job — a
+#    2KiB PoRep test sector sealed here (`cuzk porep gen-c1`), its C2 proved
+#    by the daemon with test parameters (cached after the first run, which
+#    takes minutes on a small machine) and verified from the public values
+#    alone, as a chain verifier would. CUZK_DEMO_POREP=0 skips the PoRep job.
 set -euo pipefail
 build=${1:-build}
 cuzk="$build/bin/cuzk"
@@ -52,6 +56,18 @@ if [ -x "$cuzkd" ] && "$cuzk" help 2>/dev/null | grep -q '^  submit'; then
     trap stop_cuzkd EXIT
     mkdir -p "$dtmp/params"
     ln -s "$(cd "$out" && pwd)/demo.params" "$dtmp/params/demo.params"
+    porep=${CUZK_DEMO_POREP:-1}
+    pdir="$(cd "$out" && pwd)/porep"
+    if [ "$porep" = 1 ]; then
+        echo "-- a 2KiB PoRep test sector: seal it and write its C1"
+        mkdir -p "$pdir/params"
+        "$cuzk" porep gen-c1 --sector-size 2KiB --random 1 -o "$pdir/c1.json"
+        if ! ls "$pdir"/params/*.params >/dev/null 2>&1; then
+            echo "-- PoRep 2KiB test parameters (first run only; random toxic waste, tests only)"
+            "$cuzk" setup --kind porep-c2 --sector-size 2KiB --params-dir "$pdir/params"
+        fi
+        for f in "$pdir"/params/*; do ln -s "$f" "$dtmp/params/"; done
+    fi
     export CUZK_SOCKET="$dtmp/cuzkd.sock"
     "$cuzkd" --socket "$CUZK_SOCKET" --journal "$dtmp/journal" --params-dir "$dtmp/params" \
         --set timeline.file="$out/daemon-timeline.log" >"$out/cuzkd.log" 2>&1 &
@@ -63,9 +79,19 @@ if [ -x "$cuzkd" ] && "$cuzk" help 2>/dev/null | grep -q '^  submit'; then
     "$cuzk" wait "$id" --timeout 600
     "$cuzk" proof "$id" --out "$out/daemon-proof.bin" --public "$out/daemon-public.txt"
     "$cuzk" verify --vk "$out/demo.vk" --proof "$out/daemon-proof.bin" --public "$out/daemon-public.txt"
+    if [ "$porep" = 1 ]; then
+        echo "-- PoRep C2 of the 2KiB sector through cuzkd"
+        pid=$("$cuzk" submit --kind porep-c2 --input-path "$pdir/c1.json" --request-id demo-porep)
+        echo "submitted job $pid (porep-c2, 2KiB)"
+        "$cuzk" wait "$pid" --timeout 1800
+        "$cuzk" proof "$pid" --out "$pdir/proof.bin"
+        echo "-- verify from public values alone (replica_id, comm_d, comm_r, seed from the C1)"
+        "$cuzk" verify --kind porep-c2 --params-dir "$pdir/params" --proof "$pdir/proof.bin" \
+            --c1 "$pdir/c1.json"
+    fi
     stop_cuzkd
     trap - EXIT
-    echo "-- timeline summary of the daemon's job"
+    echo "-- timeline summary of the daemon's jobs"
     "$cuzk" timeline analyze "$out/daemon-timeline.log"
     echo "   (daemon log: $out/cuzkd.log)"
 else

@@ -396,7 +396,10 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
         if (DJ_ENDED(j->state))
             break;
         if (s->stopping || pthread_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
-            rc = DJ_ENDED(j->state) ? CZ_OK : CZ_EBUSY;
+            /* the job may have ended and expired while we slept: look it up again */
+            djob_t *k = cz__find(s, id);
+            rc = !k ? cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id)
+                    : DJ_ENDED(k->state) ? CZ_OK : CZ_EBUSY;
             break;
         }
     }

@@ -84,14 +84,15 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
         rc = cz_pool_new(&e->pool, 0);
         e->owns_pool = rc == CZ_OK;
     }
-    e->num_devices = cfg->num_devices;
-    e->live_devices = cfg->num_devices;
-    e->devices = calloc(e->num_devices, sizeof *e->devices);
-    if (rc == CZ_OK && !e->devices)
+    e->devices = calloc(cfg->num_devices, sizeof *e->devices);
+    if (e->devices) {   /* counted only once their locks exist (engine_free destroys them) */
+        e->num_devices = e->live_devices = cfg->num_devices;
+        for (size_t d = 0; d < e->num_devices; d++) {
+            e->devices[d].backend = cfg->backends[d];
+            pthread_mutex_init(&e->devices[d].lock, NULL);
+        }
+    } else if (rc == CZ_OK) {
         rc = CZ_ENOMEM;
-    for (size_t d = 0; rc == CZ_OK && d < e->num_devices; d++) {
-        e->devices[d].backend = cfg->backends[d];
-        pthread_mutex_init(&e->devices[d].lock, NULL);
     }
     if (rc == CZ_OK)
         rc = cz__workers_start(e, ctx);

@@ -209,6 +209,12 @@ static void *synth_main(void *argp)
         p->index = take_partition(j);
         p->attempt = j->attempts[p->index]++;
         j->in_flight++;
+        if (e->live_devices == 0) {
+            /* nothing could prove it: fail now instead of synthesizing for minutes */
+            pthread_mutex_unlock(&e->mu);
+            drop(e, p, CZ_EDEVICE, "no usable device left (every device failed)");
+            continue;
+        }
         if (j->state == CZ_JOB_QUEUED)
             j->state = CZ_JOB_RUNNING;
         if (j->t_first_synth == 0)
@@ -418,6 +424,10 @@ int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
     e->n_workers = e->num_devices * e->cfg.workers_per_device;
     e->workers = calloc(e->n_workers, sizeof *e->workers);
     e->synth_threads = calloc(e->cfg.synth_workers, sizeof *e->synth_threads);
+    for (size_t i = 0; e->workers && i < e->n_workers; i++) {   /* sync objects first: */
+        pthread_mutex_init(&e->workers[i].pmu, NULL);            /* join destroys them */
+        pthread_cond_init(&e->workers[i].pcv, NULL);
+    }
     if (!e->workers || !e->synth_threads)
         return CZ_ENOMEM;
     for (size_t i = 0; i < e->n_workers; i++) {
@@ -425,8 +435,6 @@ int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
         w->e = e;
         w->device = i / e->cfg.workers_per_device;
         w->index = (unsigned)(i % e->cfg.workers_per_device);
-        pthread_mutex_init(&w->pmu, NULL);
-        pthread_cond_init(&w->pcv, NULL);
         if (cz_ctx_new(&w->ctx, e->pool, 0) || cz_ctx_new(&w->prep_ctx, e->pool, 0))
             return CZ_ENOMEM;
         if (pthread_create(&w->prep_thread, NULL, prep_main, w))

@@ -17,8 +17,8 @@ done_id=$(json_get "$dir/body" id)
 wait_state "$done_id" done 60
 "$CUZK" proof "$done_id" --out "$dir/before1.bin" >/dev/null || fail "proof before crash"
 
-# a long job, killed while it runs
-api POST /v1/proofs '{"kind":"circuit","circuit":"bench:4096","params":"b4k","partitions":6,"request_id":"crash"}'
+# a long job (40 partitions: long enough to be caught running), killed while it runs
+api POST /v1/proofs '{"kind":"circuit","circuit":"bench:4096","params":"b4k","partitions":40,"request_id":"crash"}'
 [ "$code" = 201 ] || fail "submit: HTTP $code"
 id=$(json_get "$dir/body" id)
 # a job whose params will be gone after the restart (queued behind the first)
@@ -38,7 +38,7 @@ api GET "/v1/proofs/$id"; [ "$code" = 200 ] || fail "job unknown after restart: 
 grep -q '"recovered":true' "$dir/body" || fail "job not marked recovered"
 "$CUZK" wait "$id" --timeout 180 --quiet >/dev/null || fail "recovered job did not complete: $(cat "$dir/body")"
 "$CUZK" proof "$id" --out "$dir/after.bin" --public "$dir/after.pub" >/dev/null || fail "proof after restart"
-[ "$(wc -c <"$dir/after.bin")" -eq $((6 * 192)) ] || fail "recovered proof size"
+[ "$(wc -c <"$dir/after.bin")" -eq $((40 * 192)) ] || fail "recovered proof size"
 "$CUZK" verify --vk "$dir/b4k.vk" --proof "$dir/after.bin" --public "$dir/after.pub" >/dev/null \
     || fail "recovered job's proof does not verify"
 ok "restart: the job is re-queued, completes, its proof verifies"

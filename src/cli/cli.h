@@ -10,6 +10,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ctx.h"
 
 #define CZ_EXIT_OK 0
 #define CZ_EXIT_FAIL 1
@@ -26,6 +29,11 @@ typedef struct {
 /* Dispatch argv[1] over |table|; prints |usage| + the table on --help or a bad name. */
 int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
                     const char *usage, int argc, char **argv);
+
+/* Write |len| bytes to |path| (created/truncated); CZ_EIO names the path. */
+int cz_cli_write_file(cz_ctx_t *ctx, const char *path, const uint8_t *data, size_t len);
+/* Read all of |path| (at most |max| bytes: CZ_EFORMAT beyond); caller frees *data. */
+int cz_cli_read_file(cz_ctx_t *ctx, const char *path, size_t max, uint8_t **data, size_t *len);
 
 /* "123", "2^20", "1Mi" style unsigned parse; false on junk. */
 bool cz_cli_parse_size(const char *s, size_t *out);

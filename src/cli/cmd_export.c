@@ -208,16 +208,11 @@ int cmd_export(int argc, char **argv)
     int rc = cz_vk_load(ctx, &vk, vk_path);
     if (rc == CZ_OK)
         rc = cz_public_read(ctx, public_path, &inputs, &blocks, &per_block);
-    FILE *pf = rc == CZ_OK ? fopen(proof_path, "rb") : NULL;
-    if (rc == CZ_OK && !pf)
-        rc = cz_fail(ctx, CZ_EIO, "%s: %s", proof_path, strerror(errno));
-    if (pf) {
-        struct stat st;
-        if (fstat(fileno(pf), &st) == 0 && (bytes = malloc((size_t)st.st_size + 1)))
-            len = fread(bytes, 1, (size_t)st.st_size, pf);
-        fclose(pf);
+    if (rc == CZ_OK)
+        rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &bytes, &len);
+    if (rc == CZ_OK) {
         size_t n = len / CZ_PROOF_BYTES;
-        if (!bytes || len == 0 || len % CZ_PROOF_BYTES)
+        if (len == 0 || len % CZ_PROOF_BYTES)
             rc = cz_fail(ctx, CZ_EFORMAT, "%s: %zu bytes is not a whole number of 192-byte proofs",
                          proof_path, len);
         else if (n != blocks)

@@ -208,38 +208,6 @@ static bool hex32(uint8_t out[32], const char *s)
     return true;
 }
 
-static int c2_write(cz_ctx_t *ctx, const char *path, const uint8_t *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
-    size_t put = fwrite(data, 1, len, f);
-    if (fclose(f) != 0 || put != len)
-        return cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
-    return CZ_OK;
-}
-
-/* A whole (small) file: a proof is 192 bytes per partition. */
-static int c2_read(cz_ctx_t *ctx, const char *path, uint8_t **data, size_t *len)
-{
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    uint8_t *buf = n >= 0 && n <= (1 << 20) ? malloc((size_t)n + 1) : NULL;
-    bool ok = buf && fseek(f, 0, SEEK_SET) == 0 && fread(buf, 1, (size_t)n, f) == (size_t)n;
-    fclose(f);
-    if (!ok) {
-        free(buf);
-        return cz_fail(ctx, CZ_EIO, "%s: cannot read (or larger than 1 MiB)", path);
-    }
-    *data = buf;
-    *len = (size_t)n;
-    return CZ_OK;
-}
-
 static double c2_now(void)
 {
     struct timespec ts;
@@ -401,7 +369,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
                     cz_strerror(rc));
     }
     if (rc == CZ_OK)
-        rc = c2_write(ctx, proof_path, proof, len);
+        rc = cz_cli_write_file(ctx, proof_path, proof, len);
     if (rc == CZ_OK && public_path)
         rc = cz_public_write(ctx, public_path, job.inputs, c1.npartitions, job.n_inputs);
     if (rc == CZ_OK)
@@ -580,7 +548,7 @@ int cmd_verify_porep_c2(int argc, char **argv)
     if (rc == CZ_OK)
         rc = cz_vk_load(ctx, &vk, vk_path);
     if (rc == CZ_OK)
-        rc = c2_read(ctx, proof_path, &proof, &len);
+        rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &pvk, &vk);
     double t = c2_now();

@@ -25,49 +25,6 @@
 #include "groth16/prover.h"
 #include "groth16/verify.h"
 
-static int write_file(cz_ctx_t *ctx, const char *path, const uint8_t *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
-    size_t put = fwrite(data, 1, len, f);
-    if (fclose(f) != 0 || put != len)
-        return cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
-    return CZ_OK;
-}
-
-static int read_file(cz_ctx_t *ctx, const char *path, uint8_t **data, size_t *len)
-{
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        uint8_t *grown = realloc(buf, cap *= 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf = grown;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        return cz_fail(ctx, bad ? CZ_EIO : CZ_ENOMEM, "%s: cannot read", path);
-    }
-    *data = buf;
-    *len = n;
-    return CZ_OK;
-}
-
 /* ---- prove ------------------------------------------------------------------ */
 
 static void prove_usage(FILE *f)
@@ -203,7 +160,7 @@ int cmd_prove(int argc, char **argv)
     if (rc == CZ_OK) {
         uint8_t bytes[CZ_PROOF_BYTES];
         cz_proof_encode(bytes, &proof);
-        rc = write_file(ctx, proof_path, bytes, sizeof bytes);
+        rc = cz_cli_write_file(ctx, proof_path, bytes, sizeof bytes);
     }
     if (rc == CZ_OK && public_path)
         rc = cz_public_write(ctx, public_path, inputs, 1, n_inputs);
@@ -274,7 +231,7 @@ int cmd_verify(int argc, char **argv)
     int exit_code = CZ_EXIT_USAGE;
     int rc = cz_vk_load(ctx, &vk, vk_path);
     if (rc == CZ_OK)
-        rc = read_file(ctx, proof_path, &bytes, &len);
+        rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &bytes, &len);
     if (rc == CZ_OK)
         rc = cz_public_read(ctx, public_path, &inputs, &blocks, &per_block);
     size_t n = len / CZ_PROOF_BYTES;

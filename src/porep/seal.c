@@ -17,9 +17,8 @@
 #include "porep/graph.h"
 #include "porep/label.h"
 
-/* Fill a Merkle proof of leaf |i| from a built tree. */
-static int fill_merkle(cz_c1_merkle_t *m, const cz_sdr_tree_t *t, uint64_t i, int kind,
-                       unsigned nbase)
+int cz_seal_fill_merkle(cz_c1_merkle_t *m, const cz_sdr_tree_t *t, uint64_t i, int kind,
+                        unsigned nbase)
 {
     int rc = cz_c1_merkle_alloc(m, kind, nbase, t->arity, t->nlevels);
     if (rc)
@@ -46,7 +45,7 @@ static int fill_column(cz_c1_column_t *col, const uint8_t *labels, uint64_t node
         return CZ_ENOMEM;
     for (unsigned l = 0; l < layers; l++)
         memcpy(col->rows[l], labels + ((size_t)l * nodes + node) * 32, 32);
-    return fill_merkle(&col->proof, tc, node, kind, nbase);
+    return cz_seal_fill_merkle(&col->proof, tc, node, kind, nbase);
 }
 
 static int fill_label(cz_c1_label_t *lp, const uint8_t *labels, uint64_t nodes, unsigned layer,
@@ -200,9 +199,9 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
             cz_c1_proof_t *p = &out->proofs[k * pp.challenges + i];
             uint32_t c = (uint32_t)ch[i];
             const uint32_t *par = s.cache + (size_t)c * CZ_SDR_DEGREE;
-            rc = fill_merkle(&p->comm_d, &s.td, c, CZ_C1_SINGLE, s.td.nlevels);
+            rc = cz_seal_fill_merkle(&p->comm_d, &s.td, c, CZ_C1_SINGLE, s.td.nlevels);
             if (!rc)
-                rc = fill_merkle(&p->comm_r_last, &s.tr, c, kind, nbase);
+                rc = cz_seal_fill_merkle(&p->comm_r_last, &s.tr, c, kind, nbase);
             if (!rc)
                 rc = fill_column(&p->c_x, s.labels, N, L, &s.tc, c, kind, nbase);
             for (unsigned j = 0; j < CZ_SDR_DRG_DEGREE && !rc; j++)

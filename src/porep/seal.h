@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "porep/c1.h"
+#include "porep/trees.h"
 
 typedef struct {
     uint64_t sector_bytes;     /* 2KiB, 8MiB, 512MiB (dense sealing) */
@@ -28,5 +29,14 @@ typedef struct {
  * for an unsupported size or data that is not Fr32-valid (a 32-byte node
  * with either top bit set), CZ_ENOMEM. */
 int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out);
+
+/*
+ * The C1 Merkle proof of leaf |i| of the built tree |t| (dense or sparse):
+ * per-level positions, siblings, root, leaf. |kind| / |nbase| are the C1
+ * proof shape (cz_c1_merkle_alloc). Shared by the dense and sparse sealers.
+ * CZ_ENOMEM.
+ */
+int cz_seal_fill_merkle(cz_c1_merkle_t *m, const cz_sdr_tree_t *t, uint64_t i, int kind,
+                        unsigned nbase);
 
 #endif /* CUZK_POREP_SEAL_H */

@@ -270,23 +270,6 @@ typedef struct {
     int *rc;                 /* [nch] */
 } fill_job_t;
 
-static int fill_merkle(cz_c1_merkle_t *m, const cz_sdr_tree_t *t, uint64_t i, int kind,
-                       unsigned nbase)
-{
-    int rc = cz_c1_merkle_alloc(m, kind, nbase, t->arity, t->nlevels);
-    if (rc)
-        return rc;
-    uint64_t x = i;
-    for (unsigned l = 0; l < t->nlevels; l++) {
-        m->index[l] = (unsigned)(x % t->arity[l]);
-        x /= t->arity[l];
-    }
-    cz_sdr_tree_path(t, i, m->siblings);
-    cz_sdr_tree_root(t, m->root);
-    cz_sdr_tree_node(t, 0, i, m->leaf);
-    return CZ_OK;
-}
-
 static int fill_column(cz_c1_column_t *col, const fill_job_t *j, uint32_t v)
 {
     const sparse_t *s = j->s;
@@ -297,7 +280,7 @@ static int fill_column(cz_c1_column_t *col, const fill_job_t *j, uint32_t v)
     if (!col->rows)
         return CZ_ENOMEM;
     memcpy(col->rows, row(s, p, 1), (size_t)s->L * 32);
-    return fill_merkle(&col->proof, &s->tc, v, j->kind, j->nbase);
+    return cz_seal_fill_merkle(&col->proof, &s->tc, v, j->kind, j->nbase);
 }
 
 /* The labeling proof of node |c| at |layer|: the parents' labels read from
@@ -330,9 +313,9 @@ static int fill_proof(const fill_job_t *j, size_t t)
     cz_c1_proof_t *p = &j->c1->proofs[t];
     const uint32_t c = s->ch[t];
     const uint32_t *par = s->par + t * CZ_SDR_DEGREE;
-    int rc = fill_merkle(&p->comm_d, &s->td, c, CZ_C1_SINGLE, s->td.nlevels);
+    int rc = cz_seal_fill_merkle(&p->comm_d, &s->td, c, CZ_C1_SINGLE, s->td.nlevels);
     if (!rc)
-        rc = fill_merkle(&p->comm_r_last, &s->tr, c, j->kind, j->nbase);
+        rc = cz_seal_fill_merkle(&p->comm_r_last, &s->tr, c, j->kind, j->nbase);
     if (!rc)
         rc = fill_column(&p->c_x, j, c);
     for (unsigned q = 0; q < CZ_SDR_DRG_DEGREE && !rc; q++)

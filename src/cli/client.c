@@ -2,6 +2,7 @@
  * cli/client.c — HTTP over libcurl, JSON replies, job following and the
  * progress display (see cli/client.h).
  */
+#include "core/hex.h"
 #include "cli/client.h"
 
 #include <curl/curl.h>
@@ -206,17 +207,6 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
     }
 }
 
-static bool unhex(uint8_t *out, const char *hex, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-            return false;
-        out[i] = (uint8_t)v;
-    }
-    return true;
-}
-
 int cz_client_fetch_proof(cz_client_t *cl, const char *who, const char *id, double wait_s,
                           const char *proof_path, const char *public_path, size_t *partitions)
 {
@@ -238,7 +228,7 @@ int cz_client_fetch_proof(cz_client_t *cl, const char *who, const char *id, doub
     size_t n = hex ? strlen(hex) / 2 : 0;
     uint8_t *bytes = n ? malloc(n) : NULL;
     rc = CZ_EXIT_OK;
-    if (!bytes || !unhex(bytes, hex, n) || !json_is_array(pub)) {
+    if (!bytes || !cz_hex_decode(bytes, hex, n) || !json_is_array(pub)) {
         fprintf(stderr, "%s: the daemon's proof reply is malformed\n", who);
         rc = CZ_EXIT_UNREACHABLE;
     }

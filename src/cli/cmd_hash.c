@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "cli/cli.h"
 #include "gadgets/poseidon.h"
 #include "gadgets/sha254.h"
@@ -34,17 +35,9 @@ static int usage_error(const char *why)
 
 static void print_hex(const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        printf("%02x", p[i]);
-    putchar('\n');
-}
-
-static int hex_nibble(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+    char hex[2 * 64 + 1];
+    cz_hex_encode(hex, p, n < 64 ? n : 64);
+    puts(hex);
 }
 
 /* Decode |s| into a new buffer (*out, caller frees); false on bad hex. */
@@ -53,18 +46,10 @@ static bool parse_hex(const char *s, uint8_t **out, size_t *len)
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
         s += 2;
     size_t n = strlen(s);
-    if (n % 2)
+    uint8_t *b = n % 2 ? NULL : malloc(n / 2 + 1);
+    if (!b || !cz_hex_decode(b, s, n / 2)) {
+        free(b);
         return false;
-    uint8_t *b = malloc(n / 2 + 1);
-    if (!b)
-        return false;
-    for (size_t i = 0; i < n / 2; i++) {
-        int hi = hex_nibble(s[2 * i]), lo = hex_nibble(s[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            free(b);
-            return false;
-        }
-        b[i] = (uint8_t)(hi << 4 | lo);
     }
     *out = b;
     *len = n / 2;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/hex.h"
 #include "cli/cli.h"
 #include "circuits/porep/stacked.h"
 #include "cuzk/ctx.h"
@@ -198,14 +199,7 @@ int cmd_porep(int argc, char **argv)
 /* 64 hex digits -> 32 bytes in order (the C1 JSON's byte order, as gen-c1 prints). */
 static bool hex32(uint8_t out[32], const char *s)
 {
-    if (!s || strlen(s) != 64 || strspn(s, "0123456789abcdefABCDEF") != 64)
-        return false;
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        sscanf(s + 2 * i, "%2x", &v);
-        out[i] = (uint8_t)v;
-    }
-    return true;
+    return s && strlen(s) == 64 && cz_hex_decode(out, s, 32);
 }
 
 static double c2_now(void)

@@ -2,6 +2,7 @@
  * daemon/server.c — lifecycle, the stager and monitor threads, journal
  * replay (see daemon/server.h; the request side is in daemon/jobs.c).
  */
+#include "core/hex.h"
 #include "daemon/server_int.h"
 
 #include <errno.h>
@@ -30,16 +31,6 @@ bool cz_server_stopping(cz_server_t *s)
 const cz_dconfig_t *cz_server_config(const cz_server_t *s) { return &s->cfg; }
 
 /* ---- ending a job --------------------------------------------------------- */
-
-static void hex_of(char *out, const uint8_t *b, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[b[i] >> 4];
-        out[2 * i + 1] = digits[b[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
 
 static json_t *timings_json(const cz_job_timings_t *t)
 {
@@ -87,7 +78,7 @@ static void job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const c
         }
         hex = malloc(2 * proof_len + 1);
         if (hex)
-            hex_of(hex, proof, proof_len);
+            cz_hex_encode(hex, proof, proof_len);
     }
     pthread_mutex_lock(&s->mu);
     double now = cz__now_s();
@@ -371,22 +362,6 @@ static void *monitor_main(void *arg)
 
 int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
 
-static bool unhex(uint8_t *out, const char *hex, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = 0;
-        for (int k = 0; k < 2; k++) {
-            char c = hex[2 * i + k];
-            v <<= 4;
-            if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-            else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-            else return false;
-        }
-        out[i] = (uint8_t)v;
-    }
-    return true;
-}
-
 static void replay_one(void *arg, const char *id, json_t *job, json_t *result, time_t fetched)
 {
     cz_server_t *s = arg;
@@ -432,7 +407,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
             size_t n = hex ? strlen(hex) / 2 : 0;
             j->proof = n ? malloc(n) : NULL;
             j->public_inputs = json_incref(json_object_get(result, "public_inputs"));
-            if (!j->proof || !unhex(j->proof, hex, n) || n % CZ_PROOF_BYTES) {
+            if (!j->proof || !cz_hex_decode(j->proof, hex, n) || n % CZ_PROOF_BYTES) {
                 free(j->proof);
                 j->proof = NULL;
                 j->state = DJ_FAILED;

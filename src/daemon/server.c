@@ -278,10 +278,16 @@ static void finish_from_engine(cz_server_t *s, djob_t *j, const cz_job_info_t *i
     job_end(s, j, st, err, msg, proof, len);
 }
 
-/* Drop ended jobs whose results expired (s->mu held; drops it around I/O). */
+/*
+ * Drop ended jobs whose results expired. Called with s->mu held; the jobs
+ * leave the list under the lock, and their journal files (unlinks and a
+ * directory fsync) are removed after it is dropped, so no request waits on
+ * the disk. Returns with s->mu held again.
+ */
 static void expire(cz_server_t *s)
 {
     time_t now = time(NULL);
+    djob_t *gone_list = NULL;
     for (djob_t **pp = &s->jobs; *pp;) {
         djob_t *j = *pp;
         bool gone = DJ_ENDED(j->state) &&
@@ -292,6 +298,15 @@ static void expire(cz_server_t *s)
             continue;
         }
         *pp = j->next;
+        j->next = gone_list;
+        gone_list = j;
+    }
+    if (!gone_list)
+        return;
+    pthread_mutex_unlock(&s->mu);
+    while (gone_list) {
+        djob_t *j = gone_list;
+        gone_list = j->next;
         cz_journal_remove(s->journal, j->id);
         CZ_LOGI("result expired", "id=%s fetched=%d", j->id, j->fetched != 0);
         json_decref(j->request);
@@ -299,6 +314,7 @@ static void expire(cz_server_t *s)
         free(j->proof);
         free(j);
     }
+    pthread_mutex_lock(&s->mu);
 }
 
 static void *monitor_main(void *arg)

@@ -87,6 +87,29 @@ int cz_cpu_backend_new(cz_backend_t **out, int device_index);
  */
 void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after);
 
+/*
+ * The CUDA backend for CUDA device |device_index| (backend/cuda/): H, the H
+ * MSM, batch additions and the tail MSMs (G1 and, unless opts->g2_on_cpu,
+ * G2) on the device, with each params file's bases kept resident while they
+ * fit opts->device_mem_limit. CZ_EUNAVAIL (with the reason in ctx) in a
+ * build without CUDA or where no usable device exists. opts may be NULL.
+ */
+typedef struct cz_cuda_backend_opts {
+    size_t device_mem_limit;   /* bytes of device memory this backend may use; 0: all but 2 GiB */
+    bool g2_on_cpu;            /* leave the B2 (G2) tail to the epilogue on the CPU */
+} cz_cuda_backend_opts_t;
+
+int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
+                        const cz_cuda_backend_opts_t *opts);
+
+/*
+ * Backends by name, for the CLI, the daemon and the benches (backend.c):
+ * "cpu" (always) or "cuda" (CZ_EUNAVAIL with the reason when not usable).
+ * cz_backend_device_count says how many devices of a kind exist (cpu: 1).
+ */
+int cz_backend_new(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int device_index);
+int cz_backend_device_count(cz_ctx_t *ctx, const char *kind, size_t *count);
+
 /* NULL is a harmless no-op. */
 static inline void cz_backend_free(cz_backend_t *be)
 {

@@ -7,6 +7,11 @@
  * efficiency and overlap violations come from the run's own timeline,
  * analysed in process (engine/analyze.h); every proof is verified by the
  * engine (a job whose proof fails verification fails the bench).
+ *
+ * Devices: --devices cpu[:N] (N emulated CPU devices sharing the pool, for
+ * the engine's multi-device paths) or cuda[:N|:all] (the first N usable
+ * GPUs; cuda = cuda:all), at most MAX_DEVICES; the backends come from the
+ * factory (backend.h) and the JSON "devices" field names what ran.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -26,7 +31,9 @@
 
 typedef struct {
     const char *circuit, *params_path, *timeline_path, *svg_path;
-    size_t jobs, partitions, devices, threads;
+    const char *kind;          /* "cpu" or "cuda" */
+    size_t devices;            /* 0: all of the kind (cuda, cuda:all); resolved in main */
+    size_t jobs, partitions, threads;
     unsigned w[MAX_W];
     size_t nw;
     int json;
@@ -36,13 +43,39 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
-            "         [--workers-per-device 1,2] [--devices cpu|cpu:N] [--params FILE]\n"
-            "         [--threads T] [--timeline LOG] [--svg OUT.svg] [--json]\n"
+            "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
+            "         [--params FILE] [--threads T] [--timeline LOG] [--svg OUT.svg] [--json]\n"
             "  Runs J jobs of P partitions through the engine once per workers-per-device\n"
             "  count and reports s/job, partitions/min, device efficiency, overlap\n"
             "  violations and peak RSS; the first count is the baseline of the ratio.\n"
             "  Without --params, test parameters are generated in process (seeded).\n"
-            "  --timeline/--svg keep the log / Gantt chart of the last run.\n");
+            "  --devices: cpu (default; cpu:N = N emulated CPU devices sharing the\n"
+            "  threads) or cuda (every usable GPU; cuda:N = the first N), at most %d.\n"
+            "  --timeline/--svg keep the log / Gantt chart of the last run.\n",
+            MAX_DEVICES);
+}
+
+/* cpu, cpu:N, cuda, cuda:N, cuda:all -> kind + count (0 = all); false on junk. */
+static bool parse_devices(const char *s, pipe_opts *o)
+{
+    const char *colon = strchr(s, ':');
+    size_t kl = colon ? (size_t)(colon - s) : strlen(s);
+    if (kl == 3 && !strncmp(s, "cpu", 3))
+        o->kind = "cpu";
+    else if (kl == 4 && !strncmp(s, "cuda", 4))
+        o->kind = "cuda";
+    else
+        return false;
+    if (!colon) {
+        o->devices = o->kind[1] == 'p' ? 1 : 0;
+        return true;
+    }
+    if (!strcmp(colon + 1, "all") && o->kind[1] == 'u') {
+        o->devices = 0;
+        return true;
+    }
+    return cz_cli_parse_size(colon + 1, &o->devices) && o->devices >= 1 &&
+           o->devices <= MAX_DEVICES;
 }
 
 static bool parse_w_list(const char *s, pipe_opts *o)
@@ -71,8 +104,8 @@ static int parse(int argc, char **argv, pipe_opts *o)
         { "svg", required_argument, 0, 's' },      { "json", no_argument, 0, 'J' },
         { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 },
     };
-    *o = (pipe_opts){ .circuit = "bench:16384", .jobs = 3, .partitions = 4, .devices = 1,
-                      .w = { 1, 2 }, .nw = 2 };
+    *o = (pipe_opts){ .circuit = "bench:16384", .kind = "cpu", .jobs = 3, .partitions = 4,
+                      .devices = 1, .w = { 1, 2 }, .nw = 2 };
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -82,12 +115,9 @@ static int parse(int argc, char **argv, pipe_opts *o)
         case 'p': if (!cz_cli_parse_size(optarg, &o->partitions) || !o->partitions) return -1; break;
         case 'w': if (!parse_w_list(optarg, o)) return -1; break;
         case 'd':
-            if (!strcmp(optarg, "cpu")) o->devices = 1;
-            else if (!strncmp(optarg, "cpu:", 4) && cz_cli_parse_size(optarg + 4, &o->devices) &&
-                     o->devices >= 1 && o->devices <= MAX_DEVICES) break;
-            else {
-                fprintf(stderr, "cuzk bench pipeline: --devices %s: this build knows cpu and cpu:N\n",
-                        optarg);
+            if (!parse_devices(optarg, o)) {
+                fprintf(stderr, "cuzk bench pipeline: --devices %s: want cpu, cpu:N, cuda, cuda:N "
+                                "or cuda:all (N = 1..%d)\n", optarg, MAX_DEVICES);
                 return -1;
             }
             break;
@@ -153,7 +183,7 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     cz_engine_t *e = NULL;
     int rc = CZ_OK;
     for (size_t d = 0; rc == CZ_OK && d < o->devices; d++)
-        rc = cz_cpu_backend_new(&be[d], (int)d);
+        rc = cz_backend_new(ctx, &be[d], o->kind, (int)d);
     if (rc == CZ_OK)
         rc = last && o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1)
                                       : cz_tl_new(&tl, NULL, 1);
@@ -224,6 +254,31 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     return rc;
 }
 
+/*
+ * The devices the run will use: cuda (all) or cuda:N checked against the
+ * usable GPUs (CZ_EUNAVAIL with the reason when there are none), all capped
+ * at MAX_DEVICES.
+ */
+static int resolve_devices(cz_ctx_t *ctx, pipe_opts *o)
+{
+    size_t have = 0;
+    int rc = cz_backend_device_count(ctx, o->kind, &have);
+    if (rc != CZ_OK || !strcmp(o->kind, "cpu"))
+        return rc;   /* cpu:N: emulated devices, any N up to MAX_DEVICES */
+    if (o->devices > have)
+        return cz_fail(ctx, CZ_ERANGE, "--devices cuda:%zu: this machine has %zu usable CUDA "
+                       "device%s", o->devices, have, have == 1 ? "" : "s");
+    if (o->devices == 0) {
+        o->devices = have;
+        if (have > MAX_DEVICES) {
+            fprintf(stderr, "cuzk bench pipeline: %zu CUDA devices; using the first %d\n", have,
+                    MAX_DEVICES);
+            o->devices = MAX_DEVICES;
+        }
+    }
+    return CZ_OK;
+}
+
 int cz_bench_pipeline(int argc, char **argv)
 {
     pipe_opts o;
@@ -237,7 +292,9 @@ int cz_bench_pipeline(int argc, char **argv)
     cz_params_t *params = NULL;
     cz_pvk_t *pvk = NULL;
     size_t rows, ni, na, pc[3];
-    int rc = cz_circuit_parse(ctx, o.circuit, &circuit);
+    int rc = resolve_devices(ctx, &o);
+    if (rc == CZ_OK)
+        rc = cz_circuit_parse(ctx, o.circuit, &circuit);
     if (rc == CZ_OK)
         rc = cz_circuit_shape(ctx, &circuit, &rows, &ni, &na, pc);
     size_t m = 1;
@@ -261,6 +318,9 @@ int cz_bench_pipeline(int argc, char **argv)
     cz_engine_estimate(&shape, rows, &part_bytes, &abc_bytes);
 
     run_result res[MAX_W];
+    if (rc == CZ_OK && !o.json)
+        printf("devices %s:%zu, %zu jobs x %zu partitions of %s\n", o.kind, o.devices, o.jobs,
+               o.partitions, o.circuit);
     for (size_t i = 0; rc == CZ_OK && i < o.nw; i++) {
         rc = run_once(ctx, &o, &circuit, params, pvk, part_bytes, abc_bytes, o.w[i],
                       i + 1 == o.nw, &res[i]);
@@ -268,12 +328,12 @@ int cz_bench_pipeline(int argc, char **argv)
             break;
         double gain = res[0].s_per_job / res[i].s_per_job;
         if (o.json)
-            printf("{\"bench\":\"pipeline\",\"circuit\":\"%s\",\"devices\":\"cpu:%zu\","
+            printf("{\"bench\":\"pipeline\",\"circuit\":\"%s\",\"devices\":\"%s:%zu\","
                    "\"jobs\":%zu,\"partitions\":%zu,\"workers_per_device\":%u,\"s_per_job\":%.3f,"
                    "\"partitions_per_min\":%.1f,\"device_efficiency\":%.4f,"
                    "\"dispatch_efficiency\":%.4f,\"overlap_violations\":%zu,\"peak_rss_bytes\":%zu,"
                    "\"gain_vs_first\":%.3f,\"verified\":true,\"threads\":%u}\n",
-                   o.circuit, o.devices, o.jobs, o.partitions, res[i].w, res[i].s_per_job,
+                   o.circuit, o.kind, o.devices, o.jobs, o.partitions, res[i].w, res[i].s_per_job,
                    res[i].partitions_per_min, res[i].efficiency, res[i].dispatch_efficiency,
                    res[i].overlaps, res[i].peak_rss, gain, cz_pool_width(cz_ctx_pool(ctx)));
         else

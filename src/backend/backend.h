@@ -106,9 +106,40 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
  * Backends by name, for the CLI, the daemon and the benches (backend.c):
  * "cpu" (always) or "cuda" (CZ_EUNAVAIL with the reason when not usable).
  * cz_backend_device_count says how many devices of a kind exist (cpu: 1).
+ *
+ * Kinds: "cpu"; "cuda"; "auto" = "cuda" where it is usable, else "cpu";
+ * NULL means "auto". Errors (reason in ctx, which may be NULL):
+ *   CZ_EINVAL   unknown kind (the message names it and the known kinds),
+ *               or device_index < 0;
+ *   CZ_EUNAVAIL "cuda" in a build without CUDA ("cuda backend: this build
+ *               has no CUDA support (...)") or where cz_cuda_probe finds no
+ *               usable device ("cuda backend: " + the probe's reason);
+ *   CZ_ERANGE   a CUDA device_index >= the number of usable devices;
+ *   whatever the backend's constructor returns (CZ_ENOMEM, CZ_EDEVICE).
+ * "auto" never fails for want of CUDA; when CUDA is usable but creating its
+ * backend fails, that error is returned (no silent fallback). Which backend
+ * was made: (*out)->ops->name ("cpu" or "cuda"). *out is NULL on error.
+ * For "cpu", device_index only labels the backend (the engine's cpu:N
+ * emulated devices); every CPU backend shares the ctx's thread pool.
+ * Thread-safe (no shared state besides the CUDA driver's).
+ *
+ * cz_backend_device_count: cpu 1; cuda the number of usable devices, or
+ * CZ_EUNAVAIL as above with *count = 0; auto that of the kind it resolves to.
  */
 int cz_backend_new(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int device_index);
 int cz_backend_device_count(cz_ctx_t *ctx, const char *kind, size_t *count);
+/* cz_backend_new with options for a CUDA backend (NULL: defaults; ignored for cpu). */
+int cz_backend_new_opts(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int device_index,
+                        const cz_cuda_backend_opts_t *cuda_opts);
+/*
+ * The kind |kind| stands for here: *resolved = "cpu" or "cuda" (static
+ * strings). |why| (may be NULL) gets one line for logs: the CUDA probe's
+ * description of the device(s) when cuda is chosen, or why cuda was not
+ * (auto -> cpu). Errors as cz_backend_new (EINVAL, EUNAVAIL); *resolved is
+ * NULL on error.
+ */
+int cz_backend_resolve(cz_ctx_t *ctx, const char *kind, const char **resolved, char *why,
+                       size_t why_len);
 
 /* NULL is a harmless no-op. */
 static inline void cz_backend_free(cz_backend_t *be)

@@ -6,7 +6,7 @@
  *
  * Also the `--kind porep-c2` forms of prove, setup and verify (cmd_prove.c
  * and cmd_setup.c hand them over with cz_cli_has_kind): C2 through the
- * engine on the CPU backend, test params for porep:SIZE under the
+ * engine on the backend --backend names (backend.h), test params for porep:SIZE under the
  * Filecoin file names, and verification from public values (porep/c2.h).
  */
 #include <inttypes.h>
@@ -234,11 +234,14 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind)
 static const char C2_PROVE_USAGE[] =
     "usage: cuzk prove --kind porep-c2 --c1 FILE (--params P | --params-dir D) --proof OUT\n"
     "                  [--vk V] [--public PUB] [--workers W] [--threads T] [--quiet]\n"
+    "                  [--backend cpu|cuda|auto] [--device N]\n"
     "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
-    "  (after a native check of the C1), proved on the CPU backend through the\n"
-    "  engine (W workers, default 2), the job verified with the params' vk (or V),\n"
-    "  then the concatenated proof (192 bytes per partition) is verified again from\n"
-    "  the public values alone before it is written. --params-dir D takes the\n"
+    "  (after a native check of the C1), proved through the engine (W workers,\n"
+    "  default 2) on the backend: cpu, cuda (GPU N, default 0; fails with the reason\n"
+    "  when unusable) or auto (default: cuda when usable, else cpu); the timing line\n"
+    "  names it. The job is verified with the params' vk (or V), then the\n"
+    "  concatenated proof (192 bytes per partition) is verified again from the\n"
+    "  public values alone before it is written. --params-dir D takes the\n"
     "  Filecoin file name (v28-stacked-proof-of-replication-...params) in D.\n"
     "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
     "  Exit 0 on success, 1 on failure, 2 on usage errors.\n";
@@ -251,11 +254,12 @@ int cmd_prove_porep_c2(int argc, char **argv)
         { "proof", required_argument, 0, 'o' },  { "vk", required_argument, 0, 'v' },
         { "public", required_argument, 0, 'u' }, { "workers", required_argument, 0, 'w' },
         { "threads", required_argument, 0, 't' }, { "quiet", no_argument, 0, 'q' },
+        { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'D' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
     };
     const char *c1_path = NULL, *params_path = NULL, *dir = NULL, *proof_path = NULL;
-    const char *vk_path = NULL, *public_path = NULL;
-    size_t workers = 2, threads = 0;
+    const char *vk_path = NULL, *public_path = NULL, *backend = "auto";
+    size_t workers = 2, threads = 0, device = 0;
     bool quiet = false;
     int c;
     optind = 1;
@@ -271,6 +275,8 @@ int cmd_prove_porep_c2(int argc, char **argv)
         case 'w': if (!cz_cli_parse_size(optarg, &workers) || !workers || workers > 16) goto usage; break;
         case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
         case 'q': quiet = true; break;
+        case 'b': backend = optarg; break;
+        case 'D': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage; break;
         case 'h': fputs(C2_PROVE_USAGE, stdout); return CZ_EXIT_OK;
         default: goto usage;
         }
@@ -283,6 +289,14 @@ int cmd_prove_porep_c2(int argc, char **argv)
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
+    /* the backend first: an unusable one fails before the C1 and the params */
+    cz_backend_t *be = NULL;
+    int rc = cz_backend_new(ctx, &be, backend, (int)device);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        cz_ctx_free(ctx);
+        return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+    }
     cz_c1_t c1;
     memset(&c1, 0, sizeof c1);
     cz_c2_job_t job;
@@ -290,7 +304,6 @@ int cmd_prove_porep_c2(int argc, char **argv)
     cz_params_t *params = NULL;
     cz_vk_t vk = { 0 };
     cz_pvk_t *pvk = NULL;
-    cz_backend_t *be = NULL;
     cz_engine_t *e = NULL;
     uint8_t *proof = NULL;
     size_t len = 0;
@@ -299,7 +312,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
     cz_progress_start(&progress, quiet);
     cz_progress_draw(&progress, 0, 1, "loading_c1");
     double t0 = c2_now(), t_c1 = 0, t_params = 0, t_engine = 0, t_verify = 0;
-    int rc = cz_c1_load(ctx, &c1, c1_path);
+    rc = cz_c1_load(ctx, &c1, c1_path);
     if (rc == CZ_OK)
         rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL);
     t_c1 = c2_now() - t0;
@@ -324,8 +337,6 @@ int cmd_prove_porep_c2(int argc, char **argv)
         rc = cz_fail(ctx, CZ_EMISMATCH, "%s takes %zu public inputs, %s has %zu",
                      vk_path ? vk_path : params_path, cz_pvk_num_inputs(pvk), c1.proof->name,
                      job.n_inputs);
-    if (rc == CZ_OK)
-        rc = cz_cpu_backend_new(&be, 0);
     cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
                                .workers_per_device = (unsigned)workers, .pool = cz_ctx_pool(ctx) };
     if (rc == CZ_OK)
@@ -377,9 +388,11 @@ int cmd_prove_porep_c2(int argc, char **argv)
                "public values)\n", proof_path, c1.proof->name, c1.npartitions,
                c1.npartitions == 1 ? "" : "s", len);
         printf("time: c1+shape %.2f s, params %.2f s, engine %.2f s (synthesis %.2f s, "
-               "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers)\n",
+               "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers, "
+               "backend %s, device %d)\n",
                t_c1, t_params, t_engine, info.t.synthesis / 1e3, info.t.device / 1e3, t_verify,
-               c2_now() - t0, cz_pool_width(cz_ctx_pool(ctx)), workers);
+               c2_now() - t0, cz_pool_width(cz_ctx_pool(ctx)), workers, be->ops->name,
+               be->device_index);
     }
     cz_engine_free(e);
     cz_backend_free(be);

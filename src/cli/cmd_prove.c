@@ -1,10 +1,12 @@
 /*
- * cli/cmd_prove.c — `cuzk prove` (in-process, CPU backend) and `cuzk verify`.
+ * cli/cmd_prove.c — `cuzk prove` (in-process on the backend --backend names,
+ * or through cuzkd) and `cuzk verify`.
  *
- * prove: synthesize the circuit, load the params (checked against the
- * circuit's shape), prove, verify the proof against the params' own vk
- * before writing anything (as Filecoin's C2 does), write the 192-byte proof
- * and the public inputs.
+ * prove: make the backend first (an unusable one fails before any work),
+ * synthesize the circuit, load the params (checked against the circuit's
+ * shape), prove, verify the proof against the params' own vk before writing
+ * anything (as Filecoin's C2 does), write the 192-byte proof and the public
+ * inputs, and say which backend ran.
  * verify: exit 0 only for a valid proof; 1 for an invalid one; 2 for usage,
  * unreadable or malformed input.
  */
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/backend.h"
 #include "circuits/registry.h"
@@ -31,11 +34,15 @@ static void prove_usage(FILE *f)
 {
     fprintf(f,
             "usage: cuzk prove --circuit ID --params FILE --proof OUT [--public PUB]\n"
-            "                  [--seed S] [--threads T]\n"
-            "  Proves circuit ID (toy[:X] or bench:N) in this process on the CPU backend,\n"
-            "  verifies the proof against the params' verifying key, then writes the\n"
-            "  192-byte proof to OUT and the public inputs (one 0x-hex element per line)\n"
-            "  to PUB. Exit 0 on success, 1 on failure, 2 on usage errors.\n"
+            "                  [--seed S] [--threads T] [--backend cpu|cuda|auto] [--device N]\n"
+            "                  [--json]\n"
+            "  Proves circuit ID (toy[:X] or bench:N) in this process, verifies the proof\n"
+            "  against the params' verifying key, then writes the 192-byte proof to OUT\n"
+            "  and the public inputs (one 0x-hex element per line) to PUB.\n"
+            "  --backend: cpu, cuda (fails with the reason when no usable GPU or no CUDA\n"
+            "  in this build) or auto (default: cuda when usable, else cpu); --device N\n"
+            "  picks the GPU (default 0). The result line (--json: one JSON object) names\n"
+            "  the backend that ran. Exit 0 on success, 1 on failure, 2 on usage errors.\n"
             "\n"
             "  Through cuzkd instead (--daemon, or any of --socket/--url, or $CUZK_SOCKET /\n"
             "  $CUZK_URL set; --local forces the in-process path):\n"
@@ -62,11 +69,14 @@ int cmd_prove(int argc, char **argv)
         { "quiet", no_argument, 0, 'q' },
         { "socket", required_argument, 0, 0x101 }, { "url", required_argument, 0, 0x102 },
         { "token", required_argument, 0, 0x103 }, { "token-file", required_argument, 0, 0x104 },
-        { "json", no_argument, 0, 0x105 },        { 0, 0, 0, 0 },
+        { "json", no_argument, 0, 0x105 },        { "backend", required_argument, 0, 'b' },
+        { "device", required_argument, 0, 'd' },  { 0, 0, 0, 0 },
     };
     const char *circuit_id = NULL, *params_path = NULL, *proof_path = NULL, *public_path = NULL;
     const char *request_id = NULL, *dsocket = NULL, *durl = NULL, *dtoken = NULL, *dtoken_file = NULL;
-    size_t seed = 0, threads = 0, partitions = 1, priority = 2;
+    const char *backend = NULL;
+    size_t seed = 0, threads = 0, partitions = 1, priority = 2, device = 0;
+    bool have_device = false;
     int local = 0, daemon = getenv("CUZK_SOCKET") || getenv("CUZK_URL"), quiet = 0, json = 0;
     int c;
     optind = 1;
@@ -89,6 +99,9 @@ int cmd_prove(int argc, char **argv)
         case 'u': public_path = optarg; break;
         case 's': if (!cz_cli_parse_size(optarg, &seed)) goto usage; break;
         case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
+        case 'b': backend = optarg; break;
+        case 'd': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage;
+                  have_device = true; break;
         case 'h': prove_usage(stdout); return CZ_EXIT_OK;
         default: goto usage;
         }
@@ -96,6 +109,11 @@ int cmd_prove(int argc, char **argv)
     if (optind != argc || !circuit_id || !params_path || !proof_path)
         goto usage;
     if (daemon && !local) {
+        if (backend || have_device) {
+            fprintf(stderr, "cuzk prove: --backend/--device choose the in-process backend; the "
+                            "daemon's is its config (devices.backend); add --local to prove here\n");
+            return CZ_EXIT_USAGE;
+        }
 #ifdef CUZK_HAVE_CLIENT
         cz_client_t cl = { .socket = dsocket, .url = durl, .token = dtoken,
                            .token_file = dtoken_file, .json = json || quiet };
@@ -113,24 +131,31 @@ int cmd_prove(int argc, char **argv)
                         "path proves one partition\n", partitions);
         return CZ_EXIT_USAGE;
     }
-    (void)json;
-    cz_progress_t progress;
-    cz_progress_start(&progress, quiet);
-    cz_progress_draw(&progress, 0, 1, "synthesis");
-
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
+    /* the backend first: an unusable one fails before synthesis and params */
+    cz_backend_t *be = NULL;
+    int rc = cz_backend_new(ctx, &be, backend ? backend : "auto", (int)device);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        cz_ctx_free(ctx);
+        return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+    }
+    cz_progress_t progress;
+    cz_progress_start(&progress, quiet || json);
+    cz_progress_draw(&progress, 0, 1, "synthesis");
+
     cz_circuit_t circuit;
     cz_cs_witness_t w = { 0 };
     cz_params_t *params = NULL;
-    cz_backend_t *be = NULL;
     cz_pvk_t *pvk = NULL;
     cz_fr *inputs = NULL;
     cz_proof_t proof;
-    int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
+    double t_prove = 0;
+    rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK)
         rc = cz_circuit_witness(ctx, &circuit, seed, &w);
     size_t n_inputs = w.num_inputs ? w.num_inputs - 1 : 0;
@@ -145,11 +170,13 @@ int cmd_prove(int argc, char **argv)
         cz_params_opts_t opts = { .expect = &shape };
         rc = cz_params_load(ctx, &params, params_path, &opts);
     }
-    if (rc == CZ_OK)
-        rc = cz_cpu_backend_new(&be, 0);
     if (rc == CZ_OK) {
         cz_progress_draw(&progress, 0, 1, "proving");
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        t_prove = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     }
     if (rc == CZ_OK)
         cz_progress_draw(&progress, 1, 1, "verifying");
@@ -169,8 +196,14 @@ int cmd_prove(int argc, char **argv)
     cz_progress_end(&progress);
     if (rc)
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    else if (json)
+        printf("{\"circuit\":\"%s\",\"backend\":\"%s\",\"device\":%d,\"threads\":%u,"
+               "\"prove_ms\":%.2f,\"bytes\":%d,\"verified\":true}\n",
+               circuit_id, be->ops->name, be->device_index, cz_pool_width(cz_ctx_pool(ctx)),
+               t_prove * 1e3, CZ_PROOF_BYTES);
     else
-        printf("proof written to %s (%d bytes, verified)\n", proof_path, CZ_PROOF_BYTES);
+        printf("proof written to %s (%d bytes, verified; backend %s, device %d, prove %.2f s)\n",
+               proof_path, CZ_PROOF_BYTES, be->ops->name, be->device_index, t_prove);
     cz_cs_witness_free(&w);
     cz_pvk_free(pvk);
     cz_backend_free(be);

@@ -1,0 +1,148 @@
+/*
+ * backend/backend.c — proving backends by name ("cpu", "cuda", "auto"): the
+ * one factory the CLI, the daemon and the benches share (backend.h).
+ *
+ * CUDA is reached only through cz_cuda_probe / cz_cuda_device_count
+ * (backend/cuda/cuda.h) and cz_cuda_backend_new, all behind CUZK_HAVE_CUDA:
+ * a build without CUDA links none of them and answers "cuda" with
+ * CZ_EUNAVAIL and the reason.
+ */
+#include "backend/backend.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifdef CUZK_HAVE_CUDA
+#include "backend/cuda/cuda.h"
+#endif
+
+typedef enum { KIND_CPU, KIND_CUDA, KIND_AUTO } kind_t;
+
+static const char KNOWN_KINDS[] = "cpu, cuda, auto";
+
+static int parse_kind(cz_ctx_t *ctx, const char *name, kind_t *out)
+{
+    if (!name || !strcmp(name, "auto"))
+        *out = KIND_AUTO;
+    else if (!strcmp(name, "cpu"))
+        *out = KIND_CPU;
+    else if (!strcmp(name, "cuda"))
+        *out = KIND_CUDA;
+    else
+        return cz_fail(ctx, CZ_EINVAL, "backend '%s': unknown (known backends: %s)", name,
+                       KNOWN_KINDS);
+    return CZ_OK;
+}
+
+/*
+ * Is the CUDA backend usable here? CZ_OK with the number of usable devices
+ * and the probe's description in |why|, or CZ_EUNAVAIL with the reason in
+ * |why| (no ctx message: "auto" is not an error).
+ */
+static int cuda_usable(char *why, size_t len, size_t *count)
+{
+    *count = 0;
+#ifdef CUZK_HAVE_CUDA
+    if (cz_cuda_probe(why, len) != CZ_OK)
+        return CZ_EUNAVAIL;
+    int n = cz_cuda_device_count();
+    if (n <= 0) {
+        snprintf(why, len, "no usable CUDA device");
+        return CZ_EUNAVAIL;
+    }
+    *count = (size_t)n;
+    return CZ_OK;
+#else
+    snprintf(why, len, "this build has no CUDA support (rebuild with the CUDA toolkit; CUZK_CUDA=ON)");
+    return CZ_EUNAVAIL;
+#endif
+}
+
+/* |name| -> KIND_CPU or KIND_CUDA, with the CUDA device count (0 for cpu). */
+static int resolve(cz_ctx_t *ctx, const char *name, kind_t *out, size_t *ncuda, char *why,
+                   size_t len)
+{
+    kind_t k;
+    int rc = parse_kind(ctx, name, &k);
+    *ncuda = 0;
+    why[0] = '\0';
+    if (rc != CZ_OK)
+        return rc;
+    if (k == KIND_CPU) {
+        *out = KIND_CPU;
+        return CZ_OK;
+    }
+    if (cuda_usable(why, len, ncuda) == CZ_OK) {
+        *out = KIND_CUDA;
+        return CZ_OK;
+    }
+    if (k == KIND_CUDA)
+        return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: %s", why);
+    *out = KIND_CPU;   /* auto: |why| says why not cuda */
+    return CZ_OK;
+}
+
+int cz_backend_resolve(cz_ctx_t *ctx, const char *kind, const char **resolved, char *why,
+                       size_t why_len)
+{
+    char buf[512];
+    kind_t k;
+    size_t n;
+    *resolved = NULL;
+    int rc = resolve(ctx, kind, &k, &n, buf, sizeof buf);
+    if (why && why_len)
+        snprintf(why, why_len, "%s", rc == CZ_OK ? buf : "");
+    if (rc == CZ_OK)
+        *resolved = k == KIND_CUDA ? "cuda" : "cpu";
+    return rc;
+}
+
+int cz_backend_device_count(cz_ctx_t *ctx, const char *kind, size_t *count)
+{
+    char why[512];
+    kind_t k;
+    size_t n;
+    *count = 0;
+    int rc = resolve(ctx, kind, &k, &n, why, sizeof why);
+    if (rc == CZ_OK)
+        *count = k == KIND_CUDA ? n : 1;
+    return rc;
+}
+
+int cz_backend_new_opts(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int device_index,
+                        const cz_cuda_backend_opts_t *cuda_opts)
+{
+    char why[512];
+    kind_t k;
+    size_t n;
+    *out = NULL;
+    int rc = resolve(ctx, kind, &k, &n, why, sizeof why);
+    if (rc != CZ_OK)
+        return rc;
+    if (device_index < 0)
+        return cz_fail(ctx, CZ_EINVAL, "backend %s: device index %d is negative",
+                       k == KIND_CUDA ? "cuda" : "cpu", device_index);
+    if (k == KIND_CPU) {
+        (void)cuda_opts;
+        if ((rc = cz_cpu_backend_new(out, device_index)) != CZ_OK)
+            return cz_fail(ctx, rc, "cpu backend %d", device_index);
+        return CZ_OK;
+    }
+    if ((size_t)device_index >= n)
+        return cz_fail(ctx, CZ_ERANGE, "cuda backend: device %d does not exist: %zu usable CUDA "
+                       "device%s (0..%zu)", device_index, n, n == 1 ? "" : "s", n - 1);
+#ifdef CUZK_HAVE_CUDA
+    rc = cz_cuda_backend_new(ctx, out, device_index, cuda_opts);
+    if (rc != CZ_OK)
+        *out = NULL;
+    return rc;
+#else
+    /* unreachable: resolve() only answers KIND_CUDA in a CUDA build */
+    return cz_fail(ctx, CZ_EINTERNAL, "cuda backend chosen in a build without CUDA");
+#endif
+}
+
+int cz_backend_new(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int device_index)
+{
+    return cz_backend_new_opts(ctx, out, kind, device_index, NULL);
+}

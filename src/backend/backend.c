@@ -72,13 +72,16 @@ static int resolve(cz_ctx_t *ctx, const char *name, kind_t *out, size_t *ncuda, 
         *out = KIND_CPU;
         return CZ_OK;
     }
-    if (cuda_usable(why, len, ncuda) == CZ_OK) {
+    char reason[400];
+    if (cuda_usable(reason, sizeof reason, ncuda) == CZ_OK) {
+        snprintf(why, len, "%s", reason);
         *out = KIND_CUDA;
         return CZ_OK;
     }
     if (k == KIND_CUDA)
-        return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: %s", why);
-    *out = KIND_CPU;   /* auto: |why| says why not cuda */
+        return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: %s", reason);
+    snprintf(why, len, "cuda not usable: %s", reason);   /* auto: why not cuda */
+    *out = KIND_CPU;
     return CZ_OK;
 }
 

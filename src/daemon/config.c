@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { T_STR, T_BOOL, T_LONG, T_BYTES, T_LIST } key_type;
+/* T_STRINT: a string that the file may also write as an integer (devices = 2;) */
+typedef enum { T_STR, T_BOOL, T_LONG, T_BYTES, T_LIST, T_STRINT } key_type;
 
 typedef struct {
     const char *section, *name;
@@ -41,7 +42,10 @@ static const key_def keys[] = {
     { "daemon", "pid_file", T_STR, F(pid_file), 0, 0, "", "write the pid here (\"\" = none)" },
     { "memory", "total_budget", T_STR, F(total_budget), 0, 0, "auto", "\"auto\" (RAM - safety_margin) or a size" },
     { "memory", "safety_margin", T_BYTES, F(safety_margin), 0, 0, "5GiB", "kept free with total_budget=auto" },
-    { "devices", "devices", T_STR, F(devices), 0, 0, "cpu", "\"cpu\" or \"cpu:N\" (N CPU devices)" },
+    { "devices", "backend", T_STR, F(backend), 0, 0, "auto", "\"auto\" (cuda when usable, else cpu), \"cpu\" or \"cuda\"" },
+    { "devices", "devices", T_STRINT, F(devices), 0, 0, "all", "\"all\" or a count N (also \"cpu:N\", \"cuda:N\", \"cuda:all\")" },
+    { "devices", "cuda_device_mem_limit", T_BYTES, F(cuda_device_mem_limit), 0, 0, "0", "device memory each CUDA backend may use (0 = all but 2GiB)" },
+    { "devices", "cuda_g2_on_cpu", T_BOOL, F(cuda_g2_on_cpu), 0, 0, "false", "leave the B2 (G2) MSM to the CPU on CUDA backends" },
     { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2", "workers sharing one device lock" },
     { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0", "synthesized partitions waiting (0 = devices x workers)" },
     { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1", "re-synthesis after a device error" },
@@ -105,7 +109,8 @@ static int set_text(cz_ctx_t *ctx, cz_dconfig_t *cfg, const key_def *k, const ch
 {
     void *p = (char *)cfg + k->off;
     switch (k->type) {
-    case T_STR: {
+    case T_STR:
+    case T_STRINT: {
         char *dup = strdup(v);
         if (!dup)
             return cz_fail(ctx, CZ_ENOMEM, "%s.%s", k->section, k->name);
@@ -209,6 +214,12 @@ static int setting_text(cz_ctx_t *ctx, const char *path, const key_def *k, confi
     int line = config_setting_source_line(s);
     int t = config_setting_type(s);
     switch (k->type) {
+    case T_STRINT:
+        if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+            snprintf(buf, cap, "%lld", (long long)config_setting_get_int64(s));
+            return CZ_OK;
+        }
+        /* fall through */
     case T_STR:
         if (t != CONFIG_TYPE_STRING)
             break;
@@ -260,7 +271,8 @@ static int setting_text(cz_ctx_t *ctx, const char *path, const key_def *k, confi
         return CZ_OK;
     }
     }
-    static const char *const tnames[] = { "string", "boolean", "integer", "size", "list of strings" };
+    static const char *const tnames[] = { "string", "boolean", "integer", "size", "list of strings",
+                                          "string or an integer" };
     return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s must be a %s", path, line, k->section, k->name,
                    tnames[k->type]);
 }
@@ -320,6 +332,55 @@ int cz_dconfig_load(cz_ctx_t *ctx, cz_dconfig_t *cfg, const char *path)
     return rc;
 }
 
+#define MAX_DEVICES 16   /* = CZ_MAX_DEVICES of the server */
+
+/* "N" (1..MAX_DEVICES) or "all" (0) -> count; false on junk. */
+static bool parse_count(const char *s, size_t *count)
+{
+    if (!strcmp(s, "all")) {
+        *count = 0;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    long n = strtol(s, &end, 10);
+    if (end == s || *end || errno || n < 1 || n > MAX_DEVICES || *s == '+' || *s == ' ')
+        return false;
+    *count = (size_t)n;
+    return true;
+}
+
+int cz_dconfig_devices(cz_ctx_t *ctx, const cz_dconfig_t *cfg, const char **kind, size_t *count)
+{
+    static const char *const kinds[] = { "auto", "cpu", "cuda" };
+    *kind = NULL;
+    *count = 0;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(cfg->backend, kinds[i]))
+            *kind = kinds[i];
+    if (!*kind)
+        return cz_fail(ctx, CZ_EINVAL, "devices.backend: '%s' is not \"auto\", \"cpu\" or \"cuda\"",
+                       cfg->backend);
+    const char *d = cfg->devices, *named = NULL;
+    for (int i = 1; i < 3; i++) {
+        size_t l = strlen(kinds[i]);
+        if (!strncmp(d, kinds[i], l) && (d[l] == '\0' || d[l] == ':')) {
+            named = kinds[i];
+            d = d[l] ? d + l + 1 : "all";
+        }
+    }
+    if (!parse_count(d, count))
+        return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s' is not \"all\", a count 1..%d, or "
+                       "\"cpu\", \"cpu:N\", \"cuda\", \"cuda:N\", \"cuda:all\"",
+                       cfg->devices, MAX_DEVICES);
+    if (named && strcmp(*kind, "auto") && strcmp(*kind, named))
+        return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s' names %s but devices.backend is "
+                       "\"%s\"", cfg->devices, named, *kind);
+    if (named)
+        *kind = named;
+    return CZ_OK;
+}
+
 static bool is_loopback(const char *host)
 {
     return !strcmp(host, "127.0.0.1") || !strcmp(host, "localhost") || !strcmp(host, "::1") ||
@@ -344,14 +405,11 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
     if (strcmp(cfg->total_budget, "auto") && !cz_parse_bytes(cfg->total_budget, &b))
         return cz_fail(ctx, CZ_EINVAL, "memory.total_budget: '%s' is neither \"auto\" nor a size",
                        cfg->total_budget);
-    if (strcmp(cfg->devices, "cpu") && strncmp(cfg->devices, "cpu:", 4))
-        return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s': this build knows \"cpu\" and \"cpu:N\"",
-                       cfg->devices);
-    if (!strncmp(cfg->devices, "cpu:", 4)) {
-        long n = strtol(cfg->devices + 4, &end, 10);
-        if (*end || n < 1 || n > 16)
-            return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s': N must be 1..16", cfg->devices);
-    }
+    const char *kind;
+    size_t ndev;
+    int rc = cz_dconfig_devices(ctx, cfg, &kind, &ndev);
+    if (rc != CZ_OK)
+        return rc;
     if (!*cfg->socket && !*cfg->listen)
         return cz_fail(ctx, CZ_EINVAL, "daemon.socket and daemon.listen are both empty: nothing to serve on");
     if (!*cfg->journal_dir)
@@ -407,7 +465,8 @@ void cz_dconfig_print(const cz_dconfig_t *cfg, FILE *out)
         const void *p = (const char *)cfg + k->off;
         fprintf(out, "  %s = ", k->name);
         switch (k->type) {
-        case T_STR: {
+        case T_STR:
+        case T_STRINT: {
             const char *v = *(char *const *)p;
             if (!strcmp(k->name, "auth_token") && *v)
                 v = "(set)";
@@ -434,7 +493,7 @@ void cz_dconfig_clear(cz_dconfig_t *cfg)
 {
     for (size_t i = 0; i < NKEYS; i++) {
         void *p = (char *)cfg + keys[i].off;
-        if (keys[i].type == T_STR)
+        if (keys[i].type == T_STR || keys[i].type == T_STRINT)
             free(*(char **)p);
     }
     free_list(cfg->preload, cfg->npreload);

@@ -45,8 +45,11 @@ typedef struct cz_dconfig {
     /* memory */
     char *total_budget;        /* "auto" or a size */
     size_t safety_margin;
-    /* devices */
-    char *devices;             /* "cpu" or "cpu:N" (CUDA later) */
+    /* devices (see cz_dconfig_devices) */
+    char *backend;             /* "auto", "cpu" or "cuda" */
+    char *devices;             /* "all" or N; or KIND, KIND:N, cuda:all (KIND cpu or cuda) */
+    size_t cuda_device_mem_limit;  /* bytes per CUDA backend; 0 = all but 2 GiB */
+    bool cuda_g2_on_cpu;       /* CUDA backends leave the B2 (G2) MSM to the CPU */
     long workers_per_device;
     long device_queue_depth;   /* 0 = devices x workers */
     long max_retries;
@@ -82,6 +85,16 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg);
 /* Write the effective configuration in the file's format (token masked). */
 void cz_dconfig_print(const cz_dconfig_t *cfg, FILE *out);
 void cz_dconfig_clear(cz_dconfig_t *cfg);
+
+/*
+ * The device choice: *kind = "auto", "cpu" or "cuda" (devices.backend, or
+ * the kind devices.devices names: "cpu:2" means backend cpu), *count = the
+ * number of devices wanted, 0 = all of the kind (cpu: 1; cuda: every usable
+ * GPU). CZ_EINVAL naming the key for a bad value or for devices.devices
+ * naming another kind than an explicit devices.backend. Availability is
+ * not checked here (the server does it at start-up). *kind is static.
+ */
+int cz_dconfig_devices(cz_ctx_t *ctx, const cz_dconfig_t *cfg, const char **kind, size_t *count);
 
 /* "64MiB", "5GiB", "1024", "2^20" -> bytes; false on junk or overflow. */
 bool cz_parse_bytes(const char *s, size_t *out);

@@ -38,6 +38,9 @@ static void usage(FILE *f)
             "    --token-file FILE    daemon.auth_token_file\n"
             "    --log-level LEVEL    daemon.log_level (debug, info, warn, error)\n"
             "    --set KEY=VALUE      any key, e.g. --set devices.workers_per_device=1\n"
+            "  The proving backend: devices.backend = auto (default: cuda when a usable GPU\n"
+            "  exists, else cpu; the log says which and why), cpu or cuda (start-up fails\n"
+            "  with the reason when CUDA is not usable); devices.devices = all or a count.\n"
             "    --print-config       print the effective configuration and exit\n"
             "    --check-config       validate and exit (0 valid, 2 invalid)\n"
             "  Exit codes: 0 clean shutdown, 1 start-up failure, 2 usage or config error.\n");
@@ -130,8 +133,8 @@ int main(int argc, char **argv)
 
     cz_server_t *server = NULL;
     cz_http_t *http = NULL;
-    CZ_LOGI("cuzkd starting", "pid=%d journal=%s params_dir=%s devices=%s", (int)getpid(),
-            cfg.journal_dir, cfg.params_dir, cfg.devices);
+    CZ_LOGI("cuzkd starting", "pid=%d journal=%s params_dir=%s backend=%s devices=%s",
+            (int)getpid(), cfg.journal_dir, cfg.params_dir, cfg.backend, cfg.devices);
     rc = cz_server_new(ctx, &cfg, &server);
     if (rc == CZ_OK)
         rc = cz_http_start(ctx, server, &cfg, &http);

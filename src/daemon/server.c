@@ -461,6 +461,50 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
 
 /* ---- lifecycle ------------------------------------------------------------ */
 
+/*
+ * The devices of devices.backend / devices.devices (backend.h): "auto"
+ * logs what it chose and why; an explicit "cuda" that is not usable, or
+ * more GPUs than the machine has, fails start-up with the reason.
+ */
+static int make_backends(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
+{
+    const char *want, *kind;
+    size_t count, have = 0;
+    char why[512], q[600];
+    int rc = cz_dconfig_devices(ctx, cfg, &want, &count);
+    if (rc == CZ_OK && (rc = cz_backend_resolve(ctx, want, &kind, why, sizeof why)) != CZ_OK) {
+        snprintf(q, sizeof q, "%s", cz_ctx_message(ctx));
+        return cz_fail(ctx, rc, "devices.backend = \"%s\": %s", want, q);
+    }
+    if (rc == CZ_OK)
+        rc = cz_backend_device_count(ctx, kind, &have);
+    if (rc != CZ_OK)
+        return rc;
+    bool cuda = !strcmp(kind, "cuda");
+    if (count == 0) {
+        count = cuda ? have : 1;
+        if (count > CZ_MAX_DEVICES) {
+            CZ_LOGW("more devices than cuzkd drives; using the first ones", "backend=%s have=%zu used=%d",
+                    kind, have, CZ_MAX_DEVICES);
+            count = CZ_MAX_DEVICES;
+        }
+    } else if (cuda && count > have) {
+        return cz_fail(ctx, CZ_ERANGE, "devices.devices = \"%s\": %zu CUDA devices wanted, this "
+                       "machine has %zu usable", cfg->devices, count, have);
+    }
+    CZ_LOGI("backend chosen", "backend=%s requested=%s devices=%zu detail=%s", kind, want, count,
+            cz_log_q(q, sizeof q, *why ? why : "requested"));
+    cz_cuda_backend_opts_t copts = { .device_mem_limit = cfg->cuda_device_mem_limit,
+                                     .g2_on_cpu = cfg->cuda_g2_on_cpu };
+    s->ndevices = count;
+    for (size_t d = 0; rc == CZ_OK && d < count; d++)
+        if ((rc = cz_backend_new_opts(ctx, &s->backends[d], kind, (int)d, &copts)) != CZ_OK) {
+            snprintf(q, sizeof q, "%s", cz_ctx_message(ctx));
+            cz_fail(ctx, rc, "device %zu (%s): %s", d, kind, q);
+        }
+    return rc;
+}
+
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
 {
     *out = NULL;
@@ -480,10 +524,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
-    s->ndevices = !strncmp(cfg->devices, "cpu:", 4) ? (size_t)atoi(cfg->devices + 4) : 1;
-    for (size_t d = 0; rc == CZ_OK && d < s->ndevices; d++)
-        if ((rc = cz_cpu_backend_new(&s->backends[d], (int)d)))
-            cz_fail(ctx, rc, "device %zu", d);
+    if (rc == CZ_OK)
+        rc = make_backends(s, ctx, cfg);
     if (rc == CZ_OK && cfg->timeline_enabled) {
         if (*cfg->timeline_file)
             rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);

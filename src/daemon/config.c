@@ -367,6 +367,7 @@ int cz_dconfig_devices(cz_ctx_t *ctx, const cz_dconfig_t *cfg, const char **kind
         if (!strncmp(d, kinds[i], l) && (d[l] == '\0' || d[l] == ':')) {
             named = kinds[i];
             d = d[l] ? d + l + 1 : "all";
+            break;
         }
     }
     if (!parse_count(d, count))

@@ -37,7 +37,9 @@
 
 typedef struct cz_prove_work {
     /* ---- H: inputs (consumed in place) -------------------------------- */
-    cz_fr *a, *b, *c;                 /* rows evaluations each, capacity 2^log_m */
+    cz_fr *a, *b, *c;                 /* rows evaluations each, capacity 2^log_m;
+                                       * c == NULL: c[i] = a[i]*b[i] for i < rows
+                                       * (zero beyond), the backend forms it */
     size_t rows;
     unsigned log_m;
     const blst_p1_affine *h_bases;    /* 2^log_m - 1 */

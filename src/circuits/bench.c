@@ -222,7 +222,8 @@ int cz_bench_parse(cz_ctx_t *ctx, const char *id, cz_bench_params *out)
 /* ---- direct emission (witness generator, shape) --------------------------- */
 
 typedef struct {
-    cz_fr *a, *b, *c;        /* rows, indexed by base + s; NULL: densities only */
+    cz_fr *a, *b;            /* rows, indexed by base + s; NULL: densities only */
+    cz_fr *c;                /* likewise; NULL: not wanted (c = a*b, cs/cs.h) */
     uint64_t *a_aux, *b_aux; /* global bitmaps, bit base + step */
     size_t base;
     bool one_in_b;           /* some B contained ONE */
@@ -235,7 +236,7 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
 {
     size_t base = k->base, row = base + s;
     cz_fr *a = k->a ? &k->a[row] : NULL, *b = k->a ? &k->b[row] : NULL;
-    cz_fr *c = k->a ? &k->c[row] : NULL;
+    cz_fr *c = k->c ? &k->c[row] : NULL;
     switch (st->kind) {
     case K_BOOL:                              /* (ONE - s) * s = 0 */
         set_bit(k->a_aux, base + s);
@@ -243,7 +244,8 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
         if (a) {
             cz_fr_sub(a, &CZ_FR_ONE, &v[s]);
             *b = v[s];
-            *c = CZ_FR_ZERO;
+            if (c)
+                *c = CZ_FR_ZERO;
         }
         break;
     case K_PACK:                              /* (sum 2^i bit_i) * ONE = s */
@@ -253,7 +255,8 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
         if (a) {
             *a = v[s];
             *b = CZ_FR_ONE;
-            *c = v[s];
+            if (c)
+                *c = v[s];
         }
         break;
     case K_XOR:                               /* (2 l) * r = l + r - s */
@@ -262,8 +265,10 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
         if (a) {
             cz_fr_add(a, &v[st->l], &v[st->l]);
             *b = v[st->r];
-            cz_fr_add(c, &v[st->l], &v[st->r]);
-            cz_fr_sub(c, c, &v[s]);
+            if (c) {
+                cz_fr_add(c, &v[st->l], &v[st->r]);
+                cz_fr_sub(c, c, &v[s]);
+            }
         }
         break;
     case K_AND:                               /* l * r = s */
@@ -272,7 +277,8 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
         if (a) {
             *a = v[st->l];
             *b = v[st->r];
-            *c = v[s];
+            if (c)
+                *c = v[s];
         }
         break;
     case K_MIX:                               /* (l + r) * r = s */
@@ -282,7 +288,8 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
         if (a) {
             cz_fr_add(a, &v[st->l], &v[st->r]);
             *b = v[st->r];
-            *c = v[s];
+            if (c)
+                *c = v[s];
         }
         break;
     case K_SQ0:                               /* (l + q ONE)^2 = s */
@@ -300,7 +307,8 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
                 *a = v[st->l];
             }
             *b = *a;
-            *c = v[s];
+            if (c)
+                *c = v[s];
         }
         break;
     }
@@ -587,14 +595,15 @@ int cz_bench_witness(cz_ctx_t *ctx, const cz_bench_params *p, cz_cs_witness_t *o
     out->aux = big_alloc(na * sizeof(cz_fr), false);
     out->a = big_alloc(rows * sizeof(cz_fr), false);
     out->b = big_alloc(rows * sizeof(cz_fr), false);
-    out->c = big_alloc(rows * sizeof(cz_fr), false);
+    if (p->with_c)
+        out->c = big_alloc(rows * sizeof(cz_fr), false);
     size_t nbits[3] = { na, ni, na };
     for (int i = 0; i < 3; i++) {
         out->density_bits[i] = nbits[i];
         out->density[i] = big_alloc((nbits[i] + 63) / 64 * sizeof(uint64_t), true);
     }
-    if (!out->input || !out->aux || !out->a || !out->b || !out->c || !out->density[0] ||
-        !out->density[1] || !out->density[2]) {
+    if (!out->input || !out->aux || !out->a || !out->b || (p->with_c && !out->c) ||
+        !out->density[0] || !out->density[1] || !out->density[2]) {
         cz_cs_witness_free(out);
         return cz_fail(ctx, CZ_ENOMEM, "bench witness: %zu rows, %zu aux", rows, na);
     }
@@ -611,13 +620,15 @@ int cz_bench_witness(cz_ctx_t *ctx, const cz_bench_params *p, cz_cs_witness_t *o
         out->input[i + 1] = *src;
         out->a[row] = *src;
         out->b[row] = CZ_FR_ONE;
-        out->c[row] = *src;
+        if (out->c)
+            out->c[row] = *src;
     }
     /* One row x_i * 0 = 0 per input (BP prover, FACTS 1). */
     for (size_t i = 0; i < ni; i++, row++) {
         out->a[row] = out->input[i];
         out->b[row] = CZ_FR_ZERO;
-        out->c[row] = CZ_FR_ZERO;
+        if (out->c)
+            out->c[row] = CZ_FR_ZERO;
     }
     if (job.one_in_b || p->num_public)
         out->density[CZ_DENSITY_B_INPUT][0] |= 1;

@@ -43,13 +43,15 @@
  * independent, so cz_bench_witness generates them in parallel and produces
  * the same bytes (assignments, a/b/c, densities, popcounts) as
  * cz_bench_circuit synthesized in CZ_CS_PROVE mode followed by
- * cz_cs_take_witness — tests/circuits/test_bench.c checks this.
+ * cz_cs_take_witness — tests/circuits/test_bench.c checks this. Like the
+ * provers' PROVE synthesis (cz_cs_omit_c) it leaves c out unless asked.
  *
  * Thread-safety: all functions are reentrant; the pool of |ctx| is shared.
  */
 #ifndef CUZK_CIRCUITS_BENCH_H
 #define CUZK_CIRCUITS_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +73,12 @@ typedef struct cz_bench_params {
      * Used by cz_bench_circuit only.
      */
     size_t test_corrupt_aux;
+    /*
+     * cz_bench_witness only: also write c (tests compare it with a PROVE
+     * synthesis that keeps c). false, the default: c = NULL, as the provers
+     * take it (c = a*b, cs/cs.h), and a third less memory.
+     */
+    bool with_c;
 } cz_bench_params;
 
 /* Exact counts of bench:N (all in O(CZ_BENCH_BLOCK) time). */
@@ -81,7 +89,7 @@ typedef struct cz_bench_shape {
     unsigned log_domain;              /* smallest k with 2^k >= rows */
 } cz_bench_shape_t;
 
-/* Defaults: rows = |rows|, seed 0, CZ_BENCH_DEFAULT_PUBLIC inputs, no corruption. */
+/* Defaults: rows = |rows|, seed 0, CZ_BENCH_DEFAULT_PUBLIC inputs, no corruption, no c. */
 void cz_bench_params_init(cz_bench_params *p, size_t rows);
 
 /*
@@ -107,7 +115,8 @@ int cz_bench_circuit(cz_cs_t *cs, const cz_bench_params *p);
 /*
  * The witness of bench:N without a constraint system: fills *out exactly as
  * cz_cs_take_witness would after cz_bench_circuit in PROVE mode and
- * cz_cs_finish (free with cz_cs_witness_free). Blocks run in parallel on
+ * cz_cs_finish (free with cz_cs_witness_free): with cz_cs_omit_c (c NULL)
+ * unless p->with_c. Blocks run in parallel on
  * the ctx's pool; the result does not depend on the pool's width.
  * test_corrupt_aux is ignored. *out is zeroed on error (CZ_EINVAL, CZ_ENOMEM).
  */

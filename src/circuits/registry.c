@@ -78,7 +78,9 @@ int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_c
     int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
     if (rc)
         return rc;
-    rc = cz_circuit_synthesize(c, cs);
+    rc = cz_cs_omit_c(cs);
+    if (rc == CZ_OK)
+        rc = cz_circuit_synthesize(c, cs);
     if (rc == CZ_OK)
         rc = cz_cs_take_witness(cs, out);
     cz_cs_free(cs);

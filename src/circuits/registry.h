@@ -44,6 +44,8 @@ int cz_circuit_body(cz_cs_t *cs, void *circuit);
 /*
  * The PROVE-mode witness (free with cz_cs_witness_free): through the
  * constraint system for toy, through the parallel generator for bench.
+ * C-free, as the provers take it: out->c is NULL (c = a*b, cs/cs.h); for
+ * c, synthesize in a PROVE cs without cz_cs_omit_c.
  * |seed| varies the bench witness values (0 = the circuit's own seed).
  */
 int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_cs_witness_t *out);

@@ -7,7 +7,8 @@
  *                non-zero terms (A: aux only; B: inputs and aux), as
  *                bellperson's ProvingAssignment::enforce does with
  *                eval_with_trackers (BP groth16/prover/mod.rs, lc.rs);
- *   PROVE        also accumulate <LC,z> and append it to a, b, c;
+ *   PROVE        also accumulate <LC,z> and append it to a, b, c (after
+ *                cz_cs_omit_c: to a and b only; C is range-checked);
  *   CHECK        also accumulate and compare a*b with c;
  *   KEYGEN       also append the non-zero terms as one CSR row per matrix.
  */
@@ -89,7 +90,7 @@ static int abc_reserve(cz_cs_t *cs, size_t rows)
     if (cap > SIZE_MAX / sizeof(cz_fr))
         return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", rows);
     cz_fr **v[3] = { &cs->a, &cs->b, &cs->c };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < (cs->omit_c ? 2 : 3); i++) {
         cz_fr *q = realloc(*v[i], cap * sizeof(cz_fr));
         if (!q)
             return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", cap);
@@ -192,6 +193,22 @@ int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs)
         return rc;
     return CZ_OK;
 }
+
+int cz_cs_omit_c(cz_cs_t *cs)
+{
+    if (cs->err)
+        return cs->err;
+    if (cs->mode != CZ_CS_PROVE)
+        return CZ_OK;                /* CHECK, KEYGEN and SHAPE keep C */
+    if (cs->n_constraints || cs->finished)
+        return cz__cs_fail(cs, CZ_EINVAL, "omit_c after the first constraint");
+    cs->omit_c = true;
+    free(cs->c);                     /* reserved before: not needed */
+    cs->c = NULL;
+    return CZ_OK;
+}
+
+bool cz_cs_omits_c(const cz_cs_t *cs) { return cs->omit_c; }
 
 cz_cs_mode_t cz_cs_mode(const cz_cs_t *cs) { return cs->mode; }
 bool cz_cs_needs_values(const cz_cs_t *cs) { return mode_has_values(cs->mode); }
@@ -376,7 +393,7 @@ static int cs_enforce(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_
         /* Inputs are dense in A (the x_i * 0 = 0 rows): no input tracker. */
         if ((rc = lc_pass(cs, a, NULL, a_aux, &cs->a[row], 'A')) ||
             (rc = lc_pass(cs, b, b_in, b_aux, &cs->b[row], 'B')) ||
-            (rc = lc_pass(cs, c, NULL, NULL, &cs->c[row], 'C')))
+            (rc = lc_pass(cs, c, NULL, NULL, cs->c ? &cs->c[row] : NULL, 'C')))
             return rc;
         break;
     case CZ_CS_CHECK: {
@@ -479,7 +496,8 @@ static int cs_finish(cz_cs_t *cs)
             size_t r = cs->n_constraints + i;
             cs->a[r] = cs->input.v[i];
             cs->b[r] = CZ_FR_ZERO;
-            cs->c[r] = CZ_FR_ZERO;
+            if (cs->c)
+                cs->c[r] = CZ_FR_ZERO;
         }
     } else if (cs->mode == CZ_CS_KEYGEN) {
         cz_lc_t x = { 0 }, zero = { 0 };

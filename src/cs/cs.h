@@ -8,7 +8,8 @@
  *   CZ_CS_PROVE   keeps the input and aux assignments and, per constraint,
  *                 appends a = <A,z>, b = <B,z>, c = <C,z> and sets the
  *                 density bits, exactly as bellperson's ProvingAssignment
- *                 (BP groth16/prover/mod.rs, FACTS 1).
+ *                 (BP groth16/prover/mod.rs, FACTS 1). After cz_cs_omit_c
+ *                 (what the provers use) c is neither evaluated nor stored.
  *   CZ_CS_KEYGEN  records the R1CS as three CSR matrices (for setup). Value
  *                 callbacks are never called.
  *   CZ_CS_SHAPE   counts constraints, inputs, aux and fills the density
@@ -42,6 +43,14 @@
  * Namespaces (cz_cs_push/pop) name constraints for CZ_CS_CHECK only; in the
  * other modes they are a counter and no string is built. Constraint names
  * are only formatted when a constraint is found unsatisfied.
+ *
+ * C-free proving: for a satisfying witness every row has c = a * b (the
+ * input rows x_i * 0 = 0 too), so the prover does not need c: cz_cs_omit_c
+ * saves a third of the a/b/c memory (4 GiB of 12.5 at a 32GiB PoRep
+ * partition) and the C evaluations. The witness then has c == NULL, which
+ * the prover and the backends read as c[i] = a[i] * b[i] (backend/backend.h).
+ * An unsatisfying witness still gives a proof, one that fails verification,
+ * as a c-ful one does; CHECK mode names the unsatisfied constraint.
  *
  * Memory: assignments, a/b/c and bitmaps live in contiguous arrays that grow
  * by doubling; cz_cs_reserve() with the known shape allocates them once, so
@@ -104,7 +113,8 @@ typedef struct {
 typedef struct {
     size_t num_inputs, num_aux, num_rows;
     cz_fr *input, *aux;       /* assignments (input[0] = ONE) */
-    cz_fr *a, *b, *c;         /* num_rows evaluations each */
+    cz_fr *a, *b, *c;         /* num_rows evaluations each; c NULL when omitted
+                               * (cz_cs_omit_c): then c[i] = a[i] * b[i] */
     uint64_t *density[3];     /* indexed by cz_density_t */
     size_t density_bits[3];   /* num_aux, num_inputs, num_aux */
     size_t popcount[3];
@@ -126,6 +136,19 @@ void cz_cs_free(cz_cs_t *cs);
  * then grow). Only before the first enforce. CZ_ENOMEM on failure.
  */
 int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs);
+
+/*
+ * PROVE mode: do not evaluate or store c from now on (see "C-free proving"
+ * above); C is still range-checked, so errors are those of a full PROVE
+ * synthesis. Forks made after this call inherit it. Call before the first
+ * constraint (after cz_cs_reserve is fine: the reserved c is released);
+ * later it fails with CZ_EINVAL (sticky). A harmless no-op in the other
+ * modes: CHECK still evaluates and compares a*b with c, KEYGEN records C,
+ * SHAPE counts it. Returns CZ_OK, the sticky error or CZ_EINVAL.
+ */
+int cz_cs_omit_c(cz_cs_t *cs);
+/* True when c is omitted (PROVE after a successful cz_cs_omit_c). */
+bool cz_cs_omits_c(const cz_cs_t *cs);
 
 cz_cs_mode_t cz_cs_mode(const cz_cs_t *cs);
 /* True in PROVE and CHECK modes: the circuit's values are wanted. */
@@ -196,7 +219,8 @@ size_t cz_cs_num_rows(const cz_cs_t *cs);
 const uint64_t *cz_cs_density(const cz_cs_t *cs, cz_density_t which, size_t *nbits,
                               size_t *popcount);
 
-/* Assignments (PROVE, CHECK) and evaluations (PROVE); NULL otherwise. */
+/* Assignments (PROVE, CHECK) and evaluations (PROVE; C is NULL when
+ * omitted); NULL otherwise. */
 const cz_fr *cz_cs_inputs(const cz_cs_t *cs);
 const cz_fr *cz_cs_aux(const cz_cs_t *cs);
 const cz_fr *cz_cs_eval(const cz_cs_t *cs, cz_matrix_t which);
@@ -241,7 +265,7 @@ void cz_cs_witness_free(cz_cs_witness_t *w);
  *
  * cz_cs_extend appends |fork|'s own variables and constraints to |cs|, its
  * parent, exactly as if the part had been synthesized into |cs| at this
- * point: values and a/b/c are appended, density bits of the parent's
+ * point: values and a/b/c (a/b when c is omitted) are appended, density bits of the parent's
  * variables are OR-ed in and those of the fork's own variables shifted to
  * their new indices, KEYGEN columns renumbered, a CHECK failure kept with
  * its index in |cs| (when it is the first). Forks of one parent must not
@@ -249,7 +273,8 @@ void cz_cs_witness_free(cz_cs_witness_t *w);
  * synthesis would have run them. The fork is only read; free it after.
  * cz_cs_corrupt_aux is not inherited by forks.
  * Returns CZ_OK, the fork's error (sticky on |cs|), CZ_EINVAL (not a fork
- * of |cs|, or finished), CZ_ENOMEM.
+ * of |cs|, or finished, or one of the two omits c and the other not),
+ * CZ_ENOMEM.
  */
 int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx);
 int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork);

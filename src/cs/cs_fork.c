@@ -7,7 +7,8 @@
  * A fork starts as a copy of the parent's variables (values in PROVE and
  * CHECK, counts otherwise) with no constraints, so the part's gadgets can
  * use the parent's variables by their ids and allocate their own after
- * them. Extending the parent appends the fork's own variables and rows:
+ * them. A fork omits c when its parent does (cz_cs_omit_c). Extending
+ * the parent appends the fork's own variables and rows:
  * values and a/b/c are positional and copied as they are; density bits of
  * the parent's variables are OR-ed in, the fork's own are shifted to where
  * its variables land; KEYGEN columns of the fork's own variables are
@@ -66,6 +67,7 @@ int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx)
     int rc = cz_cs_new(&cs, ctx, parent->mode);
     if (rc)
         return rc;
+    cs->omit_c = parent->omit_c;
     const bool vals = has_values(parent);
     if (copy_vec(&cs->input, &parent->input, vals) || copy_vec(&cs->aux, &parent->aux, vals))
         goto nomem;
@@ -156,8 +158,9 @@ int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork)
         return cs->err;
     if (fork->err)
         return cz__cs_fail(cs, fork->err, "forked cs: %s", cz_strerror(fork->err));
-    if (!fork->forked || fork->mode != cs->mode || fork->finished || cs->finished ||
-        fork->depth || fork->fork_inputs > cs->input.len || fork->fork_aux > cs->aux.len)
+    if (!fork->forked || fork->mode != cs->mode || fork->omit_c != cs->omit_c ||
+        fork->finished || cs->finished || fork->depth || fork->fork_inputs > cs->input.len ||
+        fork->fork_aux > cs->aux.len)
         return cz__cs_fail(cs, CZ_EINVAL, "cs: extend with a cs that is not a fork of it");
     const size_t in_base = fork->fork_inputs, aux_base = fork->fork_aux;
     const size_t in_to = cs->input.len, aux_to = cs->aux.len;
@@ -172,7 +175,7 @@ int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork)
         cz_fr **d[3] = { &cs->a, &cs->b, &cs->c };
         cz_fr *s[3] = { fork->a, fork->b, fork->c };
         size_t cap = cs->abc_cap;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < (cs->omit_c ? 2 : 3); i++) {
             size_t c = cs->abc_cap; /* same start, same need: same growth for all three */
             if (ensure((void **)d[i], &c, row0 + rows, sizeof(cz_fr), false))
                 return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend a/b/c to %zu rows", row0 + rows);

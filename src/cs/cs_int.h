@@ -44,9 +44,11 @@ struct cz_cs {
     cz__frvec input;
     cz__frvec aux;
 
-    /* Evaluations (PROVE): a, b, c of every row; abc_cap rows allocated. */
+    /* Evaluations (PROVE): a, b, c of every row; abc_cap rows allocated.
+     * With omit_c (cz_cs_omit_c) c stays NULL and C is only range-checked. */
     cz_fr *a, *b, *c;
     size_t abc_cap;
+    bool omit_c;
 
     cz__bitmap dens[3];      /* indexed by cz_density_t */
 

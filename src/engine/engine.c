@@ -35,7 +35,9 @@ void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *par
                         size_t *abc_bytes)
 {
     size_t fr = sizeof(cz_fr), m = shape->domain_size;
-    size_t abc = 3 * m * fr;
+    /* a and b grown to the domain; the provers' witnesses carry no c (c = a*b,
+     * cs/cs.h): 8 GiB, not 12, at a 32GiB PoRep partition */
+    size_t abc = 2 * m * fr;
     /* aux + inputs, density and split bitmaps, significant scalars (bounded
      * by aux for the three splits at worst a quarter each in practice) */
     size_t witness = (shape->num_aux + shape->num_inputs) * fr + 4 * (shape->num_aux / 8 + 64);

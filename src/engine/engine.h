@@ -126,7 +126,11 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id);
 int cz_engine_forget(cz_engine_t *e, uint64_t id);
 void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out);
 
-/* Budget estimate for one partition of |shape| (witness, a/b/c, splits). */
+/*
+ * Budget estimate for one partition of |shape| (witness, a/b, splits) for
+ * the c-free witnesses the provers synthesize (cz_cs_omit_c); a witness
+ * that carries c holds one domain vector more than *abc_bytes says.
+ */
 void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *partition_bytes,
                         size_t *abc_bytes);
 

@@ -60,6 +60,8 @@ void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape)
 /*
  * Grow a/b/c to the domain size (glibc remaps large blocks: no copy). The
  * tail [rows, m) is left for the backend to pad (the GPU never reads it).
+ * A c-free witness (c NULL: c = a*b, cs/cs.h) stays c-free: the backend
+ * forms the C term from a and b.
  */
 static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
 {
@@ -100,7 +102,7 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
         rc = grow_to_domain(ctx, &p->w.a, m, "a");
     if (rc == CZ_OK)
         rc = grow_to_domain(ctx, &p->w.b, m, "b");
-    if (rc == CZ_OK)
+    if (rc == CZ_OK && p->w.c)
         rc = grow_to_domain(ctx, &p->w.c, m, "c");
     if (rc) {
         cz_g16_partition_free(p);
@@ -145,7 +147,8 @@ void cz_g16_partition_free(cz_g16_partition_t *p)
 
 size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p)
 {
-    return p->w.a ? 3 * ((size_t)1 << p->work.log_m) * sizeof(cz_fr) : 0;
+    size_t vectors = p->w.a ? (p->w.c ? 3 : 2) : 0;
+    return vectors * ((size_t)1 << p->work.log_m) * sizeof(cz_fr);
 }
 
 const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p)

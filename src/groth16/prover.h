@@ -7,7 +7,8 @@
  *                    restrictions to the A and B densities; posts the
  *                    partition's prep latch (also on failure).
  *   cz_g16_device    the backend's device region (device lock held by the
- *                    caller): H from a, b, c, the H MSM, then — after prep —
+ *                    caller): H from a, b, c (c = a*b when the witness has
+ *                    no c), the H MSM, then — after prep —
  *                    L, A, B1 (and B2 if the backend does G2).
  *   cz_g16_epilogue  CPU: B2 if left to the CPU, assembly with r, s
  *                    (FACTS 1), then every partition buffer is freed.
@@ -18,7 +19,10 @@
  *
  * Ownership: the partition takes the witness (the caller's struct is zeroed)
  * and consumes it in place: a/b/c become the H coefficients, aux becomes
- * canonical scalars. |params| is borrowed and must outlive the partition.
+ * canonical scalars. The witness may be c-free (c == NULL, cz_cs_omit_c:
+ * what the provers synthesize): the proof is the same bytes as with the
+ * c = a*b it stands for; an unsatisfying witness gives a proof that fails
+ * verification either way. |params| is borrowed and must outlive the partition.
  * r and s are secrets: kept only in the partition, scrubbed when it is freed.
  *
  * Thread-safety: a partition is driven by one thread per part as above;
@@ -64,7 +68,8 @@ int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out);
 
 /* Free a/b/c (call after the device region, outside the device lock). */
 void cz_g16_release_abc(cz_g16_partition_t *p);
-/* Bytes of a/b/c held by the partition (0 once released). */
+/* Bytes of a/b/c held by the partition: 2 or 3 (with c) domain vectors, 0
+ * once released. */
 size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p);
 const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p);
 

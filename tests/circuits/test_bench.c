@@ -8,7 +8,8 @@
  *   (FACTS 3: a_aux 99.7%, b_aux 25.4%, b_input popcount 1; witness ~50%
  *   zeros, ~45% ones, ~5% full elements — the task's measured mix);
  * - cz_bench_witness == PROVE synthesis + cz_cs_take_witness byte for byte
- *   (several N, seeds, public-input counts, pool widths);
+ *   (several N, seeds, public-input counts, pool widths), c-free (c NULL,
+ *   as with cz_cs_omit_c) and with c (with_c);
  * - CHECK mode is satisfied, and one corrupted aux value makes it fail;
  * - the witness generator's rate at 2^20 rows is printed.
  */
@@ -35,14 +36,16 @@ static cz_bench_params params(size_t rows, uint64_t seed, size_t npub)
     return p;
 }
 
-/* Synthesize in PROVE mode and take the witness. */
+/* Synthesize in PROVE mode (c omitted unless p->with_c) and take the witness. */
 static int prove_witness(const cz_bench_params *p, cz_cs_witness_t *w)
 {
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, NULL, CZ_CS_PROVE);
     if (rc)
         return rc;
-    if (!(rc = cz_bench_circuit(cs, p)) && !(rc = cz_cs_finish(cs)))
+    if (!p->with_c)
+        rc = cz_cs_omit_c(cs);
+    if (!rc && !(rc = cz_bench_circuit(cs, p)) && !(rc = cz_cs_finish(cs)))
         rc = cz_cs_take_witness(cs, w);
     cz_cs_free(cs);
     return rc;
@@ -59,7 +62,9 @@ static void check_same_witness(const cz_cs_witness_t *x, const cz_cs_witness_t *
     CHECK_MEM_EQ(x->aux, y->aux, x->num_aux * sizeof(cz_fr));
     CHECK_MEM_EQ(x->a, y->a, x->num_rows * sizeof(cz_fr));
     CHECK_MEM_EQ(x->b, y->b, x->num_rows * sizeof(cz_fr));
-    CHECK_MEM_EQ(x->c, y->c, x->num_rows * sizeof(cz_fr));
+    CHECK((x->c == NULL) == (y->c == NULL));
+    if (x->c && y->c)
+        CHECK_MEM_EQ(x->c, y->c, x->num_rows * sizeof(cz_fr));
     for (int i = 0; i < 3; i++) {
         CHECK_EQ_U64(x->density_bits[i], y->density_bits[i]);
         CHECK_EQ_U64(x->popcount[i], y->popcount[i]);
@@ -179,12 +184,15 @@ CZ_TEST(bench_witness_equals_prove_synthesis)
         { 1u << 16, 5, 8 }, { 64 * 1331 + 2 * 8 + 1, 6, 8 },   /* exactly 64 blocks */
         { 70 * 1331 + 1000, 0xfeedface, 8 },                   /* 2 groups, partial */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cz_bench_params p = params(cases[i].rows, cases[i].seed, cases[i].npub);
+    for (size_t i = 0; i < 2 * sizeof cases / sizeof cases[0]; i++) {
+        size_t k = i / 2;
+        cz_bench_params p = params(cases[k].rows, cases[k].seed, cases[k].npub);
+        p.with_c = i % 2;                 /* c-free (the provers' form), then with c */
         cz_cs_witness_t ws, w1, w2;
         REQUIRE(prove_witness(&p, &ws) == CZ_OK);
         REQUIRE(cz_bench_witness(c1, &p, &w1) == CZ_OK);
         REQUIRE(cz_bench_witness(c2, &p, &w2) == CZ_OK);
+        CHECK(p.with_c ? ws.c != NULL : ws.c == NULL);
         check_same_witness(&ws, &w1);
         check_same_witness(&ws, &w2);
         cz_cs_witness_free(&ws);

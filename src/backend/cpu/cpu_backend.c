@@ -3,6 +3,11 @@
  * thread pool. The device region computes H with the CPU NTT, the H MSM,
  * then (after prep) the L, A and B1 MSMs; B2 (G2) is left to the epilogue,
  * outside the device lock, as the anchor does (FACTS 7).
+ *
+ * Memory: a work item without c (c = a*b, the provers' witnesses) makes H
+ * hold a third domain vector, for a*b, while it runs (cz_cpu_compute_h):
+ * one per device (the device lock serializes regions), outside the
+ * partitions' budget like the NTT tables; freed before the H MSM.
  */
 #include <pthread.h>
 #include <stdatomic.h>

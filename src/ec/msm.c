@@ -2,20 +2,23 @@
  * ec/msm.c — multi-threaded Pippenger, batch addition and the Filecoin
  * witness split, written once over ec/group.h for G1 and G2.
  *
- * Parallel Pippenger. blst's tile function computes, for one window of c
- * bits at offset bit0 and one range of points, the window's sum
- * sum_i digit_i(bit0) * P_i with signed (Booth) digits and XYZZ buckets.
- * An MSM is a grid of such tiles — windows x point ranges — run on the pool
- * with one bucket array per thread, then combined on the caller:
+ * Parallel Pippenger. An MSM is a grid of tiles — windows x point ranges —
+ * run on the pool with one scratch per thread, then combined on the caller:
  *     result = sum_w 2^(w c) * sum_r tile[w][r]
+ * A tile computes, for one window of c bits at offset bit0 and one range of
+ * points, the window's sum sum_i digit_i(bit0) * P_i with signed (Booth)
+ * digits. Two tile engines (ec/affine.h):
+ *   - batched affine buckets (ec/bucket.c) on the IFMA backend (G1, x86-64
+ *     with avx512ifma) or on blst's field arithmetic: the default;
+ *   - blst's tile function (XYZZ buckets), kept for comparison.
  * The window c and the number of ranges come from a small cost model
  * (plan_msm) so that the grid keeps every thread busy while the bucket
  * reduction (2^(c-1) buckets per tile) stays cheap relative to the point
  * additions.
  *
  * Batch addition. The bitmap is cut into word-aligned chunks; each task
- * gathers pointers to its chunk's selected bases and sums them with blst's
- * batched affine addition (one inversion per 2048-point batch).
+ * gathers its chunk's selected indices and sums them by rounds of batched
+ * affine pair additions (cz__aff_sum).
  */
 #include "ec/msm.h"
 
@@ -24,6 +27,7 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "ec/affine.h"
 #include "ec/group.h"
 
 #define FR_BITS 255
@@ -40,6 +44,53 @@ size_t cz_bitmap_popcount(const uint64_t *bitmap, size_t n)
     return count;
 }
 
+/* ---- tile engines ------------------------------------------------------------ */
+
+/* AUTO unless a test or benchmark forced an engine on this thread (ec/affine.h). */
+static _Thread_local cz__msm_engine forced_engine;
+
+void cz__msm_force_engine(cz__msm_engine engine)
+{
+    forced_engine = engine;
+}
+
+/*
+ * A tile engine and its plan costs (ns on ci2, 2026-11-29, measured with
+ * `cuzk bench msm --engine E`): |add| per point and window (a bucket
+ * accumulation), |bucket| per bucket of a tile (reduction: two projective
+ * additions, plus the conversion for the affine engines).
+ */
+typedef struct {
+    cz__msm_engine kind;
+    const cz__aff_ops *ops;   /* NULL for XYZZ */
+    double add, bucket;
+} engine;
+
+static engine pick_engine(const cz_group *g)
+{
+    cz__msm_engine kind = forced_engine;
+    const cz__aff_ops *ifma = g == &CZ_G1 ? cz__aff_g1_ifma() : NULL;
+    if (kind == CZ__MSM_AUTO)
+        kind = ifma ? CZ__MSM_IFMA : CZ__MSM_BLST;
+    if (kind == CZ__MSM_IFMA && !ifma)
+        kind = CZ__MSM_BLST;
+    bool g1 = g == &CZ_G1;
+    switch (kind) {
+    case CZ__MSM_XYZZ:
+        return (engine){ kind, NULL, g1 ? 300 : 900, g1 ? 720 : 2200 };
+    case CZ__MSM_IFMA:
+        return (engine){ kind, ifma, 60, 1100 };
+    default:
+        return (engine){ CZ__MSM_BLST, g1 ? &cz__aff_g1_blst : &cz__aff_g2_blst,
+                         g1 ? 200 : 600, g1 ? 1100 : 3300 };
+    }
+}
+
+static size_t tile_scratch_size(const cz_group *g, const engine *e, size_t window)
+{
+    return e->ops ? cz__aff_tile_scratch_size(e->ops, window) : g->bucket_size << (window - 1);
+}
+
 /* ---- Pippenger plan ---------------------------------------------------------- */
 
 typedef struct {
@@ -49,12 +100,13 @@ typedef struct {
 } msm_plan;
 
 /*
- * Relative costs: a bucket accumulation is one mixed XYZZ addition (1.0);
- * reducing a bucket takes two full XYZZ additions (~2.4). The makespan of
- * a grid is ceil(tiles / threads) tiles. Buckets per thread are capped so
- * that scratch stays within ~24 MiB per thread.
+ * A tile of a range of n/p points costs add * n/p + bucket * 2^(c-1); the
+ * makespan of a grid is ceil(tiles / threads) tiles, plus the combination
+ * (about one bucket's cost per tile). Scratch stays within ~32 MiB per
+ * thread.
  */
-static msm_plan plan_msm(const cz_group *g, size_t n, size_t nbits, unsigned threads)
+static msm_plan plan_msm(const cz_group *g, const engine *e, size_t n, size_t nbits,
+                         unsigned threads)
 {
     msm_plan best = { 1, nbits + 1, 1 };
     double best_cost = -1;
@@ -62,14 +114,15 @@ static msm_plan plan_msm(const cz_group *g, size_t n, size_t nbits, unsigned thr
     if (max_ranges > 4 * (size_t)threads)
         max_ranges = 4 * (size_t)threads;
     for (size_t c = 2; c <= 20; c++) {
-        if ((g->bucket_size << (c - 1)) > (24u << 20))
+        if (c > 2 && tile_scratch_size(g, e, c) > (32u << 20))
             break;
         size_t nwin = nbits / c + 1;
         for (size_t p = 1; p <= max_ranges; p++) {
             size_t tiles = nwin * p;
             size_t rounds = (tiles + threads - 1) / threads;
-            double per_tile = (double)(n + p - 1) / (double)p + 2.4 * (double)(1ull << (c - 1));
-            double cost = (double)rounds * per_tile + (double)tiles; /* + combining */
+            double per_tile = e->add * (double)(n + p - 1) / (double)p +
+                              e->bucket * (double)(1ull << (c - 1));
+            double cost = (double)rounds * per_tile + e->bucket * (double)tiles;
             if (best_cost < 0 || cost < best_cost) {
                 best_cost = cost;
                 best = (msm_plan){ c, nwin, p };
@@ -82,18 +135,22 @@ static msm_plan plan_msm(const cz_group *g, size_t n, size_t nbits, unsigned thr
 /* ---- the tile grid ------------------------------------------------------------ */
 
 /*
- * Inputs of one Pippenger: n contiguous points, with scalars contiguous
- * (|scalars|, 32 bytes each) or through |scalar_ptrs| (needed when
- * nbits < 249: blst strides contiguous scalars by (nbits+7)/8 bytes).
+ * Inputs of one Pippenger: n contiguous points (blst affine, or in the
+ * affine backend's format when |converted|), with scalars contiguous
+ * (|scalars|, 32 bytes each) or, for blst's tile, through |scalar_ptrs|
+ * (needed when nbits < 249: blst strides contiguous scalars by
+ * (nbits+7)/8 bytes).
  */
 typedef struct {
     const cz_group *g;
+    engine e;
     const void *bases;
+    bool converted;
     const blst_scalar *scalars;
     const uint8_t *const *scalar_ptrs;
     size_t n, nbits;
     msm_plan plan;
-    void **scratch;   /* per slot bucket arrays, zeroed (blst re-zeroes after use) */
+    void **scratch;   /* per slot (blst's buckets: zeroed, blst re-zeroes after use) */
     uint8_t *tiles;   /* nwin * nranges projective points */
 } grid_job;
 
@@ -105,11 +162,19 @@ static void run_tile(void *p, size_t begin, size_t end, unsigned slot)
         size_t w = t / job->plan.nranges, r = t % job->plan.nranges;
         size_t lo = job->n * r / job->plan.nranges;
         size_t hi = job->n * (r + 1) / job->plan.nranges;
+        void *out = job->tiles + t * g->proj_size;
+        if (job->e.ops) {
+            size_t stride = job->converted ? job->e.ops->point_size : g->affine_size;
+            cz__aff_tile(job->e.ops, out, (const uint8_t *)job->bases + lo * stride,
+                         job->converted, job->scalars + lo, hi - lo, w * job->plan.window,
+                         job->plan.window, job->scratch[slot]);
+            continue;
+        }
         const void *pts[2] = { cz_aff(g, job->bases, lo), NULL };   /* NULL: contiguous */
         const uint8_t *contig_sc[2] = { job->scalars ? job->scalars[lo].b : NULL, NULL };
         const uint8_t *const *sc = job->scalar_ptrs ? job->scalar_ptrs + lo : contig_sc;
-        g->tile(job->tiles + t * g->proj_size, pts, hi - lo, sc, job->nbits,
-                job->scratch[slot], w * job->plan.window, job->plan.window);
+        g->tile(out, pts, hi - lo, sc, job->nbits, job->scratch[slot], w * job->plan.window,
+                job->plan.window);
     }
 }
 
@@ -122,13 +187,13 @@ static void free_scratch(void **scratch, unsigned width)
     free(scratch);
 }
 
-static void **alloc_scratch(unsigned width, size_t bytes)
+static void **alloc_scratch(unsigned width, size_t bytes, bool zero)
 {
     void **scratch = calloc(width, sizeof *scratch);
     if (!scratch)
         return NULL;
     for (unsigned i = 0; i < width; i++) {
-        if (!(scratch[i] = calloc(1, bytes))) {
+        if (!(scratch[i] = zero ? calloc(1, bytes) : malloc(bytes))) {
             free_scratch(scratch, width);
             return NULL;
         }
@@ -142,10 +207,11 @@ static int run_grid(cz_ctx_t *ctx, grid_job *job, void *out)
     const cz_group *g = job->g;
     cz_pool_t *pool = cz_ctx_pool(ctx);
     unsigned width = cz_pool_width(pool);
-    job->plan = plan_msm(g, job->n, job->nbits, width);
+    job->plan = plan_msm(g, &job->e, job->n, job->nbits, width);
     size_t ntiles = job->plan.nwin * job->plan.nranges;
     job->tiles = calloc(ntiles, g->proj_size);
-    job->scratch = alloc_scratch(width, g->bucket_size << (job->plan.window - 1));
+    job->scratch = alloc_scratch(width, tile_scratch_size(g, &job->e, job->plan.window),
+                                 job->e.ops == NULL);
     if (!job->tiles || !job->scratch) {
         free(job->tiles);
         free_scratch(job->scratch, width);
@@ -182,11 +248,12 @@ static size_t max_scalar_bits(const blst_scalar *s, size_t n)
 }
 
 /*
- * Pippenger over n contiguous points and scalars. |nbits| 0 means "find the
- * largest scalar's length".
+ * Pippenger over n contiguous points (|converted|: in e's backend format)
+ * and scalars. |nbits| 0 means "find the largest scalar's length".
  */
-static int pippenger(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
-                     const blst_scalar *scalars, size_t n, size_t nbits)
+static int pippenger(cz_ctx_t *ctx, const cz_group *g, const engine *e, void *out,
+                     const void *bases, bool converted, const blst_scalar *scalars, size_t n,
+                     size_t nbits)
 {
     if (nbits == 0)
         nbits = max_scalar_bits(scalars, n);
@@ -195,14 +262,20 @@ static int pippenger(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
         return CZ_OK;
     }
     if (n == 1) {
-        uint8_t p[sizeof(blst_p2)];
-        g->from_affine(p, bases);
+        uint8_t p[sizeof(blst_p2)], a[sizeof(blst_p2_affine)];
+        const void *base = bases;
+        if (converted) {
+            e->ops->to_blst(a, bases, 1);
+            base = a;
+        }
+        g->from_affine(p, base);
         g->mult(out, p, scalars[0].b, nbits);
         return CZ_OK;
     }
-    grid_job job = { .g = g, .bases = bases, .n = n, .nbits = nbits };
+    grid_job job = { .g = g, .e = *e, .bases = bases, .converted = converted, .n = n,
+                     .nbits = nbits };
     const uint8_t **sptr = NULL;
-    if ((nbits + 7) / 8 == 32) {
+    if (e->ops || (nbits + 7) / 8 == 32) {
         job.scalars = scalars;
     } else {
         if (!(sptr = malloc(n * sizeof *sptr)))
@@ -223,19 +296,24 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL argument with n = %zu", g->name, n);
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL output", g->name);
-    return pippenger(ctx, g, out, bases, scalars, n, FR_BITS);
+    engine e = pick_engine(g);
+    return pippenger(ctx, g, &e, out, bases, false, scalars, n, FR_BITS);
 }
 
 /*
  * The tail MSM reads each gathered base once per window; from a pointer
  * array those reads are scattered over the whole params vector and miss the
  * cache, so the bases are first copied into a contiguous block (measured
- * ~1.5x faster at 2^16 tails). Blocks are bounded to keep the copy small.
+ * ~1.5x faster at 2^16 tails) — converted to the affine backend's format
+ * on the way, so the windows do not convert them again. Blocks are bounded
+ * to keep the copy small.
  */
 #define GATHER_BLOCK ((size_t)1 << 20)
+#define GATHER_GRAIN 8192
 
 typedef struct {
     const cz_group *g;
+    const cz__aff_ops *ops;   /* NULL: plain copy */
     void *dst;
     const void *bases;
     const uint32_t *index;
@@ -244,6 +322,12 @@ typedef struct {
 static void gather_copy(void *p, size_t begin, size_t end, unsigned slot)
 {
     const gather_job *job = p;
+    if (job->ops) {
+        size_t ps = job->ops->point_size;
+        job->ops->from_blst((uint8_t *)job->dst + begin * ps, job->bases, job->index + begin,
+                            end - begin);
+        return;
+    }
     size_t sz = job->g->affine_size;
     for (size_t i = begin; i < end; i++)
         memcpy((uint8_t *)job->dst + i * sz, cz_aff(job->g, job->bases, job->index[i]), sz);
@@ -258,17 +342,20 @@ static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
     memset(out, 0, g->proj_size);
     if (count == 0)
         return CZ_OK;
+    engine e = pick_engine(g);
     size_t block = count < GATHER_BLOCK ? count : GATHER_BLOCK;
-    void *copy = malloc(block * g->affine_size);
+    size_t psize = e.ops ? e.ops->point_size : g->affine_size;
+    void *copy = malloc(block * psize);
     if (!copy)
         return cz_fail(ctx, CZ_ENOMEM, "%s tail MSM: %zu gathered bases", g->name, block);
     int rc = CZ_OK;
     uint8_t part[sizeof(blst_p2)];
     for (size_t at = 0; at < count && rc == CZ_OK; at += block) {
         size_t m = count - at < block ? count - at : block;
-        gather_job job = { g, copy, bases, index + at };
-        cz_pool_for(cz_ctx_pool(ctx), m, 8192, gather_copy, &job);
-        rc = pippenger(ctx, g, part, copy, scalars + at, m, nbits > FR_BITS ? FR_BITS : nbits);
+        gather_job job = { g, e.ops, copy, bases, index + at };
+        cz_pool_for(cz_ctx_pool(ctx), m, GATHER_GRAIN, gather_copy, &job);
+        rc = pippenger(ctx, g, &e, part, copy, e.ops != NULL, scalars + at, m,
+                       nbits > FR_BITS ? FR_BITS : nbits);
         if (rc == CZ_OK)
             g->add(out, out, part);
     }
@@ -278,14 +365,16 @@ static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
 
 /* ---- batch addition ---------------------------------------------------------- */
 
-#define BATCH_WORDS 512   /* 32768 candidate bases per task */
+#define BATCH_WORDS 128   /* 8192 candidate bases per task */
 
 typedef struct {
     const cz_group *g;
+    const cz__aff_ops *ops;
     const void *bases;
     const uint64_t *bitmap;
     size_t n;
-    const void ***ptrs;   /* per slot: BATCH_WORDS * 64 pointers */
+    uint32_t **index;     /* per slot: BATCH_WORDS * 64 indices */
+    void **scratch;       /* per slot: cz__aff_sum scratch */
     uint8_t *sums;        /* per chunk */
 } batch_job;
 
@@ -293,7 +382,7 @@ static void batch_chunk(void *p, size_t begin, size_t end, unsigned slot)
 {
     const batch_job *job = p;
     const cz_group *g = job->g;
-    const void **ptrs = job->ptrs[slot];
+    uint32_t *index = job->index[slot];
     for (size_t c = begin; c < end; c++) {
         size_t w0 = c * BATCH_WORDS, w1 = w0 + BATCH_WORDS, words = (job->n + 63) / 64;
         if (w1 > words)
@@ -304,12 +393,12 @@ static void batch_chunk(void *p, size_t begin, size_t end, unsigned slot)
             if (w == words - 1 && job->n % 64)
                 bits &= (1ull << (job->n % 64)) - 1;
             while (bits) {
-                size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
-                ptrs[k++] = cz_aff(g, job->bases, i);
+                index[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
                 bits &= bits - 1;
             }
         }
-        g->sum_affine(job->sums + c * g->proj_size, ptrs, k);
+        cz__aff_sum(job->ops, job->sums + c * g->proj_size, job->bases, index, k,
+                    job->scratch[slot]);
     }
 }
 
@@ -321,23 +410,25 @@ static int batch_add(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
     memset(out, 0, g->proj_size);
     if (n == 0)
         return CZ_OK;
+    if (n > UINT32_MAX)
+        return cz_fail(ctx, CZ_ERANGE, "%s batch addition: %zu bases (at most 2^32-1)", g->name, n);
     cz_pool_t *pool = cz_ctx_pool(ctx);
     unsigned width = cz_pool_width(pool);
     size_t chunks = ((n + 63) / 64 + BATCH_WORDS - 1) / BATCH_WORDS;
-    batch_job job = { .g = g, .bases = bases, .bitmap = bitmap, .n = n };
+    engine e = pick_engine(g);
+    batch_job job = { .g = g, .ops = e.ops ? e.ops : cz__aff_ops_for(g), .bases = bases,
+                      .bitmap = bitmap, .n = n };
     job.sums = calloc(chunks, g->proj_size);
-    job.ptrs = calloc(width, sizeof *job.ptrs);
-    bool ok = job.sums && job.ptrs;
-    for (unsigned i = 0; ok && i < width; i++)
-        ok = (job.ptrs[i] = malloc(BATCH_WORDS * 64 * sizeof(void *))) != NULL;
+    job.index = (uint32_t **)alloc_scratch(width, BATCH_WORDS * 64 * sizeof(uint32_t), false);
+    job.scratch = alloc_scratch(width, cz__aff_sum_scratch_size(job.ops), false);
+    bool ok = job.sums && job.index && job.scratch;
     if (ok) {
         cz_pool_for(pool, chunks, 1, batch_chunk, &job);
         for (size_t c = 0; c < chunks; c++)
             g->add(out, out, job.sums + c * g->proj_size);
     }
-    for (unsigned i = 0; job.ptrs && i < width; i++)
-        free(job.ptrs[i]);
-    free(job.ptrs);
+    free_scratch((void **)job.index, width);
+    free_scratch(job.scratch, width);
     free(job.sums);
     return ok ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "%s batch addition: scratch", g->name);
 }

@@ -38,11 +38,11 @@ static void usage(FILE *f)
             "    --token-file FILE    daemon.auth_token_file\n"
             "    --log-level LEVEL    daemon.log_level (debug, info, warn, error)\n"
             "    --set KEY=VALUE      any key, e.g. --set devices.workers_per_device=1\n"
+            "    --print-config       print the effective configuration and exit\n"
+            "    --check-config       validate and exit (0 valid, 2 invalid)\n"
             "  The proving backend: devices.backend = auto (default: cuda when a usable GPU\n"
             "  exists, else cpu; the log says which and why), cpu or cuda (start-up fails\n"
             "  with the reason when CUDA is not usable); devices.devices = all or a count.\n"
-            "    --print-config       print the effective configuration and exit\n"
-            "    --check-config       validate and exit (0 valid, 2 invalid)\n"
             "  Exit codes: 0 clean shutdown, 1 start-up failure, 2 usage or config error.\n");
 }
 

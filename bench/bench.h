@@ -21,6 +21,9 @@ int cz_bench_poseidon(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */
 int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json);
+/* `cuzk bench msm --backend cuda`: the device MSM, bases resident, against the
+ * CPU MSM on all cores when |baseline| (bench_cuda.c, CUDA builds only). */
+int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool baseline, bool json);
 /* `cuzk bench h`: the H pipeline on the GPU incl. uploads, CPU H as baseline
  * (bench_cuda.c, CUDA builds only). */
 int cz_bench_h(int argc, char **argv);

@@ -2,6 +2,7 @@
  * bench/bench_cuda.c — the GPU benchmarks (CUDA builds only):
  *   cuzk bench ntt --backend cuda --log-n N   (cz_bench_ntt_cuda, called by bench_ntt.c)
  *   cuzk bench h [--backend cuda|cpu] --log-n N [--iters K] [--json]
+ *   cuzk bench msm --backend cuda --log-n N [--g2] [--mix M] (cz_bench_msm_cuda)
  *
  * NTT: the device-resident forward NTT (data already on the device) in the
  * natural->natural order (with its bit-reversal pass, as sppark's NN figure)
@@ -13,6 +14,11 @@
  * (cz_cuda_h_compute, synchronous), with its event breakdown. Baseline: the
  * CPU H (backend/cpu/h.c) on all cores for N <= 22 (above that it would take
  * minutes); the two results must be equal bit for bit.
+ *
+ * MSM: bases resident on the device; scalars on the device (as the H MSM
+ * reads them) and from host memory (as the tail MSMs upload them). Baseline:
+ * the CPU MSM on all cores, same bases and scalars, for N <= 22 (or
+ * --baseline); the results must be equal.
  *
  * Times are the best of K runs after one warm-up run.
  */
@@ -27,6 +33,8 @@
 #include "bench/bench.h"
 #include "cli/cli.h"
 #include "core/pool.h"
+#include "ec/group.h"
+#include "ec/msm.h"
 #include "ff/ntt.h"
 
 #define GEN_CHUNK 65536u
@@ -349,6 +357,135 @@ out:
     }
     free(got);
     free(want);
+    cz_ctx_free(ctx);
+    return ret;
+}
+
+/* ---- MSM ------------------------------------------------------------------ */
+
+typedef struct { void *bases; blst_scalar *s; size_t n; int g2; int filecoin; } msm_gen_arg;
+
+#define MSM_GEN_CHUNK ((size_t)1 << 16)
+
+/* Distinct random bases (a random walk per chunk, own seed) and scalars, in parallel. */
+static void msm_gen_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    msm_gen_arg *g = arg;
+    const cz_group *grp = g->g2 ? &CZ_G2 : &CZ_G1;
+    for (size_t c = begin; c < end; c++) {
+        size_t lo = c * MSM_GEN_CHUNK, len = g->n - lo < MSM_GEN_CHUNK ? g->n - lo : MSM_GEN_CHUNK;
+        cz_group_random_affine(grp, (uint8_t *)g->bases + lo * grp->affine_size, len, 7919 * c + 1);
+        cz_rng rng;
+        cz_rng_seed(&rng, 104729 * c + 3);
+        for (size_t i = lo; i < lo + len; i++) {
+            cz_fr f = CZ_FR_ZERO;
+            uint64_t pick = cz_rng_next(&rng) % 100;
+            if (!g->filecoin || pick >= 95)
+                cz_fr_random_rng(&f, &rng);
+            else if (pick >= 50)
+                f = CZ_FR_ONE;
+            cz_fr_to_scalar(&g->s[i], &f);
+        }
+    }
+}
+
+static int time_msm_cuda(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
+                         const cz_cuda_msm_terms *t, int iters, double *best)
+{
+    *best = -1;
+    for (int i = 0; i <= iters; i++) {            /* run 0 is the warm-up */
+        double t0 = cz_bench_now();
+        int rc = cz_cuda_msm_run(ctx, m, group, out, d_bases, t);
+        if (rc != CZ_OK)
+            return rc;
+        double dt = cz_bench_now() - t0;
+        if (i > 0 && (*best < 0 || dt < *best))
+            *best = dt;
+    }
+    return CZ_OK;
+}
+
+int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool baseline, bool json)
+{
+    if (probe_or_fail() != CZ_EXIT_OK)
+        return CZ_EXIT_FAIL;
+    if (iters < 1)
+        iters = 1;
+    const cz_group *grp = g2 ? &CZ_G2 : &CZ_G1;
+    const int group = g2 ? 2 : 1;
+    const size_t n = (size_t)1 << log_n;
+    cz_ctx_t *ctx = NULL;
+    cz_cuda_msm *m = NULL;
+    void *bases = NULL, *d_bases = NULL, *d_scalars = NULL;
+    blst_scalar *s = NULL;
+    int ret = CZ_EXIT_FAIL;
+    double dev = -1, host = -1, cpu = -1, gen_s;
+    bool match = true;
+    if (cz_ctx_new(&ctx, NULL, 0) != CZ_OK)
+        return fail(NULL, "ctx");
+    bases = malloc(n * grp->affine_size);
+    s = malloc(n * sizeof *s);
+    if (!bases || !s) {
+        fail(ctx, "host memory");
+        goto out;
+    }
+    double t0 = cz_bench_now();
+    msm_gen_arg ga = { bases, s, n, g2, filecoin };
+    cz_pool_for(cz_ctx_pool(ctx), (n + MSM_GEN_CHUNK - 1) / MSM_GEN_CHUNK, 1, msm_gen_chunk, &ga);
+    gen_s = cz_bench_now() - t0;
+    if (cz_cuda_msm_new(ctx, &m, 0, 0) != CZ_OK ||
+        cz_cuda_malloc(ctx, &d_bases, n * grp->affine_size) != CZ_OK ||
+        cz_cuda_memcpy_htod(ctx, d_bases, bases, n * grp->affine_size) != CZ_OK ||
+        cz_cuda_malloc(ctx, &d_scalars, n * sizeof *s) != CZ_OK ||
+        cz_cuda_memcpy_htod(ctx, d_scalars, s, n * sizeof *s) != CZ_OK) {
+        fail(ctx, "setup");
+        goto out;
+    }
+    blst_p2 got_dev, got_host, want;
+    cz_cuda_msm_terms td = { .n = n, .scalars = d_scalars, .scalars_on_device = true };
+    cz_cuda_msm_terms th = { .n = n, .scalars = s };
+    if (time_msm_cuda(ctx, m, group, &got_dev, d_bases, &td, iters, &dev) != CZ_OK ||
+        time_msm_cuda(ctx, m, group, &got_host, d_bases, &th, iters, &host) != CZ_OK) {
+        fail(ctx, "cuda msm");
+        goto out;
+    }
+    match = g2 ? blst_p2_is_equal(&got_dev, &got_host)
+               : blst_p1_is_equal((blst_p1 *)&got_dev, (blst_p1 *)&got_host);
+    if (baseline) {   /* the CPU MSM on all cores, same input: the ratio and the check */
+        t0 = cz_bench_now();
+        int rc = g2 ? cz_g2_msm(ctx, &want, bases, s, n) : cz_g1_msm(ctx, (blst_p1 *)&want, bases, s, n);
+        cpu = cz_bench_now() - t0;
+        if (rc != CZ_OK) {
+            fail(ctx, "cpu baseline");
+            goto out;
+        }
+        match = match && (g2 ? blst_p2_is_equal(&got_dev, &want)
+                             : blst_p1_is_equal((blst_p1 *)&got_dev, (blst_p1 *)&want));
+    }
+    unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
+    const char *mix = filecoin ? "filecoin" : "random";
+    if (json)
+        printf("{\"bench\":\"msm\",\"backend\":\"cuda\",\"group\":\"%s\",\"mix\":\"%s\",\"n\":%zu,"
+               "\"log_n\":%u,\"iters\":%d,\"resident_ms\":%.3f,\"host_scalars_ms\":%.3f,"
+               "\"baseline_cpu_ms\":%.3f,\"baseline_threads\":%u,\"speedup\":%.2f,\"match\":%s}\n",
+               grp->name, mix, n, log_n, iters, dev * 1e3, host * 1e3, cpu * 1e3, threads,
+               cpu > 0 ? cpu / dev : 0.0, match ? "true" : "false");
+    else {
+        printf("MSM %s 2^%u %s (cuda, best of %d; input generated in %.1f s): bases and scalars "
+               "on the device %.2f ms; scalars from host memory %.2f ms",
+               grp->name, log_n, mix, iters, gen_s, dev * 1e3, host * 1e3);
+        if (cpu > 0)
+            printf("; cpu %u threads %.1f ms, speedup %.1fx", threads, cpu * 1e3, cpu / dev);
+        printf("; results %s\n", match ? "equal" : "DIFFER");
+    }
+    ret = match ? CZ_EXIT_OK : CZ_EXIT_FAIL;
+out:
+    cz_cuda_free(d_scalars);
+    cz_cuda_free(d_bases);
+    cz_cuda_msm_free(m);
+    free(bases);
+    free(s);
     cz_ctx_free(ctx);
     return ret;
 }

@@ -23,16 +23,20 @@ typedef struct {
     unsigned threads;   /* 0 = all cores */
     int iters;
     int json;
+    int cuda;           /* --backend cuda: the device MSM (bench_cuda.c) */
+    int baseline;       /* --baseline: force the CPU baseline of the cuda bench */
 } msm_opts;
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: cuzk bench msm --log-n N [--mix random|filecoin] [--g2] [--threads T]\n"
-            "                      [--iters K] [--json]\n"
+            "                      [--iters K] [--json] [--backend cpu|cuda [--baseline]]\n"
             "  Times cuzk's multi-threaded MSM (best of K, default 3) against one\n"
             "  single-threaded blst Pippenger call on the same bases and scalars.\n"
-            "  filecoin mix: 50%% zeros, 45%% ones, 5%% random 255-bit scalars.\n");
+            "  filecoin mix: 50%% zeros, 45%% ones, 5%% random 255-bit scalars.\n"
+            "  --backend cuda: the GPU MSM with bases resident on the device, against\n"
+            "  the CPU MSM on all cores (for N <= 22, or with --baseline).\n");
 }
 
 static int parse(int argc, char **argv, msm_opts *o)
@@ -41,6 +45,7 @@ static int parse(int argc, char **argv, msm_opts *o)
         { "log-n", required_argument, 0, 'n' }, { "mix", required_argument, 0, 'm' },
         { "g2", no_argument, 0, '2' },          { "threads", required_argument, 0, 't' },
         { "iters", required_argument, 0, 'i' }, { "json", no_argument, 0, 'j' },
+        { "backend", required_argument, 0, 'b' }, { "baseline", no_argument, 0, 'B' },
         { "help", no_argument, 0, 'h' },        { 0, 0, 0, 0 },
     };
     *o = (msm_opts){ .log_n = 16, .iters = 3 };
@@ -67,6 +72,11 @@ static int parse(int argc, char **argv, msm_opts *o)
             o->iters = (int)v;
             break;
         case 'j': o->json = 1; break;
+        case 'b':
+            if (!strcmp(optarg, "cuda")) o->cuda = 1;
+            else if (strcmp(optarg, "cpu")) return -1;
+            break;
+        case 'B': o->baseline = 1; break;
         case 'h': usage(stdout); return 1;
         default: return -1;
         }
@@ -113,6 +123,15 @@ int cz_bench_msm(int argc, char **argv)
     int p = parse(argc, argv, &o);
     if (p)
         return p > 0 ? CZ_EXIT_OK : (usage(stderr), CZ_EXIT_USAGE);
+    if (o.cuda) {
+#ifdef CUZK_HAVE_CUDA
+        return cz_bench_msm_cuda(o.log_n, o.g2, o.filecoin, o.iters, o.baseline || o.log_n <= 22,
+                                 o.json);
+#else
+        fprintf(stderr, "cuzk bench msm: this build has no CUDA backend\n");
+        return CZ_EXIT_FAIL;
+#endif
+    }
     const cz_group *g = o.g2 ? &CZ_G2 : &CZ_G1;
     size_t n = (size_t)1 << o.log_n;
     cz_ctx_t *ctx;

@@ -114,6 +114,15 @@ int cz_params_parse(cz_ctx_t *ctx, cz_params_t **out, const uint8_t *buf, size_t
  */
 int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
                    const cz_params_opts_t *opts);
+/*
+ * TIMING ONLY (benchmarks at real scale): params of |shape| whose vectors
+ * and vk are random points (a pool of 2^20 distinct points per group, tiled;
+ * groth16/params_random.c). Proofs made with them DO NOT VERIFY. Seconds
+ * even at the 32GiB PoRep shape, where a real setup takes hours.
+ */
+int cz_params_random(cz_ctx_t *ctx, cz_params_t **out, const cz_params_shape_t *shape,
+                     uint64_t seed);
+
 /* NULL is a harmless no-op. */
 void cz_params_free(cz_params_t *p);
 

@@ -12,6 +12,8 @@
 #                     project default 80-real..90-virtual takes 4x the compile)
 #   CUZK_GPU_BENCH    0 to skip the benchmarks
 #   JOBS              parallel build jobs (default: all cores)
+#   CUZK_GPU_FULL     0 to build only the GPU tests and the CLI (faster)
+#   CUZK_GPU_BENCH_LIST  which benchmark groups to run (default "ntt h msm prove pipeline")
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -51,8 +53,10 @@ run env CUZK_NO_APT=1 scripts/deps.sh "$build" || exit 1
 # ---- build ------------------------------------------------------------------
 run cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES="$archs" -DBLST_DIR="$blst" || exit 1
-gpu_targets="test_cuda_field test_cuda_ntt test_cpu_h cuzk-cli"
-if ! run cmake --build "$build" -j "$jobs"; then
+gpu_targets="test_cuda_field test_cuda_ntt test_cuda_msm test_cuda_backend test_cpu_h cuzk-cli"
+if [ "${CUZK_GPU_FULL:-1}" = 0 ]; then
+    run cmake --build "$build" -j "$jobs" --target $gpu_targets || exit 1
+elif ! run cmake --build "$build" -j "$jobs"; then
     say "full build failed; building the GPU targets only"
     status=0
     run cmake --build "$build" -j "$jobs" --target $gpu_targets || exit 1
@@ -65,15 +69,33 @@ run ctest --test-dir "$build" -R '^test_cpu_h$' --output-on-failure
 # ---- benchmarks ---------------------------------------------------------------
 if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
     cuzk=$build/bin/cuzk
-    for n in 20 24 26 27; do
-        run "$cuzk" bench ntt --backend cuda --log-n "$n" --iters 10
-    done
-    for n in 20 24 27; do
-        run "$cuzk" bench h --backend cuda --log-n "$n" --iters 3
-    done
+    benches=${CUZK_GPU_BENCH_LIST:-ntt h msm prove pipeline}
+    case " $benches " in *" ntt "*)
+        for n in 20 24 26 27; do
+            run "$cuzk" bench ntt --backend cuda --log-n "$n" --iters 10
+        done ;;
+    esac
+    case " $benches " in *" h "*)
+        for n in 20 24 27; do
+            run "$cuzk" bench h --backend cuda --log-n "$n" --iters 3
+        done ;;
+    esac
+    case " $benches " in *" msm "*)
+        for n in 20 22 24 26; do
+            run "$cuzk" bench msm --backend cuda --log-n "$n" --iters 5
+        done
+        run "$cuzk" bench msm --backend cuda --log-n 20 --g2 --iters 3 ;;
+    esac
+    case " $benches " in *" prove "*)
+        run "$cuzk" bench prove --circuit bench:1000000 --backend cuda ;;
+    esac
+    case " $benches " in *" pipeline "*)
+        run "$cuzk" bench pipeline --circuit bench:1000000 --devices cuda --workers-per-device 1,2 \
+            --jobs 2 --partitions 4 ;;
+    esac
 fi
 
 say "summary:"
-grep -E '^(NTT|H) 2\^|tests passed|tests failed|^== rc=[^0]' "$log" | tee -a "$log.summary"
+grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|tests passed|tests failed|^== rc=[^0]' "$log" | tee -a "$log.summary"
 say "status $status (log: $log)"
 exit "$status"

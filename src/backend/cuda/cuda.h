@@ -50,6 +50,14 @@ void cz_cuda_free(void *dptr);
 /* Pinned (page-locked) host memory: what makes uploads fast and async. */
 int cz_cuda_host_alloc(cz_ctx_t *ctx, void **hptr, size_t bytes);
 void cz_cuda_host_free(void *hptr);
+/* Free and total memory of the current device. */
+int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes);
+/*
+ * Fault injection (tests, CUZK_CUDA_FAULT): runs a kernel that traps on the
+ * current device, a real sticky CUDA error; returns its CZ_EDEVICE. The
+ * device's context is unusable afterwards, as after any such fault.
+ */
+int cz_cuda_inject_fault(cz_ctx_t *ctx);
 /* Synchronous copies, and a wait for all work on the current device. */
 int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
 int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
@@ -109,7 +117,9 @@ int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
  * to m, iNTT, coset NTT, (a*b - c) * (g^m - 1)^-1, inverse coset NTT. The m
  * coefficients (the first m-1 meaningful) stay in device memory
  * (cz_cuda_h_result) for the H MSM, until the next compute or free.
- * a, b, c are host arrays of n elements, read and not kept; from pinned
+ * a, b, c are host arrays of n elements, read and not kept (c may be NULL:
+ * then c = a∘b element-wise, formed on the device from the uploaded a and b,
+ * exact for a satisfying witness, and a third less to upload); from pinned
  * memory (cz_cuda_host_alloc) the uploads overlap the transforms, from
  * pageable memory the result is the same but slower. Synchronous: returns
  * when h is ready.
@@ -142,6 +152,47 @@ void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t);
 const void *cz_cuda_h_result(const cz_cuda_h *h);
 /* Copy the first |count| result coefficients to host memory. */
 int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
+
+/* ---- MSM and batch addition (msm.cu) -------------------------------------- */
+
+/*
+ * A cz_cuda_msm is a workspace on one device for multi-scalar
+ * multiplications and batch additions over bases already in device memory
+ * (the layout of blst_p1_affine / blst_p2_affine arrays, as params files
+ * hold them; the point at infinity is allowed). It owns one stream; use it
+ * from one thread at a time. Terms are processed in chunks of at most
+ * max_chunk (clamped to 2^20..2^24; 0 = 2^24), so any n works.
+ *
+ * Device memory: cz_cuda_msm_mem_bytes(max_chunk) at creation (about
+ * 5.2 GiB for 2^24: the sort's keys/values for 16 digits per term, the
+ * scalar staging, partial sums), plus the buckets, allocated on first need
+ * and kept: nwin * 2^(c-1) points of 192 (G1) or 384 (G2) bytes, at most
+ * 1.3 GiB (G1, c = 20).
+ *
+ * Results are the same group elements as ec/msm.h computes (compare them as
+ * points: Jacobian coordinates are not unique). Errors: CZ_EDEVICE (CUDA,
+ * with its message), CZ_EINVAL, CZ_ERANGE.
+ */
+typedef struct cz_cuda_msm cz_cuda_msm;
+
+typedef struct {
+    size_t n;                   /* terms, < 2^31 */
+    const void *scalars;        /* n 32-byte scalars */
+    bool scalars_on_device;     /* device memory (else host, pinned or not) */
+    bool scalars_montgomery;    /* cz_fr in Montgomery form (the H vector); else blst_scalar */
+    const uint32_t *index;      /* host: term i uses bases[index[i]]; NULL: bases[i] */
+    unsigned nbits;             /* every scalar < 2^nbits (fewer windows); 0: 255 */
+} cz_cuda_msm_terms;
+
+size_t cz_cuda_msm_mem_bytes(size_t max_chunk);
+int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, size_t max_chunk);
+void cz_cuda_msm_free(cz_cuda_msm *m);               /* NULL: no-op */
+/* group 1: out is a blst_p1, d_bases blst_p1_affine; group 2: blst_p2, blst_p2_affine. */
+int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
+                    const cz_cuda_msm_terms *terms);
+/* out = sum of d_bases[i] over the set bits i < n of the host |bitmap| (bits past n ignored). */
+int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
+                      const uint64_t *bitmap, size_t n);
 
 /* ---- test-only entry points (selftest.cu) -------------------------------- */
 

@@ -136,3 +136,22 @@ extern "C" int cz_cuda_sync(cz_ctx_t *ctx)
     CZ__CU(ctx, cudaDeviceSynchronize());
     return CZ_OK;
 }
+
+extern "C" int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes)
+{
+    CZ__CU(ctx, cudaMemGetInfo(free_bytes, total_bytes));
+    return CZ_OK;
+}
+
+static __global__ void cz__fault_kernel(void) { __trap(); }
+
+extern "C" int cz_cuda_inject_fault(cz_ctx_t *ctx)
+{
+    cz__fault_kernel<<<1, 1>>>();
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    if (e == cudaSuccess)
+        return cz_fail(ctx, CZ_EDEVICE, "cuda: injected fault did not fault");
+    return cz__cuda_fail(ctx, e, "injected fault (CUZK_CUDA_FAULT)");
+}

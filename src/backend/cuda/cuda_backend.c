@@ -1,0 +1,426 @@
+/*
+ * backend/cuda/cuda_backend.c — the CUDA backend (backend.h): the whole
+ * device region of a partition on one GPU.
+ *
+ * The region, with the device lock held:
+ *   1. H: a, b (and c, or c = a∘b on the device) uploaded and transformed
+ *      (cz_cuda_h); the coefficients stay on the device;
+ *   2. the H MSM, its scalars read in place from the H result;
+ *   3. the wait for prep (it normally finished long before: W=2 overlaps it);
+ *   4. L, A, B1 (G1) and B2 (G2): inputs by a small MSM, the ones by batch
+ *      addition over the bitmap, the significant rest by an MSM over
+ *      gathered bases (the split's indices are uploaded with its scalars).
+ * Everything runs on the device except sums of a few points (blst).
+ *
+ * Resident bases: a params set's vectors (h, l, a, b_g1, b_g2) are uploaded
+ * on its first region and kept, up to CZ__RESIDENT_SETS sets, least recently
+ * used evicted first, while they fit device_mem_limit and the device's free
+ * memory. A vector that does not fit is not uploaded: its MSMs run on the
+ * CPU from the host bases (slower, but the partition is proved). A set is
+ * recognised by params_id plus a fingerprint (the vectors' lengths and
+ * first and last points), so a params object freed and another loaded at
+ * the same address is never mistaken for it.
+ *
+ * One device context (H buffers, MSM workspace, resident sets) serves all
+ * of the device's workers: the engine calls device() under the device's
+ * lock, so calls never overlap (ARCHITECTURE.md); the memory is per device,
+ * not per worker.
+ *
+ * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
+ * fault every later region fails the same way and the engine marks the
+ * device failed. CUZK_CUDA_FAULT=<device>:<n> (tests) makes region n
+ * (1-based) of that device hit a real kernel fault.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "backend/cuda/cuda.h"
+#include "core/pool.h"
+
+#define CZ__RESIDENT_SETS 4
+#define CZ__GIB ((size_t)1 << 30)
+#define CZ__HEADROOM (2 * CZ__GIB)   /* left free for CUDA itself and other users */
+
+enum { V_H, V_L, V_A, V_B1, V_B2, V_COUNT };   /* the params vectors */
+
+typedef struct {
+    const void *host;        /* the host vector (params mapping) */
+    size_t n;                /* points */
+    size_t point_bytes;
+    void *dev;               /* NULL: not resident (CPU path) */
+} rvec;
+
+typedef struct {
+    const void *id;          /* params_id; NULL: free slot */
+    rvec v[V_COUNT];
+    uint64_t last_use;
+} rset;
+
+typedef struct {
+    cz_backend_t base;
+    cz_cuda_backend_opts_t opts;
+    size_t limit;                    /* device bytes this backend may hold */
+    cz_cuda_h *h;
+    unsigned h_log;
+    cz_cuda_msm *msm;
+    rset sets[CZ__RESIDENT_SETS];
+    uint64_t clock;                  /* region counter, for LRU */
+    unsigned fault_at;               /* CUZK_CUDA_FAULT; 0 = off */
+} cuda_backend_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- device memory accounting --------------------------------------------------- */
+
+static size_t resident_bytes(const cuda_backend_t *cb)
+{
+    size_t sum = 0;
+    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+        for (int v = 0; v < V_COUNT; v++)
+            if (cb->sets[s].v[v].dev)
+                sum += cb->sets[s].v[v].n * cb->sets[s].v[v].point_bytes;
+    return sum;
+}
+
+static size_t fixed_bytes(const cuda_backend_t *cb)
+{
+    return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) + (cb->msm ? cz_cuda_msm_mem_bytes(0) : 0) +
+           CZ__GIB;   /* buckets, at most 1.3 GiB, allocated by the MSM on need */
+}
+
+static void drop_set(rset *s)
+{
+    for (int v = 0; v < V_COUNT; v++)
+        cz_cuda_free(s->v[v].dev);
+    memset(s, 0, sizeof *s);
+}
+
+/* Is there room for |bytes| more, under the limit and in the device's free memory? */
+static bool room_for(cz_ctx_t *ctx, const cuda_backend_t *cb, size_t bytes)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cz_cuda_mem_info(ctx, &free_b, &total_b) != CZ_OK)
+        return false;
+    return fixed_bytes(cb) + resident_bytes(cb) + bytes <= cb->limit && bytes + CZ__GIB <= free_b;
+}
+
+/* Make room by evicting the least recently used other sets; true when it fits. */
+static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_t bytes)
+{
+    while (!room_for(ctx, cb, bytes)) {
+        rset *lru = NULL;
+        for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+            if (cb->sets[s].id && &cb->sets[s] != keep && (!lru || cb->sets[s].last_use < lru->last_use))
+                lru = &cb->sets[s];
+        if (!lru)
+            return false;
+        drop_set(lru);
+    }
+    return true;
+}
+
+/* ---- resident params ---------------------------------------------------------- */
+
+static bool same_vector(const rvec *r, const void *host, size_t n, size_t pb)
+{
+    if (r->n != n || r->point_bytes != pb || !host || !r->host)
+        return r->n == n && n == 0;
+    /* the fingerprint: the first and last points, compared by content */
+    return memcmp(r->host, host, pb) == 0 &&
+           memcmp((const char *)r->host + (n - 1) * pb, (const char *)host + (n - 1) * pb, pb) == 0;
+}
+
+static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known)
+{
+    const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
+    v[V_H] = (rvec){ w->h_bases, ((size_t)1 << w->log_m) - 1, g1, NULL };
+    if (!tails_known)
+        return;
+    v[V_L] = (rvec){ w->l_bases, w->l_split->n, g1, NULL };
+    v[V_A] = (rvec){ w->a_bases, w->num_inputs + w->a_split->n, g1, NULL };
+    v[V_B1] = (rvec){ w->b1_bases, w->num_b_inputs + w->b_split->n, g1, NULL };
+    v[V_B2] = (rvec){ w->b2_bases, w->num_b_inputs + w->b_split->n, g2, NULL };
+}
+
+/* The set for this params_id whose h vector matches; NULL if none. */
+static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    rvec want[V_COUNT];
+    describe(want, w, false);
+    for (int s = 0; s < CZ__RESIDENT_SETS; s++) {
+        rset *r = &cb->sets[s];
+        if (r->id == w->params_id &&
+            same_vector(&r->v[V_H], want[V_H].host, want[V_H].n, want[V_H].point_bytes))
+            return r;
+    }
+    return NULL;
+}
+
+static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    rset *slot = NULL;
+    for (int s = 0; s < CZ__RESIDENT_SETS && !slot; s++)
+        if (!cb->sets[s].id)
+            slot = &cb->sets[s];
+    if (!slot) {   /* all used: replace the least recently used */
+        slot = &cb->sets[0];
+        for (int s = 1; s < CZ__RESIDENT_SETS; s++)
+            if (cb->sets[s].last_use < slot->last_use)
+                slot = &cb->sets[s];
+        drop_set(slot);
+    }
+    slot->id = w->params_id;
+    return slot;
+}
+
+/*
+ * Make vector |k| of |set| resident if it is not and it fits. A vector of
+ * another shape under the same id (a reloaded params file) replaces it.
+ * Returns the device pointer or NULL (not resident: use the CPU).
+ */
+static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, int k,
+                                 const rvec *want, int *rc)
+{
+    rvec *r = &set->v[k];
+    if (r->dev && same_vector(r, want->host, want->n, want->point_bytes))
+        return r->dev;
+    cz_cuda_free(r->dev);
+    *r = *want;
+    r->dev = NULL;
+    const size_t bytes = want->n * want->point_bytes;
+    if (want->n == 0 || !make_room(ctx, cb, set, bytes))
+        return NULL;
+    void *dev = NULL;
+    if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
+        return NULL;
+    if ((*rc = cz_cuda_memcpy_htod(ctx, dev, want->host, bytes)) != CZ_OK) {
+        cz_cuda_free(dev);
+        return NULL;
+    }
+    r->dev = dev;
+    return dev;
+}
+
+/* ---- the region's parts --------------------------------------------------------- */
+
+static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
+{
+    int rc = cz_cuda_set_device(ctx, cb->base.device_index);
+    if (rc == CZ_OK && (!cb->h || cb->h_log < log_m)) {
+        cz_cuda_h_free(cb->h);
+        cb->h = NULL;
+        if ((rc = cz_cuda_h_new(ctx, &cb->h, cb->base.device_index, log_m)) == CZ_OK)
+            cb->h_log = log_m;
+    }
+    if (rc == CZ_OK && !cb->msm)
+        rc = cz_cuda_msm_new(ctx, &cb->msm, cb->base.device_index, 0);
+    return rc;
+}
+
+/* inputs + ones + significant of one G1 vector; bases on device or (NULL) on host. */
+static int g1_tail(cz_ctx_t *ctx, cuda_backend_t *cb, blst_p1 *out, const void *dev,
+                   const blst_p1_affine *host, const blst_scalar *inputs, size_t n_inputs,
+                   const cz_scalar_split *sp)
+{
+    if (!dev)
+        return cz_backend_g1_tail(ctx, out, host, inputs, n_inputs, sp);
+    const blst_p1_affine *aux = (const blst_p1_affine *)dev + n_inputs;
+    blst_p1 in, ones, sig;
+    cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
+    cz_cuda_msm_terms ts = { .n = sp->n_sig, .scalars = sp->sig_scalar, .index = sp->sig_index,
+                             .nbits = (unsigned)sp->sig_bits };
+    int rc = cz_cuda_msm_run(ctx, cb->msm, 1, &in, dev, &ti);
+    if (rc == CZ_OK)
+        rc = cz_cuda_batch_add(ctx, cb->msm, 1, &ones, aux, sp->ones, sp->n);
+    if (rc == CZ_OK)
+        rc = cz_cuda_msm_run(ctx, cb->msm, 1, &sig, aux, &ts);
+    if (rc == CZ_OK) {
+        blst_p1_add_or_double(out, &in, &ones);
+        blst_p1_add_or_double(out, out, &sig);
+    }
+    return rc;
+}
+
+static int g2_tail(cz_ctx_t *ctx, cuda_backend_t *cb, blst_p2 *out, const void *dev,
+                   const blst_p2_affine *host, const blst_scalar *inputs, size_t n_inputs,
+                   const cz_scalar_split *sp)
+{
+    if (!dev)
+        return cz_backend_g2_tail(ctx, out, host, inputs, n_inputs, sp);
+    const blst_p2_affine *aux = (const blst_p2_affine *)dev + n_inputs;
+    blst_p2 in, ones, sig;
+    cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
+    cz_cuda_msm_terms ts = { .n = sp->n_sig, .scalars = sp->sig_scalar, .index = sp->sig_index,
+                             .nbits = (unsigned)sp->sig_bits };
+    int rc = cz_cuda_msm_run(ctx, cb->msm, 2, &in, dev, &ti);
+    if (rc == CZ_OK)
+        rc = cz_cuda_batch_add(ctx, cb->msm, 2, &ones, aux, sp->ones, sp->n);
+    if (rc == CZ_OK)
+        rc = cz_cuda_msm_run(ctx, cb->msm, 2, &sig, aux, &ts);
+    if (rc == CZ_OK) {
+        blst_p2_add_or_double(out, &in, &ones);
+        blst_p2_add_or_double(out, out, &sig);
+    }
+    return rc;
+}
+
+/* The H coefficients and the H MSM (on the CPU when the h bases are not resident). */
+static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+{
+    const size_t m = (size_t)1 << w->log_m;
+    double t0 = now_s();
+    int rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
+    w->t_ntt = now_s() - t0;
+    if (rc != CZ_OK)
+        return rc;
+    t0 = now_s();
+    rvec want[V_COUNT];
+    describe(want, w, false);
+    const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
+    if (rc == CZ_OK && dev) {
+        cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
+                                .scalars_on_device = true, .scalars_montgomery = true };
+        rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
+    } else if (rc == CZ_OK) {
+        /* h bases not resident: coefficients to the host (into a, no longer needed), CPU MSM */
+        rc = cz_cuda_h_download(ctx, cb->h, w->a, m - 1);
+        for (size_t i = 0; rc == CZ_OK && i < m - 1; i++) {
+            cz_fr x = w->a[i];
+            blst_scalar_from_fr((blst_scalar *)&w->a[i], &x);
+        }
+        if (rc == CZ_OK)
+            rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
+    }
+    w->t_msm_h = now_s() - t0;
+    return rc;
+}
+
+static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+{
+    rvec want[V_COUNT];
+    describe(want, w, true);
+    int rc = CZ_OK;
+    const void *dev[V_COUNT] = { 0 };
+    for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
+        if (k != V_B2 || !cb->opts.g2_on_cpu)
+            dev[k] = ensure_vector(ctx, cb, set, k, &want[k], &rc);
+    if (rc != CZ_OK)
+        return rc;
+
+    double t0 = now_s();
+    rc = g1_tail(ctx, cb, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
+    w->t_msm_l = now_s() - t0;
+    if (rc == CZ_OK) {
+        t0 = now_s();
+        rc = g1_tail(ctx, cb, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars, w->num_inputs,
+                     w->a_split);
+        w->t_msm_a = now_s() - t0;
+    }
+    if (rc == CZ_OK) {
+        t0 = now_s();
+        rc = g1_tail(ctx, cb, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
+                     w->num_b_inputs, w->b_split);
+        w->t_msm_b1 = now_s() - t0;
+    }
+    w->b2_done = false;
+    if (rc == CZ_OK && !cb->opts.g2_on_cpu) {
+        t0 = now_s();
+        rc = g2_tail(ctx, cb, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
+                     w->num_b_inputs, w->b_split);
+        w->t_msm_b2 = now_s() - t0;
+        w->b2_done = rc == CZ_OK;
+    }
+    return rc;
+}
+
+static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    cb->clock++;
+    int rc = ensure_contexts(ctx, cb, w->log_m);
+    if (rc != CZ_OK)
+        return rc;
+    if (cb->fault_at && cb->clock == cb->fault_at)
+        return cz_cuda_inject_fault(ctx);
+    rset *set = find_set(cb, w);
+    if (!set)
+        set = new_set(cb, w);
+    set->last_use = cb->clock;
+
+    rc = h_part(ctx, cb, set, w);
+    if (rc != CZ_OK)
+        return rc;
+    double t0 = now_s();
+    rc = cz_latch_wait(w->prep_done);
+    w->t_prep_wait = now_s() - t0;
+    if (rc != CZ_OK)
+        return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
+    return tails_part(ctx, cb, set, w);
+}
+
+static void cuda_free_backend(cz_backend_t *be)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
+    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+        drop_set(&cb->sets[s]);
+    cz_cuda_h_free(cb->h);
+    cz_cuda_msm_free(cb->msm);
+    free(cb);
+}
+
+static const cz_backend_ops_t cuda_ops = {
+    .name = "cuda",
+    .device = cuda_device,
+    .free = cuda_free_backend,
+};
+
+/* CUZK_CUDA_FAULT=<device>:<n>: region n of that device faults. */
+static unsigned fault_from_env(int device)
+{
+    const char *e = getenv("CUZK_CUDA_FAULT");
+    int d;
+    unsigned n;
+    if (e && sscanf(e, "%d:%u", &d, &n) == 2 && d == device)
+        return n;
+    return 0;
+}
+
+int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
+                        const cz_cuda_backend_opts_t *opts)
+{
+    *out = NULL;
+    char why[256];
+    if (cz_cuda_probe(why, sizeof why) != CZ_OK)
+        return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: %s", why);
+    if (device_index < 0 || device_index >= cz_cuda_device_count())
+        return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: no device %d (%d usable)", device_index,
+                       cz_cuda_device_count());
+    int rc = cz_cuda_set_device(ctx, device_index);
+    size_t free_b = 0, total_b = 0;
+    if (rc == CZ_OK)
+        rc = cz_cuda_mem_info(ctx, &free_b, &total_b);
+    if (rc != CZ_OK)
+        return rc;
+    cuda_backend_t *cb = calloc(1, sizeof *cb);
+    if (!cb)
+        return cz_fail(ctx, CZ_ENOMEM, "cuda backend");
+    cb->base.ops = &cuda_ops;
+    cb->base.device_index = device_index;
+    if (opts)
+        cb->opts = *opts;
+    cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit
+                                          : (total_b > CZ__HEADROOM ? total_b - CZ__HEADROOM : 0);
+    cb->fault_at = fault_from_env(device_index);
+    *out = &cb->base;
+    return CZ_OK;
+}

@@ -1,0 +1,422 @@
+/*
+ * backend/cuda/msm.cu — multi-scalar multiplication and batch addition on
+ * the device, for G1 and G2 (the contract is in cuda.h).
+ *
+ * Pippenger with signed digits, per chunk of at most max_chunk terms:
+ *  1. digits: each scalar (converted from Montgomery form if it is the H
+ *     vector) is cut into nwin signed c-bit digits d in [-2^(c-1), 2^(c-1)]
+ *     (a digit above 2^(c-1) becomes d - 2^c and carries one into the next
+ *     window). One (key, value) pair per window: key = w*2^(c-1) + |d|-1,
+ *     value = base index | sign bit; a zero digit gets the key past every
+ *     bucket and is counted.
+ *  2. sort: CUB's radix sort over the key bits only: the entries of every
+ *     bucket become one run, the zero digits sink to the end.
+ *  3. accumulate (msm_impl.cuh): fixed-length slices of the sorted entries,
+ *     one per thread (so skewed buckets cannot unbalance the load), summed
+ *     in XYZZ with mixed additions; runs cut by slice ends are joined in a
+ *     second kernel. Buckets persist over chunks.
+ *  4. reduce: running sums over segments of each window's buckets, then a
+ *     grouped sum per window, then to Jacobian: nwin points back to the host,
+ *     combined there by Horner's rule (nwin*c doublings, microseconds).
+ * The window size c minimises n*nwin(c) mixed additions plus the bucket work
+ * nwin*2^(c-1)*(reduction + one add per chunk), within the key capacity.
+ *
+ * Batch addition: one thread per slice of bitmap words sums its set bits'
+ * bases (mixed XYZZ additions), then the grouped sum.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <blst.h>
+#include <cub/device/device_radix_sort.cuh>
+
+#include "backend/cuda/ec.cuh"
+#include "backend/cuda/internal.cuh"
+
+#define CZ__MSM_NEG 0x80000000u          /* value bit: negative digit */
+#define CZ__MSM_INDEX_MASK 0x7fffffffu
+#define CZ__H_ENDS 1u                     /* head[t] holds a run that ends in slice t */
+#define CZ__H_CONT 2u                     /* head[t] holds a run that goes on past slice t */
+#define CZ__T_VALID 4u                    /* tail[t] holds a run started in t and cut by its end */
+#define CZ__MAX_C 20u
+#define CZ__MAX_WINDOWS 128u              /* c = 2 over 255 bits */
+#define CZ__ENTRIES_PER_POINT 16u         /* key capacity = 16 * max_chunk */
+#define CZ__PARTIALS (1u << 20)           /* slices per chunk, at most */
+#define CZ__SEGMENT_THREADS 65536u        /* bucket-reduction threads, about */
+#define CZ__SUM_FANIN 32u
+#define CZ__BATCH_THREADS 262144u
+#define CZ__MIN_CHUNK ((size_t)1 << 20)
+#define CZ__MAX_CHUNK ((size_t)1 << 24)
+
+struct cz_cuda_msm {
+    int device;
+    size_t max_chunk, cap_entries;
+    cudaStream_t stream;
+    uint32_t *keys[2], *vals[2];          /* cap_entries each: the sort's double buffers */
+    void *staging;                        /* max_chunk scalars, or a batch bitmap */
+    size_t staging_bytes;
+    uint32_t *index;                      /* max_chunk base indices */
+    void *cub_temp;
+    size_t cub_bytes;
+    void *head, *tail;                    /* CZ__PARTIALS G2 XYZZ points each */
+    uint8_t *flags;                       /* CZ__PARTIALS */
+    uint32_t *zeros;                      /* zero digits of the current chunk */
+    void *out;                            /* CZ__MAX_WINDOWS G2 Jacobian points */
+    void *buckets;
+    size_t bucket_bytes;
+};
+
+typedef struct {
+    unsigned c, nwin, half, key_bits;
+    size_t chunk;
+} cz__msm_plan;
+
+static int cz__cuda_check(cz_ctx_t *ctx, const char *what)
+{
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? CZ_OK : cz__cuda_fail(ctx, e, what);
+}
+
+/* ---- planning ---------------------------------------------------------------- */
+
+static unsigned nwin_of(unsigned nbits, unsigned c)
+{
+    /* a full top window could carry out of it: one more window takes the carry */
+    return (nbits + c - 1) / c + (nbits % c == 0);
+}
+
+static cz__msm_plan make_plan(const cz_cuda_msm *m, size_t n, unsigned nbits)
+{
+    cz__msm_plan best = { 0, 0, 0, 0, 0 };
+    const size_t chunk = n < m->max_chunk ? n : m->max_chunk;
+    const double nchunks = (double)((n + chunk - 1) / chunk);
+    double best_cost = 0;
+    for (unsigned c = 2; c <= CZ__MAX_C; c++) {
+        const unsigned nwin = nwin_of(nbits, c);
+        if (nwin > CZ__MAX_WINDOWS || (size_t)nwin * chunk > m->cap_entries)
+            continue;
+        const double buckets = (double)nwin * (double)(1u << (c - 1));
+        /* a full addition ~1.3 mixed ones; reduction = 2 full adds per bucket */
+        const double cost = (double)n * nwin + buckets * (2.6 + 1.3 * nchunks);
+        if (best.c == 0 || cost < best_cost) {
+            best_cost = cost;
+            best.c = c;
+            best.nwin = nwin;
+        }
+    }
+    best.half = 1u << (best.c - 1);
+    best.chunk = chunk;
+    const uint32_t sentinel = best.nwin * best.half;
+    best.key_bits = 32 - __builtin_clz(sentinel);
+    return best;
+}
+
+/* Entries per accumulation slice: at least 16, and at most CZ__PARTIALS slices. */
+static uint32_t cz__msm_run_len(uint32_t total)
+{
+    uint32_t k = (total + CZ__PARTIALS - 1) / CZ__PARTIALS;
+    return k < 16 ? 16 : k;
+}
+
+/* Buckets per reduction segment: a power of two giving ~CZ__SEGMENT_THREADS threads. */
+static uint32_t cz__msm_segment(const cz__msm_plan *pl)
+{
+    uint32_t s = 1;
+    while (s < pl->half && (size_t)pl->nwin * pl->half / s > CZ__SEGMENT_THREADS)
+        s <<= 1;
+    return s;
+}
+
+static int cz__msm_reserve_buckets(cz_ctx_t *ctx, cz_cuda_msm *m, size_t bytes)
+{
+    if (bytes <= m->bucket_bytes)
+        return CZ_OK;
+    cz_cuda_free(m->buckets);
+    m->buckets = NULL;
+    m->bucket_bytes = 0;
+    int rc = cz_cuda_malloc(ctx, &m->buckets, bytes);
+    if (rc == CZ_OK)
+        m->bucket_bytes = bytes;
+    return rc;
+}
+
+/* ---- digits and sort (group-independent) ------------------------------------ */
+
+static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, const cz_dfr *scalars,
+                                             const uint32_t *index, uint32_t base_offset,
+                                             uint32_t n, unsigned c, unsigned nwin, int montgomery,
+                                             uint32_t *zeros)
+{
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t nz = 0;
+    if (i < n) {
+        cz_dfr s = cz_dfr_load(scalars + i);
+        if (montgomery) {
+            cz_dfr one = cz_dfr_zero();
+            one.l[0] = 1;
+            s = cz_dfr_mul(s, one);               /* x R * 1 / R: canonical */
+        }
+        uint32_t l[9];
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            l[k] = s.l[k];
+        l[8] = 0;
+        const uint32_t point = index ? index[i] : base_offset + i;
+        const uint32_t half = 1u << (c - 1), full = 1u << c, sentinel = nwin * half;
+        uint32_t carry = 0;
+        for (unsigned w = 0; w < nwin; w++) {
+            const unsigned bit = w * c, word = bit >> 5, sh = bit & 31;
+            uint32_t d = 0;
+            if (word < 8) {
+                const uint64_t two = (uint64_t)l[word] | (uint64_t)l[word + 1] << 32;
+                d = (uint32_t)(two >> sh) & (full - 1);
+            }
+            d += carry;
+            uint32_t v = point;
+            carry = d > half;
+            if (carry) {
+                d = full - d;                       /* |d - 2^c| */
+                v |= CZ__MSM_NEG;
+            }
+            keys[(size_t)w * n + i] = d ? w * half + d - 1 : sentinel;
+            vals[(size_t)w * n + i] = v;
+            nz += d == 0;
+        }
+    }
+    nz = __reduce_add_sync(0xffffffffu, nz);
+    if ((threadIdx.x & 31) == 0 && nz)
+        atomicAdd(zeros, nz);
+}
+
+static int cz__msm_digits(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_cuda_msm_terms *tm,
+                          const cz__msm_plan *pl, size_t off, uint32_t cn)
+{
+    cudaStream_t st = m->stream;
+    const cz_dfr *scalars;
+    if (tm->scalars_on_device) {
+        scalars = (const cz_dfr *)tm->scalars + off;
+    } else {
+        CZ__CU(ctx, cudaMemcpyAsync(m->staging, (const char *)tm->scalars + off * 32, (size_t)cn * 32,
+                                    cudaMemcpyHostToDevice, st));
+        scalars = (const cz_dfr *)m->staging;
+    }
+    const uint32_t *index = NULL;
+    if (tm->index) {
+        CZ__CU(ctx, cudaMemcpyAsync(m->index, tm->index + off, (size_t)cn * 4, cudaMemcpyHostToDevice, st));
+        index = m->index;
+    }
+    CZ__CU(ctx, cudaMemsetAsync(m->zeros, 0, sizeof *m->zeros, st));
+    /* blocks of whole warps: the zero count is reduced per warp */
+    cz__msm_digits_kernel<<<cz__blocks(cn, 256), 256, 0, st>>>(
+        m->keys[0], m->vals[0], scalars, index, (uint32_t)off, cn, pl->c, pl->nwin,
+        tm->scalars_montgomery, m->zeros);
+    return cz__cuda_check(ctx, "msm: digits kernel");
+}
+
+static int cz__msm_sort(cz_ctx_t *ctx, cz_cuda_msm *m, const cz__msm_plan *pl, uint32_t total,
+                        const uint32_t **keys, const uint32_t **vals)
+{
+    cub::DoubleBuffer<uint32_t> k(m->keys[0], m->keys[1]), v(m->vals[0], m->vals[1]);
+    size_t bytes = m->cub_bytes;
+    CZ__CU(ctx, cub::DeviceRadixSort::SortPairs(m->cub_temp, bytes, k, v, (int)total, 0,
+                                                (int)pl->key_bits, m->stream));
+    *keys = k.Current();
+    *vals = v.Current();
+    return CZ_OK;
+}
+
+/* ---- the groups ---------------------------------------------------------------- */
+
+#define CZ_EF cz_dfp
+#define CZ_EFN(x) cz_dfp_##x
+#define CZ_EP(x) cz_g1_##x
+#define CZ_KP(x) cz__g1_##x
+#define CZ_MSM_INLINE_MADD 1
+#include "backend/cuda/msm_impl.cuh"
+#undef CZ_EF
+#undef CZ_EFN
+#undef CZ_EP
+#undef CZ_KP
+#undef CZ_MSM_INLINE_MADD
+
+#define CZ_EF cz_dfp2
+#define CZ_EFN(x) cz_dfp2_##x
+#define CZ_EP(x) cz_g2_##x
+#define CZ_KP(x) cz__g2_##x
+#define CZ_MSM_INLINE_MADD 0
+#include "backend/cuda/msm_impl.cuh"
+#undef CZ_EF
+#undef CZ_EFN
+#undef CZ_EP
+#undef CZ_KP
+#undef CZ_MSM_INLINE_MADD
+
+/* ---- the C API ------------------------------------------------------------------- */
+
+static size_t clamp_chunk(size_t max_chunk)
+{
+    if (max_chunk == 0 || max_chunk > CZ__MAX_CHUNK)
+        return CZ__MAX_CHUNK;
+    return max_chunk < CZ__MIN_CHUNK ? CZ__MIN_CHUNK : max_chunk;
+}
+
+static size_t cub_temp_bytes(size_t entries)
+{
+    cub::DoubleBuffer<uint32_t> k(NULL, NULL), v(NULL, NULL);
+    size_t bytes = 0;
+    if (cub::DeviceRadixSort::SortPairs(NULL, bytes, k, v, (int)entries, 0, 32) != cudaSuccess)
+        return 0;
+    return bytes;
+}
+
+extern "C" size_t cz_cuda_msm_mem_bytes(size_t max_chunk)
+{
+    const size_t chunk = clamp_chunk(max_chunk), entries = CZ__ENTRIES_PER_POINT * chunk;
+    return 4 * entries * sizeof(uint32_t) + chunk * (32 + 4) +
+           2 * (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) + CZ__PARTIALS +
+           CZ__MAX_WINDOWS * sizeof(cz_g2_jac) + cub_temp_bytes(entries);
+}
+
+extern "C" void cz_cuda_msm_free(cz_cuda_msm *m)
+{
+    if (!m)
+        return;
+    cudaSetDevice(m->device);
+    for (int i = 0; i < 2; i++) {
+        cz_cuda_free(m->keys[i]);
+        cz_cuda_free(m->vals[i]);
+    }
+    void *bufs[] = { m->staging, m->index, m->cub_temp, m->head, m->tail, m->flags, m->zeros,
+                     m->out, m->buckets };
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        cz_cuda_free(bufs[i]);
+    if (m->stream)
+        cudaStreamDestroy(m->stream);
+    free(m);
+}
+
+extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, size_t max_chunk)
+{
+    *out = NULL;
+    cz_cuda_msm *m = (cz_cuda_msm *)calloc(1, sizeof *m);
+    if (!m)
+        return cz_fail(ctx, CZ_ENOMEM, "cuda msm: workspace");
+    m->device = device;
+    m->max_chunk = clamp_chunk(max_chunk);
+    m->cap_entries = CZ__ENTRIES_PER_POINT * m->max_chunk;
+    m->staging_bytes = m->max_chunk * 32;
+    int rc = cz_cuda_set_device(ctx, device);
+    for (int i = 0; i < 2 && rc == CZ_OK; i++) {
+        rc = cz_cuda_malloc(ctx, (void **)&m->keys[i], m->cap_entries * sizeof(uint32_t));
+        if (rc == CZ_OK)
+            rc = cz_cuda_malloc(ctx, (void **)&m->vals[i], m->cap_entries * sizeof(uint32_t));
+    }
+    m->cub_bytes = cub_temp_bytes(m->cap_entries);
+    if (rc == CZ_OK && m->cub_bytes == 0)
+        rc = cz_fail(ctx, CZ_EDEVICE, "cuda msm: cannot size the radix sort's temporary storage");
+    struct { void **p; size_t bytes; } allocs[] = {
+        { &m->staging, m->staging_bytes },
+        { (void **)&m->index, m->max_chunk * sizeof(uint32_t) },
+        { &m->cub_temp, m->cub_bytes },
+        { &m->head, (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) },
+        { &m->tail, (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) },
+        { (void **)&m->flags, CZ__PARTIALS },
+        { (void **)&m->zeros, sizeof(uint32_t) },
+        { &m->out, CZ__MAX_WINDOWS * sizeof(cz_g2_jac) },
+    };
+    for (size_t i = 0; i < sizeof allocs / sizeof allocs[0] && rc == CZ_OK; i++)
+        rc = cz_cuda_malloc(ctx, allocs[i].p, allocs[i].bytes);
+    cudaError_t e;
+    if (rc == CZ_OK && (e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking)) != cudaSuccess)
+        rc = cz__cuda_fail(ctx, e, "cudaStreamCreate");
+    if (rc != CZ_OK) {
+        cz_cuda_msm_free(m);
+        return rc;
+    }
+    *out = m;
+    return CZ_OK;
+}
+
+static int check_terms(cz_ctx_t *ctx, const cz_cuda_msm_terms *tm, int group)
+{
+    if (group != 1 && group != 2)
+        return cz_fail(ctx, CZ_EINVAL, "cuda msm: group %d (1 or 2)", group);
+    if (tm->n > 0 && !tm->scalars)
+        return cz_fail(ctx, CZ_EINVAL, "cuda msm: NULL scalars");
+    if (tm->n > CZ__MSM_INDEX_MASK)
+        return cz_fail(ctx, CZ_ERANGE, "cuda msm: %zu terms (at most 2^31 - 1)", tm->n);
+    if (tm->nbits > 255)
+        return cz_fail(ctx, CZ_ERANGE, "cuda msm: %u-bit scalars (at most 255)", tm->nbits);
+    return CZ_OK;
+}
+
+/* out = sum_w 2^(c w) win[w], by Horner's rule from the top window. */
+static void combine_g1(blst_p1 *out, const cz_g1_jac *win, const cz__msm_plan *pl)
+{
+    blst_p1 acc;
+    memcpy(&acc, &win[pl->nwin - 1], sizeof acc);
+    for (int w = (int)pl->nwin - 2; w >= 0; w--) {
+        for (unsigned i = 0; i < pl->c; i++)
+            blst_p1_double(&acc, &acc);
+        blst_p1_add_or_double(&acc, &acc, (const blst_p1 *)&win[w]);
+    }
+    *out = acc;
+}
+
+static void combine_g2(blst_p2 *out, const cz_g2_jac *win, const cz__msm_plan *pl)
+{
+    blst_p2 acc;
+    memcpy(&acc, &win[pl->nwin - 1], sizeof acc);
+    for (int w = (int)pl->nwin - 2; w >= 0; w--) {
+        for (unsigned i = 0; i < pl->c; i++)
+            blst_p2_double(&acc, &acc);
+        blst_p2_add_or_double(&acc, &acc, (const blst_p2 *)&win[w]);
+    }
+    *out = acc;
+}
+
+extern "C" int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out,
+                               const void *d_bases, const cz_cuda_msm_terms *terms)
+{
+    int rc = check_terms(ctx, terms, group);
+    if (rc != CZ_OK)
+        return rc;
+    if (terms->n == 0) {
+        memset(out, 0, group == 1 ? sizeof(blst_p1) : sizeof(blst_p2));   /* Z = 0: infinity */
+        return CZ_OK;
+    }
+    if ((rc = cz_cuda_set_device(ctx, m->device)) != CZ_OK)
+        return rc;
+    const cz__msm_plan pl = make_plan(m, terms->n, terms->nbits ? terms->nbits : 255);
+    if (group == 1) {
+        cz_g1_jac win[CZ__MAX_WINDOWS];
+        rc = cz__g1_msm_windows(ctx, m, (const cz_g1_aff *)d_bases, terms, &pl, win);
+        if (rc == CZ_OK)
+            combine_g1((blst_p1 *)out, win, &pl);
+    } else {
+        cz_g2_jac win[CZ__MAX_WINDOWS];
+        rc = cz__g2_msm_windows(ctx, m, (const cz_g2_aff *)d_bases, terms, &pl, win);
+        if (rc == CZ_OK)
+            combine_g2((blst_p2 *)out, win, &pl);
+    }
+    return rc;
+}
+
+extern "C" int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out,
+                                 const void *d_bases, const uint64_t *bitmap, size_t n)
+{
+    if (group != 1 && group != 2)
+        return cz_fail(ctx, CZ_EINVAL, "cuda batch add: group %d (1 or 2)", group);
+    if (n == 0) {
+        memset(out, 0, group == 1 ? sizeof(blst_p1) : sizeof(blst_p2));
+        return CZ_OK;
+    }
+    if (!bitmap || !d_bases)
+        return cz_fail(ctx, CZ_EINVAL, "cuda batch add: NULL argument");
+    int rc = cz_cuda_set_device(ctx, m->device);
+    if (rc != CZ_OK)
+        return rc;
+    if (group == 1)
+        return cz__g1_batch_add(ctx, m, (const cz_g1_aff *)d_bases, bitmap, n, (cz_g1_jac *)out);
+    return cz__g2_batch_add(ctx, m, (const cz_g2_aff *)d_bases, bitmap, n, (cz_g2_jac *)out);
+}

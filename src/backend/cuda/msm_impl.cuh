@@ -1,0 +1,355 @@
+/*
+ * backend/cuda/msm_impl.cuh — the group-dependent kernels of the device MSM
+ * and batch addition, written once for G1 and G2. A "template by inclusion"
+ * (no include guard): msm.cu defines
+ *   CZ_EF, CZ_EFN(x), CZ_EP(x)   the group, as for ec_impl.cuh
+ *   CZ_KP(x)                     the prefix of what is declared here
+ *   CZ_MSM_INLINE_MADD           1: the hot mixed addition is inlined
+ * The algorithm and the memory layout are described in msm.cu.
+ *
+ * Code size: only the mixed addition in the two hot loops (accumulate and
+ * batch_partial) is inlined, and only for G1 (the H and L MSMs); every other
+ * use calls one out-of-line copy of the formula. Inlining all of them made
+ * this file take 11 CPU minutes to compile (and spill more), for no gain
+ * outside the hot loops.
+ */
+
+#define F_(x) CZ_EFN(x)
+#define XYZZ CZ_EP(xyzz)
+#define AFF CZ_EP(aff)
+#define JAC CZ_EP(jac)
+
+static __device__ __noinline__ XYZZ CZ_KP(add)(const XYZZ p, const XYZZ q)
+{
+    return CZ_EP(xyzz_add)(p, q);
+}
+
+static __device__ __noinline__ XYZZ CZ_KP(dbl)(const XYZZ p) { return CZ_EP(xyzz_dbl)(p); }
+
+#if CZ_MSM_INLINE_MADD
+#define CZ__MADD CZ_EP(xyzz_madd)
+#else
+static __device__ __noinline__ XYZZ CZ_KP(madd)(const XYZZ p, const AFF q)
+{
+    return CZ_EP(xyzz_madd)(p, q);
+}
+#define CZ__MADD CZ_KP(madd)
+#endif
+
+CZ__DI XYZZ CZ_KP(xload)(const XYZZ *p)
+{
+    XYZZ r;
+    r.X = F_(load)(&p->X);
+    r.Y = F_(load)(&p->Y);
+    r.ZZ = F_(load)(&p->ZZ);
+    r.ZZZ = F_(load)(&p->ZZZ);
+    return r;
+}
+
+CZ__DI void CZ_KP(xstore)(XYZZ *p, const XYZZ v)
+{
+    F_(store)(&p->X, v.X);
+    F_(store)(&p->Y, v.Y);
+    F_(store)(&p->ZZ, v.ZZ);
+    F_(store)(&p->ZZZ, v.ZZZ);
+}
+
+/* The base of a (key, value) entry: bases[index], negated for a negative digit. */
+CZ__DI AFF CZ_KP(signed_base)(const AFF *bases, uint32_t v)
+{
+    AFF p;
+    const AFF *q = bases + (v & CZ__MSM_INDEX_MASK);
+    p.X = F_(load)(&q->X);
+    p.Y = F_(load)(&q->Y);
+    if (v & CZ__MSM_NEG)
+        p.Y = F_(neg)(p.Y);
+    return p;
+}
+
+CZ__DI void CZ_KP(bucket_add)(XYZZ *bucket, const XYZZ v)
+{
+    CZ_KP(xstore)(bucket, CZ_KP(add)(CZ_KP(xload)(bucket), v));
+}
+
+/*
+ * Phase A of the bucket accumulation: thread t sums the sorted entries
+ * [tK, tK+K). A run (the entries of one bucket) lying wholly inside goes
+ * straight into its bucket; a run cut by the range's start goes to head[t],
+ * one cut by its end to tail[t] (a run cut by both, to head[t] with
+ * CZ__H_CONT), for phase B. |live| = entries that are not zero digits.
+ */
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
+                      const uint32_t *keys, const uint32_t *vals, const AFF *bases,
+                      const uint32_t *zeros, uint32_t total, uint32_t K)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t live = total - *zeros;
+    const size_t s = (size_t)t * K;
+    if (s >= live)
+        return;
+    const size_t e = s + K < live ? s + K : live;
+    const bool cut_at_start = s > 0 && keys[s - 1] == keys[s];
+    bool first = true;
+    uint8_t f = 0;
+    uint32_t cur = keys[s];
+    XYZZ acc = CZ_EP(xyzz_inf)();
+    for (size_t i = s; i < e; i++) {
+        const uint32_t k = keys[i];
+        if (k != cur) {
+            if (first && cut_at_start) {
+                CZ_KP(xstore)(head + t, acc);
+                f |= CZ__H_ENDS;
+            } else {
+                CZ_KP(bucket_add)(buckets + cur, acc);
+            }
+            first = false;
+            acc = CZ_EP(xyzz_inf)();
+            cur = k;
+        }
+        acc = CZ__MADD(acc, CZ_KP(signed_base)(bases, vals[i]));
+    }
+    const bool cut_at_end = e < live && keys[e] == cur;
+    if (first && cut_at_start) {
+        CZ_KP(xstore)(head + t, acc);
+        f |= cut_at_end ? CZ__H_CONT : CZ__H_ENDS;
+    } else if (cut_at_end) {
+        CZ_KP(xstore)(tail + t, acc);
+        f |= CZ__T_VALID;
+    } else {
+        CZ_KP(bucket_add)(buckets + cur, acc);
+    }
+    flags[t] = f;
+}
+
+/*
+ * Phase B: each run cut by a range's end is completed by the thread where it
+ * started, adding the heads of the following ranges it covers. Exactly one
+ * thread writes each bucket per chunk (phase A or B), so no atomics.
+ */
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *head, const XYZZ *tail, const uint8_t *flags,
+                const uint32_t *keys, const uint32_t *zeros, uint32_t total, uint32_t K)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t live = total - *zeros;
+    const size_t s = (size_t)t * K;
+    if (s >= live || !(flags[t] & CZ__T_VALID))
+        return;
+    XYZZ acc = CZ_KP(xload)(tail + t);
+    for (uint32_t j = t + 1;; j++) {
+        acc = CZ_KP(add)(acc, CZ_KP(xload)(head + j));
+        if (!(flags[j] & CZ__H_CONT))
+            break;
+    }
+    const size_t e = s + K < live ? s + K : live;
+    CZ_KP(bucket_add)(buckets + keys[e - 1], acc);
+}
+
+/* k * p for a small k (a bucket-segment offset), double and add. */
+CZ__DI XYZZ CZ_KP(small_mul)(const XYZZ p, uint32_t k)
+{
+    XYZZ r = CZ_EP(xyzz_inf)();
+    for (int bit = 31 - __clz(k); bit >= 0; bit--) {
+        r = CZ_KP(dbl)(r);
+        if (k >> bit & 1)
+            r = CZ_KP(add)(r, p);
+    }
+    return r;
+}
+
+/*
+ * Bucket reduction: thread (w, j) takes buckets [jS, jS+S) of window w
+ * (bucket b holds the points of digit b+1) and writes
+ * sum_b (b+1) B_b = sum_i (i+1) B_{jS+i} + jS * sum_i B_{jS+i},
+ * the first by a running sum from the top.
+ */
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_segments)(XYZZ *out, const XYZZ *buckets, uint32_t half, uint32_t S, uint32_t nseg,
+                    uint32_t nwin)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg * nwin)
+        return;
+    const uint32_t w = t / nseg, j = t % nseg;
+    const XYZZ *b = buckets + (size_t)w * half + (size_t)j * S;
+    XYZZ run = CZ_EP(xyzz_inf)(), acc = CZ_EP(xyzz_inf)();
+    for (int i = (int)S - 1; i >= 0; i--) {
+        run = CZ_KP(add)(run, CZ_KP(xload)(b + i));
+        acc = CZ_KP(add)(acc, run);
+    }
+    if (j)
+        acc = CZ_KP(add)(acc, CZ_KP(small_mul)(run, j * S));
+    CZ_KP(xstore)(out + t, acc);
+}
+
+/* One step of a grouped sum: out[g][k] = sum of in[g][kR .. kR+R) (L per group). */
+static __global__ void __launch_bounds__(128)
+CZ_KP(sum_groups)(XYZZ *out, const XYZZ *in, uint32_t L, uint32_t R, uint32_t outL, uint32_t G)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= outL * G)
+        return;
+    const uint32_t g = t / outL, k = t % outL;
+    const uint32_t lo = k * R, hi = lo + R < L ? lo + R : L;
+    XYZZ acc = CZ_EP(xyzz_inf)();
+    for (uint32_t i = lo; i < hi; i++)
+        acc = CZ_KP(add)(acc, CZ_KP(xload)(in + (size_t)g * L + i));
+    CZ_KP(xstore)(out + t, acc);
+}
+
+/* XYZZ -> Jacobian without inversion: (X ZZ^2, Y ZZ^3, ZZZ) (x = X/ZZ, y = Y/ZZZ). */
+static __global__ void CZ_KP(to_jac)(JAC *out, const XYZZ *in, uint32_t n)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n)
+        return;
+    const XYZZ p = CZ_KP(xload)(in + t);
+    const CZ_EF zz2 = F_(sqr)(p.ZZ);
+    JAC r;
+    r.X = F_(mul)(p.X, zz2);
+    r.Y = F_(mul)(p.Y, F_(mul)(zz2, p.ZZ));
+    r.Z = p.ZZZ;
+    F_(store)(&out[t].X, r.X);
+    F_(store)(&out[t].Y, r.Y);
+    F_(store)(&out[t].Z, r.Z);
+}
+
+/* Batch addition, first step: thread t sums the bases of the set bits of words [tQ, tQ+Q). */
+static __global__ void __launch_bounds__(128)
+CZ_KP(batch_partial)(XYZZ *out, const AFF *bases, const uint64_t *bitmap, size_t n, uint32_t Q,
+                     uint32_t nthreads)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads)
+        return;
+    const size_t words = (n + 63) / 64;
+    const size_t w0 = (size_t)t * Q, w1 = w0 + Q < words ? w0 + Q : words;
+    XYZZ acc = CZ_EP(xyzz_inf)();
+    for (size_t w = w0; w < w1; w++) {
+        uint64_t bits = bitmap[w];
+        if (w == words - 1 && (n & 63))
+            bits &= ((uint64_t)1 << (n & 63)) - 1;   /* bits past n are not bases */
+        while (bits) {
+            const unsigned b = __ffsll((long long)bits) - 1;
+            bits &= bits - 1;
+            const AFF *q = bases + w * 64 + b;
+            AFF p = { F_(load)(&q->X), F_(load)(&q->Y) };
+            acc = CZ__MADD(acc, p);
+        }
+    }
+    CZ_KP(xstore)(out + t, acc);
+}
+
+/* ---- host side ------------------------------------------------------------ */
+
+/*
+ * Sum G groups of L points each (in[g*L ..]) down to one per group, in
+ * steps of CZ__SUM_FANIN, ping-ponging between |a| (holding the input) and
+ * |b|; returns the buffer holding the G sums.
+ */
+static XYZZ *CZ_KP(sum_all)(cz_ctx_t *ctx, int *rc, XYZZ *a, XYZZ *b, uint32_t L, uint32_t G,
+                            cudaStream_t st)
+{
+    while (L > 1 && *rc == CZ_OK) {
+        const uint32_t outL = (L + CZ__SUM_FANIN - 1) / CZ__SUM_FANIN;
+        CZ_KP(sum_groups)<<<cz__blocks((size_t)outL * G, 128), 128, 0, st>>>(b, a, L, CZ__SUM_FANIN,
+                                                                          outL, G);
+        *rc = cz__cuda_check(ctx, "msm: sum kernel");
+        XYZZ *t = a;
+        a = b;
+        b = t;
+        L = outL;
+    }
+    return a;
+}
+
+/*
+ * The MSM of one group; the window sums (nwin Jacobian points, window 0
+ * first) are copied to |win| (host) for msm.cu to combine.
+ */
+static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
+                              const cz_cuda_msm_terms *tm, const cz__msm_plan *pl, JAC *win)
+{
+    const size_t bucket_bytes = (size_t)pl->nwin * pl->half * sizeof(XYZZ);
+    int rc = cz__msm_reserve_buckets(ctx, m, bucket_bytes);
+    if (rc != CZ_OK)
+        return rc;
+    cudaStream_t st = m->stream;
+    XYZZ *buckets = (XYZZ *)m->buckets, *head = (XYZZ *)m->head, *tail = (XYZZ *)m->tail;
+    CZ__CU(ctx, cudaMemsetAsync(buckets, 0, bucket_bytes, st));   /* ZZ = 0: infinity */
+
+    for (size_t off = 0; off < tm->n && rc == CZ_OK; off += pl->chunk) {
+        const uint32_t cn = (uint32_t)(tm->n - off < pl->chunk ? tm->n - off : pl->chunk);
+        const uint32_t total = cn * pl->nwin;
+        if ((rc = cz__msm_digits(ctx, m, tm, pl, off, cn)) != CZ_OK)
+            break;
+        const uint32_t *keys, *vals;
+        if ((rc = cz__msm_sort(ctx, m, pl, total, &keys, &vals)) != CZ_OK)
+            break;
+        const uint32_t K = cz__msm_run_len(total);
+        const uint32_t threads = (total + K - 1) / K;
+        CZ_KP(msm_accumulate)<<<cz__blocks(threads, 128), 128, 0, st>>>(
+            buckets, head, tail, m->flags, keys, vals, bases, m->zeros, total, K);
+        if ((rc = cz__cuda_check(ctx, "msm: accumulate kernel")) != CZ_OK)
+            break;
+        CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, head, tail, m->flags,
+                                                                  keys, m->zeros, total, K);
+        rc = cz__cuda_check(ctx, "msm: join kernel");
+    }
+    if (rc != CZ_OK)
+        return rc;
+
+    const uint32_t S = cz__msm_segment(pl), nseg = pl->half / S;
+    CZ_KP(msm_segments)<<<cz__blocks((size_t)nseg * pl->nwin, 128), 128, 0, st>>>(
+        head, buckets, pl->half, S, nseg, pl->nwin);
+    if ((rc = cz__cuda_check(ctx, "msm: segment kernel")) != CZ_OK)
+        return rc;
+    XYZZ *sums = CZ_KP(sum_all)(ctx, &rc, head, tail, nseg, pl->nwin, st);
+    if (rc != CZ_OK)
+        return rc;
+    JAC *d_win = (JAC *)m->out;
+    CZ_KP(to_jac)<<<1, CZ__MAX_WINDOWS, 0, st>>>(d_win, sums, pl->nwin);
+    if ((rc = cz__cuda_check(ctx, "msm: to_jac kernel")) != CZ_OK)
+        return rc;
+    CZ__CU(ctx, cudaMemcpyAsync(win, d_win, pl->nwin * sizeof(JAC), cudaMemcpyDeviceToHost, st));
+    CZ__CU(ctx, cudaStreamSynchronize(st));
+    return CZ_OK;
+}
+
+/* The sum of bases[i] over the set bits i < n of |bitmap| (host) into *out (host). */
+static int CZ_KP(batch_add)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
+                            const uint64_t *bitmap, size_t n, JAC *out)
+{
+    const size_t words = (n + 63) / 64;
+    if (words * 8 > m->staging_bytes)
+        return cz_fail(ctx, CZ_ERANGE, "cuda batch add: %zu bases exceed the staging buffer", n);
+    cudaStream_t st = m->stream;
+    uint64_t *d_bitmap = (uint64_t *)m->staging;
+    CZ__CU(ctx, cudaMemcpyAsync(d_bitmap, bitmap, words * 8, cudaMemcpyHostToDevice, st));
+    /* about 2^18 threads: enough to fill the device, few partial sums */
+    const uint32_t Q = (uint32_t)((words + CZ__BATCH_THREADS - 1) / CZ__BATCH_THREADS);
+    const uint32_t threads = (uint32_t)((words + Q - 1) / Q);
+    XYZZ *head = (XYZZ *)m->head, *tail = (XYZZ *)m->tail;
+    CZ_KP(batch_partial)<<<cz__blocks(threads, 128), 128, 0, st>>>(head, bases, d_bitmap, n, Q,
+                                                                    threads);
+    int rc = cz__cuda_check(ctx, "batch add: partial kernel");
+    if (rc != CZ_OK)
+        return rc;
+    XYZZ *sum = CZ_KP(sum_all)(ctx, &rc, head, tail, threads, 1, st);
+    if (rc != CZ_OK)
+        return rc;
+    JAC *d_out = (JAC *)m->out;
+    CZ_KP(to_jac)<<<1, 1, 0, st>>>(d_out, sum, 1);
+    if ((rc = cz__cuda_check(ctx, "batch add: to_jac kernel")) != CZ_OK)
+        return rc;
+    CZ__CU(ctx, cudaMemcpyAsync(out, d_out, sizeof(JAC), cudaMemcpyDeviceToHost, st));
+    CZ__CU(ctx, cudaStreamSynchronize(st));
+    return CZ_OK;
+}
+
+#undef CZ__MADD
+#undef F_
+#undef XYZZ
+#undef AFF
+#undef JAC

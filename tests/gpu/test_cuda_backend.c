@@ -1,0 +1,172 @@
+/*
+ * tests/gpu/test_cuda_backend.c — the CUDA backend end to end: for fixed r,
+ * s it produces exactly the CPU backend's proof bytes, the proofs verify,
+ * resident params are reused across partitions and replaced when another
+ * params set comes, the G2-on-CPU option gives the same bytes, a device
+ * memory limit too small for the bases falls back to the CPU MSMs with the
+ * same bytes, and an injected kernel fault is a CZ_EDEVICE error.
+ * Labelled gpu; skips without a device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "circuits/registry.h"
+#include "groth16/prover.h"
+#include "groth16/setup.h"
+#include "groth16/verify.h"
+#include "gpu_test.h"
+
+typedef struct {
+    cz_ctx_t *ctx;
+    cz_circuit_t circuit;
+    cz_params_t *params;
+    cz_pvk_t *pvk;
+} fixture;
+
+static int fixture_new(fixture *f, const char *circuit, uint64_t toxic_seed)
+{
+    memset(f, 0, sizeof *f);
+    int rc = cz_ctx_new(&f->ctx, NULL, 0);
+    if (rc == CZ_OK)
+        rc = cz_circuit_parse(f->ctx, circuit, &f->circuit);
+    cz_setup_toxic_t toxic;
+    cz_setup_toxic_from_seed(&toxic, toxic_seed);
+    if (rc == CZ_OK)
+        rc = cz_setup(f->ctx, &f->params, cz_circuit_body, &f->circuit, &toxic, NULL);
+    cz_setup_toxic_scrub(&toxic);
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(f->ctx, &f->pvk, &f->params->vk);
+    if (rc)
+        fprintf(stderr, "fixture: %s\n", cz_ctx_message(f->ctx));
+    return rc;
+}
+
+static void fixture_free(fixture *f)
+{
+    cz_pvk_free(f->pvk);
+    cz_params_free(f->params);
+    cz_ctx_free(f->ctx);
+}
+
+/* Prove witness |seed| on |be| with fixed r, s; verify; serialize. */
+static int prove_bytes(fixture *f, cz_backend_t *be, uint64_t seed, uint8_t out[CZ_PROOF_BYTES])
+{
+    cz_cs_witness_t w;
+    int rc = cz_circuit_witness(f->ctx, &f->circuit, seed, &w);
+    if (rc)
+        return rc;
+    size_t n_in = w.num_inputs - 1;
+    cz_fr *in = malloc((n_in + 1) * sizeof *in);
+    memcpy(in, w.input + 1, n_in * sizeof *in);
+    cz_fr r, s;
+    cz_fr_from_u64(&r, 1000 + seed);
+    cz_fr_from_u64(&s, 2000 + seed);
+    cz_proof_t proof;
+    rc = cz_g16_prove(f->ctx, be, f->params, &w, &r, &s, &proof, NULL);
+    if (rc == CZ_OK)
+        rc = cz_verify(f->ctx, f->pvk, &proof, in, n_in);
+    if (rc == CZ_OK)
+        cz_proof_encode(out, &proof);
+    else
+        fprintf(stderr, "prove (%s): %s\n", be->ops->name, cz_ctx_message(f->ctx));
+    free(in);
+    return rc;
+}
+
+static void same_bytes_as_cpu(const char *circuit, const cz_cuda_backend_opts_t *opts, int seeds)
+{
+    fixture f;
+    REQUIRE(fixture_new(&f, circuit, 3) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, opts));
+    for (int seed = 0; seed < seeds && gpu; seed++) {
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove_bytes(&f, cpu, (uint64_t)seed, want));
+        CHECK_OK(prove_bytes(&f, gpu, (uint64_t)seed, got));
+        if (memcmp(want, got, sizeof want))
+            CZ__FAIL("%s seed %d: cuda proof bytes differ from the cpu's", circuit, seed);
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
+}
+
+CZ_TEST(toy_same_bytes_as_cpu)
+{
+    if (!gpu_or_skip())
+        return;
+    same_bytes_as_cpu("toy:5", NULL, 2);
+}
+
+/* PoRep-like densities and value mix; three partitions reuse the resident bases. */
+CZ_TEST(bench_circuit_same_bytes_as_cpu)
+{
+    if (!gpu_or_skip())
+        return;
+    same_bytes_as_cpu("bench:20000", NULL, 3);
+}
+
+CZ_TEST(g2_on_cpu_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .g2_on_cpu = true };
+    same_bytes_as_cpu("bench:5000", &o, 1);
+}
+
+/* 1 byte of device memory allowed: nothing resident, every MSM on the CPU, same bytes. */
+CZ_TEST(no_room_falls_back_to_cpu_msms)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .device_mem_limit = 1 };
+    same_bytes_as_cpu("bench:3000", &o, 1);
+}
+
+/* Two params sets through one backend: each partition uses its own bases. */
+CZ_TEST(two_params_sets_alternate)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f1, f2;
+    REQUIRE(fixture_new(&f1, "bench:4000", 5) == CZ_OK);
+    REQUIRE(fixture_new(&f2, "bench:4000", 6) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f1.ctx, &gpu, 0, NULL));
+    for (int i = 0; i < 4 && gpu; i++) {
+        fixture *f = i % 2 ? &f2 : &f1;
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove_bytes(f, cpu, (uint64_t)i, want));
+        CHECK_OK(prove_bytes(f, gpu, (uint64_t)i, got));
+        CHECK(memcmp(want, got, sizeof want) == 0);
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f2);
+    fixture_free(&f1);
+}
+
+/* Runs last: the fault leaves the device's context unusable for this process. */
+CZ_TEST(zz_injected_fault_is_a_device_error)
+{
+    if (!gpu_or_skip())
+        return;
+    setenv("CUZK_CUDA_FAULT", "0:2", 1);
+    fixture f;
+    REQUIRE(fixture_new(&f, "toy:2", 9) == CZ_OK);
+    cz_backend_t *gpu = NULL;
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
+    uint8_t got[CZ_PROOF_BYTES];
+    CHECK_OK(prove_bytes(&f, gpu, 1, got));
+    int rc = prove_bytes(&f, gpu, 2, got);
+    CHECK_EQ_INT(rc, CZ_EDEVICE);
+    CHECK(strstr(cz_ctx_message(f.ctx), "injected fault") != NULL);
+    cz_backend_free(gpu);
+    fixture_free(&f);
+    unsetenv("CUZK_CUDA_FAULT");
+}
+
+CZ_TEST_MAIN()

@@ -1,0 +1,262 @@
+/*
+ * tests/gpu/test_cuda_msm.c — the device MSM and batch addition against the
+ * CPU ones (ec/msm.h, themselves tested against naive sums): G1 and G2, many
+ * sizes (1, 2, odd, chunked), every scalar mix, gathered bases, Montgomery
+ * scalars on the device, skewed buckets (all scalars equal), duplicate
+ * bases. Labelled gpu; skips without a device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec/group.h"
+#include "ec/msm.h"
+#include "gpu_test.h"
+
+enum mix { MIX_RANDOM, MIX_FILECOIN, MIX_SMALL, MIX_MAX, MIX_ZERO, MIX_ONE, MIX_SAME, MIX_COUNT };
+static const char *mix_name[] = { "random", "filecoin", "small", "max", "zero", "one", "same" };
+
+static cz_ctx_t *ctx(void)
+{
+    static cz_ctx_t *c;
+    if (!c && cz_ctx_new(&c, NULL, 0) != CZ_OK)
+        abort();
+    return c;
+}
+
+static void make_scalars(blst_scalar *s, size_t n, enum mix mix, uint64_t seed)
+{
+    cz_rng rng;
+    cz_rng_seed(&rng, seed);
+    for (size_t i = 0; i < n; i++) {
+        cz_fr f = CZ_FR_ZERO;
+        uint64_t pick = cz_rng_next(&rng) % 100;
+        switch (mix) {
+        case MIX_RANDOM: cz_fr_random_rng(&f, &rng); break;
+        case MIX_FILECOIN:
+            if (pick >= 95) cz_fr_random_rng(&f, &rng);
+            else if (pick >= 50) f = CZ_FR_ONE;
+            break;
+        case MIX_SMALL: cz_fr_from_u64(&f, cz_rng_next(&rng) % 100000); break;
+        case MIX_MAX: cz_fr_neg(&f, &CZ_FR_ONE); break;
+        case MIX_ZERO: break;
+        case MIX_ONE: f = CZ_FR_ONE; break;
+        case MIX_SAME: cz_fr_from_u64(&f, 5); break;   /* one bucket holds every term */
+        default: break;
+        }
+        cz_fr_to_scalar(&s[i], &f);
+    }
+}
+
+static int equal(int group, const void *a, const void *b)
+{
+    return group == 1 ? blst_p1_is_equal(a, b) : blst_p2_is_equal(a, b);
+}
+
+/* bases on the device, |pool| distinct points repeated (duplicates are legal) */
+static void *upload_bases(int group, const void *host, size_t n)
+{
+    const size_t sz = group == 1 ? sizeof(blst_p1_affine) : sizeof(blst_p2_affine);
+    void *d = NULL;
+    if (cz_cuda_malloc(ctx(), &d, n * sz) != CZ_OK || cz_cuda_memcpy_htod(ctx(), d, host, n * sz) != CZ_OK)
+        return NULL;
+    return d;
+}
+
+static void *make_bases(int group, size_t n, size_t pool, uint64_t seed)
+{
+    const cz_group *g = group == 1 ? &CZ_G1 : &CZ_G2;
+    void *b = malloc(n * g->affine_size);
+    size_t k = n < pool ? n : pool;
+    cz_group_random_affine(g, b, k, seed);
+    for (size_t i = k; i < n; i++)
+        memcpy((uint8_t *)b + i * g->affine_size, (uint8_t *)b + (i % k) * g->affine_size, g->affine_size);
+    return b;
+}
+
+static int cpu_msm(int group, void *out, const void *bases, const blst_scalar *s, size_t n)
+{
+    return group == 1 ? cz_g1_msm(ctx(), out, bases, s, n) : cz_g2_msm(ctx(), out, bases, s, n);
+}
+
+static void check_msm(cz_cuda_msm *m, int group, size_t n, enum mix mix, size_t pool)
+{
+    void *bases = make_bases(group, n, pool, 77 + n);
+    blst_scalar *s = malloc(n * sizeof *s);
+    make_scalars(s, n, mix, 1000 + n * 7 + mix);
+    void *d = upload_bases(group, bases, n);
+    REQUIRE(d != NULL);
+    blst_p2 want, got;
+    CHECK_OK(cpu_msm(group, &want, bases, s, n));
+    cz_cuda_msm_terms t = { .n = n, .scalars = s };
+    CHECK_OK(cz_cuda_msm_run(ctx(), m, group, &got, d, &t));
+    if (!equal(group, &want, &got))
+        CZ__FAIL("G%d msm n=%zu mix=%s differs from the CPU", group, n, mix_name[mix]);
+    cz_cuda_free(d);
+    free(bases);
+    free(s);
+}
+
+CZ_TEST(g1_msm_sizes_and_mixes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    size_t sizes[] = { 1, 2, 3, 77, 1000, 8191, 70001 };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int mix = 0; mix < MIX_COUNT; mix++)
+            check_msm(m, 1, sizes[i], (enum mix)mix, 4096);
+    check_msm(m, 1, 300, MIX_RANDOM, 7);   /* many duplicate bases */
+    cz_cuda_msm_free(m);
+}
+
+CZ_TEST(g2_msm_sizes_and_mixes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    size_t sizes[] = { 1, 2, 67, 5000 };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int mix = 0; mix < MIX_COUNT; mix++)
+            check_msm(m, 2, sizes[i], (enum mix)mix, 2048);
+    cz_cuda_msm_free(m);
+}
+
+/* More terms than one chunk (the minimum chunk is 2^20): buckets carry over chunks. */
+CZ_TEST(g1_msm_chunked)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, (size_t)1 << 20));
+    check_msm(m, 1, ((size_t)1 << 21) + 12345, MIX_RANDOM, 8192);
+    check_msm(m, 1, ((size_t)1 << 20) + 3, MIX_FILECOIN, 8192);
+    cz_cuda_msm_free(m);
+}
+
+/* Gathered bases (an index per term) and a bit bound, as the tail MSMs use them. */
+CZ_TEST(g1_g2_msm_gathered)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    for (int group = 1; group <= 2; group++) {
+        const size_t nb = 20000, n = 3001;
+        void *bases = make_bases(group, nb, 4096, 5 + group);
+        blst_scalar *s = malloc(nb * sizeof *s), *gs = malloc(n * sizeof *gs);
+        uint32_t *idx = malloc(n * sizeof *idx);
+        make_scalars(s, nb, MIX_ZERO, 1);
+        cz_rng rng;
+        cz_rng_seed(&rng, 99);
+        for (size_t i = 0; i < n; i++) {   /* distinct indices, random 200-bit scalars */
+            idx[i] = (uint32_t)(i * 6 + cz_rng_next(&rng) % 6);
+            cz_fr f;
+            cz_fr_random_rng(&f, &rng);
+            cz_fr_to_scalar(&gs[i], &f);
+            memset(gs[i].b + 25, 0, 7);
+            s[idx[i]] = gs[i];
+        }
+        blst_p2 want, got;
+        CHECK_OK(cpu_msm(group, &want, bases, s, nb));
+        void *d = upload_bases(group, bases, nb);
+        REQUIRE(d != NULL);
+        cz_cuda_msm_terms t = { .n = n, .scalars = gs, .index = idx, .nbits = 200 };
+        CHECK_OK(cz_cuda_msm_run(ctx(), m, group, &got, d, &t));
+        if (!equal(group, &want, &got))
+            CZ__FAIL("G%d gathered msm differs from the CPU", group);
+        cz_cuda_free(d);
+        free(bases);
+        free(s);
+        free(gs);
+        free(idx);
+    }
+    cz_cuda_msm_free(m);
+}
+
+/* Scalars already on the device in Montgomery form (the H vector's case). */
+CZ_TEST(g1_msm_montgomery_device_scalars)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    const size_t n = 65535;
+    void *bases = make_bases(1, n, 4096, 3);
+    cz_fr *f = malloc(n * sizeof *f);
+    blst_scalar *s = malloc(n * sizeof *s);
+    cz_rng rng;
+    cz_rng_seed(&rng, 4);
+    for (size_t i = 0; i < n; i++) {
+        cz_fr_random_rng(&f[i], &rng);
+        if (i % 10 == 0)
+            f[i] = CZ_FR_ZERO;
+        cz_fr_to_scalar(&s[i], &f[i]);
+    }
+    blst_p1 want, got;
+    CHECK_OK(cz_g1_msm(ctx(), &want, bases, s, n));
+    void *d = upload_bases(1, bases, n), *ds = NULL;
+    REQUIRE(d != NULL);
+    CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *f));
+    CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, f, n * sizeof *f));
+    cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true,
+                            .scalars_montgomery = true };
+    CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
+    CHECK(blst_p1_is_equal(&want, &got));
+    cz_cuda_free(ds);
+    cz_cuda_free(d);
+    free(bases);
+    free(f);
+    free(s);
+    cz_cuda_msm_free(m);
+}
+
+CZ_TEST(batch_add_matches_cpu)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    size_t sizes[] = { 1, 63, 64, 65, 100003 };
+    for (int group = 1; group <= 2; group++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            const size_t n = group == 2 && sizes[i] > 10000 ? 20001 : sizes[i];
+            void *bases = make_bases(group, n, 1024, 11 + n);
+            uint64_t *bits = malloc(((n + 63) / 64 + 1) * 8);
+            cz_rng rng;
+            cz_rng_seed(&rng, n);
+            for (size_t w = 0; w <= (n + 63) / 64; w++)   /* about a third set; garbage past n */
+                bits[w] = (cz_rng_next(&rng) & cz_rng_next(&rng)) | (cz_rng_next(&rng) & cz_rng_next(&rng) & cz_rng_next(&rng));
+            blst_p2 want, got;
+            CHECK_OK(group == 1 ? cz_g1_batch_add(ctx(), (blst_p1 *)&want, bases, bits, n)
+                                : cz_g2_batch_add(ctx(), &want, bases, bits, n));
+            void *d = upload_bases(group, bases, n);
+            REQUIRE(d != NULL);
+            CHECK_OK(cz_cuda_batch_add(ctx(), m, group, &got, d, bits, n));
+            if (!equal(group, &want, &got))
+                CZ__FAIL("G%d batch add n=%zu differs from the CPU", group, n);
+            cz_cuda_free(d);
+            free(bases);
+            free(bits);
+        }
+    cz_cuda_msm_free(m);
+}
+
+CZ_TEST(bad_arguments_are_errors)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    blst_p2 out;
+    cz_cuda_msm_terms t = { .n = 5, .scalars = NULL };
+    CHECK_EQ_INT(cz_cuda_msm_run(ctx(), m, 1, &out, NULL, &t), CZ_EINVAL);
+    CHECK_EQ_INT(cz_cuda_msm_run(ctx(), m, 3, &out, NULL, &t), CZ_EINVAL);
+    cz_cuda_msm_terms empty = { .n = 0 };
+    CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &out, NULL, &empty));
+    CHECK(blst_p1_is_inf((blst_p1 *)&out));
+    cz_cuda_msm_free(m);
+}
+
+CZ_TEST_MAIN()

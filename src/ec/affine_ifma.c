@@ -473,6 +473,16 @@ static TGT void kernel(const cz__aff_pair *pairs, size_t n, uint8_t *inf, ifma_s
                 s->out[g][j] = (uintptr_t)&DUMMY[0];   /* never written: masked */
             }
         }
+        if (g + 2 < groups) {   /* the rows two groups ahead */
+            for (size_t i = 8 * (g + 2); i < 8 * (g + 3) && i < n; i++) {
+                const uint8_t *pa = (const uint8_t *)(pairs[i].a & ~(uintptr_t)1);
+                const uint8_t *pb = (const uint8_t *)(pairs[i].b & ~(uintptr_t)1);
+                _mm_prefetch((const char *)pa, _MM_HINT_T0);
+                _mm_prefetch((const char *)pa + 64, _MM_HINT_T0);
+                _mm_prefetch((const char *)pb, _MM_HINT_T0);
+                _mm_prefetch((const char *)pb + 64, _MM_HINT_T0);
+            }
+        }
         __mmask8 eq = 0;
         load_points(&gd->xa, &gd->ya, ra);
         fv_cneg(&gd->ya, (__mmask8)na);

@@ -55,18 +55,19 @@ typedef struct {
     void *be;                /* backend scratch */
 } lists;
 
-static void lists_layout(lists *l, bump *b, const cz__aff_ops *ops, size_t nlists)
+/* |cap| refs in at most |nlists| lists */
+static void lists_layout(lists *l, bump *b, const cz__aff_ops *ops, size_t cap, size_t nlists)
 {
     l->ops = ops;
-    l->slots = take(b, CHUNK * ops->point_size);
-    l->refs = take(b, CHUNK * sizeof *l->refs);
+    l->slots = take(b, cap * ops->point_size);
+    l->refs = take(b, cap * sizeof *l->refs);
     l->start = take(b, nlists * sizeof *l->start);
     l->len = take(b, nlists * sizeof *l->len);
     l->active = take(b, nlists * sizeof *l->active);
-    l->pairs = take(b, CHUNK * sizeof *l->pairs);
-    l->pos = take(b, CHUNK * sizeof *l->pos);
-    l->list = take(b, CHUNK * sizeof *l->list);
-    l->inf = take(b, CHUNK);
+    l->pairs = take(b, cap * sizeof *l->pairs);
+    l->pos = take(b, cap * sizeof *l->pos);
+    l->list = take(b, cap * sizeof *l->list);
+    l->inf = take(b, cap);
     l->be = take(b, ops->scratch_size);
 }
 
@@ -89,9 +90,8 @@ static void drop_infinities(lists *l, size_t np)
 
 /*
  * Halve the |nactive| active lists by batched pairwise sums, round after
- * round, until each holds at most one ref. Sums take fresh slots (a chunk of
- * CHUNK refs makes at most CHUNK - 1 sums), so no sum overwrites an input
- * of its own round.
+ * round, until each holds at most one ref. Sums take fresh slots (k refs
+ * make at most k - 1 sums), so no sum overwrites an input of its own round.
  */
 static void run_rounds(lists *l, size_t nactive)
 {
@@ -131,6 +131,7 @@ typedef struct {
     uint8_t *buckets;    /* m points */
     uint8_t *occ;        /* m flags: bucket holds a point */
     uint8_t *aff;        /* m blst affine points (the reduction) */
+    uint8_t *stage;      /* the reduction's row and column sums */
     uint8_t *conv;       /* CHUNK converted bases (non-native backends) */
     uint32_t *code;      /* CHUNK digits: bucket << 1 | negative, or UINT32_MAX */
     uint32_t *nonempty;  /* lists with >= 1 ref this chunk */
@@ -140,10 +141,11 @@ static size_t tile_layout(tile_scratch *t, void *base, const cz__aff_ops *ops, s
 {
     size_t m = (size_t)1 << (window - 1);
     bump b = { base, 0 };
-    lists_layout(&t->l, &b, ops, m);
+    lists_layout(&t->l, &b, ops, 2 * m > CHUNK ? 2 * m : CHUNK, m + 2);
     t->buckets = take(&b, m * ops->point_size);
     t->occ = take(&b, m);
     t->aff = take(&b, m * ops->group->affine_size);
+    t->stage = take(&b, (((size_t)4 << (window / 2)) + 2) * ops->point_size);
     t->conv = take(&b, ops->native ? 0 : CHUNK * ops->point_size);
     t->code = take(&b, CHUNK * sizeof *t->code);
     t->nonempty = take(&b, m * sizeof *t->nonempty);
@@ -244,27 +246,94 @@ static void merge_chunk(tile_scratch *t, size_t nn)
             t->occ[l->list[i]] = 0;
 }
 
-/* out = sum_k (k+1) B_k over the first |top| buckets, by running sums. */
-static void reduce_buckets(tile_scratch *t, void *out, uint32_t top)
+/*
+ * sum_k (k + w0) P_k over k < count by running sums in projective
+ * coordinates: S_k = P_(count-1) + ... + P_k, sum = sum_(k >= 1 - w0) S_k.
+ * |pts| are blst affine points, present where |occ| (NULL: all present).
+ */
+static void weighted_sum(const cz_group *g, void *out, const uint8_t *pts, const uint8_t *occ,
+                         size_t count, size_t w0)
 {
-    const cz__aff_ops *ops = t->l.ops;
-    const cz_group *g = ops->group;
-    size_t ps = ops->point_size, as = g->affine_size;
-    for (uint32_t b = 0; b < top; b++)
-        if (!t->occ[b])
-            memset(t->buckets + b * ps, 0, ps);   /* defined input for the conversion */
-    ops->to_blst(t->aff, t->buckets, top);
     uint8_t run[sizeof(blst_p2)] = { 0 }, sum[sizeof(blst_p2)] = { 0 };
     bool started = false;
-    for (uint32_t k = top; k-- > 0;) {
-        if (t->occ[k]) {
-            g->add_affine(run, run, t->aff + k * as);
+    for (size_t k = count; k-- > 1 - w0;) {
+        if (!occ || occ[k]) {
+            g->add_affine(run, run, pts + k * g->affine_size);
             started = true;
         }
         if (started)
             g->add(sum, sum, run);
     }
     memcpy(out, sum, g->proj_size);
+}
+
+/*
+ * out = sum_k (k+1) B_k over the first |top| buckets. With k = a s + b
+ * (s = 2^h ~ sqrt(top), b < s) the sum is
+ *     s * sum_a a G_a + sum_b (b+1) H_b,
+ *     G_a = sum_b B_(a s + b) (rows),  H_b = sum_a B_(a s + b) (columns),
+ * so the rows and columns are summed by batched rounds (2 top affine
+ * additions) and only ~2 sqrt(top) points go through projective running
+ * sums, instead of 2 projective additions per bucket.
+ */
+static void reduce_buckets(tile_scratch *t, void *out, uint32_t top)
+{
+    const cz__aff_ops *ops = t->l.ops;
+    const cz_group *g = ops->group;
+    lists *l = &t->l;
+    size_t ps = ops->point_size, as = g->affine_size;
+    size_t h = 0;
+    while (((size_t)1 << (2 * h)) < top)
+        h++;
+    size_t s = (size_t)1 << h, rows = (top + s - 1) / s, nlists = rows + s;
+    if (top <= 16) {   /* few buckets: running sums over them directly */
+        for (uint32_t b = 0; b < top; b++)
+            if (!t->occ[b])
+                memset(t->buckets + b * ps, 0, ps);   /* defined input for the conversion */
+        ops->to_blst(t->aff, t->buckets, top);
+        weighted_sum(g, out, t->aff, t->occ, top, 1);
+        return;
+    }
+    /* lists: row a = 0..rows-1, column b = rows + b */
+    memset(l->len, 0, nlists * sizeof *l->len);
+    for (uint32_t k = 0; k < top; k++)
+        if (t->occ[k])
+            l->len[k / s]++, l->len[rows + k % s]++;
+    size_t at = 0, na = 0;
+    for (size_t i = 0; i < nlists; i++) {
+        l->start[i] = (uint32_t)at;
+        at += l->len[i];
+        if (l->len[i] >= 2)
+            l->active[na++] = (uint32_t)i;
+    }
+    for (uint32_t k = 0; k < top; k++) {
+        if (!t->occ[k])
+            continue;
+        cz__aff_ref r = (cz__aff_ref)(t->buckets + k * ps);
+        l->refs[l->start[k / s]++] = r;
+        l->refs[l->start[rows + k % s]++] = r;
+    }
+    for (size_t i = 0; i < nlists; i++)
+        l->start[i] -= l->len[i];
+    l->nslots = 0;
+    run_rounds(l, na);
+    /* the row and column sums, in order, into t->aff via the backend format */
+    uint8_t *sums = t->stage;
+    uint8_t *present = t->occ;   /* consumed: reused for the sums' flags */
+    for (size_t i = 0; i < nlists; i++) {
+        present[i] = l->len[i] == 1;
+        if (present[i])
+            ops->copy(sums + i * ps, l->refs[l->start[i]]);
+        else
+            memset(sums + i * ps, 0, ps);
+    }
+    ops->to_blst(t->aff, sums, nlists);
+    uint8_t rsum[sizeof(blst_p2)], csum[sizeof(blst_p2)];
+    weighted_sum(g, rsum, t->aff, present, rows, 0);
+    weighted_sum(g, csum, t->aff + rows * as, present + rows, s, 1);
+    for (size_t i = 0; i < h; i++)
+        g->dbl(rsum, rsum);
+    g->add(out, rsum, csum);
 }
 
 void cz__aff_tile(const cz__aff_ops *ops, void *out, const void *bases, bool converted,
@@ -307,7 +376,7 @@ typedef struct {
 static size_t sum_layout(sum_scratch *s, void *base, const cz__aff_ops *ops)
 {
     bump b = { base, 0 };
-    lists_layout(&s->l, &b, ops, 1);
+    lists_layout(&s->l, &b, ops, CHUNK, 1);
     s->conv = take(&b, ops->native ? 0 : CHUNK * ops->point_size);
     s->one = take(&b, ops->point_size);
     s->aff = take(&b, ops->group->affine_size);

@@ -55,15 +55,15 @@ void cz__msm_force_engine(cz__msm_engine engine)
 }
 
 /*
- * A tile engine and its plan costs (ns on ci2, 2026-11-29, measured with
- * `cuzk bench msm --engine E`): |add| per point and window (a bucket
- * accumulation), |bucket| per bucket of a tile (reduction: two projective
- * additions, plus the conversion for the affine engines).
+ * A tile engine and its plan costs (ns per operation on ci2, 2026-11-29):
+ * |add| per point and window (a bucket accumulation), |bucket| per bucket
+ * of a tile (its share of the reduction), |proj| per projective addition
+ * (the affine engines' reduction ends with ~4 sqrt(buckets) of them).
  */
 typedef struct {
     cz__msm_engine kind;
     const cz__aff_ops *ops;   /* NULL for XYZZ */
-    double add, bucket;
+    double add, bucket, proj;
 } engine;
 
 static engine pick_engine(const cz_group *g)
@@ -77,12 +77,12 @@ static engine pick_engine(const cz_group *g)
     bool g1 = g == &CZ_G1;
     switch (kind) {
     case CZ__MSM_XYZZ:
-        return (engine){ kind, NULL, g1 ? 300 : 900, g1 ? 720 : 2200 };
+        return (engine){ kind, NULL, g1 ? 300 : 900, g1 ? 720 : 2200, 0 };
     case CZ__MSM_IFMA:
-        return (engine){ kind, ifma, 60, 1100 };
+        return (engine){ kind, ifma, 70, 170, 600 };
     default:
         return (engine){ CZ__MSM_BLST, g1 ? &cz__aff_g1_blst : &cz__aff_g2_blst,
-                         g1 ? 200 : 600, g1 ? 1100 : 3300 };
+                         g1 ? 220 : 650, g1 ? 450 : 1300, g1 ? 600 : 1800 };
     }
 }
 
@@ -100,10 +100,11 @@ typedef struct {
 } msm_plan;
 
 /*
- * A tile of a range of n/p points costs add * n/p + bucket * 2^(c-1); the
+ * A tile of a range of n/p points costs add * n/p + bucket * 2^(c-1), plus
+ * proj * 4 * 2^((c-1)/2) for the affine engines' last running sums; the
  * makespan of a grid is ceil(tiles / threads) tiles, plus the combination
- * (about one bucket's cost per tile). Scratch stays within ~32 MiB per
- * thread.
+ * (about one projective addition per tile and per window bit). Scratch
+ * stays within ~32 MiB per thread.
  */
 static msm_plan plan_msm(const cz_group *g, const engine *e, size_t n, size_t nbits,
                          unsigned threads)
@@ -113,16 +114,18 @@ static msm_plan plan_msm(const cz_group *g, const engine *e, size_t n, size_t nb
     size_t max_ranges = n / 2 ? n / 2 : 1;          /* blst tiles need >= 2 points */
     if (max_ranges > 4 * (size_t)threads)
         max_ranges = 4 * (size_t)threads;
+    double comb = e->proj ? e->proj : e->bucket / 2;
     for (size_t c = 2; c <= 20; c++) {
         if (c > 2 && tile_scratch_size(g, e, c) > (32u << 20))
             break;
         size_t nwin = nbits / c + 1;
+        double fixed = e->proj * 4.0 * (double)(1ull << ((c - 1) / 2));
         for (size_t p = 1; p <= max_ranges; p++) {
             size_t tiles = nwin * p;
             size_t rounds = (tiles + threads - 1) / threads;
             double per_tile = e->add * (double)(n + p - 1) / (double)p +
-                              e->bucket * (double)(1ull << (c - 1));
-            double cost = (double)rounds * per_tile + e->bucket * (double)tiles;
+                              e->bucket * (double)(1ull << (c - 1)) + fixed;
+            double cost = (double)rounds * per_tile + comb * (double)(tiles + nwin * c);
             if (best_cost < 0 || cost < best_cost) {
                 best_cost = cost;
                 best = (msm_plan){ c, nwin, p };

@@ -3,7 +3,9 @@
  * single-threaded blst Pippenger call, same process, same input.
  *
  * The cuzk side is cz_gX_msm_auto (classification included in its time), so
- * the `filecoin` mix measures the split path end to end.
+ * the `filecoin` mix measures the split path end to end; --parts times its
+ * three parts (split, batch addition of the ones, tail MSM) one by one.
+ * --engine forces the tile engine (ec/affine.h) to compare them.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "ec/affine.h"
 #include "ec/group.h"
 #include "ec/msm.h"
 #include "ff/fr.h"
@@ -25,6 +28,8 @@ typedef struct {
     int json;
     int cuda;           /* --backend cuda: the device MSM (bench_cuda.c) */
     int baseline;       /* --baseline: force the CPU baseline of the cuda bench */
+    int engine;         /* --engine: cz__msm_engine (0 = auto) */
+    int parts;          /* --parts: time split, ones, tail separately */
 } msm_opts;
 
 static void usage(FILE *f)
@@ -32,11 +37,15 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: cuzk bench msm --log-n N [--mix random|filecoin] [--g2] [--threads T]\n"
             "                      [--iters K] [--json] [--backend cpu|cuda [--baseline]]\n"
+            "                      [--engine auto|xyzz|blst|ifma] [--parts]\n"
             "  Times cuzk's multi-threaded MSM (best of K, default 3) against one\n"
             "  single-threaded blst Pippenger call on the same bases and scalars.\n"
             "  filecoin mix: 50%% zeros, 45%% ones, 5%% random 255-bit scalars.\n"
             "  --backend cuda: the GPU MSM with bases resident on the device, against\n"
-            "  the CPU MSM on all cores (for N <= 22, or with --baseline).\n");
+            "  the CPU MSM on all cores (for N <= 22, or with --baseline).\n"
+            "  --engine: the CPU tile engine (xyzz: blst's tile; blst: batched affine on\n"
+            "  blst's field arithmetic; ifma: batched affine, AVX-512 IFMA, G1).\n"
+            "  --parts: also time the split MSM's parts (split, ones, tail) one by one.\n");
 }
 
 static int parse(int argc, char **argv, msm_opts *o)
@@ -46,6 +55,7 @@ static int parse(int argc, char **argv, msm_opts *o)
         { "g2", no_argument, 0, '2' },          { "threads", required_argument, 0, 't' },
         { "iters", required_argument, 0, 'i' }, { "json", no_argument, 0, 'j' },
         { "backend", required_argument, 0, 'b' }, { "baseline", no_argument, 0, 'B' },
+        { "engine", required_argument, 0, 'e' },  { "parts", no_argument, 0, 'p' },
         { "help", no_argument, 0, 'h' },        { 0, 0, 0, 0 },
     };
     *o = (msm_opts){ .log_n = 16, .iters = 3 };
@@ -77,6 +87,14 @@ static int parse(int argc, char **argv, msm_opts *o)
             else if (strcmp(optarg, "cpu")) return -1;
             break;
         case 'B': o->baseline = 1; break;
+        case 'e':
+            if (!strcmp(optarg, "auto")) o->engine = CZ__MSM_AUTO;
+            else if (!strcmp(optarg, "xyzz")) o->engine = CZ__MSM_XYZZ;
+            else if (!strcmp(optarg, "blst")) o->engine = CZ__MSM_BLST;
+            else if (!strcmp(optarg, "ifma")) o->engine = CZ__MSM_IFMA;
+            else return -1;
+            break;
+        case 'p': o->parts = 1; break;
         case 'h': usage(stdout); return 1;
         default: return -1;
         }
@@ -96,6 +114,39 @@ static void make_scalars(blst_scalar *s, size_t n, int filecoin)
         else if (pick >= 50)
             f = CZ_FR_ONE;
         cz_fr_to_scalar(&s[i], &f);
+    }
+}
+
+/* best-of-K times of the split MSM's parts: classification, ones, tail */
+static void time_parts(cz_ctx_t *ctx, const cz_group *g, const void *bases,
+                       const blst_scalar *s, size_t n, int iters, double t[3], size_t counts[2])
+{
+    blst_p2 out;
+    t[0] = t[1] = t[2] = -1;
+    for (int i = 0; i < iters; i++) {
+        cz_scalar_split sp;
+        double t0 = cz_bench_now();
+        if (cz_scalar_split_build(ctx, &sp, s, n) != CZ_OK)
+            return;
+        double t1 = cz_bench_now();
+        if (g == &CZ_G1)
+            cz_g1_batch_add(ctx, (blst_p1 *)&out, bases, sp.ones, sp.n);
+        else
+            cz_g2_batch_add(ctx, &out, bases, sp.ones, sp.n);
+        double t2 = cz_bench_now();
+        if (g == &CZ_G1)
+            cz_g1_msm_gather(ctx, (blst_p1 *)&out, bases, sp.sig_index, sp.sig_scalar, sp.n_sig,
+                             sp.sig_bits);
+        else
+            cz_g2_msm_gather(ctx, &out, bases, sp.sig_index, sp.sig_scalar, sp.n_sig,
+                             sp.sig_bits);
+        double t3 = cz_bench_now(), d[3] = { t1 - t0, t2 - t1, t3 - t2 };
+        for (int k = 0; k < 3; k++)
+            if (t[k] < 0 || d[k] < t[k])
+                t[k] = d[k];
+        counts[0] = sp.n_ones;
+        counts[1] = sp.n_sig;
+        cz_scalar_split_free(&sp);
     }
 }
 
@@ -149,6 +200,7 @@ int cz_bench_msm(int argc, char **argv)
     make_scalars(s, n, o.filecoin);
 
     blst_p2 want, got;
+    cz__msm_force_engine((cz__msm_engine)o.engine);
     double base_s = time_blst(g, &want, bases, s, n), best = -1;
     int rc = CZ_OK;
     for (int i = 0; i < o.iters && rc == CZ_OK; i++) {
@@ -179,6 +231,14 @@ int cz_bench_msm(int argc, char **argv)
                    "blst 1 thread %.1f ms (%.1f ns/point), speedup %.2fx\n",
                    g->name, o.log_n, mix, threads, best * 1e3, best * 1e9 / (double)n,
                    base_s * 1e3, base_s * 1e9 / (double)n, base_s / best);
+        if (o.parts) {
+            double t[3];
+            size_t counts[2] = { 0, 0 };
+            time_parts(ctx, g, bases, s, n, o.iters, t, counts);
+            printf("%s MSM 2^%u (%s) parts, best of %d: split %.1f ms, ones %.1f ms (%zu), "
+                   "tail %.1f ms (%zu)\n", g->name, o.log_n, mix, o.iters, t[0] * 1e3,
+                   t[1] * 1e3, counts[0], t[2] * 1e3, counts[1]);
+        }
     }
     free(bases);
     free(s);

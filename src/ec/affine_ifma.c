@@ -62,14 +62,6 @@ static const uint64_t P2_52[8] = { 0xdffffffff5556, 0xfd62a7ffff73f, 0xd61ec483d
 static const uint64_t ONE52[8] = { 0x6480ea8e9b9af, 0x65766c8fe444f, 0x8b540fea96f7d,
                                    0x3b2ee82efd422, 0xa6723e5f0ade5, 0xff6eb6fdd4230,
                                    0xe06ef23c24a25, 0x0000000014c8e };
-/* 2^448 mod p: mont(a 2^384, this) = a R, from blst's domain to ours */
-static const uint64_t TO52[8] = { 0x7fde37dba9366, 0x4e27525bc342b, 0x1f5b1e9778489,
-                                  0xb872b2b91b9dc, 0xb206f497dfcaf, 0x4137cc89a9b0b,
-                                  0xd9d20d7e39959, 0x000000000411c };
-/* 2^384 mod p: mont(a R, this) = a 2^384, back to blst's domain */
-static const uint64_t FROM52[8] = { 0x900000002fffd, 0x0bc40c0002760, 0x3c758baebf400,
-                                    0x57455f4898575, 0xd77ce58537052, 0x071a97a256ec6,
-                                    0xec3fa80e4935c, 0x0000000015f65 };
 /* 2^448 mod p as a blst_fp: blst_fp_mul(R^2/v, this) = R'^2/v (see inv_lanes) */
 static const blst_fp C448 = { { 0x42b7fde37dba9366, 0x7784894e27525bc3, 0xb2b91b9dc1f5b1e9,
                                 0x206f497dfcafb872, 0x594137cc89a9b0bb, 0x0411cd9d20d7e399 } };
@@ -347,15 +339,73 @@ INL void fv_to_words(vec w[8], const fv *a)
     w[6] = w[7] = _mm512_setzero_si512();
 }
 
+/*
+ * r = x 2^32 mod p, canonical, for canonical x: from blst's domain (a 2^384)
+ * to ours (a 2^416) without a product. y = x << 32 < 2^413; q = floor(y/p)
+ * < 2^33 is estimated from y's top 64 bits in double precision and
+ * lowered by one, so 0 <= y - q p < 4p (16 IFMA for q p).
+ */
+INL void fv_shl32_mod(fv *r, const fv *x)
+{
+    const vec m = bc(M52), z = _mm512_setzero_si512();
+    fv y;
+    y.l[0] = _mm512_and_si512(_mm512_slli_epi64(x->l[0], 32), m);
+    for (int i = 1; i < 8; i++)   /* x < 2^381: nothing leaves limb 7 */
+        y.l[i] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(x->l[i], 32),
+                                                  _mm512_srli_epi64(x->l[i - 1], 20)), m);
+    vec top = _mm512_or_si512(_mm512_slli_epi64(y.l[7], 15), _mm512_srli_epi64(y.l[6], 37));
+    __m512d q = _mm512_div_pd(_mm512_cvtepu64_pd(top), _mm512_set1_pd(3490221906.0));
+    q = _mm512_roundscale_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    q = _mm512_max_pd(_mm512_sub_pd(q, _mm512_set1_pd(1.0)), _mm512_setzero_pd());
+    vec qi = _mm512_cvttpd_epu64(q);
+    /* y - q p; q p_7 < 2^50, so nothing reaches limb 8 */
+    for (int j = 0; j < 8; j++) {
+        vec pj = bc(P52[j]);
+        y.l[j] = _mm512_sub_epi64(y.l[j], _mm512_madd52lo_epu64(z, qi, pj));
+        if (j < 7)
+            y.l[j + 1] = _mm512_sub_epi64(y.l[j + 1], _mm512_madd52hi_epu64(z, qi, pj));
+    }
+    fv_norm(&y, 1);
+    fv_canon(r, &y);
+}
+
+/*
+ * r = x 2^-32 mod p, canonical, for x < 2p: (x + m p) / 2^32 with
+ * m = -x p^-1 mod 2^32, from our domain back to blst's.
+ */
+INL void fv_shr32_mod(fv *r, const fv *x)
+{
+    const vec m = bc(M52), z = _mm512_setzero_si512();
+    vec mq = _mm512_and_si512(_mm512_madd52lo_epu64(z, x->l[0], bc(N0)), bc(0xffffffffull));
+    fv t;
+    for (int j = 0; j < 8; j++)
+        t.l[j] = x->l[j];
+    for (int j = 0; j < 8; j++) {   /* mq p_7 < 2^49: nothing reaches limb 8 */
+        vec pj = bc(P52[j]);
+        t.l[j] = _mm512_madd52lo_epu64(t.l[j], mq, pj);
+        if (j < 7)
+            t.l[j + 1] = _mm512_madd52hi_epu64(t.l[j + 1], mq, pj);
+    }
+    fv_norm(&t, 0);   /* the low 32 bits are now zero */
+    for (int i = 0; i < 7; i++)
+        t.l[i] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(t.l[i], 32),
+                                                  _mm512_slli_epi64(t.l[i + 1], 20)), m);
+    t.l[7] = _mm512_srli_epi64(t.l[7], 32);
+    fv_csub(r, &t, P52);
+}
+
 static TGT void ifma_from_blst(void *dst, const void *src, const uint32_t *index, size_t n)
 {
     pt52 *d = dst;
     const blst_p1_affine *s = src;
-    fv to;
-    fv_const(&to, TO52);
     for (size_t i = 0; i < n; i += 8) {
         size_t cnt = n - i < 8 ? n - i : 8;
         vec xw[8], yw[8];
+        for (size_t j = i + 32; j < i + 40 && j < n; j++) {   /* scattered sources */
+            const char *p = (const char *)&s[index ? index[j] : j];
+            _mm_prefetch(p, _MM_HINT_T0);
+            _mm_prefetch(p + 95, _MM_HINT_T0);
+        }
         for (size_t j = 0; j < 8; j++) {
             size_t k = i + (j < cnt ? j : 0);
             const blst_p1_affine *p = &s[index ? index[k] : k];
@@ -367,10 +417,8 @@ static TGT void ifma_from_blst(void *dst, const void *src, const uint32_t *index
         fv x, y;
         words_to_fv(&x, xw);
         words_to_fv(&y, yw);
-        fv_mul(&x, &x, &to);                                 /* a 2^384 -> a R */
-        fv_mul(&y, &y, &to);
-        fv_csub(&x, &x, P52);
-        fv_csub(&y, &y, P52);
+        fv_shl32_mod(&x, &x);                                /* a 2^384 -> a R */
+        fv_shl32_mod(&y, &y);
         transpose8(x.l);
         transpose8(y.l);
         for (size_t j = 0; j < cnt; j++) {
@@ -384,8 +432,6 @@ static TGT void ifma_to_blst(void *dst, const void *src, size_t n)
 {
     blst_p1_affine *d = dst;
     const pt52 *s = src;
-    fv from;
-    fv_const(&from, FROM52);
     for (size_t i = 0; i < n; i += 8) {
         size_t cnt = n - i < 8 ? n - i : 8;
         uint64_t addr[8];
@@ -394,10 +440,8 @@ static TGT void ifma_to_blst(void *dst, const void *src, size_t n)
         fv x, y;
         vec xw[8], yw[8];
         load_points(&x, &y, addr);
-        fv_mul(&x, &x, &from);                               /* a R -> a 2^384 */
-        fv_mul(&y, &y, &from);
-        fv_csub(&x, &x, P52);
-        fv_csub(&y, &y, P52);
+        fv_shr32_mod(&x, &x);                                /* a R -> a 2^384 */
+        fv_shr32_mod(&y, &y);
         fv_to_words(xw, &x);
         fv_to_words(yw, &y);
         transpose8(xw);

@@ -90,17 +90,17 @@ static void drop_infinities(lists *l, size_t np)
 
 /*
  * Halve the |nactive| active lists by batched pairwise sums, round after
- * round, until each holds at most one ref. Sums take fresh slots (k refs
+ * round, until each holds at most |stop| refs (stop >= 1). Sums take fresh slots (k refs
  * make at most k - 1 sums), so no sum overwrites an input of its own round.
  */
-static void run_rounds(lists *l, size_t nactive)
+static void run_rounds(lists *l, size_t nactive, uint32_t stop)
 {
     size_t ps = l->ops->point_size;
     while (nactive) {
         size_t np = 0, keep = 0;
         for (size_t k = 0; k < nactive; k++) {
             uint32_t b = l->active[k], st = l->start[b], n = l->len[b];
-            if (n < 2)
+            if (n <= stop)
                 continue;
             for (uint32_t j = 0; j < n / 2; j++) {
                 void *slot = l->slots + l->nslots++ * ps;
@@ -113,7 +113,7 @@ static void run_rounds(lists *l, size_t nactive)
             if (n & 1)
                 l->refs[st + n / 2] = l->refs[st + n - 1];
             l->len[b] = (n + 1) / 2;
-            if (l->len[b] >= 2)
+            if (l->len[b] > stop)
                 l->active[keep++] = b;
         }
         nactive = keep;
@@ -316,7 +316,7 @@ static void reduce_buckets(tile_scratch *t, void *out, uint32_t top)
     for (size_t i = 0; i < nlists; i++)
         l->start[i] -= l->len[i];
     l->nslots = 0;
-    run_rounds(l, na);
+    run_rounds(l, na, 1);
     /* the row and column sums, in order, into t->aff via the backend format */
     uint8_t *sums = t->stage;
     uint8_t *present = t->occ;   /* consumed: reused for the sums' flags */
@@ -358,7 +358,7 @@ void cz__aff_tile(const cz__aff_ops *ops, void *out, const void *bases, bool con
         size_t nn = sort_chunk(&t, pts, native ? stride : ps, scalars + at, cn, bit0, window,
                                &nactive, &top);
         t.l.nslots = 0;
-        run_rounds(&t.l, nactive);
+        run_rounds(&t.l, nactive, 1);
         merge_chunk(&t, nn);
     }
     reduce_buckets(&t, out, top);
@@ -366,19 +366,27 @@ void cz__aff_tile(const cz__aff_ops *ops, void *out, const void *bases, bool con
 
 /* ---- sums ------------------------------------------------------------------ */
 
+/*
+ * A sum runs chunk by chunk; a chunk's rounds stop at CARRY points, which
+ * join the next chunk (the last rounds of a list are small batches, each
+ * paying an inversion), and only the last chunk is summed to one point.
+ */
+#define CARRY 64
+
 typedef struct {
     lists l;
-    uint8_t *conv;   /* CHUNK converted bases (non-native backends) */
-    uint8_t *one;    /* a point */
-    uint8_t *aff;    /* a blst affine point */
+    uint8_t *conv;       /* CHUNK converted bases (non-native backends) */
+    uint8_t *carry[2];   /* CARRY points each: the previous chunk's partial sums */
+    uint8_t *aff;        /* a blst affine point */
 } sum_scratch;
 
 static size_t sum_layout(sum_scratch *s, void *base, const cz__aff_ops *ops)
 {
     bump b = { base, 0 };
-    lists_layout(&s->l, &b, ops, CHUNK, 1);
+    lists_layout(&s->l, &b, ops, CHUNK + CARRY, 1);
     s->conv = take(&b, ops->native ? 0 : CHUNK * ops->point_size);
-    s->one = take(&b, ops->point_size);
+    s->carry[0] = take(&b, CARRY * ops->point_size);
+    s->carry[1] = take(&b, CARRY * ops->point_size);
     s->aff = take(&b, ops->group->affine_size);
     return b.used + 64;
 }
@@ -395,28 +403,38 @@ void cz__aff_sum(const cz__aff_ops *ops, void *out, const void *bases, const uin
     sum_scratch s;
     sum_layout(&s, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), ops);
     const cz_group *g = ops->group;
-    size_t ps = ops->point_size, as = g->affine_size;
+    size_t ps = ops->point_size, as = g->affine_size, carried = 0;
     memset(out, 0, g->proj_size);
-    for (size_t at = 0; at < n; at += CHUNK) {
+    for (size_t at = 0, k = 0; at < n; at += CHUNK, k ^= 1) {
         size_t cn = n - at < CHUNK ? n - at : CHUNK;
+        bool last = at + cn == n;
         const uint32_t *idx = index ? index + at : NULL;
+        cz__aff_ref *refs = s.l.refs;
+        for (size_t i = 0; i < carried; i++)
+            refs[i] = (cz__aff_ref)(s.carry[k ^ 1] + i * ps);
+        refs += carried;
         if (ops->native) {
             for (size_t i = 0; i < cn; i++)
-                s.l.refs[i] = (cz__aff_ref)((const uint8_t *)bases + (idx ? idx[i] : at + i) * as);
+                refs[i] = (cz__aff_ref)((const uint8_t *)bases + (idx ? idx[i] : at + i) * as);
         } else {
             ops->from_blst(s.conv, idx ? bases : (const uint8_t *)bases + at * as, idx, cn);
             for (size_t i = 0; i < cn; i++)
-                s.l.refs[i] = (cz__aff_ref)(s.conv + i * ps);
+                refs[i] = (cz__aff_ref)(s.conv + i * ps);
         }
+        uint32_t stop = last ? 1 : CARRY;
         s.l.start[0] = 0;
-        s.l.len[0] = (uint32_t)cn;
+        s.l.len[0] = (uint32_t)(carried + cn);
         s.l.active[0] = 0;
         s.l.nslots = 0;
-        run_rounds(&s.l, cn >= 2);
-        if (s.l.len[0] == 1) {
-            ops->copy(s.one, s.l.refs[0]);
-            ops->to_blst(s.aff, s.one, 1);
-            g->add_affine(out, out, s.aff);
-        }
+        run_rounds(&s.l, s.l.len[0] > stop, stop);
+        /* the partial sums move to this chunk's carry buffer (the other one
+         * may still be referenced) */
+        carried = s.l.len[0];
+        for (size_t i = 0; i < carried; i++)
+            ops->copy(s.carry[k] + i * ps, s.l.refs[i]);
+    }
+    if (carried == 1) {
+        ops->to_blst(s.aff, s.carry[(n - 1) / CHUNK % 2], 1);
+        g->add_affine(out, out, s.aff);
     }
 }

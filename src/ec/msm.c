@@ -292,6 +292,10 @@ static int pippenger(cz_ctx_t *ctx, const cz_group *g, const engine *e, void *ou
     return rc;
 }
 
+static int gather_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
+                      const uint32_t *index, const blst_scalar *scalars, size_t count,
+                      size_t nbits);
+
 static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
                const blst_scalar *scalars, size_t n)
 {
@@ -300,6 +304,8 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL output", g->name);
     engine e = pick_engine(g);
+    if (e.ops && !e.ops->native && n > 1)   /* convert once, not once per window */
+        return gather_msm(ctx, g, out, bases, NULL, scalars, n, FR_BITS);
     return pippenger(ctx, g, &e, out, bases, false, scalars, n, FR_BITS);
 }
 
@@ -308,8 +314,9 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
  * array those reads are scattered over the whole params vector and miss the
  * cache, so the bases are first copied into a contiguous block (measured
  * ~1.5x faster at 2^16 tails) — converted to the affine backend's format
- * on the way, so the windows do not convert them again. Blocks are bounded
- * to keep the copy small.
+ * on the way, so the windows do not convert them again (a NULL |index|:
+ * the bases in order, the plain MSM's conversion). Blocks are bounded to
+ * keep the copy small.
  */
 #define GATHER_BLOCK ((size_t)1 << 20)
 #define GATHER_GRAIN 8192
@@ -327,8 +334,12 @@ static void gather_copy(void *p, size_t begin, size_t end, unsigned slot)
     const gather_job *job = p;
     if (job->ops) {
         size_t ps = job->ops->point_size;
-        job->ops->from_blst((uint8_t *)job->dst + begin * ps, job->bases, job->index + begin,
-                            end - begin);
+        if (job->index)
+            job->ops->from_blst((uint8_t *)job->dst + begin * ps, job->bases, job->index + begin,
+                                end - begin);
+        else
+            job->ops->from_blst((uint8_t *)job->dst + begin * ps, cz_aff(job->g, job->bases, begin),
+                                NULL, end - begin);
         return;
     }
     size_t sz = job->g->affine_size;
@@ -336,12 +347,11 @@ static void gather_copy(void *p, size_t begin, size_t end, unsigned slot)
         memcpy((uint8_t *)job->dst + i * sz, cz_aff(job->g, job->bases, job->index[i]), sz);
 }
 
-static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
+/* |index| NULL: bases[0..count) in order (converting engines only) */
+static int gather_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
                       const uint32_t *index, const blst_scalar *scalars, size_t count,
                       size_t nbits)
 {
-    if (!out || (count > 0 && (!bases || !index || !scalars)))
-        return cz_fail(ctx, CZ_EINVAL, "%s tail MSM: NULL argument", g->name);
     memset(out, 0, g->proj_size);
     if (count == 0)
         return CZ_OK;
@@ -355,7 +365,8 @@ static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
     uint8_t part[sizeof(blst_p2)];
     for (size_t at = 0; at < count && rc == CZ_OK; at += block) {
         size_t m = count - at < block ? count - at : block;
-        gather_job job = { g, e.ops, copy, bases, index + at };
+        gather_job job = { g, e.ops, copy, index ? bases : cz_aff(g, bases, at),
+                           index ? index + at : NULL };
         cz_pool_for(cz_ctx_pool(ctx), m, GATHER_GRAIN, gather_copy, &job);
         rc = pippenger(ctx, g, &e, part, copy, e.ops != NULL, scalars + at, m,
                        nbits > FR_BITS ? FR_BITS : nbits);
@@ -368,7 +379,7 @@ static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
 
 /* ---- batch addition ---------------------------------------------------------- */
 
-#define BATCH_WORDS 128   /* 8192 candidate bases per task */
+#define BATCH_WORDS 512   /* 32768 candidate bases per task */
 
 typedef struct {
     const cz_group *g;
@@ -434,6 +445,15 @@ static int batch_add(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
     free_scratch(job.scratch, width);
     free(job.sums);
     return ok ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "%s batch addition: scratch", g->name);
+}
+
+static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
+                      const uint32_t *index, const blst_scalar *scalars, size_t count,
+                      size_t nbits)
+{
+    if (!out || (count > 0 && (!bases || !index || !scalars)))
+        return cz_fail(ctx, CZ_EINVAL, "%s tail MSM: NULL argument", g->name);
+    return gather_msm(ctx, g, out, bases, index, scalars, count, nbits);
 }
 
 static int msm_split(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,

@@ -478,6 +478,12 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
         if (cpu > 0)
             printf("; cpu %u threads %.1f ms, speedup %.1fx", threads, cpu * 1e3, cpu / dev);
         printf("; results %s\n", match ? "equal" : "DIFFER");
+        cz_cuda_msm_profile pr;
+        cz_cuda_msm_last_profile(m, &pr);
+        printf("  last run: c=%u, %u windows, %u chunk(s): digits %.2f ms, sort %.2f, "
+               "accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
+               pr.c, pr.nwin, pr.chunks, pr.digits_ms, pr.sort_ms, pr.accumulate_ms, pr.join_ms,
+               pr.merge_ms, pr.reduce_ms);
     }
     ret = match ? CZ_EXIT_OK : CZ_EXIT_FAIL;
 out:

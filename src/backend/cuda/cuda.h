@@ -166,8 +166,8 @@ int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
  * Device memory: cz_cuda_msm_mem_bytes(max_chunk) at creation (about
  * 5.2 GiB for 2^24: the sort's keys/values for 16 digits per term, the
  * scalar staging, partial sums), plus the buckets, allocated on first need
- * and kept: nwin * 2^(c-1) points of 192 (G1) or 384 (G2) bytes, at most
- * 1.3 GiB (G1, c = 20).
+ * and kept: nwin * 2^(c-1) points of 192 (G1) or 384 (G2) bytes, twice
+ * when n exceeds one chunk (totals + the chunk's), at most 2.6 GiB (G1, c = 20).
  *
  * Results are the same group elements as ec/msm.h computes (compare them as
  * points: Jacobian coordinates are not unique). Errors: CZ_EDEVICE (CUDA,
@@ -190,6 +190,12 @@ void cz_cuda_msm_free(cz_cuda_msm *m);               /* NULL: no-op */
 /* group 1: out is a blst_p1, d_bases blst_p1_affine; group 2: blst_p2, blst_p2_affine. */
 int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
                     const cz_cuda_msm_terms *terms);
+/* Where the last MSM's device time went (device events; ms summed over chunks). */
+typedef struct {
+    float digits_ms, sort_ms, accumulate_ms, join_ms, merge_ms, reduce_ms;
+    unsigned chunks, c, nwin;     /* chunks processed, window bits, windows */
+} cz_cuda_msm_profile;
+void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out);
 /* out = sum of d_bases[i] over the set bits i < n of the host |bitmap| (bits past n ignored). */
 int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
                       const uint64_t *bitmap, size_t n);

@@ -94,7 +94,7 @@ static size_t resident_bytes(const cuda_backend_t *cb)
 static size_t fixed_bytes(const cuda_backend_t *cb)
 {
     return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) + (cb->msm ? cz_cuda_msm_mem_bytes(0) : 0) +
-           CZ__GIB;   /* buckets, at most 1.3 GiB, allocated by the MSM on need */
+           3 * CZ__GIB;   /* buckets, at most 2.6 GiB, allocated by the MSM on need */
 }
 
 static void drop_set(rset *s)

@@ -14,7 +14,9 @@
  *  3. accumulate (msm_impl.cuh): fixed-length slices of the sorted entries,
  *     one per thread (so skewed buckets cannot unbalance the load), summed
  *     in XYZZ with mixed additions; runs cut by slice ends are joined in a
- *     second kernel. Buckets persist over chunks.
+ *     second kernel. Each chunk fills empty buckets by stores; from the
+ *     second chunk on they are then added into the totals by a merge kernel
+ *     (one thread per bucket, no divergence).
  *  4. reduce: running sums over segments of each window's buckets, then a
  *     grouped sum per window, then to Jacobian: nwin points back to the host,
  *     combined there by Horner's rule (nwin*c doublings, microseconds).
@@ -64,7 +66,12 @@ struct cz_cuda_msm {
     void *out;                            /* CZ__MAX_WINDOWS G2 Jacobian points */
     void *buckets;
     size_t bucket_bytes;
+    cudaEvent_t ev[7];                    /* profile marks (CZ__PROF_*), then the end */
+    cz_cuda_msm_profile prof;             /* of the last MSM */
 };
+
+enum { CZ__PROF_START, CZ__PROF_DIGITS, CZ__PROF_SORT, CZ__PROF_ACCUMULATE, CZ__PROF_JOIN,
+       CZ__PROF_MERGE, CZ__PROF_END };
 
 typedef struct {
     unsigned c, nwin, half, key_bits;
@@ -138,6 +145,52 @@ static int cz__msm_reserve_buckets(cz_ctx_t *ctx, cz_cuda_msm *m, size_t bytes)
     if (rc == CZ_OK)
         m->bucket_bytes = bytes;
     return rc;
+}
+
+/* ---- the profile: device-event times per phase, summed over chunks ---------- */
+
+static void cz__msm_prof_begin(cz_cuda_msm *m, const cz__msm_plan *pl)
+{
+    memset(&m->prof, 0, sizeof m->prof);
+    m->prof.c = pl->c;
+    m->prof.nwin = pl->nwin;
+}
+
+static void cz__msm_prof_mark(cz_cuda_msm *m, int k)
+{
+    cudaEventRecord(m->ev[k], m->stream);
+}
+
+static float elapsed(cudaEvent_t a, cudaEvent_t b)
+{
+    float ms = 0;
+    return cudaEventElapsedTime(&ms, a, b) == cudaSuccess ? ms : 0;
+}
+
+/* One host wait per chunk (~100 ms of device work each): negligible. */
+static int cz__msm_prof_chunk_end(cz_ctx_t *ctx, cz_cuda_msm *m)
+{
+    CZ__CU(ctx, cudaEventSynchronize(m->ev[CZ__PROF_MERGE]));
+    float *f[] = { &m->prof.digits_ms, &m->prof.sort_ms, &m->prof.accumulate_ms,
+                   &m->prof.join_ms, &m->prof.merge_ms };
+    for (int k = 0; k < 5; k++)
+        *f[k] += elapsed(m->ev[k], m->ev[k + 1]);
+    m->prof.chunks++;
+    return CZ_OK;
+}
+
+/* After the stream's last work: the reduction's time (from the last chunk's end). */
+static int cz__msm_prof_end(cz_ctx_t *ctx, cz_cuda_msm *m)
+{
+    CZ__CU(ctx, cudaEventRecord(m->ev[CZ__PROF_END], m->stream));
+    CZ__CU(ctx, cudaEventSynchronize(m->ev[CZ__PROF_END]));
+    m->prof.reduce_ms = elapsed(m->ev[CZ__PROF_MERGE], m->ev[CZ__PROF_END]);
+    return CZ_OK;
+}
+
+extern "C" void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out)
+{
+    *out = m->prof;
 }
 
 /* ---- digits and sort (group-independent) ------------------------------------ */
@@ -272,7 +325,7 @@ static size_t cub_temp_bytes(size_t entries)
 extern "C" size_t cz_cuda_msm_mem_bytes(size_t max_chunk)
 {
     const size_t chunk = clamp_chunk(max_chunk), entries = CZ__ENTRIES_PER_POINT * chunk;
-    return 4 * entries * sizeof(uint32_t) + chunk * (32 + 4) +
+    return 4 * entries * sizeof(uint32_t) + chunk * (32 + 4) +   /* + buckets: see cuda.h */
            2 * (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) + CZ__PARTIALS +
            CZ__MAX_WINDOWS * sizeof(cz_g2_jac) + cub_temp_bytes(entries);
 }
@@ -290,6 +343,9 @@ extern "C" void cz_cuda_msm_free(cz_cuda_msm *m)
                      m->out, m->buckets };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cz_cuda_free(bufs[i]);
+    for (int i = 0; i < 7; i++)
+        if (m->ev[i])
+            cudaEventDestroy(m->ev[i]);
     if (m->stream)
         cudaStreamDestroy(m->stream);
     free(m);
@@ -329,6 +385,9 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
     cudaError_t e;
     if (rc == CZ_OK && (e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking)) != cudaSuccess)
         rc = cz__cuda_fail(ctx, e, "cudaStreamCreate");
+    for (int i = 0; i < 7 && rc == CZ_OK; i++)
+        if ((e = cudaEventCreate(&m->ev[i])) != cudaSuccess)
+            rc = cz__cuda_fail(ctx, e, "cudaEventCreate");
     if (rc != CZ_OK) {
         cz_cuda_msm_free(m);
         return rc;

@@ -73,8 +73,11 @@ CZ__DI void CZ_KP(bucket_add)(XYZZ *bucket, const XYZZ v)
 
 /*
  * Phase A of the bucket accumulation: thread t sums the sorted entries
- * [tK, tK+K). A run (the entries of one bucket) lying wholly inside goes
- * straight into its bucket; a run cut by the range's start goes to head[t],
+ * [tK, tK+K). A run (the entries of one bucket) lying wholly inside is
+ * stored into its bucket — a store, not an addition: the chunk's buckets
+ * start empty and each is written once, so the threads that reach a run's
+ * end (divergently) do a few memory writes, not a 14-multiplication add
+ * while the rest of the warp waits. A run cut by the range's start goes to head[t],
  * one cut by its end to tail[t] (a run cut by both, to head[t] with
  * CZ__H_CONT), for phase B. |live| = entries that are not zero digits.
  */
@@ -101,7 +104,7 @@ CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
                 CZ_KP(xstore)(head + t, acc);
                 f |= CZ__H_ENDS;
             } else {
-                CZ_KP(bucket_add)(buckets + cur, acc);
+                CZ_KP(xstore)(buckets + cur, acc);
             }
             first = false;
             acc = CZ_EP(xyzz_inf)();
@@ -117,7 +120,7 @@ CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
         CZ_KP(xstore)(tail + t, acc);
         f |= CZ__T_VALID;
     } else {
-        CZ_KP(bucket_add)(buckets + cur, acc);
+        CZ_KP(xstore)(buckets + cur, acc);
     }
     flags[t] = f;
 }
@@ -125,7 +128,8 @@ CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
 /*
  * Phase B: each run cut by a range's end is completed by the thread where it
  * started, adding the heads of the following ranges it covers. Exactly one
- * thread writes each bucket per chunk (phase A or B), so no atomics.
+ * thread writes each bucket per chunk (phase A or B), so no atomics; buckets
+ * no run reached stay empty (the chunk's memset).
  */
 static __global__ void __launch_bounds__(128)
 CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *head, const XYZZ *tail, const uint8_t *flags,
@@ -143,7 +147,20 @@ CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *head, const XYZZ *tail, const uint8_t
             break;
     }
     const size_t e = s + K < live ? s + K : live;
-    CZ_KP(bucket_add)(buckets + keys[e - 1], acc);
+    CZ_KP(xstore)(buckets + keys[e - 1], acc);
+}
+
+/* totals[i] += chunk[i]: the buckets of one more chunk, one thread per bucket. */
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_merge)(XYZZ *totals, const XYZZ *chunk, uint32_t n)
+{
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const XYZZ c = CZ_KP(xload)(chunk + i);
+    if (F_(is_zero)(c.ZZ))
+        return;
+    CZ_KP(bucket_add)(totals + i, c);
 }
 
 /* k * p for a small k (a bucket-segment offset), double and add. */
@@ -271,38 +288,56 @@ static XYZZ *CZ_KP(sum_all)(cz_ctx_t *ctx, int *rc, XYZZ *a, XYZZ *b, uint32_t L
 static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
                               const cz_cuda_msm_terms *tm, const cz__msm_plan *pl, JAC *win)
 {
-    const size_t bucket_bytes = (size_t)pl->nwin * pl->half * sizeof(XYZZ);
-    int rc = cz__msm_reserve_buckets(ctx, m, bucket_bytes);
+    const uint32_t nb = pl->nwin * pl->half;
+    const size_t bucket_bytes = (size_t)nb * sizeof(XYZZ);
+    const bool chunked = tm->n > pl->chunk;
+    /* the totals, and with several chunks a second set for the chunk being accumulated */
+    int rc = cz__msm_reserve_buckets(ctx, m, bucket_bytes * (chunked ? 2 : 1));
     if (rc != CZ_OK)
         return rc;
     cudaStream_t st = m->stream;
-    XYZZ *buckets = (XYZZ *)m->buckets, *head = (XYZZ *)m->head, *tail = (XYZZ *)m->tail;
-    CZ__CU(ctx, cudaMemsetAsync(buckets, 0, bucket_bytes, st));   /* ZZ = 0: infinity */
+    XYZZ *totals = (XYZZ *)m->buckets, *head = (XYZZ *)m->head, *tail = (XYZZ *)m->tail;
+    cz__msm_prof_begin(m, pl);
 
     for (size_t off = 0; off < tm->n && rc == CZ_OK; off += pl->chunk) {
         const uint32_t cn = (uint32_t)(tm->n - off < pl->chunk ? tm->n - off : pl->chunk);
         const uint32_t total = cn * pl->nwin;
+        XYZZ *buckets = off == 0 ? totals : totals + nb;
+        CZ__CU(ctx, cudaMemsetAsync(buckets, 0, bucket_bytes, st));   /* ZZ = 0: infinity */
+        cz__msm_prof_mark(m, CZ__PROF_START);
         if ((rc = cz__msm_digits(ctx, m, tm, pl, off, cn)) != CZ_OK)
             break;
+        cz__msm_prof_mark(m, CZ__PROF_DIGITS);
         const uint32_t *keys, *vals;
         if ((rc = cz__msm_sort(ctx, m, pl, total, &keys, &vals)) != CZ_OK)
             break;
+        cz__msm_prof_mark(m, CZ__PROF_SORT);
         const uint32_t K = cz__msm_run_len(total);
         const uint32_t threads = (total + K - 1) / K;
         CZ_KP(msm_accumulate)<<<cz__blocks(threads, 128), 128, 0, st>>>(
             buckets, head, tail, m->flags, keys, vals, bases, m->zeros, total, K);
         if ((rc = cz__cuda_check(ctx, "msm: accumulate kernel")) != CZ_OK)
             break;
+        cz__msm_prof_mark(m, CZ__PROF_ACCUMULATE);
         CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, head, tail, m->flags,
                                                                   keys, m->zeros, total, K);
-        rc = cz__cuda_check(ctx, "msm: join kernel");
+        if ((rc = cz__cuda_check(ctx, "msm: join kernel")) != CZ_OK)
+            break;
+        cz__msm_prof_mark(m, CZ__PROF_JOIN);
+        if (off > 0) {
+            CZ_KP(msm_merge)<<<cz__blocks(nb, 128), 128, 0, st>>>(totals, buckets, nb);
+            if ((rc = cz__cuda_check(ctx, "msm: merge kernel")) != CZ_OK)
+                break;
+        }
+        cz__msm_prof_mark(m, CZ__PROF_MERGE);
+        rc = cz__msm_prof_chunk_end(ctx, m);
     }
     if (rc != CZ_OK)
         return rc;
 
     const uint32_t S = cz__msm_segment(pl), nseg = pl->half / S;
     CZ_KP(msm_segments)<<<cz__blocks((size_t)nseg * pl->nwin, 128), 128, 0, st>>>(
-        head, buckets, pl->half, S, nseg, pl->nwin);
+        head, totals, pl->half, S, nseg, pl->nwin);
     if ((rc = cz__cuda_check(ctx, "msm: segment kernel")) != CZ_OK)
         return rc;
     XYZZ *sums = CZ_KP(sum_all)(ctx, &rc, head, tail, nseg, pl->nwin, st);
@@ -314,7 +349,7 @@ static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
         return rc;
     CZ__CU(ctx, cudaMemcpyAsync(win, d_win, pl->nwin * sizeof(JAC), cudaMemcpyDeviceToHost, st));
     CZ__CU(ctx, cudaStreamSynchronize(st));
-    return CZ_OK;
+    return cz__msm_prof_end(ctx, m);
 }
 
 /* The sum of bases[i] over the set bits i < n of |bitmap| (host) into *out (host). */

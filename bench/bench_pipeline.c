@@ -6,7 +6,14 @@
  * same process on the same inputs; the claim is the ratio. Device
  * efficiency and overlap violations come from the run's own timeline,
  * analysed in process (engine/analyze.h); every proof is verified by the
- * engine (a job whose proof fails verification fails the bench).
+ * engine (a job whose proof fails verification fails the bench), except
+ * with --random-params: TIMING ONLY params of the circuit's shape
+ * (cz_params_random; seconds where a real setup of bench:130278869, a 32GiB
+ * PoRep partition, takes hours), whose proofs cannot verify, so the jobs go
+ * in without a pvk (engine.h: not verified) and the report says so.
+ *
+ * The params live outside the engine's memory budget, so the automatic
+ * budget leaves their bytes out on top of the engine's default margin.
  *
  * Devices: --devices cpu[:N] (N emulated CPU devices sharing the pool, for
  * the engine's multi-device paths) or cuda[:N|:all] (the first N usable
@@ -31,6 +38,7 @@
 
 typedef struct {
     const char *circuit, *params_path, *timeline_path, *svg_path;
+    bool random_params;        /* timing only: random points, jobs not verified */
     const char *kind;          /* "cpu" or "cuda" */
     size_t devices;            /* 0: all of the kind (cuda, cuda:all); resolved in main */
     size_t jobs, partitions, threads;
@@ -44,11 +52,19 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
             "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
-            "         [--params FILE] [--threads T] [--timeline LOG] [--svg OUT.svg] [--json]\n"
+            "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
+            "         [--svg OUT.svg] [--json]\n"
             "  Runs J jobs of P partitions through the engine once per workers-per-device\n"
-            "  count and reports s/job, partitions/min, device efficiency, overlap\n"
-            "  violations and peak RSS; the first count is the baseline of the ratio.\n"
-            "  Without --params, test parameters are generated in process (seeded).\n"
+            "  count and reports s/job, s/partition, partitions/min, device efficiency\n"
+            "  (the least efficient device, then each device), the mean device region\n"
+            "  per partition, overlap violations and peak RSS; the first count is the\n"
+            "  baseline of the ratio.\n"
+            "  Without --params, test parameters are generated in process (seeded) and\n"
+            "  the engine verifies every job.\n"
+            "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
+            "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
+            "  hours); the proofs cannot verify, so the jobs are not verified\n"
+            "  (JSON \"verified\":false).\n"
             "  --devices: cpu (default; cpu:N = N emulated CPU devices sharing the\n"
             "  threads) or cuda (every usable GPU; cuda:N = the first N), at most %d.\n"
             "  --timeline/--svg keep the log / Gantt chart of the last run.\n",
@@ -102,7 +118,8 @@ static int parse(int argc, char **argv, pipe_opts *o)
         { "devices", required_argument, 0, 'd' },  { "params", required_argument, 0, 'P' },
         { "threads", required_argument, 0, 't' },  { "timeline", required_argument, 0, 'l' },
         { "svg", required_argument, 0, 's' },      { "json", no_argument, 0, 'J' },
-        { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 },
+        { "random-params", no_argument, 0, 'R' },  { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
     };
     *o = (pipe_opts){ .circuit = "bench:16384", .kind = "cpu", .jobs = 3, .partitions = 4,
                       .devices = 1, .w = { 1, 2 }, .nw = 2 };
@@ -126,9 +143,14 @@ static int parse(int argc, char **argv, pipe_opts *o)
         case 'l': o->timeline_path = optarg; break;
         case 's': o->svg_path = optarg; break;
         case 'J': o->json = 1; break;
+        case 'R': o->random_params = true; break;
         case 'h': usage(stdout); return 1;
         default: return -1;
         }
+    }
+    if (o->random_params && o->params_path) {
+        fprintf(stderr, "cuzk bench pipeline: --params and --random-params exclude each other\n");
+        return -1;
     }
     return optind == argc ? 0 : -1;
 }
@@ -169,14 +191,21 @@ static size_t peak_rss(void)
 
 typedef struct {
     unsigned w;
-    double wall_s, s_per_job, partitions_per_min, efficiency, dispatch_efficiency;
+    double wall_s, s_per_job, s_per_partition, partitions_per_min;
+    double efficiency, dispatch_efficiency;   /* of the least efficient device */
+    double device_eff[MAX_DEVICES];           /* per device of the timeline, in its order */
+    int32_t device_id[MAX_DEVICES];
+    size_t ndev;
+    double region_ms;                         /* mean device region (lock held) per partition */
     size_t overlaps, peak_rss;
     int ok;
 } run_result;
 
+/* One run at W workers per device; |pvk| NULL: the jobs are not verified.
+ * |margin|: the automatic budget's margin (engine default + params). */
 static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circuit,
                     const cz_params_t *params, const cz_pvk_t *pvk, size_t part_bytes,
-                    size_t abc_bytes, unsigned w, bool last, run_result *res)
+                    size_t abc_bytes, size_t margin, unsigned w, bool last, run_result *res)
 {
     cz_backend_t *be[MAX_DEVICES] = { 0 };
     cz_timeline_t *tl = NULL;
@@ -188,7 +217,8 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
         rc = last && o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1)
                                       : cz_tl_new(&tl, NULL, 1);
     cz_engine_config_t cfg = { .backends = be, .num_devices = o->devices,
-                               .workers_per_device = w, .pool = cz_ctx_pool(ctx), .timeline = tl };
+                               .workers_per_device = w, .memory_margin = margin,
+                               .pool = cz_ctx_pool(ctx), .timeline = tl };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
     pipe_job *jobs = calloc(o->jobs, sizeof *jobs);
@@ -220,6 +250,7 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     res->w = w;
     res->wall_s = wall;
     res->s_per_job = wall / (double)o->jobs;
+    res->s_per_partition = wall / (double)(o->jobs * o->partitions);
     res->partitions_per_min = 60.0 * (double)(o->jobs * o->partitions) / wall;
     res->peak_rss = peak_rss();
     cz_engine_free(e);
@@ -233,16 +264,26 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
         cz_timeline_report_t *rep = NULL;
         rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep) : cz_fail(ctx, CZ_ENOMEM, "timeline");
         if (rc == CZ_OK) {
-            /* the figure of the least efficient device */
+            /* the figure of the least efficient device, and each device's */
             res->efficiency = 1.0;
             res->dispatch_efficiency = 1.0;
+            res->ndev = 0;
+            double held_ms = 0;
+            size_t regions = 0;
             for (size_t d = 0; d < cz_timeline_ndevices(rep); d++) {
                 const cz_tl_device_t *dv = cz_timeline_device(rep, d);
+                if (res->ndev < MAX_DEVICES) {
+                    res->device_id[res->ndev] = dv->device;
+                    res->device_eff[res->ndev++] = dv->efficiency;
+                }
+                held_ms += dv->held_ms;
+                regions += dv->regions;
                 if (dv->efficiency < res->efficiency)
                     res->efficiency = dv->efficiency;
                 if (dv->dispatch_efficiency >= 0 && dv->dispatch_efficiency < res->dispatch_efficiency)
                     res->dispatch_efficiency = dv->dispatch_efficiency;
             }
+            res->region_ms = regions ? held_ms / (double)regions : 0;
             res->overlaps = cz_timeline_noverlaps(rep);
             if (last && o->svg_path)
                 rc = cz_timeline_svg_file(ctx, rep, NULL, o->svg_path, NULL);
@@ -279,6 +320,88 @@ static int resolve_devices(cz_ctx_t *ctx, pipe_opts *o)
     return CZ_OK;
 }
 
+/* The params to run with: the file, random points (timing only) or a seeded
+ * test setup; *seconds: how long making them took. */
+static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circuit,
+                       const cz_params_shape_t *shape, cz_params_t **params, double *seconds)
+{
+    double t0 = cz_bench_now();
+    int rc;
+    if (o->params_path) {
+        cz_params_opts_t popts = { .expect = shape };
+        rc = cz_params_load(ctx, params, o->params_path, &popts);
+    } else if (o->random_params) {
+        if (!o->json)
+            printf("random parameters for %s (TIMING ONLY: proofs will not verify)...\n",
+                   o->circuit);
+        rc = cz_params_random(ctx, params, shape, 1);
+    } else {
+        cz_setup_toxic_t toxic;
+        cz_setup_toxic_from_seed(&toxic, 1);
+        if (!o->json)
+            printf("generating test parameters for %s (seeded; tests only)...\n", o->circuit);
+        rc = cz_setup(ctx, params, cz_circuit_body, (void *)circuit, &toxic, NULL);
+        cz_setup_toxic_scrub(&toxic);
+    }
+    *seconds = cz_bench_now() - t0;
+    return rc;
+}
+
+/* |bytes| as "12.34 GiB" or "56.7 MiB" into buf[0..len). */
+static const char *fmt_bytes(char *buf, size_t len, size_t bytes)
+{
+    const double mib = 1024.0 * 1024.0;
+    if (bytes >= ((size_t)1 << 30))
+        snprintf(buf, len, "%.2f GiB", (double)bytes / (1024.0 * mib));
+    else
+        snprintf(buf, len, "%.1f MiB", (double)bytes / mib);
+    return buf;
+}
+
+/* Bytes the params hold in memory (outside the engine's budget). */
+static size_t params_mem_bytes(const cz_params_t *p)
+{
+    size_t n = 0;
+    for (int v = 0; p && v < CZ_PV_COUNT; v++)
+        n += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
+    return n;
+}
+
+static void print_result(const pipe_opts *o, const run_result *r, const run_result *base,
+                         bool verified, unsigned threads)
+{
+    double gain = base->s_per_job / r->s_per_job;
+    if (o->json) {
+        printf("{\"bench\":\"pipeline\",\"circuit\":\"%s\",\"devices\":\"%s:%zu\","
+               "\"jobs\":%zu,\"partitions\":%zu,\"workers_per_device\":%u,\"s_per_job\":%.3f,"
+               "\"s_per_partition\":%.3f,\"partitions_per_min\":%.1f,\"device_efficiency\":%.4f,"
+               "\"dispatch_efficiency\":%.4f,\"device_efficiencies\":[",
+               o->circuit, o->kind, o->devices, o->jobs, o->partitions, r->w, r->s_per_job,
+               r->s_per_partition, r->partitions_per_min, r->efficiency, r->dispatch_efficiency);
+        for (size_t d = 0; d < r->ndev; d++)
+            printf("%s%.4f", d ? "," : "", r->device_eff[d]);
+        printf("],\"device_region_ms\":%.2f,\"overlap_violations\":%zu,\"peak_rss_bytes\":%zu,"
+               "\"gain_vs_first\":%.3f,\"params\":\"%s\",\"verified\":%s,\"threads\":%u}\n",
+               r->region_ms, r->overlaps, r->peak_rss, gain,
+               o->params_path ? "file" : o->random_params ? "random" : "test",
+               verified ? "true" : "false", threads);
+        return;
+    }
+    printf("W=%u: %.3f s/job, %.3f s/partition, %.1f partitions/min, device efficiency %.1f%% "
+           "(dispatch-level %.1f%%), device region %.1f ms/partition, %zu overlap violations, "
+           "peak RSS %.1f MiB, %.2fx vs W=%u; %s\n",
+           r->w, r->s_per_job, r->s_per_partition, r->partitions_per_min, 100 * r->efficiency,
+           100 * r->dispatch_efficiency, r->region_ms, r->overlaps,
+           (double)r->peak_rss / 1048576.0, gain, base->w,
+           verified ? "all proofs verified" : "timing only: random params, proofs not verified");
+    if (r->ndev > 1) {
+        printf("  device efficiency per device:");
+        for (size_t d = 0; d < r->ndev; d++)
+            printf("%s device %d %.1f%%", d ? "," : "", (int)r->device_id[d], 100 * r->device_eff[d]);
+        printf("\n");
+    }
+}
+
 int cz_bench_pipeline(int argc, char **argv)
 {
     pipe_opts o;
@@ -291,7 +414,7 @@ int cz_bench_pipeline(int argc, char **argv)
     cz_circuit_t circuit;
     cz_params_t *params = NULL;
     cz_pvk_t *pvk = NULL;
-    size_t rows, ni, na, pc[3];
+    size_t rows = 0, ni = 0, na = 0, pc[3] = { 0 };
     int rc = resolve_devices(ctx, &o);
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, o.circuit, &circuit);
@@ -300,49 +423,36 @@ int cz_bench_pipeline(int argc, char **argv)
     size_t m = 1;
     while (m < rows)
         m <<= 1;
-    cz_params_shape_t shape = { ni, na, m, pc[0], pc[1], pc[2] };
-    if (rc == CZ_OK && o.params_path) {
-        cz_params_opts_t popts = { .expect = &shape };
-        rc = cz_params_load(ctx, &params, o.params_path, &popts);
-    } else if (rc == CZ_OK) {
-        cz_setup_toxic_t toxic;
-        cz_setup_toxic_from_seed(&toxic, 1);
-        if (!o.json)
-            printf("generating test parameters for %s (seeded; tests only)...\n", o.circuit);
-        rc = cz_setup(ctx, &params, cz_circuit_body, &circuit, &toxic, NULL);
-        cz_setup_toxic_scrub(&toxic);
-    }
+    /* what cz_g16_partition_new checks each witness against (cz_g16_shape_of) */
+    cz_params_shape_t shape = { .num_inputs = ni, .num_aux = na, .domain_size = m,
+                                .a_aux_popcount = pc[CZ_DENSITY_A_AUX],
+                                .b_input_popcount = pc[CZ_DENSITY_B_INPUT],
+                                .b_aux_popcount = pc[CZ_DENSITY_B_AUX] };
+    double params_s = 0;
     if (rc == CZ_OK)
+        rc = make_params(ctx, &o, &circuit, &shape, &params, &params_s);
+    if (rc == CZ_OK && !o.random_params)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     size_t part_bytes = 0, abc_bytes = 0;
     cz_engine_estimate(&shape, rows, &part_bytes, &abc_bytes);
+    size_t pbytes = params_mem_bytes(params);
+    size_t margin = ((size_t)5 << 30) + pbytes;   /* the engine's default margin + params */
 
     run_result res[MAX_W];
-    if (rc == CZ_OK && !o.json)
+    if (rc == CZ_OK && !o.json) {
+        char buf[32];
+        if (o.random_params)
+            printf("random params: %.1f s, %s (domain %zu, %zu aux)\n", params_s,
+                   fmt_bytes(buf, sizeof buf, pbytes), m, na);
         printf("devices %s:%zu, %zu jobs x %zu partitions of %s\n", o.kind, o.devices, o.jobs,
                o.partitions, o.circuit);
+    }
     for (size_t i = 0; rc == CZ_OK && i < o.nw; i++) {
-        rc = run_once(ctx, &o, &circuit, params, pvk, part_bytes, abc_bytes, o.w[i],
+        rc = run_once(ctx, &o, &circuit, params, pvk, part_bytes, abc_bytes, margin, o.w[i],
                       i + 1 == o.nw, &res[i]);
         if (rc)
             break;
-        double gain = res[0].s_per_job / res[i].s_per_job;
-        if (o.json)
-            printf("{\"bench\":\"pipeline\",\"circuit\":\"%s\",\"devices\":\"%s:%zu\","
-                   "\"jobs\":%zu,\"partitions\":%zu,\"workers_per_device\":%u,\"s_per_job\":%.3f,"
-                   "\"partitions_per_min\":%.1f,\"device_efficiency\":%.4f,"
-                   "\"dispatch_efficiency\":%.4f,\"overlap_violations\":%zu,\"peak_rss_bytes\":%zu,"
-                   "\"gain_vs_first\":%.3f,\"verified\":true,\"threads\":%u}\n",
-                   o.circuit, o.kind, o.devices, o.jobs, o.partitions, res[i].w, res[i].s_per_job,
-                   res[i].partitions_per_min, res[i].efficiency, res[i].dispatch_efficiency,
-                   res[i].overlaps, res[i].peak_rss, gain, cz_pool_width(cz_ctx_pool(ctx)));
-        else
-            printf("W=%u: %.3f s/job, %.1f partitions/min, device efficiency %.1f%% "
-                   "(dispatch-level %.1f%%), %zu overlap violations, peak RSS %.1f MiB, "
-                   "%.2fx vs W=%u; all proofs verified\n",
-                   res[i].w, res[i].s_per_job, res[i].partitions_per_min, 100 * res[i].efficiency,
-                   100 * res[i].dispatch_efficiency, res[i].overlaps,
-                   (double)res[i].peak_rss / 1048576.0, gain, res[0].w);
+        print_result(&o, &res[i], &res[0], pvk != NULL, cz_pool_width(cz_ctx_pool(ctx)));
         if (res[i].overlaps)
             rc = CZ_EINTERNAL;
     }

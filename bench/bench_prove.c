@@ -1,10 +1,19 @@
 /*
  * bench/bench_prove.c — `cuzk bench prove`: one proof on the backend
- * --backend names (cpu, cuda, auto; backend.h) with the time of every stage (synthesis, NTT/H, the MSMs h, l, a, b_g1,
- * b_g2, assembly), best of K runs by total time. The stages are shares of
- * one run, so the figures are ratios of the same process and input.
+ * --backend names (cpu, cuda, auto; backend.h) with the time of every stage
+ * (synthesis, prep, NTT/H, the MSMs h, l, a, b_g1, b_g2, the wait for prep,
+ * assembly) and of the device region as a whole (the time the engine would
+ * hold the device lock), best of K runs by total time. The stages are shares
+ * of one run, so the figures are ratios of the same process and input.
+ *
+ * Params: a file (--params), a seeded test setup (the default), or, for
+ * timing at real scale (bench:130278869 is a 32GiB PoRep partition, whose
+ * setup takes hours), random points of the circuit's shape (--random-params,
+ * cz_params_random): the proof is then not verified, since it cannot be.
+ * --dry-run prints the shape and the memory it needs and proves nothing.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +21,7 @@
 #include "bench/bench.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "engine/engine.h"
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
@@ -19,12 +29,146 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: cuzk bench prove --circuit bench:N [--params FILE] [--threads T]\n"
-            "                        [--iters K] [--backend cpu|cuda|auto] [--device N] [--json]\n"
+            "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
+            "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
+            "                        [--device N] [--dry-run] [--json]\n"
             "  Proves on the backend (default cpu; auto = cuda when usable, else cpu;\n"
             "  --device N picks the GPU) and prints the time of each stage: synthesis,\n"
-            "  NTT/H, MSM h, l, a, b_g1, b_g2, assembly, total (best of K by total).\n"
-            "  Without --params, test parameters are generated in process (seeded).\n");
+            "  prep, NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device\n"
+            "  region (the stages the backend runs; the time the engine holds the device\n"
+            "  lock) and the total (best of K by total). Here prep runs before the device\n"
+            "  region, so prep wait is ~0 (in the engine they overlap).\n"
+            "  Without --params, test parameters are generated in process (seeded) and\n"
+            "  the proof is verified.\n"
+            "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
+            "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
+            "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n"
+            "  --dry-run: print the circuit's shape, the params' and the partition's\n"
+            "  memory, and exit without making params or proving.\n");
+}
+
+/* The params shape of |c| (FACTS 1): the one cz_g16_partition_new checks a
+ * witness of |c| against (domain = 2^ceil(log2 rows), cz_g16_shape_of). */
+static int circuit_params_shape(cz_ctx_t *ctx, const cz_circuit_t *c, cz_params_shape_t *shape,
+                                size_t *rows)
+{
+    size_t ni, na, pc[3];
+    int rc = cz_circuit_shape(ctx, c, rows, &ni, &na, pc);
+    if (rc)
+        return rc;
+    size_t m = 1;
+    while (m < *rows)
+        m <<= 1;
+    *shape = (cz_params_shape_t){
+        .num_inputs = ni, .num_aux = na, .domain_size = m,
+        .a_aux_popcount = pc[CZ_DENSITY_A_AUX],
+        .b_input_popcount = pc[CZ_DENSITY_B_INPUT],
+        .b_aux_popcount = pc[CZ_DENSITY_B_AUX],
+    };
+    return CZ_OK;
+}
+
+static unsigned log2_of(size_t m)
+{
+    unsigned k = 0;
+    while (((size_t)1 << k) < m)
+        k++;
+    return k;
+}
+
+/* |bytes| as "12.34 GiB" or "56.7 MiB" into buf[0..len). */
+static const char *fmt_bytes(char *buf, size_t len, size_t bytes)
+{
+    const double mib = 1024.0 * 1024.0;
+    if (bytes >= ((size_t)1 << 30))
+        snprintf(buf, len, "%.2f GiB", (double)bytes / (1024.0 * mib));
+    else
+        snprintf(buf, len, "%.1f MiB", (double)bytes / mib);
+    return buf;
+}
+
+/* The shape, the params' point counts and bytes in memory (params.h), and the
+ * engine's budget estimate for one partition of it. */
+static void print_shape(const char *id, const cz_params_shape_t *s, size_t rows, int json)
+{
+    const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
+    size_t n_h = s->domain_size - 1, n_l = s->num_aux, n_a = s->num_inputs + s->a_aux_popcount;
+    size_t n_b = s->b_input_popcount + s->b_aux_popcount;
+    size_t params_bytes = (n_h + n_l + n_a + n_b) * g1 + n_b * g2;
+    size_t part_bytes, abc_bytes;
+    cz_engine_estimate(s, rows, &part_bytes, &abc_bytes);
+    char pb[32], tb[32], ab[32];
+    if (json)
+        printf("{\"bench\":\"prove-shape\",\"circuit\":\"%s\",\"rows\":%zu,\"domain_size\":%zu,"
+               "\"num_inputs\":%zu,\"num_aux\":%zu,\"a_aux_popcount\":%zu,"
+               "\"b_input_popcount\":%zu,\"b_aux_popcount\":%zu,\"params_bytes\":%zu,"
+               "\"partition_bytes\":%zu,\"abc_bytes\":%zu}\n",
+               id, rows, s->domain_size, s->num_inputs, s->num_aux, s->a_aux_popcount,
+               s->b_input_popcount, s->b_aux_popcount, params_bytes, part_bytes, abc_bytes);
+    else
+        printf("%s: %zu rows (domain 2^%u), %zu inputs (ONE included), %zu aux;\n"
+               "  popcounts a_aux %zu, b_input %zu, b_aux %zu\n"
+               "  params: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu points = %s in memory\n"
+               "  partition (engine estimate): %s, of which a/b %s\n",
+               id, rows, log2_of(s->domain_size), s->num_inputs, s->num_aux, s->a_aux_popcount,
+               s->b_input_popcount, s->b_aux_popcount, n_h, n_l, n_a, n_b, n_b,
+               fmt_bytes(pb, sizeof pb, params_bytes), fmt_bytes(tb, sizeof tb, part_bytes),
+               fmt_bytes(ab, sizeof ab, abc_bytes));
+}
+
+/* The params to prove with: |path| if set, else random points of |random|
+ * if set (timing only), else a seeded test setup of |circuit|. */
+static int make_params(cz_ctx_t *ctx, cz_params_t **params, const cz_circuit_t *circuit,
+                       const char *path, const cz_params_shape_t *random)
+{
+    if (path)
+        return cz_params_load(ctx, params, path, NULL);
+    if (random)
+        return cz_params_random(ctx, params, random, 1);
+    cz_setup_toxic_t toxic;
+    cz_setup_toxic_from_seed(&toxic, 1);
+    int rc = cz_setup(ctx, params, cz_circuit_body, (void *)circuit, &toxic, NULL);
+    cz_setup_toxic_scrub(&toxic);
+    return rc;
+}
+
+/* K proofs of |circuit| (witness seeds 1..K), each verified when |pvk|; the
+ * timings of the fastest by total time (synthesis included). */
+static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params,
+                      const cz_pvk_t *pvk, const cz_circuit_t *circuit, size_t iters,
+                      cz_g16_timings_t *best, double *best_synth, double *best_total)
+{
+    int rc = CZ_OK;
+    *best_total = -1;
+    for (size_t it = 0; rc == CZ_OK && it < iters; it++) {
+        cz_cs_witness_t w;
+        double t0 = cz_bench_now();
+        rc = cz_circuit_witness(ctx, circuit, it + 1, &w);
+        double synth = cz_bench_now() - t0;
+        if (rc)
+            break;
+        size_t n = w.num_inputs - 1;
+        cz_fr *inputs = malloc((n + 1) * sizeof *inputs);
+        if (!inputs) {
+            cz_cs_witness_free(&w);
+            return cz_fail(ctx, CZ_ENOMEM, "inputs");
+        }
+        memcpy(inputs, w.input + 1, n * sizeof *inputs);
+        cz_proof_t proof;
+        cz_g16_timings_t t;
+        double t1 = cz_bench_now();
+        rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, &t);
+        double total = synth + (cz_bench_now() - t1);
+        if (rc == CZ_OK && pvk && (rc = cz_verify(ctx, pvk, &proof, inputs, n)) != CZ_OK)
+            cz_fail(ctx, rc, "the proof does not verify");
+        free(inputs);
+        if (rc == CZ_OK && (*best_total < 0 || total < *best_total)) {
+            *best_total = total;
+            *best = t;
+            *best_synth = synth;
+        }
+    }
+    return rc;
 }
 
 int cz_bench_prove(int argc, char **argv)
@@ -34,11 +178,12 @@ int cz_bench_prove(int argc, char **argv)
         { "threads", required_argument, 0, 't' }, { "iters", required_argument, 0, 'i' },
         { "json", no_argument, 0, 'j' },          { "help", no_argument, 0, 'h' },
         { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'd' },
+        { "random-params", no_argument, 0, 'r' }, { "dry-run", no_argument, 0, 'n' },
         { 0, 0, 0, 0 },
     };
     const char *circuit_id = "bench:65536", *params_path = NULL, *backend = "cpu";
     size_t threads = 0, iters = 1, device = 0;
-    int json = 0, c;
+    int json = 0, random_params = 0, dry_run = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
@@ -49,12 +194,18 @@ int cz_bench_prove(int argc, char **argv)
         case 'j': json = 1; break;
         case 'b': backend = optarg; break;
         case 'd': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage; break;
+        case 'r': random_params = 1; break;
+        case 'n': dry_run = 1; break;
         case 'h': usage(stdout); return CZ_EXIT_OK;
         default: goto usage;
         }
     }
     if (optind != argc)
         goto usage;
+    if (random_params && params_path) {
+        fprintf(stderr, "cuzk bench prove: --params and --random-params exclude each other\n");
+        goto usage;
+    }
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads))
@@ -63,71 +214,62 @@ int cz_bench_prove(int argc, char **argv)
     cz_params_t *params = NULL;
     cz_backend_t *be = NULL;
     cz_pvk_t *pvk = NULL;
-    int rc = cz_backend_new(ctx, &be, backend, (int)device);   /* first: fail before setup */
+    cz_params_shape_t shape;
+    size_t rows = 0;
+    int rc = CZ_OK;
+    if (!dry_run)   /* first: fail before setup */
+        rc = cz_backend_new(ctx, &be, backend, (int)device);
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
-    if (rc == CZ_OK && params_path) {
-        rc = cz_params_load(ctx, &params, params_path, NULL);
-    } else if (rc == CZ_OK) {
-        cz_setup_toxic_t toxic;
-        cz_setup_toxic_from_seed(&toxic, 1);
-        rc = cz_setup(ctx, &params, cz_circuit_body, &circuit, &toxic, NULL);
-        cz_setup_toxic_scrub(&toxic);
+    if (rc == CZ_OK && (dry_run || random_params)) {
+        rc = circuit_params_shape(ctx, &circuit, &shape, &rows);
+        if (rc == CZ_OK && (dry_run || !json))
+            print_shape(circuit_id, &shape, rows, json);
     }
-    if (rc == CZ_OK)
+    double params_s = cz_bench_now();
+    if (rc == CZ_OK && !dry_run)
+        rc = make_params(ctx, &params, &circuit, params_path, random_params ? &shape : NULL);
+    params_s = cz_bench_now() - params_s;
+    if (rc == CZ_OK && random_params && !dry_run && !json)
+        printf("random params (timing only, proofs do not verify) in %.1f s\n", params_s);
+    if (rc == CZ_OK && params && !random_params)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     cz_g16_timings_t best = { 0 };
     double best_total = -1, best_synth = 0;
-    for (size_t it = 0; rc == CZ_OK && it < iters; it++) {
-        cz_cs_witness_t w;
-        double t0 = cz_bench_now();
-        rc = cz_circuit_witness(ctx, &circuit, it + 1, &w);
-        double synth = cz_bench_now() - t0;
-        if (rc)
-            break;
-        size_t n = w.num_inputs - 1;
-        cz_fr *inputs = malloc((n + 1) * sizeof *inputs);
-        memcpy(inputs, w.input + 1, n * sizeof *inputs);
-        cz_proof_t proof;
-        cz_g16_timings_t t;
-        double t1 = cz_bench_now();
-        rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, &t);
-        double total = synth + (cz_bench_now() - t1);
-        if (rc == CZ_OK && (rc = cz_verify(ctx, pvk, &proof, inputs, n)) != CZ_OK)
-            cz_fail(ctx, rc, "the proof does not verify");
-        free(inputs);
-        if (rc == CZ_OK && (best_total < 0 || total < best_total)) {
-            best_total = total;
-            best = t;
-            best_synth = synth;
-        }
-    }
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && params)
+        rc = prove_best(ctx, be, params, pvk, &circuit, iters, &best, &best_synth, &best_total);
+    if (rc == CZ_OK && params) {
         const double ms = 1e3;
         unsigned width = cz_pool_width(cz_ctx_pool(ctx));
+        const char *kind = params_path ? "file" : random_params ? "random" : "test";
         if (json)
             printf("{\"bench\":\"prove\",\"circuit\":\"%s\",\"backend\":\"%s\",\"device\":%d,"
-                   "\"threads\":%u,\"synthesis_ms\":%.2f,"
-                   "\"prep_ms\":%.2f,\"ntt_h_ms\":%.2f,\"msm_h_ms\":%.2f,\"msm_l_ms\":%.2f,"
-                   "\"msm_a_ms\":%.2f,\"msm_b_g1_ms\":%.2f,\"msm_b_g2_ms\":%.2f,"
-                   "\"assembly_ms\":%.2f,\"total_ms\":%.2f,\"verified\":true}\n",
-                   circuit_id, be->ops->name, be->device_index, width, best_synth * ms,
-                   best.prep * ms, best.ntt * ms, best.msm_h * ms, best.msm_l * ms,
-                   best.msm_a * ms, best.msm_b1 * ms, best.msm_b2 * ms, best.assembly * ms,
-                   best_total * ms);
+                   "\"threads\":%u,\"params\":\"%s\",\"synthesis_ms\":%.2f,"
+                   "\"prep_ms\":%.2f,\"ntt_h_ms\":%.2f,\"msm_h_ms\":%.2f,\"prep_wait_ms\":%.2f,"
+                   "\"msm_l_ms\":%.2f,\"msm_a_ms\":%.2f,\"msm_b_g1_ms\":%.2f,\"msm_b_g2_ms\":%.2f,"
+                   "\"assembly_ms\":%.2f,\"device_ms\":%.2f,\"total_ms\":%.2f,\"verified\":%s}\n",
+                   circuit_id, be->ops->name, be->device_index, width, kind, best_synth * ms,
+                   best.prep * ms, best.ntt * ms, best.msm_h * ms, best.prep_wait * ms,
+                   best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms, best.msm_b2 * ms,
+                   best.assembly * ms, best.device * ms, best_total * ms,
+                   pvk ? "true" : "false");
         else
             printf("%s on %u threads (%s backend, device %d), best of %zu:\n"
                    "  synthesis %9.1f ms\n  prep      %9.1f ms\n  NTT/H     %9.1f ms\n"
-                   "  MSM h     %9.1f ms\n  MSM l     %9.1f ms\n  MSM a     %9.1f ms\n"
-                   "  MSM b_g1  %9.1f ms\n  MSM b_g2  %9.1f ms\n  assembly  %9.1f ms\n"
-                   "  total     %9.1f ms (proof verified)\n",
-                   circuit_id, width, be->ops->name, be->device_index, iters, best_synth * ms, best.prep * ms, best.ntt * ms,
-                   best.msm_h * ms, best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms,
-                   best.msm_b2 * ms, best.assembly * ms, best_total * ms);
-    } else {
+                   "  MSM h     %9.1f ms\n  prep wait %9.1f ms\n  MSM l     %9.1f ms\n"
+                   "  MSM a     %9.1f ms\n  MSM b_g1  %9.1f ms\n  MSM b_g2  %9.1f ms\n"
+                   "  assembly  %9.1f ms\n"
+                   "  device    %9.1f ms (device region: the device lock's hold time)\n"
+                   "  total     %9.1f ms (%s)\n",
+                   circuit_id, width, be->ops->name, be->device_index, iters, best_synth * ms,
+                   best.prep * ms, best.ntt * ms, best.msm_h * ms, best.prep_wait * ms,
+                   best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms, best.msm_b2 * ms,
+                   best.assembly * ms, best.device * ms, best_total * ms,
+                   pvk ? "proof verified" : "timing only: random params, proof not verified");
+    }
+    if (rc)
         fprintf(stderr, "cuzk bench prove: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    }
     cz_pvk_free(pvk);
     cz_backend_free(be);
     cz_params_free(params);

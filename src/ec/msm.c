@@ -358,7 +358,8 @@ static int gather_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
     engine e = pick_engine(g);
     size_t block = count < GATHER_BLOCK ? count : GATHER_BLOCK;
     size_t psize = e.ops ? e.ops->point_size : g->affine_size;
-    void *copy = malloc(block * psize);
+    /* 64-byte aligned: the IFMA backend loads a coordinate as one 64-byte row */
+    void *copy = aligned_alloc(64, (block * psize + 63) & ~(size_t)63);
     if (!copy)
         return cz_fail(ctx, CZ_ENOMEM, "%s tail MSM: %zu gathered bases", g->name, block);
     int rc = CZ_OK;

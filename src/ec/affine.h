@@ -72,9 +72,6 @@ extern const cz__aff_ops cz__aff_g1_blst;
 extern const cz__aff_ops cz__aff_g2_blst;
 /* The AVX-512 IFMA G1 backend, or NULL when the CPU (or build) lacks it. */
 const cz__aff_ops *cz__aff_g1_ifma(void);
-/* The backend MSMs use for |g| by default: IFMA for G1 where the CPU has it, else blst's. */
-const cz__aff_ops *cz__aff_ops_for(const cz_group *g);
-
 /*
  * Which bucket accumulation the MSMs of ec/msm.c use (implemented there).
  * AUTO: the cost model's choice. The others force one, for the calling

@@ -630,12 +630,3 @@ const cz__aff_ops *cz__aff_g1_ifma(void)
 }
 
 #endif /* HAVE_IFMA */
-
-const cz__aff_ops *cz__aff_ops_for(const cz_group *g)
-{
-    if (g == &CZ_G1) {
-        const cz__aff_ops *ifma = cz__aff_g1_ifma();
-        return ifma ? ifma : &cz__aff_g1_blst;
-    }
-    return &cz__aff_g2_blst;
-}

@@ -431,8 +431,9 @@ static int batch_add(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
     unsigned width = cz_pool_width(pool);
     size_t chunks = ((n + 63) / 64 + BATCH_WORDS - 1) / BATCH_WORDS;
     engine e = pick_engine(g);
-    batch_job job = { .g = g, .ops = e.ops ? e.ops : cz__aff_ops_for(g), .bases = bases,
-                      .bitmap = bitmap, .n = n };
+    /* XYZZ (the comparison engine) sums over blst's field arithmetic, like blst_pXs_add */
+    const cz__aff_ops *ops = e.ops ? e.ops : g == &CZ_G1 ? &cz__aff_g1_blst : &cz__aff_g2_blst;
+    batch_job job = { .g = g, .ops = ops, .bases = bases, .bitmap = bitmap, .n = n };
     job.sums = calloc(chunks, g->proj_size);
     job.index = (uint32_t **)alloc_scratch(width, BATCH_WORDS * 64 * sizeof(uint32_t), false);
     job.scratch = alloc_scratch(width, cz__aff_sum_scratch_size(job.ops), false);

@@ -62,11 +62,13 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
     return CZ_OK;
 }
 
+/* Room for elements [0, need) (v holds those from base on). */
 static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
 {
-    if (need <= v->cap)
+    size_t own = need > v->base ? need - v->base : 0;
+    if (own <= v->cap)
         return CZ_OK;
-    if (grow((void **)&v->v, &v->cap, need, sizeof(cz_fr), false))
+    if (grow((void **)&v->v, &v->cap, own, sizeof(cz_fr), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "assignment of %zu elements", need);
     return CZ_OK;
 }
@@ -245,7 +247,7 @@ static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value,
             return rc;
         if (!input && cs->corrupt_aux1 == n + 1)
             cz_fr_add(&v, &v, &CZ_FR_ONE);
-        vec->v[n] = v;
+        vec->v[n - vec->base] = v;
     }
     if (input) {
         if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_INPUT], n + 1)))
@@ -295,7 +297,7 @@ int cz_cs_value(const cz_cs_t *cs, cz_var_t var, cz_fr *out)
     const cz__frvec *vec = cz_var_is_aux(var) ? &cs->aux : &cs->input;
     if (cz_var_index(var) >= vec->len)
         return CZ_EINVAL;
-    *out = vec->v[cz_var_index(var)];
+    *out = *cz__frvec_at(vec, cz_var_index(var));
     return CZ_OK;
 }
 
@@ -319,7 +321,6 @@ static int lc_pass(cz_cs_t *cs, const cz_lc_t *lc, uint64_t *in_bits, uint64_t *
     const uint32_t *ids = cz_lc_ids(lc);
     const cz_fr *coeffs = cz_lc_coeffs(lc);
     size_t n_in = cs->input.len, n_aux = cs->aux.len;
-    const cz_fr *zin = cs->input.v, *zaux = cs->aux.v;
     if (acc)
         *acc = CZ_FR_ZERO;
     for (uint32_t k = 0; k < lc->len; k++) {
@@ -336,7 +337,7 @@ static int lc_pass(cz_cs_t *cs, const cz_lc_t *lc, uint64_t *in_bits, uint64_t *
         if (bits)
             bit_set(bits, idx);
         if (acc) {
-            const cz_fr *z = is_aux ? &zaux[idx] : &zin[idx];
+            const cz_fr *z = cz__frvec_at(is_aux ? &cs->aux : &cs->input, idx);
             if (cz_fr_is_one(coeff)) {
                 cz_fr_add(acc, acc, z);
             } else {
@@ -494,7 +495,7 @@ static int cs_finish(cz_cs_t *cs)
             return rc;
         for (size_t i = 0; i < n_in; i++) {
             size_t r = cs->n_constraints + i;
-            cs->a[r] = cs->input.v[i];
+            cs->a[r] = *cz__frvec_at(&cs->input, i);
             cs->b[r] = CZ_FR_ZERO;
             if (cs->c)
                 cs->c[r] = CZ_FR_ZERO;
@@ -551,8 +552,16 @@ const uint64_t *cz_cs_density(const cz_cs_t *cs, cz_density_t which, size_t *nbi
     return bm->w;
 }
 
-const cz_fr *cz_cs_inputs(const cz_cs_t *cs) { return mode_has_values(cs->mode) ? cs->input.v : NULL; }
-const cz_fr *cz_cs_aux(const cz_cs_t *cs) { return mode_has_values(cs->mode) ? cs->aux.v : NULL; }
+/* A fork's values are partly its parent's: no one array to return. */
+const cz_fr *cz_cs_inputs(const cz_cs_t *cs)
+{
+    return mode_has_values(cs->mode) && !cs->input.base ? cs->input.v : NULL;
+}
+
+const cz_fr *cz_cs_aux(const cz_cs_t *cs)
+{
+    return mode_has_values(cs->mode) && !cs->aux.base ? cs->aux.v : NULL;
+}
 
 const cz_fr *cz_cs_eval(const cz_cs_t *cs, cz_matrix_t which)
 {
@@ -585,7 +594,7 @@ bool cz_cs_unsatisfied(const cz_cs_t *cs, size_t *index, const char **path)
 int cz_cs_take_witness(cz_cs_t *cs, cz_cs_witness_t *out)
 {
     memset(out, 0, sizeof *out);
-    if (cs->mode != CZ_CS_PROVE || !cs->finished || cs->finish_rc || cs->taken)
+    if (cs->mode != CZ_CS_PROVE || !cs->finished || cs->finish_rc || cs->taken || cs->forked)
         return cz_fail(cs->ctx, CZ_EINVAL, "cs: take_witness needs a finished PROVE cs");
     out->num_inputs = cs->input.len;
     out->num_aux = cs->aux.len;

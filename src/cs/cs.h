@@ -219,7 +219,8 @@ size_t cz_cs_num_rows(const cz_cs_t *cs);
 const uint64_t *cz_cs_density(const cz_cs_t *cs, cz_density_t which, size_t *nbits,
                               size_t *popcount);
 
-/* Assignments (PROVE, CHECK) and evaluations (PROVE; C is NULL when
+/* Assignments (PROVE, CHECK; NULL for a fork, whose values are partly its
+ * parent's: use cz_cs_value) and evaluations (PROVE; C is NULL when
  * omitted); NULL otherwise. */
 const cz_fr *cz_cs_inputs(const cz_cs_t *cs);
 const cz_fr *cz_cs_aux(const cz_cs_t *cs);
@@ -256,12 +257,17 @@ void cz_cs_witness_free(cz_cs_witness_t *w);
 /*
  * Forks, for synthesizing independent parts of a circuit on several threads
  * (src/cs/cs_fork.c). cz_cs_fork makes *out, a cs in |parent|'s mode that
- * holds a copy of the parent's variables (values in PROVE and CHECK) and no
- * constraints: a part synthesized into it may use the parent's variables
- * and allocates its own after them. |ctx| (may be NULL) receives the
- * fork's messages, so each thread can have its own. The parent is only
- * read (several forks may be made from it concurrently while nobody writes
- * it). Never finish a fork.
+ * has the parent's variables and no constraints: a part synthesized into
+ * it may use the parent's variables and allocates its own after them.
+ * In PROVE and CHECK the fork reads the parent's values in place (no copy:
+ * a 32GiB PoRep parent holds gigabytes of them), so the parent must not
+ * change — no allocation, constraint or extend — while a fork of it is
+ * being synthesized; extending forks once all of them are synthesized is
+ * fine (porep/parallel.c runs in such waves). A fork of a fork copies its
+ * parent's values. |ctx| (may be NULL) receives the fork's messages, so
+ * each thread can have its own. The parent is only read (several forks may
+ * be made from it concurrently while nobody writes it). Never finish a fork
+ * (cz_cs_take_witness refuses one).
  *
  * cz_cs_extend appends |fork|'s own variables and constraints to |cs|, its
  * parent, exactly as if the part had been synthesized into |cs| at this

@@ -4,10 +4,14 @@
  * circuit can be synthesized on several threads and still produce the
  * R1CS, the assignment, a/b/c and the densities of a sequential synthesis.
  *
- * A fork starts as a copy of the parent's variables (values in PROVE and
- * CHECK, counts otherwise) with no constraints, so the part's gadgets can
- * use the parent's variables by their ids and allocate their own after
- * them. A fork omits c when its parent does (cz_cs_omit_c). Extending
+ * A fork starts with the parent's variables (counts, and in PROVE and
+ * CHECK their values, read in place from the parent: no copy) and no
+ * constraints, so the part's gadgets can use the parent's variables by
+ * their ids and allocate their own after them. Reading in place matters:
+ * at a 32GiB PoRep partition the parent holds up to ~4 GB of aux values
+ * when the last challenges fork, and copying them into every fork of a
+ * wave cost ~3.7 GB per fork (20 GB peak on 2 threads, not 13). A fork of
+ * a fork copies (its parent's values are in two places). A fork omits c when its parent does (cz_cs_omit_c). Extending
  * the parent appends the fork's own variables and rows:
  * values and a/b/c are positional and copied as they are; density bits of
  * the parent's variables are OR-ed in, the fork's own are shifted to where
@@ -45,12 +49,17 @@ static bool has_values(const cz_cs_t *cs)
     return cs->mode == CZ_CS_PROVE || cs->mode == CZ_CS_CHECK;
 }
 
+/* dst (a new fork's, empty) takes src's elements: borrowed, or copied when src borrows. */
 static int copy_vec(cz__frvec *dst, const cz__frvec *src, bool values)
 {
-    if (values) {
+    if (values && src->base == 0) {
+        dst->shared = src->v;
+        dst->base = src->len;
+    } else if (values) {
         if (ensure((void **)&dst->v, &dst->cap, src->len, sizeof(cz_fr), false))
             return CZ_ENOMEM;
-        memcpy(dst->v, src->v, src->len * sizeof(cz_fr));
+        memcpy(dst->v, src->shared, src->base * sizeof(cz_fr));
+        memcpy(dst->v + src->base, src->v, (src->len - src->base) * sizeof(cz_fr));
     }
     dst->len = src->len;
     return CZ_OK;
@@ -109,13 +118,14 @@ static void or_bits(uint64_t *dst, size_t doff, const uint64_t *src, size_t soff
             dst[(doff + k) >> 6] |= 1ull << ((doff + k) & 63);
 }
 
+/* Append src's elements [from, len) (a fork's own: from >= src->base). */
 static int append_vec(cz__frvec *dst, const cz__frvec *src, size_t from, bool values)
 {
-    size_t n = src->len - from;
-    if (values) {
-        if (ensure((void **)&dst->v, &dst->cap, dst->len + n, sizeof(cz_fr), false))
+    size_t n = src->len - from, own = dst->len - dst->base;
+    if (values && n) {
+        if (ensure((void **)&dst->v, &dst->cap, own + n, sizeof(cz_fr), false))
             return CZ_ENOMEM;
-        memcpy(dst->v + dst->len, src->v + from, n * sizeof(cz_fr));
+        memcpy(dst->v + own, cz__frvec_at(src, from), n * sizeof(cz_fr));
     }
     dst->len += n;
     return CZ_OK;

@@ -16,11 +16,23 @@ typedef struct {
     size_t pop;              /* set by cz_cs_finish */
 } cz__bitmap;
 
-/* A growable array of Fr. */
+/*
+ * A growable array of Fr: elements [0, len). A fork borrows its parent's
+ * elements [0, base) read-only from |shared| (cs_fork.c) and stores only
+ * its own, [base, len), in v (v[i - base]); elsewhere base = 0.
+ */
 typedef struct {
     cz_fr *v;
-    size_t len, cap;
+    size_t len, cap;         /* cap: elements v holds */
+    const cz_fr *shared;     /* [0, base), borrowed */
+    size_t base;
 } cz__frvec;
+
+/* Element i < len. */
+static inline const cz_fr *cz__frvec_at(const cz__frvec *f, size_t i)
+{
+    return i < f->base ? &f->shared[i] : &f->v[i - f->base];
+}
 
 /* A CSR matrix being built (KEYGEN); row_ptr[0] = 0 always. */
 typedef struct {

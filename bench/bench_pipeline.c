@@ -15,6 +15,16 @@
  * The params live outside the engine's memory budget, so the automatic
  * budget leaves their bytes out on top of the engine's default margin.
  *
+ * --witness-cache measures the device pipeline in isolation: one witness is
+ * synthesized before the timed runs (seed 1) and each partition's synthesis
+ * callback returns a deep copy of it (copied in parallel on the pool; the
+ * copy, honest CPU work, stays on the timeline's synthesis stage), so a
+ * circuit whose synthesis outlasts the device region (bench:130278869 on a
+ * 16-core host) no longer hides the dual-worker interlock. JSON
+ * "synthesis":"cache" (else "circuit"). With real params the proofs of the
+ * copies verify like any other. --synth-workers N sets
+ * cz_engine_config_t.synth_workers (default: the engine's).
+ *
  * Devices: --devices cpu[:N] (N emulated CPU devices sharing the pool, for
  * the engine's multi-device paths) or cuda[:N|:all] (the first N usable
  * GPUs; cuda = cuda:all), at most MAX_DEVICES; the backends come from the
@@ -28,6 +38,7 @@
 #include "bench/bench.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "core/pool.h"
 #include "engine/analyze.h"
 #include "engine/engine.h"
 #include "engine/svg.h"
@@ -39,6 +50,8 @@
 typedef struct {
     const char *circuit, *params_path, *timeline_path, *svg_path;
     bool random_params;        /* timing only: random points, jobs not verified */
+    bool witness_cache;        /* one synthesis, copied per partition */
+    unsigned synth_workers;    /* 0: the engine's default */
     const char *kind;          /* "cpu" or "cuda" */
     size_t devices;            /* 0: all of the kind (cuda, cuda:all); resolved in main */
     size_t jobs, partitions, threads;
@@ -53,7 +66,7 @@ static void usage(FILE *f)
             "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
             "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
             "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
-            "         [--svg OUT.svg] [--json]\n"
+            "         [--svg OUT.svg] [--witness-cache] [--synth-workers N] [--json]\n"
             "  Runs J jobs of P partitions through the engine once per workers-per-device\n"
             "  count and reports s/job, s/partition, partitions/min, device efficiency\n"
             "  (the least efficient device, then each device), the mean device region\n"
@@ -67,7 +80,12 @@ static void usage(FILE *f)
             "  (JSON \"verified\":false).\n"
             "  --devices: cpu (default; cpu:N = N emulated CPU devices sharing the\n"
             "  threads) or cuda (every usable GPU; cuda:N = the first N), at most %d.\n"
-            "  --timeline/--svg keep the log / Gantt chart of the last run.\n",
+            "  --timeline/--svg keep the log / Gantt chart of the last run.\n"
+            "  --witness-cache: synthesize ONE witness (seed 1) before the timed runs and\n"
+            "  give every partition a deep copy of it (the copy is timed as synthesis), so\n"
+            "  the figures measure the device pipeline, not synthesis (JSON\n"
+            "  \"synthesis\":\"cache\"; else \"circuit\"). Proofs from the copies verify.\n"
+            "  --synth-workers N: synthesis workers of the engine (default: the engine's).\n",
             MAX_DEVICES);
 }
 
@@ -119,6 +137,7 @@ static int parse(int argc, char **argv, pipe_opts *o)
         { "threads", required_argument, 0, 't' },  { "timeline", required_argument, 0, 'l' },
         { "svg", required_argument, 0, 's' },      { "json", no_argument, 0, 'J' },
         { "random-params", no_argument, 0, 'R' },  { "help", no_argument, 0, 'h' },
+        { "witness-cache", no_argument, 0, 'C' },  { "synth-workers", required_argument, 0, 'S' },
         { 0, 0, 0, 0 },
     };
     *o = (pipe_opts){ .circuit = "bench:16384", .kind = "cpu", .jobs = 3, .partitions = 4,
@@ -144,6 +163,16 @@ static int parse(int argc, char **argv, pipe_opts *o)
         case 's': o->svg_path = optarg; break;
         case 'J': o->json = 1; break;
         case 'R': o->random_params = true; break;
+        case 'C': o->witness_cache = true; break;
+        case 'S': {
+            size_t n;
+            if (!cz_cli_parse_size(optarg, &n) || n < 1 || n > 256) {
+                fprintf(stderr, "cuzk bench pipeline: --synth-workers %s: want 1..256\n", optarg);
+                return -1;
+            }
+            o->synth_workers = (unsigned)n;
+            break;
+        }
         case 'h': usage(stdout); return 1;
         default: return -1;
         }
@@ -158,11 +187,74 @@ static int parse(int argc, char **argv, pipe_opts *o)
 typedef struct {
     const cz_circuit_t *circuit;
     uint64_t job_seed;
+    const cz_cs_witness_t *cache;   /* --witness-cache: copied instead of synthesized */
 } pipe_job;
+
+/* A deep copy of a witness: its arrays, split into chunks for cz_pool_for. */
+#define COPY_CHUNK ((size_t)4 << 20)
+#define COPY_MAX 8
+typedef struct {
+    void *dst[COPY_MAX];
+    const void *src[COPY_MAX];
+    size_t bytes[COPY_MAX], first[COPY_MAX + 1];   /* first chunk of each array */
+    size_t n;
+} wcopy;
+
+static void wcopy_chunks(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    const wcopy *c = arg;
+    for (size_t k = begin; k < end; k++) {
+        size_t i = 0;
+        while (k >= c->first[i + 1])
+            i++;
+        size_t off = (k - c->first[i]) * COPY_CHUNK;
+        size_t len = c->bytes[i] - off < COPY_CHUNK ? c->bytes[i] - off : COPY_CHUNK;
+        memcpy((char *)c->dst[i] + off, (const char *)c->src[i] + off, len);
+    }
+}
+
+/* *out = a deep copy of |w| (every array cz_cs_witness_free frees). */
+static int witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t *out)
+{
+    *out = *w;
+    out->input = out->aux = out->a = out->b = out->c = NULL;
+    for (int i = 0; i < 3; i++)
+        out->density[i] = NULL;
+    typedef struct { void **dst; const void *src; size_t bytes; } arr_t;
+    arr_t arr[COPY_MAX] = {
+        { (void **)&out->input, w->input, w->num_inputs * sizeof(cz_fr) },
+        { (void **)&out->aux, w->aux, w->num_aux * sizeof(cz_fr) },
+        { (void **)&out->a, w->a, w->num_rows * sizeof(cz_fr) },
+        { (void **)&out->b, w->b, w->num_rows * sizeof(cz_fr) },
+        { (void **)&out->c, w->c, w->num_rows * sizeof(cz_fr) },
+    };
+    for (int i = 0; i < 3; i++)
+        arr[5 + i] = (arr_t){ (void **)&out->density[i], w->density[i],
+                              (w->density_bits[i] + 63) / 64 * sizeof(uint64_t) };
+    wcopy c = { .n = 0 };
+    for (int i = 0; i < COPY_MAX; i++) {
+        if (!arr[i].src || !arr[i].bytes)
+            continue;
+        if (!(*arr[i].dst = malloc(arr[i].bytes))) {
+            cz_cs_witness_free(out);
+            return cz_fail(ctx, CZ_ENOMEM, "witness cache copy (%zu bytes)", arr[i].bytes);
+        }
+        c.dst[c.n] = *arr[i].dst;
+        c.src[c.n] = arr[i].src;
+        c.bytes[c.n] = arr[i].bytes;
+        c.first[c.n + 1] = c.first[c.n] + (arr[i].bytes + COPY_CHUNK - 1) / COPY_CHUNK;
+        c.n++;
+    }
+    cz_pool_for(cz_ctx_pool(ctx), c.first[c.n], 1, wcopy_chunks, &c);
+    return CZ_OK;
+}
 
 static int synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
 {
     const pipe_job *j = arg;
+    if (j->cache)
+        return witness_copy(ctx, j->cache, out);
     return cz_circuit_witness(ctx, j->circuit, j->job_seed * 1000 + partition + 1, out);
 }
 
@@ -204,7 +296,7 @@ typedef struct {
 /* One run at W workers per device; |pvk| NULL: the jobs are not verified.
  * |margin|: the automatic budget's margin (engine default + params). */
 static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circuit,
-                    const cz_params_t *params, const cz_pvk_t *pvk, size_t part_bytes,
+                    const cz_cs_witness_t *cache, const cz_params_t *params, const cz_pvk_t *pvk, size_t part_bytes,
                     size_t abc_bytes, size_t margin, unsigned w, bool last, run_result *res)
 {
     cz_backend_t *be[MAX_DEVICES] = { 0 };
@@ -217,7 +309,8 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
         rc = last && o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1)
                                       : cz_tl_new(&tl, NULL, 1);
     cz_engine_config_t cfg = { .backends = be, .num_devices = o->devices,
-                               .workers_per_device = w, .memory_margin = margin,
+                               .workers_per_device = w, .synth_workers = o->synth_workers,
+                               .memory_margin = margin,
                                .pool = cz_ctx_pool(ctx), .timeline = tl };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
@@ -228,7 +321,7 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     reset_peak_rss();
     double t0 = cz_bench_now();
     for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
-        jobs[i] = (pipe_job){ circuit, i + 1 };
+        jobs[i] = (pipe_job){ circuit, i + 1, cache };
         cz_job_spec_t spec = { .partitions = o->partitions, .params = params, .pvk = pvk,
                                .partition_bytes = part_bytes, .abc_bytes = abc_bytes,
                                .synthesize = synth, .arg = &jobs[i] };
@@ -381,10 +474,15 @@ static void print_result(const pipe_opts *o, const run_result *r, const run_resu
         for (size_t d = 0; d < r->ndev; d++)
             printf("%s%.4f", d ? "," : "", r->device_eff[d]);
         printf("],\"device_region_ms\":%.2f,\"overlap_violations\":%zu,\"peak_rss_bytes\":%zu,"
-               "\"gain_vs_first\":%.3f,\"params\":\"%s\",\"verified\":%s,\"threads\":%u}\n",
+               "\"gain_vs_first\":%.3f,\"params\":\"%s\",\"verified\":%s,\"threads\":%u,"
+               "\"synthesis\":\"%s\",\"synth_workers\":",
                r->region_ms, r->overlaps, r->peak_rss, gain,
                o->params_path ? "file" : o->random_params ? "random" : "test",
-               verified ? "true" : "false", threads);
+               verified ? "true" : "false", threads, o->witness_cache ? "cache" : "circuit");
+        if (o->synth_workers)
+            printf("%u}\n", o->synth_workers);
+        else
+            printf("null}\n");
         return;
     }
     printf("W=%u: %.3f s/job, %.3f s/partition, %.1f partitions/min, device efficiency %.1f%% "
@@ -438,6 +536,14 @@ int cz_bench_pipeline(int argc, char **argv)
     size_t pbytes = params_mem_bytes(params);
     size_t margin = ((size_t)5 << 30) + pbytes;   /* the engine's default margin + params */
 
+    cz_cs_witness_t cache = { 0 };
+    double cache_s = 0;
+    if (rc == CZ_OK && o.witness_cache) {
+        double t0 = cz_bench_now();
+        rc = cz_circuit_witness(ctx, &circuit, 1, &cache);
+        cache_s = cz_bench_now() - t0;
+    }
+
     run_result res[MAX_W];
     if (rc == CZ_OK && !o.json) {
         char buf[32];
@@ -446,9 +552,16 @@ int cz_bench_pipeline(int argc, char **argv)
                    fmt_bytes(buf, sizeof buf, pbytes), m, na);
         printf("devices %s:%zu, %zu jobs x %zu partitions of %s\n", o.kind, o.devices, o.jobs,
                o.partitions, o.circuit);
+        if (o.witness_cache)
+            printf("synthesis: witness cache (one synthesis, copied per partition; measures the "
+                   "device pipeline, not synthesis); synthesized in %.2f s\n", cache_s);
+        else
+            printf("synthesis: circuit (every partition synthesized)\n");
+        if (o.synth_workers)
+            printf("synth workers: %u\n", o.synth_workers);
     }
     for (size_t i = 0; rc == CZ_OK && i < o.nw; i++) {
-        rc = run_once(ctx, &o, &circuit, params, pvk, part_bytes, abc_bytes, margin, o.w[i],
+        rc = run_once(ctx, &o, &circuit, o.witness_cache ? &cache : NULL, params, pvk, part_bytes, abc_bytes, margin, o.w[i],
                       i + 1 == o.nw, &res[i]);
         if (rc)
             break;
@@ -459,6 +572,7 @@ int cz_bench_pipeline(int argc, char **argv)
     if (rc)
         fprintf(stderr, "cuzk bench pipeline: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    cz_cs_witness_free(&cache);
     cz_pvk_free(pvk);
     cz_params_free(params);
     cz_ctx_free(ctx);

@@ -21,8 +21,8 @@
  * A backend (cz__aff_ops) stores points in its own format: blst's affine
  * points for the scalar backends over blst's exported field arithmetic
  * (G1 and G2), or 52-bit limbs in a Montgomery domain of 2^416 for the
- * AVX-512 IFMA backend (G1, x86-64 CPUs with avx512ifma, chosen at run
- * time). Points reach the kernels through |cz__aff_ref|s: an address with
+ * AVX-512 IFMA backends (G1 and G2, x86-64 CPUs with avx512ifma, chosen at
+ * run time). Points reach the kernels through |cz__aff_ref|s: an address with
  * bit 0 set when the point is to be negated.
  *
  * Everything here is NOT constant time (it branches on point values) and
@@ -70,8 +70,9 @@ typedef struct cz__aff_ops {
 /* The scalar backends over blst's field arithmetic (always available). */
 extern const cz__aff_ops cz__aff_g1_blst;
 extern const cz__aff_ops cz__aff_g2_blst;
-/* The AVX-512 IFMA G1 backend, or NULL when the CPU (or build) lacks it. */
+/* The AVX-512 IFMA backends, or NULL when the CPU (or build) lacks it. */
 const cz__aff_ops *cz__aff_g1_ifma(void);
+const cz__aff_ops *cz__aff_g2_ifma(void);
 /*
  * Which bucket accumulation the MSMs of ec/msm.c use (implemented there).
  * AUTO: the cost model's choice. The others force one, for the calling
@@ -82,7 +83,7 @@ typedef enum {
     CZ__MSM_AUTO,
     CZ__MSM_XYZZ,     /* blst's tile function (XYZZ buckets) */
     CZ__MSM_BLST,     /* batched affine over blst's field arithmetic */
-    CZ__MSM_IFMA,     /* batched affine, AVX-512 IFMA (G1) */
+    CZ__MSM_IFMA,     /* batched affine, AVX-512 IFMA */
 } cz__msm_engine;
 void cz__msm_force_engine(cz__msm_engine engine);
 

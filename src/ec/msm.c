@@ -8,7 +8,7 @@
  * A tile computes, for one window of c bits at offset bit0 and one range of
  * points, the window's sum sum_i digit_i(bit0) * P_i with signed (Booth)
  * digits. Two tile engines (ec/affine.h):
- *   - batched affine buckets (ec/bucket.c) on the IFMA backend (G1, x86-64
+ *   - batched affine buckets (ec/bucket.c) on the IFMA backends (x86-64
  *     with avx512ifma) or on blst's field arithmetic: the default;
  *   - blst's tile function (XYZZ buckets), kept for comparison.
  * The window c and the number of ranges come from a small cost model
@@ -69,7 +69,7 @@ typedef struct {
 static engine pick_engine(const cz_group *g)
 {
     cz__msm_engine kind = forced_engine;
-    const cz__aff_ops *ifma = g == &CZ_G1 ? cz__aff_g1_ifma() : NULL;
+    const cz__aff_ops *ifma = g == &CZ_G1 ? cz__aff_g1_ifma() : cz__aff_g2_ifma();
     if (kind == CZ__MSM_AUTO)
         kind = ifma ? CZ__MSM_IFMA : CZ__MSM_BLST;
     if (kind == CZ__MSM_IFMA && !ifma)
@@ -79,7 +79,7 @@ static engine pick_engine(const cz_group *g)
     case CZ__MSM_XYZZ:
         return (engine){ kind, NULL, g1 ? 300 : 900, g1 ? 720 : 2200, 0 };
     case CZ__MSM_IFMA:
-        return (engine){ kind, ifma, 70, 170, 600 };
+        return (engine){ kind, ifma, g1 ? 70 : 230, g1 ? 170 : 520, g1 ? 600 : 1800 };
     default:
         return (engine){ CZ__MSM_BLST, g1 ? &cz__aff_g1_blst : &cz__aff_g2_blst,
                          g1 ? 220 : 650, g1 ? 450 : 1300, g1 ? 600 : 1800 };

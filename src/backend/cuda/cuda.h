@@ -164,7 +164,7 @@ int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
  * max_chunk (clamped to 2^20..2^24; 0 = 2^24), so any n works.
  *
  * Device memory: cz_cuda_msm_mem_bytes(max_chunk) at creation (about
- * 5.2 GiB for 2^24: the sort's keys/values for 16 digits per term, the
+ * 5.8 GiB for 2^24: the sort's keys/values for 16 digits per term, the
  * scalar staging, partial sums), plus the buckets, allocated on first need
  * and kept: nwin * 2^(c-1) points of 192 (G1) or 384 (G2) bytes, twice
  * when n exceeds one chunk (totals + the chunk's), at most 2.6 GiB (G1, c = 20).

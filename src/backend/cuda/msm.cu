@@ -13,8 +13,8 @@
  *     bucket become one run, the zero digits sink to the end.
  *  3. accumulate (msm_impl.cuh): fixed-length slices of the sorted entries,
  *     one per thread (so skewed buckets cannot unbalance the load), summed
- *     in XYZZ with mixed additions; runs cut by slice ends are joined in a
- *     second kernel. Each chunk fills empty buckets by stores; from the
+ *     in XYZZ with mixed additions; runs cut by slice ends are joined after
+ *     (runs spanning many slices by pointer jumping). Each chunk fills empty buckets by stores; from the
  *     second chunk on they are then added into the totals by a merge kernel
  *     (one thread per bucket, no divergence).
  *  4. reduce: running sums over segments of each window's buckets, then a
@@ -40,6 +40,7 @@
 #define CZ__H_ENDS 1u                     /* head[t] holds a run that ends in slice t */
 #define CZ__H_CONT 2u                     /* head[t] holds a run that goes on past slice t */
 #define CZ__T_VALID 4u                    /* tail[t] holds a run started in t and cut by its end */
+#define CZ__NO_LINK 0xffffffffu
 #define CZ__MAX_C 20u
 #define CZ__MAX_WINDOWS 128u              /* c = 2 over 255 bits */
 #define CZ__ENTRIES_PER_POINT 16u         /* key capacity = 16 * max_chunk */
@@ -60,7 +61,9 @@ struct cz_cuda_msm {
     uint32_t *index;                      /* max_chunk base indices */
     void *cub_temp;
     size_t cub_bytes;
-    void *head, *tail;                    /* CZ__PARTIALS G2 XYZZ points each */
+    void *head, *tail, *scratch;          /* CZ__PARTIALS G2 XYZZ points each */
+    uint32_t *next[2];                    /* CZ__PARTIALS links each (pointer jumping) */
+    uint32_t *active;                     /* a jump pass left a link */
     uint8_t *flags;                       /* CZ__PARTIALS */
     uint32_t *zeros;                      /* zero digits of the current chunk */
     void *out;                            /* CZ__MAX_WINDOWS G2 Jacobian points */
@@ -326,7 +329,7 @@ extern "C" size_t cz_cuda_msm_mem_bytes(size_t max_chunk)
 {
     const size_t chunk = clamp_chunk(max_chunk), entries = CZ__ENTRIES_PER_POINT * chunk;
     return 4 * entries * sizeof(uint32_t) + chunk * (32 + 4) +   /* + buckets: see cuda.h */
-           2 * (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) + CZ__PARTIALS +
+           3 * (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) + 9 * (size_t)CZ__PARTIALS +
            CZ__MAX_WINDOWS * sizeof(cz_g2_jac) + cub_temp_bytes(entries);
 }
 
@@ -339,8 +342,8 @@ extern "C" void cz_cuda_msm_free(cz_cuda_msm *m)
         cz_cuda_free(m->keys[i]);
         cz_cuda_free(m->vals[i]);
     }
-    void *bufs[] = { m->staging, m->index, m->cub_temp, m->head, m->tail, m->flags, m->zeros,
-                     m->out, m->buckets };
+    void *bufs[] = { m->staging, m->index, m->cub_temp, m->head, m->tail, m->scratch, m->next[0],
+                     m->next[1], m->active, m->flags, m->zeros, m->out, m->buckets };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cz_cuda_free(bufs[i]);
     for (int i = 0; i < 7; i++)
@@ -376,6 +379,10 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
         { &m->cub_temp, m->cub_bytes },
         { &m->head, (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) },
         { &m->tail, (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) },
+        { &m->scratch, (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) },
+        { (void **)&m->next[0], (size_t)CZ__PARTIALS * sizeof(uint32_t) },
+        { (void **)&m->next[1], (size_t)CZ__PARTIALS * sizeof(uint32_t) },
+        { (void **)&m->active, sizeof(uint32_t) },
         { (void **)&m->flags, CZ__PARTIALS },
         { (void **)&m->zeros, sizeof(uint32_t) },
         { &m->out, CZ__MAX_WINDOWS * sizeof(cz_g2_jac) },

@@ -126,13 +126,53 @@ CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
 }
 
 /*
- * Phase B: each run cut by a range's end is completed by the thread where it
- * started, adding the heads of the following ranges it covers. Exactly one
- * thread writes each bucket per chunk (phase A or B), so no atomics; buckets
- * no run reached stay empty (the chunk's memset).
+ * Phase B, the runs that span slices. First (msm_links) each slice whose
+ * head run goes on past its end links to the next slice; then pointer
+ * jumping (msm_jump, one pass per doubling, all slices in parallel) turns
+ * head[j] into the sum of the heads from j to the run's last slice: a
+ * bucket holding a million entries (every scalar equal) costs 20 parallel
+ * passes, not a million sequential additions. Last (msm_join), each run cut
+ * by a slice's end is completed by the slice where it started: its tail
+ * plus the summed heads after it. Exactly one thread writes each bucket per
+ * chunk (phase A or the join), so no atomics; buckets no run reached stay
+ * empty (the chunk's memset).
  */
 static __global__ void __launch_bounds__(128)
-CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *head, const XYZZ *tail, const uint8_t *flags,
+CZ_KP(msm_links)(uint32_t *next, uint32_t *active, const uint8_t *flags, const uint32_t *zeros,
+                 uint32_t total, uint32_t K, uint32_t threads)
+{
+    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= threads)
+        return;
+    const uint32_t live = total - *zeros;
+    const bool cont = (size_t)j * K < live && (flags[j] & CZ__H_CONT);
+    next[j] = cont ? j + 1 : CZ__NO_LINK;
+    if (cont)
+        *active = 1;
+}
+
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_jump)(XYZZ *acc_out, uint32_t *next_out, const XYZZ *acc_in, const uint32_t *next_in,
+                uint32_t *active, uint32_t threads)
+{
+    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= threads)
+        return;
+    const uint32_t nx = next_in[j];
+    if (nx == CZ__NO_LINK) {   /* final (or unused): carried to the other buffer */
+        next_out[j] = CZ__NO_LINK;
+        CZ_KP(xstore)(acc_out + j, CZ_KP(xload)(acc_in + j));
+        return;
+    }
+    CZ_KP(xstore)(acc_out + j, CZ_KP(add)(CZ_KP(xload)(acc_in + j), CZ_KP(xload)(acc_in + nx)));
+    const uint32_t nn = next_in[nx];
+    next_out[j] = nn;
+    if (nn != CZ__NO_LINK)
+        *active = 1;
+}
+
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *heads, const XYZZ *tail, const uint8_t *flags,
                 const uint32_t *keys, const uint32_t *zeros, uint32_t total, uint32_t K)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -140,12 +180,7 @@ CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *head, const XYZZ *tail, const uint8_t
     const size_t s = (size_t)t * K;
     if (s >= live || !(flags[t] & CZ__T_VALID))
         return;
-    XYZZ acc = CZ_KP(xload)(tail + t);
-    for (uint32_t j = t + 1;; j++) {
-        acc = CZ_KP(add)(acc, CZ_KP(xload)(head + j));
-        if (!(flags[j] & CZ__H_CONT))
-            break;
-    }
+    const XYZZ acc = CZ_KP(add)(CZ_KP(xload)(tail + t), CZ_KP(xload)(heads + t + 1));
     const size_t e = s + K < live ? s + K : live;
     CZ_KP(xstore)(buckets + keys[e - 1], acc);
 }
@@ -282,6 +317,37 @@ static XYZZ *CZ_KP(sum_all)(cz_ctx_t *ctx, int *rc, XYZZ *a, XYZZ *b, uint32_t L
 }
 
 /*
+ * Sum each spanning run's heads (msm_links + msm_jump passes until no link
+ * is left; one 4-byte read-back per pass, and with uniform scalars there is
+ * usually no pass at all). *heads: the buffer holding the sums.
+ */
+static int CZ_KP(join_heads)(cz_ctx_t *ctx, cz_cuda_msm *m, const XYZZ **heads, uint32_t total,
+                             uint32_t K, uint32_t threads)
+{
+    cudaStream_t st = m->stream;
+    XYZZ *acc[2] = { (XYZZ *)m->head, (XYZZ *)m->scratch };
+    int cur = 0;
+    CZ__CU(ctx, cudaMemsetAsync(m->active, 0, sizeof *m->active, st));
+    CZ_KP(msm_links)<<<cz__blocks(threads, 128), 128, 0, st>>>(m->next[0], m->active, m->flags,
+                                                               m->zeros, total, K, threads);
+    int rc = cz__cuda_check(ctx, "msm: links kernel");
+    for (int pass = 0; rc == CZ_OK && pass < 40; pass++) {
+        uint32_t active = 0;
+        CZ__CU(ctx, cudaMemcpyAsync(&active, m->active, sizeof active, cudaMemcpyDeviceToHost, st));
+        CZ__CU(ctx, cudaStreamSynchronize(st));
+        if (!active)
+            break;
+        CZ__CU(ctx, cudaMemsetAsync(m->active, 0, sizeof *m->active, st));
+        CZ_KP(msm_jump)<<<cz__blocks(threads, 128), 128, 0, st>>>(
+            acc[1 - cur], m->next[1 - cur], acc[cur], m->next[cur], m->active, threads);
+        rc = cz__cuda_check(ctx, "msm: jump kernel");
+        cur = 1 - cur;
+    }
+    *heads = acc[cur];
+    return rc;
+}
+
+/*
  * The MSM of one group; the window sums (nwin Jacobian points, window 0
  * first) are copied to |win| (host) for msm.cu to combine.
  */
@@ -319,7 +385,10 @@ static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
         if ((rc = cz__cuda_check(ctx, "msm: accumulate kernel")) != CZ_OK)
             break;
         cz__msm_prof_mark(m, CZ__PROF_ACCUMULATE);
-        CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, head, tail, m->flags,
+        const XYZZ *heads = NULL;
+        if ((rc = CZ_KP(join_heads)(ctx, m, &heads, total, K, threads)) != CZ_OK)
+            break;
+        CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, heads, tail, m->flags,
                                                                   keys, m->zeros, total, K);
         if ((rc = cz__cuda_check(ctx, "msm: join kernel")) != CZ_OK)
             break;

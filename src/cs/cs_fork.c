@@ -10,9 +10,11 @@
  * their ids and allocate their own after them. Reading in place matters:
  * at a 32GiB PoRep partition the parent holds up to ~4 GB of aux values
  * when the last challenges fork, and copying them into every fork of a
- * wave cost ~3.7 GB per fork (20 GB peak on 2 threads, not 13). A fork of
- * a fork copies (its parent's values are in two places). A fork omits c when its parent does (cz_cs_omit_c). Extending
- * the parent appends the fork's own variables and rows:
+ * wave cost ~3.7 GB per fork (synthesis peak 19.7 GiB on 2 threads, 12.8
+ * in place). A fork of a fork copies (its parent's values are in two
+ * places). A fork omits c when its parent does (cz_cs_omit_c).
+ *
+ * Extending the parent appends the fork's own variables and rows:
  * values and a/b/c are positional and copied as they are; density bits of
  * the parent's variables are OR-ed in, the fork's own are shifted to where
  * its variables land; KEYGEN columns of the fork's own variables are

@@ -62,8 +62,11 @@ typedef struct cz_prove_work {
     blst_p2 b2_acc;
     bool b2_done;                     /* false: the epilogue computes b2_acc on the CPU */
 
+    /* ---- staging (optional, see cz_backend_ops_t.stage) ---------------- */
+    void *staged;                     /* backend's handle while a/b point into its memory */
+
     /* ---- stage times in seconds, for reports ----------------------- */
-    double t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
+    double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;
@@ -73,6 +76,18 @@ typedef struct cz_backend_ops {
     /* The device region for one partition (device lock held). */
     int (*device)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *work);
     void (*free)(cz_backend_t *be);
+    /*
+     * Optional (NULL: nothing to do), called WITHOUT the device lock before
+     * device(), on the ctx's pool: copy a and b (rows elements each) into
+     * memory the device reads fastest (CUDA: pinned host memory, ~10x the
+     * upload rate of pageable memory) and point work->a/b at the copies,
+     * setting work->staged. The caller then frees its own a/b at once. The
+     * backend takes its memory back during or after device(); unstage()
+     * does it for a partition that never reached device(). May block while
+     * the backend's staging slots are all in use (backpressure).
+     */
+    int (*stage)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *work);
+    void (*unstage)(cz_backend_t *be, cz_prove_work_t *work);
 } cz_backend_ops_t;
 
 struct cz_backend {

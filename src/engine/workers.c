@@ -334,14 +334,17 @@ static void prove_on_device(worker_t *w, part_t *p)
     const unsigned k = w->index;
 
     prep_start(w, p);
+    /* Staging (a, b into the backend's fast memory) is CPU work: before the lock. */
+    cz_ctx_clear(w->ctx);
+    int rc = cz_g16_stage(w->ctx, dev->backend, p->g16);
     cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t_wait = cz__engine_now_ms(e);
     pthread_mutex_lock(&dev->lock);
     /* Under the lock only the device region: the events are stamped here and
      * written after the unlock (cz_tl_emit_at). */
     double t_acq = cz__engine_now_ms(e);
-    cz_ctx_clear(w->ctx);
-    int rc = cz_g16_device(w->ctx, dev->backend, p->g16);
+    if (rc == CZ_OK)
+        rc = cz_g16_device(w->ctx, dev->backend, p->g16);
     double t_rel = cz__engine_now_ms(e);
     pthread_mutex_unlock(&dev->lock);
     cz_tl_emit_at(e->tl, t_acq, CZ_TL_LOCK_ACQ, j->id,

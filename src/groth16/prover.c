@@ -27,6 +27,7 @@ struct cz_g16_partition {
     cz_prove_work_t work;
     blst_scalar *input_scalars, *b_input_scalars;
     cz_scalar_split l_split, a_split, b_split;
+    cz_backend_t *staged_on;         /* the backend holding a/b's staged copies, if any */
     cz_g16_timings_t t;
 };
 
@@ -120,8 +121,17 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
     return CZ_OK;
 }
 
+/* Give a staging slot back if the partition never finished its device region. */
+static void unstage(cz_g16_partition_t *p)
+{
+    if (p->staged_on && p->work.staged && p->staged_on->ops->unstage)
+        p->staged_on->ops->unstage(p->staged_on, &p->work);
+    p->staged_on = NULL;
+}
+
 void cz_g16_release_abc(cz_g16_partition_t *p)
 {
+    unstage(p);
     free(p->w.a);
     free(p->w.b);
     free(p->w.c);
@@ -133,6 +143,7 @@ void cz_g16_partition_free(cz_g16_partition_t *p)
 {
     if (!p)
         return;
+    unstage(p);
     explicit_bzero(&p->r, sizeof p->r);
     explicit_bzero(&p->s, sizeof p->s);
     cz_cs_witness_free(&p->w);
@@ -204,7 +215,24 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
     return rc;
 }
 
-/* ---- device ------------------------------------------------------------------ */
+/* ---- stage and device ----------------------------------------------------------- */
+
+int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
+{
+    if (!be->ops->stage || !p->w.a)
+        return CZ_OK;
+    double t0 = now_s();
+    int rc = be->ops->stage(be, ctx, &p->work);
+    p->t.stage = now_s() - t0;
+    if (rc != CZ_OK || !p->work.staged)
+        return rc;
+    p->staged_on = be;
+    /* the device reads the staged copies: ours can go now */
+    free(p->w.a);
+    free(p->w.b);
+    p->w.a = p->w.b = NULL;
+    return CZ_OK;
+}
 
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
 {
@@ -312,6 +340,8 @@ int cz_g16_prove(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params,
     if (rc)
         return rc;
     rc = cz_g16_prep(ctx, p);
+    if (rc == CZ_OK)
+        rc = cz_g16_stage(ctx, be, p);
     if (rc == CZ_OK)
         rc = cz_g16_device(ctx, be, p);
     if (rc == CZ_OK)

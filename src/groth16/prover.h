@@ -43,7 +43,7 @@ typedef struct cz_g16_partition cz_g16_partition_t;
 
 /* Seconds spent per part and per stage (stage times come from the backend). */
 typedef struct cz_g16_timings {
-    double prep, device, epilogue;
+    double prep, stage, device, epilogue;
     double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
 } cz_g16_timings_t;
 
@@ -63,6 +63,13 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
 void cz_g16_partition_free(cz_g16_partition_t *p);
 
 int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p);
+/*
+ * Outside the device lock, before cz_g16_device: let the backend copy a and
+ * b into its staging memory (backend.h, ops->stage); the partition's own a/b
+ * are freed right away. A no-op for backends without staging. Once staged,
+ * the partition must be proved on |be| (or freed, which unstages).
+ */
+int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out);
 

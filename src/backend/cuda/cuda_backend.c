@@ -21,6 +21,10 @@
  * first and last points), so a params object freed and another loaded at
  * the same address is never mistaken for it.
  *
+ * Staging (outside the device lock): a and b are copied into one of
+ * CZ__STAGE_SLOTS pinned host buffers, so the region uploads them at full
+ * PCIe rate; the slot is given back when the region ends.
+ *
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
  * lock, so calls never overlap (ARCHITECTURE.md); the memory is per device,
@@ -31,7 +35,7 @@
  * device failed. CUZK_CUDA_FAULT=<device>:<n> (tests) makes region n
  * (1-based) of that device hit a real kernel fault.
  */
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +46,8 @@
 #include "core/pool.h"
 
 #define CZ__RESIDENT_SETS 4
+#define CZ__STAGE_SLOTS 2             /* = the default workers per device: none of them waits */
+#define CZ__COPY_CHUNK ((size_t)1 << 17)   /* elements per staging copy task (4 MiB) */
 #define CZ__GIB ((size_t)1 << 30)
 #define CZ__HEADROOM (2 * CZ__GIB)   /* left free for CUDA itself and other users */
 
@@ -60,8 +66,18 @@ typedef struct {
     uint64_t last_use;
 } rset;
 
+/* A pinned host buffer holding one partition's a and b (2 * 2^log_m elements). */
+typedef struct {
+    cz_fr *mem;
+    size_t cap;              /* elements */
+    bool busy;
+} stage_slot;
+
 typedef struct {
     cz_backend_t base;
+    pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
+    pthread_cond_t scv;              /* a slot became free */
+    stage_slot slots[CZ__STAGE_SLOTS];
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
     cz_cuda_h *h;
@@ -210,6 +226,96 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     return dev;
 }
 
+/* ---- staging: a and b into pinned memory, outside the device lock ------------------ */
+
+typedef struct {
+    cz_fr *dst;
+    const cz_fr *src;
+    size_t n;
+} copy_arg;
+
+static void copy_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    const copy_arg *c = arg;
+    for (size_t k = begin; k < end; k++) {
+        size_t lo = k * CZ__COPY_CHUNK, len = c->n - lo < CZ__COPY_CHUNK ? c->n - lo : CZ__COPY_CHUNK;
+        memcpy(c->dst + lo, c->src + lo, len * sizeof(cz_fr));
+    }
+}
+
+static void parallel_copy(cz_ctx_t *ctx, cz_fr *dst, const cz_fr *src, size_t n)
+{
+    copy_arg c = { dst, src, n };
+    cz_pool_for(cz_ctx_pool(ctx), (n + CZ__COPY_CHUNK - 1) / CZ__COPY_CHUNK, 1, copy_chunk, &c);
+}
+
+/* A free slot (the largest first), waiting while every slot is busy. */
+static stage_slot *take_slot(cuda_backend_t *cb)
+{
+    pthread_mutex_lock(&cb->smu);
+    stage_slot *s = NULL;
+    for (;;) {
+        for (int i = 0; i < CZ__STAGE_SLOTS; i++)
+            if (!cb->slots[i].busy && (!s || cb->slots[i].cap > s->cap))
+                s = &cb->slots[i];
+        if (s)
+            break;
+        pthread_cond_wait(&cb->scv, &cb->smu);
+    }
+    s->busy = true;
+    pthread_mutex_unlock(&cb->smu);
+    return s;
+}
+
+static void cuda_unstage(cz_backend_t *be, cz_prove_work_t *w)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    stage_slot *s = w->staged;
+    if (!s)
+        return;
+    pthread_mutex_lock(&cb->smu);
+    s->busy = false;
+    pthread_cond_signal(&cb->scv);
+    pthread_mutex_unlock(&cb->smu);
+    w->staged = NULL;
+}
+
+/*
+ * From pageable memory the upload runs at ~5.6 GB/s on the H200 machine
+ * (1.5 s for a and b at 2^27, measured); from pinned memory at ~50 GB/s. So
+ * a and b are copied (all cores, ~0.4 s at 2^27) into a pinned slot here,
+ * before the device lock, and the region uploads from it.
+ */
+static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    if (w->staged || !w->a || !w->b || w->c)   /* c given: leave it all pageable */
+        return CZ_OK;
+    const size_t m = (size_t)1 << w->log_m;
+    stage_slot *s = take_slot(cb);
+    if (s->cap < 2 * m) {
+        cz_cuda_host_free(s->mem);
+        s->mem = NULL;
+        s->cap = 0;
+        int rc = cz_cuda_set_device(ctx, be->device_index);
+        if (rc == CZ_OK)
+            rc = cz_cuda_host_alloc(ctx, (void **)&s->mem, 2 * m * sizeof(cz_fr));
+        if (rc != CZ_OK) {
+            w->staged = s;
+            cuda_unstage(be, w);
+            return rc;
+        }
+        s->cap = 2 * m;
+    }
+    parallel_copy(ctx, s->mem, w->a, w->rows);
+    parallel_copy(ctx, s->mem + m, w->b, w->rows);
+    w->a = s->mem;
+    w->b = s->mem + m;
+    w->staged = s;
+    return CZ_OK;
+}
+
 /* ---- the region's parts --------------------------------------------------------- */
 
 static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
@@ -342,9 +448,17 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
     return rc;
 }
 
+static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
+
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
-    cuda_backend_t *cb = (cuda_backend_t *)be;
+    int rc = device_region((cuda_backend_t *)be, ctx, w);
+    cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
+    return rc;
+}
+
+static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
+{
     cb->clock++;
     int rc = ensure_contexts(ctx, cb, w->log_m);
     if (rc != CZ_OK)
@@ -373,6 +487,10 @@ static void cuda_free_backend(cz_backend_t *be)
     cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(&cb->sets[s]);
+    for (int s = 0; s < CZ__STAGE_SLOTS; s++)
+        cz_cuda_host_free(cb->slots[s].mem);
+    pthread_cond_destroy(&cb->scv);
+    pthread_mutex_destroy(&cb->smu);
     cz_cuda_h_free(cb->h);
     cz_cuda_msm_free(cb->msm);
     free(cb);
@@ -382,6 +500,8 @@ static const cz_backend_ops_t cuda_ops = {
     .name = "cuda",
     .device = cuda_device,
     .free = cuda_free_backend,
+    .stage = cuda_stage,
+    .unstage = cuda_unstage,
 };
 
 /* CUZK_CUDA_FAULT=<device>:<n>: region n of that device faults. */
@@ -416,6 +536,8 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
         return cz_fail(ctx, CZ_ENOMEM, "cuda backend");
     cb->base.ops = &cuda_ops;
     cb->base.device_index = device_index;
+    pthread_mutex_init(&cb->smu, NULL);
+    pthread_cond_init(&cb->scv, NULL);
     if (opts)
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit

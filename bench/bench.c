@@ -42,3 +42,13 @@ int cmd_bench(int argc, char **argv)
     return cz_cli_dispatch("cuzk bench", benches, sizeof benches / sizeof benches[0],
                            "usage: cuzk bench WHAT [OPTIONS]", argc, argv);
 }
+
+const char *cz_bench_fmt_bytes(char *buf, size_t len, size_t bytes)
+{
+    const double mib = 1024.0 * 1024.0;
+    if (bytes >= ((size_t)1 << 30))
+        snprintf(buf, len, "%.2f GiB", (double)bytes / (1024.0 * mib));
+    else
+        snprintf(buf, len, "%.1f MiB", (double)bytes / mib);
+    return buf;
+}

@@ -30,6 +30,8 @@ int cz_bench_h(int argc, char **argv);
 
 /* Monotonic clock in seconds. */
 double cz_bench_now(void);
+/* |bytes| as "12.34 GiB" or "56.7 MiB" into buf[0..len); returns buf. */
+const char *cz_bench_fmt_bytes(char *buf, size_t len, size_t bytes);
 /* Peak resident set size of this process in bytes (0 if unknown). */
 size_t cz_bench_peak_rss(void);
 

@@ -191,29 +191,6 @@ typedef struct {
 } pipe_job;
 
 /* A deep copy of a witness: its arrays, split into chunks for cz_pool_for. */
-#define COPY_CHUNK ((size_t)4 << 20)
-#define COPY_MAX 8
-typedef struct {
-    void *dst[COPY_MAX];
-    const void *src[COPY_MAX];
-    size_t bytes[COPY_MAX], first[COPY_MAX + 1];   /* first chunk of each array */
-    size_t n;
-} wcopy;
-
-static void wcopy_chunks(void *arg, size_t begin, size_t end, unsigned slot)
-{
-    (void)slot;
-    const wcopy *c = arg;
-    for (size_t k = begin; k < end; k++) {
-        size_t i = 0;
-        while (k >= c->first[i + 1])
-            i++;
-        size_t off = (k - c->first[i]) * COPY_CHUNK;
-        size_t len = c->bytes[i] - off < COPY_CHUNK ? c->bytes[i] - off : COPY_CHUNK;
-        memcpy((char *)c->dst[i] + off, (const char *)c->src[i] + off, len);
-    }
-}
-
 /* *out = a deep copy of |w| (every array cz_cs_witness_free frees). */
 static int witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t *out)
 {
@@ -222,7 +199,7 @@ static int witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t
     for (int i = 0; i < 3; i++)
         out->density[i] = NULL;
     typedef struct { void **dst; const void *src; size_t bytes; } arr_t;
-    arr_t arr[COPY_MAX] = {
+    arr_t arr[8] = {
         { (void **)&out->input, w->input, w->num_inputs * sizeof(cz_fr) },
         { (void **)&out->aux, w->aux, w->num_aux * sizeof(cz_fr) },
         { (void **)&out->a, w->a, w->num_rows * sizeof(cz_fr) },
@@ -232,21 +209,15 @@ static int witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t
     for (int i = 0; i < 3; i++)
         arr[5 + i] = (arr_t){ (void **)&out->density[i], w->density[i],
                               (w->density_bits[i] + 63) / 64 * sizeof(uint64_t) };
-    wcopy c = { .n = 0 };
-    for (int i = 0; i < COPY_MAX; i++) {
+    for (int i = 0; i < 8; i++) {
         if (!arr[i].src || !arr[i].bytes)
             continue;
         if (!(*arr[i].dst = malloc(arr[i].bytes))) {
             cz_cs_witness_free(out);
             return cz_fail(ctx, CZ_ENOMEM, "witness cache copy (%zu bytes)", arr[i].bytes);
         }
-        c.dst[c.n] = *arr[i].dst;
-        c.src[c.n] = arr[i].src;
-        c.bytes[c.n] = arr[i].bytes;
-        c.first[c.n + 1] = c.first[c.n] + (arr[i].bytes + COPY_CHUNK - 1) / COPY_CHUNK;
-        c.n++;
+        cz_pool_memcpy(cz_ctx_pool(ctx), *arr[i].dst, arr[i].src, arr[i].bytes);
     }
-    cz_pool_for(cz_ctx_pool(ctx), c.first[c.n], 1, wcopy_chunks, &c);
     return CZ_OK;
 }
 
@@ -440,17 +411,6 @@ static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *ci
     return rc;
 }
 
-/* |bytes| as "12.34 GiB" or "56.7 MiB" into buf[0..len). */
-static const char *fmt_bytes(char *buf, size_t len, size_t bytes)
-{
-    const double mib = 1024.0 * 1024.0;
-    if (bytes >= ((size_t)1 << 30))
-        snprintf(buf, len, "%.2f GiB", (double)bytes / (1024.0 * mib));
-    else
-        snprintf(buf, len, "%.1f MiB", (double)bytes / mib);
-    return buf;
-}
-
 /* Bytes the params hold in memory (outside the engine's budget). */
 static size_t params_mem_bytes(const cz_params_t *p)
 {
@@ -549,7 +509,7 @@ int cz_bench_pipeline(int argc, char **argv)
         char buf[32];
         if (o.random_params)
             printf("random params: %.1f s, %s (domain %zu, %zu aux)\n", params_s,
-                   fmt_bytes(buf, sizeof buf, pbytes), m, na);
+                   cz_bench_fmt_bytes(buf, sizeof buf, pbytes), m, na);
         printf("devices %s:%zu, %zu jobs x %zu partitions of %s\n", o.kind, o.devices, o.jobs,
                o.partitions, o.circuit);
         if (o.witness_cache)

@@ -76,17 +76,6 @@ static unsigned log2_of(size_t m)
     return k;
 }
 
-/* |bytes| as "12.34 GiB" or "56.7 MiB" into buf[0..len). */
-static const char *fmt_bytes(char *buf, size_t len, size_t bytes)
-{
-    const double mib = 1024.0 * 1024.0;
-    if (bytes >= ((size_t)1 << 30))
-        snprintf(buf, len, "%.2f GiB", (double)bytes / (1024.0 * mib));
-    else
-        snprintf(buf, len, "%.1f MiB", (double)bytes / mib);
-    return buf;
-}
-
 /* The shape, the params' point counts and bytes in memory (params.h), and the
  * engine's budget estimate for one partition of it. */
 static void print_shape(const char *id, const cz_params_shape_t *s, size_t rows, int json)
@@ -112,8 +101,8 @@ static void print_shape(const char *id, const cz_params_shape_t *s, size_t rows,
                "  partition (engine estimate): %s, of which a/b %s\n",
                id, rows, log2_of(s->domain_size), s->num_inputs, s->num_aux, s->a_aux_popcount,
                s->b_input_popcount, s->b_aux_popcount, n_h, n_l, n_a, n_b, n_b,
-               fmt_bytes(pb, sizeof pb, params_bytes), fmt_bytes(tb, sizeof tb, part_bytes),
-               fmt_bytes(ab, sizeof ab, abc_bytes));
+               cz_bench_fmt_bytes(pb, sizeof pb, params_bytes), cz_bench_fmt_bytes(tb, sizeof tb, part_bytes),
+               cz_bench_fmt_bytes(ab, sizeof ab, abc_bytes));
 }
 
 /* The params to prove with: |path| if set, else random points of |random|

@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 typedef struct section {
@@ -189,4 +190,31 @@ void cz_pool_free(cz_pool_t *pool)
     pthread_mutex_destroy(&pool->mu);
     free(pool->threads);
     free(pool);
+}
+
+/* ---- parallel memcpy ---------------------------------------------------------- */
+
+#define MEMCPY_PIECE ((size_t)4 << 20)
+
+typedef struct {
+    char *dst;
+    const char *src;
+    size_t bytes;
+} memcpy_arg;
+
+static void memcpy_pieces(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    const memcpy_arg *c = arg;
+    for (size_t k = begin; k < end; k++) {
+        size_t off = k * MEMCPY_PIECE;
+        size_t len = c->bytes - off < MEMCPY_PIECE ? c->bytes - off : MEMCPY_PIECE;
+        memcpy(c->dst + off, c->src + off, len);
+    }
+}
+
+void cz_pool_memcpy(cz_pool_t *pool, void *dst, const void *src, size_t bytes)
+{
+    memcpy_arg c = { dst, src, bytes };
+    cz_pool_for(pool, (bytes + MEMCPY_PIECE - 1) / MEMCPY_PIECE, 1, memcpy_pieces, &c);
 }

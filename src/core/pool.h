@@ -26,6 +26,13 @@ typedef void cz_pool_fn(void *arg, size_t begin, size_t end, unsigned slot);
 /* Run |fn| over [0, n) in chunks of |grain| (>= 1). n == 0 returns at once. */
 void cz_pool_for(cz_pool_t *pool, size_t n, size_t grain, cz_pool_fn *fn, void *arg);
 
+/*
+ * memcpy of |bytes| in 4 MiB pieces on the pool: one thread copies at a
+ * fraction of the memory bandwidth, all of them at most of it (staging a
+ * partition's vectors, copying a witness). The regions must not overlap.
+ */
+void cz_pool_memcpy(cz_pool_t *pool, void *dst, const void *src, size_t bytes);
+
 /* Grain that gives each participant about |chunks_per_thread| chunks. */
 size_t cz_pool_grain(const cz_pool_t *pool, size_t n, size_t chunks_per_thread);
 

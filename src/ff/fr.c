@@ -3,6 +3,8 @@
  */
 #include "ff/fr.h"
 
+#include "core/pool.h"
+
 #include <errno.h>
 #include <string.h>
 #include <sys/random.h>
@@ -272,4 +274,19 @@ int cz_fr_parse(cz_fr *r, const char *text)
         return CZ_ERANGE;
     blst_fr_from_uint64(r, acc);
     return CZ_OK;
+}
+
+static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
+{
+    (void)slot;
+    cz_fr *v = arg;
+    for (size_t i = begin; i < end; i++) {
+        cz_fr x = v[i];
+        blst_scalar_from_fr((blst_scalar *)&v[i], &x);   /* same 32 bytes, canonical LE */
+    }
+}
+
+void cz_fr_to_scalars_inplace(cz_pool_t *pool, cz_fr *v, size_t n)
+{
+    cz_pool_for(pool, n, 1 << 14, to_scalars_chunk, v);
 }

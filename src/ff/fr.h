@@ -47,6 +47,11 @@ int cz_fr_from_repr(cz_fr *r, const uint8_t repr[32]);
 void cz_fr_to_repr(uint8_t repr[32], const cz_fr *a);
 /* Fr -> blst_scalar (canonical LE bytes), the form MSMs consume. */
 static inline void cz_fr_to_scalar(blst_scalar *s, const cz_fr *a) { blst_scalar_from_fr(s, a); }
+/*
+ * v[0..n) from Montgomery form to canonical scalars IN PLACE (the same 32
+ * bytes become a blst_scalar), on |pool|: what the MSMs take.
+ */
+void cz_fr_to_scalars_inplace(cz_pool_t *pool, cz_fr *v, size_t n);
 
 /* r = a^e for a 64-bit exponent. */
 void cz_fr_pow_u64(cz_fr *r, const cz_fr *a, uint64_t e);

@@ -169,15 +169,6 @@ const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p)
 
 /* ---- prep -------------------------------------------------------------------- */
 
-static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
-{
-    cz_fr *v = arg;
-    for (size_t i = begin; i < end; i++) {
-        cz_fr x = v[i];
-        blst_scalar_from_fr((blst_scalar *)&v[i], &x);   /* same 32 bytes, canonical LE */
-    }
-}
-
 static int prep_inputs(cz_ctx_t *ctx, cz_g16_partition_t *p)
 {
     size_t ni = p->w.num_inputs, nb = p->w.popcount[CZ_DENSITY_B_INPUT];
@@ -203,7 +194,7 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
     int rc = prep_inputs(ctx, p);
     if (rc == CZ_OK) {
         /* aux becomes canonical scalars in place: the witness is not needed after */
-        cz_pool_for(cz_ctx_pool(ctx), p->w.num_aux, 1 << 14, to_scalars_chunk, p->w.aux);
+        cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), p->w.aux, p->w.num_aux);
         rc = cz_scalar_split_build(ctx, &p->l_split, (const blst_scalar *)p->w.aux, p->w.num_aux);
     }
     if (rc == CZ_OK)

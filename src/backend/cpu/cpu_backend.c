@@ -57,15 +57,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
-{
-    cz_fr *v = arg;
-    for (size_t i = begin; i < end; i++) {
-        cz_fr x = v[i];
-        blst_scalar_from_fr((blst_scalar *)&v[i], &x);
-    }
-}
-
 static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cpu_backend_t *cb = (cpu_backend_t *)be;
@@ -84,7 +75,7 @@ static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 
     /* The H MSM takes the first m - 1 coefficients as canonical scalars. */
     t0 = now_s();
-    cz_pool_for(cz_ctx_pool(ctx), m - 1, 1 << 14, to_scalars_chunk, w->a);
+    cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), w->a, m - 1);
     rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
     w->t_msm_h = now_s() - t0;
     if (rc)

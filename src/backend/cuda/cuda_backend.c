@@ -47,7 +47,6 @@
 
 #define CZ__RESIDENT_SETS 4
 #define CZ__STAGE_SLOTS 2             /* = the default workers per device: none of them waits */
-#define CZ__COPY_CHUNK ((size_t)1 << 17)   /* elements per staging copy task (4 MiB) */
 #define CZ__GIB ((size_t)1 << 30)
 #define CZ__HEADROOM (2 * CZ__GIB)   /* left free for CUDA itself and other users */
 
@@ -228,28 +227,6 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
 
 /* ---- staging: a and b into pinned memory, outside the device lock ------------------ */
 
-typedef struct {
-    cz_fr *dst;
-    const cz_fr *src;
-    size_t n;
-} copy_arg;
-
-static void copy_chunk(void *arg, size_t begin, size_t end, unsigned slot)
-{
-    (void)slot;
-    const copy_arg *c = arg;
-    for (size_t k = begin; k < end; k++) {
-        size_t lo = k * CZ__COPY_CHUNK, len = c->n - lo < CZ__COPY_CHUNK ? c->n - lo : CZ__COPY_CHUNK;
-        memcpy(c->dst + lo, c->src + lo, len * sizeof(cz_fr));
-    }
-}
-
-static void parallel_copy(cz_ctx_t *ctx, cz_fr *dst, const cz_fr *src, size_t n)
-{
-    copy_arg c = { dst, src, n };
-    cz_pool_for(cz_ctx_pool(ctx), (n + CZ__COPY_CHUNK - 1) / CZ__COPY_CHUNK, 1, copy_chunk, &c);
-}
-
 /* A free slot (the largest first), waiting while every slot is busy. */
 static stage_slot *take_slot(cuda_backend_t *cb)
 {
@@ -308,8 +285,8 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
         }
         s->cap = 2 * m;
     }
-    parallel_copy(ctx, s->mem, w->a, w->rows);
-    parallel_copy(ctx, s->mem + m, w->b, w->rows);
+    cz_pool_memcpy(cz_ctx_pool(ctx), s->mem, w->a, w->rows * sizeof(cz_fr));
+    cz_pool_memcpy(cz_ctx_pool(ctx), s->mem + m, w->b, w->rows * sizeof(cz_fr));
     w->a = s->mem;
     w->b = s->mem + m;
     w->staged = s;
@@ -332,51 +309,40 @@ static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
     return rc;
 }
 
-/* inputs + ones + significant of one G1 vector; bases on device or (NULL) on host. */
-static int g1_tail(cz_ctx_t *ctx, cuda_backend_t *cb, blst_p1 *out, const void *dev,
-                   const blst_p1_affine *host, const blst_scalar *inputs, size_t n_inputs,
-                   const cz_scalar_split *sp)
+/*
+ * inputs + ones + significant of one vector of |group| (1: G1, 2: G2):
+ * a small MSM over the inputs' bases, a batch addition over the ones and an
+ * MSM over the significant scalars' gathered bases. |dev| NULL: the vector
+ * is not resident, all of it on the CPU from |host|.
+ */
+static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, const void *dev,
+                       const void *host, const blst_scalar *inputs, size_t n_inputs,
+                       const cz_scalar_split *sp)
 {
     if (!dev)
-        return cz_backend_g1_tail(ctx, out, host, inputs, n_inputs, sp);
-    const blst_p1_affine *aux = (const blst_p1_affine *)dev + n_inputs;
-    blst_p1 in, ones, sig;
+        return group == 1 ? cz_backend_g1_tail(ctx, out, host, inputs, n_inputs, sp)
+                          : cz_backend_g2_tail(ctx, out, host, inputs, n_inputs, sp);
+    const size_t pb = group == 1 ? sizeof(blst_p1_affine) : sizeof(blst_p2_affine);
+    const void *aux = (const char *)dev + n_inputs * pb;
+    blst_p2 in, ones, sig;   /* room for either group */
     cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
     cz_cuda_msm_terms ts = { .n = sp->n_sig, .scalars = sp->sig_scalar, .index = sp->sig_index,
                              .nbits = (unsigned)sp->sig_bits };
-    int rc = cz_cuda_msm_run(ctx, cb->msm, 1, &in, dev, &ti);
+    int rc = cz_cuda_msm_run(ctx, cb->msm, group, &in, dev, &ti);
     if (rc == CZ_OK)
-        rc = cz_cuda_batch_add(ctx, cb->msm, 1, &ones, aux, sp->ones, sp->n);
+        rc = cz_cuda_batch_add(ctx, cb->msm, group, &ones, aux, sp->ones, sp->n);
     if (rc == CZ_OK)
-        rc = cz_cuda_msm_run(ctx, cb->msm, 1, &sig, aux, &ts);
-    if (rc == CZ_OK) {
-        blst_p1_add_or_double(out, &in, &ones);
-        blst_p1_add_or_double(out, out, &sig);
-    }
-    return rc;
-}
-
-static int g2_tail(cz_ctx_t *ctx, cuda_backend_t *cb, blst_p2 *out, const void *dev,
-                   const blst_p2_affine *host, const blst_scalar *inputs, size_t n_inputs,
-                   const cz_scalar_split *sp)
-{
-    if (!dev)
-        return cz_backend_g2_tail(ctx, out, host, inputs, n_inputs, sp);
-    const blst_p2_affine *aux = (const blst_p2_affine *)dev + n_inputs;
-    blst_p2 in, ones, sig;
-    cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
-    cz_cuda_msm_terms ts = { .n = sp->n_sig, .scalars = sp->sig_scalar, .index = sp->sig_index,
-                             .nbits = (unsigned)sp->sig_bits };
-    int rc = cz_cuda_msm_run(ctx, cb->msm, 2, &in, dev, &ti);
-    if (rc == CZ_OK)
-        rc = cz_cuda_batch_add(ctx, cb->msm, 2, &ones, aux, sp->ones, sp->n);
-    if (rc == CZ_OK)
-        rc = cz_cuda_msm_run(ctx, cb->msm, 2, &sig, aux, &ts);
-    if (rc == CZ_OK) {
+        rc = cz_cuda_msm_run(ctx, cb->msm, group, &sig, aux, &ts);
+    if (rc != CZ_OK)
+        return rc;
+    if (group == 1) {
+        blst_p1_add_or_double(out, (const blst_p1 *)&in, (const blst_p1 *)&ones);
+        blst_p1_add_or_double(out, out, (const blst_p1 *)&sig);
+    } else {
         blst_p2_add_or_double(out, &in, &ones);
         blst_p2_add_or_double(out, out, &sig);
     }
-    return rc;
+    return CZ_OK;
 }
 
 /* The H coefficients and the H MSM (on the CPU when the h bases are not resident). */
@@ -399,10 +365,8 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     } else if (rc == CZ_OK) {
         /* h bases not resident: coefficients to the host (into a, no longer needed), CPU MSM */
         rc = cz_cuda_h_download(ctx, cb->h, w->a, m - 1);
-        for (size_t i = 0; rc == CZ_OK && i < m - 1; i++) {
-            cz_fr x = w->a[i];
-            blst_scalar_from_fr((blst_scalar *)&w->a[i], &x);
-        }
+        if (rc == CZ_OK)
+            cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), w->a, m - 1);
         if (rc == CZ_OK)
             rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
     }
@@ -423,25 +387,25 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
         return rc;
 
     double t0 = now_s();
-    rc = g1_tail(ctx, cb, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
+    rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
     w->t_msm_l = now_s() - t0;
     if (rc == CZ_OK) {
         t0 = now_s();
-        rc = g1_tail(ctx, cb, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars, w->num_inputs,
-                     w->a_split);
+        rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
+                         w->num_inputs, w->a_split);
         w->t_msm_a = now_s() - t0;
     }
     if (rc == CZ_OK) {
         t0 = now_s();
-        rc = g1_tail(ctx, cb, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
-                     w->num_b_inputs, w->b_split);
+        rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
+                         w->num_b_inputs, w->b_split);
         w->t_msm_b1 = now_s() - t0;
     }
     w->b2_done = false;
     if (rc == CZ_OK && !cb->opts.g2_on_cpu) {
         t0 = now_s();
-        rc = g2_tail(ctx, cb, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
-                     w->num_b_inputs, w->b_split);
+        rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
+                         w->num_b_inputs, w->b_split);
         w->t_msm_b2 = now_s() - t0;
         w->b2_done = rc == CZ_OK;
     }

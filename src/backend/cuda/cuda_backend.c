@@ -52,11 +52,19 @@
 
 enum { V_H, V_L, V_A, V_B1, V_B2, V_COUNT };   /* the params vectors */
 
+#define CZ__POINT_MAX sizeof(blst_p2_affine)
+
+/*
+ * One params vector: where it is on the device and its fingerprint, a COPY
+ * of its first and last points (the host vector may be freed and another
+ * mapped at its address: it is never read after the region that uploaded it).
+ */
 typedef struct {
-    const void *host;        /* the host vector (params mapping) */
+    const void *host;        /* the caller's vector, valid only during a region */
     size_t n;                /* points */
     size_t point_bytes;
     void *dev;               /* NULL: not resident (CPU path) */
+    uint8_t first[CZ__POINT_MAX], last[CZ__POINT_MAX];
 } rvec;
 
 typedef struct {
@@ -145,37 +153,53 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
 
 /* ---- resident params ---------------------------------------------------------- */
 
+/* Does |host| (n points of pb bytes) look like the vector fingerprinted in |r|? */
 static bool same_vector(const rvec *r, const void *host, size_t n, size_t pb)
 {
-    if (r->n != n || r->point_bytes != pb || !host || !r->host)
-        return r->n == n && n == 0;
-    /* the fingerprint: the first and last points, compared by content */
-    return memcmp(r->host, host, pb) == 0 &&
-           memcmp((const char *)r->host + (n - 1) * pb, (const char *)host + (n - 1) * pb, pb) == 0;
+    if (r->n != n || r->point_bytes != pb)
+        return false;
+    if (n == 0)
+        return true;
+    return memcmp(r->first, host, pb) == 0 &&
+           memcmp(r->last, (const char *)host + (n - 1) * pb, pb) == 0;
+}
+
+static void fingerprint(rvec *r)
+{
+    if (r->n == 0)
+        return;
+    memcpy(r->first, r->host, r->point_bytes);
+    memcpy(r->last, (const char *)r->host + (r->n - 1) * r->point_bytes, r->point_bytes);
 }
 
 static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known)
 {
     const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
-    v[V_H] = (rvec){ w->h_bases, ((size_t)1 << w->log_m) - 1, g1, NULL };
+    v[V_H] = (rvec){ .host = w->h_bases, .n = ((size_t)1 << w->log_m) - 1, .point_bytes = g1 };
     if (!tails_known)
         return;
-    v[V_L] = (rvec){ w->l_bases, w->l_split->n, g1, NULL };
-    v[V_A] = (rvec){ w->a_bases, w->num_inputs + w->a_split->n, g1, NULL };
-    v[V_B1] = (rvec){ w->b1_bases, w->num_b_inputs + w->b_split->n, g1, NULL };
-    v[V_B2] = (rvec){ w->b2_bases, w->num_b_inputs + w->b_split->n, g2, NULL };
+    v[V_L] = (rvec){ .host = w->l_bases, .n = w->l_split->n, .point_bytes = g1 };
+    v[V_A] = (rvec){ .host = w->a_bases, .n = w->num_inputs + w->a_split->n, .point_bytes = g1 };
+    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g1 };
+    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g2 };
 }
 
-/* The set for this params_id whose h vector matches; NULL if none. */
+/*
+ * The set for this params_id whose h vector matches; NULL if none. A set
+ * under the same id whose h differs belongs to params freed since (another
+ * object now lives at that address): it is dropped.
+ */
 static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 {
     rvec want[V_COUNT];
     describe(want, w, false);
     for (int s = 0; s < CZ__RESIDENT_SETS; s++) {
         rset *r = &cb->sets[s];
-        if (r->id == w->params_id &&
-            same_vector(&r->v[V_H], want[V_H].host, want[V_H].n, want[V_H].point_bytes))
+        if (r->id != w->params_id)
+            continue;
+        if (same_vector(&r->v[V_H], want[V_H].host, want[V_H].n, want[V_H].point_bytes))
             return r;
+        drop_set(r);
     }
     return NULL;
 }
@@ -211,6 +235,7 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     cz_cuda_free(r->dev);
     *r = *want;
     r->dev = NULL;
+    fingerprint(r);
     const size_t bytes = want->n * want->point_bytes;
     if (want->n == 0 || !make_room(ctx, cb, set, bytes))
         return NULL;

@@ -114,6 +114,10 @@ static cz__msm_plan make_plan(const cz_cuda_msm *m, size_t n, unsigned nbits)
             best.nwin = nwin;
         }
     }
+    if (best.c == 0) {   /* unreachable: c = 16..20 always fits 16 digits per term */
+        best.c = CZ__MAX_C;
+        best.nwin = nwin_of(nbits, best.c);
+    }
     best.half = 1u << (best.c - 1);
     best.chunk = chunk;
     const uint32_t sentinel = best.nwin * best.half;

@@ -116,7 +116,7 @@ int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
                    const cz_params_opts_t *opts);
 /*
  * TIMING ONLY (benchmarks at real scale): params of |shape| whose vectors
- * and vk are random points (a pool of 2^20 distinct points per group, tiled;
+ * and vk are random points (a pool of up to 2^20 distinct points per group, tiled;
  * groth16/params_random.c). Proofs made with them DO NOT VERIFY. Seconds
  * even at the 32GiB PoRep shape, where a real setup takes hours.
  */

@@ -5,6 +5,8 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/pool.h"
 #include "cz_test.h"
@@ -127,6 +129,30 @@ CZ_TEST(ctx_error_message_and_tables)
     cz_ctx_free(ctx);
     cz_ctx_free(NULL);
     cz_pool_free(NULL);
+}
+
+CZ_TEST(pool_memcpy_copies_every_byte)
+{
+    /* sizes around the 4 MiB piece: none, one byte, a piece +-1, several pieces and a tail */
+    const size_t piece = (size_t)4 << 20;
+    size_t sizes[] = { 0, 1, piece - 1, piece, piece + 1, 3 * piece + 12345 };
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        cz_pool_t *pool;
+        CHECK_OK(cz_pool_new(&pool, threads));
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            size_t n = sizes[i];
+            unsigned char *src = malloc(n + 1), *dst = malloc(n + 2);
+            for (size_t k = 0; k < n; k++)
+                src[k] = (unsigned char)(k * 131 + 7);
+            memset(dst, 0xAB, n + 2);
+            cz_pool_memcpy(pool, dst + 1, src, n);
+            CHECK(dst[0] == 0xAB && dst[n + 1] == 0xAB);   /* nothing outside */
+            CHECK(memcmp(dst + 1, src, n) == 0);
+            free(src);
+            free(dst);
+        }
+        cz_pool_free(pool);
+    }
 }
 
 CZ_TEST_MAIN()

@@ -2,6 +2,9 @@
  * tests/ff/test_fr.c — Fr helpers: constants, repr round trip, range checks,
  * inversion, roots of unity, parsing.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "ff/fr.h"
 #include "cz_test.h"
 
@@ -129,6 +132,28 @@ CZ_TEST(pow_matches_repeated_mul)
     for (int i = 0; i < 77; i++)
         cz_fr_mul(&q, &q, &x);
     CHECK(cz_fr_eq(&p, &q));
+}
+
+CZ_TEST(to_scalars_inplace_matches_one_by_one)
+{
+    cz_pool_t *pool;
+    CHECK_OK(cz_pool_new(&pool, 3));
+    const size_t n = 40000;   /* more than two grains of 2^14 */
+    cz_fr *v = malloc(n * sizeof *v);
+    blst_scalar *want = malloc(n * sizeof *want);
+    cz_rng rng;
+    cz_rng_seed(&rng, 5);
+    for (size_t i = 0; i < n; i++) {
+        cz_fr_random_rng(&v[i], &rng);
+        if (i % 7 == 0)
+            v[i] = i % 14 ? CZ_FR_ONE : CZ_FR_ZERO;
+        cz_fr_to_scalar(&want[i], &v[i]);
+    }
+    cz_fr_to_scalars_inplace(pool, v, n);
+    CHECK(memcmp(v, want, n * sizeof *want) == 0);
+    free(v);
+    free(want);
+    cz_pool_free(pool);
 }
 
 CZ_TEST_MAIN()

@@ -27,7 +27,9 @@
 #include "backend/backend.h"
 #include "cli/progress.h"
 #include "cli/public_file.h"
+#include "engine/analyze.h"
 #include "engine/engine.h"
+#include "engine/svg.h"
 #include "porep/c1.h"
 #include "porep/c2.h"
 #include "porep/seal.h"
@@ -235,6 +237,9 @@ static const char C2_PROVE_USAGE[] =
     "usage: cuzk prove --kind porep-c2 --c1 FILE (--params P | --params-dir D) --proof OUT\n"
     "                  [--vk V] [--public PUB] [--workers W] [--threads T] [--quiet]\n"
     "                  [--backend cpu|cuda|auto] [--device N]\n"
+    "       cuzk prove --kind porep-c2 --c1 FILE --random-params [--dry-run] [--proof OUT]\n"
+    "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
+    "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
     "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
     "  (after a native check of the C1), proved through the engine (W workers,\n"
     "  default 2) on the backend: cpu, cuda (GPU N, default 0; fails with the reason\n"
@@ -243,8 +248,218 @@ static const char C2_PROVE_USAGE[] =
     "  concatenated proof (192 bytes per partition) is verified again from the\n"
     "  public values alone before it is written. --params-dir D takes the\n"
     "  Filecoin file name (v28-stacked-proof-of-replication-...params) in D.\n"
+    "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape\n"
+    "  made of random points (cz_params_random, seed N, default 1; seconds even at\n"
+    "  32GiB), every partition synthesized and proved through the engine, NOT\n"
+    "  verified (the proof cannot verify); no file unless --proof (then not a valid\n"
+    "  proof). Prints s/proof (submit to done), synthesis per partition (mean, and\n"
+    "  the threads), the device region per partition, the device efficiency (the\n"
+    "  timeline's analysis, as bench pipeline), peak RSS (VmHWM); --json one line.\n"
+    "  --dry-run: print the C1's partition shape and stop. --workers-per-device is\n"
+    "  --workers. --timeline/--svg keep the engine's log / Gantt chart.\n"
     "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
     "  Exit 0 on success, 1 on failure, 2 on usage errors.\n";
+
+/* Peak resident set size (VmHWM), KiB; 0 when /proc does not say. */
+static size_t c2_peak_rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %zu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+typedef struct {
+    const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;
+    size_t workers, threads, device;
+    uint64_t seed;
+    bool quiet, json, dry_run;
+} c2_random_opts_t;
+
+/*
+ * --random-params: TIMING ONLY. The C1's job (its exact partition shape,
+ * cz_c2_job_init) with random params and no pvk, so the engine proves every
+ * partition and skips verification; the figures come from the wall clock,
+ * the engine's timeline and /proc/self/status.
+ */
+static int c2_prove_random(const c2_random_opts_t *o)
+{
+    static const char BANNER[] = "*** TIMING ONLY: random params, proof not verified ***";
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, (unsigned)o->threads)) {
+        fprintf(stderr, "cuzk prove: out of memory\n");
+        return CZ_EXIT_FAIL;
+    }
+    cz_backend_t *be = NULL;
+    int rc = CZ_OK;
+    if (!o->dry_run && (rc = cz_backend_new(ctx, &be, o->backend, (int)o->device)) != CZ_OK) {
+        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        cz_ctx_free(ctx);
+        return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+    }
+    if (!o->json)
+        printf("%s\n", BANNER);
+    else
+        fprintf(stderr, "%s\n", BANNER);
+    fflush(stdout);
+    cz_c1_t c1;
+    memset(&c1, 0, sizeof c1);
+    cz_c2_job_t job;
+    memset(&job, 0, sizeof job);
+    cz_params_t *params = NULL;
+    cz_timeline_t *tl = NULL;
+    cz_engine_t *e = NULL;
+    cz_timeline_report_t *rep = NULL;
+    char *log = NULL;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    double t0 = c2_now(), t_shape = 0, t_params = 0, wall = 0;
+    rc = cz_c1_load(ctx, &c1, o->c1_path);
+    if (rc == CZ_OK)
+        rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL);
+    t_shape = c2_now() - t0;
+    if (rc == CZ_OK && !o->json)
+        printf("%s: %u partitions x %zu constraints / %zu rows (domain %zu, %zu inputs, "
+               "%zu aux); c1+shape %.2f s\n",
+               c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
+               job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux, t_shape);
+    if (rc == CZ_OK && o->dry_run) {
+        if (o->json)
+            printf("{\"registered_proof\":\"%s\",\"partitions\":%u,\"constraints\":%zu,"
+                   "\"rows\":%zu,\"domain_size\":%zu,\"inputs\":%zu,\"aux\":%zu,"
+                   "\"dry_run\":true}\n",
+                   c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
+                   job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux);
+        goto out;
+    }
+    if (rc == CZ_OK) {
+        double t = c2_now();
+        rc = cz_params_random(ctx, &params, &job.shape, o->seed);
+        if (rc == CZ_OK)
+            rc = cz_params_check_shape(ctx, params, &job.shape);
+        t_params = c2_now() - t;
+        if (rc == CZ_OK && !o->json)
+            printf("random params: %.2f s (seed %" PRIu64 ")\n", t_params, o->seed);
+    }
+    if (rc == CZ_OK)
+        rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
+    cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
+                               .workers_per_device = (unsigned)o->workers,
+                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = true };
+    if (rc == CZ_OK)
+        rc = cz_engine_new(ctx, &e, &cfg);
+    uint64_t id = 0;
+    cz_job_info_t info;
+    memset(&info, 0, sizeof info);
+    if (rc == CZ_OK) {
+        cz_progress_t progress;
+        cz_progress_start(&progress, o->quiet || o->json);
+        job.spec.params = params;
+        job.spec.pvk = NULL;   /* no verification (engine.h) */
+        double t = c2_now();
+        rc = cz_engine_submit(e, &job.spec, &id);
+        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
+            rc = CZ_OK;
+            cz_progress_draw(&progress, info.partitions_done, info.partitions, "proving");
+        }
+        wall = c2_now() - t;
+        cz_progress_end(&progress);
+        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
+            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
+                         cz_job_state_name(info.state), info.message);
+    }
+    if (rc == CZ_OK && o->proof_path) {
+        rc = cz_engine_proof(e, id, &proof, &len);
+        if (rc == CZ_OK)
+            rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
+    }
+    size_t rss_kib = c2_peak_rss_kib();
+    cz_engine_free(e);
+    e = NULL;
+    /* the timeline: synthesis per partition, device regions, efficiency */
+    double eff = 1.0, disp_eff = 1.0, held_ms = 0, synth_ms = 0, synth_max_ms = 0;
+    size_t regions = 0, overlaps = 0, nsynth = 0, ndev = 0;
+    if (rc == CZ_OK) {
+        log = cz_tl_captured(tl, &len);
+        rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep) : cz_fail(ctx, CZ_ENOMEM, "timeline");
+    }
+    if (rc == CZ_OK) {
+        ndev = cz_timeline_ndevices(rep);
+        for (size_t d = 0; d < ndev; d++) {
+            const cz_tl_device_t *dv = cz_timeline_device(rep, d);
+            held_ms += dv->held_ms;
+            regions += dv->regions;
+            if (dv->efficiency < eff)
+                eff = dv->efficiency;
+            if (dv->dispatch_efficiency >= 0 && dv->dispatch_efficiency < disp_eff)
+                disp_eff = dv->dispatch_efficiency;
+        }
+        if (!ndev)
+            eff = disp_eff = 0;
+        overlaps = cz_timeline_noverlaps(rep);
+        const cz_tl_stage_t *st = cz_timeline_stage(rep, CZ_SPAN_SYNTH);
+        if (st) {
+            nsynth = st->count;
+            synth_ms = st->mean_ms;
+            synth_max_ms = st->max_ms;
+        }
+        if (o->svg_path)
+            rc = cz_timeline_svg_file(ctx, rep, NULL, o->svg_path, NULL);
+    }
+    if (rc == CZ_OK) {
+        unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
+        double region_ms = regions ? held_ms / (double)regions : 0;
+        if (o->json) {
+            printf("{\"timing_only\":true,\"verified\":false,\"registered_proof\":\"%s\","
+                   "\"partitions\":%u,\"constraints\":%zu,\"rows\":%zu,\"backend\":\"%s\","
+                   "\"device\":%d,\"workers_per_device\":%zu,\"threads\":%u,"
+                   "\"s_per_proof\":%.3f,\"s_per_partition\":%.3f,\"synthesis_ms_mean\":%.1f,"
+                   "\"synthesis_ms_max\":%.1f,\"synthesis_spans\":%zu,\"device_region_ms\":%.1f,"
+                   "\"device_efficiency\":%.4f,\"dispatch_efficiency\":%.4f,"
+                   "\"overlap_violations\":%zu,\"params_random_s\":%.2f,\"c1_shape_s\":%.2f,"
+                   "\"peak_rss_kib\":%zu}\n",
+                   c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
+                   be->ops->name, be->device_index, o->workers, threads, wall,
+                   wall / c1.npartitions, synth_ms, synth_max_ms, nsynth, region_ms, eff, disp_eff,
+                   overlaps, t_params, t_shape, rss_kib);
+        } else {
+            printf("%s: %.3f s/proof (%u partitions, submit to done; %.3f s/partition), "
+                   "backend %s, device %d, %zu workers/device\n",
+                   c1.proof->name, wall, c1.npartitions, wall / c1.npartitions, be->ops->name,
+                   be->device_index, o->workers);
+            printf("synthesis per partition: mean %.1f ms, max %.1f ms (%zu partitions, "
+                   "%u threads, 1 synthesis worker)\n", synth_ms, synth_max_ms, nsynth, threads);
+            printf("device region per partition: %.1f ms (%zu regions); device efficiency "
+                   "%.1f%% (dispatch %.1f%%), %zu overlap violations\n",
+                   region_ms, regions, 100 * eff, 100 * disp_eff, overlaps);
+            printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", rss_kib, (double)rss_kib / 1048576.0);
+            if (o->proof_path)
+                printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n",
+                       o->proof_path, (size_t)c1.npartitions * 192);
+            printf("%s\n", BANNER);
+        }
+    }
+out:
+    if (rc)
+        fprintf(stderr, "cuzk prove: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    cz_timeline_report_free(rep);
+    free(log);
+    cz_engine_free(e);
+    cz_tl_free(tl);
+    cz_backend_free(be);
+    free(proof);
+    cz_params_free(params);
+    cz_c2_job_clear(&job);
+    cz_c1_free(&c1);
+    cz_ctx_free(ctx);
+    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+}
 
 int cmd_prove_porep_c2(int argc, char **argv)
 {
@@ -255,12 +470,18 @@ int cmd_prove_porep_c2(int argc, char **argv)
         { "public", required_argument, 0, 'u' }, { "workers", required_argument, 0, 'w' },
         { "threads", required_argument, 0, 't' }, { "quiet", no_argument, 0, 'q' },
         { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'D' },
+        { "random-params", no_argument, 0, 'R' }, { "dry-run", no_argument, 0, 'n' },
+        { "workers-per-device", required_argument, 0, 'w' },
+        { "timeline", required_argument, 0, 'l' }, { "svg", required_argument, 0, 's' },
+        { "seed", required_argument, 0, 'S' },   { "json", no_argument, 0, 'J' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
     };
     const char *c1_path = NULL, *params_path = NULL, *dir = NULL, *proof_path = NULL;
     const char *vk_path = NULL, *public_path = NULL, *backend = "auto";
+    const char *timeline_path = NULL, *svg_path = NULL;
     size_t workers = 2, threads = 0, device = 0;
-    bool quiet = false;
+    uint64_t seed = 1;
+    bool quiet = false, random_params = false, dry_run = false, json = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
@@ -277,11 +498,26 @@ int cmd_prove_porep_c2(int argc, char **argv)
         case 'q': quiet = true; break;
         case 'b': backend = optarg; break;
         case 'D': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage; break;
+        case 'R': random_params = true; break;
+        case 'n': dry_run = true; break;
+        case 'l': timeline_path = optarg; break;
+        case 's': svg_path = optarg; break;
+        case 'S': seed = strtoull(optarg, NULL, 0); break;
+        case 'J': json = true; break;
         case 'h': fputs(C2_PROVE_USAGE, stdout); return CZ_EXIT_OK;
         default: goto usage;
         }
     }
-    if (optind != argc || !c1_path || !proof_path || !params_path == !dir)
+    if (random_params) {
+        /* timing only: no params, vk or public file; --proof optional */
+        if (optind != argc || !c1_path || params_path || dir || vk_path || public_path)
+            goto usage;
+        c2_random_opts_t ro = { c1_path, proof_path, backend, timeline_path, svg_path,
+                                workers, threads, device, seed, quiet, json, dry_run };
+        return c2_prove_random(&ro);
+    }
+    if (optind != argc || !c1_path || !proof_path || !params_path == !dir || dry_run || json ||
+        timeline_path || svg_path)
         goto usage;
 
     cz_ctx_t *ctx;

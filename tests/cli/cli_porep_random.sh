@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/cli/cli_porep_random.sh — `cuzk prove --kind porep-c2 --random-params`
+# (TIMING ONLY: random params of the partition's exact shape, the engine
+# proves every partition, nothing is verified) on a 2KiB C1.
+#
+# Usage: cli_porep_random.sh CUZK [full]. Without "full": the --dry-run
+# shape (1 partition x 2,687,921 constraints / 2,687,961 rows), the loud
+# "timing only" line, --json, and the usage errors (seconds). With "full":
+# also the whole timed run on --backend cpu (about a minute on 2 cores:
+# random params of a 2^22 domain, one synthesis, one CPU proof) and its
+# figures: s/proof, synthesis per partition, device region and efficiency,
+# peak RSS, and -o's 192-byte (invalid) proof.
+set -u
+CUZK=$1
+MODE=${2:-quick}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
+cd "$dir"
+"$CUZK" porep gen-c1 --sector-size 2KiB --random 1 -o c1.json >gen.txt || fail "gen-c1"
+
+# the shape only
+"$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --dry-run >dry.txt 2>err.txt \
+    || { cat dry.txt err.txt; fail "dry run: exit $?"; }
+grep -q "TIMING ONLY: random params, proof not verified" dry.txt || fail "no timing-only line"
+grep -q "StackedDrg2KiBV1_1: 1 partitions x 2687921 constraints / 2687961 rows" dry.txt \
+    || { cat dry.txt; fail "wrong 2KiB shape"; }
+"$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --dry-run --json >dry.json 2>err.txt \
+    || fail "dry run --json"
+grep -q '"rows":2687961' dry.json || { cat dry.json; fail "--json shape"; }
+grep -q "TIMING ONLY" err.txt || fail "--json: no timing-only line on stderr"
+
+# usage: params and random params exclude each other; no --proof needs --random-params
+"$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --params x.params >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "--random-params --params: exit $rc, want 2"
+"$CUZK" prove --kind porep-c2 --c1 c1.json --params x.params >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "no --proof without --random-params: exit $rc, want 2"
+"$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --workers-per-device 0 >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "--workers-per-device 0: exit $rc, want 2"
+
+if [ "$MODE" = full ]; then
+    t0=$(date +%s)
+    "$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --backend cpu \
+        --workers-per-device 2 --quiet --svg c2.svg -o p.bin >run.txt 2>err.txt \
+        || { cat run.txt err.txt; fail "random-params prove: exit $?"; }
+    echo "random-params prove 2KiB: $(( $(date +%s) - t0 )) s"
+    cat run.txt
+    for want in "TIMING ONLY: random params, proof not verified" "s/proof" \
+                "synthesis per partition: mean" "device region per partition" \
+                "device efficiency" "peak RSS (VmHWM)" "NOT a valid proof"; do
+        grep -q "$want" run.txt || fail "no '$want' in the output"
+    done
+    [ "$(wc -c <p.bin)" -eq 192 ] || fail "-o did not write 192 bytes"
+    [ -s c2.svg ] || fail "--svg wrote nothing"
+fi
+echo "1 passed, 0 failed"

@@ -25,9 +25,9 @@
  * run time). Points reach the kernels through |cz__aff_ref|s: an address with
  * bit 0 set when the point is to be negated.
  *
- * Everything here is NOT constant time (it branches on point values) and
- * must only see public data (bases and witness scalars of a proof are
- * public to the prover; r and s never reach an MSM).
+ * Everything here is NOT constant time: it branches on point values and on
+ * the scalars' digits, as blst's Pippenger and the zero/one split already
+ * did. The witness is the prover's own data; r and s never reach an MSM.
  */
 #ifndef CUZK_EC_AFFINE_H
 #define CUZK_EC_AFFINE_H

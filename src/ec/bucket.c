@@ -12,10 +12,13 @@
  * allows. Buckets are affine; empty ones are tracked out of band (an
  * addition that cancels, A + (-A), empties its list entry or bucket).
  *
- * The window sum sum_k k * B_k comes from running sums in projective
- * coordinates (blst's additions), S_k = B_m + ... + B_k, sum = sum_k S_k:
- * two additions per bucket, which the tile's cost in ec/msm.c's plan
- * accounts for.
+ * The window sum sum_k k * B_k is split into row and column sums of the
+ * buckets (reduce_buckets), done by the same batched rounds: two affine
+ * additions per bucket, and projective running sums over ~2 sqrt(m)
+ * points only. ec/msm.c's plan prices both.
+ *
+ * Sums (the ones of the split MSM) are one list per chunk, reduced by the
+ * same rounds, partial sums carried from chunk to chunk.
  *
  * NOT constant time (digits and points are public).
  */
@@ -43,12 +46,12 @@ static void *take(bump *b, size_t bytes)
 /* The lists being summed and the arrays their rounds use. */
 typedef struct {
     const cz__aff_ops *ops;
-    uint8_t *slots;          /* CHUNK sums */
+    uint8_t *slots;          /* cap sums */
     size_t nslots;
-    cz__aff_ref *refs;       /* CHUNK, list by list */
+    cz__aff_ref *refs;       /* cap, list by list */
     uint32_t *start, *len;   /* per list */
     uint32_t *active;        /* lists that may hold >= 2 refs */
-    cz__aff_pair *pairs;     /* CHUNK */
+    cz__aff_pair *pairs;     /* cap */
     uint32_t *pos;           /* per pair: index of its sum's ref */
     uint32_t *list;          /* per pair: its list (or bucket) */
     uint8_t *inf;            /* per pair */

@@ -274,6 +274,15 @@ static size_t c2_peak_rss_kib(void)
     return kb;
 }
 
+/* Bytes the params hold in memory (the engine's automatic budget leaves them out). */
+static size_t c2_params_bytes(const cz_params_t *p)
+{
+    size_t n = 0;
+    for (int v = 0; p && v < CZ_PV_COUNT; v++)
+        n += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
+    return n;
+}
+
 typedef struct {
     const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;
     size_t workers, threads, device;
@@ -344,13 +353,18 @@ static int c2_prove_random(const c2_random_opts_t *o)
             rc = cz_params_check_shape(ctx, params, &job.shape);
         t_params = c2_now() - t;
         if (rc == CZ_OK && !o->json)
-            printf("random params: %.2f s (seed %" PRIu64 ")\n", t_params, o->seed);
+            printf("random params: %.2f s (seed %" PRIu64 ", %.2f GiB in memory); engine "
+                   "budget per partition %.2f GiB\n", t_params, o->seed,
+                   (double)c2_params_bytes(params) / (1 << 30),
+                   (double)job.spec.partition_bytes / (1 << 30));
     }
     if (rc == CZ_OK)
         rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
     cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
                                .workers_per_device = (unsigned)o->workers,
-                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = true };
+                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = true,
+                               /* the engine's default margin + the params it does not count */
+                               .memory_margin = ((size_t)5 << 30) + c2_params_bytes(params) };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
     uint64_t id = 0;
@@ -574,7 +588,8 @@ int cmd_prove_porep_c2(int argc, char **argv)
                      vk_path ? vk_path : params_path, cz_pvk_num_inputs(pvk), c1.proof->name,
                      job.n_inputs);
     cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
-                               .workers_per_device = (unsigned)workers, .pool = cz_ctx_pool(ctx) };
+                               .workers_per_device = (unsigned)workers, .pool = cz_ctx_pool(ctx),
+                               .memory_margin = ((size_t)5 << 30) + c2_params_bytes(params) };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
     uint64_t id = 0;

@@ -11,9 +11,14 @@
 #   CUZK_CUDA_ARCHS   CMAKE_CUDA_ARCHITECTURES (default 90: the H200; the
 #                     project default 80-real..90-virtual takes 4x the compile)
 #   CUZK_GPU_BENCH    0 to skip the benchmarks
+#   CUZK_GPU_TESTS    0 to skip the GPU tests (a benchmark-only run)
 #   JOBS              parallel build jobs (default: all cores)
 #   CUZK_GPU_FULL     0 to build only the GPU tests and the CLI (faster)
-#   CUZK_GPU_BENCH_LIST  which benchmark groups to run (default "ntt h msm prove pipeline")
+#   CUZK_GPU_BENCH_LIST  which benchmark groups to run (default "ntt h msm prove pipeline";
+#                     also "c2": a full 10-partition 32GiB PoRep C2 through the engine
+#                     with random params, TIMING ONLY, ~60 GiB+ host memory, minutes:
+#                     CUZK_GPU_BENCH_LIST=c2 CUZK_GPU_FULL=0 CUZK_GPU_TESTS=0 \
+#                       bash tests/gpu/run-on-gpu.sh)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -63,8 +68,10 @@ elif ! run cmake --build "$build" -j "$jobs"; then
 fi
 
 # ---- tests --------------------------------------------------------------------
-run ctest --test-dir "$build" -L gpu --output-on-failure --timeout 900
-run ctest --test-dir "$build" -R '^test_cpu_h$' --output-on-failure
+if [ "${CUZK_GPU_TESTS:-1}" != 0 ]; then
+    run ctest --test-dir "$build" -L gpu --output-on-failure --timeout 900
+    run ctest --test-dir "$build" -R '^test_cpu_h$' --output-on-failure
+fi
 
 # ---- benchmarks ---------------------------------------------------------------
 if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
@@ -93,9 +100,21 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
         run "$cuzk" bench pipeline --circuit bench:1000000 --devices cuda --workers-per-device 1,2 \
             --jobs 2 --partitions 4 ;;
     esac
+    case " $benches " in *" c2 "*)
+        # TIMING ONLY: a sparse 32GiB C1 (seconds), then every one of its 10
+        # partitions synthesized and proved through the engine on the GPU with
+        # random params of the partition's exact shape (not verified). The
+        # porep commands need jansson (scripts/deps.sh; .deps/debs offline).
+        c1=$build/c1-32g.json
+        if [ -s "$c1" ] || run "$cuzk" porep gen-c1 --sparse --sector-size 32GiB --random 1 -o "$c1"; then
+            run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
+                --backend cuda --workers-per-device 2 --quiet \
+                --timeline "$logdir/c2-32g.log" --svg "$logdir/c2-32g.svg"
+        fi ;;
+    esac
 fi
 
 say "summary:"
-grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|tests passed|tests failed|^== rc=[^0]' "$log" | tee -a "$log.summary"
+grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|tests passed|tests failed|^== rc=[^0]|s/proof|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
 say "status $status (log: $log)"
 exit "$status"

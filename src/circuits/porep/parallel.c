@@ -9,11 +9,14 @@
  * in challenge order (cz_cs_extend): the R1CS, assignment, a/b/c and
  * densities are those of the sequential synthesis, byte for byte.
  *
- * Memory: a PROVE fork of a 32GiB challenge holds ~7.2M rows (a, b, c) and
- * ~7.2M aux, ~0.9 GB, until it is appended. Challenges therefore run in
- * waves of at most the pool's width, each wave appended (and freed) before
- * the next starts: peak = the partition + one wave of forks. The wave size
- * evens the waves out (18 challenges on 16 threads: 2 waves of 9).
+ * Memory: a fork reads the parent's values in place (cz_cs_fork: no copy,
+ * so the parent must not change while a wave runs) and stores only its own
+ * rows and aux; a PROVE fork of a 32GiB challenge holds ~7.2M rows (a, b:
+ * c is not stored when the parent omits it, as the provers do) and ~7.2M
+ * aux, ~0.7 GB (~0.9 GB with c), until it is appended. Challenges therefore
+ * run in waves of at most the pool's width, each wave appended (and freed)
+ * before the next starts: peak = the partition + one wave of forks. The
+ * wave size evens the waves out (18 challenges on 16 threads: 2 waves of 9).
  */
 #include "circuits/porep/porep_int.h"
 

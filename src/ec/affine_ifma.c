@@ -137,11 +137,6 @@ INL void fv2_one(fv2 *r)
     fv_const(&r->c[1], ZERO52);
 }
 
-INL void fv_sqr(fv *r, const fv *a)
-{
-    fv_mul(r, a, a);
-}
-
 /* canonical p - y of one stored Fp coordinate (y = 0 stays 0) */
 static void limbs_neg(uint64_t d[8], const uint64_t s[8])
 {

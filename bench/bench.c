@@ -18,10 +18,7 @@ double cz_bench_now(void)
 
 size_t cz_bench_peak_rss(void)
 {
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return 0;
-    return (size_t)ru.ru_maxrss * 1024;   /* Linux reports KiB */
+    return cz_cli_peak_rss();
 }
 
 static const cz_cli_command benches[] = {

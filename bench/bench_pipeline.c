@@ -239,19 +239,6 @@ static void reset_peak_rss(void)
     }
 }
 
-static size_t peak_rss(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    size_t kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %zu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb ? kb * 1024 : cz_bench_peak_rss();
-}
-
 typedef struct {
     unsigned w;
     double wall_s, s_per_job, s_per_partition, partitions_per_min;
@@ -316,7 +303,7 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     res->s_per_job = wall / (double)o->jobs;
     res->s_per_partition = wall / (double)(o->jobs * o->partitions);
     res->partitions_per_min = 60.0 * (double)(o->jobs * o->partitions) / wall;
-    res->peak_rss = peak_rss();
+    res->peak_rss = cz_cli_peak_rss();
     cz_engine_free(e);
     for (size_t d = 0; d < o->devices; d++)
         cz_backend_free(be[d]);
@@ -411,15 +398,6 @@ static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *ci
     return rc;
 }
 
-/* Bytes the params hold in memory (outside the engine's budget). */
-static size_t params_mem_bytes(const cz_params_t *p)
-{
-    size_t n = 0;
-    for (int v = 0; p && v < CZ_PV_COUNT; v++)
-        n += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
-    return n;
-}
-
 static void print_result(const pipe_opts *o, const run_result *r, const run_result *base,
                          bool verified, unsigned threads)
 {
@@ -493,7 +471,7 @@ int cz_bench_pipeline(int argc, char **argv)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     size_t part_bytes = 0, abc_bytes = 0;
     cz_engine_estimate(&shape, rows, &part_bytes, &abc_bytes);
-    size_t pbytes = params_mem_bytes(params);
+    size_t pbytes = cz_params_mem_bytes(params);
     size_t margin = ((size_t)5 << 30) + pbytes;   /* the engine's default margin + params */
 
     cz_cs_witness_t cache = { 0 };

@@ -31,6 +31,10 @@ int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
                     const char *usage, int argc, char **argv);
 
 /* Write |len| bytes to |path| (created/truncated); CZ_EIO names the path. */
+/* Peak resident set size of this process in bytes: /proc's VmHWM (which
+ * clear_refs can reset), else getrusage's maximum; 0 if neither says. */
+size_t cz_cli_peak_rss(void);
+
 int cz_cli_write_file(cz_ctx_t *ctx, const char *path, const uint8_t *data, size_t len);
 /* Read all of |path| (at most |max| bytes: CZ_EFORMAT beyond); caller frees *data. */
 int cz_cli_read_file(cz_ctx_t *ctx, const char *path, size_t max, uint8_t **data, size_t *len);

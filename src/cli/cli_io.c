@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,4 +57,20 @@ int cz_cli_read_file(cz_ctx_t *ctx, const char *path, size_t max, uint8_t **data
     *data = buf;
     *len = n;
     return CZ_OK;
+}
+
+size_t cz_cli_peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %zu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (kb)
+        return kb * 1024;
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss * 1024 : 0;   /* KiB on Linux */
 }

@@ -260,29 +260,6 @@ static const char C2_PROVE_USAGE[] =
     "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
     "  Exit 0 on success, 1 on failure, 2 on usage errors.\n";
 
-/* Peak resident set size (VmHWM), KiB; 0 when /proc does not say. */
-static size_t c2_peak_rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    size_t kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %zu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb;
-}
-
-/* Bytes the params hold in memory (the engine's automatic budget leaves them out). */
-static size_t c2_params_bytes(const cz_params_t *p)
-{
-    size_t n = 0;
-    for (int v = 0; p && v < CZ_PV_COUNT; v++)
-        n += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
-    return n;
-}
-
 typedef struct {
     const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;
     size_t workers, threads, device;
@@ -355,7 +332,7 @@ static int c2_prove_random(const c2_random_opts_t *o)
         if (rc == CZ_OK && !o->json)
             printf("random params: %.2f s (seed %" PRIu64 ", %.2f GiB in memory); engine "
                    "budget per partition %.2f GiB\n", t_params, o->seed,
-                   (double)c2_params_bytes(params) / (1 << 30),
+                   (double)cz_params_mem_bytes(params) / (1 << 30),
                    (double)job.spec.partition_bytes / (1 << 30));
     }
     if (rc == CZ_OK)
@@ -364,7 +341,7 @@ static int c2_prove_random(const c2_random_opts_t *o)
                                .workers_per_device = (unsigned)o->workers,
                                .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = true,
                                /* the engine's default margin + the params it does not count */
-                               .memory_margin = ((size_t)5 << 30) + c2_params_bytes(params) };
+                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
     uint64_t id = 0;
@@ -392,7 +369,7 @@ static int c2_prove_random(const c2_random_opts_t *o)
         if (rc == CZ_OK)
             rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
     }
-    size_t rss_kib = c2_peak_rss_kib();
+    size_t rss_kib = cz_cli_peak_rss() / 1024;
     cz_engine_free(e);
     e = NULL;
     /* the timeline: synthesis per partition, device regions, efficiency */
@@ -589,7 +566,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
                      job.n_inputs);
     cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
                                .workers_per_device = (unsigned)workers, .pool = cz_ctx_pool(ctx),
-                               .memory_margin = ((size_t)5 << 30) + c2_params_bytes(params) };
+                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
     uint64_t id = 0;

@@ -340,6 +340,14 @@ fail:
     return rc;
 }
 
+size_t cz_params_mem_bytes(const cz_params_t *p)
+{
+    size_t n = 0;
+    for (int v = 0; p && v < CZ_PV_COUNT; v++)
+        n += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
+    return n;
+}
+
 void cz_params_free(cz_params_t *p)
 {
     if (!p)

@@ -123,6 +123,9 @@ int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
 int cz_params_random(cz_ctx_t *ctx, cz_params_t **out, const cz_params_shape_t *shape,
                      uint64_t seed);
 
+/* Bytes the params' points hold in memory (every vector; the vk is small). NULL: 0. */
+size_t cz_params_mem_bytes(const cz_params_t *p);
+
 /* NULL is a harmless no-op. */
 void cz_params_free(cz_params_t *p);
 

@@ -64,6 +64,7 @@ static int resolve(cz_ctx_t *ctx, const char *name, kind_t *out, size_t *ncuda, 
 {
     kind_t k;
     int rc = parse_kind(ctx, name, &k);
+    *out = KIND_CPU;   /* defined on every path */
     *ncuda = 0;
     why[0] = '\0';
     if (rc != CZ_OK)
@@ -89,7 +90,7 @@ int cz_backend_resolve(cz_ctx_t *ctx, const char *kind, const char **resolved, c
                        size_t why_len)
 {
     char buf[512];
-    kind_t k;
+    kind_t k = KIND_CPU;
     size_t n;
     *resolved = NULL;
     int rc = resolve(ctx, kind, &k, &n, buf, sizeof buf);
@@ -103,7 +104,7 @@ int cz_backend_resolve(cz_ctx_t *ctx, const char *kind, const char **resolved, c
 int cz_backend_device_count(cz_ctx_t *ctx, const char *kind, size_t *count)
 {
     char why[512];
-    kind_t k;
+    kind_t k = KIND_CPU;
     size_t n;
     *count = 0;
     int rc = resolve(ctx, kind, &k, &n, why, sizeof why);
@@ -116,7 +117,7 @@ int cz_backend_new_opts(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int
                         const cz_cuda_backend_opts_t *cuda_opts)
 {
     char why[512];
-    kind_t k;
+    kind_t k = KIND_CPU;
     size_t n;
     *out = NULL;
     int rc = resolve(ctx, kind, &k, &n, why, sizeof why);

@@ -193,7 +193,7 @@ static void *synth_main(void *argp)
     }
     for (;;) {
         pthread_mutex_lock(&e->mu);
-        job_t *j;
+        job_t *j = NULL;
         while (!e->shutdown && !(j = pick_job(e)))
             pthread_cond_wait(&e->work_cv, &e->mu);
         if (e->shutdown) {

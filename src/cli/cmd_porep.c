@@ -204,6 +204,20 @@ static bool hex32(uint8_t out[32], const char *s)
     return s && strlen(s) == 64 && cz_hex_decode(out, s, 32);
 }
 
+/*
+ * The engine of one C2 run on the backend *be (the engine borrows it): its
+ * automatic memory budget is the engine's default margin plus the params,
+ * which it does not count.
+ */
+static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsigned workers,
+                         const cz_params_t *params, cz_timeline_t *tl, bool no_verify)
+{
+    cz_engine_config_t cfg = { .backends = be, .num_devices = 1, .workers_per_device = workers,
+                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = no_verify,
+                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+    return cz_engine_new(ctx, e, &cfg);
+}
+
 static double c2_now(void)
 {
     struct timespec ts;
@@ -337,13 +351,8 @@ static int c2_prove_random(const c2_random_opts_t *o)
     }
     if (rc == CZ_OK)
         rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
-    cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
-                               .workers_per_device = (unsigned)o->workers,
-                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = true,
-                               /* the engine's default margin + the params it does not count */
-                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
     if (rc == CZ_OK)
-        rc = cz_engine_new(ctx, &e, &cfg);
+        rc = c2_engine_new(ctx, &e, &be, (unsigned)o->workers, params, tl, true);
     uint64_t id = 0;
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
@@ -564,11 +573,8 @@ int cmd_prove_porep_c2(int argc, char **argv)
         rc = cz_fail(ctx, CZ_EMISMATCH, "%s takes %zu public inputs, %s has %zu",
                      vk_path ? vk_path : params_path, cz_pvk_num_inputs(pvk), c1.proof->name,
                      job.n_inputs);
-    cz_engine_config_t cfg = { .backends = &be, .num_devices = 1,
-                               .workers_per_device = (unsigned)workers, .pool = cz_ctx_pool(ctx),
-                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
     if (rc == CZ_OK)
-        rc = cz_engine_new(ctx, &e, &cfg);
+        rc = c2_engine_new(ctx, &e, &be, (unsigned)workers, params, NULL, false);
     uint64_t id = 0;
     cz_job_info_t info;
     memset(&info, 0, sizeof info);

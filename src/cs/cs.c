@@ -82,7 +82,7 @@ static int bitmap_reserve(cz_cs_t *cs, cz__bitmap *bm, size_t nbits)
     return CZ_OK;
 }
 
-static int abc_reserve(cz_cs_t *cs, size_t rows)
+int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
 {
     if (rows <= cs->abc_cap)
         return CZ_OK;
@@ -130,6 +130,7 @@ int cz_cs_new(cz_cs_t **out, cz_ctx_t *ctx, cz_cs_mode_t mode)
         return cz_fail(ctx, CZ_ENOMEM, "cs: out of memory");
     cs->ctx = ctx;
     cs->mode = mode;
+    cz__cs_emit_init(cs);
     if (mode == CZ_CS_KEYGEN) {
         for (int i = 0; i < 3; i++) {
             if (csr_reserve(cs, &cs->mat[i], 0, 0))
@@ -182,7 +183,7 @@ int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs)
             (rc = frvec_reserve(cs, &cs->aux, aux)))
             return rc;
     }
-    if (cs->mode == CZ_CS_PROVE && (rc = abc_reserve(cs, rows)))
+    if (cs->mode == CZ_CS_PROVE && (rc = cz__cs_abc_reserve(cs, rows)))
         return rc;
     if (cs->mode == CZ_CS_KEYGEN) {
         for (int i = 0; i < 3; i++)
@@ -389,7 +390,7 @@ static int cs_enforce(cz_cs_t *cs, const cz_lc_t *a, const cz_lc_t *b, const cz_
     int rc;
     switch (cs->mode) {
     case CZ_CS_PROVE:
-        if ((rc = abc_reserve(cs, row + 1)))
+        if ((rc = cz__cs_abc_reserve(cs, row + 1)))
             return rc;
         /* Inputs are dense in A (the x_i * 0 = 0 rows): no input tracker. */
         if ((rc = lc_pass(cs, a, NULL, a_aux, &cs->a[row], 'A')) ||
@@ -491,7 +492,7 @@ static int cs_finish(cz_cs_t *cs)
     int rc = CZ_OK;
     /* One row x_i * 0 = 0 per input, after the circuit (BP prover, generator). */
     if (cs->mode == CZ_CS_PROVE) {
-        if ((rc = abc_reserve(cs, rows)))
+        if ((rc = cz__cs_abc_reserve(cs, rows)))
             return rc;
         for (size_t i = 0; i < n_in; i++) {
             size_t r = cs->n_constraints + i;

@@ -79,6 +79,7 @@ int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx)
     if (rc)
         return rc;
     cs->omit_c = parent->omit_c;
+    cs->emit_generic = parent->emit_generic;
     const bool vals = has_values(parent);
     if (copy_vec(&cs->input, &parent->input, vals) || copy_vec(&cs->aux, &parent->aux, vals))
         goto nomem;

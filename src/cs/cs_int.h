@@ -8,6 +8,9 @@
 
 #include "cs/cs.h"
 
+/* Small values kept as field elements per cs (cs_emit.c): -8..8. */
+#define CZ__SMALL 8
+
 /* A growable bitmap of |nbits| bits in |cap| words (words past nbits are 0). */
 typedef struct {
     uint64_t *w;
@@ -84,6 +87,12 @@ struct cz_cs {
     /* A fork (cs_fork.c): the parent's input and aux counts when forked. */
     bool forked;
     size_t fork_inputs, fork_aux;
+
+    /* Direct emission (cs/emit.h, cs_emit.c). */
+    bool emit_generic;       /* cz_cs_emit_generic: never emit directly */
+    cz_fr small[2 * CZ__SMALL + 1];  /* small[CZ__SMALL + v] = v, |v| <= CZ__SMALL */
+    bool pow2_ready;
+    cz_fr pow2[256];         /* 2^e, built on first use */
 };
 
 /* Record |code| as the sticky error (first one wins) with a message. */
@@ -98,6 +107,12 @@ int cz__cs_fail(cz_cs_t *cs, int code, const char *fmt, ...)
  * |name| within the current namespace path (NULL name: "(unnamed)").
  */
 int cz__cs_record_unsat(cz_cs_t *cs, size_t index, const char *name);
+
+/* Room for |rows| rows of a/b (and c unless omitted); CZ_ENOMEM (sticky). */
+int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows);
+
+/* Fill cs->small (cz_cs_new). */
+void cz__cs_emit_init(cz_cs_t *cs);
 
 /* Release the namespace and unsat strings. */
 void cz__cs_names_free(cz_cs_t *cs);

@@ -7,6 +7,7 @@
  */
 #include "gadgets/boolean.h"
 
+#include "cs/emit.h"
 #include "gadgets/gadget_int.h"
 
 void cz_bool_lc_add(cz_lc_t *lc, cz_bool_t b, const cz_fr *coeff)
@@ -45,11 +46,42 @@ void cz_bool_lc_sub(cz_lc_t *lc, cz_bool_t b, const cz_fr *coeff)
 
 /* ---- AllocatedBit ------------------------------------------------------------ */
 
+/*
+ * Every constraint below is written on small combinations (cs/emit.h): in
+ * PROVE-without-c and SHAPE they are emitted by their values and density,
+ * elsewhere they become the cz_lc_t's bellpepper's code builds.
+ */
+
+/* lc += k * b (Boolean::lc with coefficient k): constants add k*ONE or
+ * nothing, Not adds k*ONE - k*bit. */
+static void slc_bool(cz_slc_t *lc, cz_bool_t b, int32_t k)
+{
+    switch (b.kind) {
+    case CZ_BOOL_CONST:
+        if (b.value)
+            cz_slc_add_one(lc, k);
+        break;
+    case CZ_BOOL_IS:
+        cz_slc_add(lc, b.var, k, b.value);
+        break;
+    default: /* NOT */
+        cz_slc_add_one(lc, k);
+        cz_slc_add(lc, b.var, -k, !b.value);
+        break;
+    }
+}
+
+/* lc += k * (the allocated bit under |b|, whatever b's kind). */
+static void slc_bit(cz_slc_t *lc, cz_bool_t b, int32_t k)
+{
+    cz_slc_add(lc, b.var, k, cz_bool_bit_value(b));
+}
+
 /* Allocate a bit holding |v| (the value is read only in value modes). */
 static int alloc_bit(cz_cs_t *cs, cz_bool_t *out, bool v)
 {
     cz_var_t var;
-    CZ__TRY(cz_cs_alloc(cs, &var, cz__fr_bit(v)));
+    CZ__TRY(cz_cs_alloc_bit(cs, &var, v));
     *out = (cz_bool_t){ var, CZ_BOOL_IS, (uint8_t)(v ? 1 : 0) };
     return CZ_OK;
 }
@@ -58,23 +90,23 @@ int cz_bit_alloc(cz_cs_t *cs, cz_bool_t *out, bool value)
 {
     /* BPC AllocatedBit::alloc: (1 - a) * a = 0 */
     CZ__TRY(alloc_bit(cs, out, value));
-    cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
-    cz_lc_add(&a, CZ_VAR_ONE);
-    cz_lc_sub(&a, out->var);
-    cz_lc_add(&b, out->var);
-    return cz__enforce_free(cs, &a, &b, &c, "boolean constraint");
+    cz_slc_t a = { 0 }, b = { 0 }, c = { 0 };
+    cz_slc_add_one(&a, 1);
+    slc_bit(&a, *out, -1);
+    slc_bit(&b, *out, 1);
+    return cz_cs_enforce_small(cs, &a, &b, &c, "boolean constraint");
 }
 
 int cz_bit_alloc_cond(cz_cs_t *cs, cz_bool_t *out, bool value, cz_bool_t must_be_false)
 {
     /* BPC AllocatedBit::alloc_conditionally: (1 - must_be_false - a) * a = 0 */
     CZ__TRY(alloc_bit(cs, out, value));
-    cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
-    cz_lc_add(&a, CZ_VAR_ONE);
-    cz_lc_sub(&a, must_be_false.var);
-    cz_lc_sub(&a, out->var);
-    cz_lc_add(&b, out->var);
-    return cz__enforce_free(cs, &a, &b, &c, "boolean constraint");
+    cz_slc_t a = { 0 }, b = { 0 }, c = { 0 };
+    cz_slc_add_one(&a, 1);
+    slc_bit(&a, must_be_false, -1);
+    slc_bit(&a, *out, -1);
+    slc_bit(&b, *out, 1);
+    return cz_cs_enforce_small(cs, &a, &b, &c, "boolean constraint");
 }
 
 int cz_bit_xor(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
@@ -82,14 +114,14 @@ int cz_bit_xor(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
     bool av = cz_bool_bit_value(a), bv = cz_bool_bit_value(b);
     CZ__TRY(alloc_bit(cs, out, av ^ bv));
     /* (a + a) * b = a + b - c */
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
-    cz_lc_add(&la, a.var);
-    cz_lc_add(&la, a.var);
-    cz_lc_add(&lb, b.var);
-    cz_lc_add(&lc, a.var);
-    cz_lc_add(&lc, b.var);
-    cz_lc_sub(&lc, out->var);
-    return cz__enforce_free(cs, &la, &lb, &lc, "xor constraint");
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    slc_bit(&la, a, 1);
+    slc_bit(&la, a, 1);
+    slc_bit(&lb, b, 1);
+    slc_bit(&lc, a, 1);
+    slc_bit(&lc, b, 1);
+    slc_bit(&lc, *out, -1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "xor constraint");
 }
 
 int cz_bit_and(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
@@ -97,11 +129,11 @@ int cz_bit_and(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
     bool av = cz_bool_bit_value(a), bv = cz_bool_bit_value(b);
     CZ__TRY(alloc_bit(cs, out, av & bv));
     /* a * b = c */
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
-    cz_lc_add(&la, a.var);
-    cz_lc_add(&lb, b.var);
-    cz_lc_add(&lc, out->var);
-    return cz__enforce_free(cs, &la, &lb, &lc, "and constraint");
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    slc_bit(&la, a, 1);
+    slc_bit(&lb, b, 1);
+    slc_bit(&lc, *out, 1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "and constraint");
 }
 
 int cz_bit_and_not(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
@@ -109,12 +141,12 @@ int cz_bit_and_not(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
     bool av = cz_bool_bit_value(a), bv = cz_bool_bit_value(b);
     CZ__TRY(alloc_bit(cs, out, av & !bv));
     /* a * (1 - b) = c */
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
-    cz_lc_add(&la, a.var);
-    cz_lc_add(&lb, CZ_VAR_ONE);
-    cz_lc_sub(&lb, b.var);
-    cz_lc_add(&lc, out->var);
-    return cz__enforce_free(cs, &la, &lb, &lc, "and not constraint");
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    slc_bit(&la, a, 1);
+    cz_slc_add_one(&lb, 1);
+    slc_bit(&lb, b, -1);
+    slc_bit(&lc, *out, 1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "and not constraint");
 }
 
 int cz_bit_nor(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
@@ -122,13 +154,13 @@ int cz_bit_nor(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
     bool av = cz_bool_bit_value(a), bv = cz_bool_bit_value(b);
     CZ__TRY(alloc_bit(cs, out, !av & !bv));
     /* (1 - a) * (1 - b) = c */
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
-    cz_lc_add(&la, CZ_VAR_ONE);
-    cz_lc_sub(&la, a.var);
-    cz_lc_add(&lb, CZ_VAR_ONE);
-    cz_lc_sub(&lb, b.var);
-    cz_lc_add(&lc, out->var);
-    return cz__enforce_free(cs, &la, &lb, &lc, "nor constraint");
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    cz_slc_add_one(&la, 1);
+    slc_bit(&la, a, -1);
+    cz_slc_add_one(&lb, 1);
+    slc_bit(&lb, b, -1);
+    slc_bit(&lc, *out, 1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "nor constraint");
 }
 
 /* ---- Boolean ------------------------------------------------------------------ */
@@ -227,13 +259,13 @@ int cz_bool_sha256_ch(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b, cz_
     }
     /* a true, or no constant: allocate ch; a (b - c) = ch - c. */
     CZ__TRY(alloc_bit(cs, out, ch));
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
-    cz_bool_lc_add(&la, b, &CZ_FR_ONE);
-    cz_bool_lc_sub(&la, c, &CZ_FR_ONE);
-    cz_bool_lc_add(&lb, a, &CZ_FR_ONE);
-    cz_lc_add(&lc, out->var);
-    cz_bool_lc_sub(&lc, c, &CZ_FR_ONE);
-    return cz__enforce_free(cs, &la, &lb, &lc, "ch computation");
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    slc_bool(&la, b, 1);
+    slc_bool(&la, c, -1);
+    slc_bool(&lb, a, 1);
+    slc_bit(&lc, *out, 1);
+    slc_bool(&lc, c, -1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "ch computation");
 }
 
 int cz_bool_sha256_maj(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b, cz_bool_t c)
@@ -268,38 +300,38 @@ int cz_bool_sha256_maj(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b, cz
     CZ__TRY(cz_cs_push(cs, "b and c"));
     CZ__TRY(cz_bool_and(cs, &bc, b, c));
     CZ__TRY(cz_cs_pop(cs));
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
-    cz_bool_lc_add(&la, bc, &CZ_FR_ONE);
-    cz_bool_lc_add(&la, bc, &CZ_FR_ONE);
-    cz_bool_lc_sub(&la, b, &CZ_FR_ONE);
-    cz_bool_lc_sub(&la, c, &CZ_FR_ONE);
-    cz_bool_lc_add(&lb, a, &CZ_FR_ONE);
-    cz_bool_lc_add(&lc, bc, &CZ_FR_ONE);
-    cz_lc_sub(&lc, out->var);
-    return cz__enforce_free(cs, &la, &lb, &lc, "maj computation");
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    slc_bool(&la, bc, 1);
+    slc_bool(&la, bc, 1);
+    slc_bool(&la, b, -1);
+    slc_bool(&la, c, -1);
+    slc_bool(&lb, a, 1);
+    slc_bool(&lc, bc, 1);
+    slc_bit(&lc, *out, -1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "maj computation");
 }
 
 int cz_bool_enforce_equal(cz_cs_t *cs, cz_bool_t a, cz_bool_t b)
 {
-    cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
+    cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
     if (a.kind == CZ_BOOL_CONST && b.kind == CZ_BOOL_CONST)
         return a.value == b.value ? CZ_OK : CZ_EUNSAT;
     /* (Constant(true), x) | (x, Constant(true)): 0 * 0 = 1 - x */
     if ((a.kind == CZ_BOOL_CONST && a.value) || (b.kind == CZ_BOOL_CONST && b.value)) {
         cz_bool_t x = a.kind == CZ_BOOL_CONST ? b : a;
-        cz_lc_add(&lc, CZ_VAR_ONE);
-        cz_bool_lc_sub(&lc, x, &CZ_FR_ONE);
-        return cz__enforce_free(cs, &la, &lb, &lc, "enforce equal to one");
+        cz_slc_add_one(&lc, 1);
+        slc_bool(&lc, x, -1);
+        return cz_cs_enforce_small(cs, &la, &lb, &lc, "enforce equal to one");
     }
     /* (Constant(false), x) | (x, Constant(false)): 0 * 0 = x */
     if (a.kind == CZ_BOOL_CONST || b.kind == CZ_BOOL_CONST) {
         cz_bool_t x = a.kind == CZ_BOOL_CONST ? b : a;
-        cz_bool_lc_add(&lc, x, &CZ_FR_ONE);
-        return cz__enforce_free(cs, &la, &lb, &lc, "enforce equal to zero");
+        slc_bool(&lc, x, 1);
+        return cz_cs_enforce_small(cs, &la, &lb, &lc, "enforce equal to zero");
     }
-    cz_bool_lc_add(&lc, a, &CZ_FR_ONE);
-    cz_bool_lc_sub(&lc, b, &CZ_FR_ONE);
-    return cz__enforce_free(cs, &la, &lb, &lc, "enforce equal");
+    slc_bool(&lc, a, 1);
+    slc_bool(&lc, b, -1);
+    return cz_cs_enforce_small(cs, &la, &lb, &lc, "enforce equal");
 }
 
 int cz_bits_alloc_u64_le(cz_cs_t *cs, cz_bool_t out[64], uint64_t value)

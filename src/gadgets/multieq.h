@@ -23,12 +23,30 @@
 #define CUZK_GADGETS_MULTIEQ_H
 
 #include "cs/cs.h"
+#include "gadgets/boolean.h"
+
+/* Direct path (cs/emit.h): one variable's merged coefficient in the batch. */
+typedef struct {
+    uint32_t index;       /* aux index + 1; 0: free slot */
+    cz_fr coeff;
+} cz__multieq_slot;
 
 typedef struct {
     cz_cs_t *cs;          /* borrowed */
     size_t ops;           /* batches enforced so far */
     unsigned bits_used;   /* bits of the pending batch */
-    cz_lc_t lhs, rhs;     /* pending batch */
+    cz_lc_t lhs, rhs;     /* pending batch (general path) */
+    /*
+     * Direct path, chosen at init when cz_cs_emits(cs): the pending lhs is
+     * kept as its value (PROVE) and, for the density of A, the merged
+     * coefficient of every aux it uses that is not A-dense yet (an
+     * open-addressing table; a repeated variable may cancel, as in cz_lc_t).
+     * rhs is C: neither stored nor tracked, so it is not kept.
+     */
+    bool direct;
+    cz_fr value;
+    cz__multieq_slot *slots;
+    size_t nslots, nlive; /* table size (a power of two), slots in use */
 } cz_multieq_t;
 
 void cz_multieq_init(cz_multieq_t *me, cz_cs_t *cs);
@@ -36,6 +54,17 @@ void cz_multieq_init(cz_multieq_t *me, cz_cs_t *cs);
  * num_bits that can never fit; otherwise CZ_OK or the cs's error. */
 int cz_multieq_enforce_equal(cz_multieq_t *me, unsigned num_bits, const cz_lc_t *lhs,
                              const cz_lc_t *rhs);
+/*
+ * The same for lhs = sum over words k and bits i < word_bits of
+ * 2^i * words[k][i] (booleans, little-endian words: UInt32::addmany's
+ * operands), whose value is |value| (< 2^num_bits), and rhs = the result
+ * |bits| (num_bits of them, little-endian). In direct mode nothing is
+ * built: the value and the operands' variables go to the batch; otherwise
+ * both sides become the cz_lc_t's of cz_multieq_enforce_equal.
+ */
+int cz_multieq_enforce_words(cz_multieq_t *me, unsigned num_bits, const cz_bool_t *const *words,
+                             size_t nwords, unsigned word_bits, uint64_t value,
+                             const cz_bool_t *bits);
 /* Enforce the pending batch (if any) and release; returns CZ_OK or the
  * cs's error. */
 int cz_multieq_finish(cz_multieq_t *me);

@@ -138,44 +138,31 @@ int cz_u32_addmany(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, const cz_u32_t 
         return CZ_EINVAL;
     uint64_t max_value = (uint64_t)n * UINT32_MAX, sum = 0;
     bool all_constants = true;
-    cz_lc_t lc = { 0 }, result_lc = { 0 };
-    cz_fr coeff;
-    int rc = CZ_OK;
-
-    /* lc = sum over operands of sum_i 2^i bit_i */
+    const cz_bool_t *words[10];
     for (size_t k = 0; k < n; k++) {
         sum += ops[k].value;
-        coeff = CZ_FR_ONE;
-        for (unsigned i = 0; i < 32; i++) {
-            cz_bool_lc_add(&lc, ops[k].bits[i], &coeff);
+        words[k] = ops[k].bits;
+        for (unsigned i = 0; i < 32; i++)
             all_constants &= ops[k].bits[i].kind == CZ_BOOL_CONST;
-            cz_fr_add(&coeff, &coeff, &coeff);
-        }
     }
     if (all_constants) {
-        cz_lc_free(&lc);
         cz_u32_const(out, (uint32_t)sum);
         return CZ_OK;
     }
 
-    /* Result bits up to the bit length of max_value (33..36 bits). */
+    /* Result bits up to the bit length of max_value (33..36 bits), then
+     * sum(operands) = sum(result bits) in the MultiEq. */
     cz_bool_t bits[64];
     unsigned nbits = 0;
-    coeff = CZ_FR_ONE;
     while (max_value != 0) {
-        CZ__CHECK(rc, cz_cs_pushf(cs, "result bit %u", nbits), out);
-        CZ__CHECK(rc, cz_bit_alloc(cs, &bits[nbits], (sum >> nbits) & 1), out);
-        CZ__CHECK(rc, cz_cs_pop(cs), out);
-        cz_lc_add_term(&result_lc, &coeff, bits[nbits].var);
+        CZ__TRY(cz_cs_pushf(cs, "result bit %u", nbits));
+        CZ__TRY(cz_bit_alloc(cs, &bits[nbits], (sum >> nbits) & 1));
+        CZ__TRY(cz_cs_pop(cs));
         max_value >>= 1;
         nbits++;
-        cz_fr_add(&coeff, &coeff, &coeff);
     }
-    CZ__CHECK(rc, cz_multieq_enforce_equal(me, nbits, &lc, &result_lc), out);
+    CZ__TRY(cz_multieq_enforce_words(me, nbits, words, n, 32, sum, bits));
     memcpy(out->bits, bits, sizeof out->bits);
     out->value = (uint32_t)sum;
-out:
-    cz_lc_free(&lc);
-    cz_lc_free(&result_lc);
-    return rc;
+    return CZ_OK;
 }

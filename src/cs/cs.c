@@ -68,6 +68,9 @@ static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
     size_t own = need > v->base ? need - v->base : 0;
     if (own <= v->cap)
         return CZ_OK;
+    if (v->fixed)
+        return cz__cs_fail(cs, CZ_EINTERNAL, "in-place fork: more variables than its slot "
+                           "of %zu", v->cap);
     if (grow((void **)&v->v, &v->cap, own, sizeof(cz_fr), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "assignment of %zu elements", need);
     return CZ_OK;
@@ -86,6 +89,9 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
 {
     if (rows <= cs->abc_cap)
         return CZ_OK;
+    if (cs->inplace_parent)
+        return cz__cs_fail(cs, CZ_EINTERNAL, "in-place fork: more rows than its slot of %zu",
+                           cs->abc_cap);
     size_t cap = cs->abc_cap ? cs->abc_cap * 2 : 1024;
     if (cap < rows)
         cap = rows;
@@ -153,11 +159,13 @@ void cz_cs_free(cz_cs_t *cs)
 {
     if (!cs)
         return;
-    free(cs->input.v);
-    free(cs->aux.v);
-    free(cs->a);
-    free(cs->b);
-    free(cs->c);
+    if (!cs->inplace_parent) {      /* an in-place fork's arrays are its parent's */
+        free(cs->input.v);
+        free(cs->aux.v);
+        free(cs->a);
+        free(cs->b);
+        free(cs->c);
+    }
     for (int i = 0; i < 3; i++) {
         free(cs->dens[i].w);
         free(cs->mat[i].m.row_ptr);
@@ -193,6 +201,28 @@ int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs)
     if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_A_AUX], aux)) ||
         (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_AUX], aux)) ||
         (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_INPUT], inputs)))
+        return rc;
+    return CZ_OK;
+}
+
+int cz_cs_room(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs)
+{
+    if (cs->err)
+        return cs->err;
+    if (cs->finished || cs->forked)
+        return cz__cs_fail(cs, CZ_EINVAL, "room on a finished or forked cs");
+    if (rows > SIZE_MAX / 4 || aux > SIZE_MAX / 4 || inputs > SIZE_MAX / 4)
+        return cz__cs_fail(cs, CZ_ENOMEM, "room for %zu rows", rows);
+    const size_t n_in = cs->input.len + inputs, n_aux = cs->aux.len + aux;
+    int rc = CZ_OK;
+    if (mode_has_values(cs->mode) && ((rc = frvec_reserve(cs, &cs->input, n_in)) ||
+                                      (rc = frvec_reserve(cs, &cs->aux, n_aux))))
+        return rc;
+    if (cs->mode == CZ_CS_PROVE && (rc = cz__cs_abc_reserve(cs, cs->n_constraints + rows)))
+        return rc;
+    if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_A_AUX], n_aux)) ||
+        (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_AUX], n_aux)) ||
+        (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_INPUT], n_in)))
         return rc;
     return CZ_OK;
 }

@@ -138,6 +138,13 @@ void cz_cs_free(cz_cs_t *cs);
 int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs);
 
 /*
+ * Make room for |rows| more rows, |aux| more aux and |inputs| more inputs
+ * than the cs has now (any time before finish; not on a fork), e.g. before
+ * in-place forks take their slots. CZ_OK, CZ_EINVAL or CZ_ENOMEM (sticky).
+ */
+int cz_cs_room(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs);
+
+/*
  * PROVE mode: do not evaluate or store c from now on (see "C-free proving"
  * above); C is still range-checked, so errors are those of a full PROVE
  * synthesis. Forks made after this call inherit it. Call before the first
@@ -284,5 +291,33 @@ void cz_cs_witness_free(cz_cs_witness_t *w);
  */
 int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx);
 int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork);
+
+/*
+ * In-place forks (PROVE), for parts whose size is known beforehand (every
+ * PoRep challenge of a partition has the same shape): the fork's own
+ * variables and rows are written straight into |parent|'s arrays where
+ * cz_cs_extend would have copied them, so extending copies nothing but
+ * density bits (a copying fork of a 32GiB challenge moved ~0.7 GB twice
+ * and faulted its pages twice). |at| says where, past the parent's
+ * current ends, the fork's own inputs, aux and rows start, and exactly
+ * how many it will have; the fork's variable ids are the final ones.
+ * Forks of one parent take disjoint slots in the order they are extended
+ * (slot k starts where slot k-1 ends); ids in another fork's slot are not
+ * theirs to use. The parent must be a root cs (not a fork) with the room
+ * reserved (cz_cs_reserve), and must not change while any of its forks is
+ * being synthesized; extend them (or free them) once all are done.
+ * cz_cs_extend of an in-place fork checks that it filled its slot exactly
+ * and that the slots before it were extended (CZ_EINVAL otherwise); a fork
+ * that outgrows its slot fails with CZ_EINTERNAL. A fork of an in-place
+ * fork is an ordinary (copying) fork.
+ * Returns CZ_OK, CZ_EINVAL (not PROVE, a fork or finished parent, no
+ * room) or CZ_ENOMEM.
+ */
+typedef struct {
+    size_t inputs, aux, rows;        /* where the slot starts, past the parent's ends */
+    size_t n_inputs, n_aux, n_rows;  /* the fork's own counts, exactly */
+} cz_cs_slot_t;
+
+int cz_cs_fork_at(cz_cs_t **out, cz_cs_t *parent, const cz_cs_slot_t *at, cz_ctx_t *ctx);
 
 #endif /* CUZK_CS_CS_H */

@@ -20,6 +20,14 @@
  * its variables land; KEYGEN columns of the fork's own variables are
  * renumbered. The fork's own variables never appear in another fork, so
  * these rules reproduce the sequential order exactly.
+ *
+ * In-place forks (cz_cs_fork_at, PROVE) skip the copies: the fork's
+ * frvecs and a/b/c point into the parent's reserved arrays at the slot's
+ * start (fixed: they never grow), its ids are the final ones, and its
+ * density bitmaps are calloc'd for the whole range (the other slots' pages
+ * stay untouched). Extending checks the slot is exactly filled and is the
+ * next one, ORs the bits in at the same positions and moves the parent's
+ * ends; nothing else moves.
  */
 #include "cs/cs_int.h"
 
@@ -74,6 +82,8 @@ int cz_cs_fork(cz_cs_t **out, const cz_cs_t *parent, cz_ctx_t *ctx)
         return parent->err;
     if (parent->finished || parent->taken)
         return cz_fail(ctx, CZ_EINVAL, "cs: fork of a finished cs");
+    if (parent->inplace_parent)
+        return cz_fail(ctx, CZ_EINVAL, "cs: fork of an in-place fork");
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, parent->mode);
     if (rc)
@@ -165,12 +175,119 @@ static int append_csr(cz__csr_builder *dst, const cz__csr_builder *src, uint32_t
     return CZ_OK;
 }
 
+/* ---- in-place forks --------------------------------------------------------- */
+
+/* |v| borrows n elements of |arr| from |start| on (its ids start there). */
+static void borrow_slot(cz__frvec *v, cz_fr *arr, size_t start, size_t n)
+{
+    v->shared = arr;
+    v->base = start;
+    v->v = arr + start;
+    v->len = start;
+    v->cap = n;
+    v->fixed = true;
+}
+
+/* A zeroed bitmap of |nbits| bits with room for |room| (it never grows):
+ * calloc, so the pages of other slots, never marked, are never touched. */
+static int fresh_bitmap(cz__bitmap *bm, size_t nbits, size_t room)
+{
+    free(bm->w);
+    bm->cap = (room + 63) / 64 + 1;
+    bm->w = calloc(bm->cap, sizeof(uint64_t));
+    bm->nbits = nbits;
+    return bm->w ? CZ_OK : CZ_ENOMEM;
+}
+
+int cz_cs_fork_at(cz_cs_t **out, cz_cs_t *parent, const cz_cs_slot_t *at, cz_ctx_t *ctx)
+{
+    *out = NULL;
+    if (parent->err)
+        return parent->err;
+    if (parent->mode != CZ_CS_PROVE || parent->finished || parent->taken || parent->forked)
+        return cz_fail(ctx, CZ_EINVAL, "cs: in-place fork of a cs that is not a PROVE root");
+    const size_t in0 = parent->input.len + at->inputs, aux0 = parent->aux.len + at->aux;
+    const size_t row0 = parent->n_constraints + at->rows;
+    if (at->inputs > SIZE_MAX / 4 || at->aux > SIZE_MAX / 4 || at->rows > SIZE_MAX / 4 ||
+        at->n_inputs > SIZE_MAX / 4 || at->n_aux > SIZE_MAX / 4 || at->n_rows > SIZE_MAX / 4 ||
+        in0 + at->n_inputs > parent->input.cap || aux0 + at->n_aux > parent->aux.cap ||
+        row0 + at->n_rows > parent->abc_cap || aux0 + at->n_aux > (size_t)CZ_VAR_MAX_INDEX ||
+        in0 + at->n_inputs > (size_t)CZ_VAR_MAX_INDEX)
+        return cz_fail(ctx, CZ_EINVAL, "cs: no room in the parent for an in-place fork of "
+                       "%zu rows, %zu aux, %zu inputs at +%zu/+%zu/+%zu (reserve it first)",
+                       at->n_rows, at->n_aux, at->n_inputs, at->rows, at->aux, at->inputs);
+    cz_cs_t *cs;
+    int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
+    if (rc)
+        return rc;
+    free(cs->input.v);               /* ONE's own slot: the fork reads the parent's */
+    borrow_slot(&cs->input, parent->input.v, in0, at->n_inputs);
+    borrow_slot(&cs->aux, parent->aux.v, aux0, at->n_aux);
+    cs->a = parent->a + row0;
+    cs->b = parent->b + row0;
+    cs->c = parent->c ? parent->c + row0 : NULL;
+    cs->abc_cap = at->n_rows;
+    cs->omit_c = parent->omit_c;
+    cs->emit_generic = parent->emit_generic;
+    cs->inplace_parent = parent;
+    cs->at = *at;
+    cs->forked = true;
+    cs->fork_inputs = parent->input.len;
+    cs->fork_aux = parent->aux.len;
+    cs->fork_rows = parent->n_constraints;
+    if (fresh_bitmap(&cs->dens[CZ_DENSITY_A_AUX], aux0, aux0 + at->n_aux) ||
+        fresh_bitmap(&cs->dens[CZ_DENSITY_B_AUX], aux0, aux0 + at->n_aux) ||
+        fresh_bitmap(&cs->dens[CZ_DENSITY_B_INPUT], in0, in0 + at->n_inputs)) {
+        cz_cs_free(cs);
+        return cz_fail(ctx, CZ_ENOMEM, "cs: in-place fork densities");
+    }
+    *out = cs;
+    return CZ_OK;
+}
+
+/* cz_cs_extend of an in-place fork: check its slot, take its density bits. */
+static int extend_inplace(cz_cs_t *cs, cz_cs_t *fork)
+{
+    const cz_cs_slot_t *at = &fork->at;
+    const size_t own_in = fork->input.len - fork->input.base;
+    const size_t own_aux = fork->aux.len - fork->aux.base;
+    if (cs->input.len != fork->fork_inputs + at->inputs ||
+        cs->aux.len != fork->fork_aux + at->aux || cs->n_constraints != fork->fork_rows + at->rows)
+        return cz__cs_fail(cs, CZ_EINVAL, "cs: in-place fork extended out of order (its slot "
+                           "starts at aux %zu, the parent has %zu)", fork->aux.base, cs->aux.len);
+    if (own_in != at->n_inputs || own_aux != at->n_aux || fork->n_constraints != at->n_rows)
+        return cz__cs_fail(cs, CZ_EINVAL, "cs: in-place fork filled %zu rows, %zu aux, %zu "
+                           "inputs of a slot of %zu, %zu, %zu", fork->n_constraints, own_aux,
+                           own_in, at->n_rows, at->n_aux, at->n_inputs);
+    const size_t low[3] = { fork->fork_aux, fork->fork_inputs, fork->fork_aux };
+    const size_t base[3] = { fork->aux.base, fork->input.base, fork->aux.base };
+    const size_t own[3] = { own_aux, own_in, own_aux };
+    for (int i = 0; i < 3; i++) {
+        cz__bitmap *bm = &cs->dens[i];
+        if (ensure((void **)&bm->w, &bm->cap, (base[i] + own[i] + 63) / 64 + 1, sizeof(uint64_t),
+                   true))
+            return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend densities");
+        or_bits(bm->w, 0, fork->dens[i].w, 0, low[i]);
+        or_bits(bm->w, base[i], fork->dens[i].w, base[i], own[i]);
+        bm->nbits = base[i] + own[i];
+    }
+    /* The parent's ends were the slot's start: its values and rows are in place. */
+    cs->input.len += own_in;
+    cs->aux.len += own_aux;
+    cs->n_constraints += fork->n_constraints;
+    return CZ_OK;
+}
+
 int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork)
 {
     if (cs->err)
         return cs->err;
     if (fork->err)
         return cz__cs_fail(cs, fork->err, "forked cs: %s", cz_strerror(fork->err));
+    if (fork->inplace_parent)
+        return fork->inplace_parent == cs && !cs->finished
+                   ? extend_inplace(cs, fork)
+                   : cz__cs_fail(cs, CZ_EINVAL, "cs: extend with a cs that is not a fork of it");
     if (!fork->forked || fork->mode != cs->mode || fork->omit_c != cs->omit_c ||
         fork->finished || cs->finished || fork->depth || fork->fork_inputs > cs->input.len ||
         fork->fork_aux > cs->aux.len)

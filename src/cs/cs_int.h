@@ -29,9 +29,10 @@ typedef struct {
     size_t len, cap;         /* cap: elements v holds */
     const cz_fr *shared;     /* [0, base), borrowed */
     size_t base;
+    bool fixed;              /* v is borrowed (an in-place fork's slot): never grows */
 } cz__frvec;
 
-/* Element i < len. */
+/* Element i < len (i >= base: stored in v). */
 static inline const cz_fr *cz__frvec_at(const cz__frvec *f, size_t i)
 {
     return i < f->base ? &f->shared[i] : &f->v[i - f->base];
@@ -87,6 +88,12 @@ struct cz_cs {
     /* A fork (cs_fork.c): the parent's input and aux counts when forked. */
     bool forked;
     size_t fork_inputs, fork_aux;
+    /* An in-place fork (cz_cs_fork_at): its values and rows are written
+     * into |inplace_parent|'s arrays at their final places (input, aux,
+     * a, b, c are borrowed, not owned), its ids are the final ones. */
+    const cz_cs_t *inplace_parent;
+    cz_cs_slot_t at;
+    size_t fork_rows;        /* the parent's rows when forked */
 
     /* Direct emission (cs/emit.h, cs_emit.c). */
     bool emit_generic;       /* cz_cs_emit_generic: never emit directly */

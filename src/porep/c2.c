@@ -116,6 +116,8 @@ int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
         rc = cz_c2_public_inputs(ctx, job->inputs, n, &job->params, &pub);
     if (rc == CZ_OK)
         rc = cz_c2_shape(ctx, &job->params, &job->shape, &job->rows);
+    if (rc == CZ_OK && (rc = cz_porep_plan(&job->plan, &job->params)))
+        rc = cz_fail(ctx, rc, "c2: planning the partition's challenges");
     if (rc == CZ_OK && params)
         rc = cz_params_check_shape(ctx, params, &job->shape);
     if (rc == CZ_OK && pvk && cz_pvk_num_inputs(pvk) != job->n_inputs)
@@ -187,7 +189,7 @@ int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
         rc = cz_cs_reserve(cs, job->rows - job->shape.num_inputs, job->shape.num_aux,
                            job->shape.num_inputs);
     if (rc == CZ_OK)
-        rc = cz_porep_synthesize(ctx, cs, &job->params, &in);
+        rc = cz_porep_synthesize_planned(ctx, cs, &job->params, &in, &job->plan);
     if (rc == CZ_OK)
         rc = cz_cs_finish(cs);
     if (rc == CZ_OK)

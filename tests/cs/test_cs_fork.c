@@ -4,7 +4,9 @@
  * has no one assignment array: cz_cs_aux is NULL), forks of one parent
  * extended in order give the sequential bytes in PROVE (with and without
  * c) and CHECK, a fork of a fork (which copies) extends back through its
- * parent to the same bytes, and a fork cannot give a witness.
+ * parent to the same bytes, and a fork cannot give a witness; in-place
+ * forks (cz_cs_fork_at) write into the parent's slots and give the same
+ * bytes, and refuse to overflow, underfill or be extended out of order.
  */
 #include "cs/cs.h"
 #include "cz_test.h"
@@ -60,8 +62,18 @@ static void part(cz_cs_t *cs, unsigned k, size_t unsat_at)
     cz_rng rng;
     cz_rng_seed(&rng, 1000 + k);
     size_t base = cz_cs_num_aux(cs);
+    cz_var_t in;
+    cz_fr x;
+    cz_fr_from_u64(&x, 7 + k);
+    REQUIRE(cz_cs_alloc_input(cs, &in, &x) == CZ_OK);   /* one input per part */
     for (size_t i = 0; i < PART; i++)
         REQUIRE(step(cs, &rng, base, k * PART + i == unsat_at) == CZ_OK);
+}
+
+/* Part 1 + k's slot past the parent's ends (PROVE in-place forks). */
+static cz_cs_slot_t slot_of(unsigned k)
+{
+    return (cz_cs_slot_t){ k * 1, k * PART, k * PART, 1, PART, PART };
 }
 
 static void prelude(cz_cs_t *cs)
@@ -82,8 +94,9 @@ static void prelude(cz_cs_t *cs)
 
 /*
  * *out = prelude, part 0, then parts 1 and 2: in |cs| (|how| 0), in two
- * forks of one wave extended in order (1), or part 1 in a fork and part 2
- * in a fork of that fork (2). Not finished.
+ * forks of one wave extended in order (1), part 1 in a fork and part 2 in
+ * a fork of that fork (2), or in two in-place forks (3, PROVE). Not
+ * finished.
  */
 static void build(cz_cs_t **out, cz_cs_mode_t mode, bool omit_c, int how, size_t unsat_at)
 {
@@ -107,6 +120,18 @@ static void build(cz_cs_t **out, cz_cs_mode_t mode, bool omit_c, int how, size_t
                 cz_fr_from_u64(&want, 102);
                 CHECK(cz_fr_eq(&v, &want));
             }
+            part(f[k], 1 + (unsigned)k, unsat_at);
+        }
+        for (int k = 0; k < 2; k++) {
+            CHECK_OK(cz_cs_extend(cs, f[k]));
+            cz_cs_free(f[k]);
+        }
+    } else if (how == 3) {
+        cz_cs_t *f[2];
+        REQUIRE(cz_cs_room(cs, 2 * PART, 2 * PART, 2) == CZ_OK);
+        for (int k = 1; k >= 0; k--) {         /* the later slot first: order is free */
+            cz_cs_slot_t at = slot_of((unsigned)k);
+            REQUIRE(cz_cs_fork_at(&f[k], cs, &at, NULL) == CZ_OK);
             part(f[k], 1 + (unsigned)k, unsat_at);
         }
         for (int k = 0; k < 2; k++) {
@@ -151,7 +176,7 @@ static void same_witness(cz_cs_t *x, cz_cs_t *y)
 CZ_TEST(forks_read_parent_values_in_place_and_extend_sequentially)
 {
     for (int omit = 0; omit < 2; omit++) {
-        for (int how = 1; how <= 2; how++) {
+        for (int how = 1; how <= 3; how++) {
             cz_cs_t *seq, *par;
             build(&seq, CZ_CS_PROVE, omit, 0, SIZE_MAX);
             build(&par, CZ_CS_PROVE, omit, how, SIZE_MAX);
@@ -173,6 +198,75 @@ CZ_TEST(forks_in_check_mode_name_the_first_unsatisfied)
         CHECK_EQ_U64(idx, 120);
         cz_cs_free(cs);
     }
+}
+
+/* A parent with the prelude and part 0, room for parts 1 and 2. */
+static void inplace_parent(cz_cs_t **out)
+{
+    cz_cs_t *cs;
+    *out = NULL;
+    REQUIRE(cz_cs_new(&cs, NULL, CZ_CS_PROVE) == CZ_OK);
+    *out = cs;
+    prelude(cs);
+    part(cs, 0, SIZE_MAX);
+    REQUIRE(cz_cs_room(cs, 2 * PART, 2 * PART, 2) == CZ_OK);
+}
+
+CZ_TEST(inplace_forks_refuse_misuse)
+{
+    /* No room past the reserved arrays; not PROVE; a fork as parent. */
+    cz_cs_t *cs, *f, *g;
+    inplace_parent(&cs);
+    REQUIRE(cs != NULL);
+    cz_cs_slot_t big = { 0, 0, 0, 1, 100 * PART, PART };
+    CHECK_EQ_INT(cz_cs_fork_at(&f, cs, &big, NULL), CZ_EINVAL);
+    CHECK(f == NULL);
+    cz_cs_slot_t at = slot_of(0);
+    REQUIRE(cz_cs_fork_at(&f, cs, &at, NULL) == CZ_OK);
+    CHECK_EQ_INT(cz_cs_fork_at(&g, f, &at, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(cz_cs_fork(&g, f, NULL), CZ_EINVAL);
+    cz_cs_free(f);
+    cz_cs_t *shape;
+    REQUIRE(cz_cs_new(&shape, NULL, CZ_CS_SHAPE) == CZ_OK);
+    CHECK_EQ_INT(cz_cs_fork_at(&f, shape, &at, NULL), CZ_EINVAL);
+    cz_cs_free(shape);
+    cz_cs_free(cs);
+
+    /* Extended out of order: slot 1 before slot 0. */
+    inplace_parent(&cs);
+    REQUIRE(cs != NULL);
+    cz_cs_slot_t at1 = slot_of(1);
+    REQUIRE(cz_cs_fork_at(&f, cs, &at1, NULL) == CZ_OK);
+    part(f, 2, SIZE_MAX);
+    CHECK_EQ_INT(cz_cs_extend(cs, f), CZ_EINVAL);
+    cz_cs_free(f);
+    cz_cs_free(cs);
+
+    /* Underfilled: a slot of PART rows given PART - 1. */
+    inplace_parent(&cs);
+    REQUIRE(cs != NULL);
+    REQUIRE(cz_cs_fork_at(&f, cs, &at, NULL) == CZ_OK);
+    cz_var_t in;
+    REQUIRE(cz_cs_alloc_input(f, &in, &CZ_FR_ONE) == CZ_OK);
+    CHECK_EQ_INT(cz_cs_extend(cs, f), CZ_EINVAL);
+    cz_cs_free(f);
+    cz_cs_free(cs);
+
+    /* Overfilled: one part into a slot of half a part. */
+    inplace_parent(&cs);
+    REQUIRE(cs != NULL);
+    cz_cs_slot_t half = { 0, 0, 0, 1, PART / 2, PART / 2 };
+    REQUIRE(cz_cs_fork_at(&f, cs, &half, NULL) == CZ_OK);
+    cz_rng rng;
+    cz_rng_seed(&rng, 5);
+    REQUIRE(cz_cs_alloc_input(f, &in, &CZ_FR_ONE) == CZ_OK);
+    int rc = CZ_OK;
+    for (size_t i = 0; i < PART && rc == CZ_OK; i++)
+        rc = step(f, &rng, cz_cs_num_aux(f), false);
+    CHECK_EQ_INT(rc, CZ_EINTERNAL);
+    CHECK_EQ_INT(cz_cs_extend(cs, f), CZ_EINTERNAL);
+    cz_cs_free(f);
+    cz_cs_free(cs);
 }
 
 CZ_TEST(a_fork_gives_no_witness)

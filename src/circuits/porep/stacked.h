@@ -223,11 +223,35 @@ int cz_porep_public_inputs(const cz_porep_input_t *in, cz_fr *out, size_t n_out)
 int cz_porep_circuit(cz_cs_t *cs, const cz_porep_params_t *p, const cz_porep_input_t *in);
 
 /*
- * The same R1CS as cz_porep_circuit, with the challenges synthesized in
- * parallel on ctx's pool into separate constraint systems and appended to
- * |cs| in challenge order (byte-identical to the sequential synthesis).
- * Falls back to the sequential path for a pool of width 1.
+ * What the parallel synthesis needs to know ahead: the rows, aux and inputs
+ * of the prelude and of one challenge (every challenge of a partition has
+ * the same shape). cz_porep_plan finds them by a SHAPE synthesis of the
+ * prelude and challenge 0 (~1/18 of a 32GiB partition's shape; compute it
+ * once per job). CZ_OK, CZ_EINVAL (bad params) or CZ_ENOMEM.
  */
+typedef struct {
+    size_t rows, aux, inputs;
+} cz_porep_counts_t;
+
+typedef struct {
+    cz_porep_counts_t prelude, challenge;
+} cz_porep_plan_t;
+
+int cz_porep_plan(cz_porep_plan_t *out, const cz_porep_params_t *p);
+
+/*
+ * The same R1CS as cz_porep_circuit, with the challenges synthesized in
+ * parallel on ctx's pool and appended to |cs| in challenge order
+ * (byte-identical to the sequential synthesis). In PROVE every challenge
+ * gets an in-place fork (cz_cs_fork_at) writing straight into |cs|'s
+ * arrays, all at once (no copy, no waves); |plan| (may be NULL: computed
+ * here) gives their slots. The other modes use copying forks in waves of
+ * the pool's width. Falls back to the sequential path for a pool of width
+ * 1 or a single challenge.
+ */
+int cz_porep_synthesize_planned(cz_ctx_t *ctx, cz_cs_t *cs, const cz_porep_params_t *p,
+                                const cz_porep_input_t *in, const cz_porep_plan_t *plan);
+/* cz_porep_synthesize_planned with the plan computed when needed. */
 int cz_porep_synthesize(cz_ctx_t *ctx, cz_cs_t *cs, const cz_porep_params_t *p,
                         const cz_porep_input_t *in);
 

@@ -6,9 +6,27 @@
  * partial_round, product_mds*, quintic_s_box, quintic_s_box_pre_add,
  * constant_quintic_s_box_pre_add_tag, square_sum, mul_sum, Elt). The
  * constants and their layout are those of gadgets/poseidon_constants.h.
+ *
+ * Direct emission (cs/emit.h: PROVE without c, SHAPE). The rows' values are
+ * the state's values, which the gadget computes anyway, so no combination
+ * is built; what the combinations would decide is the density, and that
+ * depends only on the constants and on which variables the preimage holds:
+ * it is the same for every call with distinct preimage variables (other
+ * than ONE). So, once per constants set, the gadget runs on the general
+ * path into a scratch cs and the densities it leaves are kept as a
+ * template: which preimage slots are dense in A and B, which of its own
+ * aux (by offset) are, whether ONE is in B. A direct call emits the rows by
+ * value and applies the template; a call with a repeated preimage variable
+ * or ONE in it takes the general path. tests/gadgets/test_poseidon_gadget.c
+ * compares the two (gc_satisfied) for every arity, and with repeats.
  */
 #include "gadgets/poseidon_gadget.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/emit.h"
 #include "gadgets/gadget_int.h"
 
 /* neptune's Elt: an allocated number, or a linear combination (Num). */
@@ -23,6 +41,7 @@ typedef struct {
     cz_cs_t *cs;
     const cz_poseidon_constants *c;
     bool vals;           /* compute witness values */
+    bool direct;         /* emit rows by value, build no combination */
     unsigned t;
     size_t off;          /* constants_offset into compressed_round_constants */
     unsigned round;      /* current_round (advanced by each product) */
@@ -48,7 +67,9 @@ static void elt_set_zero(elt_t *e)
 /* acc += s * x (Elt::scale then Elt::add; acc is a Num). */
 static void elt_add_scaled(pcirc_t *p, elt_t *acc, const elt_t *x, const cz_fr *s)
 {
-    if (x->allocated)
+    if (p->direct)
+        ;
+    else if (x->allocated)
         cz_lc_add_term(&acc->lc, s, x->var);
     else
         cz_lc_add_scaled(&acc->lc, s, &x->lc);
@@ -71,6 +92,12 @@ static int ensure_allocated(pcirc_t *p, elt_t *x, const char *ns, cz_var_t *var)
     CZ__TRY(cz_cs_push(cs, "allocate for Elt::Num"));
     CZ__TRY(cz_cs_alloc(cs, var, &x->value));
     CZ__TRY(cz_cs_pop(cs));
+    if (p->direct) {
+        CZ__TRY(cz_cs_emit_row(cs, &x->value, &CZ_FR_ONE));
+        CZ__TRY(cz_cs_pop(cs));
+        elt_set_allocated(x, *var, &x->value);
+        return CZ_OK;
+    }
     cz_lc_t b = { 0 }, c = { 0 };
     cz_lc_add(&b, CZ_VAR_ONE);
     cz_lc_add(&c, *var);
@@ -101,11 +128,15 @@ static int square(pcirc_t *p, cz_var_t *out, cz_fr *vout, cz_var_t l, const cz_f
         cz_fr_sqr(&v, vl);
     CZ__TRY(cz_cs_push(cs, ns));
     CZ__TRY(alloc_ns(cs, out, "squared num", &v));
-    cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
-    cz_lc_add(&a, l);
-    cz_lc_add(&b, l);
-    cz_lc_add(&c, *out);
-    CZ__TRY(cz__enforce_free(cs, &a, &b, &c, "squaring constraint"));
+    if (p->direct) {
+        CZ__TRY(cz_cs_emit_row(cs, vl, vl));
+    } else {
+        cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
+        cz_lc_add(&a, l);
+        cz_lc_add(&b, l);
+        cz_lc_add(&c, *out);
+        CZ__TRY(cz__enforce_free(cs, &a, &b, &c, "squaring constraint"));
+    }
     *vout = v;
     return cz_cs_pop(cs);
 }
@@ -130,6 +161,14 @@ static int mul_sum(pcirc_t *p, cz_var_t *out, cz_fr *vout, cz_var_t l4, const cz
     }
     CZ__TRY(cz_cs_push(cs, ns));
     CZ__TRY(alloc_ns(cs, out, "mul_sum", &v));
+    if (p->direct) {
+        cz_fr av = *vl;
+        if (pre)
+            cz_fr_add(&av, &av, pre);
+        CZ__TRY(cz_cs_emit_row(cs, &av, vl4));
+        *vout = v;
+        return cz_cs_pop(cs);
+    }
     cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
     cz_lc_add(&a, l);
     if (pre)
@@ -175,12 +214,18 @@ static int sbox_pre_add(pcirc_t *p, elt_t *x, const cz_fr *pre, const cz_fr *pos
     }
     CZ__TRY(cz_cs_push(cs, "(l+rk)^2"));
     CZ__TRY(alloc_ns(cs, &l2, "squared sum", &v2));
-    cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
-    cz_lc_add(&a, l);
-    cz_lc_add_term(&a, pre, CZ_VAR_ONE);
-    cz_lc_copy(&b, &a);
-    cz_lc_add(&c, l2);
-    CZ__TRY(cz__enforce_free(cs, &a, &b, &c, "squared sum constraint"));
+    if (p->direct) {
+        cz_fr s1;
+        cz_fr_add(&s1, &vl, pre);
+        CZ__TRY(cz_cs_emit_row(cs, &s1, &s1));
+    } else {
+        cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
+        cz_lc_add(&a, l);
+        cz_lc_add_term(&a, pre, CZ_VAR_ONE);
+        cz_lc_copy(&b, &a);
+        cz_lc_add(&c, l2);
+        CZ__TRY(cz__enforce_free(cs, &a, &b, &c, "squared sum constraint"));
+    }
     CZ__TRY(cz_cs_pop(cs));
     CZ__TRY(square(p, &l4, &v4, l2, &v2, "l^4"));
     CZ__TRY(mul_sum(p, &l5, &v5, l4, &v4, l, &vl, pre, post, "l4 * (l + rk)"));
@@ -222,7 +267,8 @@ static int product_sparse(pcirc_t *p, unsigned k)
             return CZ_EINTERNAL; /* neptune: "only two numbers may be added" */
         elt_t *r = &p->tmp[j];
         r->allocated = false;
-        cz_lc_copy(&r->lc, &p->e[j].lc);
+        if (!p->direct)
+            cz_lc_copy(&r->lc, &p->e[j].lc);
         r->value = p->e[j].value;
         elt_add_scaled(p, r, &p->e[0], &v_rest[j - 1]);
     }
@@ -271,7 +317,8 @@ static int full_round(pcirc_t *p, bool first, bool last)
             cz_fr_mul(&v, &v, &v2);
             cz_fr_add(&v, &v, &post[0]);
             elt_set_zero(&p->e[0]);
-            cz_lc_add_term(&p->e[0].lc, &v, CZ_VAR_ONE);
+            if (!p->direct)
+                cz_lc_add_term(&p->e[0].lc, &v, CZ_VAR_ONE);
             p->e[0].value = v;
             continue;
         }
@@ -326,11 +373,10 @@ static int hash(pcirc_t *p, cz_num_t *out)
     return CZ_OK;
 }
 
-int cz_poseidon_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *c,
-                       const cz_num_t *preimage)
+/* The general path, or (direct) the rows by value only. */
+static int run_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *c,
+                      const cz_num_t *preimage, bool direct)
 {
-    if (!c || !preimage || c->width > CZ_POSEIDON_MAX_WIDTH)
-        return CZ_EINVAL;
     elt_t a[CZ_POSEIDON_MAX_WIDTH], b[CZ_POSEIDON_MAX_WIDTH];
     const unsigned t = c->width;
     for (unsigned i = 0; i < t; i++) {
@@ -338,10 +384,11 @@ int cz_poseidon_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *
         cz_lc_init(&b[i].lc);
         elt_set_zero(&b[i]);
     }
-    pcirc_t p = { cs, c, cz_cs_needs_values(cs), t, 0, 0, a, b };
+    pcirc_t p = { cs, c, cz_cs_needs_values(cs), direct, t, 0, 0, a, b };
     /* [tag (a constant Num), preimage (allocated)...] */
     elt_set_zero(&a[0]);
-    cz_lc_add_term(&a[0].lc, &c->domain_tag, CZ_VAR_ONE);
+    if (!direct)
+        cz_lc_add_term(&a[0].lc, &c->domain_tag, CZ_VAR_ONE);
     a[0].value = c->domain_tag;
     for (unsigned i = 0; i < c->arity; i++)
         elt_set_allocated(&a[i + 1], preimage[i].var, &preimage[i].value);
@@ -354,6 +401,158 @@ int cz_poseidon_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *
         cz_lc_free(&b[i].lc);
     }
     return rc;
+}
+
+/* ---- the density template of direct emission --------------------------------------- */
+
+typedef struct {
+    size_t rows, own;                      /* constraints and aux one call adds */
+    bool pre_a[CZ_POSEIDON_MAX_WIDTH];     /* preimage slot j is dense in A */
+    bool pre_b[CZ_POSEIDON_MAX_WIDTH];     /* ... in B */
+    bool one_b;                            /* ONE is dense in B */
+    uint32_t *own_a, *own_b;               /* offsets of its own aux dense in A / B */
+    size_t n_a, n_b;
+} dens_template_t;
+
+/* The set bits of |w| in [from, to), as offsets from |from|. */
+static uint32_t *bits_from(const uint64_t *w, size_t from, size_t to, size_t *n)
+{
+    uint32_t *out = malloc((to - from + 1) * sizeof *out);
+    *n = 0;
+    for (size_t j = from; out && j < to; j++)
+        if ((w[j >> 6] >> (j & 63)) & 1)
+            out[(*n)++] = (uint32_t)(j - from);
+    return out;
+}
+
+/* Run the general gadget on |arity| fresh aux in a scratch SHAPE cs and
+ * keep the densities it leaves. NULL when out of memory. */
+static dens_template_t *template_build(const cz_poseidon_constants *c)
+{
+    dens_template_t *t = calloc(1, sizeof *t);
+    cz_cs_t *cs = NULL;
+    if (!t || cz_cs_new(&cs, NULL, CZ_CS_SHAPE))
+        goto fail;
+    cz_cs_emit_generic(cs);
+    cz_num_t pre[CZ_POSEIDON_MAX_WIDTH], out;
+    for (unsigned j = 0; j < c->arity; j++)
+        if (cz_num_alloc(cs, &pre[j], NULL))
+            goto fail;
+    if (run_gadget(cs, &out, c, pre, false) || cz_cs_finish(cs))
+        goto fail;
+    const size_t n_aux = cz_cs_num_aux(cs);
+    const uint64_t *da = cz_cs_density(cs, CZ_DENSITY_A_AUX, NULL, NULL);
+    const uint64_t *db = cz_cs_density(cs, CZ_DENSITY_B_AUX, NULL, NULL);
+    const uint64_t *di = cz_cs_density(cs, CZ_DENSITY_B_INPUT, NULL, NULL);
+    t->rows = cz_cs_num_constraints(cs);
+    t->own = n_aux - c->arity;
+    for (unsigned j = 0; j < c->arity; j++) {
+        t->pre_a[j] = (da[j >> 6] >> (j & 63)) & 1;
+        t->pre_b[j] = (db[j >> 6] >> (j & 63)) & 1;
+    }
+    t->one_b = di[0] & 1;
+    t->own_a = bits_from(da, c->arity, n_aux, &t->n_a);
+    t->own_b = bits_from(db, c->arity, n_aux, &t->n_b);
+    if (!t->own_a || !t->own_b)
+        goto fail;
+    cz_cs_free(cs);
+    return t;
+fail:
+    cz_cs_free(cs);
+    if (t) {
+        free(t->own_a);
+        free(t->own_b);
+        free(t);
+    }
+    return NULL;
+}
+
+/* One template per shared constants set (cz_poseidon_constants_get), built
+ * on first use and then only read: immutable, like the constants. */
+#define N_ARITIES 4
+static const unsigned ARITIES[N_ARITIES] = { 2, 4, 8, 11 };
+static dens_template_t *templates[N_ARITIES];
+static pthread_once_t template_once[N_ARITIES] = { PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                   PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT };
+#define TEMPLATE_INIT(k)                                                                \
+    static void template_init_##k(void)                                                 \
+    {                                                                                   \
+        templates[k] = template_build(cz_poseidon_constants_get(ARITIES[k]));           \
+    }
+TEMPLATE_INIT(0)
+TEMPLATE_INIT(1)
+TEMPLATE_INIT(2)
+TEMPLATE_INIT(3)
+static void (*const template_init[N_ARITIES])(void) = { template_init_0, template_init_1,
+                                                        template_init_2, template_init_3 };
+
+/* The template for |c|, or NULL (constants not the shared ones, or no memory). */
+static const dens_template_t *template_for(const cz_poseidon_constants *c)
+{
+    for (unsigned k = 0; k < N_ARITIES; k++) {
+        if (ARITIES[k] == c->arity) {
+            if (c != cz_poseidon_constants_get(c->arity))
+                return NULL;
+            pthread_once(&template_once[k], template_init[k]);
+            return templates[k];
+        }
+    }
+    return NULL;
+}
+
+/* Distinct preimage variables, none of them ONE: the template applies. */
+static bool preimage_plain(const cz_num_t *pre, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (cz_var_eq(pre[i].var, CZ_VAR_ONE))
+            return false;
+        for (unsigned j = 0; j < i; j++)
+            if (cz_var_eq(pre[i].var, pre[j].var))
+                return false;
+    }
+    return true;
+}
+
+/* Mark |v| dense in B (aux or input). */
+static void mark_b(cz_cs_t *cs, cz_var_t v)
+{
+    cz_cs_emit_mark(cs, cz_var_is_aux(v) ? CZ_DENSITY_B_AUX : CZ_DENSITY_B_INPUT,
+                    cz_var_index(v));
+}
+
+static int apply_template(cz_cs_t *cs, const dens_template_t *t, const cz_num_t *pre,
+                          unsigned arity, size_t rows0, size_t aux0)
+{
+    if (cz_cs_num_constraints(cs) - rows0 != t->rows || cz_cs_num_aux(cs) - aux0 != t->own)
+        return cz_cs_emit_fail(cs, CZ_EINTERNAL, "poseidon: direct rows differ from the template");
+    for (unsigned j = 0; j < arity; j++) {
+        if (t->pre_a[j] && cz_var_is_aux(pre[j].var))
+            cz_cs_emit_mark(cs, CZ_DENSITY_A_AUX, cz_var_index(pre[j].var));
+        if (t->pre_b[j])
+            mark_b(cs, pre[j].var);
+    }
+    if (t->one_b)
+        cz_cs_emit_mark(cs, CZ_DENSITY_B_INPUT, 0);
+    for (size_t k = 0; k < t->n_a; k++)
+        cz_cs_emit_mark(cs, CZ_DENSITY_A_AUX, (uint32_t)(aux0 + t->own_a[k]));
+    for (size_t k = 0; k < t->n_b; k++)
+        cz_cs_emit_mark(cs, CZ_DENSITY_B_AUX, (uint32_t)(aux0 + t->own_b[k]));
+    return CZ_OK;
+}
+
+int cz_poseidon_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *c,
+                       const cz_num_t *preimage)
+{
+    if (!c || !preimage || c->width > CZ_POSEIDON_MAX_WIDTH)
+        return CZ_EINVAL;
+    const dens_template_t *t = NULL;
+    if (cz_cs_emits(cs) && preimage_plain(preimage, c->arity))
+        t = template_for(c);
+    if (!t)
+        return run_gadget(cs, out, c, preimage, false);
+    const size_t rows0 = cz_cs_num_constraints(cs), aux0 = cz_cs_num_aux(cs);
+    CZ__TRY(run_gadget(cs, out, c, preimage, true));
+    return apply_template(cs, t, preimage, c->arity, rows0, aux0);
 }
 
 size_t cz_poseidon_gadget_constraints(const cz_poseidon_constants *c)

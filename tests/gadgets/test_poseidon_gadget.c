@@ -2,7 +2,9 @@
  * tests/gadgets/test_poseidon_gadget.c — neptune's legacy Poseidon circuit:
  * FACTS 5 test vectors in circuit, agreement with the native optimized hash
  * on random preimages, and the constraint counts of FACTS 3 / neptune's
- * circuit.rs tests (arity 2 = 311, arity 8 = 505, arity 11 = 598).
+ * circuit.rs tests (arity 2 = 311, arity 8 = 505, arity 11 = 598); direct
+ * emission (its density template) equals the general path for every
+ * arity, and for preimages with inputs, ONE or a repeated variable.
  */
 #include "gadget_check.h"
 
@@ -71,6 +73,46 @@ CZ_TEST(poseidon_gadget_random_matches_native)
             cz_fr expect;
             cz_poseidon_hash(a.c, &expect, a.in);
             CHECK(cz_fr_eq(&a.out, &expect));
+        }
+    }
+}
+
+/* Preimage slot i: an aux (0), an input (1), ONE (2) or slot 0's variable (3). */
+typedef struct {
+    const cz_poseidon_constants *c;
+    unsigned kind[CZ_POSEIDON_MAX_ARITY];
+} mixed_arg;
+
+static int mixed_circuit(cz_cs_t *cs, void *p)
+{
+    mixed_arg *a = p;
+    cz_num_t pre[CZ_POSEIDON_MAX_ARITY], out;
+    for (unsigned i = 0; i < a->c->arity; i++) {
+        cz_fr v;
+        cz_fr_from_u64(&v, 5 + i);
+        int rc = CZ_OK;
+        switch (a->kind[i]) {
+        case 0: rc = cz_num_alloc(cs, &pre[i], &v); break;
+        case 1: rc = cz_num_alloc_input(cs, &pre[i], &v); break;
+        case 2: pre[i].var = CZ_VAR_ONE; pre[i].value = CZ_FR_ONE; break;
+        default: pre[i] = pre[0]; break;
+        }
+        if (rc)
+            return rc;
+    }
+    return cz_poseidon_gadget(cs, &out, a->c, pre);
+}
+
+CZ_TEST(poseidon_gadget_direct_with_inputs_one_and_repeats)
+{
+    const unsigned arities[] = { 2, 4, 8, 11 };
+    for (unsigned k = 0; k < 4; k++) {
+        for (unsigned m = 0; m < 4; m++) {
+            mixed_arg a = { cz_poseidon_constants_get(arities[k]), { 0 } };
+            REQUIRE(a.c);
+            for (unsigned i = 1; i < a.c->arity; i++)
+                a.kind[i] = i == 1 ? m : (i % 2 ? 1 : 0);
+            gc_satisfied(mixed_circuit, &a);
         }
     }
 }

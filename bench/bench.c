@@ -27,6 +27,9 @@ static const cz_cli_command benches[] = {
     { "msm", cz_bench_msm, "G1/G2 MSM vs single-threaded blst Pippenger" },
     { "ntt", cz_bench_ntt, "forward NTT over Fr: T threads vs 1 thread" },
     { "poseidon", cz_bench_poseidon, "batch Poseidon hashing: T threads vs 1 thread" },
+#ifdef CUZK_HAVE_JANSSON
+    { "synth", cz_bench_synth, "PoRep C2 partition synthesis: direct vs general path" },
+#endif
 #ifdef CUZK_HAVE_CUDA
     { "h", cz_bench_h, "H (NTTs of a, b, c) on the GPU incl. uploads vs the CPU H" },
 #endif

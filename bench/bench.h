@@ -18,6 +18,8 @@ int cz_bench_ntt(int argc, char **argv);
 int cz_bench_pipeline(int argc, char **argv);
 int cz_bench_prove(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
+/* PoRep C2 partition synthesis, direct vs general path (jansson builds). */
+int cz_bench_synth(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */
 int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json);

@@ -48,26 +48,45 @@ static void fr_of_int(const cz_cs_t *cs, cz_fr *out, int32_t v)
 
 static inline void bit_set(uint64_t *w, size_t j) { w[j >> 6] |= 1ull << (j & 63); }
 
-/* Range-check |lc|'s variables and set the density bits of its non-zero
- * terms (in_bits / aux_bits NULL: not tracked). |which| names it. */
-static int slc_pass(cz_cs_t *cs, const cz_slc_t *lc, uint64_t *in_bits, uint64_t *aux_bits,
-                    char which)
+/* The error of a variable out of range in |lc| (named |which|). */
+static int slc_range_error(cz_cs_t *cs, const cz_slc_t *lc, char which)
 {
-    const size_t n_in = cs->input.len, n_aux = cs->aux.len;
     for (unsigned t = 0; t < lc->n; t++) {
         uint32_t id = lc->id[t];
         bool is_aux = (id & CZ_VAR_AUX_BIT) != 0;
         size_t idx = id & CZ_VAR_MAX_INDEX;
-        if (idx >= (is_aux ? n_aux : n_in))
+        if (idx >= (is_aux ? cs->aux.len : cs->input.len))
             return cz__cs_fail(cs, CZ_EINVAL, "constraint %zu: %c uses %s %zu, not allocated",
                                cs->n_constraints, which, is_aux ? "aux" : "input", idx);
-        uint64_t *bits = is_aux ? aux_bits : in_bits;
+    }
+    return CZ_OK;
+}
+
+/* True when every variable of |lc| is allocated. Ids are compared whole:
+ * an aux id (bit 31 set) against the aux count with that bit set, an
+ * input id against the input count. */
+static inline bool slc_in_range(const cz_slc_t *lc, uint32_t in_end, uint32_t aux_end)
+{
+    bool ok = true;
+    for (unsigned t = 0; t < lc->n; t++) {
+        uint32_t id = lc->id[t];
+        ok &= id & CZ_VAR_AUX_BIT ? id < aux_end : id < in_end;
+    }
+    return ok;
+}
+
+/* Set the density bits of |lc|'s non-zero terms (in_bits / aux_bits NULL:
+ * not tracked); the variables are in range. */
+static inline void slc_mark(const cz_slc_t *lc, uint64_t *in_bits, uint64_t *aux_bits)
+{
+    for (unsigned t = 0; t < lc->n; t++) {
+        uint32_t id = lc->id[t];
+        uint64_t *bits = id & CZ_VAR_AUX_BIT ? aux_bits : in_bits;
         if (lc->k[t] != 0 && bits)
-            bit_set(bits, idx);
+            bit_set(bits, id & CZ_VAR_MAX_INDEX);
     }
     if (lc->one != 0 && in_bits)
         bit_set(in_bits, 0);
-    return CZ_OK;
 }
 
 /* The same combination as a cz_lc_t (zero-coefficient terms kept, as the
@@ -111,26 +130,45 @@ int cz_cs_enforce_small(cz_cs_t *cs, const cz_slc_t *a, const cz_slc_t *b, const
         return enforce_general(cs, a, b, c, name);
     if (cs->finished)
         return cz__cs_fail(cs, CZ_EINVAL, "enforce after finish");
-    int rc;
-    if ((rc = slc_pass(cs, a, NULL, cs->dens[CZ_DENSITY_A_AUX].w, 'A')) ||
-        (rc = slc_pass(cs, b, cs->dens[CZ_DENSITY_B_INPUT].w, cs->dens[CZ_DENSITY_B_AUX].w,
-                       'B')) ||
-        (rc = slc_pass(cs, c, NULL, NULL, 'C')))
-        return rc;
+    /* Ids < 2^31 and counts <= 2^31: the ends fit 32 bits. */
+    const uint32_t in_end = (uint32_t)cs->input.len;
+    const uint32_t aux_end = CZ_VAR_AUX_BIT | (uint32_t)cs->aux.len;
+    if (!slc_in_range(a, in_end, aux_end) || !slc_in_range(b, in_end, aux_end) ||
+        !slc_in_range(c, in_end, aux_end)) {
+        int rc = slc_range_error(cs, a, 'A');
+        return rc ? rc : (rc = slc_range_error(cs, b, 'B')) ? rc : slc_range_error(cs, c, 'C');
+    }
     const size_t row = cs->n_constraints;
     if (cs->mode == CZ_CS_PROVE) {
-        if ((rc = cz__cs_abc_reserve(cs, row + 1)))
+        int rc = row < cs->abc_cap ? CZ_OK : cz__cs_abc_reserve(cs, row + 1);
+        if (rc)
             return rc;
         fr_of_int(cs, &cs->a[row], a->value);
         fr_of_int(cs, &cs->b[row], b->value);
     }
+    slc_mark(a, NULL, cs->dens[CZ_DENSITY_A_AUX].w);
+    slc_mark(b, cs->dens[CZ_DENSITY_B_INPUT].w, cs->dens[CZ_DENSITY_B_AUX].w);
     cs->n_constraints = row + 1;
     return CZ_OK;
 }
 
 int cz_cs_alloc_bit(cz_cs_t *cs, cz_var_t *var, bool value)
 {
-    return cz_cs_alloc(cs, var, value ? &CZ_FR_ONE : &CZ_FR_ZERO);
+    /* The common case inline: emitting, room in the value array and both
+     * aux bitmaps. Everything else (growth, errors, other modes, the
+     * corruption hook) is cz_cs_alloc's. */
+    cz__frvec *v = &cs->aux;
+    const size_t n = v->len;
+    if (cs->err || cs->finished || !cz_cs_emits(cs) || n >= CZ_VAR_MAX_INDEX ||
+        n >= cs->dens[CZ_DENSITY_A_AUX].cap * 64 || n >= cs->dens[CZ_DENSITY_B_AUX].cap * 64 ||
+        (cs->mode == CZ_CS_PROVE && n - v->base >= v->cap))
+        return cz_cs_alloc(cs, var, value ? &CZ_FR_ONE : &CZ_FR_ZERO);
+    if (cs->mode == CZ_CS_PROVE)
+        v->v[n - v->base] = value ? CZ_FR_ONE : CZ_FR_ZERO;
+    cs->dens[CZ_DENSITY_A_AUX].nbits = cs->dens[CZ_DENSITY_B_AUX].nbits = n + 1;
+    v->len = n + 1;
+    *var = cz_var_aux((uint32_t)n);
+    return CZ_OK;
 }
 
 int cz_cs_emit_row(cz_cs_t *cs, const cz_fr *a, const cz_fr *b)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs/emit.h"
 #include "gadgets/sha254.h"
 #include "groth16/proof.h"
 
@@ -185,6 +186,8 @@ int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
     rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
     if (rc == CZ_OK)
         rc = cz_cs_omit_c(cs);      /* c = a*b: the prover forms it (4 GiB less at 32GiB) */
+    if (rc == CZ_OK && job->generic)
+        cz_cs_emit_generic(cs);     /* the baseline of `cuzk bench synth` */
     if (rc == CZ_OK)
         rc = cz_cs_reserve(cs, job->rows - job->shape.num_inputs, job->shape.num_aux,
                            job->shape.num_inputs);

@@ -71,6 +71,7 @@ typedef struct cz_c2_job {
     size_t n_inputs;                 /* public inputs per partition, ONE excluded */
     cz_fr *inputs;                   /* [partitions x n_inputs] from public values (owned) */
     cz_porep_plan_t plan;            /* the challenges' slots (in-place forks) */
+    bool generic;                    /* benches: synthesize on the general path */
 } cz_c2_job_t;
 
 /* The public values of a parsed C1 (registered proof, replica_id, comm_d, comm_r, seed). */

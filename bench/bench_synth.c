@@ -1,0 +1,278 @@
+/*
+ * bench/bench_synth.c — `cuzk bench synth`: PoRep C2 partition synthesis,
+ * exactly as the engine runs it (cz_c2_synthesize: native C1 check, PROVE
+ * without c, challenges in in-place forks on T threads, public inputs
+ * compared), with direct emission (cs/emit.h: what the provers use)
+ * against the general path (every combination built and evaluated in Fr,
+ * cz_cs_emit_generic) in the same process, alternating, on the same C1.
+ *
+ * Per run it prints wall time and the process's CPU time over the
+ * synthesis (user and system separately: on VMs the kernel's zeroing of
+ * the fresh witness pages is a large part), rows per CPU-second; then the
+ * medians and their ratios. The two witnesses must be the same bytes
+ * (SHA-256 over a, b, aux, inputs and densities); a difference fails the
+ * run. The C1 is a file (--c1) or a sparse sector made in process
+ * (--sparse 2KiB..64GiB, like `cuzk porep gen-c1 --sparse`).
+ */
+#ifdef CUZK_HAVE_JANSSON
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench/bench.h"
+#include "cli/cli.h"
+#include "core/pool.h"
+#include "cs/emit.h"
+#include "gadgets/sha254.h"
+#include "porep/c2.h"
+#include "porep/seal_sparse.h"
+
+typedef struct {
+    const char *c1_path;
+    uint64_t sparse_bytes;
+    unsigned partition, threads;
+    int iters;
+    bool baseline, json;
+} synth_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk bench synth (--c1 FILE | --sparse SIZE) [--partition K] [--threads T]\n"
+            "                        [--iters N] [--no-baseline] [--json]\n"
+            "  Synthesizes partition K (default 0) of a PoRep C1 as the engine does, N times\n"
+            "  (default 2) with direct emission and, alternating, N times on the general path\n"
+            "  (the baseline; --no-baseline skips it), on T threads (default: all cores).\n"
+            "  Prints wall and CPU time (user, sys) per run, the medians and the ratios;\n"
+            "  the two paths' witnesses must be identical. --sparse makes an all-zero sector\n"
+            "  of that size in process (2KiB .. 64GiB).\n");
+}
+
+static int parse(int argc, char **argv, synth_opts *o)
+{
+    static const struct option longopts[] = {
+        { "c1", required_argument, 0, 'c' },      { "sparse", required_argument, 0, 's' },
+        { "partition", required_argument, 0, 'p' }, { "threads", required_argument, 0, 't' },
+        { "iters", required_argument, 0, 'i' },   { "no-baseline", no_argument, 0, 'n' },
+        { "json", no_argument, 0, 'j' },          { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    *o = (synth_opts){ .iters = 2, .baseline = true };
+    int c;
+    size_t v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': o->c1_path = optarg; break;
+        case 's':
+            if (cz_porep_parse_size(optarg, &o->sparse_bytes))
+                return -1;
+            break;
+        case 'p':
+            if (!cz_cli_parse_size(optarg, &v) || v > 64) return -1;
+            o->partition = (unsigned)v;
+            break;
+        case 't':
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096) return -1;
+            o->threads = (unsigned)v;
+            break;
+        case 'i':
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 100) return -1;
+            o->iters = (int)v;
+            break;
+        case 'n': o->baseline = false; break;
+        case 'j': o->json = true; break;
+        case 'h': usage(stdout); return 1;
+        default: return -1;
+        }
+    }
+    if (optind != argc || !o->c1_path == !o->sparse_bytes)
+        return -1;
+    return 0;
+}
+
+/* User and system CPU seconds of the whole process so far. */
+static void cpu_times(double *user, double *sys)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *user = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
+    *sys = (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* SHA-256 over everything a proof reads from the witness. */
+static void digest(uint8_t out[32], const cz_cs_witness_t *w)
+{
+    cz_sha256_ctx s;
+    cz_sha256_init(&s);
+    size_t counts[3] = { w->num_rows, w->num_aux, w->num_inputs };
+    cz_sha256_update(&s, counts, sizeof counts);
+    cz_sha256_update(&s, w->a, w->num_rows * sizeof(cz_fr));
+    cz_sha256_update(&s, w->b, w->num_rows * sizeof(cz_fr));
+    cz_sha256_update(&s, w->aux, w->num_aux * sizeof(cz_fr));
+    cz_sha256_update(&s, w->input, w->num_inputs * sizeof(cz_fr));
+    for (int i = 0; i < 3; i++)
+        cz_sha256_update(&s, w->density[i], (w->density_bits[i] + 63) / 64 * 8);
+    cz_sha256_final(&s, out);
+}
+
+typedef struct {
+    double wall, user, sys;
+} run_t;
+
+/* One synthesis of partition |k|; its digest in out. */
+static int run_once(cz_ctx_t *ctx, cz_c2_job_t *job, unsigned k, bool direct, run_t *r,
+                    uint8_t out[32])
+{
+    job->generic = !direct;
+    cz_cs_witness_t w;
+    double u0, s0, u1, s1;
+    cpu_times(&u0, &s0);
+    double t0 = cz_bench_now();
+    int rc = cz_c2_synthesize(job, k, ctx, &w);
+    r->wall = cz_bench_now() - t0;
+    cpu_times(&u1, &s1);
+    r->user = u1 - u0;
+    r->sys = s1 - s0;
+    if (rc)
+        return rc;
+    digest(out, &w);
+    cz_cs_witness_free(&w);
+    return CZ_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of the field at |off| over |n| runs. */
+static double median(const run_t *runs, int n, size_t off)
+{
+    double v[100];
+    for (int i = 0; i < n; i++)
+        v[i] = *(const double *)((const char *)&runs[i] + off);
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void print_run(const char *path, int i, const run_t *r, size_t rows, bool json)
+{
+    double cpu = r->user + r->sys;
+    if (json)
+        printf("{\"bench\":\"synth\",\"path\":\"%s\",\"run\":%d,\"wall_s\":%.3f,\"user_s\":%.3f,"
+               "\"sys_s\":%.3f,\"rows_per_cpu_s\":%.0f}\n", path, i, r->wall, r->user, r->sys,
+               (double)rows / cpu);
+    else
+        printf("  %-8s run %d: wall %7.2f s  cpu %7.2f s (user %6.2f, sys %6.2f)  %5.2f M rows "
+               "per cpu-s\n", path, i, r->wall, cpu, r->user, r->sys, (double)rows / cpu / 1e6);
+}
+
+static int load_c1(cz_ctx_t *ctx, const synth_opts *o, cz_c1_t *c1)
+{
+    if (o->c1_path)
+        return cz_c1_load(ctx, c1, o->c1_path);
+    cz_seal_args_t a;
+    memset(&a, 0, sizeof a);
+    a.sector_bytes = o->sparse_bytes;
+    a.random_seed = 1;
+    memset(a.prover_id, 2, 32);
+    memset(a.ticket, 3, 32);
+    memset(a.seed, 4, 32);
+    return cz_seal_sparse_gen_c1(ctx, &a, c1, NULL);
+}
+
+int cz_bench_synth(int argc, char **argv)
+{
+    synth_opts o;
+    int p = parse(argc, argv, &o);
+    if (p) {
+        usage(p > 0 ? stdout : stderr);
+        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+    }
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, o.threads))
+        return CZ_EXIT_FAIL;
+    cz_c1_t c1;
+    cz_c2_job_t job;
+    int rc = load_c1(ctx, &o, &c1), loaded = rc == CZ_OK, inited = 0;
+    double t0 = cz_bench_now();
+    if (rc == CZ_OK && (rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL)) == CZ_OK)
+        inited = 1;
+    if (rc == CZ_OK && o.partition >= c1.npartitions)
+        rc = cz_fail(ctx, CZ_EINVAL, "partition %u of %u", o.partition, c1.npartitions);
+    if (rc) {
+        fprintf(stderr, "bench synth: %s\n", cz_ctx_message(ctx));
+        goto out;
+    }
+    const unsigned width = cz_pool_width(cz_ctx_pool(ctx));
+    if (!o.json)
+        printf("synth: %s partition %u: %zu rows, %zu aux; %u threads; job init (shape + "
+               "plan) %.2f s\n", c1.proof->name, o.partition, job.rows, job.shape.num_aux, width,
+               cz_bench_now() - t0);
+    run_t d[100], g[100];
+    uint8_t hd[32], hg[32];
+    for (int i = 0; i < o.iters && rc == CZ_OK; i++) {
+        if ((rc = run_once(ctx, &job, o.partition, true, &d[i], hd)))
+            break;
+        print_run("direct", i, &d[i], job.rows, o.json);
+        if (!o.baseline)
+            continue;
+        if ((rc = run_once(ctx, &job, o.partition, false, &g[i], hg)))
+            break;
+        print_run("general", i, &g[i], job.rows, o.json);
+        if (memcmp(hd, hg, 32)) {
+            fprintf(stderr, "bench synth: BUG: the direct and general witnesses differ\n");
+            rc = CZ_EINTERNAL;
+        }
+    }
+    if (rc) {
+        if (rc != CZ_EINTERNAL)
+            fprintf(stderr, "bench synth: %s\n", cz_ctx_message(ctx));
+        goto out;
+    }
+    const size_t WALL = offsetof(run_t, wall), USER = offsetof(run_t, user);
+    const size_t SYS = offsetof(run_t, sys);
+    double dw = median(d, o.iters, WALL), dc = median(d, o.iters, USER) + median(d, o.iters, SYS);
+    char hex[65];
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", hd[i]);
+    if (o.json) {
+        printf("{\"bench\":\"synth\",\"proof\":\"%s\",\"rows\":%zu,\"threads\":%u,"
+               "\"direct_wall_s\":%.3f,\"direct_cpu_s\":%.3f,\"witness_sha256\":\"%s\"",
+               c1.proof->name, job.rows, width, dw, dc, hex);
+    } else {
+        printf("direct:  median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); witness sha256 "
+               "%s\n", dw, dc, median(d, o.iters, USER), median(d, o.iters, SYS), hex);
+    }
+    if (o.baseline) {
+        double gw = median(g, o.iters, WALL), gc = median(g, o.iters, USER) +
+                                                  median(g, o.iters, SYS);
+        if (o.json)
+            printf(",\"general_wall_s\":%.3f,\"general_cpu_s\":%.3f,\"wall_ratio\":%.3f,"
+                   "\"cpu_ratio\":%.3f,\"user_ratio\":%.3f", gw, gc, gw / dw, gc / dc,
+                   median(g, o.iters, USER) / median(d, o.iters, USER));
+        else
+            printf("general: median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); the same "
+                   "witness\nratio general/direct: wall %.2fx, cpu %.2fx, user %.2fx\n", gw, gc,
+                   median(g, o.iters, USER), median(g, o.iters, SYS), gw / dw, gc / dc,
+                   median(g, o.iters, USER) / median(d, o.iters, USER));
+    }
+    if (o.json)
+        printf("}\n");
+out:
+    if (inited)
+        cz_c2_job_clear(&job);
+    if (loaded)
+        cz_c1_free(&c1);
+    cz_ctx_free(ctx);
+    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+}
+
+#endif /* CUZK_HAVE_JANSSON */

@@ -6,9 +6,13 @@
  * against the general path (every combination built and evaluated in Fr,
  * cz_cs_emit_generic) in the same process, alternating, on the same C1.
  *
+ * A third path is direct emission with warm buffers: the witness arrays
+ * of the previous run kept by a recycler (core/recycle.h, what the engine
+ * does between partitions) instead of freshly allocated pages.
+ *
  * Per run it prints wall time and the process's CPU time over the
- * synthesis (user and system separately: on VMs the kernel's zeroing of
- * the fresh witness pages is a large part), rows per CPU-second; then the
+ * synthesis (user and system separately: the kernel's zeroing of fresh
+ * witness pages is the system part), rows per CPU-second; then the
  * medians and their ratios. The two witnesses must be the same bytes
  * (SHA-256 over a, b, aux, inputs and densities); a difference fails the
  * run. The C1 is a file (--c1) or a sparse sector made in process
@@ -27,6 +31,7 @@
 #include "bench/bench.h"
 #include "cli/cli.h"
 #include "core/pool.h"
+#include "core/recycle.h"
 #include "cs/emit.h"
 #include "gadgets/sha254.h"
 #include "porep/c2.h"
@@ -46,8 +51,10 @@ static void usage(FILE *f)
             "usage: cuzk bench synth (--c1 FILE | --sparse SIZE) [--partition K] [--threads T]\n"
             "                        [--iters N] [--no-baseline] [--json]\n"
             "  Synthesizes partition K (default 0) of a PoRep C1 as the engine does, N times\n"
-            "  (default 2) with direct emission and, alternating, N times on the general path\n"
-            "  (the baseline; --no-baseline skips it), on T threads (default: all cores).\n"
+            "  (default 2) each, alternating: with direct emission on fresh pages, the same\n"
+            "  on warm buffers (recycled from the previous run, as the engine does), and on\n"
+            "  the general path (the baseline; --no-baseline skips it), on T threads\n"
+            "  (default: all cores).\n"
             "  Prints wall and CPU time (user, sys) per run, the medians and the ratios;\n"
             "  the two paths' witnesses must be identical. --sparse makes an all-zero sector\n"
             "  of that size in process (2KiB .. 64GiB).\n");
@@ -125,11 +132,13 @@ typedef struct {
     double wall, user, sys;
 } run_t;
 
-/* One synthesis of partition |k|; its digest in out. */
-static int run_once(cz_ctx_t *ctx, cz_c2_job_t *job, unsigned k, bool direct, run_t *r,
-                    uint8_t out[32])
+/* One synthesis of partition |k|, its buffers from and back to |rec| (NULL:
+ * fresh pages, freed); its digest in out. */
+static int run_once(cz_ctx_t *ctx, cz_c2_job_t *job, unsigned k, bool direct,
+                    cz_recycler_t *rec, run_t *r, uint8_t out[32])
 {
     job->generic = !direct;
+    cz_ctx_set_recycler(ctx, rec);
     cz_cs_witness_t w;
     double u0, s0, u1, s1;
     cpu_times(&u0, &s0);
@@ -142,7 +151,7 @@ static int run_once(cz_ctx_t *ctx, cz_c2_job_t *job, unsigned k, bool direct, ru
     if (rc)
         return rc;
     digest(out, &w);
-    cz_cs_witness_free(&w);
+    cz_cs_witness_free_into(&w, rec);
     return CZ_OK;
 }
 
@@ -216,22 +225,33 @@ int cz_bench_synth(int argc, char **argv)
         printf("synth: %s partition %u: %zu rows, %zu aux; %u threads; job init (shape + "
                "plan) %.2f s\n", c1.proof->name, o.partition, job.rows, job.shape.num_aux, width,
                cz_bench_now() - t0);
-    run_t d[100], g[100];
-    uint8_t hd[32], hg[32];
+    run_t d[100], g[100], wm[100];
+    uint8_t hd[32], hg[32], hw[32];
+    cz_recycler_t *rec = NULL;
+    if (cz_recycler_new(&rec, (size_t)8 << 20, 16, NULL, NULL, NULL))
+        rc = cz_fail(ctx, CZ_ENOMEM, "recycler");
+    /* Warm the recycler once (not timed): every "warm" run then takes the
+     * previous one's buffers. */
+    if (rc == CZ_OK)
+        rc = run_once(ctx, &job, o.partition, true, rec, &wm[0], hw);
     for (int i = 0; i < o.iters && rc == CZ_OK; i++) {
-        if ((rc = run_once(ctx, &job, o.partition, true, &d[i], hd)))
+        if ((rc = run_once(ctx, &job, o.partition, true, NULL, &d[i], hd)))
             break;
         print_run("direct", i, &d[i], job.rows, o.json);
-        if (!o.baseline)
-            continue;
-        if ((rc = run_once(ctx, &job, o.partition, false, &g[i], hg)))
+        if ((rc = run_once(ctx, &job, o.partition, true, rec, &wm[i], hw)))
             break;
-        print_run("general", i, &g[i], job.rows, o.json);
-        if (memcmp(hd, hg, 32)) {
-            fprintf(stderr, "bench synth: BUG: the direct and general witnesses differ\n");
+        print_run("warm", i, &wm[i], job.rows, o.json);
+        if (o.baseline && (rc = run_once(ctx, &job, o.partition, false, NULL, &g[i], hg)))
+            break;
+        if (o.baseline)
+            print_run("general", i, &g[i], job.rows, o.json);
+        if (memcmp(hd, hw, 32) || (o.baseline && memcmp(hd, hg, 32))) {
+            fprintf(stderr, "bench synth: BUG: the witnesses of the paths differ\n");
             rc = CZ_EINTERNAL;
         }
     }
+    cz_ctx_set_recycler(ctx, NULL);
+    cz_recycler_free(rec);
     if (rc) {
         if (rc != CZ_EINTERNAL)
             fprintf(stderr, "bench synth: %s\n", cz_ctx_message(ctx));
@@ -251,6 +271,15 @@ int cz_bench_synth(int argc, char **argv)
         printf("direct:  median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); witness sha256 "
                "%s\n", dw, dc, median(d, o.iters, USER), median(d, o.iters, SYS), hex);
     }
+    double ww = median(wm, o.iters, WALL), wc = median(wm, o.iters, USER) +
+                                              median(wm, o.iters, SYS);
+    if (o.json)
+        printf(",\"warm_wall_s\":%.3f,\"warm_cpu_s\":%.3f,\"fresh_over_warm_cpu\":%.3f", ww, wc,
+               dc / wc);
+    else
+        printf("warm:    median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); fresh/warm: "
+               "wall %.2fx, cpu %.2fx\n", ww, wc, median(wm, o.iters, USER),
+               median(wm, o.iters, SYS), dw / ww, dc / wc);
     if (o.baseline) {
         double gw = median(g, o.iters, WALL), gc = median(g, o.iters, USER) +
                                                   median(g, o.iters, SYS);

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 
 #include "core/pool.h"
+#include "core/recycle.h"
 
 /* ---- the block ------------------------------------------------------------ */
 
@@ -562,9 +563,13 @@ static void gen_blocks(void *arg, size_t begin, size_t end, unsigned slot)
 }
 
 /* Large arrays: ask for huge pages (first-touch faults dominate otherwise). */
-static void *big_alloc(size_t bytes, bool zero)
+/* A witness array: a warm block from the ctx's recycler (core/recycle.h;
+ * contents not zeroed: used only for arrays written in full), else fresh. */
+static void *big_alloc(cz_ctx_t *ctx, size_t bytes, bool zero)
 {
-    void *p = NULL;
+    void *p = zero ? NULL : cz_recycler_take(cz_ctx_recycler(ctx), bytes);
+    if (p)
+        return p;
     if (posix_memalign(&p, 64, bytes ? bytes : 64))
         return NULL;
 #ifdef MADV_HUGEPAGE
@@ -591,16 +596,16 @@ int cz_bench_witness(cz_ctx_t *ctx, const cz_bench_params *p, cz_cs_witness_t *o
     out->num_inputs = ni;
     out->num_aux = na;
     out->num_rows = rows;
-    out->input = big_alloc(ni * sizeof(cz_fr), false);
-    out->aux = big_alloc(na * sizeof(cz_fr), false);
-    out->a = big_alloc(rows * sizeof(cz_fr), false);
-    out->b = big_alloc(rows * sizeof(cz_fr), false);
+    out->input = big_alloc(ctx, ni * sizeof(cz_fr), false);
+    out->aux = big_alloc(ctx, na * sizeof(cz_fr), false);
+    out->a = big_alloc(ctx, rows * sizeof(cz_fr), false);
+    out->b = big_alloc(ctx, rows * sizeof(cz_fr), false);
     if (p->with_c)
-        out->c = big_alloc(rows * sizeof(cz_fr), false);
+        out->c = big_alloc(ctx, rows * sizeof(cz_fr), false);
     size_t nbits[3] = { na, ni, na };
     for (int i = 0; i < 3; i++) {
         out->density_bits[i] = nbits[i];
-        out->density[i] = big_alloc((nbits[i] + 63) / 64 * sizeof(uint64_t), true);
+        out->density[i] = big_alloc(ctx, (nbits[i] + 63) / 64 * sizeof(uint64_t), true);
     }
     if (!out->input || !out->aux || !out->a || !out->b || (p->with_c && !out->c) ||
         !out->density[0] || !out->density[1] || !out->density[2]) {

@@ -2,6 +2,7 @@
  * core/ctx.c — error table and the caller's context (see cuzk/ctx.h).
  */
 #include "cuzk/ctx.h"
+#include "core/recycle.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 struct cz_ctx {
     cz_pool_t *pool;
     bool owns_pool;
+    cz_recycler_t *recycler;     /* borrowed, may be NULL (core/recycle.h) */
     int code;
     char msg[CZ_CTX_MSG_MAX];
 };
@@ -66,6 +68,8 @@ void cz_ctx_free(cz_ctx_t *ctx)
 }
 
 cz_pool_t *cz_ctx_pool(cz_ctx_t *ctx) { return ctx ? ctx->pool : NULL; }
+void cz_ctx_set_recycler(cz_ctx_t *ctx, cz_recycler_t *r) { ctx->recycler = r; }
+cz_recycler_t *cz_ctx_recycler(const cz_ctx_t *ctx) { return ctx ? ctx->recycler : NULL; }
 const char *cz_ctx_message(const cz_ctx_t *ctx) { return ctx ? ctx->msg : ""; }
 int cz_ctx_code(const cz_ctx_t *ctx) { return ctx ? ctx->code : CZ_OK; }
 

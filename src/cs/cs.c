@@ -14,6 +14,8 @@
  */
 #include "cs/cs_int.h"
 
+#include "core/recycle.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,12 +64,27 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
     return CZ_OK;
 }
 
+/*
+ * The first allocation of an array: a block the ctx's recycler kept from
+ * an earlier partition (its pages are already faulted in: no kernel
+ * zeroing, core/recycle.h), else NULL and the caller allocates. The
+ * recycler keeps only large blocks, so small arrays never find one.
+ */
+static void *take_recycled(cz_cs_t *cs, size_t bytes)
+{
+    return cz_recycler_take(cz_ctx_recycler(cs->ctx), bytes);
+}
+
 /* Room for elements [0, need) (v holds those from base on). */
 static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
 {
     size_t own = need > v->base ? need - v->base : 0;
     if (own <= v->cap)
         return CZ_OK;
+    if (!v->v && !v->fixed && (v->v = take_recycled(cs, own * sizeof(cz_fr)))) {
+        v->cap = own;
+        return CZ_OK;
+    }
     if (v->fixed)
         return cz__cs_fail(cs, CZ_EINTERNAL, "in-place fork: more variables than its slot "
                            "of %zu", v->cap);
@@ -99,7 +116,12 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
         return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", rows);
     cz_fr **v[3] = { &cs->a, &cs->b, &cs->c };
     for (int i = 0; i < (cs->omit_c ? 2 : 3); i++) {
-        cz_fr *q = realloc(*v[i], cap * sizeof(cz_fr));
+        cz_fr *q = *v[i] ? NULL : take_recycled(cs, cap * sizeof(cz_fr));
+        if (q) {
+            *v[i] = q;
+            continue;
+        }
+        q = realloc(*v[i], cap * sizeof(cz_fr));
         if (!q)
             return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", cap);
         advise_huge(q, cap * sizeof(cz_fr));
@@ -652,13 +674,18 @@ int cz_cs_take_witness(cz_cs_t *cs, cz_cs_witness_t *out)
 
 void cz_cs_witness_free(cz_cs_witness_t *w)
 {
+    cz_cs_witness_free_into(w, NULL);
+}
+
+void cz_cs_witness_free_into(cz_cs_witness_t *w, cz_recycler_t *r)
+{
     if (!w)
         return;
     free(w->input);
-    free(w->aux);
-    free(w->a);
-    free(w->b);
-    free(w->c);
+    cz_recycler_give(r, w->aux);
+    cz_recycler_give(r, w->a);
+    cz_recycler_give(r, w->b);
+    cz_recycler_give(r, w->c);
     for (int i = 0; i < 3; i++)
         free(w->density[i]);
     memset(w, 0, sizeof *w);

@@ -66,6 +66,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/recycle.h"
 #include "cs/lc.h"
 #include "cuzk/ctx.h"
 #include "ff/fr.h"
@@ -260,6 +261,9 @@ void cz_cs_corrupt_aux(cz_cs_t *cs, size_t index);
 int cz_cs_take_witness(cz_cs_t *cs, cz_cs_witness_t *out);
 /* NULL, or an already freed witness, is a harmless no-op. */
 void cz_cs_witness_free(cz_cs_witness_t *w);
+/* The same, giving the large arrays (a, b, c, aux) to |r| (core/recycle.h;
+ * NULL: freed) for the next partition's cs to take. */
+void cz_cs_witness_free_into(cz_cs_witness_t *w, cz_recycler_t *r);
 
 /*
  * Forks, for synthesizing independent parts of a circuit on several threads

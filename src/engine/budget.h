@@ -48,6 +48,9 @@ void cz_budget_destroy(cz_budget_t *b);
  */
 int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort);
 void cz_budget_release(cz_budget_t *b, size_t bytes);
+/* Reserve |bytes| only if that needs no waiting: room now and nobody
+ * queued ahead (a waiter is never overtaken). */
+bool cz_budget_try_reserve(cz_budget_t *b, size_t bytes);
 /* Wake every waiter (after setting an abort flag). */
 void cz_budget_wake(cz_budget_t *b);
 /* Make every current and future wait return CZ_ECANCELED. */

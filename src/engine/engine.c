@@ -49,6 +49,25 @@ void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *par
 
 /* ---- lifecycle -------------------------------------------------------------- */
 
+/*
+ * The recycler's accounting: a kept block is reserved in the budget without
+ * waiting (refused: the block is freed), and released when it leaves.
+ * Blocks smaller than a few MiB are not worth keeping; a few partitions'
+ * a, b and aux are.
+ */
+#define RECYCLE_MIN_BYTES ((size_t)8 << 20)
+#define RECYCLE_MAX_BLOCKS 16u
+
+static bool hold_in_budget(void *arg, size_t bytes)
+{
+    return cz_budget_try_reserve(arg, bytes);
+}
+
+static void release_from_budget(void *arg, size_t bytes)
+{
+    cz_budget_release(arg, bytes);
+}
+
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg)
 {
     *out = NULL;
@@ -81,8 +100,12 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
     pthread_cond_init(&e->done_cv, NULL);
     cz_budget_init(&e->budget, e->cfg.memory_budget);
     e->pool = cfg->pool;
-    int rc = CZ_OK;
-    if (!e->pool) {
+    if (!e->cfg.recycle_min_bytes)
+        e->cfg.recycle_min_bytes = RECYCLE_MIN_BYTES;
+    int rc = cz_recycler_new(&e->recycler, e->cfg.recycle_min_bytes, RECYCLE_MAX_BLOCKS,
+                             hold_in_budget,
+                             release_from_budget, &e->budget);
+    if (rc == CZ_OK && !e->pool) {
         rc = cz_pool_new(&e->pool, 0);
         e->owns_pool = rc == CZ_OK;
     }
@@ -138,6 +161,7 @@ void cz_engine_free(cz_engine_t *e)
     }
     if (e->owns_pool)
         cz_pool_free(e->pool);
+    cz_recycler_free(e->recycler);   /* after the workers: nothing gives to it any more */
     cz_budget_destroy(&e->budget);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->devq_cv);
@@ -324,6 +348,11 @@ void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
     out->budget_total = e->budget.total;
     out->budget_reserved = cz_budget_reserved(&e->budget);
     out->budget_peak = cz_budget_peak(&e->budget);
+    cz_recycler_stats_t rs;
+    cz_recycler_stats(e->recycler, &rs);
+    out->recycled_bytes = rs.kept_bytes;
+    out->recycle_hits = rs.hits;
+    out->recycle_takes = rs.takes;
     out->num_devices = e->num_devices;
     for (size_t d = 0; d < e->num_devices && d < 16; d++) {
         out->device_busy_s[d] = (double)atomic_load(&e->devices[d].busy_us) * 1e-6;

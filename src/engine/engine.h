@@ -57,6 +57,8 @@ typedef struct cz_engine_config {
     cz_pool_t *pool;               /* borrowed; NULL: the engine makes one (all CPUs) */
     cz_timeline_t *timeline;       /* borrowed; NULL: no timeline */
     bool no_verify;                /* skip verification of finished jobs */
+    size_t recycle_min_bytes;      /* witness arrays kept warm for the next partition
+                                    * (core/recycle.h) from this size; 0: 8 MiB */
 } cz_engine_config_t;
 
 /*
@@ -103,6 +105,10 @@ typedef struct cz_engine_stats {
     size_t device_queue;                 /* synthesized, waiting for a device */
     size_t partitions_proved;
     size_t budget_total, budget_reserved, budget_peak;
+    /* Witness buffers kept warm between partitions (core/recycle.h): held
+     * now (counted in budget_reserved), and the large allocations served
+     * from them out of all asked for. */
+    size_t recycled_bytes, recycle_hits, recycle_takes;
     size_t num_devices;
     double device_busy_s[16];            /* lock held time, first 16 devices */
     bool device_failed[16];

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "core/recycle.h"
 #include "engine/budget.h"
 #include "engine/engine.h"
 #include "groth16/prover.h"
@@ -63,6 +64,9 @@ struct cz_engine {
     bool owns_pool;
     cz_timeline_t *tl;
     cz_budget_t budget;
+    /* Witness buffers of finished partitions, kept (against the budget)
+     * for the next synthesis; trimmed after IDLE_TRIM_S without work. */
+    cz_recycler_t *recycler;
 
     pthread_mutex_t mu;
     pthread_cond_t work_cv;         /* partitions to synthesize, or shutdown */

@@ -14,6 +14,7 @@
  * waits for it through the partition's latch. Freeing and bookkeeping
  * happen after the unlock.
  */
+#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,7 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
     if (rc == CZ_OK)
         rc = cz_g16_partition_new(ctx, &p->g16, spec->params, &w, spec->r, spec->s);
     else
-        cz_cs_witness_free(&w);
+        cz_cs_witness_free_into(&w, e->recycler);
     if (rc) {
         drop(e, p, rc, cz_ctx_message(ctx));
         return;
@@ -176,6 +177,31 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
     }
     cz_tl_emit(e->tl, CZ_TL_GPU_QUEUE, j->id, "partition=%zu", p->index);
     push_device_queue(e, p);
+}
+
+/*
+ * No work: wait for some (e->mu held). Kept witness buffers are only worth
+ * their memory while partitions keep coming: after IDLE_TRIM_S without
+ * work they are given back to the OS.
+ */
+#define IDLE_TRIM_S 30
+
+static void idle_wait(cz_engine_t *e)
+{
+    cz_recycler_stats_t rs;
+    cz_recycler_stats(e->recycler, &rs);
+    if (!rs.kept_blocks) {
+        pthread_cond_wait(&e->work_cv, &e->mu);
+        return;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += IDLE_TRIM_S;
+    if (pthread_cond_timedwait(&e->work_cv, &e->mu, &until) == ETIMEDOUT && !pick_job(e)) {
+        pthread_mutex_unlock(&e->mu);
+        cz_recycler_trim(e->recycler);
+        pthread_mutex_lock(&e->mu);
+    }
 }
 
 static void *synth_main(void *argp)
@@ -191,11 +217,12 @@ static void *synth_main(void *argp)
         free(a);
         return NULL;
     }
+    cz_ctx_set_recycler(ctx, e->recycler);   /* the witness takes warm buffers */
     for (;;) {
         pthread_mutex_lock(&e->mu);
         job_t *j = NULL;
         while (!e->shutdown && !(j = pick_job(e)))
-            pthread_cond_wait(&e->work_cv, &e->mu);
+            idle_wait(e);
         if (e->shutdown) {
             pthread_mutex_unlock(&e->mu);
             break;
@@ -358,10 +385,12 @@ static void prove_on_device(worker_t *w, part_t *p)
     atomic_fetch_add(&dev->busy_us, (uint64_t)((t_rel - t_acq) * 1e3));
 
     prep_wait_idle(w);   /* prep has posted; make sure its thread is done with p */
-    cz_g16_release_abc(p->g16);
+    /* The budget first, then the buffers: the recycler (core/recycle.h) may
+     * keep them against the budget for the next partition. */
     size_t abc = j->spec.abc_bytes < p->reserved ? j->spec.abc_bytes : p->reserved;
     cz_budget_release(&e->budget, abc);
     p->reserved -= abc;
+    cz_g16_release_abc(p->g16);
     pthread_mutex_lock(&e->mu);
     j->device_ms += t_rel - t_acq;
     pthread_mutex_unlock(&e->mu);
@@ -383,9 +412,11 @@ static void prove_on_device(worker_t *w, part_t *p)
     rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);
     cz_tl_emit(e->tl, CZ_TL_EPI_END, j->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
                d, k, p->index, cz__engine_now_ms(e) - t0);
-    cz_g16_partition_free(p->g16);
+    cz_budget_release(&e->budget, p->reserved);
+    p->reserved = 0;
+    cz_g16_partition_free(p->g16);   /* aux to the recycler, or freed */
     p->g16 = NULL;
-    malloc_trim(0);   /* hand the partition's pages back to the OS (outside the lock) */
+    malloc_trim(0);   /* hand the partition's other pages back to the OS (outside the lock) */
     drop(e, p, rc, rc ? cz_ctx_message(w->ctx) : NULL);
 }
 

@@ -28,6 +28,7 @@ struct cz_g16_partition {
     blst_scalar *input_scalars, *b_input_scalars;
     cz_scalar_split l_split, a_split, b_split;
     cz_backend_t *staged_on;         /* the backend holding a/b's staged copies, if any */
+    cz_recycler_t *recycler;         /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
     cz_g16_timings_t t;
 };
 
@@ -85,6 +86,7 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
     p->w = *witness;
     memset(witness, 0, sizeof *witness);
     p->params = params;
+    p->recycler = cz_ctx_recycler(ctx);
     cz_latch_init(&p->prep_done);
 
     cz_params_shape_t shape;
@@ -132,9 +134,9 @@ static void unstage(cz_g16_partition_t *p)
 void cz_g16_release_abc(cz_g16_partition_t *p)
 {
     unstage(p);
-    free(p->w.a);
-    free(p->w.b);
-    free(p->w.c);
+    cz_recycler_give(p->recycler, p->w.a);
+    cz_recycler_give(p->recycler, p->w.b);
+    cz_recycler_give(p->recycler, p->w.c);
     p->w.a = p->w.b = p->w.c = NULL;
     p->work.a = p->work.b = p->work.c = NULL;
 }
@@ -146,7 +148,7 @@ void cz_g16_partition_free(cz_g16_partition_t *p)
     unstage(p);
     explicit_bzero(&p->r, sizeof p->r);
     explicit_bzero(&p->s, sizeof p->s);
-    cz_cs_witness_free(&p->w);
+    cz_cs_witness_free_into(&p->w, p->recycler);
     free(p->input_scalars);
     free(p->b_input_scalars);
     cz_scalar_split_free(&p->l_split);
@@ -219,8 +221,8 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
         return rc;
     p->staged_on = be;
     /* the device reads the staged copies: ours can go now */
-    free(p->w.a);
-    free(p->w.b);
+    cz_recycler_give(p->recycler, p->w.a);
+    cz_recycler_give(p->recycler, p->w.b);
     p->w.a = p->w.b = NULL;
     return CZ_OK;
 }
@@ -314,7 +316,9 @@ int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
         assemble(p, out);
         p->t.assembly = now_s() - t1;
     }
-    cz_cs_witness_free(&p->w);
+    /* The witness (aux) is left for cz_g16_partition_free, which the engine
+     * calls after giving the partition's memory back to its budget, so
+     * that a recycler may keep it against the same budget. */
     cz_scalar_split_free(&p->l_split);
     cz_scalar_split_free(&p->a_split);
     cz_scalar_split_free(&p->b_split);

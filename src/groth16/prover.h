@@ -11,7 +11,12 @@
  *                    no c), the H MSM, then — after prep —
  *                    L, A, B1 (and B2 if the backend does G2).
  *   cz_g16_epilogue  CPU: B2 if left to the CPU, assembly with r, s
- *                    (FACTS 1), then every partition buffer is freed.
+ *                    (FACTS 1), then the scalar splits are freed; the
+ *                    witness's arrays go with cz_g16_partition_free.
+ *
+ * Freed arrays (a, b, c, aux) go to the recycler of the ctx the partition
+ * was made with (core/recycle.h), when it has one, for the next
+ * partition's synthesis; otherwise they are freed.
  *
  * prep and device may run concurrently on different threads (device waits
  * for prep before it needs prep's output); epilogue runs after both.
@@ -59,7 +64,8 @@ void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape);
  */
 int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_params_t *params,
                          cz_cs_witness_t *witness, const cz_fr *r, const cz_fr *s);
-/* Scrubs r, s and frees every buffer. NULL is a harmless no-op. */
+/* Scrubs r, s and frees every buffer (large arrays to the ctx's recycler).
+ * NULL is a harmless no-op. */
 void cz_g16_partition_free(cz_g16_partition_t *p);
 
 int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p);

@@ -214,7 +214,8 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
                        cz_kind_at(0)->name);
-    const cz_job_kind_t *kind = cz_kind_find(kname);
+    size_t kind_index = 0;
+    const cz_job_kind_t *kind = cz_kind_find(kname, &kind_index);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", kname,
                        cz_kind_at(0)->name);
@@ -252,7 +253,7 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     if (rc)
         return rc;
     j->kind = kind;
-    rc = kind->prepare(ctx, req, text, tlen, &j->kj);
+    rc = kind->prepare(s->kind_state[kind_index], ctx, req, text, tlen, &j->kj);
     free(text);
     if (rc)
         return rc;

@@ -15,11 +15,17 @@ static const cz_job_kind_t *const kinds[] = {
     &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/daemon/kind_porep.c) */
 };
 
-const cz_job_kind_t *cz_kind_find(const char *name)
+_Static_assert(sizeof kinds / sizeof kinds[0] <= CZ_MAX_KINDS, "raise CZ_MAX_KINDS");
+
+const cz_job_kind_t *cz_kind_find(const char *name, size_t *index)
 {
-    for (size_t i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(kinds[i]->name, name))
+    for (size_t i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (!strcmp(kinds[i]->name, name)) {
+            if (index)
+                *index = i;
             return kinds[i];
+        }
+    }
     return NULL;
 }
 
@@ -48,9 +54,10 @@ static int get_seed(cz_ctx_t *ctx, const json_t *v, const char *where, uint64_t 
     return CZ_OK;
 }
 
-static int circuit_prepare(cz_ctx_t *ctx, const json_t *req, const char *input, size_t input_len,
-                           cz_kind_job_t *out)
+static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
+                           size_t input_len, cz_kind_job_t *out)
 {
+    (void)state;
     memset(out, 0, sizeof *out);
     const json_t *jc = json_object_get(req, "circuit");
     if (!json_is_string(jc))

@@ -26,6 +26,10 @@
  *                 Errors: CZ_EINVAL / CZ_EFORMAT (the client's fault: 400,
  *                 message names the field), others are 500.
  *   - release()   free what prepare allocated.
+ *   - state_new() / state_free()  optional (NULL: none): state the kind
+ *                 keeps for the daemon's life, e.g. a cache (porep-c2 keeps
+ *                 partition shapes by sector size); made at start, handed
+ *                 to every prepare, freed at stop. It must be thread-safe.
  * and add it to the table. Nothing else in the daemon changes.
  *
  * Thread-safety: prepare and release are called from API and daemon
@@ -55,13 +59,18 @@ typedef struct cz_job_kind {
     const char *name;
     const char *summary;
     const char *const *fields;    /* NULL-terminated */
-    int (*prepare)(cz_ctx_t *ctx, const json_t *request, const char *input, size_t input_len,
-                   cz_kind_job_t *out);
+    int (*prepare)(void *state, cz_ctx_t *ctx, const json_t *request, const char *input,
+                   size_t input_len, cz_kind_job_t *out);
     void (*release)(cz_kind_job_t *job);
+    int (*state_new)(void **out);     /* may be NULL */
+    void (*state_free)(void *state);
 } cz_job_kind_t;
 
-/* The kind named |name|, or NULL. */
-const cz_job_kind_t *cz_kind_find(const char *name);
+/* The most kinds the table may hold (the daemon keeps a state per kind). */
+#define CZ_MAX_KINDS 8
+
+/* The kind named |name|, or NULL; *index (may be NULL) its table index. */
+const cz_job_kind_t *cz_kind_find(const char *name, size_t *index);
 /* All kinds (for the status endpoint and error messages). */
 size_t cz_kind_count(void);
 const cz_job_kind_t *cz_kind_at(size_t i);

@@ -89,7 +89,7 @@ json_t *cz_server_status(cz_server_t *s)
         json_array_append_new(kinds, json_string(cz_kind_at(i)->name));
     return json_pack(
         "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
-        "s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
+        "s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
         "version", "0.1.0", "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
         "workers", "per_device", (json_int_t)s->cfg.workers_per_device, "synthesis",
         (json_int_t)s->cfg.synth_workers, "threads", (json_int_t)cz_pool_width(s->pool),
@@ -100,7 +100,7 @@ json_t *cz_server_status(cz_server_t *s)
         "done", (json_int_t)sn.by_state[DJ_DONE], "failed", (json_int_t)sn.by_state[DJ_FAILED],
         "canceled", (json_int_t)sn.by_state[DJ_CANCELED],
         "memory", "budget", (json_int_t)es.budget_total, "reserved", (json_int_t)es.budget_reserved,
-        "peak", (json_int_t)es.budget_peak,
+        "peak", (json_int_t)es.budget_peak, "recycled", (json_int_t)es.recycled_bytes,
         "params_cache", "budget", (json_int_t)ps.budget, "bytes", (json_int_t)ps.bytes,
         "loaded", (json_int_t)ps.entries, "entries", entries,
         "kinds", kinds, "partitions_proved", (json_int_t)es.partitions_proved);
@@ -184,6 +184,14 @@ char *cz_server_metrics(cz_server_t *s)
     put(&b, "cuzk_memory_reserved_bytes %zu\n", es.budget_reserved);
     head(&b, "memory_reserved_peak_bytes", "gauge", "Peak engine memory reservation.");
     put(&b, "cuzk_memory_reserved_peak_bytes %zu\n", es.budget_peak);
+    head(&b, "memory_recycled_bytes", "gauge",
+         "Witness buffers kept warm for the next partition (part of the reservation).");
+    put(&b, "cuzk_memory_recycled_bytes %zu\n", es.recycled_bytes);
+    head(&b, "memory_recycle_hits_total", "counter",
+         "Witness arrays served from kept buffers (no page faults).");
+    put(&b, "cuzk_memory_recycle_hits_total %zu\n", es.recycle_hits);
+    head(&b, "memory_recycle_requests_total", "counter", "Witness arrays asked for.");
+    put(&b, "cuzk_memory_recycle_requests_total %zu\n", es.recycle_takes);
     head(&b, "params_cache_bytes", "gauge", "Bytes of loaded params.");
     put(&b, "cuzk_params_cache_bytes %zu\n", ps.bytes);
     head(&b, "params_cache_budget_bytes", "gauge", "Params cache budget.");

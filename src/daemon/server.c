@@ -396,7 +396,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
     if (j->seq >= s->next_seq)
         s->next_seq = j->seq + 1;
     const char *kname = json_string_value(json_object_get(req, "kind"));
-    j->kind = cz_kind_find(kname);
+    j->kind = cz_kind_find(kname, NULL);
     const json_t *pr = json_object_get(req, "partitions");
     j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
     if (result) {
@@ -524,6 +524,9 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
+    for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
+        if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&s->kind_state[k])))
+            cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);
     if (rc == CZ_OK)
         rc = make_backends(s, ctx, cfg);
     if (rc == CZ_OK && cfg->timeline_enabled) {
@@ -646,6 +649,9 @@ void cz_server_free(cz_server_t *s)
     for (size_t d = 0; d < s->ndevices; d++)
         cz_backend_free(s->backends[d]);
     cz_pcache_free(s->pcache);
+    for (size_t k = 0; k < cz_kind_count(); k++)
+        if (cz_kind_at(k)->state_free)
+            cz_kind_at(k)->state_free(s->kind_state[k]);
     cz_tl_free(s->timeline);
     cz_journal_close(s->journal);
     cz_pool_free(s->pool);

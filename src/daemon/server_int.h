@@ -69,6 +69,7 @@ struct cz_server {
     cz_dconfig_t cfg;                     /* copy (strings borrowed from the caller's) */
     cz_journal_t *journal;
     cz_pcache_t *pcache;
+    void *kind_state[CZ_MAX_KINDS];       /* each kind's state (kinds.h state_new) */
     cz_engine_t *engine;
     cz_backend_t *backends[CZ_MAX_DEVICES];
     size_t ndevices;

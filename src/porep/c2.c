@@ -4,6 +4,7 @@
  */
 #include "porep/c2.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,8 +99,102 @@ int cz_c2_public_inputs(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_
     return rc;
 }
 
+/* ---- shapes by configuration ------------------------------------------------------ */
+
+#define SHAPES_KEPT 4
+
+typedef struct {
+    cz_porep_params_t params;        /* the key (partitions excluded: not in the circuit) */
+    cz_params_shape_t shape;
+    size_t rows;
+    cz_porep_plan_t plan;
+    uint64_t used;                   /* recency stamp */
+} shape_entry_t;
+
+struct cz_c2_shapes {
+    pthread_mutex_t mu;              /* protects everything below */
+    shape_entry_t e[SHAPES_KEPT];
+    unsigned n;
+    uint64_t clock;
+    size_t hits, lookups;
+};
+
+int cz_c2_shapes_new(cz_c2_shapes_t **out)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return CZ_ENOMEM;
+    pthread_mutex_init(&(*out)->mu, NULL);
+    return CZ_OK;
+}
+
+void cz_c2_shapes_free(cz_c2_shapes_t *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+void cz_c2_shapes_stats(cz_c2_shapes_t *c, size_t *hits, size_t *lookups)
+{
+    pthread_mutex_lock(&c->mu);
+    *hits = c->hits;
+    *lookups = c->lookups;
+    pthread_mutex_unlock(&c->mu);
+}
+
+static bool same_circuit(const cz_porep_params_t *a, const cz_porep_params_t *b)
+{
+    return a->nodes == b->nodes && a->layers == b->layers && a->challenges == b->challenges &&
+           a->base_arity == b->base_arity && a->sub_arity == b->sub_arity &&
+           a->top_arity == b->top_arity;
+}
+
+/* The shape, rows and plan of |p|: from the cache, or computed (and kept). */
+static int shape_and_plan(cz_ctx_t *ctx, cz_c2_shapes_t *c, const cz_porep_params_t *p,
+                          cz_c2_job_t *job)
+{
+    if (c) {
+        pthread_mutex_lock(&c->mu);
+        c->lookups++;
+        for (unsigned i = 0; i < c->n; i++) {
+            if (same_circuit(&c->e[i].params, p)) {
+                job->shape = c->e[i].shape;
+                job->rows = c->e[i].rows;
+                job->plan = c->e[i].plan;
+                c->e[i].used = ++c->clock;
+                c->hits++;
+                pthread_mutex_unlock(&c->mu);
+                return CZ_OK;
+            }
+        }
+        pthread_mutex_unlock(&c->mu);
+    }
+    int rc = cz_c2_shape(ctx, p, &job->shape, &job->rows);
+    if (rc == CZ_OK && (rc = cz_porep_plan(&job->plan, p)))
+        rc = cz_fail(ctx, rc, "c2: planning the partition's challenges");
+    if (rc || !c)
+        return rc;
+    pthread_mutex_lock(&c->mu);
+    unsigned slot = c->n < SHAPES_KEPT ? c->n++ : 0;
+    for (unsigned i = 0; c->n == SHAPES_KEPT && i < SHAPES_KEPT; i++)
+        if (c->e[i].used < c->e[slot].used)
+            slot = i;   /* the least recently used */
+    c->e[slot] = (shape_entry_t){ *p, job->shape, job->rows, job->plan, ++c->clock };
+    pthread_mutex_unlock(&c->mu);
+    return CZ_OK;
+}
+
 int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
                    const cz_params_t *params, const cz_pvk_t *pvk)
+{
+    return cz_c2_job_init_cached(ctx, job, c1, params, pvk, NULL);
+}
+
+int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
+                          const cz_params_t *params, const cz_pvk_t *pvk,
+                          cz_c2_shapes_t *cache)
 {
     memset(job, 0, sizeof *job);
     cz_c2_public_t pub;
@@ -116,9 +211,7 @@ int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
     if (rc == CZ_OK)
         rc = cz_c2_public_inputs(ctx, job->inputs, n, &job->params, &pub);
     if (rc == CZ_OK)
-        rc = cz_c2_shape(ctx, &job->params, &job->shape, &job->rows);
-    if (rc == CZ_OK && (rc = cz_porep_plan(&job->plan, &job->params)))
-        rc = cz_fail(ctx, rc, "c2: planning the partition's challenges");
+        rc = shape_and_plan(ctx, cache, &job->params, job);
     if (rc == CZ_OK && params)
         rc = cz_params_check_shape(ctx, params, &job->shape);
     if (rc == CZ_OK && pvk && cz_pvk_num_inputs(pvk) != job->n_inputs)

@@ -97,6 +97,25 @@ int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *sh
  */
 int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
                    const cz_params_t *params, const cz_pvk_t *pvk);
+
+/*
+ * Shapes and plans by configuration, for a process that proves many
+ * sectors of one size (the daemon): a 32GiB partition's shape is a SHAPE
+ * synthesis of 130M rows (~6 s on one core), the same for every sector.
+ * cz_c2_job_init_cached is cz_c2_job_init taking them from |cache| (may be
+ * NULL: computed), computing and keeping them on a miss. A few
+ * configurations are kept (the most recent). Thread-safe; two concurrent
+ * misses of one configuration both compute it.
+ */
+typedef struct cz_c2_shapes cz_c2_shapes_t;
+int cz_c2_shapes_new(cz_c2_shapes_t **out);
+/* NULL is a harmless no-op. */
+void cz_c2_shapes_free(cz_c2_shapes_t *cache);
+/* Lookups served from the cache and lookups in all. */
+void cz_c2_shapes_stats(cz_c2_shapes_t *cache, size_t *hits, size_t *lookups);
+int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
+                          const cz_params_t *params, const cz_pvk_t *pvk,
+                          cz_c2_shapes_t *cache);
 /* Free what the job owns and zero it. NULL / zeroed: harmless no-op. */
 void cz_c2_job_clear(cz_c2_job_t *job);
 

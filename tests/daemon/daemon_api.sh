@@ -115,7 +115,8 @@ api GET /metrics; [ "$code" = 200 ] || fail "metrics: HTTP $code"
 bad=$(grep -v '^#' "$dir/body" | grep -Ev '^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="[^"]*"(,[a-zA-Z_][a-zA-Z0-9_]*="[^"]*")*\})? -?[0-9.eE+-]+$' | head -n 3)
 [ -z "$bad" ] || fail "metrics lines not in exposition format: $bad"
 for m in cuzk_jobs cuzk_partitions_proved_total cuzk_device_busy_seconds_total cuzk_device_efficiency \
-         cuzk_queue_depth cuzk_memory_reserved_bytes cuzk_params_cache_bytes cuzk_job_errors_total; do
+         cuzk_queue_depth cuzk_memory_reserved_bytes cuzk_memory_recycled_bytes \
+         cuzk_memory_recycle_hits_total cuzk_params_cache_bytes cuzk_job_errors_total; do
     grep -q "^# TYPE $m " "$dir/body" || fail "metrics lack $m"
 done
 grep -q '^cuzk_jobs{state="done"} [1-9]' "$dir/body" || fail "metrics: no done jobs counted"

@@ -18,7 +18,9 @@
 #                     also "c2": a full 10-partition 32GiB PoRep C2 through the engine
 #                     with random params, TIMING ONLY, ~60 GiB+ host memory, minutes:
 #                     CUZK_GPU_BENCH_LIST=c2 CUZK_GPU_FULL=0 CUZK_GPU_TESTS=0 \
-#                       bash tests/gpu/run-on-gpu.sh)
+#                       bash tests/gpu/run-on-gpu.sh;
+#                     and "synth": one 32GiB partition's synthesis on all the host's cores,
+#                     fresh and warm buffers, no GPU: `cuzk bench synth`)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -100,6 +102,10 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
         run "$cuzk" bench pipeline --circuit bench:1000000 --devices cuda --workers-per-device 1,2 \
             --jobs 2 --partitions 4 ;;
     esac
+    case " $benches " in *" synth "*)
+        # CPU only: can synthesis keep this host's GPU busy? (docs/PERFORMANCE.md)
+        run "$cuzk" bench synth --sparse 32GiB --iters 3 --no-baseline ;;
+    esac
     case " $benches " in *" c2 "*)
         # TIMING ONLY: a sparse 32GiB C1 (seconds), then every one of its 10
         # partitions synthesized and proved through the engine on the GPU with
@@ -115,6 +121,6 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
 fi
 
 say "summary:"
-grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|tests passed|tests failed|^== rc=[^0]|s/proof|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
+grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
 say "status $status (log: $log)"
 exit "$status"

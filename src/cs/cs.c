@@ -233,6 +233,11 @@ int cz_cs_room(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs)
         return cs->err;
     if (cs->finished || cs->forked)
         return cz__cs_fail(cs, CZ_EINVAL, "room on a finished or forked cs");
+    return cz__cs_grow(cs, rows, aux, inputs);
+}
+
+int cz__cs_grow(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs)
+{
     if (rows > SIZE_MAX / 4 || aux > SIZE_MAX / 4 || inputs > SIZE_MAX / 4)
         return cz__cs_fail(cs, CZ_ENOMEM, "room for %zu rows", rows);
     const size_t n_in = cs->input.len + inputs, n_aux = cs->aux.len + aux;

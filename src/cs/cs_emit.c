@@ -171,6 +171,50 @@ int cz_cs_alloc_bit(cz_cs_t *cs, cz_var_t *var, bool value)
     return CZ_OK;
 }
 
+_Static_assert(CZ__SMALL == 8, "cz_emit_win_t.small is indexed from -8");
+
+bool cz_cs_emit_open(cz_cs_t *cs, cz_emit_win_t *w, size_t rows, size_t aux)
+{
+    if (cs->err || cs->finished || !cz_cs_emits(cs))
+        return false;
+    const size_t n_aux = cs->aux.len, row0 = cs->n_constraints;
+    if (n_aux + aux > CZ_VAR_MAX_INDEX)
+        return false;
+    if (n_aux + aux > cs->dens[CZ_DENSITY_A_AUX].cap * 64 ||
+        n_aux + aux > cs->dens[CZ_DENSITY_B_AUX].cap * 64 ||
+        (cs->mode == CZ_CS_PROVE &&
+         (n_aux + aux - cs->aux.base > cs->aux.cap || row0 + rows > cs->abc_cap))) {
+        /* An in-place fork's slot is exact and never grows: near its end the
+         * worst case of a window may not fit where the real use does. */
+        if (cs->inplace_parent || cz__cs_grow(cs, rows, aux, 0))
+            return false;
+    }
+    w->a = cs->mode == CZ_CS_PROVE ? cs->a + row0 : NULL;
+    w->b = cs->mode == CZ_CS_PROVE ? cs->b + row0 : NULL;
+    w->val = cs->mode == CZ_CS_PROVE ? cs->aux.v + (n_aux - cs->aux.base) : NULL;
+    w->a_aux = cs->dens[CZ_DENSITY_A_AUX].w;
+    w->b_aux = cs->dens[CZ_DENSITY_B_AUX].w;
+    w->b_in = cs->dens[CZ_DENSITY_B_INPUT].w;
+    w->small = cs->small;
+    w->in_end = (uint32_t)cs->input.len;
+    w->aux0 = (uint32_t)n_aux;
+    w->rows = w->aux = 0;
+    w->max_rows = rows;
+    w->max_aux = aux;
+    return true;
+}
+
+int cz_cs_emit_close(cz_cs_t *cs, const cz_emit_win_t *w)
+{
+    if (w->rows > w->max_rows || w->aux > w->max_aux)
+        return cz__cs_fail(cs, CZ_EINTERNAL, "direct window overrun (%zu rows of %zu)", w->rows,
+                           w->max_rows);
+    cs->n_constraints += w->rows;
+    cs->aux.len += w->aux;
+    cs->dens[CZ_DENSITY_A_AUX].nbits = cs->dens[CZ_DENSITY_B_AUX].nbits = cs->aux.len;
+    return CZ_OK;
+}
+
 int cz_cs_emit_row(cz_cs_t *cs, const cz_fr *a, const cz_fr *b)
 {
     if (cs->err)

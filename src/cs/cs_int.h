@@ -118,6 +118,11 @@ int cz__cs_record_unsat(cz_cs_t *cs, size_t index, const char *name);
 /* Room for |rows| rows of a/b (and c unless omitted); CZ_ENOMEM (sticky). */
 int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows);
 
+/* Room for |rows| more rows, |aux| more aux, |inputs| more inputs (values,
+ * a/b/c, bitmaps), growing as allocation does; CZ_ENOMEM / CZ_EINTERNAL (an
+ * in-place fork's slot) sticky. */
+int cz__cs_grow(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs);
+
 /* Fill cs->small (cz_cs_new). */
 void cz__cs_emit_init(cz_cs_t *cs);
 

@@ -123,6 +123,76 @@ int cz_cs_emit_row(cz_cs_t *cs, const cz_fr *a, const cz_fr *b);
 void cz_cs_emit_mark(cz_cs_t *cs, cz_density_t which, uint32_t index);
 bool cz_cs_emit_marked(const cz_cs_t *cs, cz_density_t which, uint32_t index);
 
+/*
+ * Windows: a gadget that emits many rows at once (a 32-bit word's xor,
+ * ch, maj, an addmany's result bits) writes them straight into the cs's
+ * arrays. cz_cs_emit_open makes room for up to |rows| rows and |aux| bit
+ * allocations and fills *w with where they go, or returns false (the cs
+ * does not emit, has an error, or an in-place fork's slot has not that
+ * much room left): the gadget then takes its per-bit path, which is
+ * always right. cz_cs_emit_close commits what was used (CZ_OK, or
+ * CZ_EINTERNAL for an overrun). No other call on the cs may come between
+ * the two. The writer keeps the rules of cz_cs_enforce_small:
+ * density bits of the merged non-zero coefficients (A: aux; B: inputs,
+ * ONE, aux), a and b the small values (w->a / w->b are NULL in SHAPE), and
+ * only variables already allocated (cz_emit_valid).
+ */
+typedef struct {
+    cz_fr *a, *b;                  /* rows from the window's first (PROVE; NULL in SHAPE) */
+    cz_fr *val;                    /* values of the window's aux (PROVE; NULL in SHAPE) */
+    uint64_t *a_aux, *b_aux, *b_in;
+    const cz_fr *small;            /* small[8 + v] = v for |v| <= 8 */
+    uint32_t in_end;               /* inputs allocated */
+    uint32_t aux0;                 /* index of the window's first aux */
+    size_t rows, aux;              /* used so far */
+    size_t max_rows, max_aux;
+} cz_emit_win_t;
+
+bool cz_cs_emit_open(cz_cs_t *cs, cz_emit_win_t *w, size_t rows, size_t aux);
+int cz_cs_emit_close(cz_cs_t *cs, const cz_emit_win_t *w);
+
+/* True when |var| is allocated (inputs, aux before the window and the
+ * window's own so far). */
+static inline bool cz_emit_valid(const cz_emit_win_t *w, cz_var_t var)
+{
+    uint32_t idx = cz_var_index(var);
+    return cz_var_is_aux(var) ? idx < w->aux0 + w->aux : idx < w->in_end;
+}
+
+static inline void cz_emit_bit(uint64_t *bits, uint32_t idx)
+{
+    bits[idx >> 6] |= 1ull << (idx & 63);
+}
+
+/* Density of |var| with a non-zero coefficient in A / in B. */
+static inline void cz_emit_dense_a(cz_emit_win_t *w, cz_var_t var)
+{
+    if (cz_var_is_aux(var))
+        cz_emit_bit(w->a_aux, cz_var_index(var));
+}
+static inline void cz_emit_dense_b(cz_emit_win_t *w, cz_var_t var)
+{
+    cz_emit_bit(cz_var_is_aux(var) ? w->b_aux : w->b_in, cz_var_index(var));
+}
+
+/* A new aux bit of value |v|. */
+static inline cz_var_t cz_emit_alloc(cz_emit_win_t *w, bool v)
+{
+    if (w->val)
+        w->val[w->aux] = w->small[8 + (v ? 1 : 0)];
+    return cz_var_aux(w->aux0 + (uint32_t)w->aux++);
+}
+
+/* A row with the small values a, b (density is the caller's). */
+static inline void cz_emit_row(cz_emit_win_t *w, int a, int b)
+{
+    if (w->a) {
+        w->a[w->rows] = w->small[8 + a];
+        w->b[w->rows] = w->small[8 + b];
+    }
+    w->rows++;
+}
+
 /* Record a direct path's failure as the cs's sticky error ("cs: |what|");
  * returns the sticky code (the first error wins). */
 int cz_cs_emit_fail(cz_cs_t *cs, int code, const char *what);

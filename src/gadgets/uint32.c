@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gadgets/gadget_int.h"
+#include "gadgets/uint32_emit.h"
 
 /* Value of 32 LE booleans. */
 static uint32_t bits_value(const cz_bool_t *bits)
@@ -89,6 +90,8 @@ void cz_u32_shr(cz_u32_t *out, const cz_u32_t *w, unsigned by)
 
 int cz_u32_xor(cz_cs_t *cs, cz_u32_t *out, const cz_u32_t *a, const cz_u32_t *b)
 {
+    if (cz__u32_xor_emit(cs, out, a, b))
+        return CZ_OK;
     cz_u32_t r;
     for (unsigned i = 0; i < 32; i++) {
         CZ__TRY(cz_cs_pushf(cs, "xor of bit %u", i));
@@ -121,6 +124,8 @@ int cz_u32_sha256_ch(cz_cs_t *cs, cz_u32_t *out, const cz_u32_t *a, const cz_u32
                      const cz_u32_t *c)
 {
     uint32_t v = (a->value & b->value) ^ (~a->value & c->value);
+    if (cz__u32_triop_emit(cs, out, a, b, c, false, v))
+        return CZ_OK;
     return triop(cs, out, a, b, c, cz_bool_sha256_ch, "ch", v);
 }
 
@@ -128,6 +133,8 @@ int cz_u32_sha256_maj(cz_cs_t *cs, cz_u32_t *out, const cz_u32_t *a, const cz_u3
                       const cz_u32_t *c)
 {
     uint32_t v = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
+    if (cz__u32_triop_emit(cs, out, a, b, c, true, v))
+        return CZ_OK;
     return triop(cs, out, a, b, c, cz_bool_sha256_maj, "maj", v);
 }
 
@@ -153,13 +160,13 @@ int cz_u32_addmany(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, const cz_u32_t 
     /* Result bits up to the bit length of max_value (33..36 bits), then
      * sum(operands) = sum(result bits) in the MultiEq. */
     cz_bool_t bits[64];
-    unsigned nbits = 0;
-    while (max_value != 0) {
-        CZ__TRY(cz_cs_pushf(cs, "result bit %u", nbits));
-        CZ__TRY(cz_bit_alloc(cs, &bits[nbits], (sum >> nbits) & 1));
-        CZ__TRY(cz_cs_pop(cs));
-        max_value >>= 1;
-        nbits++;
+    const unsigned nbits = 64 - (unsigned)__builtin_clzll(max_value);
+    if (!cz__bits_alloc_emit(cs, bits, nbits, sum)) {
+        for (unsigned i = 0; i < nbits; i++) {
+            CZ__TRY(cz_cs_pushf(cs, "result bit %u", i));
+            CZ__TRY(cz_bit_alloc(cs, &bits[i], (sum >> i) & 1));
+            CZ__TRY(cz_cs_pop(cs));
+        }
     }
     CZ__TRY(cz_multieq_enforce_words(me, nbits, words, n, 32, sum, bits));
     memcpy(out->bits, bits, sizeof out->bits);

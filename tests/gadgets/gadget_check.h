@@ -77,7 +77,7 @@ static cz_cs_t *gc_run(cz_cs_mode_t mode, bool direct, gc_fn *fn, void *arg)
 
 static bool gc_same_bytes(const void *a, const void *b, size_t n, const char *what)
 {
-    if ((a == NULL) != (b == NULL) || (n && memcmp(a, b, n))) {
+    if (n && ((a == NULL) != (b == NULL) || memcmp(a, b, n))) {
         const uint8_t *x = a, *y = b;
         size_t at = 0;
         while (x && y && at < n && x[at] == y[at])

@@ -5,7 +5,9 @@
  * with repeats), Is/Not/constant mixes, input variables used as bits, and
  * MultiEq batches whose terms cancel (x + NOT x), repeat (x + x), overflow
  * the first hash table (7 sums of 10 fresh words in one batch) or come as
- * general combinations. Every case is checked by gc_satisfied (CHECK,
+ * general combinations; whole words (uint32_emit.c) of every kind, with
+ * shared variables, inputs and ONE, and a word at the very end of an
+ * exact in-place slot. Every case is checked by gc_satisfied (CHECK,
  * SHAPE/KEYGEN counts, and direct == general byte for byte); the
  * cancellation cases also check the density itself.
  */
@@ -254,6 +256,179 @@ CZ_TEST(emit_multieq_general_lc)
         for (int d = 0; d < 2; d++)
             CHECK(!a_dense(CZ_CS_PROVE, d, multieq_circuit, &a, a.first_x));
     }
+}
+
+/* ---- words (uint32_emit.c) ------------------------------------------------------ */
+
+/* Bit i of a word of kind pattern |m|: 0 const false, 1 const true, 2 Is,
+ * 3 Not of pool variable |var_of(i)|; the pool holds fresh xor outputs,
+ * inputs and ONE (as a bit variable), so words can share variables. */
+typedef struct {
+    uint64_t seed;
+    unsigned share;      /* 0: distinct variables; 1: b and c share some; 2: a == b; 3: ONE / inputs */
+    bool no_sum;         /* no addmany: ONE's B density comes from these ops alone */
+} word_arg;
+
+static int word_circuit(cz_cs_t *cs, void *p)
+{
+    const word_arg *a = p;
+    cz_rng rng;
+    cz_rng_seed(&rng, a->seed);
+    cz_bool_t pool[48];
+    int rc = CZ_OK;
+    for (unsigned k = 0; k < 48 && rc == CZ_OK; k++)
+        rc = fresh_xor_bit(cs, &pool[k], cz_rng_next(&rng) & 1);
+    if (rc == CZ_OK && a->share == 3) {
+        cz_var_t in;
+        rc = cz_cs_alloc_input(cs, &in, &CZ_FR_ONE);
+        pool[0] = (cz_bool_t){ in, CZ_BOOL_IS, 1 };
+        pool[1] = (cz_bool_t){ CZ_VAR_ONE, CZ_BOOL_IS, 1 };
+    }
+    cz_u32_t w[3], r;
+    for (unsigned round = 0; round < 6 && rc == CZ_OK; round++) {
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t v = 0;
+            for (unsigned i = 0; i < 32; i++) {
+                uint64_t x = cz_rng_next(&rng);
+                unsigned kind = round < 2 ? 2 + (x & 1) : x & 3;   /* first rounds: no constants */
+                unsigned var = (unsigned)((x >> 8) % 16) + 16 * k;
+                if (a->share == 1 && k == 2 && (x >> 20) % 3 == 0)
+                    var = (unsigned)((x >> 8) % 16) + 16;           /* c takes b's pool */
+                if (a->share == 2 && k == 1)
+                    var = (unsigned)((x >> 8) % 16);                /* b takes a's pool */
+                if (a->share == 3 && (x >> 24) % 4 == 0)
+                    var = (x >> 26) & 1;                            /* an input, or ONE */
+                cz_bool_t b = kind == 0   ? cz_bool_const(false)
+                              : kind == 1 ? cz_bool_const(true)
+                              : kind == 2 ? pool[var]
+                                          : cz_bool_not(pool[var]);
+                w[k].bits[i] = b;
+                v |= (uint32_t)(b.value & 1) << i;
+            }
+            w[k].value = v;
+        }
+        if ((rc = cz_u32_xor(cs, &r, &w[0], &w[1])) || (rc = cz_u32_xor(cs, &r, &w[2], &w[2])) ||
+            (rc = cz_u32_sha256_ch(cs, &r, &w[0], &w[1], &w[2])) ||
+            (rc = cz_u32_sha256_maj(cs, &r, &w[0], &w[1], &w[2])) ||
+            (rc = cz_u32_sha256_maj(cs, &w[0], &w[0], &w[0], &w[1])))   /* aliasing */
+            break;
+        if (a->no_sum)
+            continue;
+        cz_multieq_t me;
+        cz_multieq_init(&me, cs);
+        rc = cz_u32_addmany(cs, &me, &r, w, 3);
+        int rc2 = cz_multieq_finish(&me);
+        if (!rc)
+            rc = rc2;
+    }
+    return rc;
+}
+
+CZ_TEST(emit_words_every_kind_and_sharing)
+{
+    for (unsigned share = 0; share < 4; share++) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            for (int no_sum = 0; no_sum < 2; no_sum++) {
+                word_arg a = { seed * 7 + share, share, no_sum };
+                gc_satisfied(word_circuit, &a);
+            }
+        }
+    }
+}
+
+/* ch(a, x, x) over fresh words: A = x - x, so x is not dense in A; and
+ * ch / maj over Not words, which alone put ONE into B (no MultiEq here). */
+typedef struct {
+    unsigned mode;
+    size_t x0;           /* out: aux index of x's bit 0 */
+} chx_arg;
+
+static int chx_circuit(cz_cs_t *cs, void *p)
+{
+    chx_arg *a = p;
+    cz_u32_t w[3], r;
+    int rc = CZ_OK;
+    for (unsigned k = 0; k < 3 && rc == CZ_OK; k++) {
+        for (unsigned i = 0; i < 32 && rc == CZ_OK; i++)
+            rc = fresh_xor_bit(cs, &w[k].bits[i], (i * 7 + k) % 3 == 0);
+        w[k].value = 0;
+        for (unsigned i = 0; i < 32; i++)
+            w[k].value |= (uint32_t)w[k].bits[i].value << i;
+    }
+    a->x0 = cz_var_index(w[1].bits[0].var);
+    if (rc)
+        return rc;
+    if (a->mode == 0)
+        return cz_u32_sha256_ch(cs, &r, &w[0], &w[1], &w[1]);
+    /* Words negated by the mode's bits: 1 all, 2 b and c (nor), 3 c
+     * (and_not), 4 b (and_not with the operands swapped). */
+    static const unsigned neg[5] = { 0, 7, 6, 4, 2 };
+    for (unsigned k = 0; k < 3; k++) {
+        if (!((neg[a->mode] >> k) & 1))
+            continue;
+        for (unsigned i = 0; i < 32; i++)
+            w[k].bits[i] = cz_bool_not(w[k].bits[i]);
+        w[k].value = ~w[k].value;
+    }
+    return a->mode == 1 ? cz_u32_sha256_ch(cs, &r, &w[0], &w[1], &w[2])
+                        : cz_u32_sha256_maj(cs, &r, &w[0], &w[1], &w[2]);
+}
+
+CZ_TEST(emit_words_cancel_and_one)
+{
+    for (unsigned mode = 0; mode < 5; mode++) {
+        chx_arg a = { mode, 0 };
+        gc_satisfied(chx_circuit, &a);
+        if (mode == 0) {
+            for (int d = 0; d < 2; d++)
+                CHECK(!a_dense(CZ_CS_PROVE, d, chx_circuit, &a, a.x0));
+        }
+    }
+}
+
+/* A word op as the last thing of an exact in-place slot: the window's worst
+ * case (32 bits) does not fit when a bit folds, and the per-bit path runs. */
+static int slot_part(cz_cs_t *cs, const cz_u32_t *x)
+{
+    cz_u32_t y = *x, r;
+    y.bits[5] = cz_bool_const(true);       /* folds: 31 allocations, not 32 */
+    y.value |= 1u << 5;
+    return cz_u32_xor(cs, &r, x, &y);
+}
+
+CZ_TEST(emit_window_at_the_end_of_an_in_place_slot)
+{
+    cz_u32_t x;
+    cz_cs_t *seq, *par, *shape;
+    REQUIRE(cz_cs_new(&seq, NULL, CZ_CS_PROVE) == CZ_OK && cz_cs_omit_c(seq) == CZ_OK);
+    REQUIRE(cz_cs_new(&par, NULL, CZ_CS_PROVE) == CZ_OK && cz_cs_omit_c(par) == CZ_OK);
+    REQUIRE(cz_u32_alloc(seq, &x, 0x12345678u) == CZ_OK);
+    REQUIRE(cz_u32_alloc(par, &x, 0x12345678u) == CZ_OK);
+    /* The part's counts, from SHAPE. */
+    REQUIRE(cz_cs_new(&shape, NULL, CZ_CS_SHAPE) == CZ_OK);
+    cz_u32_t xs;
+    REQUIRE(cz_u32_alloc(shape, &xs, 0) == CZ_OK);
+    size_t r0 = cz_cs_num_constraints(shape), a0 = cz_cs_num_aux(shape);
+    REQUIRE(slot_part(shape, &xs) == CZ_OK);
+    cz_cs_slot_t at = { 0, 0, 0, 0, cz_cs_num_aux(shape) - a0,
+                        cz_cs_num_constraints(shape) - r0 };
+    CHECK_EQ_U64(at.n_aux, 31);
+    cz_cs_free(shape);
+    REQUIRE(slot_part(seq, &x) == CZ_OK);
+    REQUIRE(cz_cs_room(par, at.n_rows, at.n_aux, 0) == CZ_OK);
+    cz_cs_t *f;
+    REQUIRE(cz_cs_fork_at(&f, par, &at, NULL) == CZ_OK);
+    CHECK_OK(slot_part(f, &x));
+    CHECK_OK(cz_cs_extend(par, f));
+    cz_cs_free(f);
+    CHECK_OK(cz_cs_finish(seq));
+    CHECK_OK(cz_cs_finish(par));
+    CHECK_EQ_U64(cz_cs_num_rows(seq), cz_cs_num_rows(par));
+    CHECK_MEM_EQ(cz_cs_aux(seq), cz_cs_aux(par), cz_cs_num_aux(seq) * sizeof(cz_fr));
+    CHECK_MEM_EQ(cz_cs_eval(seq, CZ_MATRIX_A), cz_cs_eval(par, CZ_MATRIX_A),
+                 cz_cs_num_rows(seq) * sizeof(cz_fr));
+    cz_cs_free(seq);
+    cz_cs_free(par);
 }
 
 /* ---- the switch itself -------------------------------------------------------- */

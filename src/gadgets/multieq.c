@@ -50,17 +50,17 @@ static size_t slot_hash(uint32_t index1, size_t nslots)
     return (size_t)(((uint64_t)index1 * 0x9e3779b97f4a7c15ull) >> 32) & (nslots - 1);
 }
 
-/* The slot of aux |index1| - 1, made live (coefficient 0) if it was not;
- * the table has room. */
-static cz__multieq_slot *slot_find(cz_multieq_t *me, uint32_t index1)
+/* The slot of aux |index1| - 1; *fresh tells whether it was just made
+ * live (its coefficient is then the caller's to set). The table has room. */
+static cz__multieq_slot *slot_find(cz_multieq_t *me, uint32_t index1, bool *fresh)
 {
     size_t mask = me->nslots - 1, h = slot_hash(index1, me->nslots);
     while (me->slots[h].index && me->slots[h].index != index1)
         h = (h + 1) & mask;
     cz__multieq_slot *s = &me->slots[h];
-    if (!s->index) {
+    *fresh = !s->index;
+    if (*fresh) {
         s->index = index1;
-        s->coeff = CZ_FR_ZERO;
         live_list(me)[me->nlive++] = (uint32_t)h;
     }
     return s;
@@ -80,8 +80,11 @@ static int table_grow(cz_multieq_t *me)
     grown.slots = t;
     grown.nslots = n;
     grown.nlive = 0;
-    for (size_t j = 0; j < old_n; j++)
-        slot_find(&grown, old[old_live[j]].index)->coeff = old[old_live[j]].coeff;
+    bool fresh;
+    for (size_t j = 0; j < old_n; j++) {
+        cz__multieq_slot *s = slot_find(&grown, old[old_live[j]].index, &fresh);
+        *s = old[old_live[j]];
+    }
     free(old);
     me->slots = t;
     me->nslots = n;
@@ -89,14 +92,38 @@ static int table_grow(cz_multieq_t *me)
     return CZ_OK;
 }
 
-/* A's coefficient of aux |index| += (neg ? -c : c). */
-static int slot_add(cz_multieq_t *me, uint32_t index, const cz_fr *c, bool neg)
+/* The coefficient of a slot's first use. */
+static void first_coeff(const cz_multieq_t *me, const cz__multieq_slot *s, cz_fr *out)
 {
-    if (cz_cs_emit_marked(me->cs, CZ_DENSITY_A_AUX, index))
+    *out = *cz_cs_pow2(me->cs, s->exp);
+    if (s->neg)
+        cz_fr_neg(out, out);
+}
+
+/* A's coefficient of aux |index| += (neg ? -c : c), where |c| is 2^exp
+ * when |exp| < 256 (a word's bit) or given (a general combination's term:
+ * exp = UINT16_MAX). |dense| is the A density bitmap: an aux already set
+ * there stays set whatever this row adds. */
+static int slot_add(cz_multieq_t *me, const uint64_t *dense, uint32_t index, unsigned exp,
+                    const cz_fr *c, bool neg)
+{
+    if ((dense[index >> 6] >> (index & 63)) & 1)
         return CZ_OK;
     if ((me->nlive + 1) * 4 > me->nslots * 3 && table_grow(me))
         return cz_cs_emit_fail(me->cs, CZ_ENOMEM, "multieq: coefficient table");
-    cz__multieq_slot *s = slot_find(me, index + 1);
+    bool fresh;
+    cz__multieq_slot *s = slot_find(me, index + 1, &fresh);
+    if (fresh && exp < 256) {
+        s->exp = (uint16_t)exp;
+        s->neg = neg;
+        s->merged = 0;
+        return CZ_OK;
+    }
+    if (fresh)
+        s->coeff = CZ_FR_ZERO;
+    else if (!s->merged)
+        first_coeff(me, s, &s->coeff);
+    s->merged = 1;
     if (neg)
         cz_fr_sub(&s->coeff, &s->coeff, c);
     else
@@ -113,7 +140,7 @@ static int flush_direct(cz_multieq_t *me)
     const uint32_t *live = me->slots ? live_list(me) : NULL;
     for (size_t j = 0; j < me->nlive; j++) {
         cz__multieq_slot *s = &me->slots[live[j]];
-        if (rc == CZ_OK && !cz_fr_is_zero(&s->coeff))
+        if (rc == CZ_OK && (!s->merged || !cz_fr_is_zero(&s->coeff)))
             cz_cs_emit_mark(me->cs, CZ_DENSITY_A_AUX, s->index - 1);
         s->index = 0;
     }
@@ -144,11 +171,13 @@ static int add_lc_direct(cz_multieq_t *me, const cz_lc_t *lhs, const cz_lc_t *rh
         return cz_cs_emit_fail(me->cs, CZ_EINVAL, "multieq: a variable is not allocated");
     const bool vals = cz_cs_needs_values(me->cs);
     const cz_fr *coeffs = cz_lc_coeffs(lhs);
+    const uint64_t *dense = cz_cs_density(me->cs, CZ_DENSITY_A_AUX, NULL, NULL);
     for (size_t t = 0; t < cz_lc_len(lhs); t++) {
         cz_var_t v = cz_lc_var(lhs, t);
         cz_fr c, z;
         cz_fr_mul(&c, &coeffs[t], scale);
-        int rc = cz_var_is_aux(v) ? slot_add(me, cz_var_index(v), &c, false) : CZ_OK;
+        int rc = cz_var_is_aux(v) ? slot_add(me, dense, cz_var_index(v), UINT16_MAX, &c, false)
+                                  : CZ_OK;
         if (rc)
             return rc;
         if (vals && cz_cs_value(me->cs, v, &z) == CZ_OK) {
@@ -244,12 +273,14 @@ int cz_multieq_enforce_words(cz_multieq_t *me, unsigned num_bits, const cz_bool_
         return rc;
     /* Constant bits add to ONE (an input: A tracks none); Not(x) adds
      * 2^e * ONE - 2^e * x. */
+    const uint64_t *dense = cz_cs_density(me->cs, CZ_DENSITY_A_AUX, NULL, NULL);
+    const cz_fr *pow2 = cz_cs_pow2(me->cs, 0);
     for (size_t k = 0; k < nwords; k++) {
         for (unsigned i = 0; i < word_bits; i++) {
             cz_bool_t b = words[k][i];
             if (b.kind == CZ_BOOL_CONST || !cz_var_is_aux(b.var))
                 continue;
-            if ((rc = slot_add(me, cz_var_index(b.var), cz_cs_pow2(me->cs, off + i),
+            if ((rc = slot_add(me, dense, cz_var_index(b.var), off + i, &pow2[off + i],
                                b.kind == CZ_BOOL_NOT)))
                 return rc;
         }

@@ -25,9 +25,14 @@
 #include "cs/cs.h"
 #include "gadgets/boolean.h"
 
-/* Direct path (cs/emit.h): one variable's merged coefficient in the batch. */
+/* Direct path (cs/emit.h): one variable's merged coefficient in the batch.
+ * A variable used once has the coefficient +-2^e, never 0: only a second
+ * use starts the field arithmetic. */
 typedef struct {
     uint32_t index;       /* aux index + 1; 0: free slot */
+    uint16_t exp;         /* the first use: +-2^exp ... */
+    uint8_t neg;
+    uint8_t merged;       /* ... or, from the second use on, coeff */
     cz_fr coeff;
 } cz__multieq_slot;
 

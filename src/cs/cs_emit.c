@@ -240,11 +240,6 @@ void cz_cs_emit_mark(cz_cs_t *cs, cz_density_t which, uint32_t index)
     bit_set(cs->dens[which].w, index);
 }
 
-bool cz_cs_emit_marked(const cz_cs_t *cs, cz_density_t which, uint32_t index)
-{
-    return (cs->dens[which].w[index >> 6] >> (index & 63)) & 1;
-}
-
 int cz_cs_emit_fail(cz_cs_t *cs, int code, const char *what)
 {
     return cz__cs_fail(cs, code, "%s", what);

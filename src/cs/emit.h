@@ -24,17 +24,20 @@
  *     cz_cs_emit_generic): converted to cz_lc_t's and given to
  *     cz_cs_enforce, so matrices, CHECK verdicts and c are those of the
  *     same combinations.
- * Both paths give the same rows, densities and assignment byte for byte
- * (tests/cs/test_emit.c and tests/gadgets/test_emit_gadgets.c compare
- * them, and a whole PoRep partition).
+ * Both paths give the same rows, densities and assignment byte for byte:
+ * every gadget test compares them (gc_same_direct in
+ * tests/gadgets/gadget_check.h), tests/gadgets/test_emit.c tries the
+ * cases where merging decides density, tests/porep/test_synth_emit.c a
+ * whole 2KiB partition, and `cuzk bench synth` a 32GiB one by digest.
  *
  * The values must be those of the variables' assignments: a gadget passes
  * the values it allocated them with. The one way they could differ, the
  * test hook cz_cs_corrupt_aux, turns direct emission off for that cs.
  *
- * Rows with other combinations (MultiEq's sums of 2^i-weighted bits) use
- * the lower-level cz_cs_emit_row / cz_cs_emit_mark, only when
- * cz_cs_emits(cs); the caller sets the density bits itself.
+ * Rows with other combinations (MultiEq's sums of 2^i-weighted bits,
+ * Poseidon's field-valued rows) use the lower-level cz_cs_emit_row /
+ * cz_cs_emit_mark, only when cz_cs_emits(cs); the caller sets the density
+ * bits itself. Many rows at once go through a window (below).
  *
  * Errors: sticky, as every cs call. A combination with more than
  * CZ_SLC_MAX variables is a gadget bug: enforce fails with CZ_EINTERNAL.
@@ -116,12 +119,11 @@ int cz_cs_alloc_bit(cz_cs_t *cs, cz_var_t *var, bool value);
  * Only when cz_cs_emits(cs): append a row whose A and B evaluate to *a and
  * *b (PROVE stores them; SHAPE only counts the row; either may be NULL in
  * SHAPE). Density is the caller's: cz_cs_emit_mark sets bit |index| of
- * bitmap |which| (an allocated variable's index), cz_cs_emit_marked reads
- * it. Returns CZ_OK or the sticky error.
+ * bitmap |which| (an allocated variable's index; cz_cs_density reads the
+ * bitmaps). Returns CZ_OK or the sticky error.
  */
 int cz_cs_emit_row(cz_cs_t *cs, const cz_fr *a, const cz_fr *b);
 void cz_cs_emit_mark(cz_cs_t *cs, cz_density_t which, uint32_t index);
-bool cz_cs_emit_marked(const cz_cs_t *cs, cz_density_t which, uint32_t index);
 
 /*
  * Windows: a gadget that emits many rows at once (a 32-bit word's xor,

@@ -210,7 +210,7 @@ static int accumulate(cz_multieq_t *me)
 }
 
 /* Flush when an equality of |num_bits| would not fit; *off: where it goes. */
-static int open_slot(cz_multieq_t *me, unsigned num_bits, unsigned *off)
+static int reserve_bits(cz_multieq_t *me, unsigned num_bits, unsigned *off)
 {
     if (num_bits >= CZ_FR_CAPACITY)
         return CZ_EINVAL;
@@ -226,7 +226,7 @@ int cz_multieq_enforce_equal(cz_multieq_t *me, unsigned num_bits, const cz_lc_t 
                              const cz_lc_t *rhs)
 {
     unsigned off;
-    int rc = open_slot(me, num_bits, &off);
+    int rc = reserve_bits(me, num_bits, &off);
     if (rc)
         return rc;
     const cz_fr *coeff = cz_cs_pow2(me->cs, off);
@@ -268,7 +268,7 @@ int cz_multieq_enforce_words(cz_multieq_t *me, unsigned num_bits, const cz_bool_
     if (!me->direct)
         return words_general(me, num_bits, words, nwords, word_bits, bits);
     unsigned off;
-    int rc = open_slot(me, num_bits, &off);
+    int rc = reserve_bits(me, num_bits, &off);
     if (rc)
         return rc;
     /* Constant bits add to ONE (an input: A tracks none); Not(x) adds

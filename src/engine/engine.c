@@ -52,8 +52,11 @@ void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *par
 /*
  * The recycler's accounting: a kept block is reserved in the budget without
  * waiting (refused: the block is freed), and released when it leaves.
- * Blocks smaller than a few MiB are not worth keeping; a few partitions'
- * a, b and aux are.
+ * So recycling happens while memory is not what limits the engine (the
+ * usual case on a GPU host: the device queue bounds the partitions in
+ * flight); when partitions wait for budget, the one waiting gets the
+ * memory and allocates fresh pages, as before. Blocks smaller than a few
+ * MiB are not worth keeping; a few partitions' a, b and aux are.
  */
 #define RECYCLE_MIN_BYTES ((size_t)8 << 20)
 #define RECYCLE_MAX_BLOCKS 16u

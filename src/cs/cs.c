@@ -204,27 +204,18 @@ int cz_cs_reserve(cz_cs_t *cs, size_t constraints, size_t aux, size_t inputs)
         return cs->err;
     if (cs->n_constraints || cs->finished)
         return cz__cs_fail(cs, CZ_EINVAL, "reserve after the first constraint");
-    if (constraints > SIZE_MAX / 2 || inputs > SIZE_MAX / 2)
+    if (constraints > SIZE_MAX / 4 || inputs > SIZE_MAX / 4)
         return cz__cs_fail(cs, CZ_ENOMEM, "reserve of %zu rows", constraints);
     size_t rows = constraints + inputs;
-    int rc = CZ_OK;
-    if (mode_has_values(cs->mode)) {
-        if ((rc = frvec_reserve(cs, &cs->input, inputs)) ||
-            (rc = frvec_reserve(cs, &cs->aux, aux)))
-            return rc;
-    }
-    if (cs->mode == CZ_CS_PROVE && (rc = cz__cs_abc_reserve(cs, rows)))
-        return rc;
+    int rc;
     if (cs->mode == CZ_CS_KEYGEN) {
         for (int i = 0; i < 3; i++)
             if ((rc = csr_reserve(cs, &cs->mat[i], rows, 0)))
                 return rc;
     }
-    if ((rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_A_AUX], aux)) ||
-        (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_AUX], aux)) ||
-        (rc = bitmap_reserve(cs, &cs->dens[CZ_DENSITY_B_INPUT], inputs)))
-        return rc;
-    return CZ_OK;
+    /* Counts are totals; what is allocated already (ONE) is part of them. */
+    return cz__cs_grow(cs, rows, aux > cs->aux.len ? aux - cs->aux.len : 0,
+                       inputs > cs->input.len ? inputs - cs->input.len : 0);
 }
 
 int cz_cs_room(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs)

@@ -131,6 +131,26 @@ static void or_bits(uint64_t *dst, size_t doff, const uint64_t *src, size_t soff
             dst[(doff + k) >> 6] |= 1ull << ((doff + k) & 63);
 }
 
+/*
+ * OR |fork|'s density bitmaps (indexed by cz_density_t) into |cs|'s: bits
+ * [0, low) in place (the parent's variables), the fork's own bits
+ * [from, from + own) to [to, to + own); the bitmaps end at to + own.
+ */
+static int merge_densities(cz_cs_t *cs, const cz_cs_t *fork, const size_t low[3],
+                           const size_t from[3], const size_t to[3], const size_t own[3])
+{
+    for (int i = 0; i < 3; i++) {
+        cz__bitmap *bm = &cs->dens[i];
+        if (ensure((void **)&bm->w, &bm->cap, (to[i] + own[i] + 63) / 64 + 1, sizeof(uint64_t),
+                   true))
+            return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend densities");
+        or_bits(bm->w, 0, fork->dens[i].w, 0, low[i]);
+        or_bits(bm->w, to[i], fork->dens[i].w, from[i], own[i]);
+        bm->nbits = to[i] + own[i];
+    }
+    return CZ_OK;
+}
+
 /* Append src's elements [from, len) (a fork's own: from >= src->base). */
 static int append_vec(cz__frvec *dst, const cz__frvec *src, size_t from, bool values)
 {
@@ -262,15 +282,9 @@ static int extend_inplace(cz_cs_t *cs, cz_cs_t *fork)
     const size_t low[3] = { fork->fork_aux, fork->fork_inputs, fork->fork_aux };
     const size_t base[3] = { fork->aux.base, fork->input.base, fork->aux.base };
     const size_t own[3] = { own_aux, own_in, own_aux };
-    for (int i = 0; i < 3; i++) {
-        cz__bitmap *bm = &cs->dens[i];
-        if (ensure((void **)&bm->w, &bm->cap, (base[i] + own[i] + 63) / 64 + 1, sizeof(uint64_t),
-                   true))
-            return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend densities");
-        or_bits(bm->w, 0, fork->dens[i].w, 0, low[i]);
-        or_bits(bm->w, base[i], fork->dens[i].w, base[i], own[i]);
-        bm->nbits = base[i] + own[i];
-    }
+    int rc = merge_densities(cs, fork, low, base, base, own);
+    if (rc)
+        return rc;
     /* The parent's ends were the slot's start: its values and rows are in place. */
     cs->input.len += own_in;
     cs->aux.len += own_aux;
@@ -325,15 +339,9 @@ int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork)
     const size_t base[3] = { aux_base, in_base, aux_base };
     const size_t to[3] = { aux_to, in_to, aux_to };
     const size_t own[3] = { own_aux, own_in, own_aux };
-    for (int i = 0; i < 3; i++) {
-        cz__bitmap *bm = &cs->dens[i];
-        if (ensure((void **)&bm->w, &bm->cap, (to[i] + own[i] + 63) / 64 + 1, sizeof(uint64_t),
-                   true))
-            return cz__cs_fail(cs, CZ_ENOMEM, "cs: extend densities");
-        or_bits(bm->w, 0, fork->dens[i].w, 0, base[i]);
-        or_bits(bm->w, to[i], fork->dens[i].w, base[i], own[i]);
-        bm->nbits = to[i] + own[i];
-    }
+    int rc = merge_densities(cs, fork, base, base, to, own);
+    if (rc)
+        return rc;
     if (fork->unsat && !cs->unsat) {
         size_t plen = cs->path_len, flen = strlen(fork->unsat_path);
         char *p = malloc(plen + flen + 2);

@@ -68,6 +68,11 @@ static block_t remove_at(cz_recycler_t *r, unsigned i)
 
 void *cz_recycler_take(cz_recycler_t *r, size_t bytes)
 {
+    return cz_recycler_take_range(r, bytes, bytes + bytes / 4);
+}
+
+void *cz_recycler_take_range(cz_recycler_t *r, size_t bytes, size_t max_bytes)
+{
     if (!r)
         return NULL;
     pthread_mutex_lock(&r->mu);
@@ -75,7 +80,7 @@ void *cz_recycler_take(cz_recycler_t *r, size_t bytes)
     unsigned best = r->n;
     for (unsigned i = 0; i < r->n; i++) {
         size_t have = r->blocks[i].bytes;
-        if (have >= bytes && have - bytes <= bytes / 4 &&
+        if (have >= bytes && have <= max_bytes &&
             (best == r->n || have < r->blocks[best].bytes))
             best = i;
     }

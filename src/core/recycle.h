@@ -15,7 +15,9 @@
  *                   bytes and at most 5/4 of that (a block far too large is
  *                   left for a request it fits), or NULL: the caller
  *                   allocates as usual. Its contents are a previous
- *                   owner's: the caller writes before it reads.
+ *                   owner's: the caller writes before it reads. A caller
+ *                   that will grow the array anyway (a and b go to the FFT
+ *                   domain) names its own upper bound with take_range.
  *   give(r, p)      keep |p| (its malloc_usable_size) or free it: blocks
  *                   below |min_bytes|, past |max_blocks|, or refused by the
  *                   |hold| hook are freed. NULL r: free(p). NULL p: no-op.
@@ -57,6 +59,9 @@ int cz_recycler_new(cz_recycler_t **out, size_t min_bytes, unsigned max_blocks,
 void cz_recycler_free(cz_recycler_t *r);
 
 void *cz_recycler_take(cz_recycler_t *r, size_t bytes);
+/* The smallest kept block of usable size in [bytes, max_bytes] (take is
+ * take_range(bytes, bytes + bytes / 4)); NULL if none. */
+void *cz_recycler_take_range(cz_recycler_t *r, size_t bytes, size_t max_bytes);
 void cz_recycler_give(cz_recycler_t *r, void *p);
 void cz_recycler_trim(cz_recycler_t *r);
 /* Counters so far and what is kept now (all zero for NULL). */

@@ -115,8 +115,15 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
     if (cap > SIZE_MAX / sizeof(cz_fr))
         return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", rows);
     cz_fr **v[3] = { &cs->a, &cs->b, &cs->c };
+    /* a, b (c) are grown to the FFT domain (the next power of two) by the
+     * prover: a kept block up to that size fits now and then. */
+    size_t domain = 1;
+    while (domain < cap)
+        domain <<= 1;
     for (int i = 0; i < (cs->omit_c ? 2 : 3); i++) {
-        cz_fr *q = *v[i] ? NULL : take_recycled(cs, cap * sizeof(cz_fr));
+        cz_fr *q = *v[i] ? NULL
+                         : cz_recycler_take_range(cz_ctx_recycler(cs->ctx), cap * sizeof(cz_fr),
+                                                  domain * sizeof(cz_fr) + 65536);
         if (q) {
             *v[i] = q;
             continue;

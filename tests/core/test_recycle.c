@@ -1,6 +1,7 @@
 /*
  * tests/core/test_recycle.c — the recycler keeps freed blocks and hands
- * them out by best fit within 5/4 of the request, frees what is too small,
+ * them out by best fit within 5/4 of the request (or the caller's bound),
+ * frees what is too small,
  * past its slots or refused by its hold hook, keeps its accounting
  * balanced (every hold is released once), trims, and survives concurrent
  * give/take (also under ThreadSanitizer).
@@ -71,6 +72,11 @@ CZ_TEST(recycler_best_fit_and_limits)
     CHECK_EQ_U64(st.hits, 2);
     CHECK_EQ_U64(st.kept_blocks, 1);
     CHECK_EQ_U64(acct.held, malloc_usable_size(c));
+
+    /* take_range: the caller's own bound (20 MiB up to 48 MiB: c). */
+    CHECK(cz_recycler_take_range(r, 20 * MiB, 30 * MiB) == NULL);
+    CHECK(cz_recycler_take_range(r, 20 * MiB, 48 * MiB) == c);
+    cz_recycler_give(r, c);
 
     /* A fourth slot does not exist: with a, b and c kept, d is freed. */
     cz_recycler_give(r, a);

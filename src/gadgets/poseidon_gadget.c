@@ -67,11 +67,9 @@ static void elt_set_zero(elt_t *e)
 /* acc += s * x (Elt::scale then Elt::add; acc is a Num). */
 static void elt_add_scaled(pcirc_t *p, elt_t *acc, const elt_t *x, const cz_fr *s)
 {
-    if (p->direct)
-        ;
-    else if (x->allocated)
+    if (!p->direct && x->allocated)       /* direct emission keeps values only */
         cz_lc_add_term(&acc->lc, s, x->var);
-    else
+    else if (!p->direct)
         cz_lc_add_scaled(&acc->lc, s, &x->lc);
     if (p->vals) {
         cz_fr t;

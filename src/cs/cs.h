@@ -52,6 +52,11 @@
  * An unsatisfying witness still gives a proof, one that fails verification,
  * as a c-ful one does; CHECK mode names the unsatisfied constraint.
  *
+ * Direct emission (cs/emit.h): in PROVE without c and in SHAPE, gadgets
+ * whose combinations are small (booleans, UInt32 words, MultiEq, Poseidon)
+ * may write their rows by value instead of through cz_cs_enforce; the rows,
+ * assignment and densities are the same bytes.
+ *
  * Memory: assignments, a/b/c and bitmaps live in contiguous arrays that grow
  * by doubling; cz_cs_reserve() with the known shape allocates them once, so
  * proving performs no allocation per constraint or per variable.

@@ -59,7 +59,9 @@
  *
  * Memory: assignments, a/b/c and bitmaps live in contiguous arrays that grow
  * by doubling; cz_cs_reserve() with the known shape allocates them once, so
- * proving performs no allocation per constraint or per variable.
+ * proving performs no allocation per constraint or per variable. The first
+ * allocation of each comes from the ctx's recycler when it keeps a warm
+ * block (core/recycle.h).
  *
  * Thread-safety: a cz_cs_t is used by one thread at a time. Distinct
  * cz_cs_t's are independent.

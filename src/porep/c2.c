@@ -144,13 +144,6 @@ void cz_c2_shapes_stats(cz_c2_shapes_t *c, size_t *hits, size_t *lookups)
     pthread_mutex_unlock(&c->mu);
 }
 
-static bool same_circuit(const cz_porep_params_t *a, const cz_porep_params_t *b)
-{
-    return a->nodes == b->nodes && a->layers == b->layers && a->challenges == b->challenges &&
-           a->base_arity == b->base_arity && a->sub_arity == b->sub_arity &&
-           a->top_arity == b->top_arity;
-}
-
 /* The shape, rows and plan of |p|: from the cache, or computed (and kept). */
 static int shape_and_plan(cz_ctx_t *ctx, cz_c2_shapes_t *c, const cz_porep_params_t *p,
                           cz_c2_job_t *job)
@@ -159,7 +152,7 @@ static int shape_and_plan(cz_ctx_t *ctx, cz_c2_shapes_t *c, const cz_porep_param
         pthread_mutex_lock(&c->mu);
         c->lookups++;
         for (unsigned i = 0; i < c->n; i++) {
-            if (same_circuit(&c->e[i].params, p)) {
+            if (cz_porep_params_same_circuit(&c->e[i].params, p)) {
                 job->shape = c->e[i].shape;
                 job->rows = c->e[i].rows;
                 job->plan = c->e[i].plan;

@@ -216,7 +216,7 @@ int cz__porep_challenge(cz_cs_t *cs, const cz_porep_params_t *p, const cz__porep
 
 /* ---- the partition ------------------------------------------------------------------ */
 
-static bool params_equal(const cz_porep_params_t *a, const cz_porep_params_t *b)
+bool cz_porep_params_same_circuit(const cz_porep_params_t *a, const cz_porep_params_t *b)
 {
     return a->nodes == b->nodes && a->layers == b->layers && a->challenges == b->challenges &&
            a->base_arity == b->base_arity && a->sub_arity == b->sub_arity &&
@@ -229,7 +229,7 @@ int cz__porep_validate(cz_cs_t *cs, const cz_porep_params_t *p, const cz_porep_i
     if (!cs || cz__porep_shapes(sh, p))
         return CZ_EINVAL;
     if (in) {
-        if (!in->ch || in->nchallenges != p->challenges || !params_equal(&in->params, p))
+        if (!in->ch || in->nchallenges != p->challenges || !cz_porep_params_same_circuit(&in->params, p))
             return CZ_EINVAL;
         for (unsigned i = 0; i < in->nchallenges; i++)
             if (in->ch[i].challenge >= p->nodes)

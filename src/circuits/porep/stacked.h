@@ -106,6 +106,10 @@ int cz_porep_params_make(cz_porep_params_t *out, uint64_t nodes, unsigned layers
                          unsigned challenges, unsigned base_arity, unsigned sub_arity,
                          unsigned top_arity);
 
+/* True when |a| and |b| give the same partition circuit (nodes, layers,
+ * challenges, arities; partitions and sector_bytes do not enter it). */
+bool cz_porep_params_same_circuit(const cz_porep_params_t *a, const cz_porep_params_t *b);
+
 /* Parse "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (also plain bytes) into
  * bytes. CZ_EINVAL when malformed. */
 int cz_porep_parse_size(const char *text, uint64_t *bytes);

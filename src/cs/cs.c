@@ -65,14 +65,15 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
 }
 
 /*
- * The first allocation of an array: a block the ctx's recycler kept from
- * an earlier partition (its pages are already faulted in: no kernel
- * zeroing, core/recycle.h), else NULL and the caller allocates. The
- * recycler keeps only large blocks, so small arrays never find one.
+ * The first allocation of an array: a block of [bytes, max_bytes] the
+ * ctx's recycler kept from an earlier partition (its pages are already
+ * faulted in: no kernel zeroing, core/recycle.h), else NULL and the caller
+ * allocates. The recycler keeps only large blocks, so small arrays never
+ * find one.
  */
-static void *take_recycled(cz_cs_t *cs, size_t bytes)
+static void *take_recycled(cz_cs_t *cs, size_t bytes, size_t max_bytes)
 {
-    return cz_recycler_take(cz_ctx_recycler(cs->ctx), bytes);
+    return cz_recycler_take_range(cz_ctx_recycler(cs->ctx), bytes, max_bytes);
 }
 
 /* Room for elements [0, need) (v holds those from base on). */
@@ -81,7 +82,8 @@ static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
     size_t own = need > v->base ? need - v->base : 0;
     if (own <= v->cap)
         return CZ_OK;
-    if (!v->v && !v->fixed && (v->v = take_recycled(cs, own * sizeof(cz_fr)))) {
+    const size_t bytes = own * sizeof(cz_fr);
+    if (!v->v && !v->fixed && (v->v = take_recycled(cs, bytes, bytes + bytes / 4))) {
         v->cap = own;
         return CZ_OK;
     }
@@ -122,8 +124,7 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
         domain <<= 1;
     for (int i = 0; i < (cs->omit_c ? 2 : 3); i++) {
         cz_fr *q = *v[i] ? NULL
-                         : cz_recycler_take_range(cz_ctx_recycler(cs->ctx), cap * sizeof(cz_fr),
-                                                  domain * sizeof(cz_fr) + 65536);
+                         : take_recycled(cs, cap * sizeof(cz_fr), domain * sizeof(cz_fr) + 65536);
         if (q) {
             *v[i] = q;
             continue;

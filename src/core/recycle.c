@@ -88,7 +88,6 @@ void *cz_recycler_take_range(cz_recycler_t *r, size_t bytes, size_t max_bytes)
     if (best < r->n) {
         b = remove_at(r, best);
         r->st.hits++;
-        r->st.bytes_reused += b.bytes;
     }
     pthread_mutex_unlock(&r->mu);
     if (b.p && r->unhold)

@@ -47,7 +47,6 @@ typedef void cz_recycler_unhold_fn(void *arg, size_t bytes);
 
 typedef struct {
     size_t takes, hits;          /* take() calls, of which served from kept blocks */
-    size_t bytes_reused;         /* bytes handed out again */
     size_t kept_bytes, kept_blocks;
 } cz_recycler_stats_t;
 

@@ -152,16 +152,24 @@ int cz_cs_enforce_small(cz_cs_t *cs, const cz_slc_t *a, const cz_slc_t *b, const
     return CZ_OK;
 }
 
+/* The arrays hold |rows| more rows and |aux| more aux (values, both aux
+ * bitmaps, a/b) without growing. */
+static bool has_room(const cz_cs_t *cs, size_t rows, size_t aux)
+{
+    const size_t n = cs->aux.len + aux;
+    return n <= cs->dens[CZ_DENSITY_A_AUX].cap * 64 && n <= cs->dens[CZ_DENSITY_B_AUX].cap * 64 &&
+           (cs->mode != CZ_CS_PROVE ||
+            (n - cs->aux.base <= cs->aux.cap && cs->n_constraints + rows <= cs->abc_cap));
+}
+
 int cz_cs_alloc_bit(cz_cs_t *cs, cz_var_t *var, bool value)
 {
-    /* The common case inline: emitting, room in the value array and both
-     * aux bitmaps. Everything else (growth, errors, other modes, the
-     * corruption hook) is cz_cs_alloc's. */
+    /* The common case inline: emitting and room. Everything else (growth,
+     * errors, other modes, the corruption hook) is cz_cs_alloc's. */
     cz__frvec *v = &cs->aux;
     const size_t n = v->len;
     if (cs->err || cs->finished || !cz_cs_emits(cs) || n >= CZ_VAR_MAX_INDEX ||
-        n >= cs->dens[CZ_DENSITY_A_AUX].cap * 64 || n >= cs->dens[CZ_DENSITY_B_AUX].cap * 64 ||
-        (cs->mode == CZ_CS_PROVE && n - v->base >= v->cap))
+        !has_room(cs, 0, 1))
         return cz_cs_alloc(cs, var, value ? &CZ_FR_ONE : &CZ_FR_ZERO);
     if (cs->mode == CZ_CS_PROVE)
         v->v[n - v->base] = value ? CZ_FR_ONE : CZ_FR_ZERO;
@@ -180,15 +188,10 @@ bool cz_cs_emit_open(cz_cs_t *cs, cz_emit_win_t *w, size_t rows, size_t aux)
     const size_t n_aux = cs->aux.len, row0 = cs->n_constraints;
     if (n_aux + aux > CZ_VAR_MAX_INDEX)
         return false;
-    if (n_aux + aux > cs->dens[CZ_DENSITY_A_AUX].cap * 64 ||
-        n_aux + aux > cs->dens[CZ_DENSITY_B_AUX].cap * 64 ||
-        (cs->mode == CZ_CS_PROVE &&
-         (n_aux + aux - cs->aux.base > cs->aux.cap || row0 + rows > cs->abc_cap))) {
-        /* An in-place fork's slot is exact and never grows: near its end the
-         * worst case of a window may not fit where the real use does. */
-        if (cs->inplace_parent || cz__cs_grow(cs, rows, aux, 0))
-            return false;
-    }
+    /* An in-place fork's slot is exact and never grows: near its end the
+     * worst case of a window may not fit where the real use does. */
+    if (!has_room(cs, rows, aux) && (cs->inplace_parent || cz__cs_grow(cs, rows, aux, 0)))
+        return false;
     w->a = cs->mode == CZ_CS_PROVE ? cs->a + row0 : NULL;
     w->b = cs->mode == CZ_CS_PROVE ? cs->b + row0 : NULL;
     w->val = cs->mode == CZ_CS_PROVE ? cs->aux.v + (n_aux - cs->aux.base) : NULL;

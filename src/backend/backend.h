@@ -56,6 +56,9 @@ typedef struct cz_prove_work {
     const cz_scalar_split *a_split;   /* over A-dense aux, indexes a_bases + num_inputs */
     const cz_scalar_split *b_split;   /* over B-dense aux, indexes b*_bases + num_b_inputs */
     const void *params_id;
+    size_t n_l_bases, n_a_bases, n_b_bases;   /* the params vectors' lengths (b: b1 and b2),
+                                               * known before prep: a backend may upload
+                                               * the tails' bases while prep runs */
 
     /* ---- results of the device region ------------------------------- */
     blst_p1 h, l, a_acc, b1_acc;

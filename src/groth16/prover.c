@@ -123,6 +123,7 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
         .prep_done = &p->prep_done, .l_bases = params->l, .a_bases = params->a,
         .b1_bases = params->b_g1, .b2_bases = params->b_g2,
         .num_inputs = p->w.num_inputs, .params_id = params,
+        .n_l_bases = params->n_l, .n_a_bases = params->n_a, .n_b_bases = params->n_b_g1,
         .l_split = &p->l_split, .a_split = &p->a_split, .b_split = &p->b_split,
     };
     *out = p;

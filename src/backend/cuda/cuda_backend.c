@@ -183,16 +183,15 @@ static void fingerprint(rvec *r)
     memcpy(r->last, (const char *)r->host + (r->n - 1) * r->point_bytes, r->point_bytes);
 }
 
-static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known)
+/* The params vectors of |w|: lengths from the params (known before prep). */
+static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
 {
     const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
     v[V_H] = (rvec){ .host = w->h_bases, .n = ((size_t)1 << w->log_m) - 1, .point_bytes = g1 };
-    if (!tails_known)
-        return;
-    v[V_L] = (rvec){ .host = w->l_bases, .n = w->l_split->n, .point_bytes = g1 };
-    v[V_A] = (rvec){ .host = w->a_bases, .n = w->num_inputs + w->a_split->n, .point_bytes = g1 };
-    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g1 };
-    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g2 };
+    v[V_L] = (rvec){ .host = w->l_bases, .n = w->n_l_bases, .point_bytes = g1 };
+    v[V_A] = (rvec){ .host = w->a_bases, .n = w->n_a_bases, .point_bytes = g1 };
+    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->n_b_bases, .point_bytes = g1 };
+    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->n_b_bases, .point_bytes = g2 };
 }
 
 /*
@@ -203,7 +202,7 @@ static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known
 static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 {
     rvec want[V_COUNT];
-    describe(want, w, false);
+    describe(want, w);
     for (int s = 0; s < CZ__RESIDENT_SETS; s++) {
         rset *r = &cb->sets[s];
         if (r->id != w->params_id)
@@ -236,16 +235,53 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 
 #define CZ__BOUNCE_BYTES ((size_t)128 << 20)
 
-static void fill_on_pool(void *arg, void *dst, const void *src, size_t bytes)
+/*
+ * The bounce fill: a memcpy on CZ__FILL_THREADS threads of its own. Not on
+ * the ctx's pool: on the cold path the pool is busy with the next
+ * partition's synthesis and this partition's prep, and a pool section
+ * then runs on the calling thread alone.
+ */
+#define CZ__FILL_THREADS 8
+
+typedef struct {
+    char *dst;
+    const char *src;
+    size_t bytes;
+} fill_slice;
+
+static void *fill_one(void *arg)
 {
-    cz_pool_memcpy(cz_ctx_pool((cz_ctx_t *)arg), dst, src, bytes);
+    fill_slice *f = arg;
+    memcpy(f->dst, f->src, f->bytes);
+    return NULL;
+}
+
+static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
+{
+    (void)arg;
+    fill_slice sl[CZ__FILL_THREADS];
+    pthread_t th[CZ__FILL_THREADS];
+    bool started[CZ__FILL_THREADS];
+    const size_t per = (bytes / CZ__FILL_THREADS + 63) & ~(size_t)63;
+    for (int t = 0; t < CZ__FILL_THREADS; t++) {
+        size_t b = per * (size_t)t < bytes ? per * (size_t)t : bytes;
+        size_t e = b + per < bytes ? b + per : bytes;
+        sl[t] = (fill_slice){ (char *)dst + b, (const char *)src + b, e - b };
+        started[t] = t > 0 && sl[t].bytes && pthread_create(&th[t], NULL, fill_one, &sl[t]) == 0;
+        if (t > 0 && !started[t])
+            fill_one(&sl[t]);   /* no thread: copy it here */
+    }
+    fill_one(&sl[0]);
+    for (int t = 1; t < CZ__FILL_THREADS; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
 }
 
 /*
  * A params vector to the device. The host vectors are pageable (read from a
  * file, or generated), and a driver copy from pageable memory ran at
  * ~5.6 GB/s on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first
- * region. Through two pinned bounce buffers filled on all cores it runs at
+ * region. Through two pinned bounce buffers filled by 8 threads it runs at
  * the lesser of the memcpy and PCIe rates. Small vectors (and a failed
  * bounce allocation) take the plain copy.
  */
@@ -262,7 +298,7 @@ static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void
     if (bytes < 4 * CZ__BOUNCE_BYTES || !cb->bounce[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
     return cz_cuda_upload_bounced(ctx, dev, host, bytes, cb->bounce, CZ__BOUNCE_BYTES,
-                                  fill_on_pool, ctx);
+                                  fill_threads, NULL);
 }
 
 /*
@@ -462,7 +498,7 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         return rc;
     t0 = now_s();
     rvec want[V_COUNT];
-    describe(want, w, false);
+    describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
@@ -480,15 +516,27 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     return rc;
 }
 
-static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+/*
+ * The tails' bases on the device where they fit (dev[k] NULL: on the CPU).
+ * Called before the wait for prep too: a set's first region uploads them
+ * while prep runs (32 GiB at 32GiB, seconds); the second call finds them.
+ */
+static int tails_bases(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w,
+                       const void *dev[V_COUNT])
 {
     rvec want[V_COUNT];
-    describe(want, w, true);
+    describe(want, w);
     int rc = CZ_OK;
-    const void *dev[V_COUNT] = { 0 };
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
         if (k != V_B2 || !cb->opts.g2_on_cpu)
             dev[k] = ensure_vector(ctx, cb, set, k, &want[k], &rc);
+    return rc;
+}
+
+static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+{
+    const void *dev[V_COUNT] = { 0 };
+    int rc = tails_bases(ctx, cb, set, w, dev);
     if (rc != CZ_OK)
         return rc;
 
@@ -542,6 +590,9 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
 
     rc = h_part(ctx, cb, set, w);
     if (rc != CZ_OK)
+        return rc;
+    const void *dev[V_COUNT] = { 0 };
+    if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
         return rc;
     double t0 = now_s();
     rc = cz_latch_wait(w->prep_done);

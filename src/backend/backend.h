@@ -70,6 +70,7 @@ typedef struct cz_prove_work {
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
+    double t_upload;                  /* of the above, params bases uploaded (a set's first region) */
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;

@@ -246,6 +246,7 @@ int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     p->t.msm_a = p->work.t_msm_a;
     p->t.msm_b1 = p->work.t_msm_b1;
     p->t.msm_b2 = p->work.t_msm_b2;
+    p->t.upload = p->work.t_upload;
     return rc;
 }
 

@@ -71,13 +71,7 @@ int cz_cuda_sync(cz_ctx_t *ctx);
  * at 32GiB. Synchronous: returns when the data is on the device.
  */
 typedef void cz_cuda_fill_fn(void *arg, void *dst, const void *src, size_t bytes);
-/*
- * Upload |bytes| from pageable host memory by registering (pinning) its
- * pages for the copy and releasing them after: DMA at PCIe rate, no CPU
- * copy. CZ_EUNAVAIL (no message, the CUDA error cleared) where the driver
- * refuses to register the range: the caller copies another way.
- */
-int cz_cuda_upload_registered(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
+
 int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes,
                            void *const bounce[2], size_t bounce_bytes, cz_cuda_fill_fn *fill,
                            void *fill_arg);

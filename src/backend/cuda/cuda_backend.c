@@ -103,7 +103,6 @@ typedef struct cuda_backend {
     rset sets[CZ__RESIDENT_SETS];
     void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under the device lock */
     double upload_s;                 /* params upload time of the region running (device lock) */
-    bool bounce_only;                /* CUZK_CUDA_UPLOAD=bounce: never register host pages */
     uint64_t clock;                  /* region counter, for LRU */
     unsigned fault_at;               /* CUZK_CUDA_FAULT; 0 = off */
 } cuda_backend_t;
@@ -283,11 +282,11 @@ static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
  * A params vector to the device. The host vectors are pageable (read from a
  * file, or generated), and a driver copy from pageable memory ran at
  * ~5.6 GB/s on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first
- * region. First choice: the vector's pages registered (pinned) for the
- * copy and released after it: the DMA reads them at PCIe rate with no CPU
- * copy (on the cold path every core is busy with the next synthesis and
- * this partition's prep). Where registering is refused, two pinned bounce
- * buffers filled by 8 threads. Small vectors take the plain copy.
+ * region. Through two pinned bounce buffers filled by 8 threads it ran at
+ * 19.6 GB/s (44 GiB in 2.25 s, `bench prove` cold iteration), faster than
+ * registering the vector's own pages for the copy (3.28 s, same run;
+ * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
+ * the plain copy.
  */
 static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
                         size_t bytes)
@@ -301,9 +300,6 @@ static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void
     }
     if (bytes < 4 * CZ__BOUNCE_BYTES)
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
-    int rc = cb->bounce_only ? CZ_EUNAVAIL : cz_cuda_upload_registered(ctx, dev, host, bytes);
-    if (rc != CZ_EUNAVAIL)
-        return rc;
     if (!cb->bounce[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
     return cz_cuda_upload_bounced(ctx, dev, host, bytes, cb->bounce, CZ__BOUNCE_BYTES,
@@ -684,10 +680,6 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit
                                           : (total_b > CZ__HEADROOM ? total_b - CZ__HEADROOM : 0);
     cb->fault_at = fault_from_env(device_index);
-    /* a diagnostic switch for benchmarks (docs/PERFORMANCE.md): the bounce
-     * path alone, as measured against registering in the same run */
-    const char *up = getenv("CUZK_CUDA_UPLOAD");
-    cb->bounce_only = up && strcmp(up, "bounce") == 0;
     *out = &cb->base;
     return CZ_OK;
 }

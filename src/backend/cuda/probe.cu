@@ -167,26 +167,6 @@ extern "C" int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src,
     return rc;
 }
 
-extern "C" int cz_cuda_upload_registered(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
-{
-    /* whole pages: the first and last may hold other data, which pinning
-     * does not disturb */
-    const uintptr_t page = 4096, lo = (uintptr_t)src & ~(page - 1);
-    const uintptr_t hi = ((uintptr_t)src + bytes + page - 1) & ~(page - 1);
-    if (cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterReadOnly) != cudaSuccess) {
-        (void)cudaGetLastError();   /* not sticky: clear it */
-        return CZ_EUNAVAIL;
-    }
-    cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice);
-    cudaError_t u = cudaHostUnregister((void *)lo);
-    if (e != cudaSuccess)
-        return cz_fail(ctx, CZ_EDEVICE, "cuda: cudaMemcpy(%zu bytes, registered): %s", bytes,
-                       cudaGetErrorString(e));
-    if (u != cudaSuccess)
-        return cz_fail(ctx, CZ_EDEVICE, "cuda: cudaHostUnregister: %s", cudaGetErrorString(u));
-    return CZ_OK;
-}
-
 extern "C" int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
 {
     CZ__CU(ctx, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));

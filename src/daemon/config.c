@@ -60,6 +60,7 @@ static const key_def keys[] = {
     { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept" },
     { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept" },
     { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions" },
+    { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)" },
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])

@@ -69,6 +69,8 @@ typedef struct cz_dconfig {
     long result_ttl;           /* seconds a result is kept unfetched */
     long keep_fetched;         /* seconds a result is kept after its first fetch */
     long shutdown_grace;       /* seconds SIGTERM waits for running partitions */
+    /* test */
+    char *fault;               /* fault injection spec (core/fault.h); "" = none */
 } cz_dconfig_t;
 
 /* Fill with the defaults (strings owned). CZ_ENOMEM only. */

@@ -20,7 +20,10 @@ struct cz_journal {
     char dir[PATH_MAX];
     int dir_fd;
     int lock_fd;
+    cz_fault_t *fault;   /* borrowed; NULL: none */
 };
+
+void cz_journal_set_fault(cz_journal_t *j, cz_fault_t *f) { j->fault = f; }
 
 static int mkdir_p(const char *path)
 {
@@ -109,7 +112,9 @@ int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *s
     } else {
         size_t len = strlen(text);
         text[len] = '\n';   /* one line per file, replaces the NUL (not re-read as a string) */
-        if (write_all(fd, text, len + 1) || fsync(fd))
+        errno = ENOSPC;       /* what an injected write fault stands for */
+        if (cz__fault_sim(j->fault, NULL, CZ_FAULT_WRITE) || write_all(fd, text, len + 1) ||
+            fsync(fd))
             rc = cz_fail(ctx, CZ_EIO, "journal %s/%s: %s", j->dir, tmp,
                          errno == ENOSPC ? "no space left on device" : strerror(errno));
         if (close(fd) && rc == CZ_OK)

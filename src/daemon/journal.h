@@ -25,6 +25,7 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "core/fault.h"
 #include "cuzk/ctx.h"
 
 typedef struct cz_journal cz_journal_t;
@@ -35,7 +36,10 @@ int cz_journal_open(cz_ctx_t *ctx, const char *dir, cz_journal_t **out);
 void cz_journal_close(cz_journal_t *j);
 const char *cz_journal_dir(const cz_journal_t *j);
 
-/* Write |doc| as ID.|suffix| ("job" or "result") durably (see above). */
+/* The fault object whose WRITE site every put reaches (core/fault.h; borrowed, NULL: none). */
+void cz_journal_set_fault(cz_journal_t *j, cz_fault_t *f);
+/* Write |doc| as ID.|suffix| ("job" or "result") durably (see above). An
+ * injected WRITE fault fails the put as a failed write(2) would (CZ_EIO). */
 int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *suffix,
                    const json_t *doc);
 /* Create ID.fetched (not fsynced: losing it only delays expiry). */

@@ -517,11 +517,19 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->changed, NULL);
     pthread_cond_init(&s->work, NULL);
+    cz_fault_init(&s->fault);
     int rc = cz_pool_new(&s->pool, (unsigned)cfg->threads);
     if (rc != CZ_OK)
         cz_fail(ctx, rc, "thread pool");
+    if (rc == CZ_OK && *cfg->fault) {
+        rc = cz_fault_parse(&s->fault, ctx, cfg->fault);
+        if (rc == CZ_OK)
+            CZ_LOGW("test.fault is set: faults will be injected (tests only)", "spec=%s", cfg->fault);
+    }
     if (rc == CZ_OK)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
+    if (rc == CZ_OK)
+        cz_journal_set_fault(s->journal, &s->fault);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
@@ -544,7 +552,7 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
                               .memory_budget = budget, .memory_margin = cfg->safety_margin,
                               .device_queue_depth = (unsigned)cfg->device_queue_depth,
                               .max_retries = (unsigned)cfg->max_retries, .pool = s->pool,
-                              .timeline = s->timeline };
+                              .timeline = s->timeline, .fault = &s->fault };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &s->engine, &ec);
     if (rc == CZ_OK)

@@ -76,6 +76,7 @@ struct cz_server {
     cz_pool_t *pool;
     cz_timeline_t *timeline;
     FILE *timeline_file;
+    cz_fault_t fault;                     /* test.fault: given to the journal and the engine */
 
     pthread_mutex_t mu;
     pthread_cond_t changed;               /* a job changed state (broadcast) */

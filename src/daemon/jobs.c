@@ -83,6 +83,9 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
         json_object_set_new(o, "error", json_string(cz_err_name(j->error)));
         json_object_set_new(o, "message", json_string(j->message));
     }
+    json_t *pending = cz__pending_json(j);
+    if (pending)
+        json_object_set_new(o, "result_write", pending);
     return o;
 }
 

@@ -49,4 +49,64 @@ start_daemon
 ok "the interrupted job completes after the restart"
 stop_daemon
 
+# ---- a result write that fails: retried until it lands -------------------------------
+
+# watch_states ID SECONDS: poll the job every 0.1 s until it ends or SECONDS pass;
+# every state seen goes to $dir/states, the last status stays in $dir/body
+watch_states() {
+    : >"$dir/states"
+    for _ in $(seq 1 $(($2 * 10))); do
+        api GET "/v1/proofs/$1"
+        st=$(json_get "$dir/body" state)
+        echo "$st $(json_get "$dir/body" stage)" >>"$dir/states"
+        grep -q '"result_write"' "$dir/body" && cp "$dir/body" "$dir/retrying.json"
+        case $st in done|failed|canceled) return 0 ;; esac
+        sleep 0.1
+    done
+}
+
+rm -f "$dir/retrying.json"
+start_daemon --set test.fault=write:2x3   # write 1 = ID.job; the result's first 3 tries fail
+api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","seed":5}'
+[ "$code" = 201 ] || fail "submit: HTTP $code"
+id2=$(json_get "$dir/body" id)
+watch_states "$id2" 60
+grep -q '^failed' "$dir/states" && fail "job reported failed while its result was being retried"
+[ "$(json_get "$dir/body" state)" = done ] || fail "job not done after the write landed: $(cat "$dir/body")"
+[ -f "$dir/retrying.json" ] || fail "status never showed the retried write"
+grep -q '"stage":"writing_result"' "$dir/retrying.json" && grep -q '"error":"CZ_EIO"' "$dir/retrying.json" \
+    || fail "retrying status lacks stage / error: $(cat "$dir/retrying.json")"
+grep -q 'result not journaled; the outcome is kept' "$dir/daemon.log" || fail "no retry line in the log"
+"$CUZK" proof "$id2" --out "$dir/p2.bin" --public "$dir/p2.pub" >/dev/null || fail "proof of the retried job"
+"$CUZK" verify --vk "$dir/b1k.vk" --proof "$dir/p2.bin" --public "$dir/p2.pub" >/dev/null \
+    || fail "the retried job's proof does not verify"
+ok "failed result writes retried until they landed: running/writing_result, then done (verifies)"
+stop_daemon
+start_daemon
+api GET "/v1/proofs/$id2"
+[ "$(json_get "$dir/body" state)" = done ] || fail "after restart the job is not done: $(cat "$dir/body")"
+"$CUZK" proof "$id2" --out "$dir/p2b.bin" >/dev/null && cmp -s "$dir/p2.bin" "$dir/p2b.bin" \
+    || fail "after restart the proof changed"
+ok "after a restart: still done, same proof"
+stop_daemon
+
+start_daemon --set test.fault=write:2+   # the result never lands (the disk stays full)
+api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","seed":6}'
+[ "$code" = 201 ] || fail "submit: HTTP $code"
+id3=$(json_get "$dir/body" id)
+watch_states "$id3" 4
+grep -q '^failed\|^done' "$dir/states" && fail "job ended although its result was never journaled"
+grep -q '"result_write"' "$dir/body" || fail "status lacks result_write: $(cat "$dir/body")"
+t0=$(now)
+stop_daemon
+took=$(elapsed "$t0" "$(now)")
+awk -v t="$took" 'BEGIN { exit !(t < 5.0) }' || fail "shutdown with a result pending took $took s"
+[ -f "$dir/journal/$id3.job" ] && [ ! -f "$dir/journal/$id3.result" ] || fail "journal state of the unwritten job"
+start_daemon
+"$CUZK" wait "$id3" --timeout 60 --quiet >/dev/null || fail "unwritten job did not complete after restart"
+api GET "/v1/proofs/$id3"
+[ "$(json_get "$dir/body" state)" = done ] || fail "unwritten job: $(cat "$dir/body")"
+ok "a result that never landed: running until shutdown ($took s), proved again and done after restart"
+stop_daemon
+
 echo "$passed passed, 0 failed"

@@ -109,4 +109,20 @@ api GET "/v1/proofs/$id3"
 ok "a result that never landed: running until shutdown ($took s), proved again and done after restart"
 stop_daemon
 
+# ---- errors through the one table ---------------------------------------------------
+make_params b4k bench:4096 32
+start_daemon --set test.fault=write:1
+api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k"}'
+[ "$code" = 503 ] && grep -q '"error":"storage_unavailable"' "$dir/body" \
+    && grep -q 'no space left on device' "$dir/body" || fail "submit on a full journal: HTTP $code $(cat "$dir/body")"
+api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b4k"}'   # params of another shape
+[ "$code" = 201 ] || fail "submit after the refused one: HTTP $code"
+id4=$(json_get "$dir/body" id)
+wait_state "$id4" failed 30
+grep -q '"error":"CZ_EMISMATCH"' "$dir/body" || fail "mismatched params: $(cat "$dir/body")"
+api GET "/v1/proofs/$id4/proof"
+[ "$code" = 422 ] && grep -q '"error":"job_failed"' "$dir/body" || fail "proof of a failed job: HTTP $code $(cat "$dir/body")"
+ok "full journal on submit: 503 storage_unavailable; proof of a CZ_EMISMATCH job: 422 job_failed"
+stop_daemon
+
 echo "$passed passed, 0 failed"

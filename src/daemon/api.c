@@ -296,13 +296,15 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
         }
         if (get) {
             const char *state = req->arg ? req->arg(req->arg_cls, "state") : NULL;
-            static const char *const states[] = { "queued", "running", "done", "failed", "canceled" };
+            static const char *const states[] = { "queued", "running", "done", "failed", "canceled",
+                                                  "lost" };
             bool ok = !state;
-            for (int i = 0; i < 5 && !ok; i++)
+            for (size_t i = 0; i < sizeof states / sizeof states[0] && !ok; i++)
                 ok = !strcmp(state, states[i]);
             if (!ok) {
                 cz_api_error(resp, CZ_API_E_INVALID_REQUEST,
-                             "state: '%.32s' is not queued, running, done, failed or canceled", state);
+                             "state: '%.32s' is not queued, running, done, failed, canceled or lost",
+                             state);
                 return;
             }
             reply_json(resp, 200, cz_server_list(s, state));

@@ -345,6 +345,26 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
     cz_ctx_free(ctx);
 }
 
+/* A job whose journal entry was corrupt: a tombstone answering its id with state lost. */
+static void replay_lost(void *arg, const char *id, const char *reason)
+{
+    cz_server_t *s = arg;
+    if (cz__find(s, id))
+        return;   /* seen already in this scan */
+    djob_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->state = DJ_LOST;
+    j->error = CZ_EFORMAT;
+    j->recovered = true;
+    j->t_accept = cz__now_s();
+    snprintf(j->message, sizeof j->message, "%s", reason);
+    j->next = s->jobs;
+    s->jobs = j;
+    CZ_LOGW("job lost: its journal entry is corrupt", "id=%s", id);
+}
+
 /* ---- lifecycle ------------------------------------------------------------ */
 
 /*
@@ -416,6 +436,7 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
     if (rc == CZ_OK)
         cz_journal_set_fault(s->journal, &s->fault);
+
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
@@ -442,7 +463,7 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &s->engine, &ec);
     if (rc == CZ_OK)
-        rc = cz_journal_scan(s->journal, ctx, replay_one, s);
+        rc = cz_journal_scan(s->journal, ctx, replay_one, replay_lost, s);
     if (rc == CZ_OK && pthread_create(&s->stager, NULL, stager_main, s) == 0) {
         if (pthread_create(&s->monitor, NULL, monitor_main, s) == 0) {
             s->threads_started = true;

@@ -28,6 +28,8 @@ typedef enum {
     DJ_ENGINE,      /* in the engine */
     DJ_FINISHING,   /* ended in the engine, result being journaled */
     DJ_DONE, DJ_FAILED, DJ_CANCELED,
+    DJ_LOST,        /* tombstone: its journal entry was corrupt (message = why); never expires */
+    DJ__COUNT
 } dj_state_t;
 
 #define DJ_ENDED(st) ((st) >= DJ_DONE)

@@ -123,6 +123,30 @@ grep -q '"error":"CZ_EMISMATCH"' "$dir/body" || fail "mismatched params: $(cat "
 api GET "/v1/proofs/$id4/proof"
 [ "$code" = 422 ] && grep -q '"error":"job_failed"' "$dir/body" || fail "proof of a failed job: HTTP $code $(cat "$dir/body")"
 ok "full journal on submit: 503 storage_unavailable; proof of a CZ_EMISMATCH job: 422 job_failed"
+
+# ---- a corrupt journal entry: a tombstone, not a 404 ----------------------------------
+api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","seed":9}'
+[ "$code" = 201 ] || fail "submit: HTTP $code"
+id5=$(json_get "$dir/body" id)
+wait_state "$id5" done 60
 stop_daemon
+printf '{"id":"%s","request":{"kind":' "$id5" >"$dir/journal/$id5.job"   # torn by hand
+for round in 1 2; do
+    start_daemon
+    [ -f "$dir/journal/$id5.job.corrupt" ] || fail "corrupt entry not set aside"
+    api GET "/v1/proofs/$id5"
+    [ "$code" = 200 ] && [ "$(json_get "$dir/body" state)" = lost ] \
+        || fail "start $round: corrupt job's id: HTTP $code $(cat "$dir/body")"
+    grep -q "journal entry $id5.job is corrupt" "$dir/body" && grep -q '"error":"CZ_EFORMAT"' "$dir/body" \
+        || fail "lost job without its reason: $(cat "$dir/body")"
+    api GET "/v1/proofs/$id5/proof"
+    [ "$code" = 410 ] && grep -q '"error":"job_lost"' "$dir/body" || fail "proof of a lost job: HTTP $code"
+    api GET "/v1/proofs?state=lost"
+    grep -q "$id5" "$dir/body" || fail "list ?state=lost lacks the job"
+    api GET /metrics
+    grep -q '^cuzk_jobs{state="lost"} 1' "$dir/body" || fail "metrics: lost jobs not counted"
+    stop_daemon
+done
+ok "corrupt journal entry: set aside, the id answers lost + reason (410 job_lost), across restarts"
 
 echo "$passed passed, 0 failed"

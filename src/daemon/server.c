@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/log.h"
@@ -86,7 +87,10 @@ static void *stager_main(void *arg)
         cz_ctx_clear(ctx);
         cz_pentry_t *pe = NULL;
         double load_ms = 0;
-        int rc = cz_pcache_acquire(s->pcache, ctx, j->params_path, &pe, &load_ms);
+        /* the input first: a bad one must not cost a params load (kinds.h, validate) */
+        int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
+        if (rc == CZ_OK)
+            rc = cz_pcache_acquire(s->pcache, ctx, j->params_path, &pe, &load_ms);
         if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
             char m[256];
             snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
@@ -411,6 +415,18 @@ static int make_backends(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     return rc;
 }
 
+/* A params.dir that is not there is not an error (it may be mounted later) but every job
+ * naming params would fail: say so at start, not at the first job. */
+static void warn_params_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st))
+        CZ_LOGW("params.dir does not exist: jobs naming params will fail until it does",
+                "dir=%s error=\"%s\"", dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        CZ_LOGW("params.dir is not a directory: jobs naming params will fail", "dir=%s", dir);
+}
+
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
 {
     *out = NULL;
@@ -436,7 +452,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
     if (rc == CZ_OK)
         cz_journal_set_fault(s->journal, &s->fault);
-
+    if (rc == CZ_OK)
+        warn_params_dir(cfg->params_dir);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)

@@ -149,4 +149,34 @@ for round in 1 2; do
 done
 ok "corrupt journal entry: set aside, the id answers lost + reason (410 job_lost), across restarts"
 
+# ---- bad input found before the params are loaded ---------------------------------------
+start_daemon --params-dir "$dir/no-such-dir"
+grep -q 'msg="params.dir does not exist' "$dir/daemon.log" || fail "no warning for a missing params.dir"
+stop_daemon
+ok "a params.dir that does not exist is warned about at start"
+
+"$CUZK" porep gen-c1 --sector-size 2KiB --random 3 -o "$dir/c1.json" >/dev/null || fail "gen-c1"
+# another seed byte: the challenges no longer follow from the seed
+sed -e 's/"seed":\[0,/"seed":[1,/;t' -e 's/"seed":\[[0-9]*,/"seed":[0,/' "$dir/c1.json" >"$dir/bad-c1.json"
+cmp -s "$dir/c1.json" "$dir/bad-c1.json" && fail "the C1 was not altered"
+start_daemon
+api POST /v1/proofs "{\"kind\":\"porep-c2\",\"input_path\":\"$dir/bad-c1.json\"}"
+pname=$(sed -n "s/.*params: '\([^']*\)' not found.*/\1/p" "$dir/body")
+[ "$code" = 404 ] && [ -n "$pname" ] || fail "submit without params: HTTP $code $(cat "$dir/body")"
+# a params file of that name that is NOT 2KiB PoRep params: loading it would fail differently
+cp "$dir/params/b1k.params" "$dir/params/$pname"
+t0=$(now)
+api POST /v1/proofs "{\"kind\":\"porep-c2\",\"input_path\":\"$dir/bad-c1.json\"}"
+[ "$code" = 201 ] || fail "submit of the bad C1: HTTP $code $(cat "$dir/body")"
+id6=$(json_get "$dir/body" id)
+wait_state "$id6" failed 30
+took=$(elapsed "$t0" "$(now)")
+grep -q 'the C1 does not verify (checked before loading the params)' "$dir/body" \
+    && grep -q '"error":"CZ_EVERIFY"' "$dir/body" || fail "bad C1 failed without the C1 error: $(cat "$dir/body")"
+grep -q "msg=\"params loading\".*$pname" "$dir/daemon.log" && fail "the params were loaded for a bad C1"
+api GET /metrics
+grep -q '^cuzk_params_cache_bytes 0$' "$dir/body" || fail "params cache not empty: $(grep cuzk_params_cache_bytes "$dir/body")"
+stop_daemon
+ok "bad C1: failed in $took s with the C1 error (CZ_EVERIFY), params never loaded"
+
 echo "$passed passed, 0 failed"

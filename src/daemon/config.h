@@ -63,7 +63,7 @@ typedef struct cz_dconfig {
     size_t npreload;
     /* timeline */
     bool timeline_enabled;
-    char *timeline_file;       /* "" = the log stream (stderr) */
+    char *timeline_file;       /* its own file; "" = no timeline (the log stays one format) */
     /* journal */
     char *journal_dir;
     long result_ttl;           /* seconds a result is kept unfetched */

@@ -461,12 +461,9 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
             cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);
     if (rc == CZ_OK)
         rc = make_backends(s, ctx, cfg);
-    if (rc == CZ_OK && cfg->timeline_enabled) {
-        if (*cfg->timeline_file)
-            rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);
-        else if ((rc = cz_tl_new(&s->timeline, stderr, 0)))
-            cz_fail(ctx, rc, "timeline");
-    }
+    /* the timeline goes to its own file only: the log (stderr) stays one format */
+    if (rc == CZ_OK && cfg->timeline_enabled && *cfg->timeline_file)
+        rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);
     size_t budget = 0;
     if (rc == CZ_OK && strcmp(cfg->total_budget, "auto"))
         cz_parse_bytes(cfg->total_budget, &budget);

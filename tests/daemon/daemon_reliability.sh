@@ -179,4 +179,25 @@ grep -q '^cuzk_params_cache_bytes 0$' "$dir/body" || fail "params cache not empt
 stop_daemon
 ok "bad C1: failed in $took s with the C1 error (CZ_EVERIFY), params never loaded"
 
+# ---- the log stays one format ---------------------------------------------------------
+for tl in set default; do
+    : >"$dir/daemon.log"
+    rm -f "$dir/timeline.log"
+    if [ $tl = set ]; then start_daemon; else start_daemon --set timeline.file=; fi
+    api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","seed":12}'
+    [ "$code" = 200 ] || [ "$code" = 201 ] || fail "submit: HTTP $code"
+    wait_state "$(json_get "$dir/body" id)" done 60
+    stop_daemon
+    grep -q 'TIMELINE,' "$dir/daemon.log" && fail "TIMELINE lines in the log (timeline.file $tl)"
+    if [ $tl = set ]; then
+        grep -q '^TIMELINE,[0-9.]*,GPU_START,' "$dir/timeline.log" || fail "timeline.file lacks the job's events"
+    else
+        [ -e "$dir/timeline.log" ] && fail "a timeline file was written by default"
+    fi
+done
+grep -q 'TIMELINE,' "$dir/daemon.log" && fail "TIMELINE lines in the log by default"
+bad=$(grep -Ev '^[0-9TZ:.-]+ level=[a-z]+ msg="' "$dir/daemon.log" | head -n 2)
+[ -z "$bad" ] || fail "log lines not in the one format: $bad"
+ok "TIMELINE lines only in timeline.file; by default none, and the log is one format"
+
 echo "$passed passed, 0 failed"

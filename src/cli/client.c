@@ -192,7 +192,7 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
         size_t total = (size_t)json_integer_value(json_object_get(prog, "partitions_total"));
         cz_progress_draw(&pr, done, total, stage ? stage : "?");
         bool ended = state && (!strcmp(state, "done") || !strcmp(state, "failed") ||
-                               !strcmp(state, "canceled"));
+                               !strcmp(state, "canceled") || !strcmp(state, "lost"));
         if (ended || (timeout_s >= 0 && now_s() - t0 >= timeout_s)) {
             cz_progress_end(&pr);
             *final = st;

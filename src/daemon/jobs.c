@@ -27,6 +27,8 @@ const char *cz__state_name(dj_state_t st)
     case DJ_DONE: return "done";
     case DJ_FAILED: return "failed";
     case DJ_CANCELED: return "canceled";
+    case DJ_LOST: return "lost";
+    case DJ__COUNT: break;
     }
     return "?";
 }
@@ -79,10 +81,13 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
         json_object_set_new(o, "created", iso_time(j->created));
     if (j->finished)
         json_object_set_new(o, "finished", iso_time(j->finished));
-    if (j->state == DJ_FAILED || j->state == DJ_CANCELED) {
+    if (j->state == DJ_FAILED || j->state == DJ_CANCELED || j->state == DJ_LOST) {
         json_object_set_new(o, "error", json_string(cz_err_name(j->error)));
         json_object_set_new(o, "message", json_string(j->message));
     }
+    json_t *pending = cz__pending_json(j);
+    if (pending)
+        json_object_set_new(o, "result_write", pending);
     return o;
 }
 
@@ -427,6 +432,8 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
         rc = cz_fail(ctx, CZ_ECANCELED, "job %s was canceled: %s", id, j->message);
     else if (j->state == DJ_FAILED)
         rc = cz_fail(ctx, j->error ? j->error : CZ_EINTERNAL, "job %s failed: %s", id, j->message);
+    else if (j->state == DJ_LOST)
+        rc = cz_fail(ctx, j->error, "job %s was lost: %s", id, j->message);
     else if (!(*proof = malloc(j->proof_len)))
         rc = cz_fail(ctx, CZ_ENOMEM, "proof");
     else {

@@ -234,6 +234,11 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     return CZ_OK;
 }
 
+void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
+{
+    p->work.cancel = cancel;
+}
+
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
 {
     double t0 = now_s();

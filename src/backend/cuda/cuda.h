@@ -53,7 +53,7 @@ void cz_cuda_host_free(void *hptr);
 /* Free and total memory of the current device. */
 int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes);
 /*
- * Fault injection (tests, CUZK_CUDA_FAULT): runs a kernel that traps on the
+ * Fault injection (tests: a fired DEVICE site, core/fault.h): runs a kernel that traps on the
  * current device, a real sticky CUDA error; returns its CZ_EDEVICE. The
  * device's context is unusable afterwards, as after any such fault.
  */

@@ -36,8 +36,9 @@
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
- * device failed. CUZK_CUDA_FAULT=<device>:<n> (tests) makes region n
- * (1-based) of that device hit a real kernel fault.
+ * device failed. A fired DEVICE fault site (core/fault.h: the ctx's or
+ * the backend's own fault object) makes the region hit a real kernel fault.
+ * Cancellation and DEVICE_STEP faults: cz_backend_step before each step.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -104,7 +105,6 @@ typedef struct cuda_backend {
     void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under the device lock */
     double upload_s;                 /* params upload time of the region running (device lock) */
     uint64_t clock;                  /* region counter, for LRU */
-    unsigned fault_at;               /* CUZK_CUDA_FAULT; 0 = off */
 } cuda_backend_t;
 
 static double now_s(void)
@@ -499,10 +499,13 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
 static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
     const size_t m = (size_t)1 << w->log_m;
-    double t0 = now_s();
-    int rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
-    w->t_ntt = now_s() - t0;
+    int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
+        return rc;
+    double t0 = now_s();
+    rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
+    w->t_ntt = now_s() - t0;
+    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
     t0 = now_s();
     rvec want[V_COUNT];
@@ -545,26 +548,26 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
 {
     const void *dev[V_COUNT] = { 0 };
     int rc = tails_bases(ctx, cb, set, w, dev);
-    if (rc != CZ_OK)
+    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "L")) != CZ_OK)
         return rc;
 
     double t0 = now_s();
     rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
     w->t_msm_l = now_s() - t0;
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
         t0 = now_s();
         rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
                          w->num_inputs, w->a_split);
         w->t_msm_a = now_s() - t0;
     }
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
         t0 = now_s();
         rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
         w->t_msm_b1 = now_s() - t0;
     }
     w->b2_done = false;
-    if (rc == CZ_OK && !cb->opts.g2_on_cpu) {
+    if (rc == CZ_OK && !cb->opts.g2_on_cpu && (rc = cz_backend_step(ctx, w, "B2")) == CZ_OK) {
         t0 = now_s();
         rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
@@ -592,8 +595,8 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     int rc = ensure_contexts(ctx, cb, w->log_m);
     if (rc != CZ_OK)
         return rc;
-    if (cb->fault_at && cb->clock == cb->fault_at)
-        return cz_cuda_inject_fault(ctx);
+    if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
+        return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
     rset *set = find_set(cb, w);
     if (!set)
         set = new_set(cb, w);
@@ -641,17 +644,6 @@ static const cz_backend_ops_t cuda_ops = {
     .unstage = cuda_unstage,
 };
 
-/* CUZK_CUDA_FAULT=<device>:<n>: region n of that device faults. */
-static unsigned fault_from_env(int device)
-{
-    const char *e = getenv("CUZK_CUDA_FAULT");
-    int d;
-    unsigned n;
-    if (e && sscanf(e, "%d:%u", &d, &n) == 2 && d == device)
-        return n;
-    return 0;
-}
-
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
                         const cz_cuda_backend_opts_t *opts)
 {
@@ -679,7 +671,6 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit
                                           : (total_b > CZ__HEADROOM ? total_b - CZ__HEADROOM : 0);
-    cb->fault_at = fault_from_env(device_index);
     *out = &cb->base;
     return CZ_OK;
 }

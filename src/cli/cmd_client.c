@@ -322,6 +322,9 @@ int cmd_proof(int argc, char **argv)
         proof_usage(stderr);
         return CZ_EXIT_USAGE;
     }
+    if (!cz_cli_check_output("cuzk proof", "--out", o.out) ||
+        !cz_cli_check_output("cuzk proof", "--public", o.pub))
+        return CZ_EXIT_USAGE;
     size_t parts = 0;
     int rc = cz_client_fetch_proof(&o.cl, "cuzk proof", o.id, o.timeout < 0 ? 0 : o.timeout, o.out,
                                    o.pub, &parts);

@@ -110,6 +110,8 @@ static int gen_c1(int argc, char **argv)
     if (!out || !a.sector_bytes ||
         (sparse ? data_path != NULL : !data_path == !have_random))
         return usage();
+    if (!cz_cli_check_output("porep gen-c1", "-o", out))   /* before sealing */
+        return CZ_EXIT_USAGE;
     uint8_t *data = NULL;
     if (data_path) {
         FILE *f = fopen(data_path, "rb");
@@ -508,6 +510,11 @@ int cmd_prove_porep_c2(int argc, char **argv)
         default: goto usage;
         }
     }
+    if (!cz_cli_check_output("cuzk prove", "--proof", proof_path) ||
+        !cz_cli_check_output("cuzk prove", "--public", public_path) ||
+        !cz_cli_check_output("cuzk prove", "--timeline", timeline_path) ||
+        !cz_cli_check_output("cuzk prove", "--svg", svg_path))
+        return CZ_EXIT_USAGE;
     if (random_params) {
         /* timing only: no params, vk or public file; --proof optional */
         if (optind != argc || !c1_path || params_path || dir || vk_path || public_path)
@@ -683,8 +690,23 @@ int cmd_setup_porep_c2(int argc, char **argv)
     }
     uint64_t bytes;
     char circuit[64], pbuf[1024], vbuf[1024];
-    if (!size || cz_porep_parse_size(size, &bytes) || (!params != !vk) || (!params == !dir))
+    if (!size) {
+        fprintf(stderr, "cuzk setup: --kind porep-c2 needs --sector-size\n");
         goto usage;
+    }
+    if (cz_porep_parse_size(size, &bytes) || !cz_porep_proof_v1_1(bytes)) {
+        fprintf(stderr, "cuzk setup: --sector-size %s: not a PoRep sector size (want 2KiB, "
+                        "8MiB, 512MiB, 32GiB or 64GiB)\n", size);
+        goto usage;
+    }
+    if (!params != !vk || !params == !dir) {
+        fprintf(stderr, "cuzk setup: give --params and --vk, or --params-dir\n");
+        goto usage;
+    }
+    /* the README's `--params-dir params` into a new directory: create it now,
+     * before minutes of setup */
+    if (dir && !cz_cli_make_output_dir("cuzk setup", "--params-dir", dir))
+        return CZ_EXIT_USAGE;
     if (dir && (!c2_named(pbuf, sizeof pbuf, dir, bytes, "params") ||
                 !c2_named(vbuf, sizeof vbuf, dir, bytes, "vk")))
         goto usage;

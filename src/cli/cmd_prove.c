@@ -108,6 +108,10 @@ int cmd_prove(int argc, char **argv)
     }
     if (optind != argc || !circuit_id || !params_path || !proof_path)
         goto usage;
+    /* the proof is the end of the run: its files are checked at the start */
+    if (!cz_cli_check_output("cuzk prove", "--proof", proof_path) ||
+        !cz_cli_check_output("cuzk prove", "--public", public_path))
+        return CZ_EXIT_USAGE;
     if (daemon && !local) {
         if (backend || have_device) {
             fprintf(stderr, "cuzk prove: --backend/--device choose the in-process backend; the "

@@ -194,6 +194,8 @@ static int timeline_analyze(int argc, char **argv)
     }
     if (!log)
         return usage_error("missing LOG");
+    if (!cz_cli_check_output("cuzk timeline", "--svg", svg))
+        return CZ_EXIT_USAGE;
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK) {

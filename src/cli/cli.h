@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/ctx.h"
 
@@ -72,6 +73,12 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
+/* The `--kind porep-c2` usage of |command| ("prove", "setup" or "verify"),
+ * which the plain form's --help prints after its own. */
+void cz_cli_c2_usage(FILE *f, const char *command);
+/* The plain form's usage: the whole help (with the porep-c2 form) on stdout
+ * for --help, else the plain form and a pointer to --help on stderr. */
+void cz_cli_usage_tail(FILE *f, const char *command);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

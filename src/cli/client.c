@@ -129,8 +129,16 @@ bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const
         out->body = sink.buf ? sink.buf : strdup("");
         out->len = sink.len;
     } else {
-        snprintf(out->error, sizeof out->error, "%s%s%s: %s", cl->url ? cl->url : "unix socket ",
-                 cl->url ? "" : cl->socket, "", *err ? err : curl_easy_strerror(rc));
+        /* name the address we tried; on a unix socket libcurl's own text says
+         * "port 80" (of the placeholder URL), so the OS's reason is given */
+        long os_errno = 0;
+        curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
+        if (cl->url)
+            snprintf(out->error, sizeof out->error, "%s: %s", cl->url,
+                     *err ? err : curl_easy_strerror(rc));
+        else
+            snprintf(out->error, sizeof out->error, "unix socket %s: %s", cl->socket,
+                     os_errno ? strerror((int)os_errno) : curl_easy_strerror(rc));
         free(sink.buf);
     }
     curl_slist_free_all(hdr);

@@ -56,9 +56,9 @@ static void bytes32(uint8_t out[32], const char *s)
     }
 }
 
-static int usage(void)
+static int porep_usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
             "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
             "                         -o c1.json\n"
@@ -67,7 +67,18 @@ static int usage(void)
             "          SEED picks the unopened parents' labels)\n"
             "       cuzk porep check-c1 c1.json\n"
             "T, S, P: 64 hex digits, or any text (its SHA-256 is used).\n");
-    return CZ_EXIT_USAGE;
+    return f == stdout ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+}
+
+static int usage(void) { return porep_usage(stderr); }
+
+/* --help / -h anywhere among the arguments */
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return true;
+    return false;
 }
 
 static int gen_c1(int argc, char **argv)
@@ -189,6 +200,8 @@ static int check_c1(int argc, char **argv)
 
 int cmd_porep(int argc, char **argv)
 {
+    if (wants_help(argc, argv))   /* porep, porep gen-c1, porep check-c1 --help */
+        return porep_usage(stdout);
     if (argc < 2)
         return usage();
     if (!strcmp(argv[1], "gen-c1"))
@@ -739,6 +752,12 @@ static const char C2_VERIFY_USAGE[] =
     "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
     "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n";
 
+void cz_cli_c2_usage(FILE *f, const char *command)
+{
+    fputs(!strcmp(command, "prove") ? C2_PROVE_USAGE
+          : !strcmp(command, "setup") ? C2_SETUP_USAGE : C2_VERIFY_USAGE, f);
+}
+
 int cmd_verify_porep_c2(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -858,6 +877,10 @@ static int no_c2(void)
 {
     fprintf(stderr, "cuzk: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
     return CZ_EXIT_FAIL;
+}
+void cz_cli_c2_usage(FILE *f, const char *command)
+{
+    fprintf(f, "usage: cuzk %s --kind porep-c2 ...: not in this build (needs jansson)\n", command);
 }
 int cmd_prove_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 int cmd_setup_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }

@@ -33,6 +33,7 @@ static void setup_usage(FILE *f)
             "  --seed S    derive the toxic waste from S instead of the OS random generator\n"
             "              (reproducible files for tests; anyone knowing S can forge proofs)\n"
             "  --threads T pool width (default: all CPUs)\n");
+    cz_cli_usage_tail(f, "setup");
 }
 
 static double now(void)
@@ -96,11 +97,15 @@ int cmd_setup(int argc, char **argv)
     cz_setup_toxic_t toxic;
     cz_params_shape_t shape;
     double t0 = now(), t1 = t0, t2 = t0;
+    if (cz_circuit_parse(ctx, circuit_id, &circuit) != CZ_OK) {   /* a usage error */
+        fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
+        cz_ctx_free(ctx);
+        return CZ_EXIT_USAGE;
+    }
     cz_progress_t progress;
     cz_progress_start(&progress, false);
-    int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
-    if (rc == CZ_OK)
-        cz_progress_fraction(&progress, "setup", "synthesis", -1);
+    cz_progress_fraction(&progress, "setup", "synthesis", -1);
+    int rc = CZ_OK;
     if (rc == CZ_OK)
         rc = cz_cs_new(&cs, ctx, CZ_CS_KEYGEN);
     if (rc == CZ_OK)

@@ -211,14 +211,15 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     if (!json_is_object(req))
         return cz_fail(ctx, CZ_EINVAL, "body: must be a JSON object");
     const char *kname = json_string_value(json_object_get(req, "kind"));
+    char known[128];
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     size_t kind_index = 0;
     const cz_job_kind_t *kind = cz_kind_find(kname, &kind_index);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", kname,
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)req, key, val)

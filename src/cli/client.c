@@ -196,7 +196,11 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
             return rc;
         }
         const char *state = json_string_value(json_object_get(st, "state"));
-        const char *stage = json_string_value(json_object_get(st, "stage"));
+        /* within the engine the partition's own stage (synthesis, device, ...)
+         * says more than "proving": a one-partition job moves through it */
+        const char *stage = json_string_value(json_object_get(st, "partition_stage"));
+        if (!stage)
+            stage = json_string_value(json_object_get(st, "stage"));
         json_t *prog = json_object_get(st, "progress");
         size_t done = (size_t)json_integer_value(json_object_get(prog, "partitions_done"));
         size_t total = (size_t)json_integer_value(json_object_get(prog, "partitions_total"));

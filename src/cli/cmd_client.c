@@ -32,6 +32,9 @@ static void print_status_line(const json_t *st)
            json_integer_value(json_object_get(p, "partitions_total")),
            json_string_value(json_object_get(st, "summary")),
            json_number_value(json_object_get(t, "total_ms")) / 1e3);
+    const char *pstage = json_string_value(json_object_get(st, "partition_stage"));
+    if (pstage)
+        printf("  [%s]", pstage);
     const char *msg = json_string_value(json_object_get(st, "message"));
     if (msg && *msg)
         printf("  (%s)", msg);

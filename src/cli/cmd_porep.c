@@ -380,7 +380,8 @@ static int c2_prove_random(const c2_random_opts_t *o)
         rc = cz_engine_submit(e, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
             rc = CZ_OK;
-            cz_progress_draw(&progress, info.partitions_done, info.partitions, "proving");
+            cz_progress_draw(&progress, info.partitions_done, info.partitions,
+                             cz_job_stage_label(info.state, info.in_stage));
         }
         wall = c2_now() - t;
         cz_progress_end(&progress);
@@ -606,7 +607,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
             rc = CZ_OK;
             cz_progress_draw(&progress, info.partitions_done, info.partitions,
-                             info.state == CZ_JOB_VERIFYING ? "verifying" : "proving");
+                             cz_job_stage_label(info.state, info.in_stage));
         }
         t_engine = c2_now() - t;
         if (rc == CZ_OK && info.state != CZ_JOB_DONE)

@@ -50,6 +50,11 @@ expect_fast "export --dir under a file" proof.bin/js \
     || fail "export into a new nested directory"
 [ -s new/js/proof.json ] || fail "export did not create new/js"
 
+expect_fast "bench pipeline --svg into a missing directory" /nonexist/b.svg \
+    "$CUZK" bench pipeline --circuit bench:2^14 --jobs 4 --svg /nonexist/b.svg
+expect_fast "bench pipeline --timeline into a missing directory" /nonexist/b.log \
+    "$CUZK" bench pipeline --circuit bench:2^14 --jobs 4 --timeline /nonexist/b.log
+
 printf 'TIMELINE,0.000,SUBMIT,1,partitions=1\n' >t.log
 expect_fast "timeline analyze --svg into a missing directory" /nonexist/t.svg \
     "$CUZK" timeline analyze t.log --svg /nonexist/t.svg

@@ -28,6 +28,21 @@ expect_fast() {
 "$CUZK" setup --circuit bench:1024 --params p.params --vk p.vk --seed 5 >/dev/null || fail "setup"
 mkdir adir
 
+# setup's progress: phase, percent and ETA on a TTY (util-linux `script`
+# gives it one), nothing of it when stderr is not a TTY
+"$CUZK" setup --circuit bench:2^13 --params q.params --vk q.vk --seed 2 >/dev/null 2>plain.txt \
+    || fail "setup bench:2^13"
+grep -q "ETA" plain.txt && fail "setup drew progress on a non-TTY stderr"
+if command -v script >/dev/null 2>&1 && script -qc true /dev/null >/dev/null 2>&1; then
+    script -qc "'$CUZK' setup --circuit bench:2^13 --params q.params --vk q.vk --seed 2" \
+        /dev/null >tty.txt 2>&1 </dev/null || fail "setup on a TTY"
+    tr '\r' '\n' <tty.txt >tty-lines.txt
+    grep -Eq "^setup: G1 points +[0-9]+\.[0-9]%  elapsed +[0-9.]+s  ETA [0-9]+s" tty-lines.txt \
+        || fail "setup on a TTY shows no phase/percent/ETA: $(head -c 300 tty-lines.txt)"
+    grep -q "^setup: G2 points  *100.0%" tty-lines.txt || fail "setup on a TTY never reached 100%"
+    echo "ok: setup progress on a TTY ($(grep -c '^setup: ' tty-lines.txt) redraws)"
+fi
+
 expect_fast "setup --params into a missing directory" /nonexist \
     "$CUZK" setup --circuit bench:2^16 --params /nonexist/x.params --vk x.vk --seed 1
 expect_fast "setup --vk into a missing directory" /nonexist \

@@ -127,8 +127,16 @@ bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const
         out->body = sink.buf ? sink.buf : strdup("");
         out->len = sink.len;
     } else {
-        snprintf(out->error, sizeof out->error, "%s%s%s: %s", cl->url ? cl->url : "unix socket ",
-                 cl->url ? "" : cl->socket, "", *err ? err : curl->easy_strerror(rc));
+        /* name the address we tried; on a unix socket libcurl's own text says
+         * "port 80" (of the placeholder URL), so the OS's reason is given */
+        long os_errno = 0;
+        curl->easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
+        if (cl->url)
+            snprintf(out->error, sizeof out->error, "%s: %s", cl->url,
+                     *err ? err : curl->easy_strerror(rc));
+        else
+            snprintf(out->error, sizeof out->error, "unix socket %s: %s", cl->socket,
+                     os_errno ? strerror((int)os_errno) : curl->easy_strerror(rc));
         free(sink.buf);
     }
     curl->slist_free_all(hdr);
@@ -186,7 +194,11 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
             return rc;
         }
         const char *state = json_string_value(json_object_get(st, "state"));
-        const char *stage = json_string_value(json_object_get(st, "stage"));
+        /* within the engine the partition's own stage (synthesis, device, ...)
+         * says more than "proving": a one-partition job moves through it */
+        const char *stage = json_string_value(json_object_get(st, "partition_stage"));
+        if (!stage)
+            stage = json_string_value(json_object_get(st, "stage"));
         json_t *prog = json_object_get(st, "progress");
         size_t done = (size_t)json_integer_value(json_object_get(prog, "partitions_done"));
         size_t total = (size_t)json_integer_value(json_object_get(prog, "partitions_total"));

@@ -46,6 +46,27 @@ static const char *stage_name(const djob_t *j)
     }
 }
 
+/*
+ * Within the engine, where the work is: "verify" while the job's proof is
+ * verified, else the furthest stage any unfinished partition has reached
+ * (a one-partition job: its partition's stage). NULL outside the engine.
+ */
+static const char *partition_stage(const djob_t *j)
+{
+    if (j->state != DJ_ENGINE)
+        return NULL;
+    return cz_job_stage_label(j->engine_state, j->in_stage);
+}
+
+static json_t *stage_counts(const djob_t *j)
+{
+    json_t *o = json_object();
+    for (int k = 0; o && k < CZ_PART_NSTAGES; k++)
+        json_object_set_new(o, cz_part_stage_name((cz_part_stage_t)k),
+                            json_integer((json_int_t)j->in_stage[k]));
+    return o;
+}
+
 static json_t *iso_time(time_t t)
 {
     struct tm tm;
@@ -72,6 +93,11 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
                           "recovered", j->recovered);
     if (!o)
         return NULL;
+    const char *pstage = partition_stage(j);
+    if (pstage) {
+        json_object_set_new(o, "partition_stage", json_string(pstage));
+        json_object_set_new(o, "partition_stages", stage_counts(j));
+    }
     if (*j->request_id)
         json_object_set_new(o, "request_id", json_string(j->request_id));
     const char *params = json_string_value(json_object_get(j->request, "params"));
@@ -216,14 +242,15 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     if (!json_is_object(req))
         return cz_fail(ctx, CZ_EINVAL, "body: must be a JSON object");
     const char *kname = json_string_value(json_object_get(req, "kind"));
+    char known[128];
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     size_t kind_index = 0;
     const cz_job_kind_t *kind = cz_kind_find(kname, &kind_index);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", kname,
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)req, key, val)

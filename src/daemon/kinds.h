@@ -82,6 +82,8 @@ const cz_job_kind_t *cz_kind_find(const char *name, size_t *index);
 /* All kinds (for the status endpoint and error messages). */
 size_t cz_kind_count(void);
 const cz_job_kind_t *cz_kind_at(size_t i);
+/* Every registered kind's name, ", "-separated, into |buf| (cut to |cap|); returns |buf|. */
+const char *cz_kind_names(char *buf, size_t cap);
 
 /*
  * "circuit": a toy or bench circuit of the registry (circuits/registry.h);

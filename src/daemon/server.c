@@ -226,6 +226,7 @@ static void *monitor_main(void *arg)
                 cz_engine_cancel(s->engine, j->eid);
             j->engine_state = info.state;
             j->partitions_done = info.partitions_done;
+            memcpy(j->in_stage, info.in_stage, sizeof j->in_stage);
             double params = j->params_load_ms;
             j->t = info.t;
             j->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;

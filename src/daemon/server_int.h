@@ -48,6 +48,7 @@ typedef struct djob {
     bool recovered;                       /* (const) replayed from the journal */
     dj_state_t state;                     /* (mu) */
     cz_job_state_t engine_state;          /* (mu) last engine snapshot */
+    size_t in_stage[CZ_PART_NSTAGES];     /* (mu) its partitions by stage (engine.h) */
     uint64_t eid;                         /* (mu) engine id, 0 = not in the engine */
     cz_pentry_t *pentry;                  /* (mu) params reference while in the engine */
     bool cancel;                          /* (mu) cancel requested */

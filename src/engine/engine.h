@@ -93,6 +93,31 @@ typedef enum {
 
 const char *cz_job_state_name(cz_job_state_t s);
 
+/*
+ * Where a partition is between submission and resolution (workers.c):
+ *   QUEUED       not yet taken by a synthesis worker, waiting for memory
+ *                budget, or back in line for a retry;
+ *   SYNTHESIS    its witness is being synthesized;
+ *   DEVICE_WAIT  synthesized: in the device queue, being staged, or waiting
+ *                for the device lock;
+ *   DEVICE       holding the device lock (the device region);
+ *   EPILOGUE     the CPU epilogue after the device region.
+ * A job's verification is its state, CZ_JOB_VERIFYING, after every partition.
+ */
+typedef enum cz_part_stage {
+    CZ_PART_QUEUED, CZ_PART_SYNTHESIS, CZ_PART_DEVICE_WAIT, CZ_PART_DEVICE, CZ_PART_EPILOGUE,
+    CZ_PART_NSTAGES
+} cz_part_stage_t;
+
+/* "queued", "synthesis", "waiting_device", "device", "epilogue". */
+const char *cz_part_stage_name(cz_part_stage_t s);
+/*
+ * Where a running job's work is, for a progress display: "verify" in
+ * CZ_JOB_VERIFYING, else the name of the furthest stage that any of its
+ * unfinished partitions (|in_stage|, as in cz_job_info_t) has reached.
+ */
+const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES]);
+
 /* Milliseconds. */
 typedef struct cz_job_timings {
     double queue_wait, params_load, synthesis, device, total;
@@ -105,6 +130,9 @@ typedef struct cz_job_info {
     int error;                     /* CZ_OK unless FAILED / CANCELED */
     char message[256];
     cz_job_timings_t t;
+    /* The partitions not yet resolved, by stage (a snapshot: a partition
+     * moving between stages at that instant may count as QUEUED). */
+    size_t in_stage[CZ_PART_NSTAGES];
 } cz_job_info_t;
 
 typedef struct cz_engine_stats {

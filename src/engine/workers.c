@@ -77,8 +77,19 @@ static size_t take_partition(job_t *j)
     return j->next_part++;
 }
 
+/* Move |p| to stage |s| (cz_job_info_t.in_stage); by its owner thread. */
+static void part_enter(part_t *p, cz_part_stage_t s)
+{
+    if (p->stage != CZ_PART_QUEUED)
+        atomic_fetch_sub(&p->job->in_stage[p->stage], 1);
+    if (s != CZ_PART_QUEUED)
+        atomic_fetch_add(&p->job->in_stage[s], 1);
+    p->stage = s;
+}
+
 static void drop(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
+    part_enter(p, CZ_PART_QUEUED);   /* leaves the stages before it is resolved */
     if (p->g16) {
         cz_g16_partition_free(p->g16);
         p->g16 = NULL;
@@ -151,6 +162,7 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
     }
     p->reserved = spec->partition_bytes;
 
+    part_enter(p, CZ_PART_SYNTHESIS);
     cz_tl_emit(e->tl, CZ_TL_SYNTH_START, j->id, "synth_worker=%u,partition=%zu", widx, p->index);
     double t0 = cz__engine_now_ms(e);
     cz_cs_witness_t w;
@@ -181,6 +193,7 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
         return;
     }
     cz_tl_emit(e->tl, CZ_TL_GPU_QUEUE, j->id, "partition=%zu", p->index);
+    part_enter(p, CZ_PART_DEVICE_WAIT);
     push_device_queue(e, p);
 }
 
@@ -355,6 +368,7 @@ static void device_failed(worker_t *w, part_t *p, const char *msg)
     p->g16 = NULL;
     cz_budget_release(&e->budget, p->reserved);
     p->reserved = 0;
+    part_enter(p, CZ_PART_QUEUED);
     cz__engine_requeue(e, p);
 }
 
@@ -383,9 +397,10 @@ static int region_under_lock(worker_t *w, part_t *p, double *held_ms)
     double t_wait = cz__engine_now_ms(e);
     pthread_mutex_lock(&dev->lock);
     /* Under the lock only the device region: the events are stamped here and
-     * written after the unlock (cz_tl_emit_at). */
+     * written after the unlock (cz_tl_emit_at); the stage is one atomic add. */
     double t_acq = cz__engine_now_ms(e);
     int rc = canceled_at(w->ctx, j, "the device region");
+    part_enter(p, CZ_PART_DEVICE);
     if (rc == CZ_OK)
         rc = cz_g16_device(w->ctx, dev->backend, p->g16);
     double t_rel = cz__engine_now_ms(e);
@@ -449,6 +464,7 @@ static void prove_on_device(worker_t *w, part_t *p)
         drop(e, p, CZ_ECANCELED, "canceled");
         return;
     }
+    part_enter(p, CZ_PART_EPILOGUE);
     cz_tl_emit(e->tl, CZ_TL_EPI_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t0 = cz__engine_now_ms(e);
     rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);

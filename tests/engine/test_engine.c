@@ -4,7 +4,8 @@
  * one device at once (from the timeline); with W = 2 and a backlog, a prep
  * or epilogue overlaps the other worker's region, with W = 1 none does;
  * priority and age order; a budget that fits one partition; cancel; a
- * failing partition; device failures with retry on another device.
+ * failing partition; device failures with retry on another device; the
+ * stage of each partition in the job's info.
  * Also run under ThreadSanitizer (label tsan).
  */
 #include <pthread.h>
@@ -522,6 +523,57 @@ CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
         CHECK_EQ_U64(st.budget_reserved, 0);
         fixture_free(&f);
     }
+}
+
+static size_t stage_sum(const cz_job_info_t *info)
+{
+    size_t n = 0;
+    for (int k = 0; k < CZ_PART_NSTAGES; k++)
+        n += info->in_stage[k];
+    return n;
+}
+
+/* The stage of each partition within the job (cz_job_info_t.in_stage):
+ * with synthesis held at a gate, one partition is in synthesis and the
+ * others queued; at every poll the stages account for exactly the
+ * unresolved partitions; at the end none is left in any stage. */
+CZ_TEST(partition_stages_in_job_info)
+{
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    bool open = false;
+    job_arg a = { &f.circuit, 3, -1, &mu, &cv, &open };
+    uint64_t id = submit(&f, &a, 3, 0);
+    cz_job_info_t info;
+    for (int i = 0; i < 2000; i++) {   /* <= 10 s for the synthesis worker to take it */
+        CHECK_OK(cz_engine_info(f.e, id, &info));
+        if (info.in_stage[CZ_PART_SYNTHESIS] == 1)
+            break;
+        usleep(5000);
+    }
+    CHECK_EQ_U64(info.in_stage[CZ_PART_SYNTHESIS], 1);
+    CHECK_EQ_U64(info.in_stage[CZ_PART_QUEUED], 2);
+    CHECK_EQ_U64(stage_sum(&info), 3);
+    CHECK_EQ_STR(cz_part_stage_name(CZ_PART_DEVICE_WAIT), "waiting_device");
+    pthread_mutex_lock(&mu);
+    open = true;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    size_t past_synthesis = 0;
+    while (cz_engine_wait(f.e, id, 0.002, &info) == CZ_EBUSY) {
+        /* partitions_done counts proved ones; the rest are in some stage
+         * (the verification of the whole job is its state) */
+        if (info.state != CZ_JOB_VERIFYING)
+            CHECK_EQ_U64(stage_sum(&info), info.partitions - info.partitions_done);
+        past_synthesis += info.in_stage[CZ_PART_DEVICE_WAIT] + info.in_stage[CZ_PART_DEVICE] +
+                          info.in_stage[CZ_PART_EPILOGUE];
+    }
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_EQ_U64(stage_sum(&info), 0);
+    printf("  polls saw %zu partition-stages past synthesis\n", past_synthesis);
+    fixture_free(&f);
 }
 
 CZ_TEST(failing_partition_fails_its_job_only)

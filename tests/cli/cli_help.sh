@@ -87,6 +87,8 @@ run 0 "$CUZK" verify --vk b.vk --proof proof.bin --public pub.txt
 
 if [ $have_client -eq 1 ]; then
     run 2 "$CUZK" list --state bogus --socket "$dir/none.sock"; err_has "'bogus'"; err_has "queued"
+    # every state the daemon takes, `lost` (tombstones) included: only the daemon is missing
+    run 3 "$CUZK" list --state lost --socket "$dir/none.sock"
     # an unreachable daemon: exit 3, naming the socket or address, not "port 80"
     run 3 "$CUZK" list --socket "$dir/none.sock"; err_has "$dir/none.sock"
     grep -q "port 80" "$dir/err" && fail "unreachable socket: the message says port 80"

@@ -503,7 +503,7 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
 /* A fault at a step inside the region is a device error: the job fails with the message. */
 CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
 {
-    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region */
+    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region: a sweep */
         cz_fault_t fault;
         cz_fault_init(&fault);
         cz_fault_arm(&fault, CZ_FAULT_DEVICE_STEP, n, false);
@@ -574,6 +574,53 @@ CZ_TEST(partition_stages_in_job_info)
     CHECK_EQ_U64(stage_sum(&info), 0);
     printf("  polls saw %zu partition-stages past synthesis\n", past_synthesis);
     fixture_free(&f);
+}
+
+/*
+ * Fail the n-th large allocation of a one-partition job, for every n it
+ * makes (the witness arrays, a/b/c grown to the domain, the prover's
+ * scalars): each run ends failed CZ_ENOMEM with a message, in bounded
+ * time, every budget byte back, and the engine proves the next job (ASan in
+ * CI: nothing leaks on any of these paths).
+ */
+CZ_TEST(every_failed_allocation_fails_the_job_cleanly)
+{
+    cz_fault_t count;
+    cz_fault_init(&count);
+    fixture_fault = &count;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_fault = NULL;
+    job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
+    cz_job_info_t info;
+    uint64_t id = submit(&f, &a, 1, 0);
+    CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    fixture_free(&f);
+    const uint64_t sites = cz_fault_reached(&count, CZ_FAULT_ALLOC);
+    CHECK(sites >= 4);   /* witness arrays, a/b grown to the domain, input scalars */
+    fprintf(stderr, "  %" PRIu64 " allocation sites in a one-partition job\n", sites);
+    for (uint64_t n = 1; n <= sites; n++) {
+        cz_fault_t fault;
+        cz_fault_init(&fault);
+        cz_fault_arm(&fault, CZ_FAULT_ALLOC, n, false);
+        fixture_fault = &fault;
+        fixture_init(&f, 1, 1, 0);
+        fixture_fault = NULL;
+        id = submit(&f, &a, 1, 0);
+        CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+        if (info.state != CZ_JOB_FAILED || info.error != CZ_ENOMEM)
+            CZ__FAIL("allocation %" PRIu64 " of %" PRIu64 " failed: job %s (%s) \"%s\"", n, sites,
+                     cz_job_state_name(info.state), cz_err_name(info.error), info.message);
+        CHECK(info.message[0] != '\0');
+        cz_engine_stats_t st;
+        cz_engine_stats(f.e, &st);
+        CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+        uint64_t next = submit(&f, &a, 1, 0);   /* the fault fired once: the engine goes on */
+        CHECK_OK(cz_engine_wait(f.e, next, 60, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+        fixture_free(&f);
+    }
 }
 
 CZ_TEST(failing_partition_fails_its_job_only)

@@ -77,7 +77,7 @@ run 2 "$CUZK" verify --vk a.vk --public a.txt; err_has "missing --proof"
 
 # a binary file as --public: a message without raw bytes, bounded in length
 "$CUZK" setup --circuit bench:1024 --params b.params --vk b.vk --seed 3 >/dev/null || fail "setup"
-"$CUZK" prove --circuit bench:1024 --params b.params --proof proof.bin --public pub.txt >/dev/null \
+"$CUZK" prove --circuit bench:1024 --params b.params --proof proof.bin --public pub.txt >/dev/null 2>&1 \
     || fail "prove"
 run 2 "$CUZK" verify --vk b.vk --proof proof.bin --public proof.bin
 err_has "proof.bin:1: not a field element"

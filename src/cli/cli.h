@@ -56,6 +56,12 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
+/* --kind winning-post|window-post (cli/cmd_post.c) */
+bool cz_cli_post_kind(int argc, char **argv);
+int cmd_post(int argc, char **argv);
+int cmd_setup_post(int argc, char **argv);
+int cmd_prove_post(int argc, char **argv);
+int cmd_verify_post(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

@@ -92,4 +92,12 @@ extern const cz_job_kind_t cz_kind_circuit;
  */
 extern const cz_job_kind_t cz_kind_porep_c2;
 
+/*
+ * "winning-post", "window-post": one FallbackPoSt partition (daemon/
+ * kind_post.c, post/job.h). input: the PoSt input JSON (post/input.h);
+ * params default: the Filecoin name of the proof's circuit.
+ */
+extern const cz_job_kind_t cz_kind_winning_post;
+extern const cz_job_kind_t cz_kind_window_post;
+
 #endif /* CUZK_DAEMON_KINDS_H */

@@ -12,8 +12,6 @@
 #include "circuits/post/post_int.h"
 #include "core/hex.h"
 
-#define MAX_FILE ((size_t)1 << 30)   /* a 32GiB window partition: 2349 x ~25 KB hex */
-
 void cz_post_input_free(cz_post_input_t *in)
 {
     if (!in)
@@ -123,6 +121,26 @@ static int parse(cz_ctx_t *ctx, cz_post_input_t *in, const json_t *root)
     return CZ_OK;
 }
 
+static int parse_root(cz_ctx_t *ctx, cz_post_input_t *in, json_t *root, const char *what,
+                      const json_error_t *err)
+{
+    if (!root)
+        return cz_fail(ctx, CZ_EFORMAT, "post input: %s line %d: %s", what, err->line, err->text);
+    int rc = json_is_object(root) ? parse(ctx, in, root)
+                                  : cz_fail(ctx, CZ_EFORMAT, "post input: not a JSON object");
+    json_decref(root);
+    if (rc)
+        cz_post_input_free(in);
+    return rc;
+}
+
+int cz_post_input_parse(cz_ctx_t *ctx, cz_post_input_t *in, const char *text, size_t len)
+{
+    memset(in, 0, sizeof *in);
+    json_error_t err;
+    return parse_root(ctx, in, json_loadb(text, len, JSON_REJECT_DUPLICATES, &err), "JSON", &err);
+}
+
 int cz_post_input_load(cz_ctx_t *ctx, cz_post_input_t *in, const char *path)
 {
     memset(in, 0, sizeof *in);
@@ -132,14 +150,7 @@ int cz_post_input_load(cz_ctx_t *ctx, cz_post_input_t *in, const char *path)
     json_error_t err;
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
     fclose(f);
-    if (!root)
-        return cz_fail(ctx, CZ_EFORMAT, "post input: %s line %d: %s", path, err.line, err.text);
-    int rc = json_is_object(root) ? parse(ctx, in, root)
-                                  : cz_fail(ctx, CZ_EFORMAT, "post input: not a JSON object");
-    json_decref(root);
-    if (rc)
-        cz_post_input_free(in);
-    return rc;
+    return parse_root(ctx, in, root, path, &err);
 }
 
 /* ---- writing ------------------------------------------------------------------ */

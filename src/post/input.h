@@ -35,6 +35,8 @@ typedef struct {
 } cz_post_input_t;
 
 int cz_post_input_load(cz_ctx_t *ctx, cz_post_input_t *in, const char *path);
+/* The same from memory (|len| bytes of JSON text). */
+int cz_post_input_parse(cz_ctx_t *ctx, cz_post_input_t *in, const char *text, size_t len);
 int cz_post_input_save(cz_ctx_t *ctx, const cz_post_input_t *in, const char *path);
 void cz_post_input_free(cz_post_input_t *in);
 

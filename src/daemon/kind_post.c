@@ -15,6 +15,10 @@
  *                 (v28-proof-of-spacetime-fallback-...params)
  *
  * Deterministic, as the journal's replay requires. The job owns its input.
+ *
+ * cz_kind_post_request is the gRPC door's entry: the same job from Curio's
+ * SubmitProofRequest fields (post/job.h cz_post_request_t), released by
+ * the kinds' release().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,42 @@ typedef struct {
     cz_post_input_t in;
     cz_post_job_t job;
 } post_job;
+
+/* The kind job of a prepared post_job |j| (owned by *out from here on). */
+static int finish(cz_ctx_t *ctx, post_job *j, int rc, cz_kind_job_t *out)
+{
+    if (rc == CZ_OK)
+        rc = cz_post_params_name(out->default_params, sizeof out->default_params,
+                                 &j->job.params, "params");
+    if (rc != CZ_OK) {
+        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
+            rc = cz_fail(ctx, CZ_EINVAL, "input: %s", msg);
+        }
+        cz_post_job_clear(&j->job);
+        cz_post_input_free(&j->in);
+        free(j);
+        return rc;
+    }
+    out->partitions = 1;
+    out->shape = j->job.shape;
+    out->rows = j->job.rows;
+    snprintf(out->summary, sizeof out->summary, "%s x%zu sectors", j->job.proof->name,
+             j->job.nsectors);
+    out->synthesize = cz_post_synthesize_job;
+    out->arg = &j->job;
+    return CZ_OK;
+}
+
+int cz_kind_post_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_kind_job_t *out)
+{
+    memset(out, 0, sizeof *out);
+    post_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return cz_fail(ctx, CZ_ENOMEM, "job");
+    return finish(ctx, j, cz_post_job_init(ctx, &j->job, req, NULL, NULL), out);
+}
 
 static int prepare(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, size_t input_len,
                    cz_kind_job_t *out)
@@ -47,28 +87,7 @@ static int prepare(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, size_t
         cz_post_input_request(&j->in, &req);
         rc = cz_post_job_init(ctx, &j->job, &req, NULL, NULL);
     }
-    if (rc == CZ_OK)
-        rc = cz_post_params_name(out->default_params, sizeof out->default_params,
-                                 &j->job.params, "params");
-    if (rc != CZ_OK) {
-        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
-            rc = cz_fail(ctx, CZ_EINVAL, "input: %s", msg);
-        }
-        cz_post_job_clear(&j->job);
-        cz_post_input_free(&j->in);
-        free(j);
-        return rc;
-    }
-    out->partitions = 1;
-    out->shape = j->job.shape;
-    out->rows = j->job.rows;
-    snprintf(out->summary, sizeof out->summary, "%s x%zu sectors", j->in.proof->name,
-             j->in.nsectors);
-    out->synthesize = cz_post_synthesize_job;
-    out->arg = &j->job;
-    return CZ_OK;
+    return finish(ctx, j, rc, out);
 }
 
 static int winning_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,

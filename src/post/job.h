@@ -27,7 +27,7 @@
 #include "groth16/verify.h"
 #include "post/post.h"
 
-typedef struct {
+typedef struct cz_post_request {
     uint64_t registered_proof;          /* abi.RegisteredPoStProof (0..14) */
     const uint8_t *randomness;          /* 32 bytes (top two bits clear) */
     size_t randomness_len;

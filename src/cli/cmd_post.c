@@ -205,12 +205,77 @@ usage:
 
 static const char PROVE_USAGE[] =
     "usage: cuzk prove --kind winning-post|window-post --input FILE --params-dir D\n"
-    "                  --proof OUT [--backend cpu|cuda|auto] [--device N] [--threads T]\n";
+    "                  --proof OUT [--backend cpu|cuda|auto] [--device N] [--threads T]\n"
+    "       cuzk prove --kind winning-post|window-post --sector-size S --random-params\n"
+    "                  [--seed N] [--backend B] [--device N] [--threads T]\n"
+    "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape made of\n"
+    "  random points and a witness of random field elements (the real R1CS and scalar\n"
+    "  distribution; the proof cannot verify and is not written). Prints the shape,\n"
+    "  the params' generation time, synthesis, the device region and submit-to-done.\n";
 
 typedef struct {
-    const char *input, *dir, *proof, *backend;
+    const char *input, *dir, *proof, *backend, *size;
     size_t device, threads;
+    uint64_t seed;
+    bool random;
 } prove_opts_t;
+
+/* --random-params: TIMING ONLY (post/job.h cz_post_job_random). */
+static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
+{
+    uint64_t bytes;
+    if (cz_porep_parse_size(o->size, &bytes))
+        return cz_fail(ctx, CZ_EINVAL, "--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+    printf("*** TIMING ONLY: random params, random witness, proof not verified ***\n");
+    cz_post_job_t job;
+    cz_backend_t *be = NULL;
+    cz_params_t *params = NULL;
+    cz_engine_t *e = NULL;
+    double t0 = now_s();
+    int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
+    if (rc == CZ_OK)
+        rc = cz_post_job_random(ctx, &job, kind, bytes, o->seed);
+    else
+        memset(&job, 0, sizeof job);
+    double t_shape = now_s() - t0;
+    if (rc == CZ_OK)
+        printf("%s: %zu constraints / %zu rows (domain %zu, %zu inputs, %zu aux); witness + "
+               "shape %.2f s\n", job.proof->name, job.rows - job.shape.num_inputs, job.rows,
+               job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux, t_shape);
+    double t = now_s();
+    if (rc == CZ_OK)
+        rc = cz_params_random(ctx, &params, &job.shape, o->seed);
+    if (rc == CZ_OK) {
+        printf("random params: %.2f s\n", now_s() - t);
+        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
+                                   .no_verify = true,
+                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+        rc = cz_engine_new(ctx, &e, &cfg);
+    }
+    uint64_t id = 0;
+    cz_job_info_t info;
+    memset(&info, 0, sizeof info);
+    if (rc == CZ_OK) {
+        job.spec.params = params;
+        t = now_s();
+        rc = cz_engine_submit(e, &job.spec, &id);
+        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
+            rc = CZ_OK;
+        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
+            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
+                         cz_job_state_name(info.state), info.message);
+    }
+    if (rc == CZ_OK)
+        printf("%s: %.2f s submit to done (synthesis %.2f s, device %.2f s; %u threads, "
+               "backend %s, device %d)\n", job.proof->name, now_s() - t, info.t.synthesis / 1e3,
+               info.t.device / 1e3, cz_pool_width(cz_ctx_pool(ctx)), be->ops->name,
+               be->device_index);
+    cz_engine_free(e);
+    cz_backend_free(be);
+    cz_params_free(params);
+    cz_post_job_clear(&job);
+    return rc;
+}
 
 static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
 {
@@ -297,9 +362,10 @@ int cmd_prove_post(int argc, char **argv)
         { "params-dir", required_argument, 0, 'd' }, { "proof", required_argument, 0, 'o' },
         { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'D' },
         { "threads", required_argument, 0, 't' }, { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
+        { "sector-size", required_argument, 0, 'S' }, { "random-params", no_argument, 0, 'R' },
+        { "seed", required_argument, 0, 's' },    { 0, 0, 0, 0 },
     };
-    prove_opts_t o = { NULL, NULL, NULL, "auto", 0, 0 };
+    prove_opts_t o = { NULL, NULL, NULL, "auto", NULL, 0, 0, 1, false };
     cz_post_kind_t kind;
     int c;
     if (!kind_of(argc, argv, &kind))
@@ -314,16 +380,20 @@ int cmd_prove_post(int argc, char **argv)
         case 'b': o.backend = optarg; break;
         case 'D': if (!cz_cli_parse_size(optarg, &o.device)) goto usage; break;
         case 't': if (!cz_cli_parse_size(optarg, &o.threads)) goto usage; break;
+        case 'S': o.size = optarg; break;
+        case 'R': o.random = true; break;
+        case 's': o.seed = strtoull(optarg, NULL, 0); break;
         case 'h': fputs(PROVE_USAGE, stdout); return CZ_EXIT_OK;
         default: goto usage;
         }
     }
-    if (optind != argc || !o.input || !o.dir || !o.proof)
+    if (optind != argc || (o.random ? (!o.size || o.input || o.dir || o.proof)
+                                    : (!o.input || !o.dir || !o.proof || o.size)))
         goto usage;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
-    int rc = prove_run(ctx, &o, kind);
+    int rc = o.random ? prove_random(ctx, &o, kind) : prove_run(ctx, &o, kind);
     if (rc)
         fail(ctx, "prove", rc);
     cz_ctx_free(ctx);

@@ -67,6 +67,16 @@ int cz_post_shape(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params_shape_t *s
  */
 int cz_post_job_init(cz_ctx_t *ctx, cz_post_job_t *job, const cz_post_request_t *req,
                      const cz_params_t *params, const cz_pvk_t *pvk);
+/*
+ * TIMING ONLY (`cuzk prove --random-params`): a job of |kind|'s production
+ * circuit for |sector_bytes| whose witness holds pseudo-random field
+ * elements from |seed| (comm_rs, leaves, siblings; leaf indices random in
+ * the tree): the R1CS and the scalars' distribution of a real partition,
+ * but its hash equalities do not hold, so its proof cannot verify. No
+ * public inputs are checked. CZ_EINVAL / CZ_ENOMEM.
+ */
+int cz_post_job_random(cz_ctx_t *ctx, cz_post_job_t *job, cz_post_kind_t kind,
+                       uint64_t sector_bytes, uint64_t seed);
 /* Free what the job owns and zero it; NULL / zeroed: no-op. */
 void cz_post_job_clear(cz_post_job_t *job);
 /* The public values of the job (borrowing its sectors). */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "circuits/post/fallback.h"
+#include "cs/cs.h"
 #include "cz_test.h"
 #include "post/job.h"
 #include "post/post.h"
@@ -67,6 +68,51 @@ CZ_TEST(params_file_names)
                  cases[i].hash);
         CHECK_EQ_STR(name, want);
     }
+}
+
+/* cz_post_shape (one sector's shape x the sector count) == the full
+ * synthesis, and the 32GiB window partition's numbers. */
+CZ_TEST(shape_scales_from_one_sector)
+{
+    static const unsigned cfgs[][5] = {   /* nodes, sectors, challenges, base, sub/top */
+        { 64, 2, 10, 8, 0 }, { 512, 5, 2, 8, 1 }, { 256, 66, 1, 8, 2 },
+    };
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        cz_post_params_t p;
+        unsigned sub = cfgs[i][4] ? 4 : 0, top = cfgs[i][4] == 1 ? 2 : 0;
+        REQUIRE(cz_post_params_make(&p, CZ_POST_WINDOW, cfgs[i][0], cfgs[i][1], cfgs[i][2],
+                                    cfgs[i][3], sub, top) == CZ_OK);
+        cz_params_shape_t a;
+        size_t ra;
+        REQUIRE(cz_post_shape(NULL, &p, &a, &ra) == CZ_OK);
+        cz_cs_t *cs;
+        REQUIRE(cz_cs_new(&cs, NULL, CZ_CS_SHAPE) == CZ_OK);
+        CHECK_OK(cz_post_circuit(cs, &p, NULL));
+        CHECK_OK(cz_cs_finish(cs));
+        size_t pop[3];
+        for (int k = 0; k < 3; k++)
+            cz_cs_density(cs, (cz_density_t)k, NULL, &pop[k]);
+        CHECK_EQ_U64(ra, cz_cs_num_rows(cs));
+        CHECK_EQ_U64(a.num_inputs, cz_cs_num_inputs(cs));
+        CHECK_EQ_U64(a.num_aux, cz_cs_num_aux(cs));
+        CHECK_EQ_U64(a.a_aux_popcount, pop[CZ_DENSITY_A_AUX]);
+        CHECK_EQ_U64(a.b_input_popcount, pop[CZ_DENSITY_B_INPUT]);
+        CHECK_EQ_U64(a.b_aux_popcount, pop[CZ_DENSITY_B_AUX]);
+        cz_cs_free(cs);
+    }
+    /* `cuzk circuit shape --kind window-post --sector-size 32GiB` (full synthesis) */
+    cz_post_params_t p;
+    cz_params_shape_t s;
+    size_t rows;
+    REQUIRE(cz_post_params_sector(&p, CZ_POST_WINDOW, 32ull << 30) == CZ_OK);
+    REQUIRE(cz_post_shape(NULL, &p, &s, &rows) == CZ_OK);
+    CHECK_EQ_U64(rows, 125305057);
+    CHECK_EQ_U64(s.num_inputs, 25840);
+    CHECK_EQ_U64(s.num_aux, 126902376);
+    CHECK_EQ_U64(s.a_aux_popcount, 96179805);
+    CHECK_EQ_U64(s.b_input_popcount, 1);
+    CHECK_EQ_U64(s.b_aux_popcount, 91925766);
+    CHECK_EQ_U64(s.domain_size, 1u << 27);
 }
 
 #ifdef CUZK_HAVE_JANSSON

@@ -3,9 +3,10 @@
  * and their proofs verify; the device lock is never held by two workers of
  * one device at once (from the timeline); with W = 2 and a backlog, a prep
  * or epilogue overlaps the other worker's region, with W = 1 none does;
- * priority and age order; a budget that fits one partition; cancel; a
- * failing partition; device failures with retry on another device; the
- * stage of each partition in the job's info.
+ * priority and age order, in synthesis and in the device queue (a
+ * critical partition overtakes queued ones); a budget that fits one
+ * partition; cancel; a failing partition; device failures with retry on
+ * another device; the stage of each partition in the job's info.
  * Also run under ThreadSanitizer (label tsan).
  */
 #include <pthread.h>
@@ -35,6 +36,7 @@ typedef struct {
 
 static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
 static size_t fixture_recycle_min;    /* engine's recycle_min_bytes for the next fixture */
+static unsigned fixture_devq_depth;   /* engine's device_queue_depth for the next fixture */
 static cz_fault_t *fixture_fault;     /* engine's fault object for the next fixture */
 static cz_pvk_t *shared_pvk;
 
@@ -66,6 +68,7 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
         .synth_workers = 1, .memory_budget = budget ? budget : (size_t)4 << 30,
         .pool = cz_ctx_pool(f->ctx), .timeline = f->tl,
         .recycle_min_bytes = fixture_recycle_min, .fault = fixture_fault,
+        .device_queue_depth = fixture_devq_depth,
     };
     if (cz_engine_new(f->ctx, &f->e, &cfg) != CZ_OK)
         fprintf(stderr, "engine: %s\n", cz_ctx_message(f->ctx));
@@ -345,6 +348,59 @@ CZ_TEST(priority_then_age_order)
     }
     CHECK_EQ_U64(k, 7);
     free(log);
+    fixture_free(&f);
+}
+
+/* The device order of GPU_START events: out[k] = job id of the k-th. */
+static size_t device_order(cz_timeline_t *tl, uint64_t *out, size_t cap)
+{
+    char *log = cz_tl_captured(tl, NULL);
+    size_t k = 0;
+    for (const char *s = log; s && (s = strstr(s, "GPU_START,")); s++) {
+        unsigned long long job;
+        if (sscanf(s, "GPU_START,%llu,", &job) == 1 && k < cap)
+            out[k++] = job;
+    }
+    free(log);
+    return k;
+}
+
+CZ_TEST(critical_partition_overtakes_the_device_queue)
+{
+    /* One device, one worker, a device queue of 3: a backlog of 8 low
+     * partitions keeps it full (proving takes far longer than synthesis).
+     * An urgent job submitted then is synthesized next (priority) and its
+     * partition goes to the head of the device queue: it is proved 4th
+     * (after the one in flight, the one taken meanwhile and the one the
+     * synthesis worker held), not 6th behind the queued ones (FIFO). */
+    fixture_devq_depth = 3;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_devq_depth = 0;
+    job_arg plain = { &f.circuit, 3, -1, NULL, NULL, NULL };
+    uint64_t low = submit(&f, &plain, 8, 1);
+    cz_engine_stats_t st;
+    for (int i = 0; i < 20000; i++) {   /* <= 20 s: until the device queue is full */
+        cz_engine_stats(f.e, &st);
+        if (st.device_queue >= 3)
+            break;
+        usleep(1000);
+    }
+    CHECK_EQ_U64(st.device_queue, 3);
+    uint64_t urgent = submit(&f, &plain, 1, 4);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, urgent, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_OK(cz_engine_wait(f.e, low, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    uint64_t order[16];
+    size_t n = device_order(f.tl, order, 16), at = n;
+    CHECK_EQ_U64(n, 9);
+    for (size_t k = 0; k < n; k++)
+        if (order[k] == urgent)
+            at = k;
+    if (at > 3)
+        CZ__FAIL("the urgent partition was proved #%zu of %zu (want <= #3)", at, n);
     fixture_free(&f);
 }
 

@@ -1,0 +1,331 @@
+#!/usr/bin/python3
+"""tests/daemon/daemon_grpc.py — cuzkd as Curio's proving daemon, driven by
+a real gRPC client (python3-grpcio) on a temporary unix socket, with
+requests shaped exactly like Curio's (lib/ffi/cuzk_funcs.go PoRepSnarkCuzk:
+request_id "porep-MINER-SECTOR", the C1 wrapper JSON with base64 Phase1Out,
+sector_size, registered_proof, miner_id, sector_number, priority NORMAL):
+
+  - Prove POREP_SEAL_COMMIT of a 2KiB sector's C1 -> COMPLETED, 192 bytes,
+    verified with `cuzk verify --kind porep-c2`; the HTTP API sees the job;
+  - a retry with the same request_id returns the same proof, same job, no
+    new proving;
+  - malformed wrapper / base64 / C1 / wrong sector size -> FAILED naming the
+    field; a tampered C1 -> FAILED by the native check; unparsable protobuf
+    -> INVALID_ARGUMENT; an unsupported kind -> FAILED; the daemon keeps
+    serving;
+  - GetStatus / GetMetrics answer; PreloadSRS / EvictSRS;
+  - SubmitProof + CancelProof + AwaitProof -> CANCELLED; a Prove whose
+    deadline passes with nobody else waiting -> its job is canceled; one
+    with an AwaitProof also waiting -> the job completes;
+  - kill -9 between submit and completion, restart, Prove with the same
+    request_id -> the proof.
+
+Usage: daemon_grpc.py BIN_DIR DESCRIPTOR PARAMS_DIR. Every wait is bounded.
+Exit 77 (skip) without grpcio / protobuf or without the 2KiB params.
+"""
+import base64
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import grpc
+    from cuzk_v1 import CuzkV1
+except ImportError as e:
+    print("SKIP: python3-grpcio / python3-protobuf missing (%s)" % e)
+    sys.exit(77)
+
+BIN, DESC, PARAMS = sys.argv[1], sys.argv[2], sys.argv[3]
+CUZK, CUZKD = os.path.join(BIN, "cuzk"), os.path.join(BIN, "cuzkd")
+C2_NAME = ("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+           "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f")
+if not os.path.exists(os.path.join(PARAMS, C2_NAME + ".params")):
+    print("SKIP: no 2KiB PoRep params in %s (copy /work/cache/c2-params there, or run "
+          "the cli_porep test once)" % PARAMS)
+    sys.exit(77)
+
+tmp = tempfile.mkdtemp(prefix="cuzkd-grpc.")
+sock = os.path.join(tmp, "run", "cuzk.sock")   # run/ does not exist: cuzkd creates it
+http_sock = os.path.join(tmp, "http.sock")
+log = open(os.path.join(tmp, "daemon.log"), "ab")
+daemon = None
+passed = 0
+SECTOR_2K = 2048
+MINER = 1000
+RSP_2K_V1_1 = 5   # RegisteredSealProof StackedDrg2KiBV1_1 (filecoin-ffi / go-state-types abi)
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    log.flush()
+    with open(os.path.join(tmp, "daemon.log"), "rb") as f:
+        lines = [l for l in f.read().decode(errors="replace").splitlines() if "TIMELINE" not in l]
+    print("--- daemon log (tail)\n" + "\n".join(lines[-25:]))
+    print("%d passed, 1 failed" % passed)
+    stop(kill=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(1)
+
+
+def ok(msg):
+    global passed
+    passed += 1
+    print("ok: " + msg)
+
+
+def start():
+    global daemon
+    daemon = subprocess.Popen(
+        [CUZKD, "--socket", http_sock, "--journal", os.path.join(tmp, "journal"),
+         "--params-dir", PARAMS, "--grpc-listen", "unix://" + sock,
+         "--set", "synthesis.threads=2", "--set", "memory.total_budget=6GiB",
+         "--set", "timeline.file=" + os.path.join(tmp, "timeline.log"),
+         "--set", "devices.workers_per_device=1"],
+        stdout=log, stderr=log)
+    for _ in range(200):   # <= 20 s
+        if os.path.exists(sock):
+            return
+        if daemon.poll() is not None:
+            fail("cuzkd exited at start-up")
+        time.sleep(0.1)
+    fail("cuzkd did not create %s within 20 s" % sock)
+
+
+def stop(kill=False):
+    global daemon
+    if daemon is None:
+        return
+    if daemon.poll() is None:
+        daemon.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            rc = daemon.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+            daemon = None
+            fail("cuzkd did not stop within 30 s of SIGTERM")
+        if not kill and rc != 0:
+            daemon = None
+            fail("cuzkd exit status %d after SIGTERM" % rc)
+    daemon = None
+
+
+def http(path):
+    out = subprocess.run(["curl", "-s", "--max-time", "20", "--unix-socket", http_sock,
+                          "http://cuzkd" + path], capture_output=True)
+    return json.loads(out.stdout or b"null")
+
+
+def run(*args):
+    return subprocess.run(list(args), capture_output=True, cwd=tmp)
+
+
+# ---- the C1 of a 2KiB test sector, wrapped as Curio does -------------------------
+def gen_c1(name, random_seed):
+    path = os.path.join(tmp, name)
+    r = run(CUZK, "porep", "gen-c1", "--sector-size", "2KiB", "--random", str(random_seed), "-o", path)
+    if r.returncode:
+        fail("gen-c1: " + r.stderr.decode())
+    return path, open(path, "rb").read()
+
+
+def wrapper(c1_bytes, sector, size=SECTOR_2K):
+    # Go: json.Marshal(c1OutputWrapper{SectorNum, Phase1Out []byte, SectorSize})
+    return json.dumps({"SectorNum": sector, "Phase1Out": base64.b64encode(c1_bytes).decode(),
+                       "SectorSize": size}, separators=(",", ":")).encode()
+
+
+def porep_request(api, vanilla, sector, size=SECTOR_2K, request_id=None):
+    return api.msg("SubmitProofRequest",
+                   request_id=request_id if request_id is not None else "porep-%d-%d" % (MINER, sector),
+                   proof_kind=api.enum("ProofKind", "POREP_SEAL_COMMIT"), sector_size=size,
+                   registered_proof=RSP_2K_V1_1, priority=api.enum("Priority", "NORMAL"),
+                   vanilla_proof=vanilla, sector_number=sector, miner_id=MINER)
+
+
+def prove(api, submit, timeout=300):
+    return api.call("Prove", api.msg("ProveRequest", submit=submit), timeout=timeout).result
+
+
+def verify(c1_path, proof, name):
+    pf = os.path.join(tmp, name)
+    open(pf, "wb").write(proof)
+    r = run(CUZK, "verify", "--kind", "porep-c2", "--params-dir", PARAMS, "--proof", pf, "--c1", c1_path)
+    if r.returncode != 0:
+        fail("%s does not verify (exit %d): %s" % (name, r.returncode, r.stderr.decode()))
+
+
+def expect_failed(api, submit, needle, what):
+    t0 = time.time()
+    res = prove(api, submit, timeout=120)
+    S = api.cls("AwaitProofResponse")
+    if res.status != S.FAILED:
+        fail("%s: status %s, want FAILED" % (what, S.Status.Name(res.status)))
+    if needle not in res.error_message:
+        fail("%s: error_message '%s' does not say '%s'" % (what, res.error_message, needle))
+    if len(res.proof):
+        fail("%s: a FAILED answer carries a proof" % what)
+    return time.time() - t0
+
+
+start()
+api = CuzkV1(DESC, "unix://" + sock)
+S = api.cls("AwaitProofResponse")
+mode = os.stat(sock).st_mode & 0o777
+if mode != 0o660:
+    fail("socket mode %o, want 660" % mode)
+ok("cuzkd created the socket's directory and the socket (mode 0660)")
+
+# ---- Prove: COMPLETED, verified ------------------------------------------------------
+c1_path, c1 = gen_c1("c1.json", 1)
+t0 = time.time()
+res = prove(api, porep_request(api, wrapper(c1, 7), 7))
+first_s = time.time() - t0
+if res.status != S.COMPLETED:
+    fail("Prove: %s %s" % (S.Status.Name(res.status), res.error_message))
+if len(res.proof) != 192:
+    fail("Prove: %d proof bytes, want 192 (one 2KiB partition)" % len(res.proof))
+verify(c1_path, res.proof, "proof1.bin")
+job = http("/v1/proofs/" + res.job_id)
+if not job or job.get("state") != "done" or job.get("request_id") != "porep-1000-7":
+    fail("the HTTP API does not see the gRPC job: %s" % job)
+ok("Prove POREP_SEAL_COMMIT -> COMPLETED, 192 bytes, verifies (cuzk verify); HTTP sees job %s "
+   "(%.1f s, total_ms %d)" % (res.job_id, first_s, res.total_ms))
+
+# ---- the same request_id: the same proof, no proving -----------------------------------
+t0 = time.time()
+again = prove(api, porep_request(api, wrapper(c1, 7), 7))
+if again.status != S.COMPLETED or again.proof != res.proof or again.job_id != res.job_id:
+    fail("retry: %s job %s (first %s), same proof %s" % (S.Status.Name(again.status), again.job_id,
+                                                      res.job_id, again.proof == res.proof))
+if time.time() - t0 > max(2.0, first_s / 2):
+    fail("retry took %.1f s: proved again?" % (time.time() - t0))
+ok("retry with the same request_id -> the same job and proof, at once")
+
+# ---- bad requests: FAILED naming the field, and the daemon keeps serving ---------------
+expect_failed(api, porep_request(api, b"{not json", 8), "vanilla_proof: not JSON", "bad wrapper JSON")
+expect_failed(api, porep_request(api, b'{"SectorNum":8,"SectorSize":2048}', 8),
+              "vanilla_proof.Phase1Out: missing", "wrapper without Phase1Out")
+bad64 = wrapper(c1, 8).replace(b'"Phase1Out":"', b'"Phase1Out":"#', 1)
+expect_failed(api, porep_request(api, bad64, 8), "vanilla_proof.Phase1Out: not base64", "bad base64")
+expect_failed(api, porep_request(api, wrapper(c1, 9), 8), "vanilla_proof.SectorNum: 9", "SectorNum mismatch")
+big = 32 << 30
+expect_failed(api, porep_request(api, wrapper(c1, 8, big), 8, big), "sector_size: the request says",
+              "a 2KiB C1 sent as 32GiB")
+broken = json.loads(c1)
+del broken["comm_r"]
+expect_failed(api, porep_request(api, wrapper(json.dumps(broken).encode(), 8), 8), "comm_r",
+              "C1 without comm_r (bad JSON path)")
+tampered = json.loads(c1)
+tampered["comm_r"][0] ^= 1
+secs = expect_failed(api, porep_request(api, wrapper(json.dumps(tampered).encode(), 8), 8),
+                     "inconsistent", "tampered C1 (the native check)")
+snap = api.msg("SubmitProofRequest", request_id="snap-1000-8",
+               proof_kind=api.enum("ProofKind", "SNAP_DEALS_UPDATE"), sector_size=SECTOR_2K,
+               vanilla_proofs=[b"\x00" * 64], sector_number=8, miner_id=MINER)
+expect_failed(api, snap, "SNAP_DEALS_UPDATE is not supported yet", "unsupported kind")
+try:
+    api.call_raw("Prove", b"\x0a\xff\xff\xff\xff\x0f", timeout=10)
+    fail("unparsable protobuf was accepted")
+except grpc.RpcError as e:
+    if e.code() != grpc.StatusCode.INVALID_ARGUMENT:
+        fail("unparsable protobuf: %s, want INVALID_ARGUMENT" % e.code())
+try:
+    api.call_raw("NoSuchMethod", b"", timeout=10)
+    fail("an unknown method was answered")
+except grpc.RpcError as e:
+    if e.code() != grpc.StatusCode.UNIMPLEMENTED:
+        fail("unknown method: %s, want UNIMPLEMENTED" % e.code())
+ok("malformed wrapper / base64 / C1, wrong sector size, tampered C1 (%.1f s), unsupported kind "
+   "-> FAILED naming the problem; bad protobuf -> INVALID_ARGUMENT" % secs)
+
+# ---- status, metrics, params -------------------------------------------------------
+st = api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10)
+queues = {q.proof_kind: q for q in st.queues}
+if "POREP_SEAL_COMMIT" not in queues or st.total_proofs_completed < 1 or not st.gpus:
+    fail("GetStatus: %s" % st)
+if not any(s.circuit_id.startswith(C2_NAME) and s.size_bytes > 0 for s in st.loaded_srs):
+    fail("GetStatus does not list the loaded 2KiB params: %s" % list(st.loaded_srs))
+text = api.call("GetMetrics", api.msg("GetMetricsRequest"), timeout=10).prometheus_text
+if "# TYPE" not in text or 'cuzk_jobs{state="done"}' not in text:
+    fail("GetMetrics is not the Prometheus text of /metrics: %s" % text[:300])
+ev = api.call("EvictSRS", api.msg("EvictSrsRequest", circuit_id="porep-2k"), timeout=30)
+if not ev.was_loaded or ev.freed_bytes == 0:
+    fail("EvictSRS porep-2k: %s" % ev)
+pre = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=120)
+pre2 = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=120)
+if pre.already_loaded or not pre2.already_loaded:
+    fail("PreloadSRS: first %s, second %s" % (pre, pre2))
+ok("GetStatus (%d queues, %d completed, uptime %d s), GetMetrics, EvictSRS/PreloadSRS porep-2k"
+   % (len(st.queues), st.total_proofs_completed, st.uptime_seconds))
+
+# ---- cancel ------------------------------------------------------------------------
+c1b_path, c1b = gen_c1("c1b.json", 2)
+sub = api.call("SubmitProof", porep_request(api, wrapper(c1b, 20), 20), timeout=60)
+api.call("CancelProof", api.msg("CancelProofRequest", job_id=sub.job_id), timeout=10)
+aw = api.call("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id, timeout_ms=60000), timeout=90)
+if aw.status != S.CANCELLED:
+    fail("SubmitProof + CancelProof + AwaitProof: %s, want CANCELLED" % S.Status.Name(aw.status))
+# a Prove whose deadline passes, with nobody else waiting: its job is canceled
+try:
+    prove(api, porep_request(api, wrapper(c1b, 21), 21), timeout=1.0)
+    fail("a 1 s deadline did not expire")
+except grpc.RpcError as e:
+    if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+        fail("deadline: %s" % e.code())
+canceled = None
+for _ in range(100):   # <= 10 s
+    jobs = [j for j in http("/v1/proofs")["jobs"] if j.get("request_id") == "porep-1000-21"]
+    if jobs and jobs[0]["state"] == "canceled":
+        canceled = jobs[0]
+        break
+    time.sleep(0.1)
+if not canceled:
+    fail("the abandoned Prove's job was not canceled: %s" % jobs)
+# the same, but an AwaitProof waits on the job too: it keeps running and completes
+sub = api.call("SubmitProof", porep_request(api, wrapper(c1b, 22), 22), timeout=60)
+waiter = api.future("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id), timeout=300)
+try:
+    prove(api, porep_request(api, wrapper(c1b, 22), 22), timeout=1.0)
+except grpc.RpcError as e:
+    if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+        fail("deadline (shared job): %s" % e.code())
+aw = waiter.result()
+if aw.status != S.COMPLETED or len(aw.proof) != 192:
+    fail("a job with another waiter was not kept running: %s %s" % (S.Status.Name(aw.status),
+                                                                   aw.error_message))
+verify(c1b_path, aw.proof, "proof22.bin")
+ok("CancelProof -> CANCELLED; an expired Prove cancels its job unless another call waits on it")
+
+# ---- kill -9 between submit and completion, restart, Prove again -------------------
+c1c_path, c1c = gen_c1("c1c.json", 3)
+sub = api.call("SubmitProof", porep_request(api, wrapper(c1c, 30), 30), timeout=60)
+for _ in range(600):   # <= 60 s
+    if http("/v1/proofs/" + sub.job_id).get("state") == "running":
+        break
+    time.sleep(0.1)
+else:
+    fail("job %s never ran" % sub.job_id)
+api.close()
+stop(kill=True)
+if not os.path.exists(os.path.join(tmp, "journal", sub.job_id + ".job")):
+    fail("the submitted job is not journaled")
+start()
+api = CuzkV1(DESC, "unix://" + sock)
+res = prove(api, porep_request(api, wrapper(c1c, 30), 30))
+if res.status != S.COMPLETED or res.job_id != sub.job_id:
+    fail("after kill -9 + restart: %s job %s (submitted %s) %s" % (
+        S.Status.Name(res.status), res.job_id, sub.job_id, res.error_message))
+verify(c1c_path, res.proof, "proof30.bin")
+ok("kill -9 while proving, restart, Prove with the same request_id -> job %s's proof" % res.job_id)
+
+st = api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10)
+api.close()
+stop()
+shutil.rmtree(tmp, ignore_errors=True)
+print("%d passed, 0 failed" % passed)

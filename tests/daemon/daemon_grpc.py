@@ -211,8 +211,14 @@ ok("retry with the same request_id -> the same job and proof, at once")
 expect_failed(api, porep_request(api, b"{not json", 8), "vanilla_proof: not JSON", "bad wrapper JSON")
 expect_failed(api, porep_request(api, b'{"SectorNum":8,"SectorSize":2048}', 8),
               "vanilla_proof.Phase1Out: missing", "wrapper without Phase1Out")
-bad64 = wrapper(c1, 8).replace(b'"Phase1Out":"', b'"Phase1Out":"#', 1)
-expect_failed(api, porep_request(api, bad64, 8), "vanilla_proof.Phase1Out: not base64", "bad base64")
+w = wrapper(c1, 8)
+at = w.index(b'"Phase1Out":"') + len(b'"Phase1Out":"')
+bad64 = w[:at] + b"#" + w[at + 1:]   # same length, one character outside the alphabet
+expect_failed(api, porep_request(api, bad64, 8), "vanilla_proof.Phase1Out: not base64: '#' (0x23) "
+              "at offset 0", "bad base64")
+unpadded = w.replace(b'=",', b'",')
+if unpadded != w:
+    expect_failed(api, porep_request(api, unpadded, 8), "not a multiple of 4", "unpadded base64")
 expect_failed(api, porep_request(api, wrapper(c1, 9), 8), "vanilla_proof.SectorNum: 9", "SectorNum mismatch")
 big = 32 << 30
 expect_failed(api, porep_request(api, wrapper(c1, 8, big), 8, big), "sector_size: the request says",
@@ -290,6 +296,7 @@ if not canceled:
 # the same, but an AwaitProof waits on the job too: it keeps running and completes
 sub = api.call("SubmitProof", porep_request(api, wrapper(c1b, 22), 22), timeout=60)
 waiter = api.future("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id), timeout=300)
+time.sleep(0.3)   # the AwaitProof is waiting before the Prove's deadline passes
 try:
     prove(api, porep_request(api, wrapper(c1b, 22), 22), timeout=1.0)
 except grpc.RpcError as e:

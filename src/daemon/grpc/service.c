@@ -14,6 +14,13 @@
 #include "daemon/grpc/curio.h"
 #include "daemon/log.h"
 
+/* A JSON string's value, or |dflt| when it is not a string. */
+static const char *jstr(const json_t *v, const char *dflt)
+{
+    const char *s = json_string_value(v);
+    return s ? s : dflt;
+}
+
 /* ---- replies ---------------------------------------------------------------- */
 
 static void reply_status(cz_grpc_reply_t *r, grpc_status_code code, const char *fmt, ...)
@@ -115,7 +122,7 @@ static void fill_result(cz_server_t *s, cz_ctx_t *ctx, const char *id,
         res->status = !strcmp(state, "failed") ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED
                                                : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
         snprintf(st->message, sizeof st->message, "job %s %s: %s", id, state,
-                 json_string_value(json_object_get(job, "message")) ?: "");
+                 jstr(json_object_get(job, "message"), ""));
     } else {
         res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
         snprintf(st->message, sizeof st->message, "job %s is still %s", id, state ? state : "?");
@@ -134,7 +141,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
     if (rc == CZ_OK)
         rc = cz_server_submit_retry(s, ctx, req, &resp, existing);
     if (rc == CZ_OK)
-        snprintf(id, CZ_JOB_ID_LEN + 1, "%s", json_string_value(json_object_get(resp, "id")) ?: "");
+        snprintf(id, CZ_JOB_ID_LEN + 1, "%s", jstr(json_object_get(resp, "id"), ""));
     json_decref(req);
     json_decref(resp);
     return rc;
@@ -143,7 +150,8 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
 static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest", cuzk__v1__prove_request__unpack, pr, r, in, len);
+    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest",
+           cuzk__v1__prove_request__unpack, pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -184,7 +192,8 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
 static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__SubmitProofRequest, "SubmitProofRequest", cuzk__v1__submit_proof_request__unpack, sr, r, in, len);
+    UNPACK(Cuzk__V1__SubmitProofRequest, "SubmitProofRequest",
+           cuzk__v1__submit_proof_request__unpack, sr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char id[CZ_JOB_ID_LEN + 1] = "";
     bool existing = false;
@@ -209,7 +218,8 @@ static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
 static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__AwaitProofRequest, "AwaitProofRequest", cuzk__v1__await_proof_request__unpack, ar, r, in, len);
+    UNPACK(Cuzk__V1__AwaitProofRequest, "AwaitProofRequest",
+           cuzk__v1__await_proof_request__unpack, ar, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     double timeout = ar->timeout_ms ? (double)ar->timeout_ms / 1e3 : -1;
     int rc = ctx ? cz_server_await(env->server, ctx, ar->job_id, timeout, env->gone, false) : CZ_ENOMEM;
@@ -234,7 +244,8 @@ static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
 static void do_cancel(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__CancelProofRequest, "CancelProofRequest", cuzk__v1__cancel_proof_request__unpack, cr, r, in, len);
+    UNPACK(Cuzk__V1__CancelProofRequest, "CancelProofRequest",
+           cuzk__v1__cancel_proof_request__unpack, cr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     json_t *before = NULL, *after = NULL;
     int rc = ctx ? cz_server_job(env->server, ctx, cr->job_id, &before) : CZ_ENOMEM;
@@ -280,7 +291,8 @@ static Cuzk__V1__QueueStatus *queue_of(queues_t *qs, const char *name)
 static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__GetStatusRequest, "GetStatusRequest", cuzk__v1__get_status_request__unpack, gr, r, in, len);
+    UNPACK(Cuzk__V1__GetStatusRequest, "GetStatusRequest",
+           cuzk__v1__get_status_request__unpack, gr, r, in, len);
     cuzk__v1__get_status_request__free_unpacked(gr, NULL);
     json_t *st = cz_server_status(env->server), *list = cz_server_list(env->server, NULL);
     if (!st || !list) {
@@ -301,7 +313,7 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
         cuzk__v1__gpustatus__init(&g[i]);
         g[i].ordinal = (uint32_t)json_integer_value(json_object_get(d, "index"));
         snprintf(names[i], sizeof names[i], "%s:%u",
-                 json_string_value(json_object_get(d, "backend")) ?: "?", g[i].ordinal);
+                 jstr(json_object_get(d, "backend"), "?"), g[i].ordinal);
         g[i].name = names[i];
         gp[i] = &g[i];
         out.n_gpus++;
@@ -315,7 +327,7 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     Cuzk__V1__SRSStatus **sp = calloc(ne ? ne : 1, sizeof *sp);
     for (size_t i = 0; srs && sp && i < ne; i++) {
         const json_t *e = json_array_get(ents, i);
-        const char *path = json_string_value(json_object_get(e, "path")) ?: "";
+        const char *path = jstr(json_object_get(e, "path"), "");
         const char *base = strrchr(path, '/');
         cuzk__v1__srsstatus__init(&srs[i]);
         srs[i].circuit_id = (char *)(base ? base + 1 : path);
@@ -334,8 +346,8 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     size_t ij;
     json_t *job;
     json_array_foreach(json_object_get(list, "jobs"), ij, job) {
-        const char *state = json_string_value(json_object_get(job, "state")) ?: "";
-        const char *kind = json_string_value(json_object_get(job, "kind")) ?: "?";
+        const char *state = jstr(json_object_get(job, "state"), "");
+        const char *kind = jstr(json_object_get(job, "kind"), "?");
         Cuzk__V1__QueueStatus *q = queue_of(&qs, cz__grpc_queue_name(kind));
         if (q && !strcmp(state, "queued"))
             q->pending++;
@@ -367,7 +379,8 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
 static void do_metrics(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                        cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__GetMetricsRequest, "GetMetricsRequest", cuzk__v1__get_metrics_request__unpack, mr, r, in, len);
+    UNPACK(Cuzk__V1__GetMetricsRequest, "GetMetricsRequest",
+           cuzk__v1__get_metrics_request__unpack, mr, r, in, len);
     cuzk__v1__get_metrics_request__free_unpacked(mr, NULL);
     char *text = cz_server_metrics(env->server);
     if (!text) {
@@ -390,7 +403,7 @@ static bool loaded_bytes(cz_server_t *s, const char *name, uint64_t *bytes)
     json_t *e;
     bool found = false;
     json_array_foreach(json_object_get(json_object_get(st, "params_cache"), "entries"), i, e) {
-        const char *path = json_string_value(json_object_get(e, "path")) ?: "";
+        const char *path = jstr(json_object_get(e, "path"), "");
         const char *base = name[0] == '/' ? path : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
         if (!found && !strncmp(base, name, n) && (!base[n] || !strcmp(base + n, ".params"))) {
             *bytes = (uint64_t)json_integer_value(json_object_get(e, "bytes"));
@@ -404,7 +417,8 @@ static bool loaded_bytes(cz_server_t *s, const char *name, uint64_t *bytes)
 static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                        cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__PreloadSrsRequest, "PreloadSrsRequest", cuzk__v1__preload_srs_request__unpack, pr, r, in, len);
+    UNPACK(Cuzk__V1__PreloadSrsRequest, "PreloadSrsRequest",
+           cuzk__v1__preload_srs_request__unpack, pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
     json_t *res = NULL;
@@ -428,7 +442,8 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
 static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__EvictSrsRequest, "EvictSrsRequest", cuzk__v1__evict_srs_request__unpack, er, r, in, len);
+    UNPACK(Cuzk__V1__EvictSrsRequest, "EvictSrsRequest",
+           cuzk__v1__evict_srs_request__unpack, er, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
     json_t *res = NULL;

@@ -5,20 +5,19 @@ requests shaped exactly like Curio's (lib/ffi/cuzk_funcs.go PoRepSnarkCuzk:
 request_id "porep-MINER-SECTOR", the C1 wrapper JSON with base64 Phase1Out,
 sector_size, registered_proof, miner_id, sector_number, priority NORMAL):
 
-  - Prove POREP_SEAL_COMMIT of a 2KiB sector's C1 -> COMPLETED, 192 bytes,
-    verified with `cuzk verify --kind porep-c2`; the HTTP API sees the job;
-  - a retry with the same request_id returns the same proof, same job, no
-    new proving;
+  - SubmitProof POREP_SEAL_COMMIT of a 2KiB sector's C1, kill -9 while it
+    proves, restart, Prove with the same request_id -> COMPLETED on the
+    same job, 192 bytes, verified with `cuzk verify --kind porep-c2`; the
+    HTTP API sees the job (the one proof this test computes);
+  - a retry with the same request_id returns the same proof at once;
   - malformed wrapper / base64 / C1 / wrong sector size -> FAILED naming the
     field; a tampered C1 -> FAILED by the native check; unparsable protobuf
     -> INVALID_ARGUMENT; an unsupported kind -> FAILED; the daemon keeps
     serving;
-  - GetStatus / GetMetrics answer; PreloadSRS / EvictSRS;
+  - GetStatus / GetMetrics answer; EvictSRS / PreloadSRS;
   - SubmitProof + CancelProof + AwaitProof -> CANCELLED; a Prove whose
-    deadline passes with nobody else waiting -> its job is canceled; one
-    with an AwaitProof also waiting -> the job completes;
-  - kill -9 between submit and completion, restart, Prove with the same
-    request_id -> the proof.
+    deadline passes with an AwaitProof also waiting -> the job keeps
+    running; with nobody else waiting -> its job is canceled.
 
 Usage: daemon_grpc.py BIN_DIR DESCRIPTOR PARAMS_DIR. Every wait is bounded.
 Exit 77 (skip) without grpcio / protobuf or without the 2KiB params.
@@ -28,6 +27,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -40,7 +40,7 @@ except ImportError as e:
     print("SKIP: python3-grpcio / python3-protobuf missing (%s)" % e)
     sys.exit(77)
 
-BIN, DESC, PARAMS = sys.argv[1], sys.argv[2], sys.argv[3]
+BIN, DESC, PARAMS = (os.path.abspath(a) for a in sys.argv[1:4])
 CUZK, CUZKD = os.path.join(BIN, "cuzk"), os.path.join(BIN, "cuzkd")
 C2_NAME = ("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
            "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f")
@@ -57,6 +57,7 @@ daemon = None
 passed = 0
 SECTOR_2K = 2048
 MINER = 1000
+PROVE_TIMEOUT = 480   # s; one 2KiB partition takes well under a minute on an idle 2-core machine
 RSP_2K_V1_1 = 5   # RegisteredSealProof StackedDrg2KiBV1_1 (filecoin-ffi / go-state-types abi)
 
 
@@ -87,9 +88,13 @@ def start():
          "--set", "timeline.file=" + os.path.join(tmp, "timeline.log"),
          "--set", "devices.workers_per_device=1"],
         stdout=log, stderr=log)
-    for _ in range(200):   # <= 20 s
-        if os.path.exists(sock):
+    for _ in range(200):   # <= 20 s; a stale socket left by kill -9 refuses until cuzkd replaced it
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.connect(sock)
             return
+        except OSError:
+            pass
         if daemon.poll() is not None:
             fail("cuzkd exited at start-up")
         time.sleep(0.1)
@@ -162,10 +167,9 @@ def verify(c1_path, proof, name):
 
 def expect_failed(api, submit, needle, what):
     t0 = time.time()
-    res = prove(api, submit, timeout=120)
-    S = api.cls("AwaitProofResponse")
-    if res.status != S.FAILED:
-        fail("%s: status %s, want FAILED" % (what, S.Status.Name(res.status)))
+    res = prove(api, submit, timeout=PROVE_TIMEOUT)
+    if res.status != S().FAILED:
+        fail("%s: status %s, want FAILED" % (what, S().Status.Name(res.status)))
     if needle not in res.error_message:
         fail("%s: error_message '%s' does not say '%s'" % (what, res.error_message, needle))
     if len(res.proof):
@@ -173,166 +177,180 @@ def expect_failed(api, submit, needle, what):
     return time.time() - t0
 
 
-start()
-api = CuzkV1(DESC, "unix://" + sock)
-S = api.cls("AwaitProofResponse")
-mode = os.stat(sock).st_mode & 0o777
-if mode != 0o660:
-    fail("socket mode %o, want 660" % mode)
-ok("cuzkd created the socket's directory and the socket (mode 0660)")
+def main():
+    global api
+    start()
+    api = CuzkV1(DESC, "unix://" + sock)
+    mode = os.stat(sock).st_mode & 0o777
+    if mode != 0o660:
+        fail("socket mode %o, want 660" % mode)
+    ok("cuzkd created the socket's directory and the socket (mode 0660)")
+    c1_path, c1 = gen_c1("c1.json", 1)
 
-# ---- Prove: COMPLETED, verified ------------------------------------------------------
-c1_path, c1 = gen_c1("c1.json", 1)
-t0 = time.time()
-res = prove(api, porep_request(api, wrapper(c1, 7), 7))
-first_s = time.time() - t0
-if res.status != S.COMPLETED:
-    fail("Prove: %s %s" % (S.Status.Name(res.status), res.error_message))
-if len(res.proof) != 192:
-    fail("Prove: %d proof bytes, want 192 (one 2KiB partition)" % len(res.proof))
-verify(c1_path, res.proof, "proof1.bin")
-job = http("/v1/proofs/" + res.job_id)
-if not job or job.get("state") != "done" or job.get("request_id") != "porep-1000-7":
-    fail("the HTTP API does not see the gRPC job: %s" % job)
-ok("Prove POREP_SEAL_COMMIT -> COMPLETED, 192 bytes, verifies (cuzk verify); HTTP sees job %s "
-   "(%.1f s, total_ms %d)" % (res.job_id, first_s, res.total_ms))
+    # ---- bad requests: FAILED naming the field, and the daemon keeps serving ----------
+    expect_failed(api, porep_request(api, b"{not json", 8), "vanilla_proof: not JSON", "bad wrapper JSON")
+    expect_failed(api, porep_request(api, b'{"SectorNum":8,"SectorSize":2048}', 8),
+                  "vanilla_proof.Phase1Out: missing", "wrapper without Phase1Out")
+    w = wrapper(c1, 8)
+    at = w.index(b'"Phase1Out":"') + len(b'"Phase1Out":"')
+    bad64 = w[:at] + b"#" + w[at + 1:]   # same length, one character outside the alphabet
+    expect_failed(api, porep_request(api, bad64, 8),
+                  "vanilla_proof.Phase1Out: not base64: '#' (0x23) at offset 0", "bad base64")
+    expect_failed(api, porep_request(api, wrapper(c1, 9), 8), "vanilla_proof.SectorNum: 9",
+                  "SectorNum mismatch")
+    big = 32 << 30
+    expect_failed(api, porep_request(api, wrapper(c1, 8, big), 8, big),
+                  "sector_size: the request says", "a 2KiB C1 sent as 32GiB")
+    broken = json.loads(c1)
+    del broken["comm_r"]
+    expect_failed(api, porep_request(api, wrapper(json.dumps(broken).encode(), 8), 8), "comm_r",
+                  "C1 without comm_r (bad JSON path)")
+    tampered = json.loads(c1)
+    tampered["comm_r"][0] ^= 1
+    secs = expect_failed(api, porep_request(api, wrapper(json.dumps(tampered).encode(), 8), 8),
+                         "inconsistent", "tampered C1 (the native check)")
+    snap = api.msg("SubmitProofRequest", request_id="snap-1000-8",
+                   proof_kind=api.enum("ProofKind", "SNAP_DEALS_UPDATE"), sector_size=SECTOR_2K,
+                   vanilla_proofs=[b"\x00" * 64], sector_number=8, miner_id=MINER)
+    expect_failed(api, snap, "SNAP_DEALS_UPDATE is not supported yet", "unsupported kind")
+    for method, payload, code in (("Prove", b"\x0a\xff\xff\xff\xff\x0f", grpc.StatusCode.INVALID_ARGUMENT),
+                                  ("NoSuchMethod", b"", grpc.StatusCode.UNIMPLEMENTED)):
+        try:
+            api.call_raw(method, payload, timeout=10)
+            fail("%s %r was answered" % (method, payload))
+        except grpc.RpcError as e:
+            if e.code() != code:
+                fail("%s %r: %s, want %s" % (method, payload, e.code(), code))
+    ok("malformed wrapper / base64 / C1, wrong sector size, tampered C1 (%.1f s), unsupported "
+       "kind -> FAILED naming the problem; bad protobuf -> INVALID_ARGUMENT" % secs)
 
-# ---- the same request_id: the same proof, no proving -----------------------------------
-t0 = time.time()
-again = prove(api, porep_request(api, wrapper(c1, 7), 7))
-if again.status != S.COMPLETED or again.proof != res.proof or again.job_id != res.job_id:
-    fail("retry: %s job %s (first %s), same proof %s" % (S.Status.Name(again.status), again.job_id,
-                                                      res.job_id, again.proof == res.proof))
-if time.time() - t0 > max(2.0, first_s / 2):
-    fail("retry took %.1f s: proved again?" % (time.time() - t0))
-ok("retry with the same request_id -> the same job and proof, at once")
+    # ---- status, metrics, params -----------------------------------------------------
+    st = api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10)
+    queues = {q.proof_kind: q for q in st.queues}
+    if "POREP_SEAL_COMMIT" not in queues or st.total_proofs_failed < 1 or not st.gpus:
+        fail("GetStatus: %s" % st)
+    if not any(x.circuit_id.startswith(C2_NAME) and x.size_bytes > 0 for x in st.loaded_srs):
+        fail("GetStatus does not list the loaded 2KiB params: %s" % list(st.loaded_srs))
+    text = api.call("GetMetrics", api.msg("GetMetricsRequest"), timeout=10).prometheus_text
+    if "# TYPE" not in text or 'cuzk_jobs{state="done"}' not in text:
+        fail("GetMetrics is not the Prometheus text of /metrics: %s" % text[:300])
+    ev = api.call("EvictSRS", api.msg("EvictSrsRequest", circuit_id="porep-2k"), timeout=30)
+    if not ev.was_loaded or ev.freed_bytes == 0:
+        fail("EvictSRS porep-2k: %s" % ev)
+    pre = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=300)
+    pre2 = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=60)
+    if pre.already_loaded or not pre2.already_loaded:
+        fail("PreloadSRS: first %s, second %s" % (pre, pre2))
+    ok("GetStatus (%d queues, %d failed, uptime %d s), GetMetrics, EvictSRS/PreloadSRS porep-2k"
+       % (len(st.queues), st.total_proofs_failed, st.uptime_seconds))
 
-# ---- bad requests: FAILED naming the field, and the daemon keeps serving ---------------
-expect_failed(api, porep_request(api, b"{not json", 8), "vanilla_proof: not JSON", "bad wrapper JSON")
-expect_failed(api, porep_request(api, b'{"SectorNum":8,"SectorSize":2048}', 8),
-              "vanilla_proof.Phase1Out: missing", "wrapper without Phase1Out")
-w = wrapper(c1, 8)
-at = w.index(b'"Phase1Out":"') + len(b'"Phase1Out":"')
-bad64 = w[:at] + b"#" + w[at + 1:]   # same length, one character outside the alphabet
-expect_failed(api, porep_request(api, bad64, 8), "vanilla_proof.Phase1Out: not base64: '#' (0x23) "
-              "at offset 0", "bad base64")
-unpadded = w.replace(b'=",', b'",')
-if unpadded != w:
-    expect_failed(api, porep_request(api, unpadded, 8), "not a multiple of 4", "unpadded base64")
-expect_failed(api, porep_request(api, wrapper(c1, 9), 8), "vanilla_proof.SectorNum: 9", "SectorNum mismatch")
-big = 32 << 30
-expect_failed(api, porep_request(api, wrapper(c1, 8, big), 8, big), "sector_size: the request says",
-              "a 2KiB C1 sent as 32GiB")
-broken = json.loads(c1)
-del broken["comm_r"]
-expect_failed(api, porep_request(api, wrapper(json.dumps(broken).encode(), 8), 8), "comm_r",
-              "C1 without comm_r (bad JSON path)")
-tampered = json.loads(c1)
-tampered["comm_r"][0] ^= 1
-secs = expect_failed(api, porep_request(api, wrapper(json.dumps(tampered).encode(), 8), 8),
-                     "inconsistent", "tampered C1 (the native check)")
-snap = api.msg("SubmitProofRequest", request_id="snap-1000-8",
-               proof_kind=api.enum("ProofKind", "SNAP_DEALS_UPDATE"), sector_size=SECTOR_2K,
-               vanilla_proofs=[b"\x00" * 64], sector_number=8, miner_id=MINER)
-expect_failed(api, snap, "SNAP_DEALS_UPDATE is not supported yet", "unsupported kind")
+    # ---- cancel, deadlines -----------------------------------------------------------
+    sub = api.call("SubmitProof", porep_request(api, wrapper(c1, 20), 20), timeout=60)
+    api.call("CancelProof", api.msg("CancelProofRequest", job_id=sub.job_id), timeout=10)
+    aw = api.call("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id, timeout_ms=60000),
+                  timeout=90)
+    if aw.status != S().CANCELLED:
+        fail("SubmitProof + CancelProof + AwaitProof: %s, want CANCELLED" % S().Status.Name(aw.status))
+    ok("SubmitProof + CancelProof + AwaitProof -> CANCELLED")
+
+    # ---- kill -9 between submit and completion, restart, Prove -> COMPLETED ----------
+    # (the one proof this test runs: 2KiB, one partition)
+    sub = api.call("SubmitProof", porep_request(api, wrapper(c1, 7), 7), timeout=60)
+    for _ in range(1200):   # <= 120 s (the first job loads the 1 GiB params)
+        if http("/v1/proofs/" + sub.job_id).get("state") == "running":
+            break
+        time.sleep(0.1)
+    else:
+        fail("job %s never ran" % sub.job_id)
+    api.close()
+    stop(kill=True)
+    if not os.path.exists(os.path.join(tmp, "journal", sub.job_id + ".job")):
+        fail("the submitted job is not journaled")
+    start()
+    api = CuzkV1(DESC, "unix://" + sock)
+    # deadlines: a Prove whose deadline passes while an AwaitProof also waits
+    # leaves the job running; one with nobody else waiting cancels its job
+    # (this one queued behind the recovered job, so the cancel lands at once)
+    waiter = api.future("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id),
+                        timeout=PROVE_TIMEOUT)
+    time.sleep(0.3)   # the AwaitProof waits before the Prove's deadline passes
+    expire(api, porep_request(api, wrapper(c1, 7), 7))
+    time.sleep(2)
+    state = http("/v1/proofs/" + sub.job_id).get("state")
+    if state not in ("queued", "running"):
+        fail("a job another call waits on did not keep running after a Prove's deadline: %s" % state)
+    expire(api, porep_request(api, wrapper(c1, 21), 21))
+    wait_state("porep-1000-21", "canceled", 90)
+    ok("an expired Prove cancels its job unless another call waits on it")
+    t0 = time.time()
+    res = prove(api, porep_request(api, wrapper(c1, 7), 7), timeout=PROVE_TIMEOUT)
+    first_s = time.time() - t0
+    if res.status != S().COMPLETED or res.job_id != sub.job_id:
+        fail("after kill -9 + restart: %s job %s (submitted %s) %s" % (
+            S().Status.Name(res.status), res.job_id, sub.job_id, res.error_message))
+    if len(res.proof) != 192:
+        fail("Prove: %d proof bytes, want 192 (one 2KiB partition)" % len(res.proof))
+    verify(c1_path, res.proof, "proof7.bin")
+    aw = waiter.result()
+    if aw.status != S().COMPLETED or aw.proof != res.proof:
+        fail("the AwaitProof on the same job: %s" % S().Status.Name(aw.status))
+    job = http("/v1/proofs/" + res.job_id)
+    if not job or job.get("state") != "done" or job.get("request_id") != "porep-1000-7":
+        fail("the HTTP API does not see the gRPC job: %s" % job)
+    ok("SubmitProof, kill -9 while it runs, restart, Prove with the same request_id -> COMPLETED, "
+       "job %s, 192 bytes, verifies (cuzk verify); HTTP sees it (%.1f s, total_ms %d)"
+       % (res.job_id, first_s, res.total_ms))
+
+    # ---- the same request_id again: the same proof at once --------------------------
+    t0 = time.time()
+    again = prove(api, porep_request(api, wrapper(c1, 7), 7), timeout=60)
+    if again.status != S().COMPLETED or again.proof != res.proof or again.job_id != res.job_id:
+        fail("retry: %s job %s (first %s), same proof %s" % (
+            S().Status.Name(again.status), again.job_id, res.job_id, again.proof == res.proof))
+    if time.time() - t0 > 5:
+        fail("retry took %.1f s: proved again?" % (time.time() - t0))
+    ok("retry with the same request_id -> the same job and proof, at once")
+
+    st = api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10)
+    if st.total_proofs_completed < 1:
+        fail("GetStatus after the proof: %s" % st)
+    ok("GetStatus counts the completed proof")
+    api.close()
+    stop()
+
+
+def S():
+    return api.cls("AwaitProofResponse")
+
+
+def expire(api, submit):
+    """A Prove whose 1 s deadline passes."""
+    try:
+        prove(api, submit, timeout=1.0)
+        fail("a 1 s deadline did not expire")
+    except grpc.RpcError as e:
+        if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+            fail("deadline: %s" % e.code())
+
+
+def wait_state(request_id, state, seconds):
+    jobs = []
+    for _ in range(seconds * 10):
+        jobs = [j for j in http("/v1/proofs")["jobs"] if j.get("request_id") == request_id]
+        if jobs and jobs[0]["state"] == state:
+            return
+        time.sleep(0.1)
+    fail("job of %s not %s within %d s: %s" % (request_id, state, seconds, jobs))
+
+
+api = None
 try:
-    api.call_raw("Prove", b"\x0a\xff\xff\xff\xff\x0f", timeout=10)
-    fail("unparsable protobuf was accepted")
-except grpc.RpcError as e:
-    if e.code() != grpc.StatusCode.INVALID_ARGUMENT:
-        fail("unparsable protobuf: %s, want INVALID_ARGUMENT" % e.code())
-try:
-    api.call_raw("NoSuchMethod", b"", timeout=10)
-    fail("an unknown method was answered")
-except grpc.RpcError as e:
-    if e.code() != grpc.StatusCode.UNIMPLEMENTED:
-        fail("unknown method: %s, want UNIMPLEMENTED" % e.code())
-ok("malformed wrapper / base64 / C1, wrong sector size, tampered C1 (%.1f s), unsupported kind "
-   "-> FAILED naming the problem; bad protobuf -> INVALID_ARGUMENT" % secs)
-
-# ---- status, metrics, params -------------------------------------------------------
-st = api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10)
-queues = {q.proof_kind: q for q in st.queues}
-if "POREP_SEAL_COMMIT" not in queues or st.total_proofs_completed < 1 or not st.gpus:
-    fail("GetStatus: %s" % st)
-if not any(s.circuit_id.startswith(C2_NAME) and s.size_bytes > 0 for s in st.loaded_srs):
-    fail("GetStatus does not list the loaded 2KiB params: %s" % list(st.loaded_srs))
-text = api.call("GetMetrics", api.msg("GetMetricsRequest"), timeout=10).prometheus_text
-if "# TYPE" not in text or 'cuzk_jobs{state="done"}' not in text:
-    fail("GetMetrics is not the Prometheus text of /metrics: %s" % text[:300])
-ev = api.call("EvictSRS", api.msg("EvictSrsRequest", circuit_id="porep-2k"), timeout=30)
-if not ev.was_loaded or ev.freed_bytes == 0:
-    fail("EvictSRS porep-2k: %s" % ev)
-pre = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=120)
-pre2 = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=120)
-if pre.already_loaded or not pre2.already_loaded:
-    fail("PreloadSRS: first %s, second %s" % (pre, pre2))
-ok("GetStatus (%d queues, %d completed, uptime %d s), GetMetrics, EvictSRS/PreloadSRS porep-2k"
-   % (len(st.queues), st.total_proofs_completed, st.uptime_seconds))
-
-# ---- cancel ------------------------------------------------------------------------
-c1b_path, c1b = gen_c1("c1b.json", 2)
-sub = api.call("SubmitProof", porep_request(api, wrapper(c1b, 20), 20), timeout=60)
-api.call("CancelProof", api.msg("CancelProofRequest", job_id=sub.job_id), timeout=10)
-aw = api.call("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id, timeout_ms=60000), timeout=90)
-if aw.status != S.CANCELLED:
-    fail("SubmitProof + CancelProof + AwaitProof: %s, want CANCELLED" % S.Status.Name(aw.status))
-# a Prove whose deadline passes, with nobody else waiting: its job is canceled
-try:
-    prove(api, porep_request(api, wrapper(c1b, 21), 21), timeout=1.0)
-    fail("a 1 s deadline did not expire")
-except grpc.RpcError as e:
-    if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-        fail("deadline: %s" % e.code())
-canceled = None
-for _ in range(100):   # <= 10 s
-    jobs = [j for j in http("/v1/proofs")["jobs"] if j.get("request_id") == "porep-1000-21"]
-    if jobs and jobs[0]["state"] == "canceled":
-        canceled = jobs[0]
-        break
-    time.sleep(0.1)
-if not canceled:
-    fail("the abandoned Prove's job was not canceled: %s" % jobs)
-# the same, but an AwaitProof waits on the job too: it keeps running and completes
-sub = api.call("SubmitProof", porep_request(api, wrapper(c1b, 22), 22), timeout=60)
-waiter = api.future("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id), timeout=300)
-time.sleep(0.3)   # the AwaitProof is waiting before the Prove's deadline passes
-try:
-    prove(api, porep_request(api, wrapper(c1b, 22), 22), timeout=1.0)
-except grpc.RpcError as e:
-    if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-        fail("deadline (shared job): %s" % e.code())
-aw = waiter.result()
-if aw.status != S.COMPLETED or len(aw.proof) != 192:
-    fail("a job with another waiter was not kept running: %s %s" % (S.Status.Name(aw.status),
-                                                                   aw.error_message))
-verify(c1b_path, aw.proof, "proof22.bin")
-ok("CancelProof -> CANCELLED; an expired Prove cancels its job unless another call waits on it")
-
-# ---- kill -9 between submit and completion, restart, Prove again -------------------
-c1c_path, c1c = gen_c1("c1c.json", 3)
-sub = api.call("SubmitProof", porep_request(api, wrapper(c1c, 30), 30), timeout=60)
-for _ in range(600):   # <= 60 s
-    if http("/v1/proofs/" + sub.job_id).get("state") == "running":
-        break
-    time.sleep(0.1)
-else:
-    fail("job %s never ran" % sub.job_id)
-api.close()
-stop(kill=True)
-if not os.path.exists(os.path.join(tmp, "journal", sub.job_id + ".job")):
-    fail("the submitted job is not journaled")
-start()
-api = CuzkV1(DESC, "unix://" + sock)
-res = prove(api, porep_request(api, wrapper(c1c, 30), 30))
-if res.status != S.COMPLETED or res.job_id != sub.job_id:
-    fail("after kill -9 + restart: %s job %s (submitted %s) %s" % (
-        S.Status.Name(res.status), res.job_id, sub.job_id, res.error_message))
-verify(c1c_path, res.proof, "proof30.bin")
-ok("kill -9 while proving, restart, Prove with the same request_id -> job %s's proof" % res.job_id)
-
-st = api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10)
-api.close()
-stop()
+    main()
+except SystemExit:
+    raise
+except BaseException as e:   # a client error is a failure, with the daemon's log; never a leak
+    import traceback
+    traceback.print_exc()
+    fail("%s: %s" % (type(e).__name__, e))
 shutil.rmtree(tmp, ignore_errors=True)
 print("%d passed, 0 failed" % passed)

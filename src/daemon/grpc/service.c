@@ -422,7 +422,9 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
     json_t *res = NULL;
+    uint64_t bytes = 0;
     int rc = ctx ? cz__grpc_params_name(ctx, pr->circuit_id, name, sizeof name) : CZ_ENOMEM;
+    bool loaded = rc == CZ_OK && loaded_bytes(env->server, name, &bytes);
     if (rc == CZ_OK)
         rc = cz_server_preload(env->server, ctx, name, &res);
     if (ctx && rc != CZ_OK) {
@@ -430,7 +432,7 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
     } else if (ctx) {
         Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
         double ms = json_number_value(json_object_get(res, "load_ms"));
-        out.already_loaded = ms <= 0;   /* a cache hit costs no load */
+        out.already_loaded = loaded;
         out.load_time_ms = (uint64_t)(ms + 0.5);
         reply_msg(r, &out.base);
     }

@@ -27,6 +27,8 @@ const char *cz__state_name(dj_state_t st)
     case DJ_DONE: return "done";
     case DJ_FAILED: return "failed";
     case DJ_CANCELED: return "canceled";
+    case DJ_LOST: return "lost";
+    case DJ__COUNT: break;
     }
     return "?";
 }
@@ -42,6 +44,27 @@ static const char *stage_name(const djob_t *j)
     case DJ_FINISHING: return "writing_result";
     default: return cz__state_name(j->state);
     }
+}
+
+/*
+ * Within the engine, where the work is: "verify" while the job's proof is
+ * verified, else the furthest stage any unfinished partition has reached
+ * (a one-partition job: its partition's stage). NULL outside the engine.
+ */
+static const char *partition_stage(const djob_t *j)
+{
+    if (j->state != DJ_ENGINE)
+        return NULL;
+    return cz_job_stage_label(j->engine_state, j->in_stage);
+}
+
+static json_t *stage_counts(const djob_t *j)
+{
+    json_t *o = json_object();
+    for (int k = 0; o && k < CZ_PART_NSTAGES; k++)
+        json_object_set_new(o, cz_part_stage_name((cz_part_stage_t)k),
+                            json_integer((json_int_t)j->in_stage[k]));
+    return o;
 }
 
 static json_t *iso_time(time_t t)
@@ -70,6 +93,11 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
                           "recovered", j->recovered);
     if (!o)
         return NULL;
+    const char *pstage = partition_stage(j);
+    if (pstage) {
+        json_object_set_new(o, "partition_stage", json_string(pstage));
+        json_object_set_new(o, "partition_stages", stage_counts(j));
+    }
     if (*j->request_id)
         json_object_set_new(o, "request_id", json_string(j->request_id));
     const char *params = json_string_value(json_object_get(j->request, "params"));
@@ -79,10 +107,13 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
         json_object_set_new(o, "created", iso_time(j->created));
     if (j->finished)
         json_object_set_new(o, "finished", iso_time(j->finished));
-    if (j->state == DJ_FAILED || j->state == DJ_CANCELED) {
+    if (j->state == DJ_FAILED || j->state == DJ_CANCELED || j->state == DJ_LOST) {
         json_object_set_new(o, "error", json_string(cz_err_name(j->error)));
         json_object_set_new(o, "message", json_string(j->message));
     }
+    json_t *pending = cz__pending_json(j);
+    if (pending)
+        json_object_set_new(o, "result_write", pending);
     return o;
 }
 
@@ -211,14 +242,15 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     if (!json_is_object(req))
         return cz_fail(ctx, CZ_EINVAL, "body: must be a JSON object");
     const char *kname = json_string_value(json_object_get(req, "kind"));
+    char known[128];
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     size_t kind_index = 0;
     const cz_job_kind_t *kind = cz_kind_find(kname, &kind_index);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", kname,
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)req, key, val)
@@ -324,8 +356,8 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, 
     const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
     djob_t *old = NULL, *superseded = NULL;
     for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
-        if (!strcmp(o->request_id, rid))
-            old = o;
+        if (!strcmp(o->request_id, rid) && !(retry && o->state == DJ_LOST))
+            old = o;   /* a retry passes a lost job's tombstone by (it stays) and proves anew */
     /* a retry of a request that ended without its proof, or of another
      * request under the same id, proves anew (but never under a waiter) */
     if (old && retry && DJ_ENDED(old->state) && old->waiters == 0 &&
@@ -517,6 +549,8 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
         rc = cz_fail(ctx, CZ_ECANCELED, "job %s was canceled: %s", id, j->message);
     else if (j->state == DJ_FAILED)
         rc = cz_fail(ctx, j->error ? j->error : CZ_EINTERNAL, "job %s failed: %s", id, j->message);
+    else if (j->state == DJ_LOST)
+        rc = cz_fail(ctx, j->error, "job %s was lost: %s", id, j->message);
     else if (!(*proof = malloc(j->proof_len)))
         rc = cz_fail(ctx, CZ_ENOMEM, "proof");
     else {

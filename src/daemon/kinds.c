@@ -32,6 +32,19 @@ const cz_job_kind_t *cz_kind_find(const char *name, size_t *index)
 size_t cz_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
 const cz_job_kind_t *cz_kind_at(size_t i) { return i < cz_kind_count() ? kinds[i] : NULL; }
 
+const char *cz_kind_names(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < cz_kind_count() && used < cap; i++) {
+        int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", kinds[i]->name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
 /* ---- "circuit" ---------------------------------------------------------- */
 
 typedef struct {

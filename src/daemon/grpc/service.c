@@ -118,9 +118,10 @@ static void fill_result(cz_server_t *s, cz_ctx_t *ctx, const char *id,
             snprintf(st->message, sizeof st->message, "%s", cz_ctx_message(ctx));
         }
         json_decref(pub);
-    } else if (state && (!strcmp(state, "failed") || !strcmp(state, "canceled"))) {
-        res->status = !strcmp(state, "failed") ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED
-                                               : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
+    } else if (state && (!strcmp(state, "failed") || !strcmp(state, "canceled") ||
+                         !strcmp(state, "lost"))) {
+        res->status = strcmp(state, "canceled") ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED
+                                                : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
         snprintf(st->message, sizeof st->message, "job %s %s: %s", id, state,
                  jstr(json_object_get(job, "message"), ""));
     } else {

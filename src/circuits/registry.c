@@ -39,7 +39,17 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
                            id);
         return CZ_OK;
     }
-    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X], bench:N or porep:SIZE)",
+    if (!strncmp(id, "snap:", 5)) {
+        uint64_t bytes;
+        out->kind = CZ_CIRCUIT_UPDATE;
+        if (cz_porep_parse_size(id + 5, &bytes) || cz_update_params_sector(&out->update, bytes))
+            return cz_fail(ctx, CZ_EINVAL,
+                           "circuit '%s': snap:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB",
+                           id);
+        return CZ_OK;
+    }
+    return cz_fail(ctx, CZ_EINVAL,
+                   "unknown circuit '%s' (want toy[:X], bench:N, porep:SIZE or snap:SIZE)",
                    id);
 }
 
@@ -53,6 +63,8 @@ int cz_circuit_body(cz_cs_t *cs, void *circuit)
     }
     if (c->kind == CZ_CIRCUIT_POREP)
         return cz_porep_circuit(cs, &c->porep, NULL);
+    if (c->kind == CZ_CIRCUIT_UPDATE)
+        return cz_update_circuit(cs, &c->update, NULL);
     return cz_bench_circuit(cs, &c->bench);
 }
 
@@ -71,8 +83,8 @@ int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_c
             p.seed = seed;
         return cz_bench_witness(ctx, &p, out);
     }
-    if (c->kind == CZ_CIRCUIT_POREP)
-        return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from a C1 input",
+    if (c->kind == CZ_CIRCUIT_POREP || c->kind == CZ_CIRCUIT_UPDATE)
+        return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from vanilla proofs",
                        c->id);
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);

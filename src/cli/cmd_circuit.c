@@ -26,6 +26,7 @@
 
 static const char CIRCUIT_USAGE[] =
     "usage: cuzk circuit shape --kind porep-c2 --sector-size SIZE [--json] [--threads N]\n"
+    "       cuzk circuit shape --kind snap --sector-size SIZE [--json]\n"
     "       cuzk circuit shape --kind porep-c2 --nodes N --layers L --challenges C\n"
     "                          --tree BASE-SUB-TOP [--json] [--threads N]\n"
     "       cuzk circuit shape --circuit ID [--json]\n"
@@ -120,8 +121,15 @@ static int cmd_shape(int argc, char **argv)
             return usage_error("unknown option");
         }
     }
+    char snap_id[48];
+    if (!o.circuit && o.kind && !strcmp(o.kind, "snap")) {
+        /* the SnapDeals update circuit of one partition (circuits/update) */
+        if (!o.sector || snprintf(snap_id, sizeof snap_id, "snap:%s", o.sector) >= (int)sizeof snap_id)
+            return usage_error("--kind snap wants --sector-size SIZE");
+        o.circuit = snap_id;
+    }
     if (!o.circuit && (!o.kind || strcmp(o.kind, "porep-c2")))
-        return usage_error("want --kind porep-c2 or --circuit ID");
+        return usage_error("want --kind porep-c2, --kind snap or --circuit ID");
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, o.threads)) {

@@ -56,6 +56,11 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
+/* SnapDeals: `cuzk snap gen-vanilla` and the `--kind snap` forms (cmd_snap.c) */
+int cmd_snap(int argc, char **argv);
+int cmd_setup_snap(int argc, char **argv);
+int cmd_prove_snap(int argc, char **argv);
+int cmd_verify_snap(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

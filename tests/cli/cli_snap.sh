@@ -9,9 +9,9 @@
 # RFP's 1,705,039 constraints.
 #
 # Usage: cli_snap.sh CUZK [PARAMS_DIR]. The 2KiB update circuit has 1.7M
-# constraints (4x PoRep 2KiB): its seeded setup (seed 7) takes tens of CPU
-# minutes on 2 cores, so the params live in PARAMS_DIR under their Filecoin
-# names and are generated only when missing.
+# constraints (PoRep 2KiB: 2.7M): its seeded setup (seed 7) takes minutes on
+# 2 cores, so the params live in PARAMS_DIR under their Filecoin names and
+# are generated only when missing.
 set -u
 CUZK=$1
 dir=$(mktemp -d)

@@ -6,8 +6,8 @@
  * tampered commitments do not verify; a request that does not match its
  * vanilla proofs is refused before proving.
  *
- * The seeded 2KiB params (1.7M constraints: the setup takes tens of CPU
- * minutes on 2 cores) are cached in CZ_C2_PARAMS_DIR under their Filecoin
+ * The seeded 2KiB params (1.7M constraints, PoRep 2KiB's are 2.7M: minutes
+ * of setup on 2 cores) are cached in CZ_C2_PARAMS_DIR under their Filecoin
  * names, as the PoRep C2 tests cache theirs (label slow).
  */
 #include <stdlib.h>

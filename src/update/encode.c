@@ -106,7 +106,7 @@ int cz_update_sector_partition(const cz_update_sector_t *s, unsigned k, cz_updat
     const unsigned apex_height = p->challenge_bit_len - p->partition_bit_len - p->apex_bit_len;
     for (unsigned i = 0; i < p->apex_leaves; i++)
         in->apex_leaves[i] = *d_node(&s->tree_d_new, apex_height, (uint64_t)k * p->apex_leaves + i);
-    uint64_t cs[86];
+    uint64_t cs[CZ_UPDATE_MAX_CHALLENGES];
     CZ__UTRY(cz_update_challenges(p, &s->comm_r_new, k, cs));
     for (unsigned i = 0; i < p->challenges; i++) {
         cz_update_challenge_t *ch = &in->ch[i];

@@ -210,11 +210,54 @@ CZ_TEST(update_2kib_tampered)
     CHECK(check_mode(&in, NULL) == CZ_EUNSAT);
     in.comm_d_new = keep;
 
+    /* an apex leaf no challenge passes through still changes the apex root */
+    keep = in.apex_leaves[5];
+    cz_fr_add(&in.apex_leaves[5], &in.apex_leaves[5], &one);
+    CHECK(cz_update_input_check(ctx, &in) == CZ_EUNSAT);
+    in.apex_leaves[5] = keep;
+
     CHECK_OK(cz_update_input_check(ctx, &in));
     CHECK_OK(check_mode(&in, NULL));
     cz_update_input_free(&in);
     cz_update_sector_free(&s);
     cz_ctx_free(ctx);
 }
+
+#ifdef CZ_UPDATE_8M
+/* 8MiB: 4 partitions, h = 10 of [7..12], 128 apex leaves, 2 partition bits:
+ * partition 2's input is satisfied in CHECK mode and its public inputs are
+ * the ones the public values give (k_and_h_select = 2 | 8 << 2). */
+CZ_TEST(update_8mib_partition_2_satisfied)
+{
+    cz_update_params_t p;
+    REQUIRE(cz_update_params_sector(&p, 8ull << 20) == CZ_OK);
+    cz_fr *old = malloc(p.nodes * sizeof *old), *data = malloc(p.nodes * sizeof *data), comm_c;
+    REQUIRE(old && data);
+    cz_rng rng;
+    cz_rng_seed(&rng, 8);
+    for (uint64_t i = 0; i < p.nodes; i++) {
+        random_fr32(&old[i], &rng);
+        random_fr32(&data[i], &rng);
+    }
+    random_fr32(&comm_c, &rng);
+    cz_update_sector_t s;
+    cz_update_input_t in;
+    REQUIRE(cz_update_sector_encode(NULL, &s, &p, &comm_c, old, data, 0) == CZ_OK);
+    REQUIRE(cz_update_input_alloc(&in, &p) == CZ_OK);
+    REQUIRE(cz_update_sector_partition(&s, 2, &in) == CZ_OK);
+    CHECK_OK(cz_update_input_check(NULL, &in));
+    cz_fr got[4], want[4], khs;
+    CHECK_OK(check_mode(&in, got));
+    CHECK_OK(cz_update_public_inputs(&p, 2, 10, &s.comm_r_old, &s.comm_d_new, &s.comm_r_new,
+                                     want));
+    CHECK_MEM_EQ(got, want, sizeof got);
+    cz_fr_from_u64(&khs, 2 | (8 << 2));
+    CHECK(cz_fr_eq(&got[0], &khs));
+    cz_update_input_free(&in);
+    cz_update_sector_free(&s);
+    free(old);
+    free(data);
+}
+#endif
 
 CZ_TEST_MAIN()

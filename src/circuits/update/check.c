@@ -58,6 +58,14 @@ static int check_challenge(cz_ctx_t *ctx, const cz_update_input_t *in,
     if (!cz_fr_eq(&v, &in->comm_d_new))
         return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: the tree_d_new path does not "
                        "reach comm_d_new", i);
+    /* the circuit selects the apex leaf by the challenge's bits above the
+     * path to it: the node there must be that apex leaf */
+    const unsigned below = p->challenge_bit_len - p->partition_bit_len - p->apex_bit_len;
+    CZ__UTRY(walk(&sh->d, ch->challenge, &ch->leaf_d_new, ch->path_d_new, below, &v));
+    if (!cz_fr_eq(&v, &in->apex_leaves[(ch->challenge >> below) & (p->apex_leaves - 1)]))
+        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: its tree_d_new path does not pass "
+                       "through apex leaf %llu", i,
+                       (unsigned long long)((ch->challenge >> below) & (p->apex_leaves - 1)));
     const unsigned apex_height = p->challenge_bit_len - p->partition_bit_len;
     CZ__UTRY(walk(&sh->d, ch->challenge, &ch->leaf_d_new, ch->path_d_new, apex_height, &v));
     if (!cz_fr_eq(&v, apex_root))
@@ -82,7 +90,8 @@ int cz_update_input_check(cz_ctx_t *ctx, const cz_update_input_t *in)
     const cz_update_params_t *p = &in->params;
     cz__update_shapes_t sh;
     unsigned idx;
-    if (cz__update_shapes(&sh, p))
+    if (cz__update_shapes(&sh, p) || p->challenges > CZ_UPDATE_MAX_CHALLENGES ||
+        p->apex_leaves > CZ_UPDATE_MAX_APEX)
         return cz_fail(ctx, CZ_EINVAL, "snap: bad parameters");
     if (in->k >= p->partitions)
         return cz_fail(ctx, CZ_EUNSAT, "snap: partition k=%u, the sector has %u", in->k,
@@ -98,13 +107,13 @@ int cz_update_input_check(cz_ctx_t *ctx, const cz_update_input_t *in)
         return cz_fail(ctx, CZ_EUNSAT, "snap: comm_r_new != H(comm_c, root_r_new)");
 
     /* The apex tree's root. */
-    cz_fr row[128];
+    cz_fr row[CZ_UPDATE_MAX_APEX];
     memcpy(row, in->apex_leaves, sizeof(cz_fr) * p->apex_leaves);
     for (unsigned w = p->apex_leaves; w > 1; w /= 2)
         for (unsigned i = 0; i < w / 2; i++)
             CZ__UTRY(cz_por_hash_native(&row[i], CZ_POR_SHA254, &row[2 * i], 2));
 
-    uint64_t cs[86];
+    uint64_t cs[CZ_UPDATE_MAX_CHALLENGES];
     cz_fr phi;
     CZ__UTRY(cz_update_challenges(p, &in->comm_r_new, in->k, cs));
     CZ__UTRY(cz_update_phi(&phi, &in->comm_d_new, &in->comm_r_old));

@@ -19,9 +19,9 @@
 #include "gadgets/multipack.h"
 #include "gadgets/poseidon_gadget.h"
 
-/* The most challenge bits (64GiB: 31) and apex leaves (128). */
+/* The most challenge bits (64GiB: 31) and apex leaves. */
 #define MAX_BITS 32u
-#define MAX_APEX 128u
+#define MAX_APEX CZ_UPDATE_MAX_APEX
 
 int cz__update_shapes(cz__update_shapes_t *out, const cz_update_params_t *p)
 {

@@ -73,6 +73,9 @@
 #include "gadgets/poseidon_constants.h"
 
 #define CZ_UPDATE_NUM_HS 6u
+/* The most challenges per partition and apex leaves (constants.rs: 86, 128). */
+#define CZ_UPDATE_MAX_CHALLENGES 86u
+#define CZ_UPDATE_MAX_APEX 128u
 /* Public inputs of a partition, ONE included. */
 #define CZ_UPDATE_NUM_INPUTS 5u
 

@@ -4,6 +4,7 @@
  */
 #include "update/job.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,12 +156,92 @@ static int load_partition(cz_ctx_t *ctx, cz_update_job_t *job, unsigned k, const
     return CZ_OK;
 }
 
+/* ---- the shapes cache: one slot per sector size ---------------------------------- */
+
+#define SHAPE_SLOTS 5u   /* the five RegisteredUpdateProofs */
+
+struct cz_update_shapes {
+    pthread_mutex_t lock;
+    struct {
+        uint64_t sector_bytes;   /* 0: empty */
+        cz_params_shape_t shape;
+        size_t rows;
+    } slot[SHAPE_SLOTS];
+};
+
+int cz_update_shapes_new(cz_update_shapes_t **out)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return CZ_ENOMEM;
+    if (pthread_mutex_init(&(*out)->lock, NULL)) {
+        free(*out);
+        *out = NULL;
+        return CZ_ENOMEM;
+    }
+    return CZ_OK;
+}
+
+void cz_update_shapes_free(cz_update_shapes_t *cache)
+{
+    if (!cache)
+        return;
+    pthread_mutex_destroy(&cache->lock);
+    free(cache);
+}
+
+static int shape_of(cz_ctx_t *ctx, cz_update_shapes_t *cache, const cz_update_params_t *p,
+                    cz_params_shape_t *shape, size_t *rows)
+{
+    if (cache) {
+        pthread_mutex_lock(&cache->lock);
+        for (unsigned i = 0; i < SHAPE_SLOTS; i++) {
+            if (cache->slot[i].sector_bytes == p->sector_bytes) {
+                *shape = cache->slot[i].shape;
+                *rows = cache->slot[i].rows;
+                pthread_mutex_unlock(&cache->lock);
+                return CZ_OK;
+            }
+        }
+        pthread_mutex_unlock(&cache->lock);
+    }
+    int rc = cz_update_shape(ctx, p, shape, rows);
+    if (rc == CZ_OK && cache) {
+        pthread_mutex_lock(&cache->lock);
+        for (unsigned i = 0; i < SHAPE_SLOTS; i++) {
+            if (!cache->slot[i].sector_bytes || cache->slot[i].sector_bytes == p->sector_bytes) {
+                cache->slot[i].sector_bytes = p->sector_bytes;
+                cache->slot[i].shape = *shape;
+                cache->slot[i].rows = *rows;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&cache->lock);
+    }
+    return rc;
+}
+
 int cz_update_job_from_curio(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t registered_proof,
                              const uint8_t *comm_r_old, size_t comm_r_old_len,
                              const uint8_t *comm_r_new, size_t comm_r_new_len,
                              const uint8_t *comm_d_new, size_t comm_d_new_len,
                              const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
                              size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk)
+{
+    return cz_update_job_from_curio_cached(ctx, job, registered_proof, comm_r_old,
+                                           comm_r_old_len, comm_r_new, comm_r_new_len,
+                                           comm_d_new, comm_d_new_len, vanilla_proofs,
+                                           vanilla_lens, nproofs, params, pvk, NULL);
+}
+
+int cz_update_job_from_curio_cached(cz_ctx_t *ctx, cz_update_job_t *job,
+                                    uint64_t registered_proof, const uint8_t *comm_r_old,
+                                    size_t comm_r_old_len, const uint8_t *comm_r_new,
+                                    size_t comm_r_new_len, const uint8_t *comm_d_new,
+                                    size_t comm_d_new_len, const uint8_t *const *vanilla_proofs,
+                                    const size_t *vanilla_lens, size_t nproofs,
+                                    const cz_params_t *params, const cz_pvk_t *pvk,
+                                    cz_update_shapes_t *cache)
 {
     memset(job, 0, sizeof *job);
     uint64_t bytes;
@@ -195,7 +276,7 @@ int cz_update_job_from_curio(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t regis
     if (rc == CZ_OK)
         rc = cz_update_public_inputs_from(ctx, &job->pub, job->inputs, (size_t)n * 4);
     if (rc == CZ_OK)
-        rc = cz_update_shape(ctx, &job->params, &job->shape, &job->rows);
+        rc = shape_of(ctx, cache, &job->params, &job->shape, &job->rows);
     if (rc == CZ_OK && params && (params->vk.n_ic != job->shape.num_inputs))
         rc = cz_fail(ctx, CZ_EMISMATCH, "snap: the params take %zu inputs, the update "
                      "circuit has %zu", params->vk.n_ic, job->shape.num_inputs);

@@ -80,6 +80,26 @@ int cz_update_job_from_curio(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t regis
                              size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk);
 void cz_update_job_clear(cz_update_job_t *job);
 
+/*
+ * Partition shapes by sector size, for a process that proves many updates
+ * (the daemon): the shape is a SHAPE synthesis of the blank partition (7 s
+ * at 32GiB on one core), the same for every sector of a size.
+ * cz_update_job_from_curio_cached is cz_update_job_from_curio taking the
+ * shape from |cache| (NULL: computed), computing and keeping it on a miss.
+ * Thread-safe (a mutex; two concurrent misses of one size both compute).
+ */
+typedef struct cz_update_shapes cz_update_shapes_t;
+int cz_update_shapes_new(cz_update_shapes_t **out);
+void cz_update_shapes_free(cz_update_shapes_t *cache);   /* NULL: no-op */
+int cz_update_job_from_curio_cached(cz_ctx_t *ctx, cz_update_job_t *job,
+                                    uint64_t registered_proof, const uint8_t *comm_r_old,
+                                    size_t comm_r_old_len, const uint8_t *comm_r_new,
+                                    size_t comm_r_new_len, const uint8_t *comm_d_new,
+                                    size_t comm_d_new_len, const uint8_t *const *vanilla_proofs,
+                                    const size_t *vanilla_lens, size_t nproofs,
+                                    const cz_params_t *params, const cz_pvk_t *pvk,
+                                    cz_update_shapes_t *cache);
+
 /* The engine's synthesize callback (arg = the job). */
 int cz_update_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out);
 

@@ -197,4 +197,32 @@ CZ_TEST(curio_fields_refused_early)
     free(r.proof);
 }
 
+CZ_TEST(shapes_cache_serves_the_same_shape)
+{
+    if (!ctx)
+        REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
+    request_t r;
+    make_request(&r, 13);
+    cz_update_shapes_t *cache;
+    REQUIRE(cz_update_shapes_new(&cache) == CZ_OK);
+    const uint8_t *vp[1] = { r.proof };
+    cz_update_job_t a, b, c;
+    CHECK_OK(cz_update_job_from_curio(ctx, &a, 0, r.comm_r_old, 32, r.comm_r_new, 32,
+                                      r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL));
+    for (int i = 0; i < 2; i++) {   /* a miss, then a hit */
+        CHECK_OK(cz_update_job_from_curio_cached(ctx, i ? &c : &b, 0, r.comm_r_old, 32,
+                                                 r.comm_r_new, 32, r.comm_d_new, 32, vp,
+                                                 &r.len, 1, NULL, NULL, cache));
+    }
+    CHECK_MEM_EQ(&a.shape, &b.shape, sizeof a.shape);
+    CHECK_MEM_EQ(&a.shape, &c.shape, sizeof a.shape);
+    CHECK_EQ_U64(c.rows, a.rows);
+    CHECK_EQ_U64(c.spec.partition_bytes, a.spec.partition_bytes);
+    cz_update_job_clear(&a);
+    cz_update_job_clear(&b);
+    cz_update_job_clear(&c);
+    cz_update_shapes_free(cache);
+    free(r.proof);
+}
+
 CZ_TEST_MAIN()

@@ -39,6 +39,15 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
                            id);
         return CZ_OK;
     }
+    if (!strncmp(id, "snap:", 5)) {
+        uint64_t bytes;
+        out->kind = CZ_CIRCUIT_UPDATE;
+        if (cz_porep_parse_size(id + 5, &bytes) || cz_update_params_sector(&out->update, bytes))
+            return cz_fail(ctx, CZ_EINVAL,
+                           "circuit '%s': snap:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB",
+                           id);
+        return CZ_OK;
+    }
     const char *colon = strchr(id, ':');
     cz_post_kind_t pk;
     if (colon && colon - id < 16) {
@@ -55,7 +64,7 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
         }
     }
     return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X], bench:N, porep:SIZE, "
-                   "winning-post:SIZE or window-post:SIZE)", id);
+                   "winning-post:SIZE, window-post:SIZE or snap:SIZE)", id);
 }
 
 int cz_circuit_body(cz_cs_t *cs, void *circuit)
@@ -70,6 +79,8 @@ int cz_circuit_body(cz_cs_t *cs, void *circuit)
         return cz_porep_circuit(cs, &c->porep, NULL);
     if (c->kind == CZ_CIRCUIT_POST)
         return cz_post_circuit(cs, &c->post, NULL);
+    if (c->kind == CZ_CIRCUIT_UPDATE)
+        return cz_update_circuit(cs, &c->update, NULL);
     return cz_bench_circuit(cs, &c->bench);
 }
 
@@ -88,8 +99,8 @@ int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_c
             p.seed = seed;
         return cz_bench_witness(ctx, &p, out);
     }
-    if (c->kind == CZ_CIRCUIT_POREP)
-        return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from a C1 input",
+    if (c->kind == CZ_CIRCUIT_POREP || c->kind == CZ_CIRCUIT_UPDATE)
+        return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from vanilla proofs",
                        c->id);
     if (c->kind == CZ_CIRCUIT_POST)
         return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from vanilla proofs",

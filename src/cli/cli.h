@@ -85,6 +85,11 @@ void cz_cli_c2_usage(FILE *f, const char *command);
 /* The plain form's usage: the whole help (with the porep-c2 form) on stdout
  * for --help, else the plain form and a pointer to --help on stderr. */
 void cz_cli_usage_tail(FILE *f, const char *command);
+/* SnapDeals: `cuzk snap gen-vanilla` and the `--kind snap` forms (cmd_snap.c) */
+int cmd_snap(int argc, char **argv);
+int cmd_setup_snap(int argc, char **argv);
+int cmd_prove_snap(int argc, char **argv);
+int cmd_verify_snap(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

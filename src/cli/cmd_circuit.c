@@ -29,6 +29,7 @@
 
 static const char CIRCUIT_USAGE[] =
     "usage: cuzk circuit shape --kind porep-c2 --sector-size SIZE [--json] [--threads N]\n"
+    "       cuzk circuit shape --kind snap --sector-size SIZE [--json]\n"
     "       cuzk circuit shape --kind porep-c2 --nodes N --layers L --challenges C\n"
     "                          --tree BASE-SUB-TOP [--json] [--threads N]\n"
     "       cuzk circuit shape --kind winning-post|window-post --sector-size SIZE [--json]\n"
@@ -125,8 +126,15 @@ static int cmd_shape(int argc, char **argv)
             return usage_error("unknown option");
         }
     }
+    char snap_id[48];
+    if (!o.circuit && o.kind && !strcmp(o.kind, "snap")) {
+        /* the SnapDeals update circuit of one partition (circuits/update) */
+        if (!o.sector || snprintf(snap_id, sizeof snap_id, "snap:%s", o.sector) >= (int)sizeof snap_id)
+            return usage_error("--kind snap wants --sector-size SIZE");
+        o.circuit = snap_id;
+    }
     cz_post_kind_t post_kind;
-    const bool post = !o.circuit && cz_post_kind_parse(o.kind, &post_kind) == CZ_OK &&
+    const bool post = !o.circuit && o.kind && cz_post_kind_parse(o.kind, &post_kind) == CZ_OK &&
                       strchr(o.kind, '-');
     cz_post_params_t pp;
     if (post) {
@@ -136,7 +144,7 @@ static int cmd_shape(int argc, char **argv)
         if (cz_porep_parse_size(o.sector, &bytes) || cz_post_params_sector(&pp, post_kind, bytes))
             return usage_error("--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
     } else if (!o.circuit && (!o.kind || strcmp(o.kind, "porep-c2"))) {
-        return usage_error("want --kind porep-c2|winning-post|window-post or --circuit ID");
+        return usage_error("want --kind porep-c2|winning-post|window-post|snap or --circuit ID");
     }
 
     cz_ctx_t *ctx;

@@ -62,6 +62,8 @@ int cmd_prove(int argc, char **argv)
         return cmd_prove_porep_c2(argc, argv);
     if (cz_cli_post_kind(argc, argv))
         return cmd_prove_post(argc, argv);
+    if (cz_cli_has_kind(argc, argv, "snap"))
+        return cmd_prove_snap(argc, argv);
     static const struct option longopts[] = {
         { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
         { "proof", required_argument, 0, 'o' },   { "public", required_argument, 0, 'u' },
@@ -245,6 +247,8 @@ int cmd_verify(int argc, char **argv)
         return cmd_verify_porep_c2(argc, argv);
     if (cz_cli_post_kind(argc, argv))
         return cmd_verify_post(argc, argv);
+    if (cz_cli_has_kind(argc, argv, "snap"))
+        return cmd_verify_snap(argc, argv);
     static const struct option longopts[] = {
         { "vk", required_argument, 0, 'v' }, { "proof", required_argument, 0, 'p' },
         { "public", required_argument, 0, 'u' }, { "help", no_argument, 0, 'h' },

@@ -55,6 +55,8 @@ int cmd_setup(int argc, char **argv)
         return cmd_setup_porep_c2(argc, argv);
     if (cz_cli_post_kind(argc, argv))
         return cmd_setup_post(argc, argv);
+    if (cz_cli_has_kind(argc, argv, "snap"))
+        return cmd_setup_snap(argc, argv);
     static const struct option longopts[] = {
         { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
         { "vk", required_argument, 0, 'v' },      { "seed", required_argument, 0, 's' },

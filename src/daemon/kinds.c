@@ -15,6 +15,7 @@ static const cz_job_kind_t *const kinds[] = {
     &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/daemon/kind_porep.c) */
     &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/daemon/kind_post.c) */
     &cz_kind_window_post,  /* WindowPoSt partition: the same (src/daemon/kind_post.c) */
+    &cz_kind_snap,       /* SnapDeals update: input = snap request (src/daemon/kind_snap.c) */
 };
 
 _Static_assert(sizeof kinds / sizeof kinds[0] <= CZ_MAX_KINDS, "raise CZ_MAX_KINDS");

@@ -101,6 +101,12 @@ extern const cz_job_kind_t cz_kind_circuit;
  *   params      default: the Filecoin name of the C1's sector size (FACTS 2)
  */
 extern const cz_job_kind_t cz_kind_porep_c2;
+/*
+ * "snap": a SnapDeals update proof (daemon/kind_snap.c, update/job.h).
+ *   input       the snap request JSON (update/request.h), inline or input_path
+ *   params      default: the Filecoin name of the registered proof's size
+ */
+extern const cz_job_kind_t cz_kind_snap;
 
 /*
  * "winning-post", "window-post": one FallbackPoSt partition (daemon/

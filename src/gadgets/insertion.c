@@ -111,9 +111,9 @@ int cz_select(cz_cs_t *cs, cz_num_t *out, const cz_num_t *from, const cz_bool_t 
               size_t nbits)
 {
     size_t n = (size_t)1 << nbits;
-    if (nbits == 0 || n > CZ_INSERT_MAX)
+    if (nbits == 0 || n > CZ_SELECT_MAX)
         return CZ_EINVAL;
-    cz_num_t state[CZ_INSERT_MAX], next[CZ_INSERT_MAX / 2];
+    cz_num_t state[CZ_SELECT_MAX], next[CZ_SELECT_MAX / 2];
     for (size_t j = 0; j < n; j++)
         state[j] = from[j];
     /* Most significant bit first: the upper half when the bit is set. */

@@ -26,6 +26,8 @@
 
 /* The largest insertion size of the general algorithm. */
 #define CZ_INSERT_MAX 64u
+/* The largest selection (SnapDeals selects among 128 apex leaves). */
+#define CZ_SELECT_MAX 128u
 
 int cz_pick(cz_cs_t *cs, cz_num_t *out, cz_bool_t cond, const cz_num_t *a, const cz_num_t *b);
 int cz_insert(cz_cs_t *cs, cz_num_t *out, const cz_num_t *element, const cz_bool_t *bits,

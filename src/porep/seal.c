@@ -161,6 +161,8 @@ int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
         cz_fr_from_repr(&d, s.data + 32 * v);
         cz_fr_add(&s.leaves[v], &key, &d);
     }
+    if (a->replica_out)
+        memcpy(a->replica_out, s.leaves, N * sizeof(cz_fr));
     if ((rc = cz_sdr_tree_shape(&s.tr, CZ_POR_POSEIDON, N, pp.base_arity, pp.sub_arity,
                                 pp.top_arity)) ||
         (rc = cz_sdr_tree_build(ctx, &s.tr, s.leaves)))
@@ -173,6 +175,8 @@ int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
     cz_fr pair[2], r;
     cz_fr_from_repr(&pair[0], comm_c);
     cz_fr_from_repr(&pair[1], comm_r_last);
+    if (a->comm_c_out)
+        *a->comm_c_out = pair[0];
     cz_poseidon_hash(cz_poseidon_constants_get(2), &r, pair);
     cz_fr_to_repr(comm_r, &r);
 

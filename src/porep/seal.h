@@ -23,6 +23,11 @@ typedef struct {
     uint64_t random_seed;      /*   pseudo-random Fr32 data from this seed */
     uint8_t prover_id[32], ticket[32], seed[32];
     uint64_t sector_id;
+    /* Optional outputs (NULL: not wanted), for the SnapDeals test data that
+     * updates this CC sector: the replica (tree_r_last leaves, [nodes]) and
+     * comm_c. */
+    cz_fr *replica_out;
+    cz_fr *comm_c_out;
 } cz_seal_args_t;
 
 /* A sealed sector (replicate_phase1/2): the data, the labels, the parent

@@ -1,0 +1,444 @@
+/*
+ * cli/cmd_snap.c — SnapDeals (EmptySectorUpdate) from the command line:
+ *
+ *   cuzk snap gen-vanilla --sector-size S --random SEED -o FILE
+ *       seal a CC test sector (porep/seal.h), encode random deal data into
+ *       it (update/encode.h) and write the request file (update/request.h):
+ *       the commitments and one bincode PartitionProof per partition, as
+ *       proofs-api's generate_partition_proofs returns them.
+ *   cuzk setup  --kind snap --sector-size S --params-dir D [--seed N]
+ *   cuzk prove  --kind snap --input FILE --params-dir D --proof OUT
+ *   cuzk verify --kind snap --params-dir D --proof OUT --input FILE
+ *
+ * prove runs every partition through the engine (CPU backend), which
+ * verifies the job; the proof is verified again from the public values
+ * alone before it is written. verify reads only the request's public values
+ * (registered_proof and the three commitments). Needs jansson.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+#ifdef CUZK_HAVE_JANSSON
+#include "backend/backend.h"
+#include "core/hex.h"
+#include "circuits/update/update.h"
+#include "groth16/params.h"
+#include "groth16/setup.h"
+#include "porep/seal.h"
+#include "update/encode.h"
+#include "update/job.h"
+#include "update/request.h"
+#include "update/vanilla.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int fail_exit(cz_ctx_t *ctx, const char *cmd, int rc)
+{
+    fprintf(stderr, "cuzk %s: %s\n", cmd, *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    return rc == CZ_EVERIFY ? CZ_EXIT_FAIL : rc == CZ_EINVAL || rc == CZ_EFORMAT ? CZ_EXIT_USAGE
+                                                                                : CZ_EXIT_FAIL;
+}
+
+/* RegisteredUpdateProof of a sector size (job.h: 0-4). */
+static int registered_of(uint64_t bytes, uint64_t *rp)
+{
+    for (uint64_t i = 0; i < 5; i++) {
+        uint64_t b;
+        if (!cz_update_sector_bytes(i, &b) && b == bytes) {
+            *rp = i;
+            return CZ_OK;
+        }
+    }
+    return CZ_EINVAL;
+}
+
+/* ---- gen-vanilla ---------------------------------------------------------------------- */
+
+static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char *out)
+{
+    cz_update_params_t p;
+    uint64_t rp;
+    if (cz_update_params_sector(&p, bytes) || registered_of(bytes, &rp) || p.sub_arity)
+        return cz_fail(ctx, CZ_EINVAL, "gen-vanilla: dense test sectors are 2KiB, 8MiB or 512MiB");
+    cz_fr *old = malloc(p.nodes * sizeof *old), *data = malloc(p.nodes * sizeof *data), comm_c;
+    cz_update_sector_t s;
+    memset(&s, 0, sizeof s);
+    cz_update_request_t req;
+    memset(&req, 0, sizeof req);
+    cz_update_input_t in;
+    memset(&in, 0, sizeof in);
+    cz_c1_t c1;
+    memset(&c1, 0, sizeof c1);
+    int rc = old && data ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "gen-vanilla");
+    if (rc == CZ_OK) {
+        /* the CC sector: sealed for real; its replica is the old tree_r_last */
+        cz_seal_args_t a;
+        memset(&a, 0, sizeof a);
+        a.sector_bytes = bytes;
+        a.random_seed = seed;
+        a.replica_out = old;
+        a.comm_c_out = &comm_c;
+        a.sector_id = seed;
+        memset(a.ticket, 0x11, 32);
+        memset(a.seed, 0x22, 32);
+        rc = cz_seal_gen_c1(ctx, &a, &c1);
+    }
+    if (rc == CZ_OK) {
+        /* the deal data: Fr32-valid pseudo-random nodes from the seed */
+        cz_rng rng;
+        cz_rng_seed(&rng, seed ^ 0x736e6170u);
+        for (uint64_t v = 0; v < p.nodes; v++) {
+            uint8_t b[32];
+            for (int i = 0; i < 4; i++) {
+                uint64_t x = cz_rng_next(&rng);
+                memcpy(b + 8 * i, &x, 8);
+            }
+            b[31] &= 0x3f;
+            cz_fr_from_repr(&data[v], b);
+        }
+        rc = cz_update_sector_encode(ctx, &s, &p, &comm_c, old, data, 0);
+    }
+    if (rc == CZ_OK) {
+        req.registered_proof = rp;
+        cz_fr_to_repr(req.comm_r_old, &s.comm_r_old);
+        cz_fr_to_repr(req.comm_r_new, &s.comm_r_new);
+        cz_fr_to_repr(req.comm_d_new, &s.comm_d_new);
+        if (memcmp(req.comm_r_old, c1.comm_r, 32))
+            rc = cz_fail(ctx, CZ_EINTERNAL, "gen-vanilla: comm_r_old differs from the sealed comm_r");
+    }
+    if (rc == CZ_OK) {
+        req.nproofs = p.partitions;
+        req.proofs = calloc(p.partitions, sizeof *req.proofs);
+        req.lens = calloc(p.partitions, sizeof *req.lens);
+        if (!req.proofs || !req.lens)
+            rc = cz_fail(ctx, CZ_ENOMEM, "gen-vanilla");
+    }
+    if (rc == CZ_OK)
+        rc = cz_update_input_alloc(&in, &p);
+    for (unsigned k = 0; rc == CZ_OK && k < p.partitions; k++) {
+        req.lens[k] = cz_update_vanilla_size(&p);
+        req.proofs[k] = malloc(req.lens[k]);
+        rc = req.proofs[k] ? cz_update_sector_partition(&s, k, &in) : CZ_ENOMEM;
+        if (rc == CZ_OK)
+            rc = cz_update_input_check(ctx, &in);
+        if (rc == CZ_OK)
+            rc = cz_update_vanilla_encode(&in, req.proofs[k], req.lens[k]);
+    }
+    if (rc == CZ_OK)
+        rc = cz_update_request_write(ctx, &req, out);
+    if (rc == CZ_OK) {
+        char hex[65];
+        printf("snap request %s: registered_proof %" PRIu64 ", %u partition%s x %zu bytes\n",
+               out, rp, p.partitions, p.partitions == 1 ? "" : "s", req.lens[0]);
+        cz_hex_encode(hex, req.comm_r_old, 32);
+        printf("comm_r_old %s\n", hex);
+        cz_hex_encode(hex, req.comm_r_new, 32);
+        printf("comm_r_new %s\n", hex);
+        cz_hex_encode(hex, req.comm_d_new, 32);
+        printf("comm_d_new %s\n", hex);
+    }
+    cz_update_input_free(&in);
+    cz_update_request_free(&req);
+    cz_update_sector_free(&s);
+    cz_c1_free(&c1);
+    free(old);
+    free(data);
+    return rc;
+}
+
+static const char SNAP_USAGE[] =
+    "usage: cuzk snap gen-vanilla --sector-size 2KiB|8MiB|512MiB --random SEED -o FILE\n"
+    "  Seals a CC test sector, encodes pseudo-random deal data (from SEED) into it\n"
+    "  and writes the SnapDeals request: registered_proof, comm_r_old, comm_r_new,\n"
+    "  comm_d_new and one bincode PartitionProof (base64) per partition.\n"
+    "  Prove it with `cuzk prove --kind snap --input FILE --params-dir D --proof OUT`.\n";
+
+int cmd_snap(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "gen-vanilla")) {
+        fputs(SNAP_USAGE, argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr);
+        return argc >= 2 && !strcmp(argv[1], "--help") ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+    }
+    const char *size = NULL, *out = NULL, *seed = NULL;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--sector-size"))
+            size = argv[i + 1];
+        else if (!strcmp(argv[i], "--random"))
+            seed = argv[i + 1];
+        else if (!strcmp(argv[i], "-o"))
+            out = argv[i + 1];
+        else
+            size = out = NULL;
+    }
+    uint64_t bytes;
+    size_t s;
+    if (!size || !out || !seed || (argc % 2) || cz_porep_parse_size(size, &bytes) ||
+        !cz_cli_parse_size(seed, &s)) {
+        fputs(SNAP_USAGE, stderr);
+        return CZ_EXIT_USAGE;
+    }
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_FAIL;
+    int rc = gen_vanilla(ctx, bytes, s, out);
+    int code = rc ? fail_exit(ctx, "snap gen-vanilla", rc) : CZ_EXIT_OK;
+    cz_ctx_free(ctx);
+    return code;
+}
+
+/* ---- setup / prove / verify --kind snap ------------------------------------------------- */
+
+typedef struct {
+    const char *size, *dir, *input, *proof, *seed, *threads;
+} snap_opts_t;
+
+static bool parse_opts(int argc, char **argv, snap_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i += 2) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return false;
+        if (!strcmp(argv[i], "--kind") && !strcmp(v, "snap"))
+            ;
+        else if (!strcmp(argv[i], "--sector-size"))
+            o->size = v;
+        else if (!strcmp(argv[i], "--params-dir"))
+            o->dir = v;
+        else if (!strcmp(argv[i], "--input"))
+            o->input = v;
+        else if (!strcmp(argv[i], "--proof"))
+            o->proof = v;
+        else if (!strcmp(argv[i], "--seed"))
+            o->seed = v;
+        else if (!strcmp(argv[i], "--threads"))
+            o->threads = v;
+        else
+            return false;
+    }
+    return true;
+}
+
+static bool named(char *out, size_t cap, const char *dir, const cz_update_params_t *p,
+                  const char *ext)
+{
+    char name[256];
+    if (cz_update_params_filename(name, sizeof name, p, ext))
+        return false;
+    return snprintf(out, cap, "%s/%s", dir, name) < (int)cap;
+}
+
+static const char SNAP_SETUP_USAGE[] =
+    "usage: cuzk setup --kind snap --sector-size SIZE --params-dir D [--seed S] [--threads T]\n"
+    "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
+    "  of the EmptySectorUpdate circuit of SIZE, written as D/<Filecoin name>.params\n"
+    "  and .vk (v28-empty-sector-update-merkletree-poseidon_hasher-...).\n";
+
+int cmd_setup_snap(int argc, char **argv)
+{
+    snap_opts_t o;
+    uint64_t bytes;
+    cz_update_params_t p;
+    char circuit[64], pbuf[1024], vbuf[1024];
+    if (!parse_opts(argc, argv, &o) || !o.size || !o.dir || o.input || o.proof ||
+        cz_porep_parse_size(o.size, &bytes) || cz_update_params_sector(&p, bytes) ||
+        !named(pbuf, sizeof pbuf, o.dir, &p, "params") || !named(vbuf, sizeof vbuf, o.dir, &p, "vk")) {
+        fputs(SNAP_SETUP_USAGE, stderr);
+        return CZ_EXIT_USAGE;
+    }
+    snprintf(circuit, sizeof circuit, "snap:%s", o.size);
+    char *av[12] = { "setup", "--circuit", circuit, "--params", pbuf, "--vk", vbuf };
+    int ac = 7;
+    if (o.seed) {
+        av[ac++] = "--seed";
+        av[ac++] = (char *)o.seed;
+    }
+    if (o.threads) {
+        av[ac++] = "--threads";
+        av[ac++] = (char *)o.threads;
+    }
+    return cmd_setup(ac, av);
+}
+
+static const char SNAP_PROVE_USAGE[] =
+    "usage: cuzk prove --kind snap --input FILE --params-dir D --proof OUT [--threads T]\n"
+    "  Proves a SnapDeals update (every partition, CPU backend) from a request file\n"
+    "  (cuzk snap gen-vanilla; Curio's fields), verifies it from the public values\n"
+    "  and writes the partition proofs concatenated (192 bytes each).\n";
+
+/* The request's job (checked before anything is proved). */
+static int load_job(cz_ctx_t *ctx, cz_update_request_t *req, cz_update_job_t *job, const char *path)
+{
+    int rc = cz_update_request_load(ctx, req, path);
+    if (rc)
+        return rc;
+    const uint8_t *const *proofs = (const uint8_t *const *)req->proofs;
+    return cz_update_job_from_curio(ctx, job, req->registered_proof, req->comm_r_old, 32,
+                                    req->comm_r_new, 32, req->comm_d_new, 32, proofs, req->lens,
+                                    req->nproofs, NULL, NULL);
+}
+
+int cmd_prove_snap(int argc, char **argv)
+{
+    snap_opts_t o;
+    size_t threads = 0;
+    if (!parse_opts(argc, argv, &o) || !o.input || !o.dir || !o.proof || o.size || o.seed ||
+        (o.threads && !cz_cli_parse_size(o.threads, &threads))) {
+        fputs(SNAP_PROVE_USAGE, stderr);
+        return CZ_EXIT_USAGE;
+    }
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, (unsigned)threads))
+        return CZ_EXIT_FAIL;
+    cz_update_request_t req;
+    cz_update_job_t job;
+    memset(&req, 0, sizeof req);
+    memset(&job, 0, sizeof job);
+    cz_params_t *params = NULL;
+    cz_pvk_t *pvk = NULL;
+    cz_backend_t *be = NULL;
+    cz_engine_t *e = NULL;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    char path[1024];
+    double t0 = now_s(), t_engine = 0;
+    cz_job_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc = load_job(ctx, &req, &job, o.input);
+    if (rc == CZ_OK && !named(path, sizeof path, o.dir, &job.params, "params"))
+        rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");
+    if (rc == CZ_OK) {
+        cz_params_opts_t opts = { .expect = &job.shape };
+        rc = cz_params_load(ctx, &params, path, &opts);
+    }
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(ctx, &pvk, &params->vk);
+    if (rc == CZ_OK)
+        rc = cz_backend_new(ctx, &be, "cpu", 0);
+    if (rc == CZ_OK) {
+        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
+                                   .pool = cz_ctx_pool(ctx),
+                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+        rc = cz_engine_new(ctx, &e, &cfg);
+    }
+    uint64_t id = 0;
+    if (rc == CZ_OK) {
+        job.spec.params = params;
+        job.spec.pvk = pvk;
+        double t = now_s();
+        rc = cz_engine_submit(e, &job.spec, &id);
+        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
+            rc = CZ_OK;
+        t_engine = now_s() - t;
+        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
+            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
+                         cz_job_state_name(info.state), info.message);
+    }
+    if (rc == CZ_OK)
+        rc = cz_engine_proof(e, id, &proof, &len);
+    if (rc == CZ_OK && (rc = cz_update_verify(ctx, pvk, proof, len, &job.pub)) != CZ_OK)
+        cz_fail(ctx, rc, "the proof does not verify from the public values (%s)", cz_strerror(rc));
+    if (rc == CZ_OK)
+        rc = cz_cli_write_file(ctx, o.proof, proof, len);
+    int code = CZ_EXIT_OK;
+    if (rc)
+        code = fail_exit(ctx, "prove", rc);
+    else
+        printf("proof written to %s (snap, registered_proof %" PRIu64 ": %u partition%s x 192 = "
+               "%zu bytes, verified from public values); engine %.2f s (synthesis %.2f s, "
+               "device %.2f s), total %.2f s\n", o.proof, job.pub.registered_proof,
+               job.params.partitions, job.params.partitions == 1 ? "" : "s", len, t_engine,
+               info.t.synthesis / 1e3, info.t.device / 1e3, now_s() - t0);
+    cz_engine_free(e);
+    cz_backend_free(be);
+    free(proof);
+    cz_pvk_free(pvk);
+    cz_params_free(params);
+    cz_update_job_clear(&job);
+    cz_update_request_free(&req);
+    cz_ctx_free(ctx);
+    return code;
+}
+
+static const char SNAP_VERIFY_USAGE[] =
+    "usage: cuzk verify --kind snap --params-dir D --proof P --input FILE\n"
+    "  Verifies a SnapDeals update proof from the request's public values alone\n"
+    "  (registered_proof, comm_r_old, comm_r_new, comm_d_new). Exit 0 valid, 1\n"
+    "  invalid, 2 bad input.\n";
+
+int cmd_verify_snap(int argc, char **argv)
+{
+    snap_opts_t o;
+    if (!parse_opts(argc, argv, &o) || !o.input || !o.dir || !o.proof || o.size || o.seed) {
+        fputs(SNAP_VERIFY_USAGE, stderr);
+        return CZ_EXIT_USAGE;
+    }
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_FAIL;
+    cz_update_request_t req;
+    cz_update_public_t pub;
+    cz_update_params_t p;
+    cz_vk_t vk = { 0 };
+    cz_pvk_t *pvk = NULL;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    uint64_t bytes;
+    char path[1024];
+    int rc = cz_update_request_load(ctx, &req, o.input);
+    if (rc == CZ_OK) {
+        pub.registered_proof = req.registered_proof;
+        memcpy(pub.comm_r_old, req.comm_r_old, 32);
+        memcpy(pub.comm_r_new, req.comm_r_new, 32);
+        memcpy(pub.comm_d_new, req.comm_d_new, 32);
+        if (cz_update_sector_bytes(pub.registered_proof, &bytes) || cz_update_params_sector(&p, bytes) ||
+            !named(path, sizeof path, o.dir, &p, "vk"))
+            rc = cz_fail(ctx, CZ_EINVAL, "registered_proof %" PRIu64 " is not an update proof",
+                         pub.registered_proof);
+    }
+    if (rc == CZ_OK)
+        rc = cz_vk_load(ctx, &vk, path);
+    if (rc == CZ_OK)
+        rc = cz_cli_read_file(ctx, o.proof, (size_t)1 << 20, &proof, &len);
+    if (rc == CZ_OK)
+        rc = cz_pvk_new(ctx, &pvk, &vk);
+    double t = now_s();
+    if (rc == CZ_OK)
+        rc = cz_update_verify(ctx, pvk, proof, len, &pub);
+    int code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
+    if (code == CZ_EXIT_OK)
+        printf("valid (snap, %zu partition%s, %.3f s)\n", len / 192, len == 192 ? "" : "s",
+               now_s() - t);
+    else if (code == CZ_EXIT_FAIL)
+        printf("INVALID proof\n");
+    else
+        fprintf(stderr, "cuzk verify: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    free(proof);
+    cz_pvk_free(pvk);
+    cz_vk_clear(&vk);
+    cz_update_request_free(&req);
+    cz_ctx_free(ctx);
+    return code;
+}
+#else
+static int no_snap(void)
+{
+    fprintf(stderr, "cuzk: SnapDeals commands need jansson (apt-get install libjansson-dev)\n");
+    return CZ_EXIT_FAIL;
+}
+int cmd_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
+int cmd_setup_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
+int cmd_prove_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
+int cmd_verify_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
+#endif

@@ -56,6 +56,12 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
+/* Sector values -> PoRep public inputs, any StackedDrg registered proof
+ * (cmd_porep_sector.c): `porep public-inputs`, and `verify --kind porep-c2`
+ * when it is given --registered-proof. */
+int cz_cli_porep_public_inputs(int argc, char **argv);
+int cz_cli_verify_porep_sector(int argc, char **argv);
+bool cz_cli_has_registered_proof(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);

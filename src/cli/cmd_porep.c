@@ -66,6 +66,7 @@ static int usage(void)
             "         (all-zero data, sparse trees: only the opened columns are materialized;\n"
             "          SEED picks the unopened parents' labels)\n"
             "       cuzk porep check-c1 c1.json\n"
+            "       cuzk porep public-inputs --registered-proof T SECTOR (--help)\n"
             "T, S, P: 64 hex digits, or any text (its SHA-256 is used).\n");
     return CZ_EXIT_USAGE;
 }
@@ -193,6 +194,8 @@ int cmd_porep(int argc, char **argv)
         return gen_c1(argc - 1, argv + 1);
     if (!strcmp(argv[1], "check-c1"))
         return check_c1(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "public-inputs"))
+        return cz_cli_porep_public_inputs(argc - 1, argv + 1);
     return usage();
 }
 

@@ -33,7 +33,8 @@ typedef struct {
     const char *vanilla_key; /* "StackedDrg2KiBV1" (VanillaSealProof variant) */
     unsigned id;             /* enum position in RegisteredSealProof */
     uint64_t sector_bytes;
-    int v1_1;                /* ApiVersion V1_1_0 (cuzk builds only these graphs) */
+    int v1_1;                /* ApiVersion V1_1_0 (cuzk seals and proves only these;
+                              * the V1 ones are verified: porep/graph.h "legacy") */
 } cz_porep_proof_t;
 
 /* The registered proof called |name|, or NULL. */
@@ -64,5 +65,16 @@ int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
                                 const cz_porep_params_t *p, const uint8_t porep_id[32],
                                 const uint8_t replica_id[32], const uint8_t comm_d[32],
                                 const uint8_t comm_r[32], const uint8_t seed[32], unsigned k);
+
+/*
+ * The same from given challenges (p->challenges of them, each in [1, nodes)):
+ * for a proof whose seed is unknown but whose challenges are (the real v27
+ * 32GiB proof set, tests/compat), or challenges derived another way.
+ * CZ_EINVAL for a challenge out of range.
+ */
+int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
+                              const cz_porep_params_t *p, const uint8_t porep_id[32],
+                              const uint8_t replica_id[32], const uint8_t comm_d[32],
+                              const uint8_t comm_r[32], const uint64_t *challenges);
 
 #endif /* CUZK_POREP_POREP_H */

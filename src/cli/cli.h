@@ -51,6 +51,7 @@ int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
+int cmd_params(int argc, char **argv);   /* cmd_params.c: params check DIR */
 /* `--kind porep-c2` forms of prove / setup / verify (cmd_porep.c) */
 bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);

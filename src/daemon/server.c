@@ -505,6 +505,16 @@ static int make_backends(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     return rc;
 }
 
+/* The manifest check of params.check (groth16/manifest.h), owned by the cache. */
+static int params_check_new(cz_server_t *s, cz_ctx_t *ctx)
+{
+    cz_pcheck_t *check;
+    int rc = cz_pcheck_new_builtin(ctx, &check);
+    if (rc == CZ_OK)
+        cz_pcache_set_check(s->pcache, check);
+    return rc;
+}
+
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
 {
     *out = NULL;
@@ -524,6 +534,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
+    if (rc == CZ_OK && cfg->params_check)
+        rc = params_check_new(s, ctx);
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
         if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&s->kind_state[k])))
             cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);

@@ -3,7 +3,10 @@
  * function of the expander graph (RFP storage-proofs-core/src/crypto/
  * feistel.rs hashes 16 bytes with blake2b_simd::blake2b, 64-byte output).
  *
- * Pure functions; thread-safe.
+ * Also streamed (cz_blake2b_init/update/final), for digests of files too
+ * big to hold: a params file's blake2b-512 (groth16/manifest.h).
+ *
+ * Pure functions; thread-safe (a cz_blake2b_ctx belongs to one caller).
  */
 #ifndef CUZK_POREP_BLAKE2B_H
 #define CUZK_POREP_BLAKE2B_H
@@ -13,5 +16,18 @@
 
 /* out[0..outlen) = BLAKE2b-(8*outlen)(data[0..len)), 1 <= outlen <= 64. */
 void cz_blake2b(uint8_t *out, size_t outlen, const void *data, size_t len);
+
+typedef struct {
+    uint64_t h[8];
+    uint64_t t;              /* bytes compressed so far */
+    uint8_t buf[128];        /* pending bytes, the last block is kept until final */
+    size_t n, outlen;
+} cz_blake2b_ctx;
+
+/* Unkeyed BLAKE2b-(8*outlen), 1 <= outlen <= 64. */
+void cz_blake2b_init(cz_blake2b_ctx *c, size_t outlen);
+void cz_blake2b_update(cz_blake2b_ctx *c, const void *data, size_t len);
+/* Writes outlen bytes; |c| must be initialized again before reuse. */
+void cz_blake2b_final(cz_blake2b_ctx *c, uint8_t *out);
 
 #endif /* CUZK_POREP_BLAKE2B_H */

@@ -91,6 +91,25 @@ CZ_TEST(blake2b_rfc7693)
     cz_blake2b(h, 64, big, sizeof big);
     cz_blake2b(h2, 64, big, sizeof big);
     CHECK_MEM_EQ(h, h2, 64);
+    /* streamed in pieces of every size around the 128-byte block, for
+     * messages that end on and off a block boundary (the final block must
+     * carry the flag): equal to one shot */
+    uint8_t msg[300];
+    for (size_t i = 0; i < sizeof msg; i++)
+        msg[i] = (uint8_t)(i * 7 + 1);
+    const size_t lens[] = { 0, 1, 127, 128, 129, 255, 256, 257, 300 };
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        cz_blake2b(h, 64, msg, lens[l]);
+        for (size_t piece = 1; piece <= 130; piece++) {
+            cz_blake2b_ctx c;
+            cz_blake2b_init(&c, 64);
+            for (size_t o = 0; o < lens[l]; o += piece)
+                cz_blake2b_update(&c, msg + o, lens[l] - o < piece ? lens[l] - o : piece);
+            cz_blake2b_final(&c, h2);
+            if (memcmp(h, h2, 64))
+                CZ__FAIL("blake2b streamed: len %zu in pieces of %zu differs", lens[l], piece);
+        }
+    }
 }
 
 /*

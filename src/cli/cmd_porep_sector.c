@@ -8,7 +8,8 @@
  *               --proof P SECTOR
  *
  * SECTOR = (--replica-id HEX | (--prover-id HEX | --miner ID) --sector N
- *           --ticket HEX) --seed HEX --comm-r HEX --comm-d HEX.
+ *           --ticket HEX) --seed HEX --comm-r HEX --comm-d HEX (no --seed for
+ *           the NonInteractivePoRep proofs).
  *
  * HEX is 64 hex digits, the 32 bytes in rust-fil-proofs / C1 JSON order
  * (Fr little-endian). --miner takes an actor id ("f01234", "t01234" or
@@ -16,7 +17,8 @@
  * the id, zero-padded to 32 bytes (filecoin-ffi proofs.go toProverID:
  * address.NewIDAddress(miner).Payload()). replica_id follows from the
  * prover_id, sector number, ticket, comm_d and the proof's porep_id
- * (porep/porep.h); the challenges from replica_id and seed; the parents from
+ * (porep/porep.h); the challenges as the proof chooses them (interactive,
+ * synthetic or non-interactive: porep/challenges_synth.c); the parents from
  * the proof's graph (porep/graph.h: legacy V1 graphs put the DRG predecessor
  * last and truncate expander parents to u32).
  *
@@ -95,7 +97,14 @@ static bool sector_values(sector_values_t *v, const char *cmd, const char *const
     }
     const int h[4] = { O_SEED, O_COMM_R, O_COMM_D, -1 };
     uint8_t *dst[3] = { v->seed, v->comm_r, v->comm_d };
-    for (int i = 0; h[i] >= 0; i++) {
+    /* NI-PoRep: no seed (challenges from replica_id and comm_r) */
+    const bool ni = v->proof->challenges == CZ_POREP_NON_INTERACTIVE;
+    if (ni && opt[O_SEED]) {
+        fprintf(stderr, "%s: %s takes no --seed (non-interactive challenges)\n", cmd,
+                v->proof->name);
+        return false;
+    }
+    for (int i = ni ? 1 : 0; h[i] >= 0; i++) {
         if (!hex32(dst[i], opt[h[i]])) {
             fprintf(stderr, "%s: %s wants 64 hex digits\n", cmd, OPT_NAMES[h[i]]);
             return false;
@@ -156,9 +165,10 @@ static bool sector_values(sector_values_t *v, const char *cmd, const char *const
 #define SECTOR_USAGE                                                                         \
     "  SECTOR: (--replica-id HEX | (--prover-id HEX | --miner f0ID) --sector N --ticket HEX)\n" \
     "          --seed HEX --comm-r HEX --comm-d HEX\n"                                        \
-    "  T: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1 or ...V1_1. HEX: 64 hex digits, the\n"  \
-    "  bytes in rust-fil-proofs / C1 JSON order. The V1 proofs use their own graph\n"        \
-    "  (predecessor last, expander parents truncated to u32).\n"
+    "  T: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, ...V1_1, ...V1_1_Feat_SyntheticPoRep,\n" \
+    "  StackedDrg32GiBV1_2_Feat_NonInteractivePoRep (no --seed: non-interactive). HEX: 64\n"  \
+    "  hex digits, the bytes in rust-fil-proofs / C1 JSON order. The V1 proofs use their own\n"\
+    "  graph (predecessor last, expander parents truncated to u32).\n"
 
 static const char PI_USAGE[] =
     "usage: cuzk porep public-inputs --registered-proof T SECTOR [--partition K] [-o FILE]\n"
@@ -196,8 +206,9 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
     if (!sector_values(&v, "cuzk porep public-inputs", opt))
         return CZ_EXIT_USAGE;
     cz_porep_params_t p;
-    if (cz_porep_params_sector(&p, v.proof->sector_bytes)) {
-        fprintf(stderr, "cuzk porep public-inputs: no parameters for %s\n", v.proof->name);
+    if (cz_porep_proof_params(&p, v.proof)) {
+        fprintf(stderr, "cuzk porep public-inputs: --registered-proof %s: its partition count "
+                        "is not known to cuzk\n", v.proof->name);
         return CZ_EXIT_USAGE;
     }
     unsigned first = 0, count = p.partitions;
@@ -216,11 +227,9 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
     cz_fr *in = malloc((size_t)count * per * sizeof *in);
     cz_ctx_t *ctx = NULL;
     int rc = in ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
-    uint8_t porep_id[32];
-    cz_porep_id(porep_id, v.proof);
     for (unsigned k = 0; rc == CZ_OK && k < count; k++)
-        rc = cz_porep_public_inputs_from(ctx, in + (size_t)k * per, per, &p, porep_id,
-                                         v.replica_id, v.comm_d, v.comm_r, v.seed, first + k);
+        rc = cz_porep_public_inputs_proof(ctx, in + (size_t)k * per, per, &p, v.proof,
+                                          v.replica_id, v.comm_d, v.comm_r, v.seed, first + k);
     if (rc == CZ_OK)
         rc = cz_public_write(ctx, out_path ? out_path : "/dev/stdout", in, count, per);
     if (rc == CZ_OK) {
@@ -302,8 +311,7 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
     cz_porep_params_t p;
     int rc = CZ_OK;
     if (dir) {
-        if (cz_porep_params_sector(&p, v.proof->sector_bytes) ||
-            cz_c2_params_name(name, sizeof name, &p, "vk"))
+        if (cz_porep_proof_params(&p, v.proof) || cz_c2_params_name(name, sizeof name, &p, "vk"))
             rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin vk name for %s", v.proof->name);
         else if ((size_t)snprintf(named, sizeof named, "%s/%s", dir, name) >= sizeof named)
             rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");

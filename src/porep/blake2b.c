@@ -82,6 +82,15 @@ void cz_blake2b_init(cz_blake2b_ctx *c, size_t outlen)
     c->outlen = outlen;
 }
 
+void cz_blake2b_init_key(cz_blake2b_ctx *c, size_t outlen, const void *key, size_t keylen)
+{
+    cz_blake2b_init(c, outlen);
+    c->h[0] ^= (uint64_t)keylen << 8;
+    uint8_t block[128] = { 0 };
+    memcpy(block, key, keylen);
+    cz_blake2b_update(c, block, sizeof block);
+}
+
 void cz_blake2b_update(cz_blake2b_ctx *c, const void *data, size_t len)
 {
     const uint8_t *p = data;

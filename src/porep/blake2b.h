@@ -26,6 +26,10 @@ typedef struct {
 
 /* Unkeyed BLAKE2b-(8*outlen), 1 <= outlen <= 64. */
 void cz_blake2b_init(cz_blake2b_ctx *c, size_t outlen);
+/* Keyed (RFC 7693 3.3: key length in the parameter block, the key padded
+ * to one 128-byte block first), 1 <= keylen <= 64: blake2b_simd
+ * Params::key, as RFP's synthetic challenges use it. */
+void cz_blake2b_init_key(cz_blake2b_ctx *c, size_t outlen, const void *key, size_t keylen);
 void cz_blake2b_update(cz_blake2b_ctx *c, const void *data, size_t len);
 /* Writes outlen bytes; |c| must be initialized again before reuse. */
 void cz_blake2b_final(cz_blake2b_ctx *c, uint8_t *out);

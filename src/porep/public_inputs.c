@@ -51,6 +51,29 @@ int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
     return CZ_OK;
 }
 
+int cz_porep_public_inputs_proof(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
+                                 const cz_porep_params_t *p, const cz_porep_proof_t *proof,
+                                 const uint8_t replica_id[32], const uint8_t comm_d[32],
+                                 const uint8_t comm_r[32], const uint8_t seed[32], unsigned k)
+{
+    if (k >= p->partitions)
+        return cz_fail(ctx, CZ_EINVAL, "public inputs: partition %u >= %u", k, p->partitions);
+    uint64_t *ch = malloc(p->challenges * sizeof *ch);
+    if (!ch)
+        return cz_fail(ctx, CZ_ENOMEM, "public inputs: challenges");
+    uint8_t porep_id[32];
+    cz_porep_id(porep_id, proof);
+    int rc = cz_porep_proof_challenges(ch, p->challenges, p->nodes, proof, replica_id, comm_r,
+                                       seed, k);
+    if (rc)
+        rc = cz_fail(ctx, rc, "public inputs: bad node count %llu", (unsigned long long)p->nodes);
+    else
+        rc = cz_porep_public_inputs_at(ctx, out, n_out, p, porep_id, replica_id, comm_d, comm_r,
+                                       ch);
+    free(ch);
+    return rc;
+}
+
 int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
                                 const cz_porep_params_t *p, const uint8_t porep_id[32],
                                 const uint8_t replica_id[32], const uint8_t comm_d[32],

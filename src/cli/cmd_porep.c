@@ -61,6 +61,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
             "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
+            "                         [--registered-proof StackedDrg2KiBV1_1[_Feat_SyntheticPoRep]]\n"
             "                         -o c1.json\n"
             "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n"
             "         (all-zero data, sparse trees: only the opened columns are materialized;\n"
@@ -101,6 +102,9 @@ static int gen_c1(int argc, char **argv)
             bytes32(a.prover_id, v);
         } else if (!strcmp(argv[i], "--sector-id") && v) {
             a.sector_id = strtoull(v, NULL, 0);
+        } else if (!strcmp(argv[i], "--registered-proof") && v) {
+            if (!(a.proof = cz_porep_proof_by_name(v)))
+                return usage();
         } else if (!strcmp(argv[i], "-o") && v) {
             out = v;
         } else {
@@ -108,6 +112,8 @@ static int gen_c1(int argc, char **argv)
         }
         i++;
     }
+    if (a.proof && !a.sector_bytes)
+        a.sector_bytes = a.proof->sector_bytes;
     if (!out || !a.sector_bytes ||
         (sparse ? data_path != NULL : !data_path == !have_random))
         return usage();

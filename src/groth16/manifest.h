@@ -17,7 +17,7 @@
  *
  * A check cache (cz_pcheck_t) remembers a file's verdict by path, size and
  * mtime, so a daemon digests each file once before its first use (a 32GiB
- * .params file is ~47 GB: about a minute of BLAKE2b) and again only when
+ * .params file is ~47 GB: minutes of BLAKE2b) and again only when
  * the file changes.
  *
  * Ownership: a manifest owns its entries; a check cache borrows its

@@ -23,6 +23,8 @@ typedef struct {
     uint64_t random_seed;      /*   pseudo-random Fr32 data from this seed */
     uint8_t prover_id[32], ticket[32], seed[32];
     uint64_t sector_id;
+    const cz_porep_proof_t *proof; /* registered proof (a V1_1 graph), or NULL: the size's
+                                    * V1_1; its challenge kind picks the challenges */
 } cz_seal_args_t;
 
 /* Seal and prove; *out receives the C1 (free with cz_c1_free). CZ_EINVAL

@@ -9,6 +9,7 @@
 #     v27 32GiB vk (the same circuit, another setup) the v28-era mainnet
 #     proof is INVALID (exit 1) in both paths, never a format error: the
 #     inputs have the right count and the proof decodes;
+#   - NonInteractivePoRep: 126 partitions, no seed (a seed is refused);
 #   - bad values exit 2 naming the option.
 # Usage: compat_sector.sh CUZK [REALDATA] ($CUZK_REALDATA wins); 77 without data.
 set -u
@@ -65,6 +66,14 @@ rc=$?; [ $rc -eq 1 ] && ok "generic verify, v27 vk: INVALID (exit 1)" || bad "ge
 rc=$?; [ $rc -eq 1 ] && ok "verify --registered-proof, v27 vk: INVALID (exit 1)" \
     || bad "verify --registered-proof: exit $rc: $(cat "$dir/v2")"
 
+# NI-PoRep: 126 partitions from replica_id and comm_r, no seed
+NI=StackedDrg32GiBV1_2_Feat_NonInteractivePoRep
+"$CUZK" porep public-inputs --registered-proof $NI --replica-id "$RID" --comm-r "$COMM_R" \
+    --comm-d "$COMM_D" -o "$dir/ni" 2>"$dir/ni.err" \
+    && [ "$(grep -c . "$dir/ni")" -eq $((126 * 327)) ] && ok "NI: 126 x 327 inputs" \
+    || bad "NI public inputs: $(cat "$dir/ni.err")"
+cmp -s "$dir/a" "$dir/ni" && bad "NI inputs equal the interactive ones" || ok "NI inputs differ"
+
 # bad input: exit 2, the option named
 expect2() {
     what=$1 name=$2; shift 2
@@ -81,6 +90,11 @@ expect2 "bad miner" --miner porep public-inputs $COMMON --miner x12 --sector 1 -
 expect2 "no sector" --sector porep public-inputs $COMMON --miner "$MINER" --ticket "$TICKET"
 expect2 "replica and prover" --replica-id porep public-inputs $COMMON --replica-id "$RID" \
     --miner "$MINER" --sector 1 --ticket "$TICKET"
+expect2 "NI with a seed" "no --seed" porep public-inputs --registered-proof $NI --replica-id "$RID" \
+    --seed "$SEED" --comm-r "$COMM_R" --comm-d "$COMM_D"
+expect2 "NI size with no known partitions" "partition count" porep public-inputs \
+    --registered-proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep --replica-id "$RID" \
+    --comm-r "$COMM_R" --comm-d "$COMM_D"
 expect2 "partition out of range" --partition porep public-inputs $COMMON --replica-id "$RID" \
     --partition 10
 head -c 192 "$dir/proof" >"$dir/short"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include <jansson.h>

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "gadgets/sha254.h"
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 #include "porep/chacha8.h"
 
 #define SYNTH_MAX (1u << 18)    /* DEFAULT_SYNTH_CHALLENGE_COUNT */

@@ -14,7 +14,7 @@
 
 #include "cz_test.h"
 #include "groth16/manifest.h"
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 
 static char dir[64], path[128];
 

@@ -18,7 +18,7 @@
 
 #include "core/hex.h"
 #include "cz_test.h"
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 #include "porep/porep.h"
 
 CZ_TEST(blake2b_keyed_kat)

@@ -7,7 +7,7 @@
 
 #include "cz_test.h"
 #include "gadgets/sha254.h"
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 #include "porep/chacha8.h"
 #include "porep/graph.h"
 #include "porep/porep.h"

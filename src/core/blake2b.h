@@ -1,15 +1,15 @@
 /*
- * porep/blake2b.h — BLAKE2b (RFC 7693), unkeyed, for the Feistel round
- * function of the expander graph (RFP storage-proofs-core/src/crypto/
- * feistel.rs hashes 16 bytes with blake2b_simd::blake2b, 64-byte output).
- *
- * Also streamed (cz_blake2b_init/update/final), for digests of files too
- * big to hold: a params file's blake2b-512 (groth16/manifest.h).
+ * core/blake2b.h — BLAKE2b (RFC 7693). Users: the Feistel round function
+ * of the expander graph (RFP storage-proofs-core/src/crypto/feistel.rs
+ * hashes 16 bytes with blake2b_simd::blake2b, 64-byte output, porep/
+ * feistel.c); the keyed BLAKE2b-256 of the synthetic challenges (porep/
+ * challenges_synth.c); and, streamed (cz_blake2b_init/update/final), the
+ * digest of a params file too big to hold (groth16/manifest.h).
  *
  * Pure functions; thread-safe (a cz_blake2b_ctx belongs to one caller).
  */
-#ifndef CUZK_POREP_BLAKE2B_H
-#define CUZK_POREP_BLAKE2B_H
+#ifndef CUZK_CORE_BLAKE2B_H
+#define CUZK_CORE_BLAKE2B_H
 
 #include <stddef.h>
 #include <stdint.h>

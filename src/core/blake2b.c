@@ -1,8 +1,8 @@
 /*
- * porep/blake2b.c — BLAKE2b per RFC 7693 section 3 (G mixing, 12 rounds,
+ * core/blake2b.c — BLAKE2b per RFC 7693 section 3 (G mixing, 12 rounds,
  * SIGMA permutations, parameter block p[0] = 0x01010000 ^ outlen).
  */
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 
 #include <string.h>
 

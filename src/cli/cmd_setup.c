@@ -4,6 +4,8 @@
  * Synthesizes the circuit in KEYGEN mode, runs groth16/setup (bellperson's
  * generator) with toxic waste from the OS CSPRNG, or derived from --seed
  * for reproducible files, and writes the .params and .vk files atomically.
+ * Both output paths are checked before any work; on a TTY stderr shows the
+ * phase, percent done and ETA (groth16/setup.h's progress callback).
  * The output is for tests and benchmarks only: see the help text.
  */
 #include <getopt.h>
@@ -12,6 +14,7 @@
 
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "groth16/setup.h"
 
 static void setup_usage(FILE *f)
@@ -30,6 +33,7 @@ static void setup_usage(FILE *f)
             "  --seed S    derive the toxic waste from S instead of the OS random generator\n"
             "              (reproducible files for tests; anyone knowing S can forge proofs)\n"
             "  --threads T pool width (default: all CPUs)\n");
+    cz_cli_usage_tail(f, "setup");
 }
 
 static double now(void)
@@ -39,10 +43,18 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* groth16/setup.h's progress callback: the TTY line (cli/progress.h). */
+static void setup_progress(void *user, const char *phase, double fraction)
+{
+    cz_progress_fraction(user, "setup", phase, fraction);
+}
+
 int cmd_setup(int argc, char **argv)
 {
     if (cz_cli_has_kind(argc, argv, "porep-c2"))
         return cmd_setup_porep_c2(argc, argv);
+    if (cz_cli_post_kind(argc, argv))
+        return cmd_setup_post(argc, argv);
     static const struct option longopts[] = {
         { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
         { "vk", required_argument, 0, 'v' },      { "seed", required_argument, 0, 's' },
@@ -71,6 +83,10 @@ int cmd_setup(int argc, char **argv)
     }
     if (optind != argc || !circuit_id || !params_path || !vk_path)
         goto usage;
+    /* minutes of work end in these two files: check them first */
+    if (!cz_cli_check_output("cuzk setup", "--params", params_path) ||
+        !cz_cli_check_output("cuzk setup", "--vk", vk_path))
+        return CZ_EXIT_USAGE;
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
@@ -83,13 +99,22 @@ int cmd_setup(int argc, char **argv)
     cz_setup_toxic_t toxic;
     cz_params_shape_t shape;
     double t0 = now(), t1 = t0, t2 = t0;
-    int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
+    if (cz_circuit_parse(ctx, circuit_id, &circuit) != CZ_OK) {   /* a usage error */
+        fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
+        cz_ctx_free(ctx);
+        return CZ_EXIT_USAGE;
+    }
+    cz_progress_t progress;
+    cz_progress_start(&progress, false);
+    cz_progress_fraction(&progress, "setup", "synthesis", -1);
+    int rc = CZ_OK;
     if (rc == CZ_OK)
         rc = cz_cs_new(&cs, ctx, CZ_CS_KEYGEN);
     if (rc == CZ_OK)
         rc = cz_circuit_synthesize(&circuit, cs);
     if (rc == CZ_OK) {
         cz_setup_shape_of_cs(cs, &shape);
+        cz_progress_end(&progress);
         printf("circuit %s: %zu rows -> domain %zu, %zu inputs, %zu aux, "
                "a_aux %zu, b_input %zu, b_aux %zu\n", circuit.id, cz_cs_num_rows(cs),
                shape.domain_size, shape.num_inputs, shape.num_aux, shape.a_aux_popcount,
@@ -104,15 +129,19 @@ int cmd_setup(int argc, char **argv)
             rc = cz_setup_toxic_random(ctx, &toxic);
     }
     if (rc == CZ_OK) {
-        rc = cz_setup_from_cs(ctx, &params, cs, &toxic);
+        cz_progress_start(&progress, false);   /* the ETA counts from here */
+        rc = cz_setup_from_cs_progress(ctx, &params, cs, &toxic, setup_progress, &progress);
         cz_setup_toxic_scrub(&toxic);
         t2 = now();
     }
     cz_cs_free(cs);
     if (rc == CZ_OK)
+        cz_progress_fraction(&progress, "setup", "writing", 1.0);
+    if (rc == CZ_OK)
         rc = cz_params_write(ctx, params_path, params);
     if (rc == CZ_OK)
         rc = cz_vk_write(ctx, vk_path, &params->vk);
+    cz_progress_end(&progress);
     if (rc == CZ_OK) {
         printf("params %s: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu, ic %zu (%zu bytes)\n",
                params_path, params->n_h, params->n_l, params->n_a, params->n_b_g1,

@@ -27,6 +27,8 @@ const char *cz__state_name(dj_state_t st)
     case DJ_DONE: return "done";
     case DJ_FAILED: return "failed";
     case DJ_CANCELED: return "canceled";
+    case DJ_LOST: return "lost";
+    case DJ__COUNT: break;
     }
     return "?";
 }
@@ -42,6 +44,27 @@ static const char *stage_name(const djob_t *j)
     case DJ_FINISHING: return "writing_result";
     default: return cz__state_name(j->state);
     }
+}
+
+/*
+ * Within the engine, where the work is: "verify" while the job's proof is
+ * verified, else the furthest stage any unfinished partition has reached
+ * (a one-partition job: its partition's stage). NULL outside the engine.
+ */
+static const char *partition_stage(const djob_t *j)
+{
+    if (j->state != DJ_ENGINE)
+        return NULL;
+    return cz_job_stage_label(j->engine_state, j->in_stage);
+}
+
+static json_t *stage_counts(const djob_t *j)
+{
+    json_t *o = json_object();
+    for (int k = 0; o && k < CZ_PART_NSTAGES; k++)
+        json_object_set_new(o, cz_part_stage_name((cz_part_stage_t)k),
+                            json_integer((json_int_t)j->in_stage[k]));
+    return o;
 }
 
 static json_t *iso_time(time_t t)
@@ -70,6 +93,11 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
                           "recovered", j->recovered);
     if (!o)
         return NULL;
+    const char *pstage = partition_stage(j);
+    if (pstage) {
+        json_object_set_new(o, "partition_stage", json_string(pstage));
+        json_object_set_new(o, "partition_stages", stage_counts(j));
+    }
     if (*j->request_id)
         json_object_set_new(o, "request_id", json_string(j->request_id));
     const char *params = json_string_value(json_object_get(j->request, "params"));
@@ -79,10 +107,13 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *j)
         json_object_set_new(o, "created", iso_time(j->created));
     if (j->finished)
         json_object_set_new(o, "finished", iso_time(j->finished));
-    if (j->state == DJ_FAILED || j->state == DJ_CANCELED) {
+    if (j->state == DJ_FAILED || j->state == DJ_CANCELED || j->state == DJ_LOST) {
         json_object_set_new(o, "error", json_string(cz_err_name(j->error)));
         json_object_set_new(o, "message", json_string(j->message));
     }
+    json_t *pending = cz__pending_json(j);
+    if (pending)
+        json_object_set_new(o, "result_write", pending);
     return o;
 }
 
@@ -211,14 +242,15 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     if (!json_is_object(req))
         return cz_fail(ctx, CZ_EINVAL, "body: must be a JSON object");
     const char *kname = json_string_value(json_object_get(req, "kind"));
+    char known[128];
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     size_t kind_index = 0;
     const cz_job_kind_t *kind = cz_kind_find(kname, &kind_index);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", kname,
-                       cz_kind_at(0)->name);
+                       cz_kind_names(known, sizeof known));
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)req, key, val)
@@ -244,6 +276,8 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     size_t tlen = 0;
     if (ipath)
         rc = read_input_file(s, ctx, json_string_value(ipath), &text, &tlen);
+    else if (json_is_string(input) && memchr(json_string_value(input), 0, json_string_length(input)))
+        rc = cz_fail(ctx, CZ_EINVAL, "input: holds a NUL character");
     else if (json_is_string(input))
         rc = (text = strdup(json_string_value(input))) ? (tlen = json_string_length(input), CZ_OK)
                                                        : cz_fail(ctx, CZ_ENOMEM, "input");
@@ -289,8 +323,30 @@ static void new_id(char out[CZ_JOB_ID_LEN + 1])
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
-                     bool *existing)
+/* Unlink ended job |j| from the list (s->mu held); the caller frees it with forget_free. */
+static void unlink_job(cz_server_t *s, djob_t *j)
+{
+    for (djob_t **pp = &s->jobs; *pp; pp = &(*pp)->next)
+        if (*pp == j) {
+            *pp = j->next;
+            return;
+        }
+}
+
+/* Drop an unlinked ended job and its journal files (s->mu NOT held). */
+static void forget_free(cz_server_t *s, djob_t *j)
+{
+    cz_journal_remove(s->journal, j->id);
+    CZ_LOGI("job superseded by a retry", "id=%s request_id=%s state=%s", j->id, j->request_id,
+            cz__state_name(j->state));
+    json_decref(j->request);
+    json_decref(j->public_inputs);
+    free(j->proof);
+    free(j);
+}
+
+static int submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, json_t **resp,
+                  bool *existing)
 {
     *resp = NULL;
     *existing = false;
@@ -298,10 +354,18 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     pthread_mutex_lock(&s->mu);
     bool stopping = s->stopping;
     const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
-    djob_t *old = NULL;
+    djob_t *old = NULL, *superseded = NULL;
     for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
-        if (!strcmp(o->request_id, rid))
-            old = o;
+        if (!strcmp(o->request_id, rid) && !(retry && o->state == DJ_LOST))
+            old = o;   /* a retry passes a lost job's tombstone by (it stays) and proves anew */
+    /* a retry of a request that ended without its proof, or of another
+     * request under the same id, proves anew (but never under a waiter) */
+    if (old && retry && DJ_ENDED(old->state) && old->waiters == 0 &&
+        (old->state != DJ_DONE || !json_equal(old->request, (json_t *)req))) {
+        unlink_job(s, old);
+        superseded = old;
+        old = NULL;
+    }
     if (old) {
         int rc = json_equal(old->request, (json_t *)req)
                      ? CZ_OK
@@ -317,6 +381,8 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
         return rc;
     }
     pthread_mutex_unlock(&s->mu);
+    if (superseded)
+        forget_free(s, superseded);
     if (stopping) {
         pthread_mutex_unlock(&submit_mu);
         return cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
@@ -368,6 +434,18 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     return CZ_OK;
 }
 
+int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
+                     bool *existing)
+{
+    return submit(s, ctx, req, false, resp, existing);
+}
+
+int cz_server_submit_retry(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
+                           bool *existing)
+{
+    return submit(s, ctx, req, true, resp, existing);
+}
+
 int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 {
     pthread_mutex_lock(&s->mu);
@@ -379,7 +457,17 @@ int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
     return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "status");
 }
 
-int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
+/* Request the cancellation of |j| (s->mu held). */
+static void cancel_locked(cz_server_t *s, djob_t *j)
+{
+    j->cancel = true;
+    if (j->state == DJ_ENGINE)
+        cz_engine_cancel(s->engine, j->eid);
+    pthread_cond_broadcast(&s->work);
+}
+
+int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s,
+                    const atomic_bool *gone, bool cancel_if_last)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -387,24 +475,58 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
     ts.tv_sec = (time_t)end;
     ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->mu);
-    int rc = CZ_OK;
+    /* |j| stays valid while it has a waiter: expiry and supersede skip it */
+    djob_t *j = cz__find(s, id);
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
+    }
+    j->waiters++;
+    int rc;
     for (;;) {
-        djob_t *j = cz__find(s, id);
-        if (!j) {
-            rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
+        if (DJ_ENDED(j->state)) {
+            rc = CZ_OK;
             break;
         }
-        if (DJ_ENDED(j->state))
+        if (s->stopping) {
+            rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; job %s stays journaled "
+                                           "and resumes when it restarts", id);
             break;
-        if (s->stopping || pthread_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
-            /* the job may have ended and expired while we slept: look it up again */
-            djob_t *k = cz__find(s, id);
-            rc = !k ? cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id)
-                    : DJ_ENDED(k->state) ? CZ_OK : CZ_EBUSY;
+        }
+        if (gone && atomic_load(gone)) {
+            rc = cz_fail(ctx, CZ_ECANCELED, "job %s: the waiting client went away", id);
+            break;
+        }
+        int w = timeout_s < 0 ? pthread_cond_wait(&s->changed, &s->mu)
+                              : pthread_cond_timedwait(&s->changed, &s->mu, &ts);
+        if (w == ETIMEDOUT) {
+            rc = DJ_ENDED(j->state) ? CZ_OK : CZ_EBUSY;
             break;
         }
     }
+    j->waiters--;
+    if (rc == CZ_ECANCELED && cancel_if_last && j->waiters == 0 && !DJ_ENDED(j->state)) {
+        cancel_locked(s, j);
+        CZ_LOGI("job canceled: its last waiting client went away", "id=%s", id);
+    }
     pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+void cz_server_wake(cz_server_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mu);
+}
+
+int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
+{
+    int rc = cz_server_await(s, ctx, id, timeout_s > 0 ? timeout_s : 0, NULL, false);
+    if (rc == CZ_EUNAVAIL) {   /* long polls answer "still running" when the daemon stops */
+        cz_ctx_clear(ctx);
+        rc = CZ_EBUSY;
+    }
     return rc;
 }
 
@@ -427,6 +549,8 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
         rc = cz_fail(ctx, CZ_ECANCELED, "job %s was canceled: %s", id, j->message);
     else if (j->state == DJ_FAILED)
         rc = cz_fail(ctx, j->error ? j->error : CZ_EINTERNAL, "job %s failed: %s", id, j->message);
+    else if (j->state == DJ_LOST)
+        rc = cz_fail(ctx, j->error, "job %s was lost: %s", id, j->message);
     else if (!(*proof = malloc(j->proof_len)))
         rc = cz_fail(ctx, CZ_ENOMEM, "proof");
     else {
@@ -449,10 +573,7 @@ int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out
     pthread_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     if (j && !DJ_ENDED(j->state)) {
-        j->cancel = true;
-        if (j->state == DJ_ENGINE)
-            cz_engine_cancel(s->engine, j->eid);
-        pthread_cond_broadcast(&s->work);
+        cancel_locked(s, j);
         CZ_LOGI("job cancel requested", "id=%s", id);
     }
     *out = j ? cz__job_json(s, j) : NULL;

@@ -9,6 +9,8 @@
  *
  *   kind          "porep-c2"
  *   input         the C1 JSON (required, inline or input_path)
+ *   sector_size   optional: the sector size in bytes the client means; a C1
+ *                 of another size is refused (400) before any work
  *   params        default: the Filecoin file name of the C1's sector size
  *                 (v28-stacked-proof-of-replication-...params, FACTS 2), so a
  *                 params.dir holding real Filecoin parameters works as is
@@ -18,8 +20,12 @@
  * size (the first job of a size runs a SHAPE synthesis of the blank
  * partition in the request: ~6 s at 32GiB, 0.3 s at 2KiB; later ones none).
  * Deterministic, as the journal's replay requires. The job owns its C1.
+ * validate runs the whole native C1 check (cz_c1_verify) when the job is
+ * about to start, before its params are asked for.
  */
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,21 +40,29 @@ typedef struct {
 static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
                          size_t input_len, cz_kind_job_t *out)
 {
-    (void)req;
     memset(out, 0, sizeof *out);
+    const json_t *want = json_object_get(req, "sector_size");
+    if (want && (!json_is_integer(want) || json_integer_value(want) <= 0))
+        return cz_fail(ctx, CZ_EINVAL, "sector_size: must be a positive integer (bytes)");
     if (!input)
         return cz_fail(ctx, CZ_EINVAL, "input: required (the C1 JSON, inline or input_path)");
     porep_job *j = calloc(1, sizeof *j);
     if (!j)
         return cz_fail(ctx, CZ_ENOMEM, "job");
     int rc = cz_c1_parse(ctx, &j->c1, input, input_len);
+    bool size_wrong = rc == CZ_OK && want &&
+                      (uint64_t)json_integer_value(want) != j->c1.proof->sector_bytes;
+    if (size_wrong)
+        rc = cz_fail(ctx, CZ_EINVAL, "sector_size: the request says %lld bytes, the C1 is for %s "
+                     "(%llu bytes)", (long long)json_integer_value(want), j->c1.proof->name,
+                     (unsigned long long)j->c1.proof->sector_bytes);
     if (rc == CZ_OK)
         rc = cz_c2_job_init_cached(ctx, &j->job, &j->c1, NULL, NULL, state);
     if (rc == CZ_OK)
         rc = cz_c2_params_name(out->default_params, sizeof out->default_params, &j->c1.params,
                                "params");
     if (rc != CZ_OK) {
-        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM) {
+        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM && !size_wrong) {
             /* a C1 with zero or non-field public values is the client's fault */
             char msg[256];
             snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
@@ -65,6 +79,20 @@ static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const ch
     snprintf(out->summary, sizeof out->summary, "%s x%u", j->c1.proof->name, j->c1.npartitions);
     out->synthesize = cz_c2_synthesize;
     out->arg = &j->job;   /* first member's address is not j: release finds j below */
+    return CZ_OK;
+}
+
+/* The native C1 verification (porep/c1.h), before the params are loaded. */
+static int porep_validate(const cz_kind_job_t *kj, cz_ctx_t *ctx)
+{
+    const porep_job *j = (const porep_job *)((const char *)kj->arg - offsetof(porep_job, job));
+    int rc = cz_c1_verify(ctx, &j->c1);
+    if (rc != CZ_OK) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
+        return cz_fail(ctx, rc, "input: the C1 does not verify (checked before loading the "
+                       "params): %s", msg);
+    }
     return CZ_OK;
 }
 
@@ -93,13 +121,14 @@ static void porep_state_free(void *state)
     cz_c2_shapes_free(state);
 }
 
-static const char *const porep_fields[] = { NULL };
+static const char *const porep_fields[] = { "sector_size", NULL };
 
 const cz_job_kind_t cz_kind_porep_c2 = {
     .name = "porep-c2",
     .summary = "PoRep SealCommit phase 2: input = the C1 JSON (SealCommitPhase1Output)",
     .fields = porep_fields,
     .prepare = porep_prepare,
+    .validate = porep_validate,
     .release = porep_release,
     .state_new = porep_state_new,
     .state_free = porep_state_free,

@@ -13,6 +13,8 @@
 static const cz_job_kind_t *const kinds[] = {
     &cz_kind_circuit,
     &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/daemon/kind_porep.c) */
+    &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/daemon/kind_post.c) */
+    &cz_kind_window_post,  /* WindowPoSt partition: the same (src/daemon/kind_post.c) */
 };
 
 _Static_assert(sizeof kinds / sizeof kinds[0] <= CZ_MAX_KINDS, "raise CZ_MAX_KINDS");
@@ -31,6 +33,19 @@ const cz_job_kind_t *cz_kind_find(const char *name, size_t *index)
 
 size_t cz_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
 const cz_job_kind_t *cz_kind_at(size_t i) { return i < cz_kind_count() ? kinds[i] : NULL; }
+
+const char *cz_kind_names(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < cz_kind_count() && used < cap; i++) {
+        int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", kinds[i]->name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
 
 /* ---- "circuit" ---------------------------------------------------------- */
 

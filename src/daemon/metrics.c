@@ -25,7 +25,7 @@
 #include <string.h>
 
 typedef struct {
-    size_t by_state[7];
+    size_t by_state[DJ__COUNT];
     size_t staged;
     uint64_t accepted, recovered, errors[16], http[6];
     double active_s, uptime_s;
@@ -89,7 +89,7 @@ json_t *cz_server_status(cz_server_t *s)
         json_array_append_new(kinds, json_string(cz_kind_at(i)->name));
     return json_pack(
         "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
-        "s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
+        "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
         "version", "0.1.0", "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
         "workers", "per_device", (json_int_t)s->cfg.workers_per_device, "synthesis",
         (json_int_t)s->cfg.synth_workers, "threads", (json_int_t)cz_pool_width(s->pool),
@@ -98,7 +98,7 @@ json_t *cz_server_status(cz_server_t *s)
         "jobs", "queued", (json_int_t)(sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING]),
         "running", (json_int_t)(sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING]),
         "done", (json_int_t)sn.by_state[DJ_DONE], "failed", (json_int_t)sn.by_state[DJ_FAILED],
-        "canceled", (json_int_t)sn.by_state[DJ_CANCELED],
+        "canceled", (json_int_t)sn.by_state[DJ_CANCELED], "lost", (json_int_t)sn.by_state[DJ_LOST],
         "memory", "budget", (json_int_t)es.budget_total, "reserved", (json_int_t)es.budget_reserved,
         "peak", (json_int_t)es.budget_peak, "recycled", (json_int_t)es.recycled_bytes,
         "params_cache", "budget", (json_int_t)ps.budget, "bytes", (json_int_t)ps.bytes,
@@ -151,11 +151,11 @@ char *cz_server_metrics(cz_server_t *s)
     snapshot(s, &sn, &es, &ps);
     sbuf b = { 0 };
     head(&b, "jobs", "gauge", "Jobs held by the daemon, by state.");
-    static const char *const st[] = { "queued", "running", "done", "failed", "canceled" };
-    size_t counts[5] = { sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING],
+    static const char *const st[] = { "queued", "running", "done", "failed", "canceled", "lost" };
+    size_t counts[6] = { sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING],
                          sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING], sn.by_state[DJ_DONE],
-                         sn.by_state[DJ_FAILED], sn.by_state[DJ_CANCELED] };
-    for (int i = 0; i < 5; i++)
+                         sn.by_state[DJ_FAILED], sn.by_state[DJ_CANCELED], sn.by_state[DJ_LOST] };
+    for (int i = 0; i < 6; i++)
         put(&b, "cuzk_jobs{state=\"%s\"} %zu\n", st[i], counts[i]);
     head(&b, "jobs_accepted_total", "counter", "Submits accepted by this process.");
     put(&b, "cuzk_jobs_accepted_total %llu\n", (unsigned long long)sn.accepted);

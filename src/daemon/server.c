@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/log.h"
@@ -29,121 +30,6 @@ bool cz_server_stopping(cz_server_t *s)
 }
 
 const cz_dconfig_t *cz_server_config(const cz_server_t *s) { return &s->cfg; }
-
-/* ---- ending a job --------------------------------------------------------- */
-
-static json_t *timings_json(const cz_job_timings_t *t)
-{
-    return json_pack("{s:f,s:f,s:f,s:f,s:f}", "queue_wait_ms", t->queue_wait, "params_load_ms",
-                     t->params_load, "synthesis_ms", t->synthesis, "device_ms", t->device,
-                     "total_ms", t->total);
-}
-
-/* Give back what a job holds while it runs (s->mu NOT held). */
-static void job_release_resources(cz_server_t *s, djob_t *j)
-{
-    pthread_mutex_lock(&s->mu);
-    cz_pentry_t *pe = j->pentry;
-    bool prepared = j->prepared;
-    j->pentry = NULL;
-    j->prepared = false;
-    pthread_mutex_unlock(&s->mu);
-    if (pe)
-        cz_pcache_release(s->pcache, pe);
-    if (prepared && j->kind)
-        j->kind->release(&j->kj);
-    free(j->inputs);
-    j->inputs = NULL;
-}
-
-/*
- * Journal the outcome, then publish it (s->mu NOT held; j->state is
- * FINISHING or a pre-engine state owned by the caller). |proof| is taken.
- */
-static void job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
-                    uint8_t *proof, size_t proof_len)
-{
-    json_t *pub = NULL;
-    char *hex = NULL;
-    if (st == DJ_DONE) {
-        pub = json_array();
-        for (size_t p = 0; pub && p < j->partitions; p++) {
-            json_t *blk = json_array();
-            for (size_t i = 0; blk && i < j->n_inputs; i++) {
-                char h[67];
-                cz_fr_to_hex(h, &j->inputs[p * j->n_inputs + i]);
-                json_array_append_new(blk, json_string(h));
-            }
-            json_array_append_new(pub, blk);
-        }
-        hex = malloc(2 * proof_len + 1);
-        if (hex)
-            cz_hex_encode(hex, proof, proof_len);
-    }
-    pthread_mutex_lock(&s->mu);
-    double now = cz__now_s();
-    j->t.params_load = j->params_load_ms;
-    j->t.total = (now - j->t_accept) * 1e3;
-    cz_job_timings_t t = j->t;
-    pthread_mutex_unlock(&s->mu);
-
-    time_t finished = time(NULL);
-    json_t *doc = json_pack("{s:s,s:s,s:I,s:o}", "id", j->id, "state", cz__state_name(st),
-                            "finished", (json_int_t)finished, "timings", timings_json(&t));
-    if (doc && st == DJ_DONE)
-        json_object_set_new(doc, "proof", json_string(hex ? hex : "")),
-            json_object_set(doc, "public_inputs", pub);
-    if (doc && st != DJ_DONE) {
-        json_object_set_new(doc, "error", json_string(cz_err_name(error)));
-        json_object_set_new(doc, "message", json_string(msg ? msg : ""));
-    }
-    cz_ctx_t *ctx = NULL;
-    int rc = cz_ctx_new(&ctx, s->pool, 0);
-    if (rc == CZ_OK)
-        rc = doc && (st != DJ_DONE || (hex && pub)) ? cz_journal_put(s->journal, ctx, j->id, "result", doc)
-                                                    : CZ_ENOMEM;
-    char jmsg[256] = "";
-    if (rc != CZ_OK) {
-        snprintf(jmsg, sizeof jmsg, "result not journaled: %s",
-                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-        CZ_LOGE("journal write failed", "id=%s error=%s", j->id, cz_err_name(rc));
-    }
-    cz_ctx_free(ctx);
-    json_decref(doc);
-    free(hex);
-
-    job_release_resources(s, j);
-    pthread_mutex_lock(&s->mu);
-    if (rc != CZ_OK && st == DJ_DONE) {
-        /* never report done what is not durable: the client may retry */
-        st = DJ_FAILED;
-        error = rc;
-        msg = jmsg;
-        free(proof);
-        proof = NULL;
-        json_decref(pub);
-        pub = NULL;
-    }
-    j->state = st;
-    j->error = error;
-    snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
-    j->proof = proof;
-    j->proof_len = proof ? proof_len : 0;
-    j->public_inputs = pub;
-    j->finished = finished;
-    if (st == DJ_DONE)
-        j->partitions_done = j->partitions;
-    if (st == DJ_FAILED && error < 0 && -error < 16)
-        s->errors[-error]++;
-    pthread_cond_broadcast(&s->changed);
-    pthread_mutex_unlock(&s->mu);
-    char q[300];
-    if (st == DJ_DONE)
-        CZ_LOGI("job done", "id=%s partitions=%zu total_ms=%.0f", j->id, j->partitions, t.total);
-    else
-        CZ_LOGW(st == DJ_FAILED ? "job failed" : "job canceled", "id=%s error=%s message=%s", j->id,
-                cz_err_name(error), cz_log_q(q, sizeof q, j->message));
-}
 
 /* ---- the synthesize wrapper: keeps each partition's public inputs ------ */
 
@@ -189,7 +75,7 @@ static void *stager_main(void *arg)
         if (j->cancel) {
             j->state = DJ_FINISHING;
             pthread_mutex_unlock(&s->mu);
-            job_end(s, j, DJ_CANCELED, CZ_ECANCELED, "canceled before it started", NULL, 0);
+            cz__job_end(s, j, DJ_CANCELED, CZ_ECANCELED, "canceled before it started", NULL, 0);
             pthread_mutex_lock(&s->mu);
             continue;
         }
@@ -201,7 +87,10 @@ static void *stager_main(void *arg)
         cz_ctx_clear(ctx);
         cz_pentry_t *pe = NULL;
         double load_ms = 0;
-        int rc = cz_pcache_acquire(s->pcache, ctx, j->params_path, &pe, &load_ms);
+        /* the input first: a bad one must not cost a params load (kinds.h, validate) */
+        int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
+        if (rc == CZ_OK)
+            rc = cz_pcache_acquire(s->pcache, ctx, j->params_path, &pe, &load_ms);
         if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
             char m[256];
             snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
@@ -240,7 +129,7 @@ static void *stager_main(void *arg)
         pthread_mutex_unlock(&s->mu);
         char msg[256];
         snprintf(msg, sizeof msg, "%s", cancel ? "canceled before it started" : cz_ctx_message(ctx));
-        job_end(s, j, cancel ? DJ_CANCELED : DJ_FAILED, cancel ? CZ_ECANCELED : rc, msg, NULL, 0);
+        cz__job_end(s, j, cancel ? DJ_CANCELED : DJ_FAILED, cancel ? CZ_ECANCELED : rc, msg, NULL, 0);
         pthread_mutex_lock(&s->mu);
     }
     pthread_mutex_unlock(&s->mu);
@@ -275,7 +164,7 @@ static void finish_from_engine(cz_server_t *s, djob_t *j, const cz_job_info_t *i
     if (st != DJ_DONE && err == CZ_OK)
         err = st == DJ_CANCELED ? CZ_ECANCELED : CZ_EINTERNAL;
     cz_engine_forget(s->engine, info->id);
-    job_end(s, j, st, err, msg, proof, len);
+    cz__job_end(s, j, st, err, msg, proof, len);
 }
 
 /*
@@ -290,7 +179,7 @@ static void expire(cz_server_t *s)
     djob_t *gone_list = NULL;
     for (djob_t **pp = &s->jobs; *pp;) {
         djob_t *j = *pp;
-        bool gone = DJ_ENDED(j->state) &&
+        bool gone = DJ_ENDED(j->state) && j->waiters == 0 &&
                     ((j->fetched && now - j->fetched >= s->cfg.keep_fetched) ||
                      (j->finished && now - j->finished >= s->cfg.result_ttl));
         if (!gone) {
@@ -337,6 +226,7 @@ static void *monitor_main(void *arg)
                 cz_engine_cancel(s->engine, j->eid);
             j->engine_state = info.state;
             j->partitions_done = info.partitions_done;
+            memcpy(j->in_stage, info.in_stage, sizeof j->in_stage);
             double params = j->params_load_ms;
             j->t = info.t;
             j->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
@@ -357,6 +247,7 @@ static void *monitor_main(void *arg)
             pthread_mutex_lock(&s->mu);
             continue;   /* look again at once: more may have ended */
         }
+        cz__retry_results(s);   /* results a full disk refused (daemon/finish.c) */
         if (now - last_expire > 1.0) {
             expire(s);
             last_expire = now;
@@ -454,9 +345,29 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
         snprintf(msg, sizeof msg, "after restart: %s",
                  ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
         j->state = DJ_FINISHING;
-        job_end(s, j, DJ_FAILED, rc, msg, NULL, 0);
+        cz__job_end(s, j, DJ_FAILED, rc, msg, NULL, 0);
     }
     cz_ctx_free(ctx);
+}
+
+/* A job whose journal entry was corrupt: a tombstone answering its id with state lost. */
+static void replay_lost(void *arg, const char *id, const char *reason)
+{
+    cz_server_t *s = arg;
+    if (cz__find(s, id))
+        return;   /* seen already in this scan */
+    djob_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->state = DJ_LOST;
+    j->error = CZ_EFORMAT;
+    j->recovered = true;
+    j->t_accept = cz__now_s();
+    snprintf(j->message, sizeof j->message, "%s", reason);
+    j->next = s->jobs;
+    s->jobs = j;
+    CZ_LOGW("job lost: its journal entry is corrupt", "id=%s", id);
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */
@@ -515,6 +426,18 @@ static int params_check_new(cz_server_t *s, cz_ctx_t *ctx)
     return rc;
 }
 
+/* A params.dir that is not there is not an error (it may be mounted later) but every job
+ * naming params would fail: say so at start, not at the first job. */
+static void warn_params_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st))
+        CZ_LOGW("params.dir does not exist: jobs naming params will fail until it does",
+                "dir=%s error=\"%s\"", dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        CZ_LOGW("params.dir is not a directory: jobs naming params will fail", "dir=%s", dir);
+}
+
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
 {
     *out = NULL;
@@ -527,11 +450,21 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->changed, NULL);
     pthread_cond_init(&s->work, NULL);
+    cz_fault_init(&s->fault);
     int rc = cz_pool_new(&s->pool, (unsigned)cfg->threads);
     if (rc != CZ_OK)
         cz_fail(ctx, rc, "thread pool");
+    if (rc == CZ_OK && *cfg->fault) {
+        rc = cz_fault_parse(&s->fault, ctx, cfg->fault);
+        if (rc == CZ_OK)
+            CZ_LOGW("test.fault is set: faults will be injected (tests only)", "spec=%s", cfg->fault);
+    }
     if (rc == CZ_OK)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
+    if (rc == CZ_OK)
+        cz_journal_set_fault(s->journal, &s->fault);
+    if (rc == CZ_OK)
+        warn_params_dir(cfg->params_dir);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
     if (rc == CZ_OK && cfg->params_check)
@@ -541,12 +474,9 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
             cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);
     if (rc == CZ_OK)
         rc = make_backends(s, ctx, cfg);
-    if (rc == CZ_OK && cfg->timeline_enabled) {
-        if (*cfg->timeline_file)
-            rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);
-        else if ((rc = cz_tl_new(&s->timeline, stderr, 0)))
-            cz_fail(ctx, rc, "timeline");
-    }
+    /* the timeline goes to its own file only: the log (stderr) stays one format */
+    if (rc == CZ_OK && cfg->timeline_enabled && *cfg->timeline_file)
+        rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);
     size_t budget = 0;
     if (rc == CZ_OK && strcmp(cfg->total_budget, "auto"))
         cz_parse_bytes(cfg->total_budget, &budget);
@@ -556,11 +486,11 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
                               .memory_budget = budget, .memory_margin = cfg->safety_margin,
                               .device_queue_depth = (unsigned)cfg->device_queue_depth,
                               .max_retries = (unsigned)cfg->max_retries, .pool = s->pool,
-                              .timeline = s->timeline };
+                              .timeline = s->timeline, .fault = &s->fault };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &s->engine, &ec);
     if (rc == CZ_OK)
-        rc = cz_journal_scan(s->journal, ctx, replay_one, s);
+        rc = cz_journal_scan(s->journal, ctx, replay_one, replay_lost, s);
     if (rc == CZ_OK && pthread_create(&s->stager, NULL, stager_main, s) == 0) {
         if (pthread_create(&s->monitor, NULL, monitor_main, s) == 0) {
             s->threads_started = true;
@@ -603,7 +533,9 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
     for (;;) {
         size_t running = 0;
         for (djob_t *j = s->jobs; j; j = j->next)
-            running += j->state == DJ_LOADING || j->state == DJ_ENGINE || j->state == DJ_FINISHING;
+            running += j->state == DJ_LOADING || j->state == DJ_ENGINE ||
+                       (j->state == DJ_FINISHING && !j->pending);   /* a refused write is not
+                                                                      * waited for: daemon/finish.c */
         if (!running || cz__now_s() >= deadline) {
             if (running)
                 CZ_LOGW("shutdown: jobs left journaled for the next start", "running=%zu", running);
@@ -623,7 +555,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
     while (finishing) {
         finishing = false;
         for (djob_t *j = s->jobs; j; j = j->next)
-            finishing |= j->state == DJ_FINISHING || j->state == DJ_LOADING;
+            finishing |= (j->state == DJ_FINISHING && !j->pending) || j->state == DJ_LOADING;
         if (finishing)
             pthread_cond_wait(&s->changed, &s->mu);
     }
@@ -648,6 +580,7 @@ void cz_server_free(cz_server_t *s)
     cz_engine_free(s->engine);
     for (djob_t *j = s->jobs, *n; j; j = n) {
         n = j->next;
+        cz__pending_free(j);
         if (j->pentry)
             cz_pcache_release(s->pcache, j->pentry);
         if (j->prepared && j->kind)

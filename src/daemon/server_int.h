@@ -28,6 +28,8 @@ typedef enum {
     DJ_ENGINE,      /* in the engine */
     DJ_FINISHING,   /* ended in the engine, result being journaled */
     DJ_DONE, DJ_FAILED, DJ_CANCELED,
+    DJ_LOST,        /* tombstone: its journal entry was corrupt (message = why); never expires */
+    DJ__COUNT
 } dj_state_t;
 
 #define DJ_ENDED(st) ((st) >= DJ_DONE)
@@ -46,9 +48,11 @@ typedef struct djob {
     bool recovered;                       /* (const) replayed from the journal */
     dj_state_t state;                     /* (mu) */
     cz_job_state_t engine_state;          /* (mu) last engine snapshot */
+    size_t in_stage[CZ_PART_NSTAGES];     /* (mu) its partitions by stage (engine.h) */
     uint64_t eid;                         /* (mu) engine id, 0 = not in the engine */
     cz_pentry_t *pentry;                  /* (mu) params reference while in the engine */
     bool cancel;                          /* (mu) cancel requested */
+    unsigned waiters;                     /* (mu) calls in cz_server_await on it */
     size_t partitions, partitions_done;   /* (mu) */
     size_t n_inputs;                      /* (const) public inputs per partition */
     cz_fr *inputs;                        /* partitions x n_inputs, see Locking */
@@ -61,6 +65,8 @@ typedef struct djob {
     double t_accept, t_staged, t_engine;  /* (mu) monotonic seconds */
     double params_load_ms;                /* (mu) */
     cz_job_timings_t t;                   /* (mu) ms */
+    struct dj_pending *pending;           /* (mu) an outcome whose ID.result write failed,
+                                           * kept for the retry (daemon/finish.c); NULL: none */
 } djob_t;
 
 #define CZ_MAX_DEVICES 16
@@ -76,6 +82,7 @@ struct cz_server {
     cz_pool_t *pool;
     cz_timeline_t *timeline;
     FILE *timeline_file;
+    cz_fault_t fault;                     /* test.fault: given to the journal and the engine */
 
     pthread_mutex_t mu;
     pthread_cond_t changed;               /* a job changed state (broadcast) */
@@ -99,6 +106,19 @@ double cz__now_s(void);
 json_t *cz__job_json(cz_server_t *s, const djob_t *j);
 djob_t *cz__find(cz_server_t *s, const char *id);
 const char *cz__state_name(dj_state_t st);
+/*
+ * daemon/finish.c. cz__job_end: journal the outcome, then publish it (s->mu
+ * NOT held; j->state is FINISHING or a pre-engine state owned by the
+ * caller; |proof| is taken); a failed write keeps the outcome and retries.
+ * cz__retry_results: the retries that are due (s->mu held; dropped while
+ * writing). cz__pending_json: the status's "result_write" object or NULL
+ * (s->mu held). cz__pending_free: drop a kept outcome at shutdown.
+ */
+void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
+                 uint8_t *proof, size_t proof_len);
+void cz__retry_results(cz_server_t *s);
+json_t *cz__pending_json(const djob_t *j);
+void cz__pending_free(djob_t *j);
 /* Resolve a params name or path; CZ_EINVAL / CZ_ENOTFOUND naming it. */
 int cz__params_path(cz_server_t *s, cz_ctx_t *ctx, const char *name, char out[PATH_MAX]);
 

@@ -24,7 +24,11 @@
  *    and the engine keeps serving. A device error (CZ_EDEVICE) marks that
  *    device failed and re-synthesizes the partition for another device, up
  *    to max_retries times. Cancel drops queued partitions at once and
- *    running ones at their next stage boundary.
+ *    running ones at their next stage boundary: before staging, right
+ *    after the device lock is taken (the region is not entered), between
+ *    the device region's steps (H, MSM h, L, A, B1, B2: within one MSM's
+ *    time, backend.h) and before the epilogue. A canceled region releases
+ *    the lock at once and does not mark the device failed.
  *  - Every stage is recorded on the timeline (engine/timeline.h).
  *
  * Thread-safety: every function may be called from any thread, except
@@ -38,6 +42,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "core/fault.h"
 #include "cs/cs.h"
 #include "engine/timeline.h"
 #include "groth16/params.h"
@@ -59,6 +64,9 @@ typedef struct cz_engine_config {
     bool no_verify;                /* skip verification of finished jobs */
     size_t recycle_min_bytes;      /* witness arrays kept warm for the next partition
                                     * (core/recycle.h) from this size; 0: 8 MiB */
+    cz_fault_t *fault;             /* borrowed; NULL: none. Set on every ctx the engine
+                                    * makes, so synthesis, prep, device and epilogue
+                                    * reach its sites (core/fault.h) */
 } cz_engine_config_t;
 
 /*
@@ -85,6 +93,31 @@ typedef enum {
 
 const char *cz_job_state_name(cz_job_state_t s);
 
+/*
+ * Where a partition is between submission and resolution (workers.c):
+ *   QUEUED       not yet taken by a synthesis worker, waiting for memory
+ *                budget, or back in line for a retry;
+ *   SYNTHESIS    its witness is being synthesized;
+ *   DEVICE_WAIT  synthesized: in the device queue, being staged, or waiting
+ *                for the device lock;
+ *   DEVICE       holding the device lock (the device region);
+ *   EPILOGUE     the CPU epilogue after the device region.
+ * A job's verification is its state, CZ_JOB_VERIFYING, after every partition.
+ */
+typedef enum cz_part_stage {
+    CZ_PART_QUEUED, CZ_PART_SYNTHESIS, CZ_PART_DEVICE_WAIT, CZ_PART_DEVICE, CZ_PART_EPILOGUE,
+    CZ_PART_NSTAGES
+} cz_part_stage_t;
+
+/* "queued", "synthesis", "waiting_device", "device", "epilogue". */
+const char *cz_part_stage_name(cz_part_stage_t s);
+/*
+ * Where a running job's work is, for a progress display: "verify" in
+ * CZ_JOB_VERIFYING, else the name of the furthest stage that any of its
+ * unfinished partitions (|in_stage|, as in cz_job_info_t) has reached.
+ */
+const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES]);
+
 /* Milliseconds. */
 typedef struct cz_job_timings {
     double queue_wait, params_load, synthesis, device, total;
@@ -97,6 +130,9 @@ typedef struct cz_job_info {
     int error;                     /* CZ_OK unless FAILED / CANCELED */
     char message[256];
     cz_job_timings_t t;
+    /* The partitions not yet resolved, by stage (a snapshot: a partition
+     * moving between stages at that instant may count as QUEUED). */
+    size_t in_stage[CZ_PART_NSTAGES];
 } cz_job_info_t;
 
 typedef struct cz_engine_stats {
@@ -115,7 +151,8 @@ typedef struct cz_engine_stats {
 } cz_engine_stats_t;
 
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg);
-/* Cancel what is queued, let running partitions finish, join every thread. NULL: no-op. */
+/* Cancel every job (queued partitions at once, running ones at their next stage
+ * boundary, as cz_engine_cancel), join every thread. NULL: no-op. */
 void cz_engine_free(cz_engine_t *e);
 
 /* Queue a job. *id is its id (> 0). CZ_EINVAL for a bad spec (message says why). */

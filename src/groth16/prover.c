@@ -13,10 +13,12 @@
  */
 #include "groth16/prover.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/fault.h"
 #include "core/pool.h"
 
 struct cz_g16_partition {
@@ -60,14 +62,19 @@ void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape)
 }
 
 /*
- * Grow a/b/c to the domain size (glibc remaps large blocks: no copy). The
- * tail [rows, m) is left for the backend to pad (the GPU never reads it).
+ * Grow a/b/c to the domain size when they are smaller (glibc remaps large
+ * blocks: no copy, but see below). The tail [rows, m) is left for the backend to pad (the GPU never reads it).
  * A c-free witness (c NULL: c = a*b, cs/cs.h) stays c-free: the backend
  * forms the C term from a and b.
  */
 static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
 {
-    cz_fr *grown = realloc(*v, m * sizeof **v);
+    /* The cs allocates a/b/c at the domain size (cs.c cz__cs_abc_reserve):
+     * a realloc of a huge-page block, even one that changes nothing, may
+     * move it page by page. */
+    if (*v && malloc_usable_size(*v) >= m * sizeof **v)
+        return CZ_OK;
+    cz_fr *grown = cz__fault_realloc(ctx, *v, m * sizeof **v);
     if (!grown)
         return cz_fail(ctx, CZ_ENOMEM, "prover: %s grown to %zu elements", name, m);
     *v = grown;
@@ -117,6 +124,7 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
         .prep_done = &p->prep_done, .l_bases = params->l, .a_bases = params->a,
         .b1_bases = params->b_g1, .b2_bases = params->b_g2,
         .num_inputs = p->w.num_inputs, .params_id = params,
+        .n_l_bases = params->n_l, .n_a_bases = params->n_a, .n_b_bases = params->n_b_g1,
         .l_split = &p->l_split, .a_split = &p->a_split, .b_split = &p->b_split,
     };
     *out = p;
@@ -174,8 +182,8 @@ const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p)
 static int prep_inputs(cz_ctx_t *ctx, cz_g16_partition_t *p)
 {
     size_t ni = p->w.num_inputs, nb = p->w.popcount[CZ_DENSITY_B_INPUT];
-    p->input_scalars = malloc(ni * sizeof *p->input_scalars);
-    p->b_input_scalars = malloc((nb ? nb : 1) * sizeof *p->b_input_scalars);
+    p->input_scalars = cz__fault_malloc(ctx, ni * sizeof *p->input_scalars);
+    p->b_input_scalars = cz__fault_malloc(ctx, (nb ? nb : 1) * sizeof *p->b_input_scalars);
     if (!p->input_scalars || !p->b_input_scalars)
         return cz_fail(ctx, CZ_ENOMEM, "prover: %zu input scalars", ni);
     const uint64_t *bd = p->w.density[CZ_DENSITY_B_INPUT];
@@ -227,6 +235,11 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     return CZ_OK;
 }
 
+void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
+{
+    p->work.cancel = cancel;
+}
+
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
 {
     double t0 = now_s();
@@ -239,6 +252,7 @@ int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     p->t.msm_a = p->work.t_msm_a;
     p->t.msm_b1 = p->work.t_msm_b1;
     p->t.msm_b2 = p->work.t_msm_b2;
+    p->t.upload = p->work.t_upload;
     return rc;
 }
 

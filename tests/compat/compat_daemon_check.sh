@@ -2,8 +2,8 @@
 # tests/compat/compat_daemon_check.sh — cuzkd checks a params file named in
 # Filecoin's v28 parameters.json before its first load (params.check,
 # groth16/manifest.h via the params cache's one hook): valid params of our
-# own under the published 2KiB PoRep name are refused with 422
-# params_mismatch naming both digests; the same file under its own name,
+# own under the published 2KiB PoRep name are refused with 422 naming
+# both digests; the same file under its own name,
 # or with params.check = false, loads (200). Usage: compat_daemon_check.sh
 # BINDIR (cuzk and cuzkd); 77 without cuzkd or curl.
 . "$(dirname "$0")/../daemon/lib.sh"
@@ -17,9 +17,9 @@ api POST /v1/params/preload '{"params":"own"}'
 ok "own name: loaded without a manifest check"
 api POST /v1/params/preload "{\"params\":\"$V28\"}"
 [ "$code" = 422 ] || fail "preload under the published name: $code, want 422: $(cat "$dir/body")"
-grep -q "params_mismatch" "$dir/body" && grep -q "434fb1338ecfaf0f59256f30dde4968f" "$dir/body" \
-    || fail "the error names neither the code nor the manifest digest: $(cat "$dir/body")"
-ok "published name, other bytes: 422 params_mismatch with the manifest digest"
+grep -q "434fb1338ecfaf0f59256f30dde4968f" "$dir/body" && grep -q "blake2b digest" "$dir/body" \
+    || fail "the error does not name the digests: $(cat "$dir/body")"
+ok "published name, other bytes: 422 naming both digests"
 api POST /v1/params/preload "{\"params\":\"$V28\"}"
 [ "$code" = 422 ] || fail "second preload: $code (the verdict is cached, not forgotten)"
 ok "the verdict holds on the next request"

@@ -3,8 +3,10 @@
  * and their proofs verify; the device lock is never held by two workers of
  * one device at once (from the timeline); with W = 2 and a backlog, a prep
  * or epilogue overlaps the other worker's region, with W = 1 none does;
- * priority and age order; a budget that fits one partition; cancel; a
- * failing partition; device failures with retry on another device.
+ * priority and age order, in synthesis and in the device queue (a
+ * critical partition overtakes queued ones); a budget that fits one
+ * partition; cancel; a failing partition; device failures with retry on
+ * another device; the stage of each partition in the job's info.
  * Also run under ThreadSanitizer (label tsan).
  */
 #include <pthread.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "circuits/registry.h"
+#include "core/fault.h"
 #include "engine/engine.h"
 #include "groth16/setup.h"
 #include "cz_test.h"
@@ -33,6 +36,8 @@ typedef struct {
 
 static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
 static size_t fixture_recycle_min;    /* engine's recycle_min_bytes for the next fixture */
+static unsigned fixture_devq_depth;   /* engine's device_queue_depth for the next fixture */
+static cz_fault_t *fixture_fault;     /* engine's fault object for the next fixture */
 static cz_pvk_t *shared_pvk;
 
 static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budget)
@@ -62,7 +67,8 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
         .backends = f->be, .num_devices = ndev, .workers_per_device = workers,
         .synth_workers = 1, .memory_budget = budget ? budget : (size_t)4 << 30,
         .pool = cz_ctx_pool(f->ctx), .timeline = f->tl,
-        .recycle_min_bytes = fixture_recycle_min,
+        .recycle_min_bytes = fixture_recycle_min, .fault = fixture_fault,
+        .device_queue_depth = fixture_devq_depth,
     };
     if (cz_engine_new(f->ctx, &f->e, &cfg) != CZ_OK)
         fprintf(stderr, "engine: %s\n", cz_ctx_message(f->ctx));
@@ -345,6 +351,59 @@ CZ_TEST(priority_then_age_order)
     fixture_free(&f);
 }
 
+/* The device order of GPU_START events: out[k] = job id of the k-th. */
+static size_t device_order(cz_timeline_t *tl, uint64_t *out, size_t cap)
+{
+    char *log = cz_tl_captured(tl, NULL);
+    size_t k = 0;
+    for (const char *s = log; s && (s = strstr(s, "GPU_START,")); s++) {
+        unsigned long long job;
+        if (sscanf(s, "GPU_START,%llu,", &job) == 1 && k < cap)
+            out[k++] = job;
+    }
+    free(log);
+    return k;
+}
+
+CZ_TEST(critical_partition_overtakes_the_device_queue)
+{
+    /* One device, one worker, a device queue of 3: a backlog of 8 low
+     * partitions keeps it full (proving takes far longer than synthesis).
+     * An urgent job submitted then is synthesized next (priority) and its
+     * partition goes to the head of the device queue: it is proved 4th
+     * (after the one in flight, the one taken meanwhile and the one the
+     * synthesis worker held), not 6th behind the queued ones (FIFO). */
+    fixture_devq_depth = 3;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_devq_depth = 0;
+    job_arg plain = { &f.circuit, 3, -1, NULL, NULL, NULL };
+    uint64_t low = submit(&f, &plain, 8, 1);
+    cz_engine_stats_t st;
+    for (int i = 0; i < 20000; i++) {   /* <= 20 s: until the device queue is full */
+        cz_engine_stats(f.e, &st);
+        if (st.device_queue >= 3)
+            break;
+        usleep(1000);
+    }
+    CHECK_EQ_U64(st.device_queue, 3);
+    uint64_t urgent = submit(&f, &plain, 1, 4);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, urgent, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_OK(cz_engine_wait(f.e, low, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    uint64_t order[16];
+    size_t n = device_order(f.tl, order, 16), at = n;
+    CHECK_EQ_U64(n, 9);
+    for (size_t k = 0; k < n; k++)
+        if (order[k] == urgent)
+            at = k;
+    if (at > 3)
+        CZ__FAIL("the urgent partition was proved #%zu of %zu (want <= #3)", at, n);
+    fixture_free(&f);
+}
+
 CZ_TEST(budget_of_one_partition_still_completes_everything)
 {
     fixture f;
@@ -405,6 +464,221 @@ CZ_TEST(cancel_releases_everything_and_engine_keeps_serving)
     fixture_free(&f);
 }
 
+/* ---- cancel inside and in front of the device region --------------------------- */
+
+/* Holds the first device step (H of the first region) until the test opens the gate. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool entered, open;
+} step_gate;
+
+static int hold_first_step(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    step_gate *g = arg;
+    if (site != CZ_FAULT_DEVICE_STEP || n != 1)
+        return CZ_OK;
+    pthread_mutex_lock(&g->mu);
+    g->entered = true;
+    pthread_cond_broadcast(&g->cv);
+    while (!g->open)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+    return CZ_OK;
+}
+
+/* Poll the captured timeline until |event| of job |id| shows (10 s at most). */
+static bool wait_for_event(cz_timeline_t *tl, const char *event, uint64_t id)
+{
+    char want[64];
+    snprintf(want, sizeof want, ",%s,%llu,", event, (unsigned long long)id);
+    for (int i = 0; i < 1000; i++) {
+        char *log = cz_tl_captured(tl, NULL);
+        bool seen = log && strstr(log, want);
+        free(log);
+        if (seen)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/*
+ * Job A holds the device inside its region (its first step is held by the
+ * fault callback) while job B waits for the device lock; both are canceled.
+ * A must stop at its next step boundary and B must give the lock back
+ * without entering the region: one region entered, one step reached in all
+ * (before cancel reached the device, both regions ran all their steps).
+ * The device is not marked failed and proves the next job.
+ */
+CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
+{
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    cz_fault_t fault;
+    cz_fault_init(&fault);
+    fault.cb = hold_first_step;
+    fault.cb_arg = &g;
+    fixture_fault = &fault;
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    fixture_fault = NULL;
+    job_arg a = { &f.circuit, 11, -1, NULL, NULL, NULL };
+    uint64_t ja = submit(&f, &a, 1, 0);
+    pthread_mutex_lock(&g.mu);
+    while (!g.entered)
+        pthread_cond_wait(&g.cv, &g.mu);
+    pthread_mutex_unlock(&g.mu);
+    uint64_t jb = submit(&f, &a, 1, 0);
+    CHECK(wait_for_event(f.tl, "LOCK_WAIT", jb));   /* B is past pickup, at the lock */
+    CHECK_OK(cz_engine_cancel(f.e, ja));
+    CHECK_OK(cz_engine_cancel(f.e, jb));
+    pthread_mutex_lock(&g.mu);
+    g.open = true;
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.mu);
+
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, ja, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
+    CHECK_OK(cz_engine_wait(f.e, jb, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
+    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE), 1);        /* B never entered */
+    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE_STEP), 1);   /* A stopped after H */
+
+    uint64_t jc = submit(&f, &a, 2, 0);
+    CHECK_OK(cz_engine_wait(f.e, jc, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, jc, &a, 2);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK(!st.device_failed[0]);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
+/* A fault at a step inside the region is a device error: the job fails with the message. */
+CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
+{
+    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region: a sweep */
+        cz_fault_t fault;
+        cz_fault_init(&fault);
+        cz_fault_arm(&fault, CZ_FAULT_DEVICE_STEP, n, false);
+        fixture_fault = &fault;
+        fixture f;
+        fixture_init(&f, 1, 1, 0);
+        fixture_fault = NULL;
+        job_arg a = { &f.circuit, 12, -1, NULL, NULL, NULL };
+        uint64_t id = submit(&f, &a, 1, 0);
+        cz_job_info_t info;
+        CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
+        CHECK_EQ_INT(info.error, CZ_EDEVICE);
+        CHECK(strstr(info.message, "injected fault: device_step") != NULL);
+        cz_engine_stats_t st;
+        cz_engine_stats(f.e, &st);
+        CHECK_EQ_U64(st.budget_reserved, 0);
+        fixture_free(&f);
+    }
+}
+
+static size_t stage_sum(const cz_job_info_t *info)
+{
+    size_t n = 0;
+    for (int k = 0; k < CZ_PART_NSTAGES; k++)
+        n += info->in_stage[k];
+    return n;
+}
+
+/* The stage of each partition within the job (cz_job_info_t.in_stage):
+ * with synthesis held at a gate, one partition is in synthesis and the
+ * others queued; at every poll the stages account for exactly the
+ * unresolved partitions; at the end none is left in any stage. */
+CZ_TEST(partition_stages_in_job_info)
+{
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    bool open = false;
+    job_arg a = { &f.circuit, 3, -1, &mu, &cv, &open };
+    uint64_t id = submit(&f, &a, 3, 0);
+    cz_job_info_t info;
+    for (int i = 0; i < 2000; i++) {   /* <= 10 s for the synthesis worker to take it */
+        CHECK_OK(cz_engine_info(f.e, id, &info));
+        if (info.in_stage[CZ_PART_SYNTHESIS] == 1)
+            break;
+        usleep(5000);
+    }
+    CHECK_EQ_U64(info.in_stage[CZ_PART_SYNTHESIS], 1);
+    CHECK_EQ_U64(info.in_stage[CZ_PART_QUEUED], 2);
+    CHECK_EQ_U64(stage_sum(&info), 3);
+    CHECK_EQ_STR(cz_part_stage_name(CZ_PART_DEVICE_WAIT), "waiting_device");
+    pthread_mutex_lock(&mu);
+    open = true;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    size_t past_synthesis = 0;
+    while (cz_engine_wait(f.e, id, 0.002, &info) == CZ_EBUSY) {
+        /* partitions_done counts proved ones; the rest are in some stage
+         * (the verification of the whole job is its state) */
+        if (info.state != CZ_JOB_VERIFYING)
+            CHECK_EQ_U64(stage_sum(&info), info.partitions - info.partitions_done);
+        past_synthesis += info.in_stage[CZ_PART_DEVICE_WAIT] + info.in_stage[CZ_PART_DEVICE] +
+                          info.in_stage[CZ_PART_EPILOGUE];
+    }
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_EQ_U64(stage_sum(&info), 0);
+    printf("  polls saw %zu partition-stages past synthesis\n", past_synthesis);
+    fixture_free(&f);
+}
+
+/*
+ * Fail the n-th large allocation of a one-partition job, for every n it
+ * makes (the witness arrays, a/b/c grown to the domain, the prover's
+ * scalars): each run ends failed CZ_ENOMEM with a message, in bounded
+ * time, every budget byte back, and the engine proves the next job (ASan in
+ * CI: nothing leaks on any of these paths).
+ */
+CZ_TEST(every_failed_allocation_fails_the_job_cleanly)
+{
+    cz_fault_t count;
+    cz_fault_init(&count);
+    fixture_fault = &count;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_fault = NULL;
+    job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
+    cz_job_info_t info;
+    uint64_t id = submit(&f, &a, 1, 0);
+    CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    fixture_free(&f);
+    const uint64_t sites = cz_fault_reached(&count, CZ_FAULT_ALLOC);
+    CHECK(sites >= 4);   /* witness arrays, a/b grown to the domain, input scalars */
+    fprintf(stderr, "  %" PRIu64 " allocation sites in a one-partition job\n", sites);
+    for (uint64_t n = 1; n <= sites; n++) {
+        cz_fault_t fault;
+        cz_fault_init(&fault);
+        cz_fault_arm(&fault, CZ_FAULT_ALLOC, n, false);
+        fixture_fault = &fault;
+        fixture_init(&f, 1, 1, 0);
+        fixture_fault = NULL;
+        id = submit(&f, &a, 1, 0);
+        CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+        if (info.state != CZ_JOB_FAILED || info.error != CZ_ENOMEM)
+            CZ__FAIL("allocation %" PRIu64 " of %" PRIu64 " failed: job %s (%s) \"%s\"", n, sites,
+                     cz_job_state_name(info.state), cz_err_name(info.error), info.message);
+        CHECK(info.message[0] != '\0');
+        cz_engine_stats_t st;
+        cz_engine_stats(f.e, &st);
+        CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+        uint64_t next = submit(&f, &a, 1, 0);   /* the fault fired once: the engine goes on */
+        CHECK_OK(cz_engine_wait(f.e, next, 60, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+        fixture_free(&f);
+    }
+}
+
 CZ_TEST(failing_partition_fails_its_job_only)
 {
     fixture f;
@@ -453,7 +727,7 @@ CZ_TEST(last_device_failing_fails_the_job_and_engine_still_answers)
     cz_job_info_t info;
     CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
     CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
-    CHECK(strstr(info.message, "injected device failure") != NULL ||
+    CHECK(strstr(info.message, "injected fault: device") != NULL ||
           strstr(info.message, "no usable device") != NULL);
     uint64_t again = submit(&f, &a, 1, 0);
     CHECK_OK(cz_engine_wait(f.e, again, -1, &info));

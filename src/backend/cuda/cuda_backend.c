@@ -23,7 +23,11 @@
  *
  * Staging (outside the device lock): a and b are copied into one of
  * CZ__STAGE_SLOTS pinned host buffers, so the region uploads them at full
- * PCIe rate; the slot is given back when the region ends.
+ * PCIe rate; the slot is given back when the region ends. Pinning is slow
+ * (cudaHostAlloc of a 2^27 slot, 8 GiB, took 9 s on the H200 host), so a
+ * slot too small for a partition is grown by a thread of its own while the
+ * partitions go on unstaged (their region uploads a and b from pageable
+ * memory, ~1.5 s slower at 2^27, instead of waiting 9 s for the pinning).
  *
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
@@ -32,8 +36,9 @@
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
- * device failed. CUZK_CUDA_FAULT=<device>:<n> (tests) makes region n
- * (1-based) of that device hit a real kernel fault.
+ * device failed. A fired DEVICE fault site (core/fault.h: the ctx's or
+ * the backend's own fault object) makes the region hit a real kernel fault.
+ * Cancellation and DEVICE_STEP faults: cz_backend_step before each step.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -77,10 +82,16 @@ typedef struct {
 typedef struct {
     cz_fr *mem;
     size_t cap;              /* elements */
-    bool busy;
+    bool busy;               /* a partition's a and b are in it */
+    bool growing;            /* its grower thread owns mem/cap until it clears this */
+    size_t want;             /* elements the grower allocates */
+    pthread_t grower;
+    bool joinable;           /* grower was started and not joined yet */
+    int device;
+    struct cuda_backend *cb;
 } stage_slot;
 
-typedef struct {
+typedef struct cuda_backend {
     cz_backend_t base;
     pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
     pthread_cond_t scv;              /* a slot became free */
@@ -91,8 +102,9 @@ typedef struct {
     unsigned h_log;
     cz_cuda_msm *msm;
     rset sets[CZ__RESIDENT_SETS];
+    void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under the device lock */
+    double upload_s;                 /* params upload time of the region running (device lock) */
     uint64_t clock;                  /* region counter, for LRU */
-    unsigned fault_at;               /* CUZK_CUDA_FAULT; 0 = off */
 } cuda_backend_t;
 
 static double now_s(void)
@@ -172,16 +184,15 @@ static void fingerprint(rvec *r)
     memcpy(r->last, (const char *)r->host + (r->n - 1) * r->point_bytes, r->point_bytes);
 }
 
-static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known)
+/* The params vectors of |w|: lengths from the params (known before prep). */
+static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
 {
     const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
     v[V_H] = (rvec){ .host = w->h_bases, .n = ((size_t)1 << w->log_m) - 1, .point_bytes = g1 };
-    if (!tails_known)
-        return;
-    v[V_L] = (rvec){ .host = w->l_bases, .n = w->l_split->n, .point_bytes = g1 };
-    v[V_A] = (rvec){ .host = w->a_bases, .n = w->num_inputs + w->a_split->n, .point_bytes = g1 };
-    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g1 };
-    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g2 };
+    v[V_L] = (rvec){ .host = w->l_bases, .n = w->n_l_bases, .point_bytes = g1 };
+    v[V_A] = (rvec){ .host = w->a_bases, .n = w->n_a_bases, .point_bytes = g1 };
+    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->n_b_bases, .point_bytes = g1 };
+    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->n_b_bases, .point_bytes = g2 };
 }
 
 /*
@@ -192,7 +203,7 @@ static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known
 static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 {
     rvec want[V_COUNT];
-    describe(want, w, false);
+    describe(want, w);
     for (int s = 0; s < CZ__RESIDENT_SETS; s++) {
         rset *r = &cb->sets[s];
         if (r->id != w->params_id)
@@ -221,6 +232,80 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
     return slot;
 }
 
+/* ---- uploads of params vectors ------------------------------------------------ */
+
+#define CZ__BOUNCE_BYTES ((size_t)128 << 20)
+
+/*
+ * The bounce fill: a memcpy on CZ__FILL_THREADS threads of its own. Not on
+ * the ctx's pool: on the cold path the pool is busy with the next
+ * partition's synthesis and this partition's prep, and a pool section
+ * then runs on the calling thread alone.
+ */
+#define CZ__FILL_THREADS 8
+
+typedef struct {
+    char *dst;
+    const char *src;
+    size_t bytes;
+} fill_slice;
+
+static void *fill_one(void *arg)
+{
+    fill_slice *f = arg;
+    memcpy(f->dst, f->src, f->bytes);
+    return NULL;
+}
+
+static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
+{
+    (void)arg;
+    fill_slice sl[CZ__FILL_THREADS];
+    pthread_t th[CZ__FILL_THREADS];
+    bool started[CZ__FILL_THREADS];
+    const size_t per = (bytes / CZ__FILL_THREADS + 63) & ~(size_t)63;
+    for (int t = 0; t < CZ__FILL_THREADS; t++) {
+        size_t b = per * (size_t)t < bytes ? per * (size_t)t : bytes;
+        size_t e = b + per < bytes ? b + per : bytes;
+        sl[t] = (fill_slice){ (char *)dst + b, (const char *)src + b, e - b };
+        started[t] = t > 0 && sl[t].bytes && pthread_create(&th[t], NULL, fill_one, &sl[t]) == 0;
+        if (t > 0 && !started[t])
+            fill_one(&sl[t]);   /* no thread: copy it here */
+    }
+    fill_one(&sl[0]);
+    for (int t = 1; t < CZ__FILL_THREADS; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+}
+
+/*
+ * A params vector to the device. The host vectors are pageable (read from a
+ * file, or generated), and a driver copy from pageable memory ran at
+ * ~5.6 GB/s on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first
+ * region. Through two pinned bounce buffers filled by 8 threads it ran at
+ * 19.6 GB/s (44 GiB in 2.25 s, `bench prove` cold iteration), faster than
+ * registering the vector's own pages for the copy (3.28 s, same run;
+ * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
+ * the plain copy.
+ */
+static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
+                        size_t bytes)
+{
+    if (bytes >= 4 * CZ__BOUNCE_BYTES && !cb->bounce[0]) {
+        if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
+            cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
+            cz_cuda_host_free(cb->bounce[0]);
+            cb->bounce[0] = NULL;
+        }
+    }
+    if (bytes < 4 * CZ__BOUNCE_BYTES)
+        return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
+    if (!cb->bounce[0])
+        return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
+    return cz_cuda_upload_bounced(ctx, dev, host, bytes, cb->bounce, CZ__BOUNCE_BYTES,
+                                  fill_threads, NULL);
+}
+
 /*
  * Make vector |k| of |set| resident if it is not and it fits. A vector of
  * another shape under the same id (a reloaded params file) replaces it.
@@ -242,7 +327,10 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     void *dev = NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
         return NULL;
-    if ((*rc = cz_cuda_memcpy_htod(ctx, dev, want->host, bytes)) != CZ_OK) {
+    const double t0 = now_s();
+    *rc = upload_bases(ctx, cb, dev, want->host, bytes);
+    cb->upload_s += now_s() - t0;
+    if (*rc != CZ_OK) {
         cz_cuda_free(dev);
         return NULL;
     }
@@ -252,20 +340,69 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
 
 /* ---- staging: a and b into pinned memory, outside the device lock ------------------ */
 
-/* A free slot (the largest first), waiting while every slot is busy. */
-static stage_slot *take_slot(cuda_backend_t *cb)
+/* Grower thread: pin a larger buffer for the slot (smu not held while it works). */
+static void *grow_slot(void *arg)
+{
+    stage_slot *s = arg;
+    void *mem = NULL;
+    int ok = cz_cuda_set_device(NULL, s->device) == CZ_OK &&
+             cz_cuda_host_alloc(NULL, &mem, s->want * sizeof(cz_fr)) == CZ_OK;
+    pthread_mutex_lock(&s->cb->smu);
+    if (ok) {
+        cz_cuda_host_free(s->mem);
+        s->mem = mem;
+        s->cap = s->want;
+    }
+    s->growing = false;   /* on failure the slot keeps its old buffer (or none) */
+    pthread_cond_broadcast(&s->cb->scv);
+    pthread_mutex_unlock(&s->cb->smu);
+    return NULL;
+}
+
+/* Start growing every idle slot smaller than |need| elements (smu held). */
+static void grow_slots(cuda_backend_t *cb, size_t need)
+{
+    for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
+        stage_slot *s = &cb->slots[i];
+        if (s->busy || s->growing || s->cap >= need)
+            continue;
+        if (s->joinable)
+            pthread_join(s->grower, NULL);   /* finished: it cleared growing */
+        s->joinable = false;
+        s->want = need;
+        s->device = cb->base.device_index;
+        s->cb = cb;
+        s->growing = pthread_create(&s->grower, NULL, grow_slot, s) == 0;
+        s->joinable = s->growing;
+    }
+}
+
+/*
+ * A free slot of at least |need| elements, waiting while every such slot
+ * is busy (backpressure); NULL when no slot is that large yet: their
+ * growth is started and the caller goes on unstaged.
+ */
+static stage_slot *take_slot(cuda_backend_t *cb, size_t need)
 {
     pthread_mutex_lock(&cb->smu);
     stage_slot *s = NULL;
     for (;;) {
-        for (int i = 0; i < CZ__STAGE_SLOTS; i++)
-            if (!cb->slots[i].busy && (!s || cb->slots[i].cap > s->cap))
-                s = &cb->slots[i];
-        if (s)
+        bool any_large = false;
+        for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
+            stage_slot *t = &cb->slots[i];
+            if (t->growing || t->cap < need)
+                continue;
+            any_large = true;
+            if (!t->busy && (!s || t->cap < s->cap))
+                s = t;
+        }
+        if (s || !any_large)
             break;
         pthread_cond_wait(&cb->scv, &cb->smu);
     }
-    s->busy = true;
+    if (s)
+        s->busy = true;
+    grow_slots(cb, need);
     pthread_mutex_unlock(&cb->smu);
     return s;
 }
@@ -295,21 +432,9 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     if (w->staged || !w->a || !w->b || w->c)   /* c given: leave it all pageable */
         return CZ_OK;
     const size_t m = (size_t)1 << w->log_m;
-    stage_slot *s = take_slot(cb);
-    if (s->cap < 2 * m) {
-        cz_cuda_host_free(s->mem);
-        s->mem = NULL;
-        s->cap = 0;
-        int rc = cz_cuda_set_device(ctx, be->device_index);
-        if (rc == CZ_OK)
-            rc = cz_cuda_host_alloc(ctx, (void **)&s->mem, 2 * m * sizeof(cz_fr));
-        if (rc != CZ_OK) {
-            w->staged = s;
-            cuda_unstage(be, w);
-            return rc;
-        }
-        s->cap = 2 * m;
-    }
+    stage_slot *s = take_slot(cb, 2 * m);
+    if (!s)
+        return CZ_OK;   /* no slot pinned at this size yet: the region reads pageable a, b */
     cz_pool_memcpy(cz_ctx_pool(ctx), s->mem, w->a, w->rows * sizeof(cz_fr));
     cz_pool_memcpy(cz_ctx_pool(ctx), s->mem + m, w->b, w->rows * sizeof(cz_fr));
     w->a = s->mem;
@@ -374,14 +499,17 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
 static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
     const size_t m = (size_t)1 << w->log_m;
-    double t0 = now_s();
-    int rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
-    w->t_ntt = now_s() - t0;
+    int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
+        return rc;
+    double t0 = now_s();
+    rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
+    w->t_ntt = now_s() - t0;
+    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
     t0 = now_s();
     rvec want[V_COUNT];
-    describe(want, w, false);
+    describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
@@ -399,35 +527,47 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     return rc;
 }
 
-static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+/*
+ * The tails' bases on the device where they fit (dev[k] NULL: on the CPU).
+ * Called before the wait for prep too: a set's first region uploads them
+ * while prep runs (32 GiB at 32GiB, seconds); the second call finds them.
+ */
+static int tails_bases(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w,
+                       const void *dev[V_COUNT])
 {
     rvec want[V_COUNT];
-    describe(want, w, true);
+    describe(want, w);
     int rc = CZ_OK;
-    const void *dev[V_COUNT] = { 0 };
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
         if (k != V_B2 || !cb->opts.g2_on_cpu)
             dev[k] = ensure_vector(ctx, cb, set, k, &want[k], &rc);
-    if (rc != CZ_OK)
+    return rc;
+}
+
+static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+{
+    const void *dev[V_COUNT] = { 0 };
+    int rc = tails_bases(ctx, cb, set, w, dev);
+    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "L")) != CZ_OK)
         return rc;
 
     double t0 = now_s();
     rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
     w->t_msm_l = now_s() - t0;
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
         t0 = now_s();
         rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
                          w->num_inputs, w->a_split);
         w->t_msm_a = now_s() - t0;
     }
-    if (rc == CZ_OK) {
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
         t0 = now_s();
         rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
         w->t_msm_b1 = now_s() - t0;
     }
     w->b2_done = false;
-    if (rc == CZ_OK && !cb->opts.g2_on_cpu) {
+    if (rc == CZ_OK && !cb->opts.g2_on_cpu && (rc = cz_backend_step(ctx, w, "B2")) == CZ_OK) {
         t0 = now_s();
         rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
@@ -441,7 +581,10 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
 
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
-    int rc = device_region((cuda_backend_t *)be, ctx, w);
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    cb->upload_s = 0;
+    int rc = device_region(cb, ctx, w);
+    w->t_upload = cb->upload_s;
     cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
     return rc;
 }
@@ -452,8 +595,8 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     int rc = ensure_contexts(ctx, cb, w->log_m);
     if (rc != CZ_OK)
         return rc;
-    if (cb->fault_at && cb->clock == cb->fault_at)
-        return cz_cuda_inject_fault(ctx);
+    if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
+        return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
     rset *set = find_set(cb, w);
     if (!set)
         set = new_set(cb, w);
@@ -461,6 +604,9 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
 
     rc = h_part(ctx, cb, set, w);
     if (rc != CZ_OK)
+        return rc;
+    const void *dev[V_COUNT] = { 0 };
+    if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
         return rc;
     double t0 = now_s();
     rc = cz_latch_wait(w->prep_done);
@@ -476,8 +622,13 @@ static void cuda_free_backend(cz_backend_t *be)
     cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(&cb->sets[s]);
-    for (int s = 0; s < CZ__STAGE_SLOTS; s++)
+    for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
+        if (cb->slots[s].joinable)
+            pthread_join(cb->slots[s].grower, NULL);
         cz_cuda_host_free(cb->slots[s].mem);
+    }
+    cz_cuda_host_free(cb->bounce[0]);
+    cz_cuda_host_free(cb->bounce[1]);
     pthread_cond_destroy(&cb->scv);
     pthread_mutex_destroy(&cb->smu);
     cz_cuda_h_free(cb->h);
@@ -492,17 +643,6 @@ static const cz_backend_ops_t cuda_ops = {
     .stage = cuda_stage,
     .unstage = cuda_unstage,
 };
-
-/* CUZK_CUDA_FAULT=<device>:<n>: region n of that device faults. */
-static unsigned fault_from_env(int device)
-{
-    const char *e = getenv("CUZK_CUDA_FAULT");
-    int d;
-    unsigned n;
-    if (e && sscanf(e, "%d:%u", &d, &n) == 2 && d == device)
-        return n;
-    return 0;
-}
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
                         const cz_cuda_backend_opts_t *opts)
@@ -531,7 +671,6 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit
                                           : (total_b > CZ__HEADROOM ? total_b - CZ__HEADROOM : 0);
-    cb->fault_at = fault_from_env(device_index);
     *out = &cb->base;
     return CZ_OK;
 }

@@ -68,11 +68,18 @@ int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
+int cmd_params(int argc, char **argv);   /* cmd_params.c: params check DIR */
 /* `--kind porep-c2` forms of prove / setup / verify (cmd_porep.c) */
 bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
+/* Sector values -> PoRep public inputs, any StackedDrg registered proof
+ * (cmd_porep_sector.c): `porep public-inputs`, and `verify --kind porep-c2`
+ * when it is given --registered-proof. */
+int cz_cli_porep_public_inputs(int argc, char **argv);
+int cz_cli_verify_porep_sector(int argc, char **argv);
+bool cz_cli_has_registered_proof(int argc, char **argv);
 /* --kind winning-post|window-post (cli/cmd_post.c) */
 bool cz_cli_post_kind(int argc, char **argv);
 int cmd_post(int argc, char **argv);

@@ -61,11 +61,13 @@ static int porep_usage(FILE *f)
     fprintf(f,
             "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
             "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
+            "                         [--registered-proof StackedDrg2KiBV1_1[_Feat_SyntheticPoRep]]\n"
             "                         -o c1.json\n"
             "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n"
             "         (all-zero data, sparse trees: only the opened columns are materialized;\n"
             "          SEED picks the unopened parents' labels)\n"
             "       cuzk porep check-c1 c1.json\n"
+            "       cuzk porep public-inputs --registered-proof T SECTOR (--help)\n"
             "T, S, P: 64 hex digits, or any text (its SHA-256 is used).\n");
     return f == stdout ? CZ_EXIT_OK : CZ_EXIT_USAGE;
 }
@@ -111,6 +113,9 @@ static int gen_c1(int argc, char **argv)
             bytes32(a.prover_id, v);
         } else if (!strcmp(argv[i], "--sector-id") && v) {
             a.sector_id = strtoull(v, NULL, 0);
+        } else if (!strcmp(argv[i], "--registered-proof") && v) {
+            if (!(a.proof = cz_porep_proof_by_name(v)))
+                return usage();
         } else if (!strcmp(argv[i], "-o") && v) {
             out = v;
         } else {
@@ -118,6 +123,8 @@ static int gen_c1(int argc, char **argv)
         }
         i++;
     }
+    if (a.proof && !a.sector_bytes)
+        a.sector_bytes = a.proof->sector_bytes;
     if (!out || !a.sector_bytes ||
         (sparse ? data_path != NULL : !data_path == !have_random))
         return usage();
@@ -208,6 +215,8 @@ int cmd_porep(int argc, char **argv)
         return gen_c1(argc - 1, argv + 1);
     if (!strcmp(argv[1], "check-c1"))
         return check_c1(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "public-inputs"))
+        return cz_cli_porep_public_inputs(argc - 1, argv + 1);
     return usage();
 }
 

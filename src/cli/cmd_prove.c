@@ -243,6 +243,8 @@ static void verify_usage(FILE *f)
 
 int cmd_verify(int argc, char **argv)
 {
+    if (cz_cli_has_kind(argc, argv, "porep-c2") && cz_cli_has_registered_proof(argc, argv))
+        return cz_cli_verify_porep_sector(argc, argv);
     if (cz_cli_has_kind(argc, argv, "porep-c2"))
         return cmd_verify_porep_c2(argc, argv);
     if (cz_cli_post_kind(argc, argv))

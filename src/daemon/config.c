@@ -53,6 +53,7 @@ static const key_def keys[] = {
     { "synthesis", "threads", T_LONG, F(threads), 0, 4096, "0", "thread pool width (0 = all CPUs)" },
     { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params", "where params names resolve" },
     { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB", "bytes of loaded params kept (LRU)" },
+    { "params", "check", T_BOOL, F(params_check), 0, 0, "true", "blake2b-check a file named in Filecoin's v28 parameters.json before its first use (once per size+mtime)" },
     { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up" },
     { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines to timeline.file" },
     { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "the timeline's own file (\"\" = no timeline; never the log)" },

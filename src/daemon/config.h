@@ -59,6 +59,7 @@ typedef struct cz_dconfig {
     /* params */
     char *params_dir;
     size_t cache_budget;       /* bytes of loaded params kept (LRU) */
+    bool params_check;         /* digest published files against the v28 manifest before use */
     char **preload;            /* names loaded at start-up */
     size_t npreload;
     /* timeline */

@@ -37,6 +37,7 @@ struct cz_pcache {
     cz_pentry_t *head, *tail;
     size_t budget, bytes, entries;
     uint64_t hits, misses, evictions, load_errors;
+    cz_pcheck_t *check;      /* manifest check before a load (owned; may be NULL) */
 };
 
 static double now_ms(void)
@@ -98,9 +99,16 @@ void cz_pcache_free(cz_pcache_t *pc)
         n = e->next;
         entry_free(e);
     }
+    cz_pcheck_free(pc->check);
     pthread_cond_destroy(&pc->loaded);
     pthread_mutex_destroy(&pc->mu);
     free(pc);
+}
+
+void cz_pcache_set_check(cz_pcache_t *pc, cz_pcheck_t *check)
+{
+    cz_pcheck_free(pc->check);
+    pc->check = check;
 }
 
 static size_t params_bytes(const cz_params_t *p)
@@ -181,7 +189,9 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     pthread_mutex_unlock(&pc->mu);
 
     CZ_LOGI("params loading", "path=%s", real);
-    int rc = cz_params_load(ctx, &e->params, real, NULL);
+    int rc = cz_pcheck_before_use(pc->check, ctx, real);
+    if (rc == CZ_OK)
+        rc = cz_params_load(ctx, &e->params, real, NULL);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &e->pvk, &e->params->vk);
     double ms = now_ms() - t0;

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "groth16/manifest.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
 
@@ -32,6 +33,13 @@ typedef struct cz_pentry cz_pentry_t;
 int cz_pcache_new(cz_pcache_t **out, size_t budget);
 /* Every entry must have been released. NULL is a harmless no-op. */
 void cz_pcache_free(cz_pcache_t *pc);
+/*
+ * Check every file against the Filecoin manifest before its first load
+ * (groth16/manifest.h cz_pcheck_before_use: a published name with another
+ * digest fails the acquire with CZ_EMISMATCH). The cache takes |check|
+ * (freed with it); call before the first acquire.
+ */
+void cz_pcache_set_check(cz_pcache_t *pc, cz_pcheck_t *check);
 
 /*
  * The loaded params of |path| (a reference: release it). *load_ms (may be

@@ -416,6 +416,16 @@ static int make_backends(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     return rc;
 }
 
+/* The manifest check of params.check (groth16/manifest.h), owned by the cache. */
+static int params_check_new(cz_server_t *s, cz_ctx_t *ctx)
+{
+    cz_pcheck_t *check;
+    int rc = cz_pcheck_new_builtin(ctx, &check);
+    if (rc == CZ_OK)
+        cz_pcache_set_check(s->pcache, check);
+    return rc;
+}
+
 /* A params.dir that is not there is not an error (it may be mounted later) but every job
  * naming params would fail: say so at start, not at the first job. */
 static void warn_params_dir(const char *dir)
@@ -457,6 +467,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         warn_params_dir(cfg->params_dir);
     if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
         cz_fail(ctx, rc, "params cache");
+    if (rc == CZ_OK && cfg->params_check)
+        rc = params_check_new(s, ctx);
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
         if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&s->kind_state[k])))
             cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);

@@ -377,7 +377,7 @@ static int parse_root(parser_t *p, json_t *root, cz_c1_t *c)
         return bad(p, "unknown registered proof \"%s\"", json_string_value(rp));
     if (!c->proof->v1_1)
         return bad(p, "%s is a v1.0 graph; cuzk proves the V1_1 proofs only", c->proof->name);
-    if (cz_porep_params_sector(&c->params, c->proof->sector_bytes))
+    if (cz_porep_proof_params(&c->params, c->proof))
         return bad(p, "no parameters for %s", c->proof->name);
     pop(p, o1);
     if ((rc = hash_member(p, root, "comm_r", c->comm_r)) ||

@@ -38,7 +38,8 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
         goto done;
     }
     for (unsigned k = 0; k < c->npartitions && !rc; k++) {
-        cz_porep_challenges(ch, pp->challenges, pp->nodes, c->replica_id, c->seed, k);
+        cz_porep_proof_challenges(ch, pp->challenges, pp->nodes, c->proof, c->replica_id,
+                                  c->comm_r, c->seed, k);
         for (unsigned i = 0; i < pp->challenges && !rc; i++) {
             const cz_c1_proof_t *p = &c->proofs[k * c->nchallenges + i];
             uint32_t par[CZ_SDR_DEGREE];

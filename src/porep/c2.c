@@ -70,7 +70,8 @@ static int check_public(cz_ctx_t *ctx, const cz_c2_public_t *pub)
         return cz_fail(ctx, CZ_EINVAL, "c2: comm_d is zero (invalid sealed sector)");
     if (zero32(pub->comm_r))
         return cz_fail(ctx, CZ_EINVAL, "c2: comm_r is zero (invalid sealed sector)");
-    if (zero32(pub->seed))
+    /* NI-PoRep has no interactive randomness (challenges_synth.c) */
+    if (zero32(pub->seed) && pub->proof->challenges != CZ_POREP_NON_INTERACTIVE)
         return cz_fail(ctx, CZ_EINVAL, "c2: seed is zero (invalid interactive randomness)");
     return CZ_OK;
 }
@@ -83,7 +84,7 @@ int cz_c2_public_inputs(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_
         return rc;
     cz_porep_params_t own;
     if (!p) {
-        if (cz_porep_params_sector(&own, pub->proof->sector_bytes))
+        if (cz_porep_proof_params(&own, pub->proof))
             return cz_fail(ctx, CZ_EINVAL, "c2: no production params for %s", pub->proof->name);
         p = &own;
     }
@@ -91,11 +92,9 @@ int cz_c2_public_inputs(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_
     if (n_out < per * p->partitions)
         return cz_fail(ctx, CZ_EINVAL, "c2: %zu input slots < %u partitions x %zu", n_out,
                        p->partitions, per);
-    uint8_t porep_id[32];
-    cz_porep_id(porep_id, pub->proof);
     for (unsigned k = 0; rc == CZ_OK && k < p->partitions; k++)
-        rc = cz_porep_public_inputs_from(ctx, out + (size_t)k * per, per, p, porep_id,
-                                         pub->replica_id, pub->comm_d, pub->comm_r, pub->seed, k);
+        rc = cz_porep_public_inputs_proof(ctx, out + (size_t)k * per, per, p, pub->proof,
+                                          pub->replica_id, pub->comm_d, pub->comm_r, pub->seed, k);
     return rc;
 }
 
@@ -313,8 +312,9 @@ int cz_c2_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const uint8_t *proof, size_
                  const cz_c2_public_t *pub)
 {
     cz_porep_params_t p;
-    if (!pub->proof || cz_porep_params_sector(&p, pub->proof->sector_bytes))
-        return cz_fail(ctx, CZ_EINVAL, "c2 verify: unknown registered proof");
+    if (!pub->proof || cz_porep_proof_params(&p, pub->proof))
+        return cz_fail(ctx, CZ_EINVAL, "c2 verify: no parameters known for %s",
+                       pub->proof ? pub->proof->name : "(no registered proof)");
     size_t per = cz_porep_num_inputs(&p) - 1, n = p.partitions;
     if (cz_pvk_num_inputs(pvk) != per)
         return cz_fail(ctx, CZ_EINVAL, "c2 verify: the verifying key takes %zu inputs, %s has %zu "

@@ -1,6 +1,6 @@
 /*
  * porep/drg.c — BucketGraph DRG parents (RFP storage-proofs-core/src/
- * drgraph.rs, BucketGraph::parents with ApiVersion::V1_1_0) and the graph
+ * drgraph.rs, BucketGraph::parents, legacy and V1_1_0 orders) and the graph
  * seeds (crypto/mod.rs derive_porep_domain_seed, drgraph.rs derive_drg_seed,
  * stacked/vanilla/graph.rs derive_feistel_keys).
  */
@@ -20,6 +20,14 @@ void cz_porep_domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_
     cz_sha256_final(&s, out);
 }
 
+int cz_porep_id_is_legacy(const uint8_t porep_id[32])
+{
+    uint64_t id = 0;
+    for (int i = 7; i >= 0; i--)
+        id = id << 8 | porep_id[i];
+    return id <= 4;    /* MAX_LEGACY_POREP_REGISTERED_PROOF_ID (storage-proofs-core lib.rs) */
+}
+
 int cz_porep_graph_init(cz_porep_graph_t *g, uint64_t nodes, const uint8_t porep_id[32])
 {
     uint8_t seed[32];
@@ -27,6 +35,7 @@ int cz_porep_graph_init(cz_porep_graph_t *g, uint64_t nodes, const uint8_t porep
     if (nodes <= 2 || nodes > (1ull << 32))
         return CZ_EINVAL;
     g->nodes = nodes;
+    g->legacy = cz_porep_id_is_legacy(porep_id);
     /* DRSAMPLE_DST = "Filecoin_DRSample" (crypto/mod.rs); first 28 bytes */
     cz_porep_domain_seed(seed, "Filecoin_DRSample", porep_id);
     memcpy(g->drg_seed, seed, 28);
@@ -73,8 +82,10 @@ void cz_porep_drg_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out
     uint64_t metagraph_node = (uint64_t)node * m_prime;
     uint64_t n_buckets = ceil_log2(metagraph_node);
     /* V1_1_0: the immediate predecessor is parents[0], the sampled ones
-     * fill parents[1..6) */
-    for (unsigned i = 1; i <= m_prime; i++) {
+     * fill parents[1..6); legacy: sampled in [0..5), predecessor at [5]
+     * (drgraph.rs: predecessor_index = m_prime if is_legacy else 0) */
+    const unsigned first = g->legacy ? 0 : 1;
+    for (unsigned i = first; i < first + m_prime; i++) {
         uint64_t bucket_index = cz_chacha8_next_u64(&rng) % n_buckets + 1;
         uint64_t largest = 1ull << bucket_index;
         if (largest > metagraph_node)
@@ -88,5 +99,5 @@ void cz_porep_drg_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out
         uint32_t mapped = (uint32_t)(metagraph_parent / m_prime);
         out[i] = mapped == node ? node - 1 : mapped;
     }
-    out[0] = node - 1;
+    out[g->legacy ? m_prime : 0] = node - 1;
 }

@@ -17,8 +17,10 @@ void cz_porep_exp_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out
         uint64_t a = (uint64_t)node * CZ_SDR_EXP_DEGREE + i;
         uint64_t t = cz_feistel_permute(n, a, g->feistel_keys, g->f_left_mask,
                                         g->f_right_mask, g->f_half_bits);
-        /* the row of the matrix search space = the parent node */
-        out[i] = (uint32_t)(t / CZ_SDR_EXP_DEGREE);
+        /* the row of the matrix search space = the parent node; V1_0_0
+         * computed it as `transformed as u32 / 8` (graph.rs correspondent) */
+        out[i] = g->legacy ? (uint32_t)t / CZ_SDR_EXP_DEGREE
+                           : (uint32_t)(t / CZ_SDR_EXP_DEGREE);
     }
 }
 

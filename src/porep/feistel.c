@@ -7,7 +7,7 @@
  */
 #include "porep/graph.h"
 
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 
 #define FEISTEL_ROUNDS 3
 

@@ -15,7 +15,19 @@
  *   storage-proofs-porep/src/stacked/vanilla/cache.rs  the parent cache
  *       (14 LE u32 per node), computed here on the fly or in memory.
  *
- * Only ApiVersion V1_1_0 graphs (the *_V1_1 registered proofs) are built.
+ * Both graph generations are built, chosen by the porep_id as RFP does:
+ *   legacy (porep_id's first 8 bytes, LE, <= 4: the StackedDrg*V1 proofs,
+ *   storage-proofs-core/src/lib.rs is_legacy_porep_id with
+ *   MAX_LEGACY_POREP_REGISTERED_PROOF_ID = 4): drgraph.rs BucketGraph::parents
+ *   puts the immediate predecessor LAST (parents[m_prime]) and samples
+ *   parents[0..5); graph.rs correspondent under ApiVersion::V1_0_0 divides
+ *   `transformed as u32` by 8 (the Feistel output truncated to 32 bits: at
+ *   32GiB, 2^33 expander slots, about half the parents differ from V1_1_0);
+ *   otherwise (V1_1_0 and later): the predecessor first, parents[1..6)
+ *   sampled, and the full 64-bit division. RFP ties the DRG order to the
+ *   porep_id and the truncation to the ApiVersion; every RegisteredSealProof
+ *   pairs them (registry.rs: the *V1 proofs are ApiVersion V1_0_0 with ids
+ *   0..4, all later ones V1_1_0+ with ids >= 5), so one flag decides both.
  * A cz_porep_graph_t is immutable after _init and may be shared by threads.
  */
 #ifndef CUZK_POREP_GRAPH_H
@@ -36,7 +48,11 @@ typedef struct {
     uint64_t f_left_mask;      /* feistel::precompute(nodes * EXP_DEGREE) */
     uint64_t f_right_mask;
     unsigned f_half_bits;
+    int legacy;                /* V1_0_0 graph (see the top): predecessor last, u32 expander */
 } cz_porep_graph_t;
+
+/* is_legacy_porep_id: the porep_id's first 8 bytes (LE u64) <= 4. */
+int cz_porep_id_is_legacy(const uint8_t porep_id[32]);
 
 /* sha256(tag || porep_id) (RFP derive_porep_domain_seed). */
 void cz_porep_domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_id[32]);
@@ -45,8 +61,9 @@ void cz_porep_domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_
  * outside (2, 2^32] (RFP StackedGraph::new: nodes <= u32::MAX). */
 int cz_porep_graph_init(cz_porep_graph_t *g, uint64_t nodes, const uint8_t porep_id[32]);
 
-/* BucketGraph::parents (V1_1_0): out[0] = node - 1, out[1..6) sampled; all
- * zero for nodes 0 and 1. node < g->nodes. */
+/* BucketGraph::parents: V1_1_0 out[0] = node - 1, out[1..6) sampled; legacy
+ * out[0..5) sampled, out[5] = node - 1; all zero for nodes 0 and 1.
+ * node < g->nodes. */
 void cz_porep_drg_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out[6]);
 
 /* ---- Feistel (feistel.c) ---- */
@@ -65,7 +82,8 @@ uint64_t cz_feistel_invert(uint64_t num_elements, uint64_t index, const uint64_t
                            uint64_t left_mask, uint64_t right_mask, unsigned half_bits);
 
 /* ---- expander (expander.c) ---- */
-/* expanded_parents: out[i] = permute(nodes*8, node*8 + i) / 8. */
+/* expanded_parents: out[i] = permute(nodes*8, node*8 + i) / 8 (legacy:
+ * the permuted index truncated to u32 before the division). */
 void cz_porep_exp_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out[8]);
 /* StackedGraph::parents: 6 DRG parents then 8 expander parents. */
 void cz_porep_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out[14]);

@@ -28,12 +28,22 @@
 #include "cuzk/ctx.h"
 #include "ff/fr.h"
 
+/* How a registered proof's PoRep challenges are chosen (challenges_synth.c). */
+typedef enum {
+    CZ_POREP_INTERACTIVE = 0,  /* from replica_id and the interactive seed */
+    CZ_POREP_SYNTHETIC,        /* the seed selects among synthetic challenges (FIP-0059) */
+    CZ_POREP_NON_INTERACTIVE,  /* from replica_id and comm_r alone (FIP-0092) */
+} cz_porep_challenge_kind_t;
+
 typedef struct {
     const char *name;        /* "StackedDrg2KiBV1_1" (registered_proof in C1 JSON) */
     const char *vanilla_key; /* "StackedDrg2KiBV1" (VanillaSealProof variant) */
     unsigned id;             /* enum position in RegisteredSealProof */
     uint64_t sector_bytes;
-    int v1_1;                /* ApiVersion V1_1_0 (cuzk builds only these graphs) */
+    int v1_1;                /* a V1_1 graph (ids >= 5; cuzk seals and proves only
+                              * these; the V1 ones are verified: graph.h "legacy") */
+    cz_porep_challenge_kind_t challenges;
+    unsigned partitions;     /* 0: the sector size's (cz_porep_params_sector); NI: 126 */
 } cz_porep_proof_t;
 
 /* The registered proof called |name|, or NULL. */
@@ -42,6 +52,9 @@ const cz_porep_proof_t *cz_porep_proof_by_name(const char *name);
 const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes);
 /* porep_id of a registered proof. */
 void cz_porep_id(uint8_t out[32], const cz_porep_proof_t *proof);
+/* The circuit configuration of a registered proof: the sector size's, with
+ * the proof's partition count. CZ_EINVAL for an unknown size. */
+int cz_porep_proof_params(cz_porep_params_t *out, const cz_porep_proof_t *proof);
 
 /* replica_id bytes (an Fr repr). */
 void cz_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
@@ -54,6 +67,28 @@ int cz_porep_challenges(uint64_t *out, unsigned count, uint64_t nodes,
                         const uint8_t replica_id[32], const uint8_t seed[32], unsigned k);
 
 /*
+ * The challenges of partition k as |proof| chooses them (challenges_synth.c):
+ * interactive = cz_porep_challenges; synthetic = RFP SynthChallengeGenerator
+ * (needs comm_r and seed); non-interactive = NiChallenges (comm_r, no
+ * seed). CZ_EINVAL for bad sizes.
+ */
+int cz_porep_proof_challenges(uint64_t *out, unsigned count, uint64_t nodes,
+                              const cz_porep_proof_t *proof, const uint8_t replica_id[32],
+                              const uint8_t comm_r[32], const uint8_t seed[32], unsigned k);
+int cz_porep_challenges_synthetic(uint64_t *out, unsigned count, uint64_t nodes,
+                                  const uint8_t replica_id[32], const uint8_t comm_r[32],
+                                  const uint8_t seed[32], unsigned k);
+int cz_porep_challenges_ni(uint64_t *out, unsigned count, uint64_t nodes,
+                           const uint8_t replica_id[32], const uint8_t comm_r[32], unsigned k);
+
+/* cz_porep_public_inputs_from for any registered proof: its porep_id graph
+ * and its challenge kind. */
+int cz_porep_public_inputs_proof(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
+                                 const cz_porep_params_t *p, const cz_porep_proof_t *proof,
+                                 const uint8_t replica_id[32], const uint8_t comm_d[32],
+                                 const uint8_t comm_r[32], const uint8_t seed[32], unsigned k);
+
+/*
  * The public inputs of partition k (ONE excluded; cz_porep_num_inputs(p) -
  * 1 values) from the public values alone, as a chain verifier computes them:
  * challenges from (replica_id, seed, k), DRG and expander parents from the
@@ -64,5 +99,16 @@ int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
                                 const cz_porep_params_t *p, const uint8_t porep_id[32],
                                 const uint8_t replica_id[32], const uint8_t comm_d[32],
                                 const uint8_t comm_r[32], const uint8_t seed[32], unsigned k);
+
+/*
+ * The same from given challenges (p->challenges of them, each in [1, nodes)):
+ * for a proof whose seed is unknown but whose challenges are (the real v27
+ * 32GiB proof set, tests/compat), or challenges derived another way.
+ * CZ_EINVAL for a challenge out of range.
+ */
+int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
+                              const cz_porep_params_t *p, const uint8_t porep_id[32],
+                              const uint8_t replica_id[32], const uint8_t comm_d[32],
+                              const uint8_t comm_r[32], const uint64_t *challenges);
 
 #endif /* CUZK_POREP_POREP_H */

@@ -15,18 +15,41 @@
 
 /* RegisteredSealProof in declaration order (registry.rs): the id is the
  * enum discriminant. */
+#define S CZ_POREP_SYNTHETIC
+#define NI CZ_POREP_NON_INTERACTIVE
+/* rust-filecoin-proofs-api registry.rs REGISTERED_PROOF_IDS: V1 0..4, V1_1
+ * 5..9, V1_1_Feat_SyntheticPoRep 10..14, V1_2_Feat_NonInteractivePoRep
+ * 15..19 (also filecoin-ffi's and go-state-types' RegisteredSealProof). NI
+ * partitions: 126 at 32GiB (the real regression record, rust-fil-proofs
+ * seal_regression_records-v18.json); the other NI sizes' counts are not
+ * known here (0: refused by cz_porep_proof_params). */
 static const cz_porep_proof_t PROOFS[] = {
-    { "StackedDrg2KiBV1", "StackedDrg2KiBV1", 0, 2 * KIB, 0 },
-    { "StackedDrg8MiBV1", "StackedDrg8MiBV1", 1, 8 * MIB, 0 },
-    { "StackedDrg512MiBV1", "StackedDrg512MiBV1", 2, 512 * MIB, 0 },
-    { "StackedDrg32GiBV1", "StackedDrg32GiBV1", 3, 32 * GIB, 0 },
-    { "StackedDrg64GiBV1", "StackedDrg64GiBV1", 4, 64 * GIB, 0 },
-    { "StackedDrg2KiBV1_1", "StackedDrg2KiBV1", 5, 2 * KIB, 1 },
-    { "StackedDrg8MiBV1_1", "StackedDrg8MiBV1", 6, 8 * MIB, 1 },
-    { "StackedDrg512MiBV1_1", "StackedDrg512MiBV1", 7, 512 * MIB, 1 },
-    { "StackedDrg32GiBV1_1", "StackedDrg32GiBV1", 8, 32 * GIB, 1 },
-    { "StackedDrg64GiBV1_1", "StackedDrg64GiBV1", 9, 64 * GIB, 1 },
+    { "StackedDrg2KiBV1", "StackedDrg2KiBV1", 0, 2 * KIB, 0, 0, 0 },
+    { "StackedDrg8MiBV1", "StackedDrg8MiBV1", 1, 8 * MIB, 0, 0, 0 },
+    { "StackedDrg512MiBV1", "StackedDrg512MiBV1", 2, 512 * MIB, 0, 0, 0 },
+    { "StackedDrg32GiBV1", "StackedDrg32GiBV1", 3, 32 * GIB, 0, 0, 0 },
+    { "StackedDrg64GiBV1", "StackedDrg64GiBV1", 4, 64 * GIB, 0, 0, 0 },
+    { "StackedDrg2KiBV1_1", "StackedDrg2KiBV1", 5, 2 * KIB, 1, 0, 0 },
+    { "StackedDrg8MiBV1_1", "StackedDrg8MiBV1", 6, 8 * MIB, 1, 0, 0 },
+    { "StackedDrg512MiBV1_1", "StackedDrg512MiBV1", 7, 512 * MIB, 1, 0, 0 },
+    { "StackedDrg32GiBV1_1", "StackedDrg32GiBV1", 8, 32 * GIB, 1, 0, 0 },
+    { "StackedDrg64GiBV1_1", "StackedDrg64GiBV1", 9, 64 * GIB, 1, 0, 0 },
+    { "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg2KiBV1", 10, 2 * KIB, 1, S, 0 },
+    { "StackedDrg8MiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1", 11, 8 * MIB, 1, S, 0 },
+    { "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg512MiBV1", 12, 512 * MIB, 1, S, 0 },
+    { "StackedDrg32GiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1", 13, 32 * GIB, 1, S, 0 },
+    { "StackedDrg64GiBV1_1_Feat_SyntheticPoRep", "StackedDrg64GiBV1", 14, 64 * GIB, 1, S, 0 },
+    { "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1", 15, 2 * KIB, 1, NI, 0 },
+    { "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1", 16, 8 * MIB, 1, NI, 0 },
+    { "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1", 17, 512 * MIB, 1,
+      NI, 0 },
+    { "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1", 18, 32 * GIB, 1, NI,
+      126 },
+    { "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg64GiBV1", 19, 64 * GIB, 1, NI,
+      0 },
 };
+#undef S
+#undef NI
 
 const cz_porep_proof_t *cz_porep_proof_by_name(const char *name)
 {
@@ -39,9 +62,22 @@ const cz_porep_proof_t *cz_porep_proof_by_name(const char *name)
 const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes)
 {
     for (size_t i = 0; i < sizeof PROOFS / sizeof PROOFS[0]; i++)
-        if (PROOFS[i].v1_1 && PROOFS[i].sector_bytes == sector_bytes)
+        if (PROOFS[i].v1_1 && PROOFS[i].challenges == CZ_POREP_INTERACTIVE &&
+            PROOFS[i].sector_bytes == sector_bytes)
             return &PROOFS[i];
     return NULL;
+}
+
+int cz_porep_proof_params(cz_porep_params_t *out, const cz_porep_proof_t *proof)
+{
+    if (!proof || cz_porep_params_sector(out, proof->sector_bytes))
+        return CZ_EINVAL;
+    if (proof->challenges == CZ_POREP_NON_INTERACTIVE) {
+        if (!proof->partitions)
+            return CZ_EINVAL;          /* NI partition count not known for this size */
+        out->partitions = proof->partitions;
+    }
+    return CZ_OK;
 }
 
 void cz_porep_id(uint8_t out[32], const cz_porep_proof_t *proof)

@@ -81,8 +81,11 @@ int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
 {
     memset(out, 0, sizeof *out);
     cz_porep_params_t pp;
-    const cz_porep_proof_t *pf = cz_porep_proof_v1_1(a->sector_bytes);
-    if (!pf || cz_porep_params_sector(&pp, a->sector_bytes) || pp.sub_arity)
+    const cz_porep_proof_t *pf = a->proof ? a->proof : cz_porep_proof_v1_1(a->sector_bytes);
+    if (pf && (!pf->v1_1 || pf->sector_bytes != a->sector_bytes))
+        return cz_fail(ctx, CZ_EINVAL, "gen-c1: %s is not a V1_1-graph proof of %llu bytes",
+                       pf->name, (unsigned long long)a->sector_bytes);
+    if (!pf || cz_porep_proof_params(&pp, pf) || pp.sub_arity)
         return cz_fail(ctx, CZ_EINVAL, "gen-c1: dense sealing supports 2KiB, 8MiB and 512MiB "
                                        "(got %llu bytes; use the sparse mode for 32GiB)",
                        (unsigned long long)a->sector_bytes);
@@ -219,7 +222,7 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
     if (!ch)
         goto oom;
     for (unsigned k = 0; k < pp.partitions && !rc; k++) {
-        cz_porep_challenges(ch, pp.challenges, N, replica_id, a->seed, k);
+        cz_porep_proof_challenges(ch, pp.challenges, N, pf, replica_id, comm_r, a->seed, k);
         for (unsigned i = 0; i < pp.challenges && !rc; i++) {
             cz_c1_proof_t *p = &out->proofs[k * pp.challenges + i];
             uint32_t c = (uint32_t)ch[i];

@@ -28,6 +28,8 @@ typedef struct {
      * comm_c. */
     cz_fr *replica_out;
     cz_fr *comm_c_out;
+    const cz_porep_proof_t *proof; /* registered proof (a V1_1 graph), or NULL: the size's
+                                    * V1_1; its challenge kind picks the challenges */
 } cz_seal_args_t;
 
 /* A sealed sector (replicate_phase1/2): the data, the labels, the parent

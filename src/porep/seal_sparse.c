@@ -419,8 +419,16 @@ int cz_seal_sparse_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out,
     if (stats)
         memset(stats, 0, sizeof *stats);
     cz_porep_params_t pp;
-    const cz_porep_proof_t *pf = a ? cz_porep_proof_v1_1(a->sector_bytes) : NULL;
-    if (!pf || cz_porep_params_sector(&pp, a->sector_bytes))
+    const cz_porep_proof_t *pf = !a ? NULL : a->proof ? a->proof
+                                                      : cz_porep_proof_v1_1(a->sector_bytes);
+    if (pf && (!pf->v1_1 || pf->sector_bytes != a->sector_bytes))
+        return cz_fail(ctx, CZ_EINVAL, "sparse seal: %s is not a V1_1-graph proof of %llu bytes",
+                       pf->name, (unsigned long long)a->sector_bytes);
+    if (pf && pf->challenges != CZ_POREP_INTERACTIVE)
+        return cz_fail(ctx, CZ_EINVAL, "sparse seal: %s challenges depend on comm_r, which the "
+                       "sparse sealer computes after choosing what to materialize (interactive "
+                       "proofs only; dense sealing takes any)", pf->name);
+    if (!pf || cz_porep_proof_params(&pp, pf))
         return cz_fail(ctx, CZ_EINVAL, "sparse seal: unsupported sector size %llu bytes",
                        a ? (unsigned long long)a->sector_bytes : 0ull);
     if (a->data)

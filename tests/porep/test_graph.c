@@ -7,7 +7,7 @@
 
 #include "cz_test.h"
 #include "gadgets/sha254.h"
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 #include "porep/chacha8.h"
 #include "porep/graph.h"
 #include "porep/porep.h"
@@ -91,6 +91,25 @@ CZ_TEST(blake2b_rfc7693)
     cz_blake2b(h, 64, big, sizeof big);
     cz_blake2b(h2, 64, big, sizeof big);
     CHECK_MEM_EQ(h, h2, 64);
+    /* streamed in pieces of every size around the 128-byte block, for
+     * messages that end on and off a block boundary (the final block must
+     * carry the flag): equal to one shot */
+    uint8_t msg[300];
+    for (size_t i = 0; i < sizeof msg; i++)
+        msg[i] = (uint8_t)(i * 7 + 1);
+    const size_t lens[] = { 0, 1, 127, 128, 129, 255, 256, 257, 300 };
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        cz_blake2b(h, 64, msg, lens[l]);
+        for (size_t piece = 1; piece <= 130; piece++) {
+            cz_blake2b_ctx c;
+            cz_blake2b_init(&c, 64);
+            for (size_t o = 0; o < lens[l]; o += piece)
+                cz_blake2b_update(&c, msg + o, lens[l] - o < piece ? lens[l] - o : piece);
+            cz_blake2b_final(&c, h2);
+            if (memcmp(h, h2, 64))
+                CZ__FAIL("blake2b streamed: len %zu in pieces of %zu differs", lens[l], piece);
+        }
+    }
 }
 
 /*
@@ -175,6 +194,55 @@ CZ_TEST(drg_properties)
 /* RFP feistel.rs tests: powers of 4 encode/decode round trip in range with
  * keys [1,2,3,4]; permute/invert on BAD_NS; graph.rs test_shuffle: a
  * permutation of n*d for n = 2^10, d = 8. */
+/* The legacy (V1, porep_id <= 4) graph: the same sampled parents as V1_1 of
+ * that porep_id would give, moved: predecessor last (drgraph.rs
+ * predecessor_index = m_prime); expander parents = (u32)permute / 8
+ * (graph.rs correspondent, ApiVersion::V1_0_0). Real 32GiB data:
+ * tests/compat/test_compat_porep.c. */
+CZ_TEST(legacy_graph)
+{
+    uint8_t v1[32] = { 3 }, v1_1[32] = { 8 };
+    CHECK(cz_porep_id_is_legacy(v1));
+    CHECK(!cz_porep_id_is_legacy(v1_1));
+    uint8_t big[32] = { 4, 0, 0, 0, 0, 0, 0, 1 };   /* id 2^56 + 4: not legacy */
+    CHECK(!cz_porep_id_is_legacy(big));
+    cz_porep_graph_t g, h;
+    CHECK_OK(cz_porep_graph_init(&g, 1u << 14, v1));
+    CHECK(g.legacy);
+    h = g;
+    h.legacy = 0;                    /* same seeds, V1_1 rules */
+    for (uint32_t v = 2; v < (1u << 14); v += 97) {
+        uint32_t p[6], q[6];
+        cz_porep_drg_parents(&g, v, p);
+        cz_porep_drg_parents(&h, v, q);
+        CHECK_EQ_U64(p[5], v - 1);
+        for (int i = 0; i < 5; i++)
+            CHECK_EQ_U64(p[i], q[i + 1]);
+    }
+    /* below 2^29 nodes x 8 the truncation never bites */
+    uint32_t a[8], b[8];
+    for (uint32_t v = 0; v < (1u << 14); v += 101) {
+        cz_porep_exp_parents(&g, v, a);
+        cz_porep_exp_parents(&h, v, b);
+        CHECK(!memcmp(a, b, sizeof a));
+    }
+    /* at 32GiB (2^33 slots) it does: every legacy parent < 2^29 */
+    CHECK_OK(cz_porep_graph_init(&g, 1ull << 30, v1));
+    h = g;
+    h.legacy = 0;
+    unsigned differ = 0;
+    for (uint32_t v = 1; v < 2000; v += 13) {
+        cz_porep_exp_parents(&g, v, a);
+        cz_porep_exp_parents(&h, v, b);
+        for (int i = 0; i < 8; i++) {
+            CHECK(a[i] < (1u << 29));
+            CHECK_EQ_U64(a[i], b[i] % (1u << 29));   /* (t mod 2^32) / 8 */
+            differ += a[i] != b[i];
+        }
+    }
+    CHECK(differ > 100);
+}
+
 CZ_TEST(feistel_permutation)
 {
     const uint64_t keys[4] = { 1, 2, 3, 4 };

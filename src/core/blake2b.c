@@ -1,8 +1,8 @@
 /*
- * porep/blake2b.c — BLAKE2b per RFC 7693 section 3 (G mixing, 12 rounds,
+ * core/blake2b.c — BLAKE2b per RFC 7693 section 3 (G mixing, 12 rounds,
  * SIGMA permutations, parameter block p[0] = 0x01010000 ^ outlen).
  */
-#include "porep/blake2b.h"
+#include "core/blake2b.h"
 
 #include <string.h>
 
@@ -73,25 +73,64 @@ static void compress(uint64_t h[8], const uint8_t block[128], uint64_t t, int la
         h[i] ^= v[i] ^ v[i + 8];
 }
 
-void cz_blake2b(uint8_t *out, size_t outlen, const void *data, size_t len)
+void cz_blake2b_init(cz_blake2b_ctx *c, size_t outlen)
+{
+    memcpy(c->h, IV, sizeof c->h);
+    c->h[0] ^= 0x01010000ull ^ (uint64_t)outlen;   /* no key, fanout = depth = 1 */
+    c->t = 0;
+    c->n = 0;
+    c->outlen = outlen;
+}
+
+void cz_blake2b_init_key(cz_blake2b_ctx *c, size_t outlen, const void *key, size_t keylen)
+{
+    cz_blake2b_init(c, outlen);
+    c->h[0] ^= (uint64_t)keylen << 8;
+    uint8_t block[128] = { 0 };
+    memcpy(block, key, keylen);
+    cz_blake2b_update(c, block, sizeof block);
+}
+
+void cz_blake2b_update(cz_blake2b_ctx *c, const void *data, size_t len)
 {
     const uint8_t *p = data;
-    uint64_t h[8];
-    uint8_t block[128];
-    memcpy(h, IV, sizeof h);
-    h[0] ^= 0x01010000ull ^ (uint64_t)outlen;   /* no key, fanout = depth = 1 */
-    uint64_t t = 0;
-    /* all full blocks but the last one */
-    while (len > 128) {
-        t += 128;
-        compress(h, p, t, 0);
-        p += 128;
-        len -= 128;
+    while (len) {
+        /* a full buffer is compressed only once more input follows: the
+         * final block (flag set) must be the last one */
+        if (c->n == 128) {
+            c->t += 128;
+            compress(c->h, c->buf, c->t, 0);
+            c->n = 0;
+        }
+        if (c->n == 0) {
+            while (len > 128) {    /* whole blocks straight from the input */
+                c->t += 128;
+                compress(c->h, p, c->t, 0);
+                p += 128;
+                len -= 128;
+            }
+        }
+        size_t take = 128 - c->n < len ? 128 - c->n : len;
+        memcpy(c->buf + c->n, p, take);
+        c->n += take;
+        p += take;
+        len -= take;
     }
-    memset(block, 0, sizeof block);
-    memcpy(block, p, len);
-    t += len;
-    compress(h, block, t, 1);
-    for (size_t i = 0; i < outlen; i++)
-        out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
+}
+
+void cz_blake2b_final(cz_blake2b_ctx *c, uint8_t *out)
+{
+    memset(c->buf + c->n, 0, 128 - c->n);
+    c->t += c->n;
+    compress(c->h, c->buf, c->t, 1);
+    for (size_t i = 0; i < c->outlen; i++)
+        out[i] = (uint8_t)(c->h[i / 8] >> (8 * (i % 8)));
+}
+
+void cz_blake2b(uint8_t *out, size_t outlen, const void *data, size_t len)
+{
+    cz_blake2b_ctx c;
+    cz_blake2b_init(&c, outlen);
+    cz_blake2b_update(&c, data, len);
+    cz_blake2b_final(&c, out);
 }

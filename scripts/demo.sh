@@ -70,7 +70,9 @@ if [ -x "$cuzkd" ] && "$cuzk" help 2>/dev/null | grep -q '^  submit'; then
     fi
     export CUZK_SOCKET="$dtmp/cuzkd.sock"
     "$cuzkd" --socket "$CUZK_SOCKET" --journal "$dtmp/journal" --params-dir "$dtmp/params" \
-        --set timeline.file="$out/daemon-timeline.log" >"$out/cuzkd.log" 2>&1 &
+        --set timeline.file="$out/daemon-timeline.log" \
+        --set params.check=false `# TEST params under the Filecoin names` \
+        >"$out/cuzkd.log" 2>&1 &
     dpid=$!
     for _ in $(seq 1 100); do "$cuzk" daemon-status >/dev/null 2>&1 && break; sleep 0.1; done
     "$cuzk" daemon-status

@@ -362,7 +362,7 @@ static int c2_prove_random(const c2_random_opts_t *o)
         job.spec.params = params;
         job.spec.pvk = NULL;   /* no verification (engine.h) */
         double t = c2_now();
-        rc = cz_engine_submit(e, &job.spec, &id);
+        rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
             rc = CZ_OK;
             cz_progress_draw(&progress, info.partitions_done, info.partitions, "proving");
@@ -582,7 +582,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
         job.spec.params = params;
         job.spec.pvk = pvk;
         double t = c2_now();
-        rc = cz_engine_submit(e, &job.spec, &id);
+        rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
             rc = CZ_OK;
             cz_progress_draw(&progress, info.partitions_done, info.partitions,

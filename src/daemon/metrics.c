@@ -27,7 +27,7 @@
 typedef struct {
     size_t by_state[7];
     size_t staged;
-    uint64_t accepted, recovered, errors[16], http[6];
+    uint64_t accepted, recovered, errors[CZ_E_COUNT], http[6];
     double active_s, uptime_s;
     bool stopping;
 } snap_t;
@@ -207,7 +207,7 @@ char *cz_server_metrics(cz_server_t *s)
     head(&b, "params_cache_load_errors_total", "counter", "Params loads that failed.");
     put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps.load_errors);
     head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
-    for (int c = 1; c < 16; c++)
+    for (int c = 1; c < CZ_E_COUNT; c++)
         put(&b, "cuzk_job_errors_total{error=\"%s\"} %llu\n", cz_err_name(-c),
             (unsigned long long)sn.errors[c]);
     head(&b, "http_responses_total", "counter", "HTTP responses by status class.");

@@ -133,7 +133,7 @@ static void job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const c
     j->finished = finished;
     if (st == DJ_DONE)
         j->partitions_done = j->partitions;
-    if (st == DJ_FAILED && error < 0 && -error < 16)
+    if (st == DJ_FAILED && error < 0 && -error < CZ_E_COUNT)
         s->errors[-error]++;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->mu);
@@ -220,7 +220,7 @@ static void *stager_main(void *arg)
                                    .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
                                    .partition_bytes = pb, .abc_bytes = abc,
                                    .synthesize = dj_synth, .arg = j };
-            rc = cz_engine_submit(s->engine, &spec, &eid);
+            rc = cz_engine_submit(s->engine, ctx, &spec, &eid);
             if (rc != CZ_OK && !*cz_ctx_message(ctx))
                 cz_fail(ctx, rc, "the engine refused the job (%s)", cz_strerror(rc));
         }
@@ -408,7 +408,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
         const char *err = json_string_value(json_object_get(result, "error"));
         const char *msg = json_string_value(json_object_get(result, "message"));
         j->error = CZ_OK;
-        for (int c = 1; err && c < 16; c++)
+        for (int c = 1; err && c < CZ_E_COUNT; c++)
             if (!strcmp(cz_err_name(-c), err))
                 j->error = -c;
         snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
@@ -522,7 +522,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         cz_fail(ctx, rc, "thread pool");
     if (rc == CZ_OK)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
-    if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
+    cz_logger_t log = { cz_log_from_library, NULL, CZ_LOG_LEVEL_DEBUG };
+    if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget ? cfg->cache_budget : 1, &log)))
         cz_fail(ctx, rc, "params cache");
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
         if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&s->kind_state[k])))

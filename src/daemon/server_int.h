@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "daemon/journal.h"
-#include "daemon/kinds.h"
-#include "daemon/pcache.h"
+#include "kinds/kinds.h"
+#include "api/pcache.h"
 #include "daemon/server.h"
 #include "engine/engine.h"
 
@@ -89,7 +89,7 @@ struct cz_server {
     double t_start;                       /* monotonic seconds */
     double engine_active_s;               /* (mu) time with at least one job in the engine */
     uint64_t jobs_accepted, jobs_recovered;   /* (mu) */
-    uint64_t errors[16];                  /* (mu) failed jobs by -CZ_E code */
+    uint64_t errors[CZ_E_COUNT];                /* (mu) failed jobs by -CZ_E code */
     uint64_t http[6];                     /* (mu) responses by status class 1xx..5xx */
     uint64_t http_4xx[8];                 /* (mu) 400 401 404 405 409 413 415 422 */
 };

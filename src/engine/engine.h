@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk.h"
 #include "backend/backend.h"
 #include "cs/cs.h"
 #include "engine/timeline.h"
@@ -67,6 +68,15 @@ typedef struct cz_engine_config {
  */
 typedef int cz_job_synth_fn(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out);
 
+/*
+ * Called once when job |id| ends (DONE, FAILED, CANCELED), after its state
+ * is visible to cz_engine_info / cz_engine_proof, from the engine thread
+ * that ended it (or the thread of cz_engine_cancel) with no engine lock
+ * held. It may call any cz_engine_* function but cz_engine_free. A job
+ * still queued when the engine is freed is never called back.
+ */
+typedef void cz_engine_done_fn(void *arg, uint64_t id, cz_job_state_t state);
+
 typedef struct cz_job_spec {
     size_t partitions;
     int priority;                  /* higher first */
@@ -77,27 +87,13 @@ typedef struct cz_job_spec {
     cz_job_synth_fn *synthesize;
     void *arg;                     /* passed to synthesize; must outlive the job */
     const cz_fr *r, *s;            /* tests only: fixed randomness; NULL: CSPRNG */
+    cz_engine_done_fn *on_done;    /* may be NULL: wait or poll instead */
+    void *done_arg;                /* passed to on_done */
 } cz_job_spec_t;
 
-typedef enum {
-    CZ_JOB_QUEUED, CZ_JOB_RUNNING, CZ_JOB_VERIFYING, CZ_JOB_DONE, CZ_JOB_FAILED, CZ_JOB_CANCELED,
-} cz_job_state_t;
-
-const char *cz_job_state_name(cz_job_state_t s);
-
-/* Milliseconds. */
-typedef struct cz_job_timings {
-    double queue_wait, params_load, synthesis, device, total;
-} cz_job_timings_t;
-
-typedef struct cz_job_info {
-    uint64_t id;
-    cz_job_state_t state;
-    size_t partitions, partitions_done;
-    int error;                     /* CZ_OK unless FAILED / CANCELED */
-    char message[256];
-    cz_job_timings_t t;
-} cz_job_info_t;
+/* cz_job_state_t, cz_job_timings_t (params_load left 0 by the engine), cz_job_info_t
+ * and cz_job_state_name are the public ones (cuzk.h): the engine never
+ * reports QUEUED for a job waiting for params, the prover does. */
 
 typedef struct cz_engine_stats {
     size_t jobs[CZ_JOB_CANCELED + 1];   /* by state */
@@ -118,8 +114,12 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
 /* Cancel what is queued, let running partitions finish, join every thread. NULL: no-op. */
 void cz_engine_free(cz_engine_t *e);
 
-/* Queue a job. *id is its id (> 0). CZ_EINVAL for a bad spec (message says why). */
-int cz_engine_submit(cz_engine_t *e, const cz_job_spec_t *spec, uint64_t *id);
+/*
+ * Queue a job. *id is its id (> 0). CZ_EINVAL for a bad spec, CZ_ECANCELED
+ * while the engine shuts down, CZ_ENOMEM: the message (on |ctx|, may be
+ * NULL) says which. When it fails, spec->on_done is never called.
+ */
+int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, uint64_t *id);
 /* Snapshot of a job. CZ_ENOTFOUND for an unknown (or forgotten) id. */
 int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out);
 /* Wait until the job ends or |timeout_s| passes (< 0: forever): CZ_OK, or CZ_EBUSY on timeout. */

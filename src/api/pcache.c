@@ -1,21 +1,21 @@
 /*
- * daemon/pcache.c — the params cache (see daemon/pcache.h).
+ * api/pcache.c — the params cache (see api/pcache.h).
  *
  * Entries sit in a doubly linked list in recency order (head = most recent).
  * pc->mu protects the list, every entry's users/loading/hits fields and the
  * counters; params and pvk of a ready entry are immutable and read without
  * the lock by whoever holds a reference.
  */
-#include "daemon/pcache.h"
+#include "api/pcache.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "daemon/log.h"
 
 struct cz_pentry {
     struct cz_pentry *prev, *next;
@@ -37,6 +37,7 @@ struct cz_pcache {
     cz_pentry_t *head, *tail;
     size_t budget, bytes, entries;
     uint64_t hits, misses, evictions, load_errors;
+    cz_logger_t log;
 };
 
 static double now_ms(void)
@@ -46,14 +47,16 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-int cz_pcache_new(cz_pcache_t **out, size_t budget)
+int cz_pcache_new(cz_pcache_t **out, size_t budget, const cz_logger_t *log)
 {
     cz_pcache_t *pc = calloc(1, sizeof *pc);
     if (!pc)
         return CZ_ENOMEM;
     pthread_mutex_init(&pc->mu, NULL);
     pthread_cond_init(&pc->loaded, NULL);
-    pc->budget = budget;
+    pc->budget = budget ? budget : SIZE_MAX;
+    if (log)
+        pc->log = *log;
     *out = pc;
     return CZ_OK;
 }
@@ -122,13 +125,13 @@ static void fit_budget(cz_pcache_t *pc)
             pc->bytes -= e->bytes;
             pc->entries--;
             pc->evictions++;
-            CZ_LOGI("params evicted (LRU)", "path=%s bytes=%zu", e->path, e->bytes);
+            cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (LRU)", "path=%s bytes=%zu", e->path, e->bytes);
             entry_free(e);
         }
         e = prev;
     }
     if (pc->bytes > pc->budget)
-        CZ_LOGW("params cache over budget: every entry is in use", "bytes=%zu budget=%zu",
+        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params cache over budget: every entry is in use", "bytes=%zu budget=%zu",
                 pc->bytes, pc->budget);
 }
 
@@ -180,7 +183,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     pc->misses++;
     pthread_mutex_unlock(&pc->mu);
 
-    CZ_LOGI("params loading", "path=%s", real);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loading", "path=%s", real);
     int rc = cz_params_load(ctx, &e->params, real, NULL);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &e->pvk, &e->params->vk);
@@ -195,7 +198,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
         pc->entries--;
         pthread_cond_broadcast(&pc->loaded);
         pthread_mutex_unlock(&pc->mu);
-        CZ_LOGW("params load failed", "path=%s error=%s", real, cz_err_name(rc));
+        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params load failed", "path=%s error=%s", real, cz_err_name(rc));
         entry_free(e);
         return rc;
     }
@@ -204,7 +207,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     fit_budget(pc);
     pthread_cond_broadcast(&pc->loaded);
     pthread_mutex_unlock(&pc->mu);
-    CZ_LOGI("params loaded", "path=%s bytes=%zu ms=%.1f", real, e->bytes, ms);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loaded", "path=%s bytes=%zu ms=%.1f", real, e->bytes, ms);
     if (load_ms)
         *load_ms = ms;
     *out = e;
@@ -248,7 +251,7 @@ int cz_pcache_evict(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path)
     pc->entries--;
     pc->evictions++;
     pthread_mutex_unlock(&pc->mu);
-    CZ_LOGI("params evicted (request)", "path=%s bytes=%zu", real, e->bytes);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (request)", "path=%s bytes=%zu", real, e->bytes);
     entry_free(e);
     return CZ_OK;
 }

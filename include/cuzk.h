@@ -326,7 +326,7 @@ CZ_EXTERN const char *cz_prover_params_dir(const cz_prover_t *p);
  * Load params |name| (a name in params_dir, ".params" optional, or an
  * absolute path when allowed) into the cache now, so the first job does
  * not wait for it. |item| (may be NULL) describes the entry. A name
- * already loaded is a hit (load_ms 0). Errors: CZ_EINVAL (not a name),
+ * already loaded is a hit (no read; stats params_hits). Errors: CZ_EINVAL (not a name),
  * CZ_ENOTFOUND, CZ_EIO / CZ_EFORMAT (the file, named). Thread-safe.
  */
 CZ_EXTERN int cz_prover_params_preload(cz_prover_t *p, const char *name, cz_params_item_t *item,

@@ -79,13 +79,11 @@ static char *dup_or(const char *s, const char *dflt)
 static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
 {
     const char *kind = NULL;
+    /* its message names the backend ("cuda backend: no usable device ...") */
     int rc = cz_backend_resolve(ctx, p->backend, &kind, p->backend_detail,
                                 sizeof p->backend_detail);
-    if (rc != CZ_OK) {
-        char m[400];
-        snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
-        return cz_fail(ctx, rc, "backend \"%s\": %s", p->backend, m);
-    }
+    if (rc != CZ_OK)
+        return rc;
     snprintf(p->backend_name, sizeof p->backend_name, "%s", kind);
     size_t have = 0;
     if ((rc = cz_backend_device_count(ctx, kind, &have)) != CZ_OK)

@@ -12,14 +12,19 @@
 #   make gpu-test   GPU tests and benchmarks (tests/gpu/run-on-gpu.sh)
 #
 # Variables: BUILD (build dir), JOBS, CUZK_CUDA=AUTO|ON|OFF, BLST_DIR,
-#            CUDA_ARCHS (e.g. 90-real; default: sm_80/86/89/90 + PTX).
+#            CUDA_ARCHS (e.g. 90-real; default: the GPU present, else sm_90;
+#            CUZK_CUDA_ALL_ARCHS=ON for sm_80/86/89/90 + PTX, as packagers want).
 
 BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CUZK_CUDA ?= AUTO
-BLST_DIR  ?= $(CURDIR)/build/deps/blst
+BLST_DIR  ?= $(abspath $(BUILD))/deps/blst
+# the .deb files scripts/deps.sh unpacked offline, shared by every build dir
+DEPS_PREFIX = $(abspath $(BUILD))/deps/prefix
 CMAKE_ARGS ?=
 CUDA_ARCHS ?=
+CUZK_CUDA_ALL_ARCHS ?= OFF
+CMAKE_ARGS += -DCUZK_CUDA_ALL_ARCHS=$(CUZK_CUDA_ALL_ARCHS)
 ifneq ($(CUDA_ARCHS),)
 CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)
 endif
@@ -31,7 +36,7 @@ PREFIX    ?= /usr/local
 all: build
 
 deps:
-	@scripts/deps.sh build
+	@scripts/deps.sh $(BUILD)
 
 # configure (once) and build
 build: deps
@@ -51,13 +56,15 @@ demo: build
 
 asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
-	       -DCUZK_SANITIZE=address,undefined -DBLST_DIR=$(BLST_DIR) >/dev/null
+	       -DCUZK_SANITIZE=address,undefined -DBLST_DIR=$(BLST_DIR) \
+	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE 'gpu|nosan|slow'
 
 tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
-	       -DCUZK_SANITIZE=thread -DBLST_DIR=$(BLST_DIR) >/dev/null
+	       -DCUZK_SANITIZE=thread -DBLST_DIR=$(BLST_DIR) \
+	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L tsan
 

@@ -96,6 +96,12 @@ unpack_debs() {
         sed -i -e "s|^prefix=/usr\$|prefix=$prefix/usr|" -e "s|=/usr/|=$prefix/usr/|g" \
             -e '/^Requires.private:/d' "$pc"
     done
+    # libcurl is needed here for its header only: `cuzk` loads the system's
+    # libcurl.so.4 at run time (src/cli/curl_dl.h). Another release's
+    # runtime left in the prefix would be found first by the loader and fail
+    # on its own dependencies (Debian's needs libssh2.so.1, which Ubuntu
+    # 24.04 does not have), so it is not kept.
+    rm -f "$prefix"/usr/lib/*/libcurl.so*
     say "unpacked $(ls "$cache"/debs/*.deb | wc -l) .deb files from $cache/debs into $prefix"
 }
 

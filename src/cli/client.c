@@ -1,11 +1,10 @@
 /*
- * cli/client.c — HTTP over libcurl, JSON replies, job following and the
+ * cli/client.c — HTTP over libcurl (loaded at run time, cli/curl_dl.h), JSON replies, job following and the
  * progress display (see cli/client.h).
  */
 #include "core/hex.h"
 #include "cli/client.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/curl_dl.h"
 #include "cli/public_file.h"
 
 static double now_s(void)
@@ -83,13 +83,11 @@ static size_t on_data(char *p, size_t size, size_t n, void *arg)
 bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const char *body,
                     cz_http_reply_t *out)
 {
-    static bool inited;
     memset(out, 0, sizeof *out);
-    if (!inited) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        inited = true;
-    }
-    CURL *c = curl_easy_init();
+    const cz_curl_api_t *curl = cz_curl_load(out->error, sizeof out->error);
+    if (!curl)
+        return false;
+    CURL *c = curl->easy_init();
     if (!c) {
         snprintf(out->error, sizeof out->error, "libcurl: out of memory");
         return false;
@@ -100,41 +98,41 @@ bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const
     if (cl->url && ul && cl->url[ul - 1] == '/')
         snprintf(url, sizeof url, "%.*s%s", (int)ul - 1, cl->url, path);
     struct curl_slist *hdr = NULL;
-    hdr = curl_slist_append(hdr, "Content-Type: application/json");
-    hdr = curl_slist_append(hdr, "Expect:");
+    hdr = curl->slist_append(hdr, "Content-Type: application/json");
+    hdr = curl->slist_append(hdr, "Expect:");
     if (cl->token && *cl->token) {
         snprintf(auth, sizeof auth, "Authorization: Bearer %s", cl->token);
-        hdr = curl_slist_append(hdr, auth);
+        hdr = curl->slist_append(hdr, auth);
     }
     sink_t sink = { 0 };
     char err[CURL_ERROR_SIZE] = "";
-    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl->easy_setopt(c, CURLOPT_URL, url);
     if (!cl->url)
-        curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, cl->socket);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+        curl->easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, cl->socket);
+    curl->easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
     if (body) {
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+        curl->easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl->easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
     }
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 3600L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    CURLcode rc = curl_easy_perform(c);
+    curl->easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+    curl->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl->easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+    curl->easy_setopt(c, CURLOPT_ERRORBUFFER, err);
+    curl->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl->easy_setopt(c, CURLOPT_TIMEOUT, 3600L);
+    curl->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    CURLcode rc = curl->easy_perform(c);
     if (rc == CURLE_OK) {
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out->status);
+        curl->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out->status);
         out->body = sink.buf ? sink.buf : strdup("");
         out->len = sink.len;
     } else {
         snprintf(out->error, sizeof out->error, "%s%s%s: %s", cl->url ? cl->url : "unix socket ",
-                 cl->url ? "" : cl->socket, "", *err ? err : curl_easy_strerror(rc));
+                 cl->url ? "" : cl->socket, "", *err ? err : curl->easy_strerror(rc));
         free(sink.buf);
     }
-    curl_slist_free_all(hdr);
-    curl_easy_cleanup(c);
+    curl->slist_free_all(hdr);
+    curl->easy_cleanup(c);
     return rc == CURLE_OK;
 }
 

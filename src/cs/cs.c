@@ -117,8 +117,12 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
     if (cap > SIZE_MAX / sizeof(cz_fr))
         return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", rows);
     cz_fr **v[3] = { &cs->a, &cs->b, &cs->c };
-    /* a, b (c) are grown to the FFT domain (the next power of two) by the
-     * prover: a kept block up to that size fits now and then. */
+    /* a, b (c) end up FFT-domain sized (the next power of two): a kept
+     * block up to that size fits now; a new block is allocated at that
+     * size at once, so the prover never grows it. Growing it later was a
+     * realloc of a huge-page array, which the kernel does by splitting and
+     * moving every page: 3-8 s per array at 2^27 on the H200 host, 58 s on
+     * the 2-core VM (docs/PERFORMANCE.md, "cold start"). */
     size_t domain = 1;
     while (domain < cap)
         domain <<= 1;
@@ -129,10 +133,10 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
             *v[i] = q;
             continue;
         }
-        q = realloc(*v[i], cap * sizeof(cz_fr));
+        q = realloc(*v[i], domain * sizeof(cz_fr));
         if (!q)
-            return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", cap);
-        advise_huge(q, cap * sizeof(cz_fr));
+            return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", domain);
+        advise_huge(q, domain * sizeof(cz_fr));
         *v[i] = q;
     }
     cs->abc_cap = cap;

@@ -13,6 +13,7 @@
  */
 #include "groth16/prover.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -60,13 +61,18 @@ void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape)
 }
 
 /*
- * Grow a/b/c to the domain size (glibc remaps large blocks: no copy). The
- * tail [rows, m) is left for the backend to pad (the GPU never reads it).
+ * Grow a/b/c to the domain size when they are smaller (glibc remaps large
+ * blocks: no copy, but see below). The tail [rows, m) is left for the backend to pad (the GPU never reads it).
  * A c-free witness (c NULL: c = a*b, cs/cs.h) stays c-free: the backend
  * forms the C term from a and b.
  */
 static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
 {
+    /* The cs allocates a/b/c at the domain size (cs.c cz__cs_abc_reserve):
+     * a realloc of a huge-page block, even one that changes nothing, may
+     * move it page by page. */
+    if (*v && malloc_usable_size(*v) >= m * sizeof **v)
+        return CZ_OK;
     cz_fr *grown = realloc(*v, m * sizeof **v);
     if (!grown)
         return cz_fail(ctx, CZ_ENOMEM, "prover: %s grown to %zu elements", name, m);

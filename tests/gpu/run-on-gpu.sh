@@ -8,8 +8,8 @@
 # Env:
 #   OUT               the log goes to $OUT/gpu.log (else build-gpu/gpu.log)
 #   CUZK_GPU_BUILD    build directory (default build-gpu)
-#   CUZK_CUDA_ARCHS   CMAKE_CUDA_ARCHITECTURES (default 90: the H200; the
-#                     project default 80-real..90-virtual takes 4x the compile)
+#   CUZK_CUDA_ARCHS   CMAKE_CUDA_ARCHITECTURES (default: the GPU present,
+#                     as CMakeLists.txt detects it)
 #   CUZK_GPU_BENCH    0 to skip the benchmarks
 #   CUZK_GPU_TESTS    0 to skip the GPU tests (a benchmark-only run)
 #   JOBS              parallel build jobs (default: all cores)
@@ -31,7 +31,7 @@ logdir=${OUT:-$build}
 mkdir -p "$build" "$logdir"
 log=$logdir/gpu.log
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
-archs=${CUZK_CUDA_ARCHS:-90}
+archs=${CUZK_CUDA_ARCHS:-}
 status=0
 : >"$log"
 
@@ -59,7 +59,7 @@ run env CUZK_NO_APT=1 scripts/deps.sh "$build" || exit 1
 
 # ---- build ------------------------------------------------------------------
 run cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES="$archs" -DBLST_DIR="$blst" || exit 1
+    ${archs:+-DCMAKE_CUDA_ARCHITECTURES="$archs"} -DBLST_DIR="$blst" || exit 1
 gpu_targets="test_cuda_field test_cuda_ntt test_cuda_msm test_cuda_backend test_cpu_h cuzk-cli"
 if [ "${CUZK_GPU_FULL:-1}" = 0 ]; then
     run cmake --build "$build" -j "$jobs" --target $gpu_targets || exit 1

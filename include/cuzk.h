@@ -250,6 +250,8 @@ typedef struct cz_job_info {
     int error;                     /* CZ_OK unless FAILED / CANCELED */
     char message[256];             /* why it failed */
     cz_job_timings_t t;
+    bool loading_params;           /* QUEUED: its params are being loaded now */
+    char summary[128];             /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
 } cz_job_info_t;
 
 /* A snapshot of job |id|. CZ_ENOTFOUND for an unknown (or forgotten) id. Thread-safe. */
@@ -295,9 +297,13 @@ CZ_EXTERN int cz_prover_forget(cz_prover_t *p, uint64_t id, cz_error_t *err);
 typedef struct cz_prover_stats {
     size_t jobs[CZ_JOB_CANCELED + 1];    /* known jobs by state */
     size_t partitions_proved;
+    size_t jobs_staged;                  /* QUEUED jobs not yet in the engine (params first) */
+    size_t partitions_queued;            /* in the engine, not yet synthesizing */
+    size_t device_queue;                 /* synthesized, waiting for a device */
+    double engine_active_s;              /* time with at least one job in the engine */
     size_t budget_total, budget_reserved, budget_peak;   /* bytes */
     size_t recycled_bytes, recycle_hits, recycle_takes;  /* warm witness buffers */
-    size_t params_entries, params_bytes;
+    size_t params_entries, params_bytes, params_budget;
     uint64_t params_hits, params_misses, params_evictions, params_load_errors;
     size_t shape_hits, shape_lookups;    /* porep-c2 partition shapes served from the cache */
     size_t devices;

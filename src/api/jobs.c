@@ -91,6 +91,7 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
         return rc;
     j->prepared = true;
     j->partitions = j->kj.partitions;
+    snprintf(j->summary, sizeof j->summary, "%s", j->kj.summary);
     const char *pname = req->params ? req->params : j->kj.default_params;
     if (j->partitions > p->cfg.max_partitions)
         rc = cz_fail(ctx, CZ_EINVAL, "partitions: %zu is over the prover's max_partitions %u",
@@ -207,6 +208,19 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
         cb(user, p, id, st);
 }
 
+/* Jobs in the engine, for the time the engine had work (p->mu held). */
+static void engine_enter(cz_prover_t *p)
+{
+    if (p->in_engine++ == 0)
+        p->active_since = cz_mono_s();
+}
+
+static void engine_leave(cz_prover_t *p)
+{
+    if (--p->in_engine == 0)
+        p->active_s += cz_mono_s() - p->active_since;
+}
+
 /* The engine's completion callback (an engine thread, no engine lock held). */
 static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
 {
@@ -238,6 +252,7 @@ static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
     snprintf(m, sizeof m, "%s", msg);
     pthread_mutex_lock(&p->mu);
     j->partitions_done = info.partitions_done;
+    engine_leave(p);
     pthread_mutex_unlock(&p->mu);
     cz_engine_forget(p->engine, eid);
     end_job(p, j, state, err, m, proof, len, &info.t);
@@ -301,12 +316,14 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     /* ENGINE before the submit: the callback may come before cz_engine_submit returns */
     pthread_mutex_lock(&p->mu);
     j->phase = PJ_ENGINE;
+    engine_enter(p);
     pthread_mutex_unlock(&p->mu);
     uint64_t eid = 0;
     rc = cz_engine_submit(p->engine, ctx, &spec, &eid);
     pthread_mutex_lock(&p->mu);
     if (rc != CZ_OK) {
         j->phase = PJ_LOADING;
+        engine_leave(p);
     } else {
         j->eid = eid;
         cancel = j->cancel;
@@ -374,6 +391,8 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
     memset(out, 0, sizeof *out);
     out->id = j->id;
     out->partitions = j->partitions;
+    snprintf(out->summary, sizeof out->summary, "%s", j->summary);
+    out->loading_params = j->phase == PJ_LOADING;
     if (j->phase == PJ_ENDED) {
         out->state = j->state;
         out->partitions_done = j->partitions_done;

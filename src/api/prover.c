@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "core/clock.h"
 #include "engine/timeline.h"
 
 /* ---- version, memory, errors ------------------------------------------------ */
@@ -100,7 +101,7 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
     if (cuda && (count == 0 || first + count > have))
         return cz_fail(ctx, CZ_ERANGE, "devices: GPUs %zu..%zu wanted, this machine has %zu usable",
                        first, first + (count ? count : 1) - 1, have);
-    cz__log(&p->log, CZ_LOG_LEVEL_INFO, "backend chosen", "backend=%s requested=%s devices=%zu",
+    cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "devices opening", "backend=%s requested=%s devices=%zu",
             kind, p->backend, count);
     cz_cuda_backend_opts_t copts = { .device_mem_limit = p->cfg.cuda_device_mem_limit,
                                      .g2_on_cpu = p->cfg.cuda_g2_on_cpu };
@@ -273,16 +274,20 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
             out->jobs[j->state]++;
         } else if (j->phase != PJ_ENGINE) {
             out->jobs[CZ_JOB_QUEUED]++;
+            out->jobs_staged++;
         } else {
             cz_job_info_t info;
             out->jobs[cz_engine_info(p->engine, j->eid, &info) == CZ_OK ? info.state
                                                                           : CZ_JOB_RUNNING]++;
         }
     }
+    out->engine_active_s = p->active_s + (p->in_engine ? cz_mono_s() - p->active_since : 0);
     pthread_mutex_unlock(&p->mu);
     cz_engine_stats_t es;
     cz_engine_stats(p->engine, &es);
     out->partitions_proved = es.partitions_proved;
+    out->partitions_queued = es.partitions_queued;
+    out->device_queue = es.device_queue;
     out->budget_total = es.budget_total;
     out->budget_reserved = es.budget_reserved;
     out->budget_peak = es.budget_peak;
@@ -296,6 +301,7 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
     cz_pcache_stats(p->pcache, &ps);
     out->params_entries = ps.entries;
     out->params_bytes = ps.bytes;
+    out->params_budget = ps.budget;
     out->params_hits = ps.hits;
     out->params_misses = ps.misses;
     out->params_evictions = ps.evictions;

@@ -43,6 +43,7 @@ typedef struct pjob {
     bool prepared;                    /* (mu) kj holds resources */
     char params_path[PATH_MAX];       /* (const) */
     int priority;                     /* (const) 1..4 */
+    char summary[128];                /* (const) the kind's, kept after kj is released */
     size_t partitions, n_inputs;      /* (const) */
     cz_fr *inputs;                    /* partitions x n_inputs; see Locking */
     cz_job_done_cb *on_done;          /* (const) */
@@ -81,6 +82,8 @@ struct cz_prover {
     pjob_t *jobs;                     /* (mu) */
     uint64_t next_id;                 /* (mu) */
     bool stopping;                    /* (mu) no new submits; the stager exits */
+    size_t in_engine;                 /* (mu) jobs in phase ENGINE */
+    double active_since, active_s;    /* (mu) time with in_engine > 0: since, total before */
     pthread_t stager;
     bool stager_started;
 };

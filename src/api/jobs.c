@@ -134,7 +134,7 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
     }
     int rc = prepare(p, ctx, req, j);
     if (rc == CZ_OK) {
-        pthread_mutex_lock(&p->mu);
+        cz_mutex_lock(&p->mu);
         if (p->stopping) {
             rc = cz_fail(ctx, CZ_EUNAVAIL, "the prover is shutting down");
         } else {
@@ -146,7 +146,7 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
             *id = j->id;
             pthread_cond_broadcast(&p->work);
         }
-        pthread_mutex_unlock(&p->mu);
+        cz_mutex_unlock(&p->mu);
     }
     cz__err_ctx(err, ctx, rc);
     cz_ctx_free(ctx);
@@ -169,18 +169,18 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
 static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, const char *msg,
                     uint8_t *proof, size_t proof_len, const cz_job_timings_t *t)
 {
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     cz_pentry_t *pe = j->pentry;
     bool prepared = j->prepared;
     j->pentry = NULL;
     j->prepared = false;
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (pe)
         cz_pcache_release(p->pcache, pe);
     if (prepared)
         j->kind->release(&j->kj);   /* the engine calls its synthesize no more */
 
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     j->state = st;
     j->error = st == CZ_JOB_DONE ? CZ_OK : error ? error : st == CZ_JOB_CANCELED ? CZ_ECANCELED
                                                                                  : CZ_EINTERNAL;
@@ -200,7 +200,7 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
     void *user = j->user;
     uint64_t id = j->id;
     pthread_cond_broadcast(&p->changed);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     cz__log(&p->log, st == CZ_JOB_DONE ? CZ_LOG_LEVEL_DEBUG : CZ_LOG_LEVEL_INFO, "job ended",
             "job=%llu state=%s error=%s", (unsigned long long)id, cz_job_state_name(st),
             cz_err_name(st == CZ_JOB_DONE ? CZ_OK : error));
@@ -211,12 +211,14 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
 /* Jobs in the engine, for the time the engine had work (p->mu held). */
 static void engine_enter(cz_prover_t *p)
 {
+    CZ_ASSERT(cz_mutex_held(&p->mu));
     if (p->in_engine++ == 0)
         p->active_since = cz_mono_s();
 }
 
 static void engine_leave(cz_prover_t *p)
 {
+    CZ_ASSERT(cz_mutex_held(&p->mu) && p->in_engine > 0);
     if (--p->in_engine == 0)
         p->active_s += cz_mono_s() - p->active_since;
 }
@@ -250,10 +252,10 @@ static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
     }
     char m[256];
     snprintf(m, sizeof m, "%s", msg);
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     j->partitions_done = info.partitions_done;
     engine_leave(p);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     cz_engine_forget(p->engine, eid);
     end_job(p, j, state, err, m, proof, len, &info.t);
 }
@@ -277,6 +279,7 @@ static int synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *ou
 /* The STAGED job to start next: priority (higher first), then submit order (p->mu held). */
 static pjob_t *next_staged(cz_prover_t *p)
 {
+    CZ_ASSERT(cz_mutex_held(&p->mu));
     pjob_t *best = NULL;
     for (pjob_t *j = p->jobs; j; j = j->next)
         if (j->phase == PJ_STAGED &&
@@ -297,11 +300,11 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
         snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
         cz_fail(ctx, rc, "params %s do not fit %s: %s", j->params_path, j->kj.summary, m);
     }
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     j->params_load_ms = load_ms;
     j->pentry = pe;
     bool cancel = j->cancel;
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (rc != CZ_OK)
         return rc;
     if (cancel)
@@ -314,13 +317,13 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
                            .synthesize = synth, .arg = j,
                            .on_done = engine_done, .done_arg = j };
     /* ENGINE before the submit: the callback may come before cz_engine_submit returns */
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     j->phase = PJ_ENGINE;
     engine_enter(p);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     uint64_t eid = 0;
     rc = cz_engine_submit(p->engine, ctx, &spec, &eid);
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     if (rc != CZ_OK) {
         j->phase = PJ_LOADING;
         engine_leave(p);
@@ -329,7 +332,7 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
         cancel = j->cancel;
         pthread_cond_broadcast(&p->changed);
     }
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (rc == CZ_OK && cancel)
         cz_engine_cancel(p->engine, eid);   /* canceled while it was being submitted */
     return rc;
@@ -341,24 +344,24 @@ void *cz__prover_stager(void *arg)
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, p->pool, 0) != CZ_OK)
         return NULL;
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     while (!p->stopping) {
         pjob_t *j = next_staged(p);
         if (!j) {
-            pthread_cond_wait(&p->work, &p->mu);
+            cz_cond_wait(&p->work, &p->mu);
             continue;
         }
         j->phase = PJ_LOADING;
         j->t_staged = cz_mono_s();
         bool cancel = j->cancel;
         pthread_cond_broadcast(&p->changed);
-        pthread_mutex_unlock(&p->mu);
+        cz_mutex_unlock(&p->mu);
         cz_ctx_clear(ctx);
         int rc = cancel ? cz_fail(ctx, CZ_ECANCELED, "canceled before it started") : stage(p, ctx, j);
         if (rc != CZ_OK)
             end_job(p, j, rc == CZ_ECANCELED ? CZ_JOB_CANCELED : CZ_JOB_FAILED, rc,
                     cz_ctx_message(ctx), NULL, 0, NULL);
-        pthread_mutex_lock(&p->mu);
+        cz_mutex_lock(&p->mu);
     }
     /* jobs never staged end CANCELED: nobody will start them */
     for (;;) {
@@ -366,19 +369,21 @@ void *cz__prover_stager(void *arg)
         if (!j)
             break;
         j->phase = PJ_LOADING;
-        pthread_mutex_unlock(&p->mu);
+        cz_mutex_unlock(&p->mu);
         end_job(p, j, CZ_JOB_CANCELED, CZ_ECANCELED, "the prover is shutting down", NULL, 0, NULL);
-        pthread_mutex_lock(&p->mu);
+        cz_mutex_lock(&p->mu);
     }
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     cz_ctx_free(ctx);
     return NULL;
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
 
+/* The job |id| (p->mu held). */
 static pjob_t *find(cz_prover_t *p, uint64_t id)
 {
+    CZ_ASSERT(cz_mutex_held(&p->mu));
     for (pjob_t *j = p->jobs; j; j = j->next)
         if (j->id == id)
             return j;
@@ -388,6 +393,7 @@ static pjob_t *find(cz_prover_t *p, uint64_t id)
 /* A snapshot of |j| (p->mu held; the engine's lock nests inside it). */
 static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
 {
+    CZ_ASSERT(cz_mutex_held(&p->mu));
     memset(out, 0, sizeof *out);
     out->id = j->id;
     out->partitions = j->partitions;
@@ -426,11 +432,11 @@ static int not_found(cz_error_t *err, uint64_t id)
 int cz_prover_status(cz_prover_t *p, uint64_t id, cz_job_info_t *out, cz_error_t *err)
 {
     cz__err_clear(err);
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     pjob_t *j = find(p, id);
     if (j)
         snapshot(p, j, out);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     return j ? CZ_OK : not_found(err, id);
 }
 
@@ -440,12 +446,12 @@ int cz_prover_wait(cz_prover_t *p, uint64_t id, double timeout_s, cz_job_info_t 
     cz__err_clear(err);
     struct timespec deadline = cz_deadline_in(timeout_s);
     int rc = CZ_OK;
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     pjob_t *j;
     while ((j = find(p, id)) && j->phase != PJ_ENDED) {
         if (timeout_s < 0) {
-            pthread_cond_wait(&p->changed, &p->mu);
-        } else if (pthread_cond_timedwait(&p->changed, &p->mu, &deadline) == ETIMEDOUT) {
+            cz_cond_wait(&p->changed, &p->mu);
+        } else if (cz_cond_timedwait(&p->changed, &p->mu, &deadline) == ETIMEDOUT) {
             j = find(p, id);   /* it may have ended, or been forgotten, meanwhile */
             rc = !j ? CZ_ENOTFOUND : j->phase == PJ_ENDED ? CZ_OK : CZ_EBUSY;
             break;
@@ -455,7 +461,7 @@ int cz_prover_wait(cz_prover_t *p, uint64_t id, double timeout_s, cz_job_info_t 
         rc = CZ_ENOTFOUND;
     else if (out)
         snapshot(p, j, out);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (rc == CZ_ENOTFOUND)
         return not_found(err, id);
     if (rc == CZ_EBUSY)
@@ -485,7 +491,7 @@ int cz_prover_proof(cz_prover_t *p, uint64_t id, uint8_t **proof, size_t *len, c
     cz__err_clear(err);
     *proof = NULL;
     *len = 0;
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     pjob_t *j = find(p, id);
     int rc = done_or_why(j, id, err);
     if (rc == CZ_OK) {
@@ -496,7 +502,7 @@ int cz_prover_proof(cz_prover_t *p, uint64_t id, uint8_t **proof, size_t *len, c
             rc = cz__err(err, CZ_ENOMEM, "proof of %zu bytes", j->proof_len);
         }
     }
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     return rc;
 }
 
@@ -506,7 +512,7 @@ int cz_prover_public_inputs(cz_prover_t *p, uint64_t id, uint8_t **inputs, size_
     cz__err_clear(err);
     *inputs = NULL;
     *per_partition = *partitions = 0;
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     pjob_t *j = find(p, id);
     int rc = done_or_why(j, id, err);
     size_t n = rc == CZ_OK ? j->partitions * j->n_inputs : 0;
@@ -518,7 +524,7 @@ int cz_prover_public_inputs(cz_prover_t *p, uint64_t id, uint8_t **inputs, size_
         *per_partition = j->n_inputs;
         *partitions = j->partitions;
     }
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     return rc;
 }
 
@@ -526,14 +532,14 @@ int cz_prover_cancel(cz_prover_t *p, uint64_t id, cz_error_t *err)
 {
     cz__err_clear(err);
     uint64_t eid = 0;
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     pjob_t *j = find(p, id);
     if (j && j->phase != PJ_ENDED) {
         j->cancel = true;
         eid = j->phase == PJ_ENGINE ? j->eid : 0;
         pthread_cond_broadcast(&p->work);
     }
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (!j)
         return not_found(err, id);
     /* outside p->mu: the engine may end the job, and call engine_done, in this call */
@@ -545,7 +551,7 @@ int cz_prover_cancel(cz_prover_t *p, uint64_t id, cz_error_t *err)
 int cz_prover_forget(cz_prover_t *p, uint64_t id, cz_error_t *err)
 {
     cz__err_clear(err);
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     pjob_t **pp = &p->jobs;
     while (*pp && (*pp)->id != id)
         pp = &(*pp)->next;
@@ -553,7 +559,7 @@ int cz_prover_forget(cz_prover_t *p, uint64_t id, cz_error_t *err)
     bool ended = j && j->phase == PJ_ENDED;
     if (ended)
         *pp = j->next;
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (!j)
         return not_found(err, id);
     if (!ended)

@@ -6,6 +6,7 @@
  * counters; params and pvk of a ready entry are immutable and read without
  * the lock by whoever holds a reference.
  */
+#include "core/clock.h"
 #include "api/pcache.h"
 
 #include <errno.h>
@@ -39,13 +40,6 @@ struct cz_pcache {
     uint64_t hits, misses, evictions, load_errors;
     cz_logger_t log;
 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 int cz_pcache_new(cz_pcache_t **out, size_t budget, const cz_logger_t *log)
 {
@@ -153,7 +147,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     if (!realpath(path, real))
         return cz_fail(ctx, errno == ENOENT ? CZ_ENOTFOUND : CZ_EIO, "params %s: %s", path,
                        strerror(errno));
-    double t0 = now_ms();
+    double t0 = cz_mono_ms();
     pthread_mutex_lock(&pc->mu);
     cz_pentry_t *e;
     while ((e = find(pc, real)) && e->loading)
@@ -166,7 +160,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
         push_front(pc, e);
         pthread_mutex_unlock(&pc->mu);
         if (load_ms)
-            *load_ms = now_ms() - t0;
+            *load_ms = cz_mono_ms() - t0;
         *out = e;
         return CZ_OK;
     }
@@ -187,7 +181,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     int rc = cz_params_load(ctx, &e->params, real, NULL);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &e->pvk, &e->params->vk);
-    double ms = now_ms() - t0;
+    double ms = cz_mono_ms() - t0;
 
     pthread_mutex_lock(&pc->mu);
     e->loading = false;

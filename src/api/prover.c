@@ -178,7 +178,7 @@ int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *
         p->cfg.max_partitions = 1024;
     p->log = (cz_logger_t){ p->cfg.log, p->cfg.log_user, p->cfg.log_level };
     p->next_id = 1;
-    pthread_mutex_init(&p->mu, NULL);
+    cz_mutex_init(&p->mu);
     pthread_cond_init(&p->changed, NULL);
     pthread_cond_init(&p->work, NULL);
     if (!p->backend || !p->params_dir || (p->cfg.timeline && !p->timeline_path)) {
@@ -208,23 +208,23 @@ void cz_prover_free(cz_prover_t *p)
 {
     if (!p)
         return;
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     p->stopping = true;
     pthread_cond_broadcast(&p->work);
     pthread_cond_broadcast(&p->changed);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     if (p->stager_started)
         pthread_join(p->stager, NULL);   /* no job is LOADING after this */
     /* every job in the engine ends CANCELED through its callback */
     for (;;) {
         uint64_t eid = 0;
-        pthread_mutex_lock(&p->mu);
+        cz_mutex_lock(&p->mu);
         for (pjob_t *j = p->jobs; j && !eid; j = j->next)
             if (j->phase == PJ_ENGINE && !j->cancel) {
                 j->cancel = true;
                 eid = j->eid;
             }
-        pthread_mutex_unlock(&p->mu);
+        cz_mutex_unlock(&p->mu);
         if (!eid)
             break;
         cz_engine_cancel(p->engine, eid);
@@ -245,7 +245,7 @@ void cz_prover_free(cz_prover_t *p)
     cz_pool_free(p->pool);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->changed);
-    pthread_mutex_destroy(&p->mu);
+    cz_mutex_destroy(&p->mu);
     free(p->backend);
     free(p->params_dir);
     free(p->timeline_path);
@@ -268,7 +268,7 @@ void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out)
 void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
 {
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&p->mu);
+    cz_mutex_lock(&p->mu);
     for (pjob_t *j = p->jobs; j; j = j->next) {
         if (j->phase == PJ_ENDED) {
             out->jobs[j->state]++;
@@ -282,7 +282,7 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
         }
     }
     out->engine_active_s = p->active_s + (p->in_engine ? cz_mono_s() - p->active_since : 0);
-    pthread_mutex_unlock(&p->mu);
+    cz_mutex_unlock(&p->mu);
     cz_engine_stats_t es;
     cz_engine_stats(p->engine, &es);
     out->partitions_proved = es.partitions_proved;

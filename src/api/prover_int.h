@@ -25,6 +25,7 @@
 
 #include "cuzk.h"
 #include "api/log.h"
+#include "core/mutex.h"
 #include "api/pcache.h"
 #include "cuzk/ctx.h"
 #include "engine/engine.h"
@@ -76,7 +77,7 @@ struct cz_prover {
     cz_pcache_t *pcache;
     void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new) */
 
-    pthread_mutex_t mu;
+    cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
     pthread_cond_t changed;           /* a job changed phase (broadcast) */
     pthread_cond_t work;              /* the stager has something to do */
     pjob_t *jobs;                     /* (mu) */

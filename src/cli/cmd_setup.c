@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
 #include "groth16/setup.h"
@@ -30,13 +31,6 @@ static void setup_usage(FILE *f)
             "  --seed S    derive the toxic waste from S instead of the OS random generator\n"
             "              (reproducible files for tests; anyone knowing S can forge proofs)\n"
             "  --threads T pool width (default: all CPUs)\n");
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int cmd_setup(int argc, char **argv)
@@ -82,7 +76,7 @@ int cmd_setup(int argc, char **argv)
     cz_params_t *params = NULL;
     cz_setup_toxic_t toxic;
     cz_params_shape_t shape;
-    double t0 = now(), t1 = t0, t2 = t0;
+    double t0 = cz_mono_s(), t1 = t0, t2 = t0;
     int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK)
         rc = cz_cs_new(&cs, ctx, CZ_CS_KEYGEN);
@@ -97,7 +91,7 @@ int cmd_setup(int argc, char **argv)
         printf("WARNING: test parameters from %s toxic waste; never use them in production\n",
                have_seed ? "SEEDED (publicly reproducible)" : "random");
         fflush(stdout);
-        t1 = now();
+        t1 = cz_mono_s();
         if (have_seed)
             cz_setup_toxic_from_seed(&toxic, seed);
         else
@@ -106,7 +100,7 @@ int cmd_setup(int argc, char **argv)
     if (rc == CZ_OK) {
         rc = cz_setup_from_cs(ctx, &params, cs, &toxic);
         cz_setup_toxic_scrub(&toxic);
-        t2 = now();
+        t2 = cz_mono_s();
     }
     cz_cs_free(cs);
     if (rc == CZ_OK)
@@ -118,7 +112,7 @@ int cmd_setup(int argc, char **argv)
                params_path, params->n_h, params->n_l, params->n_a, params->n_b_g1,
                params->n_b_g2, params->vk.n_ic, cz_params_encoded_size(params));
         printf("vk %s\ntime: synthesis %.2f s, setup %.2f s, write %.2f s (%u threads)\n",
-               vk_path, t1 - t0, t2 - t1, now() - t2, cz_pool_width(cz_ctx_pool(ctx)));
+               vk_path, t1 - t0, t2 - t1, cz_mono_s() - t2, cz_pool_width(cz_ctx_pool(ctx)));
     } else {
         fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
     }

@@ -55,6 +55,7 @@ static json_t *iso_time(time_t t)
  */
 static const char *refresh(cz_server_t *s, djob_t *j, cz_job_timings_t *t)
 {
+    CZ_ASSERT(cz_mutex_held(&s->mu));
     *t = j->t;
     if (j->state == DJ_FINISHING)
         return "writing_result";
@@ -106,6 +107,7 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *cj)
 
 djob_t *cz__find(cz_server_t *s, const char *id)
 {
+    CZ_ASSERT(cz_mutex_held(&s->mu));
     for (djob_t *j = s->jobs; j; j = j->next)
         if (!j->claim && !strcmp(j->id, id))
             return j;
@@ -258,11 +260,11 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_
         } else {
             cz_job_info_t info;
             cz_prover_status(s->prover, pid, &info, NULL);
-            pthread_mutex_lock(&s->mu);
+            cz_mutex_lock(&s->mu);
             j->pid = pid;
             j->partitions = info.partitions;
             snprintf(j->summary, sizeof j->summary, "%s", info.summary);
-            pthread_mutex_unlock(&s->mu);
+            cz_mutex_unlock(&s->mu);
         }
     }
     free(text);
@@ -303,7 +305,7 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     j->state = DJ_QUEUED;
     j->claim = true;   /* listed for its request_id only until it is accepted */
     /* claim the request_id (and the id) under the lock, prepare without it */
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     djob_t *old = NULL;
     for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
         if (!strcmp(o->request_id, rid))
@@ -332,7 +334,7 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
         j->next = s->jobs;
         s->jobs = j;
     }
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     if (old || rc != CZ_OK) {
         free_djob(j);
         return rc;
@@ -347,7 +349,7 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
                  : cz_fail(ctx, CZ_ENOMEM, "journal document");
         json_decref(doc);
     }
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     if (rc != CZ_OK) {
         /* never accepted: out of the list; a started prover job is canceled and dropped */
         for (djob_t **pp = &s->jobs; *pp; pp = &(*pp)->next)
@@ -356,7 +358,7 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
                 break;
             }
         uint64_t pid = j->pid;
-        pthread_mutex_unlock(&s->mu);
+        cz_mutex_unlock(&s->mu);
         if (pid) {
             cz_prover_cancel(s->prover, pid, NULL);
             cz_prover_wait(s->prover, pid, -1, NULL, NULL);
@@ -369,7 +371,7 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     s->jobs_accepted++;
     pthread_cond_broadcast(&s->work);   /* it may have ended already */
     *resp = json_pack("{s:s,s:s,s:b}", "id", j->id, "state", "queued", "existing", 0);
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d", j->id, j->kind,
             j->partitions, j->priority);
     return CZ_OK;
@@ -377,10 +379,10 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
 
 int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     *out = j ? cz__job_json(s, j) : NULL;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     if (!j)
         return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
     return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "status");
@@ -389,7 +391,7 @@ int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
 {
     struct timespec ts = cz_deadline_in(timeout_s > 0 ? timeout_s : 0);
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     int rc = CZ_OK;
     for (;;) {
         djob_t *j = cz__find(s, id);
@@ -399,7 +401,7 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
         }
         if (DJ_ENDED(j->state))
             break;
-        if (s->stopping || pthread_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
+        if (s->stopping || cz_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
             /* the job may have ended and expired while we slept: look it up again */
             djob_t *k = cz__find(s, id);
             rc = !k ? cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id)
@@ -407,7 +409,7 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
             break;
         }
     }
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     return rc;
 }
 
@@ -417,7 +419,7 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
     *proof = NULL;
     *len = 0;
     *public_inputs = NULL;
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     int rc = CZ_OK;
     bool mark = false;
@@ -443,7 +445,7 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
         if (mark)
             j->fetched = time(NULL);
     }
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     if (mark)
         cz_journal_mark_fetched(s->journal, id);
     return rc;
@@ -452,10 +454,10 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
 int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 {
     *out = NULL;
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     uint64_t pid = j && !j->claim && !DJ_ENDED(j->state) ? j->pid : 0;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     if (!j)
         return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
     if (pid) {
@@ -463,17 +465,17 @@ int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out
         cz_prover_cancel(s->prover, pid, NULL);
         CZ_LOGI("job cancel requested", "id=%s", id);
     }
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     j = cz__find(s, id);
     *out = j ? cz__job_json(s, j) : NULL;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     return *out ? CZ_OK : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
 }
 
 json_t *cz_server_list(cz_server_t *s, const char *state)
 {
     json_t *arr = json_array();
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     for (djob_t *j = s->jobs; arr && j; j = j->next) {
         if (j->claim)
             continue;
@@ -483,7 +485,7 @@ json_t *cz_server_list(cz_server_t *s, const char *state)
         else
             json_decref(o);
     }
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     return arr ? json_pack("{s:o}", "jobs", arr) : NULL;
 }
 

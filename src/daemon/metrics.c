@@ -36,7 +36,7 @@ typedef struct {
 static void snapshot(cz_server_t *s, snap_t *o, cz_prover_stats_t *ps)
 {
     memset(o, 0, sizeof *o);
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     for (djob_t *j = s->jobs; j; j = j->next) {
         if (j->claim)
             continue;
@@ -48,7 +48,7 @@ static void snapshot(cz_server_t *s, snap_t *o, cz_prover_stats_t *ps)
     memcpy(o->errors, s->errors, sizeof o->errors);
     memcpy(o->http, s->http, sizeof o->http);
     o->stopping = s->stopping;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     o->uptime_s = cz__now_s() - s->t_start;
     cz_prover_stats(s->prover, ps);
     o->staged = ps->jobs_staged;
@@ -57,10 +57,10 @@ static void snapshot(cz_server_t *s, snap_t *o, cz_prover_stats_t *ps)
 
 void cz_server_count_http(cz_server_t *s, int status)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     if (status >= 100 && status < 600)
         s->http[status / 100]++;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
 }
 
 json_t *cz_server_status(cz_server_t *s)

@@ -26,9 +26,9 @@ double cz__now_s(void) { return cz_mono_s(); }
 
 bool cz_server_stopping(cz_server_t *s)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     bool st = s->stopping;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     return st;
 }
 
@@ -103,7 +103,7 @@ static void job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const c
     json_decref(doc);
     free(hex);
 
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     if (rc != CZ_OK && st == DJ_DONE) {
         /* never report done what is not durable: the client may retry */
         st = DJ_FAILED;
@@ -127,7 +127,7 @@ static void job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const c
     if (st == DJ_FAILED && error < 0 && -error < CZ_E_COUNT)
         s->errors[-error]++;
     pthread_cond_broadcast(&s->changed);
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     char q[300];
     if (st == DJ_DONE)
         CZ_LOGI("job done", "id=%s partitions=%zu total_ms=%.0f", j->id, j->partitions, t->total);
@@ -191,14 +191,14 @@ void cz__job_ended(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t state
     (void)p;
     (void)state;
     cz_server_t *s = user;
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     for (djob_t *j = s->jobs; j; j = j->next)
         if (j->pid == id) {
             j->ended = true;
             pthread_cond_broadcast(&s->work);
             break;
         }
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
 }
 
 /* ---- the finisher -------------------------------------------------------------- */
@@ -211,6 +211,7 @@ void cz__job_ended(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t state
  */
 static void expire(cz_server_t *s)
 {
+    CZ_ASSERT(cz_mutex_held(&s->mu));
     time_t now = time(NULL);
     djob_t *gone_list = NULL;
     for (djob_t **pp = &s->jobs; *pp;) {
@@ -228,7 +229,7 @@ static void expire(cz_server_t *s)
     }
     if (!gone_list)
         return;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     while (gone_list) {
         djob_t *j = gone_list;
         gone_list = j->next;
@@ -239,14 +240,14 @@ static void expire(cz_server_t *s)
         free(j->proof);
         free(j);
     }
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
 }
 
 static void *finisher_main(void *arg)
 {
     cz_server_t *s = arg;
     double last_expire = 0;
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     while (!s->stop_threads) {
         djob_t *ended = NULL;
         for (djob_t *j = s->jobs; j && !ended; j = j->next)
@@ -255,9 +256,9 @@ static void *finisher_main(void *arg)
                 ended = j;
         if (ended) {
             ended->state = DJ_FINISHING;
-            pthread_mutex_unlock(&s->mu);
+            cz_mutex_unlock(&s->mu);
             finish_from_prover(s, ended);
-            pthread_mutex_lock(&s->mu);
+            cz_mutex_lock(&s->mu);
             continue;   /* look again at once: more may have ended */
         }
         double now = cz__now_s();
@@ -268,9 +269,9 @@ static void *finisher_main(void *arg)
         }
         /* woken by a callback; else once a second for the expiry */
         struct timespec ts = cz_deadline_in(1.0);
-        pthread_cond_timedwait(&s->work, &s->mu, &ts);
+        cz_cond_timedwait(&s->work, &s->mu, &ts);
     }
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     return NULL;
 }
 
@@ -401,7 +402,7 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     s->cfg = *cfg;
     s->t_start = cz__now_s();
     s->next_seq = 1;
-    pthread_mutex_init(&s->mu, NULL);
+    cz_mutex_init(&s->mu);
     pthread_cond_init(&s->changed, NULL);
     pthread_cond_init(&s->work, NULL);
     cz_prover_config_t pc;
@@ -455,9 +456,9 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
  */
 void cz_server_shutdown(cz_server_t *s, double grace_s)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     if (s->stopping && s->stop_threads) {
-        pthread_mutex_unlock(&s->mu);
+        cz_mutex_unlock(&s->mu);
         return;
     }
     s->stopping = true;
@@ -475,9 +476,9 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
         }
         if (!pid)
             break;
-        pthread_mutex_unlock(&s->mu);
+        cz_mutex_unlock(&s->mu);
         cz_prover_cancel(s->prover, pid, NULL);
-        pthread_mutex_lock(&s->mu);
+        cz_mutex_lock(&s->mu);
     }
     double deadline = cz__now_s() + grace_s;
     for (;;) {
@@ -490,7 +491,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
             break;
         }
         struct timespec ts = cz_deadline_in(0.1);
-        pthread_cond_timedwait(&s->changed, &s->mu, &ts);
+        cz_cond_timedwait(&s->changed, &s->mu, &ts);
     }
     /* wait for a result being written, then stop journaling results */
     for (djob_t *j = s->jobs; j; j = j->next)
@@ -501,11 +502,11 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
         for (djob_t *j = s->jobs; j; j = j->next)
             finishing |= j->state == DJ_FINISHING;
         if (finishing)
-            pthread_cond_wait(&s->changed, &s->mu);
+            cz_cond_wait(&s->changed, &s->mu);
     }
     s->stop_threads = true;
     pthread_cond_broadcast(&s->work);
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     if (s->threads_started) {
         pthread_join(s->finisher, NULL);
         s->threads_started = false;
@@ -530,6 +531,6 @@ void cz_server_free(cz_server_t *s)
     cz_journal_close(s->journal);
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->changed);
-    pthread_mutex_destroy(&s->mu);
+    cz_mutex_destroy(&s->mu);
     free(s);
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "cuzk.h"
+#include "core/mutex.h"
 #include "daemon/journal.h"
 #include "daemon/server.h"
 
@@ -64,7 +65,7 @@ struct cz_server {
     cz_journal_t *journal;
     cz_prover_t *prover;
 
-    pthread_mutex_t mu;
+    cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
     pthread_cond_t changed;               /* a job changed state (broadcast) */
     pthread_cond_t work;                  /* the finisher has something to do */
     djob_t *jobs;                         /* (mu) */
@@ -83,6 +84,7 @@ struct cz_server {
 double cz__now_s(void);
 /* Status object of |j| (s->mu held). */
 json_t *cz__job_json(cz_server_t *s, const djob_t *j);
+/* The accepted job |id| (s->mu held), else NULL. */
 djob_t *cz__find(cz_server_t *s, const char *id);
 const char *cz__state_name(dj_state_t st);
 /*

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "engine/engine_int.h"
 
 static const char *const state_names[] = {
@@ -19,11 +20,7 @@ const char *cz_job_state_name(cz_job_state_t s)
 
 double cz__engine_now_ms(cz_engine_t *e)
 {
-    if (e->tl)
-        return cz_tl_now_ms(e->tl);
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+    return e->tl ? cz_tl_now_ms(e->tl) : cz_mono_ms();
 }
 
 static bool job_ended(const job_t *j)
@@ -253,17 +250,7 @@ int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out)
 
 int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t *out)
 {
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    if (timeout_s >= 0) {
-        double whole = (double)(time_t)timeout_s;
-        deadline.tv_sec += (time_t)timeout_s;
-        deadline.tv_nsec += (long)((timeout_s - whole) * 1e9);
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec++;
-            deadline.tv_nsec -= 1000000000L;
-        }
-    }
+    struct timespec deadline = cz_deadline_in(timeout_s);
     int rc = CZ_OK;
     pthread_mutex_lock(&e->mu);
     job_t *j;

@@ -410,9 +410,9 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
     double now = cz_mono_s();
     out->state = CZ_JOB_QUEUED;
     cz_job_info_t ei;
-    if (j->phase == PJ_ENGINE && j->eid && cz_engine_info(p->engine, j->eid, &ei) == CZ_OK &&
-        ei.state < CZ_JOB_DONE) {
-        out->state = ei.state;
+    if (j->phase == PJ_ENGINE && j->eid && cz_engine_info(p->engine, j->eid, &ei) == CZ_OK) {
+        /* ended in the engine, its callback not through yet: still running to the caller */
+        out->state = ei.state < CZ_JOB_DONE ? ei.state : CZ_JOB_RUNNING;
         out->partitions_done = ei.partitions_done;
         out->t = ei.t;
         out->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;

@@ -53,7 +53,7 @@ static json_t *iso_time(time_t t)
  * The live view of |j| (s->mu held; the prover's lock nests inside): its
  * state, progress and timings, and the stage name of the status object.
  */
-static const char *refresh(cz_server_t *s, djob_t *j, cz_job_timings_t *t)
+const char *cz__job_refresh(cz_server_t *s, djob_t *j, cz_job_timings_t *t)
 {
     CZ_ASSERT(cz_mutex_held(&s->mu));
     *t = j->t;
@@ -77,7 +77,7 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *cj)
 {
     djob_t *j = (djob_t *)cj;   /* refresh caches the prover's view in the record (s->mu held) */
     cz_job_timings_t t;
-    const char *stage = refresh(s, j, &t);
+    const char *stage = cz__job_refresh(s, j, &t);
     json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:I,s:I},s:{s:f,s:f,s:f,s:f,s:f},s:b}",
                           "id", j->id, "kind", j->kind, "summary", j->summary,
                           "priority", j->priority, "state", cz__state_name(j->state),
@@ -427,7 +427,7 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
         rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
     else if (!DJ_ENDED(j->state)) {
         cz_job_timings_t t;
-        const char *stage = refresh(s, j, &t);
+        const char *stage = cz__job_refresh(s, j, &t);
         rc = cz_fail(ctx, CZ_EBUSY, "job %s is %s (%zu/%zu partitions)", id, stage,
                      j->partitions_done, j->partitions);
     }

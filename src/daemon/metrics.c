@@ -40,7 +40,8 @@ static void snapshot(cz_server_t *s, snap_t *o, cz_prover_stats_t *ps)
     for (djob_t *j = s->jobs; j; j = j->next) {
         if (j->claim)
             continue;
-        json_decref(cz__job_json(s, j));   /* refreshes j->state from the prover */
+        cz_job_timings_t t;
+        cz__job_refresh(s, j, &t);   /* j->state from the prover */
         o->by_state[j->state]++;
     }
     o->accepted = s->jobs_accepted;

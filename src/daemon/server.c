@@ -34,9 +34,6 @@ bool cz_server_stopping(cz_server_t *s)
 
 const cz_dconfig_t *cz_server_config(const cz_server_t *s) { return &s->cfg; }
 
-cz_prover_t *cz__server_prover(cz_server_t *s);
-cz_prover_t *cz__server_prover(cz_server_t *s) { return s->prover; }
-
 /* ---- ending a job --------------------------------------------------------- */
 
 static json_t *timings_json(const cz_job_timings_t *t)

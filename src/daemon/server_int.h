@@ -82,6 +82,11 @@ struct cz_server {
 };
 
 double cz__now_s(void);
+/*
+ * Bring |j|'s state, progress, summary and timings (*t) up to date from
+ * the prover; returns the stage name of its status object (s->mu held).
+ */
+const char *cz__job_refresh(cz_server_t *s, djob_t *j, cz_job_timings_t *t);
 /* Status object of |j| (s->mu held). */
 json_t *cz__job_json(cz_server_t *s, const djob_t *j);
 /* The accepted job |id| (s->mu held), else NULL. */

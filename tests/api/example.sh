@@ -23,6 +23,10 @@ cmake --install "$BUILD" --prefix "$prefix" >"$tmp/install.txt" 2>&1 || { cat "$
 for f in include/cuzk.h include/cuzk/error.h bin/cuzk; do
     [ -e "$prefix/$f" ] || fail "install: no $f"
 done
+if [ -e "$prefix/bin/cuzkd" ]; then
+    unit=$prefix/lib/systemd/system/cuzkd.service
+    grep -q "^ExecStart=$prefix/bin/cuzkd " "$unit" || fail "install: the systemd unit does not start $prefix/bin/cuzkd"
+fi
 pc=$(find "$prefix" -name cuzk.pc | head -1)
 [ -n "$pc" ] || fail "install: no cuzk.pc"
 libdir=$(dirname "$(dirname "$pc")")

@@ -23,7 +23,11 @@
  *
  * Staging (outside the device lock): a and b are copied into one of
  * CZ__STAGE_SLOTS pinned host buffers, so the region uploads them at full
- * PCIe rate; the slot is given back when the region ends.
+ * PCIe rate; the slot is given back when the region ends. Pinning is slow
+ * (cudaHostAlloc of a 2^27 slot, 8 GiB, took 9 s on the H200 host), so a
+ * slot too small for a partition is grown by a thread of its own while the
+ * partitions go on unstaged (their region uploads a and b from pageable
+ * memory, ~1.5 s slower at 2^27, instead of waiting 9 s for the pinning).
  *
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
@@ -78,10 +82,16 @@ typedef struct {
 typedef struct {
     cz_fr *mem;
     size_t cap;              /* elements */
-    bool busy;
+    bool busy;               /* a partition's a and b are in it */
+    bool growing;            /* its grower thread owns mem/cap until it clears this */
+    size_t want;             /* elements the grower allocates */
+    pthread_t grower;
+    bool joinable;           /* grower was started and not joined yet */
+    int device;
+    struct cuda_backend *cb;
 } stage_slot;
 
-typedef struct {
+typedef struct cuda_backend {
     cz_backend_t base;
     pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
     pthread_cond_t scv;              /* a slot became free */
@@ -92,6 +102,7 @@ typedef struct {
     unsigned h_log;
     cz_cuda_msm *msm;
     rset sets[CZ__RESIDENT_SETS];
+    void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under the device lock */
     uint64_t clock;                  /* region counter, for LRU */
     unsigned fault_at;               /* CUZK_CUDA_FAULT; 0 = off */
 } cuda_backend_t;
@@ -215,6 +226,39 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
     return slot;
 }
 
+/* ---- uploads of params vectors ------------------------------------------------ */
+
+#define CZ__BOUNCE_BYTES ((size_t)128 << 20)
+
+static void fill_on_pool(void *arg, void *dst, const void *src, size_t bytes)
+{
+    cz_pool_memcpy(cz_ctx_pool((cz_ctx_t *)arg), dst, src, bytes);
+}
+
+/*
+ * A params vector to the device. The host vectors are pageable (read from a
+ * file, or generated), and a driver copy from pageable memory ran at
+ * ~5.6 GB/s on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first
+ * region. Through two pinned bounce buffers filled on all cores it runs at
+ * the lesser of the memcpy and PCIe rates. Small vectors (and a failed
+ * bounce allocation) take the plain copy.
+ */
+static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
+                        size_t bytes)
+{
+    if (bytes >= 4 * CZ__BOUNCE_BYTES && !cb->bounce[0]) {
+        if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
+            cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
+            cz_cuda_host_free(cb->bounce[0]);
+            cb->bounce[0] = NULL;
+        }
+    }
+    if (bytes < 4 * CZ__BOUNCE_BYTES || !cb->bounce[0])
+        return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
+    return cz_cuda_upload_bounced(ctx, dev, host, bytes, cb->bounce, CZ__BOUNCE_BYTES,
+                                  fill_on_pool, ctx);
+}
+
 /*
  * Make vector |k| of |set| resident if it is not and it fits. A vector of
  * another shape under the same id (a reloaded params file) replaces it.
@@ -236,7 +280,7 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     void *dev = NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
         return NULL;
-    if ((*rc = cz_cuda_memcpy_htod(ctx, dev, want->host, bytes)) != CZ_OK) {
+    if ((*rc = upload_bases(ctx, cb, dev, want->host, bytes)) != CZ_OK) {
         cz_cuda_free(dev);
         return NULL;
     }
@@ -246,20 +290,69 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
 
 /* ---- staging: a and b into pinned memory, outside the device lock ------------------ */
 
-/* A free slot (the largest first), waiting while every slot is busy. */
-static stage_slot *take_slot(cuda_backend_t *cb)
+/* Grower thread: pin a larger buffer for the slot (smu not held while it works). */
+static void *grow_slot(void *arg)
+{
+    stage_slot *s = arg;
+    void *mem = NULL;
+    int ok = cz_cuda_set_device(NULL, s->device) == CZ_OK &&
+             cz_cuda_host_alloc(NULL, &mem, s->want * sizeof(cz_fr)) == CZ_OK;
+    pthread_mutex_lock(&s->cb->smu);
+    if (ok) {
+        cz_cuda_host_free(s->mem);
+        s->mem = mem;
+        s->cap = s->want;
+    }
+    s->growing = false;   /* on failure the slot keeps its old buffer (or none) */
+    pthread_cond_broadcast(&s->cb->scv);
+    pthread_mutex_unlock(&s->cb->smu);
+    return NULL;
+}
+
+/* Start growing every idle slot smaller than |need| elements (smu held). */
+static void grow_slots(cuda_backend_t *cb, size_t need)
+{
+    for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
+        stage_slot *s = &cb->slots[i];
+        if (s->busy || s->growing || s->cap >= need)
+            continue;
+        if (s->joinable)
+            pthread_join(s->grower, NULL);   /* finished: it cleared growing */
+        s->joinable = false;
+        s->want = need;
+        s->device = cb->base.device_index;
+        s->cb = cb;
+        s->growing = pthread_create(&s->grower, NULL, grow_slot, s) == 0;
+        s->joinable = s->growing;
+    }
+}
+
+/*
+ * A free slot of at least |need| elements, waiting while every such slot
+ * is busy (backpressure); NULL when no slot is that large yet: their
+ * growth is started and the caller goes on unstaged.
+ */
+static stage_slot *take_slot(cuda_backend_t *cb, size_t need)
 {
     pthread_mutex_lock(&cb->smu);
     stage_slot *s = NULL;
     for (;;) {
-        for (int i = 0; i < CZ__STAGE_SLOTS; i++)
-            if (!cb->slots[i].busy && (!s || cb->slots[i].cap > s->cap))
-                s = &cb->slots[i];
-        if (s)
+        bool any_large = false;
+        for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
+            stage_slot *t = &cb->slots[i];
+            if (t->growing || t->cap < need)
+                continue;
+            any_large = true;
+            if (!t->busy && (!s || t->cap < s->cap))
+                s = t;
+        }
+        if (s || !any_large)
             break;
         pthread_cond_wait(&cb->scv, &cb->smu);
     }
-    s->busy = true;
+    if (s)
+        s->busy = true;
+    grow_slots(cb, need);
     pthread_mutex_unlock(&cb->smu);
     return s;
 }
@@ -289,21 +382,9 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     if (w->staged || !w->a || !w->b || w->c)   /* c given: leave it all pageable */
         return CZ_OK;
     const size_t m = (size_t)1 << w->log_m;
-    stage_slot *s = take_slot(cb);
-    if (s->cap < 2 * m) {
-        cz_cuda_host_free(s->mem);
-        s->mem = NULL;
-        s->cap = 0;
-        int rc = cz_cuda_set_device(ctx, be->device_index);
-        if (rc == CZ_OK)
-            rc = cz_cuda_host_alloc(ctx, (void **)&s->mem, 2 * m * sizeof(cz_fr));
-        if (rc != CZ_OK) {
-            w->staged = s;
-            cuda_unstage(be, w);
-            return rc;
-        }
-        s->cap = 2 * m;
-    }
+    stage_slot *s = take_slot(cb, 2 * m);
+    if (!s)
+        return CZ_OK;   /* no slot pinned at this size yet: the region reads pageable a, b */
     cz_pool_memcpy(cz_ctx_pool(ctx), s->mem, w->a, w->rows * sizeof(cz_fr));
     cz_pool_memcpy(cz_ctx_pool(ctx), s->mem + m, w->b, w->rows * sizeof(cz_fr));
     w->a = s->mem;
@@ -470,8 +551,13 @@ static void cuda_free_backend(cz_backend_t *be)
     cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(&cb->sets[s]);
-    for (int s = 0; s < CZ__STAGE_SLOTS; s++)
+    for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
+        if (cb->slots[s].joinable)
+            pthread_join(cb->slots[s].grower, NULL);
         cz_cuda_host_free(cb->slots[s].mem);
+    }
+    cz_cuda_host_free(cb->bounce[0]);
+    cz_cuda_host_free(cb->bounce[1]);
     pthread_cond_destroy(&cb->scv);
     pthread_mutex_destroy(&cb->smu);
     cz_cuda_h_free(cb->h);

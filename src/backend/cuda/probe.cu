@@ -125,6 +125,48 @@ extern "C" int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, si
     return CZ_OK;
 }
 
+/* Chunk k goes through bounce[k % 2]: before refilling a buffer, wait for
+ * the DMA that last read it (its event). */
+static int upload_chunks(cz_ctx_t *ctx, char *dst, const char *src, size_t bytes,
+                         void *const bounce[2], size_t bb, cz_cuda_fill_fn *fill, void *arg,
+                         cudaStream_t st, cudaEvent_t ev[2])
+{
+    for (size_t off = 0, k = 0; off < bytes; off += bb, k++) {
+        const size_t len = bytes - off < bb ? bytes - off : bb;
+        const int b = (int)(k & 1);
+        if (k >= 2)
+            CZ__CU(ctx, cudaEventSynchronize(ev[b]));
+        fill(arg, bounce[b], src + off, len);
+        CZ__CU(ctx, cudaMemcpyAsync(dst + off, bounce[b], len, cudaMemcpyHostToDevice, st));
+        CZ__CU(ctx, cudaEventRecord(ev[b], st));
+    }
+    CZ__CU(ctx, cudaStreamSynchronize(st));
+    return CZ_OK;
+}
+
+extern "C" int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes,
+                                      void *const bounce[2], size_t bounce_bytes,
+                                      cz_cuda_fill_fn *fill, void *fill_arg)
+{
+    cudaStream_t st = NULL;
+    cudaEvent_t ev[2] = { NULL, NULL };
+    CZ__CU(ctx, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    int rc = CZ_OK;
+    for (int i = 0; i < 2 && rc == CZ_OK; i++)
+        if (cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming) != cudaSuccess)
+            rc = cz_fail(ctx, CZ_EDEVICE, "cuda: cudaEventCreate failed");
+    if (rc == CZ_OK)
+        rc = upload_chunks(ctx, (char *)dst, (const char *)src, bytes, bounce, bounce_bytes, fill,
+                           fill_arg, st, ev);
+    if (rc != CZ_OK)
+        cudaStreamSynchronize(st);   /* no DMA may still read a bounce buffer */
+    for (int i = 0; i < 2; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    cudaStreamDestroy(st);
+    return rc;
+}
+
 extern "C" int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
 {
     CZ__CU(ctx, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));

@@ -258,12 +258,17 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_
         if ((rc = cz_prover_submit(s->prover, &r, &pid, &err)) != CZ_OK) {
             cz_fail(ctx, rc, "%s", err.message);
         } else {
+            /* A job can end before its pid is recorded here, its callback then finding
+             * no job: the prover shows it ended before it calls back, so the status
+             * read after the pid is set (under s->mu, as the callback's lookup) sees it. */
             cz_job_info_t info;
-            cz_prover_status(s->prover, pid, &info, NULL);
             cz_mutex_lock(&s->mu);
             j->pid = pid;
-            j->partitions = info.partitions;
-            snprintf(j->summary, sizeof j->summary, "%s", info.summary);
+            if (cz_prover_status(s->prover, pid, &info, NULL) == CZ_OK) {
+                j->partitions = info.partitions;
+                snprintf(j->summary, sizeof j->summary, "%s", info.summary);
+                j->ended |= info.state >= CZ_JOB_DONE;
+            }
             cz_mutex_unlock(&s->mu);
         }
     }
@@ -307,13 +312,19 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     /* claim the request_id (and the id) under the lock, prepare without it */
     cz_mutex_lock(&s->mu);
     djob_t *old = NULL;
-    for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
-        if (!strcmp(o->request_id, rid))
-            old = o;
+    for (;;) {
+        old = NULL;
+        for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
+            if (!strcmp(o->request_id, rid))
+                old = o;
+        if (!old || !old->claim)
+            break;
+        /* the same request_id being submitted right now: its outcome decides */
+        cz_cond_wait(&s->changed, &s->mu);
+    }
     int rc = CZ_OK;
     if (old) {
-        rc = old->claim ? cz_fail(ctx, CZ_EBUSY, "request_id: '%s' is being submitted right now", rid)
-           : json_equal(old->request, (json_t *)req)
+        rc = json_equal(old->request, (json_t *)req)
                ? CZ_OK
                : cz_fail(ctx, CZ_EBUSY, "request_id: '%s' was used for a different request (job %s)",
                          rid, old->id);
@@ -358,6 +369,7 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
                 break;
             }
         uint64_t pid = j->pid;
+        pthread_cond_broadcast(&s->changed);   /* a submit of the same request_id may wait */
         cz_mutex_unlock(&s->mu);
         if (pid) {
             cz_prover_cancel(s->prover, pid, NULL);
@@ -369,7 +381,8 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     }
     j->claim = false;
     s->jobs_accepted++;
-    pthread_cond_broadcast(&s->work);   /* it may have ended already */
+    pthread_cond_broadcast(&s->work);      /* it may have ended already */
+    pthread_cond_broadcast(&s->changed);   /* a submit of the same request_id may wait */
     *resp = json_pack("{s:s,s:s,s:b}", "id", j->id, "state", "queued", "existing", 0);
     cz_mutex_unlock(&s->mu);
     CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d", j->id, j->kind,

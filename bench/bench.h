@@ -14,6 +14,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The names `cuzk bench` dispatches (bench.c's table, same order and build
+ * conditions), for the top-level help. */
+#ifdef CUZK_HAVE_JANSSON
+#define CZ_BENCH_NAMES_SYNTH ", synth"
+#else
+#define CZ_BENCH_NAMES_SYNTH ""
+#endif
+#ifdef CUZK_HAVE_CUDA
+#define CZ_BENCH_NAMES_H ", h"
+#else
+#define CZ_BENCH_NAMES_H ""
+#endif
+#define CZ_BENCH_NAMES "pipeline, prove, msm, ntt, poseidon" CZ_BENCH_NAMES_SYNTH CZ_BENCH_NAMES_H
+
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
 int cz_bench_pipeline(int argc, char **argv);

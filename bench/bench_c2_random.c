@@ -121,7 +121,8 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
         rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
             rc = CZ_OK;
-            cz_progress_draw(&progress, info.partitions_done, info.partitions, "proving");
+            cz_progress_draw(&progress, info.partitions_done, info.partitions,
+                             cz_job_stage_label(info.state, info.in_stage));
         }
         wall = cz_mono_s() - t;
         cz_progress_end(&progress);

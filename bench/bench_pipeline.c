@@ -181,6 +181,10 @@ static int parse(int argc, char **argv, pipe_opts *o)
         fprintf(stderr, "cuzk bench pipeline: --params and --random-params exclude each other\n");
         return -1;
     }
+    /* written after the whole run: checked before it */
+    if (!cz_cli_check_output("cuzk bench pipeline", "--timeline", o->timeline_path) ||
+        !cz_cli_check_output("cuzk bench pipeline", "--svg", o->svg_path))
+        return -1;
     return optind == argc ? 0 : -1;
 }
 

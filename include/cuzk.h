@@ -235,6 +235,21 @@ CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, cons
 CZ_EXTERN int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id,
                                cz_error_t *err);
 
+/*
+ * Where a partition is between submission and resolution:
+ *   QUEUED       not yet taken by a synthesis worker, waiting for memory
+ *                budget, or back in line for a retry;
+ *   SYNTHESIS    its witness is being synthesized;
+ *   DEVICE_WAIT  synthesized: in the device queue, being staged, or waiting
+ *                for the device lock;
+ *   DEVICE       holding the device lock (the device region);
+ *   EPILOGUE     the CPU epilogue after the device region.
+ */
+typedef enum cz_part_stage {
+    CZ_PART_QUEUED, CZ_PART_SYNTHESIS, CZ_PART_DEVICE_WAIT, CZ_PART_DEVICE, CZ_PART_EPILOGUE,
+    CZ_PART_NSTAGES
+} cz_part_stage_t;
+
 /* Milliseconds. */
 typedef struct cz_job_timings {
     double queue_wait;             /* submit to the first synthesis, params load included */
@@ -250,6 +265,9 @@ typedef struct cz_job_info {
     int error;                     /* CZ_OK unless FAILED / CANCELED */
     char message[256];             /* why it failed */
     cz_job_timings_t t;
+    /* The partitions not yet resolved, by stage (a snapshot: a partition
+     * moving between stages at that instant may count as QUEUED). */
+    size_t in_stage[CZ_PART_NSTAGES];
     bool loading_params;           /* QUEUED: its params are being loaded now */
     char summary[128];             /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
 } cz_job_info_t;

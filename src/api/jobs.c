@@ -292,9 +292,14 @@ static pjob_t *next_staged(cz_prover_t *p)
 /* Params for |j| (acquired and checked against its shape), then the engine. p->mu NOT held. */
 static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
 {
+    /* the input's expensive checks first: a bad C1 fails in milliseconds, not after a
+     * multi-GB params load */
+    int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
+    if (rc != CZ_OK)
+        return rc;
     cz_pentry_t *pe = NULL;
     double load_ms = 0;
-    int rc = cz_pcache_acquire(p->pcache, ctx, j->params_path, &pe, &load_ms);
+    rc = cz_pcache_acquire(p->pcache, ctx, j->params_path, &pe, &load_ms);
     if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
         char m[256];
         snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
@@ -414,6 +419,7 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
         /* ended in the engine, its callback not through yet: still running to the caller */
         out->state = ei.state < CZ_JOB_DONE ? ei.state : CZ_JOB_RUNNING;
         out->partitions_done = ei.partitions_done;
+        memcpy(out->in_stage, ei.in_stage, sizeof out->in_stage);
         out->t = ei.t;
         out->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
     } else {

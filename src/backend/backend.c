@@ -150,3 +150,16 @@ int cz_backend_new(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int devi
 {
     return cz_backend_new_opts(ctx, out, kind, device_index, NULL);
 }
+
+int cz_backend_step(cz_ctx_t *ctx, const cz_prove_work_t *w, const char *next)
+{
+    if (w->cancel && atomic_load(w->cancel))
+        return cz_fail(ctx, CZ_ECANCELED, "canceled before the %s step", next);
+    return cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE_STEP);
+}
+
+int cz_backend_enter(cz_ctx_t *ctx, cz_backend_t *be)
+{
+    int rc = cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE);
+    return rc ? rc : cz__fault_sim(be->fault, ctx, CZ_FAULT_DEVICE);
+}

@@ -17,6 +17,14 @@
  * |params_id| identifies the params the bases belong to, so a backend may
  * keep them resident on its device between partitions.
  *
+ * Cancellation: a region checks, at each step boundary (before H, the H
+ * MSM, L, A, B1 and B2), with cz_backend_step: once the job's |cancel| flag
+ * is set the region returns CZ_ECANCELED there, so a canceled job (or a
+ * shutdown) gives the device back within one MSM's time. CZ_ECANCELED is
+ * not a device failure. The same boundary is the fault site DEVICE_STEP of
+ * the ctx's fault object (core/fault.h), and entering a region the site
+ * DEVICE.
+ *
  * Threading: one backend object serves one device and is shared by that
  * device's workers; device() is only ever called by the worker holding the
  * device's lock, so calls never overlap — but prep of another partition
@@ -25,11 +33,13 @@
 #ifndef CUZK_BACKEND_H
 #define CUZK_BACKEND_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <blst.h>
 
+#include "core/fault.h"
 #include "core/latch.h"
 #include "cuzk/ctx.h"
 #include "ec/msm.h"
@@ -56,6 +66,12 @@ typedef struct cz_prove_work {
     const cz_scalar_split *a_split;   /* over A-dense aux, indexes a_bases + num_inputs */
     const cz_scalar_split *b_split;   /* over B-dense aux, indexes b*_bases + num_b_inputs */
     const void *params_id;
+    size_t n_l_bases, n_a_bases, n_b_bases;   /* the params vectors' lengths (b: b1 and b2),
+                                               * known before prep: a backend may upload
+                                               * the tails' bases while prep runs */
+
+    /* ---- cancellation: the job's flag, borrowed; NULL: never canceled -- */
+    const atomic_bool *cancel;
 
     /* ---- results of the device region ------------------------------- */
     blst_p1 h, l, a_acc, b1_acc;
@@ -67,6 +83,7 @@ typedef struct cz_prove_work {
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
+    double t_upload;                  /* of the above, params bases uploaded (a set's first region) */
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;
@@ -93,14 +110,26 @@ typedef struct cz_backend_ops {
 struct cz_backend {
     const cz_backend_ops_t *ops;
     int device_index;
+    cz_fault_t *fault;   /* this device's own fault object (core/fault.h); may be NULL */
 };
+
+/*
+ * The step boundary |next| ("H", "MSM h", "L", "A", "B1", "B2") of a device
+ * region: CZ_ECANCELED ("canceled before the <next> step") once w->cancel
+ * is set; else the ctx's DEVICE_STEP fault site (core/fault.h); else CZ_OK.
+ * Backends call it before each step and return what it returns.
+ */
+int cz_backend_step(cz_ctx_t *ctx, const cz_prove_work_t *w, const char *next);
+/* Entering a device region: the ctx's DEVICE fault site, else the backend's own. */
+int cz_backend_enter(cz_ctx_t *ctx, cz_backend_t *be);
 
 /* The CPU backend: the "device" is the ctx's thread pool. Never fails to create except ENOMEM. */
 int cz_cpu_backend_new(cz_backend_t **out, int device_index);
 /*
- * Fault injection (tests, like sqlite's FaultSim): device regions number
- * |after| and later fail with CZ_EDEVICE "injected device failure" before
- * touching the partition. after = 0 disables.
+ * Fault injection for this one device (tests; core/fault.h's DEVICE site,
+ * on a fault object the backend owns): device regions number |after| and
+ * later fail with CZ_EDEVICE "injected fault: device #n" before touching
+ * the partition. after = 0 disables.
  */
 void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after);
 

@@ -1,12 +1,16 @@
 /*
  * cli/cli_io.c — whole-file reads and writes for the CLI commands (proofs,
- * public inputs): errors name the path and the cause.
+ * public inputs), and the early checks of output locations: errors name the
+ * path and the cause.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -73,4 +77,100 @@ size_t cz_cli_peak_rss(void)
         return kb * 1024;
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss * 1024 : 0;   /* KiB on Linux */
+}
+
+/* ---- output locations -------------------------------------------------------- */
+
+static bool output_problem(const char *who, const char *what, const char *path, const char *why,
+                           const char *detail)
+{
+    fprintf(stderr, "%s: %s %s: %s%s%s\n", who, what, path, why, detail ? ": " : "",
+            detail ? detail : "");
+    return false;
+}
+
+/* The directory part of |path| ("." for a bare name, "/" for "/x"). */
+static void dir_of(char *out, size_t cap, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, cap, ".");
+    else if (slash == path)
+        snprintf(out, cap, "/");
+    else
+        snprintf(out, cap, "%.*s", (int)(slash - path), path);
+}
+
+/* |dir| is an existing directory this process may create files in. */
+static bool dir_usable(const char *who, const char *what, const char *path, const char *dir)
+{
+    struct stat st;
+    char why[PATH_MAX + 64];
+    if (stat(dir, &st) != 0) {
+        snprintf(why, sizeof why, "directory %s", dir);
+        return output_problem(who, what, path, why, strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(why, sizeof why, "%s is not a directory", dir);
+        return output_problem(who, what, path, why, NULL);
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(why, sizeof why, "directory %s is not writable", dir);
+        return output_problem(who, what, path, why, strerror(errno));
+    }
+    return true;
+}
+
+bool cz_cli_check_output(const char *who, const char *what, const char *path)
+{
+    if (!path)
+        return true;
+    if (!*path)
+        return output_problem(who, what, "''", "empty path", NULL);
+    size_t n = strlen(path);
+    struct stat st;
+    if (path[n - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+        return output_problem(who, what, path, "is a directory (a file name is wanted)", NULL);
+    if (stat(path, &st) == 0 && access(path, W_OK) != 0)
+        return output_problem(who, what, path, "not writable", strerror(errno));
+    char dir[PATH_MAX];
+    dir_of(dir, sizeof dir, path);
+    return dir_usable(who, what, path, dir);
+}
+
+bool cz_cli_make_output_dir(const char *who, const char *what, const char *dir)
+{
+    if (!dir)
+        return true;
+    if (!*dir)
+        return output_problem(who, what, "''", "empty path", NULL);
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return output_problem(who, what, dir, "path too long", NULL);
+    /* mkdir -p: each prefix in turn; an existing one is fine if a directory */
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            char why[PATH_MAX + 32];
+            snprintf(why, sizeof why, "cannot create %s", buf);
+            return output_problem(who, what, dir, why, strerror(errno));
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    return dir_usable(who, what, dir, dir);
+}
+
+void cz_cli_usage_tail(FILE *f, const char *command)
+{
+    if (f == stdout) {
+        fputc('\n', f);
+        cz_cli_c2_usage(f, command);
+    } else {
+        fprintf(f, "  (cuzk %s --help also shows the --kind porep-c2 form)\n", command);
+    }
 }

@@ -2,7 +2,6 @@
  * cli/client.c — HTTP over libcurl (loaded at run time, cli/curl_dl.h), JSON replies, job following and the
  * progress display (see cli/client.h).
  */
-#include "core/clock.h"
 #include "core/hex.h"
 #include "cli/client.h"
 
@@ -16,6 +15,13 @@
 #include "cli/cli.h"
 #include "cli/curl_dl.h"
 #include "cli/public_file.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 bool cz_client_opt(cz_client_t *cl, int opt, const char *arg)
 {
@@ -121,8 +127,16 @@ bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const
         out->body = sink.buf ? sink.buf : strdup("");
         out->len = sink.len;
     } else {
-        snprintf(out->error, sizeof out->error, "%s%s%s: %s", cl->url ? cl->url : "unix socket ",
-                 cl->url ? "" : cl->socket, "", *err ? err : curl->easy_strerror(rc));
+        /* name the address we tried; on a unix socket libcurl's own text says
+         * "port 80" (of the placeholder URL), so the OS's reason is given */
+        long os_errno = 0;
+        curl->easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
+        if (cl->url)
+            snprintf(out->error, sizeof out->error, "%s: %s", cl->url,
+                     *err ? err : curl->easy_strerror(rc));
+        else
+            snprintf(out->error, sizeof out->error, "unix socket %s: %s", cl->socket,
+                     os_errno ? strerror((int)os_errno) : curl->easy_strerror(rc));
         free(sink.buf);
     }
     curl->slist_free_all(hdr);
@@ -170,7 +184,7 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
     snprintf(path, sizeof path, "/v1/proofs/%s", id);
     cz_progress_t pr;
     cz_progress_start(&pr, quiet);
-    double t0 = cz_mono_s();
+    double t0 = now_s();
     *final = NULL;
     for (;;) {
         json_t *st = NULL;
@@ -180,14 +194,18 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
             return rc;
         }
         const char *state = json_string_value(json_object_get(st, "state"));
-        const char *stage = json_string_value(json_object_get(st, "stage"));
+        /* within the engine the partition's own stage (synthesis, device, ...)
+         * says more than "proving": a one-partition job moves through it */
+        const char *stage = json_string_value(json_object_get(st, "partition_stage"));
+        if (!stage)
+            stage = json_string_value(json_object_get(st, "stage"));
         json_t *prog = json_object_get(st, "progress");
         size_t done = (size_t)json_integer_value(json_object_get(prog, "partitions_done"));
         size_t total = (size_t)json_integer_value(json_object_get(prog, "partitions_total"));
         cz_progress_draw(&pr, done, total, stage ? stage : "?");
         bool ended = state && (!strcmp(state, "done") || !strcmp(state, "failed") ||
-                               !strcmp(state, "canceled"));
-        if (ended || (timeout_s >= 0 && cz_mono_s() - t0 >= timeout_s)) {
+                               !strcmp(state, "canceled") || !strcmp(state, "lost"));
+        if (ended || (timeout_s >= 0 && now_s() - t0 >= timeout_s)) {
             cz_progress_end(&pr);
             *final = st;
             if (!ended)

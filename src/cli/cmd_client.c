@@ -3,7 +3,9 @@
  * the client commands of cuzkd's HTTP API (docs/API.md), and `cuzk prove`
  * through the daemon. Exit codes: cli/client.h.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,9 @@ static void print_status_line(const json_t *st)
            json_integer_value(json_object_get(p, "partitions_total")),
            json_string_value(json_object_get(st, "summary")),
            json_number_value(json_object_get(t, "total_ms")) / 1e3);
+    const char *pstage = json_string_value(json_object_get(st, "partition_stage"));
+    if (pstage)
+        printf("  [%s]", pstage);
     const char *msg = json_string_value(json_object_get(st, "message"));
     if (msg && *msg)
         printf("  (%s)", msg);
@@ -70,7 +75,8 @@ static void submit_usage(FILE *f)
             "  Submits a job to cuzkd and prints its id (with --json: the reply).\n"
             "  NAME is a params file in the daemon's params.dir (or an absolute path the\n"
             "  daemon may read). --input sends FILE's JSON inline; --input-path lets the\n"
-            "  daemon read PATH. Resubmitting the same --request-id returns the same job.\n"
+            "  daemon read PATH (made absolute here). Resubmitting the same --request-id\n"
+            "  returns the same job.\n"
             CZ_CLIENT_USAGE
             "  Exit: 0 accepted, 1 refused, 2 usage, 3 daemon unreachable.\n");
 }
@@ -150,7 +156,17 @@ int cmd_submit(int argc, char **argv)
             json_object_set_new(req, "input", in);
             break;
         }
-        case 'I': json_object_set_new(req, "input_path", json_string(optarg)); break;
+        case 'I': {
+            /* the daemon runs elsewhere (another cwd): send an absolute path */
+            char abs[PATH_MAX];
+            if (!realpath(optarg, abs)) {
+                fprintf(stderr, "cuzk submit: --input-path %s: %s\n", optarg, strerror(errno));
+                json_decref(req);
+                return CZ_EXIT_USAGE;
+            }
+            json_object_set_new(req, "input_path", json_string(abs));
+            break;
+        }
         case 'h': submit_usage(stdout); json_decref(req); return CZ_EXIT_OK;
         default: goto usage;
         }
@@ -322,6 +338,9 @@ int cmd_proof(int argc, char **argv)
         proof_usage(stderr);
         return CZ_EXIT_USAGE;
     }
+    if (!cz_cli_check_output("cuzk proof", "--out", o.out) ||
+        !cz_cli_check_output("cuzk proof", "--public", o.pub))
+        return CZ_EXIT_USAGE;
     size_t parts = 0;
     int rc = cz_client_fetch_proof(&o.cl, "cuzk proof", o.id, o.timeout < 0 ? 0 : o.timeout, o.out,
                                    o.pub, &parts);
@@ -337,6 +356,18 @@ int cmd_proof(int argc, char **argv)
 
 /* ---- list / daemon-status ------------------------------------------------ */
 
+/* The states a job can be in (docs/API.md; daemon/api.c checks the same list). */
+#define JOB_STATES "queued, running, done, failed, canceled"
+
+static bool job_state_ok(const char *s)
+{
+    static const char *const states[] = { "queued", "running", "done", "failed", "canceled" };
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+        if (!strcmp(s, states[i]))
+            return true;
+    return false;
+}
+
 static int simple_get(int argc, char **argv, const char *who, const char *usage_text,
                       bool state_opt, json_t **out, cz_client_t *cl)
 {
@@ -350,7 +381,10 @@ static int simple_get(int argc, char **argv, const char *who, const char *usage_
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         if (cz_client_opt(cl, c, optarg))
             continue;
-        if (c == 's' && state_opt)
+        if (c == 's' && state_opt && !job_state_ok(optarg)) {
+            fprintf(stderr, "%s: --state '%s' is not one of %s\n", who, optarg, JOB_STATES);
+            return CZ_EXIT_USAGE;
+        } else if (c == 's' && state_opt)
             state = optarg;
         else if (c == 'h') {
             fputs(usage_text, stdout);

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/public_file.h"
@@ -197,6 +196,8 @@ int cmd_export(int argc, char **argv)
         usage(stderr);
         return CZ_EXIT_USAGE;
     }
+    if (!cz_cli_make_output_dir("cuzk export", "--dir", dir))
+        return CZ_EXIT_USAGE;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
@@ -226,8 +227,6 @@ int cmd_export(int argc, char **argv)
         else
             rc = cz_proofs_decode(ctx, proofs, n, bytes, len);
     }
-    if (rc == CZ_OK && mkdir(dir, 0755) != 0 && errno != EEXIST)
-        rc = cz_fail(ctx, CZ_EIO, "%s: %s", dir, strerror(errno));
     if (rc == CZ_OK)
         rc = write_vk(ctx, dir, &vk);
     for (size_t k = 0; rc == CZ_OK && k < blocks; k++)

@@ -56,6 +56,14 @@ static bool parse_hex(const char *s, uint8_t **out, size_t *len)
     return true;
 }
 
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return true;
+    return false;
+}
+
 static int hash_poseidon(int argc, char **argv)
 {
     if (argc < 3 || strcmp(argv[1], "--arity") != 0)
@@ -121,7 +129,7 @@ int cmd_hash(int argc, char **argv)
     if (argc < 2)
         return usage_error(NULL);
     const char *what = argv[1];
-    if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
+    if (wants_help(argc, argv)) {   /* `hash --help` and `hash poseidon --help` */
         fputs(HASH_USAGE, stdout);
         return CZ_EXIT_OK;
     }

@@ -59,9 +59,9 @@ static void bytes32(uint8_t out[32], const char *s)
     }
 }
 
-static int usage(void)
+static int porep_usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
             "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
             "                         -o c1.json\n"
@@ -70,7 +70,18 @@ static int usage(void)
             "          SEED picks the unopened parents' labels)\n"
             "       cuzk porep check-c1 c1.json\n"
             "T, S, P: 64 hex digits, or any text (its SHA-256 is used).\n");
-    return CZ_EXIT_USAGE;
+    return f == stdout ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+}
+
+static int usage(void) { return porep_usage(stderr); }
+
+/* --help / -h anywhere among the arguments */
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return true;
+    return false;
 }
 
 static int gen_c1(int argc, char **argv)
@@ -113,6 +124,8 @@ static int gen_c1(int argc, char **argv)
     if (!out || !a.sector_bytes ||
         (sparse ? data_path != NULL : !data_path == !have_random))
         return usage();
+    if (!cz_cli_check_output("porep gen-c1", "-o", out))   /* before sealing */
+        return CZ_EXIT_USAGE;
     uint8_t *data = NULL;
     if (data_path) {
         FILE *f = fopen(data_path, "rb");
@@ -186,6 +199,8 @@ static int check_c1(int argc, char **argv)
 
 int cmd_porep(int argc, char **argv)
 {
+    if (wants_help(argc, argv))   /* porep, porep gen-c1, porep check-c1 --help */
+        return porep_usage(stdout);
     if (argc < 2)
         return usage();
     if (!strcmp(argv[1], "gen-c1"))
@@ -437,6 +452,11 @@ int cmd_prove_porep_c2(int argc, char **argv)
         default: goto usage;
         }
     }
+    if (!cz_cli_check_output("cuzk prove", "--proof", o.proof_path) ||
+        !cz_cli_check_output("cuzk prove", "--public", o.public_path) ||
+        !cz_cli_check_output("cuzk prove", "--timeline", timeline_path) ||
+        !cz_cli_check_output("cuzk prove", "--svg", svg_path))
+        return CZ_EXIT_USAGE;
     if (random_params) {
         /* timing only: no params, vk or public file; --proof optional */
         if (optind != argc || !o.c1_path || o.params_path || o.dir || o.vk_path || o.public_path)
@@ -510,8 +530,23 @@ int cmd_setup_porep_c2(int argc, char **argv)
     }
     uint64_t bytes;
     char circuit[64], pbuf[1024], vbuf[1024];
-    if (!size || cz_porep_parse_size(size, &bytes) || (!params != !vk) || (!params == !dir))
+    if (!size) {
+        fprintf(stderr, "cuzk setup: --kind porep-c2 needs --sector-size\n");
         goto usage;
+    }
+    if (cz_porep_parse_size(size, &bytes) || !cz_porep_proof_v1_1(bytes)) {
+        fprintf(stderr, "cuzk setup: --sector-size %s: not a PoRep sector size (want 2KiB, "
+                        "8MiB, 512MiB, 32GiB or 64GiB)\n", size);
+        goto usage;
+    }
+    if (!params != !vk || !params == !dir) {
+        fprintf(stderr, "cuzk setup: give --params and --vk, or --params-dir\n");
+        goto usage;
+    }
+    /* the README's `--params-dir params` into a new directory: create it now,
+     * before minutes of setup */
+    if (dir && !cz_cli_make_output_dir("cuzk setup", "--params-dir", dir))
+        return CZ_EXIT_USAGE;
     if (dir && (!c2_named(pbuf, sizeof pbuf, dir, bytes, "params") ||
                 !c2_named(vbuf, sizeof vbuf, dir, bytes, "vk")))
         goto usage;
@@ -544,6 +579,11 @@ static const char C2_VERIFY_USAGE[] =
     "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
     "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n";
 
+void cz_cli_c2_usage(FILE *f, const char *command)
+{
+    fputs(!strcmp(command, "prove") ? C2_PROVE_USAGE
+          : !strcmp(command, "setup") ? C2_SETUP_USAGE : C2_VERIFY_USAGE, f);
+}
 
 int cmd_verify_porep_c2(int argc, char **argv)
 {
@@ -650,6 +690,10 @@ static int no_c2(void)
 {
     fprintf(stderr, "cuzk: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
     return CZ_EXIT_FAIL;
+}
+void cz_cli_c2_usage(FILE *f, const char *command)
+{
+    fprintf(f, "usage: cuzk %s --kind porep-c2 ...: not in this build (needs jansson)\n", command);
 }
 int cmd_prove_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 int cmd_setup_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }

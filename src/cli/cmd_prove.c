@@ -53,6 +53,7 @@ static void prove_usage(FILE *f)
             "  Progress (partitions, stage, elapsed, ETA) goes to stderr: a bar on a TTY,\n"
             "  plain lines otherwise; --quiet hides it. Daemon exit codes add\n"
             "  3 (daemon unreachable) and 4 (timeout); see docs/API.md.\n");
+    cz_cli_usage_tail(f, "prove");
 }
 
 int cmd_prove(int argc, char **argv)
@@ -108,6 +109,10 @@ int cmd_prove(int argc, char **argv)
     }
     if (optind != argc || !circuit_id || !params_path || !proof_path)
         goto usage;
+    /* the proof is the end of the run: its files are checked at the start */
+    if (!cz_cli_check_output("cuzk prove", "--proof", proof_path) ||
+        !cz_cli_check_output("cuzk prove", "--public", public_path))
+        return CZ_EXIT_USAGE;
     if (daemon && !local) {
         if (backend || have_device) {
             fprintf(stderr, "cuzk prove: --backend/--device choose the in-process backend; the "
@@ -136,7 +141,14 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
-    /* the backend first: an unusable one fails before synthesis and params */
+    /* a bad circuit id is a usage error, found before anything else */
+    cz_circuit_t circuit;
+    if (cz_circuit_parse(ctx, circuit_id, &circuit) != CZ_OK) {
+        fprintf(stderr, "cuzk prove: %s\n", cz_ctx_message(ctx));
+        cz_ctx_free(ctx);
+        return CZ_EXIT_USAGE;
+    }
+    /* the backend next: an unusable one fails before synthesis and params */
     cz_backend_t *be = NULL;
     int rc = cz_backend_new(ctx, &be, backend ? backend : "auto", (int)device);
     if (rc != CZ_OK) {
@@ -148,16 +160,13 @@ int cmd_prove(int argc, char **argv)
     cz_progress_start(&progress, quiet || json);
     cz_progress_draw(&progress, 0, 1, "synthesis");
 
-    cz_circuit_t circuit;
     cz_cs_witness_t w = { 0 };
     cz_params_t *params = NULL;
     cz_pvk_t *pvk = NULL;
     cz_fr *inputs = NULL;
     cz_proof_t proof;
     double t_prove = 0;
-    rc = cz_circuit_parse(ctx, circuit_id, &circuit);
-    if (rc == CZ_OK)
-        rc = cz_circuit_witness(ctx, &circuit, seed, &w);
+    rc = cz_circuit_witness(ctx, &circuit, seed, &w);
     size_t n_inputs = w.num_inputs ? w.num_inputs - 1 : 0;
     if (rc == CZ_OK && (inputs = malloc((n_inputs ? n_inputs : 1) * sizeof *inputs)))
         memcpy(inputs, w.input + 1, n_inputs * sizeof *inputs);
@@ -225,6 +234,7 @@ static void verify_usage(FILE *f)
             "  Verifies a (multi-partition) proof: 192 bytes per partition, the public\n"
             "  file holding one block of inputs per partition. Exit 0: valid;\n"
             "  1: invalid; 2: usage error, unreadable or malformed input.\n");
+    cz_cli_usage_tail(f, "verify");
 }
 
 int cmd_verify(int argc, char **argv)
@@ -248,7 +258,14 @@ int cmd_verify(int argc, char **argv)
         default: verify_usage(stderr); return CZ_EXIT_USAGE;
         }
     }
-    if (optind != argc || !vk_path || !proof_path || !public_path) {
+    const char *missing = !vk_path ? "--vk FILE" : !proof_path ? "--proof FILE"
+                        : !public_path ? "--public FILE (the public inputs; `cuzk prove --public` "
+                                         "writes them)" : NULL;
+    if (optind != argc || missing) {
+        if (optind != argc)
+            fprintf(stderr, "cuzk verify: unexpected argument '%s'\n", argv[optind]);
+        else
+            fprintf(stderr, "cuzk verify: missing %s\n", missing);
         verify_usage(stderr);
         return CZ_EXIT_USAGE;
     }

@@ -4,15 +4,17 @@
  * Synthesizes the circuit in KEYGEN mode, runs groth16/setup (bellperson's
  * generator) with toxic waste from the OS CSPRNG, or derived from --seed
  * for reproducible files, and writes the .params and .vk files atomically.
+ * Both output paths are checked before any work; on a TTY stderr shows the
+ * phase, percent done and ETA (groth16/setup.h's progress callback).
  * The output is for tests and benchmarks only: see the help text.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <time.h>
 
-#include "core/clock.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "groth16/setup.h"
 
 static void setup_usage(FILE *f)
@@ -31,6 +33,20 @@ static void setup_usage(FILE *f)
             "  --seed S    derive the toxic waste from S instead of the OS random generator\n"
             "              (reproducible files for tests; anyone knowing S can forge proofs)\n"
             "  --threads T pool width (default: all CPUs)\n");
+    cz_cli_usage_tail(f, "setup");
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* groth16/setup.h's progress callback: the TTY line (cli/progress.h). */
+static void setup_progress(void *user, const char *phase, double fraction)
+{
+    cz_progress_fraction(user, "setup", phase, fraction);
 }
 
 int cmd_setup(int argc, char **argv)
@@ -65,6 +81,10 @@ int cmd_setup(int argc, char **argv)
     }
     if (optind != argc || !circuit_id || !params_path || !vk_path)
         goto usage;
+    /* minutes of work end in these two files: check them first */
+    if (!cz_cli_check_output("cuzk setup", "--params", params_path) ||
+        !cz_cli_check_output("cuzk setup", "--vk", vk_path))
+        return CZ_EXIT_USAGE;
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
@@ -76,14 +96,23 @@ int cmd_setup(int argc, char **argv)
     cz_params_t *params = NULL;
     cz_setup_toxic_t toxic;
     cz_params_shape_t shape;
-    double t0 = cz_mono_s(), t1 = t0, t2 = t0;
-    int rc = cz_circuit_parse(ctx, circuit_id, &circuit);
+    double t0 = now(), t1 = t0, t2 = t0;
+    if (cz_circuit_parse(ctx, circuit_id, &circuit) != CZ_OK) {   /* a usage error */
+        fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
+        cz_ctx_free(ctx);
+        return CZ_EXIT_USAGE;
+    }
+    cz_progress_t progress;
+    cz_progress_start(&progress, false);
+    cz_progress_fraction(&progress, "setup", "synthesis", -1);
+    int rc = CZ_OK;
     if (rc == CZ_OK)
         rc = cz_cs_new(&cs, ctx, CZ_CS_KEYGEN);
     if (rc == CZ_OK)
         rc = cz_circuit_synthesize(&circuit, cs);
     if (rc == CZ_OK) {
         cz_setup_shape_of_cs(cs, &shape);
+        cz_progress_end(&progress);
         printf("circuit %s: %zu rows -> domain %zu, %zu inputs, %zu aux, "
                "a_aux %zu, b_input %zu, b_aux %zu\n", circuit.id, cz_cs_num_rows(cs),
                shape.domain_size, shape.num_inputs, shape.num_aux, shape.a_aux_popcount,
@@ -91,28 +120,32 @@ int cmd_setup(int argc, char **argv)
         printf("WARNING: test parameters from %s toxic waste; never use them in production\n",
                have_seed ? "SEEDED (publicly reproducible)" : "random");
         fflush(stdout);
-        t1 = cz_mono_s();
+        t1 = now();
         if (have_seed)
             cz_setup_toxic_from_seed(&toxic, seed);
         else
             rc = cz_setup_toxic_random(ctx, &toxic);
     }
     if (rc == CZ_OK) {
-        rc = cz_setup_from_cs(ctx, &params, cs, &toxic);
+        cz_progress_start(&progress, false);   /* the ETA counts from here */
+        rc = cz_setup_from_cs_progress(ctx, &params, cs, &toxic, setup_progress, &progress);
         cz_setup_toxic_scrub(&toxic);
-        t2 = cz_mono_s();
+        t2 = now();
     }
     cz_cs_free(cs);
+    if (rc == CZ_OK)
+        cz_progress_fraction(&progress, "setup", "writing", 1.0);
     if (rc == CZ_OK)
         rc = cz_params_write(ctx, params_path, params);
     if (rc == CZ_OK)
         rc = cz_vk_write(ctx, vk_path, &params->vk);
+    cz_progress_end(&progress);
     if (rc == CZ_OK) {
         printf("params %s: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu, ic %zu (%zu bytes)\n",
                params_path, params->n_h, params->n_l, params->n_a, params->n_b_g1,
                params->n_b_g2, params->vk.n_ic, cz_params_encoded_size(params));
         printf("vk %s\ntime: synthesis %.2f s, setup %.2f s, write %.2f s (%u threads)\n",
-               vk_path, t1 - t0, t2 - t1, cz_mono_s() - t2, cz_pool_width(cz_ctx_pool(ctx)));
+               vk_path, t1 - t0, t2 - t1, now() - t2, cz_pool_width(cz_ctx_pool(ctx)));
     } else {
         fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
     }

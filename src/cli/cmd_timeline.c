@@ -1,8 +1,10 @@
 /*
  * cli/cmd_timeline.c — `cuzk timeline analyze`: a TIMELINE log in, device
- * efficiency, gaps, overlap check and stage percentiles out.
+ * efficiency, gaps, overlap check and stage percentiles out; `cuzk
+ * timeline svg`: the Gantt chart alone, of the whole log or a time window.
  *
- *   cuzk timeline analyze LOG [--json] [--svg OUT.svg]
+ *   cuzk timeline analyze LOG [--json] [--svg OUT.svg [--from S] [--to S]]
+ *   cuzk timeline svg LOG -o OUT.svg [--from S] [--to S] [--px-per-s P] [--title T]
  *
  * LOG may be a daemon's whole stderr ("-" reads stdin): only lines starting
  * with "TIMELINE," count. The report is text by default, JSON with --json
@@ -11,6 +13,7 @@
  * device overlap, 2 on usage errors or an unreadable log.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -19,11 +22,61 @@
 #include "engine/svg.h"
 
 static const char TIMELINE_USAGE[] =
-    "usage: cuzk timeline analyze LOG [--json] [--svg OUT.svg]\n"
-    "  LOG        a log with TIMELINE,<offset_ms>,<event>,<job_id>,<detail> lines ('-': stdin)\n"
-    "  --json     machine-readable report\n"
-    "  --svg F    also write a Gantt chart (one lane per device worker and synthesis worker)\n"
-    "exit: 0 ok, 1 device regions overlap, 2 usage error or unreadable log\n";
+    "usage: cuzk timeline analyze LOG [--json] [--svg OUT.svg [--from S] [--to S]]\n"
+    "       cuzk timeline svg LOG -o OUT.svg [--from S] [--to S] [--px-per-s P] [--title T]\n"
+    "  LOG          a log with TIMELINE,<offset_ms>,<event>,<job_id>,<detail> lines ('-': stdin)\n"
+    "  --json       machine-readable report\n"
+    "  --svg F, -o F  a Gantt chart: one lane per device worker and synthesis worker, each\n"
+    "               bar titled (hover) and, when wide enough, labelled with job and partition\n"
+    "  --from S, --to S  only the spans in this window (seconds on the log's clock), clipped\n"
+    "               to it: zoom into a long run\n"
+    "  --px-per-s P horizontal scale (default: the median bar about 64 px, plot <= 16000 px)\n"
+    "exit: 0 ok, 1 device regions overlap (analyze), 2 usage error or unreadable log\n";
+
+/* The chart's options from --from/--to/--px-per-s/--title at argv[*i]; false
+ * when argv[*i] is none of them, *bad when its value is missing or junk. */
+static bool svg_option(int argc, char **argv, int *i, cz_tl_svg_opts_t *o, bool *bad)
+{
+    const char *a = argv[*i];
+    bool from = !strcmp(a, "--from"), to = !strcmp(a, "--to"), pps = !strcmp(a, "--px-per-s");
+    bool title = !strcmp(a, "--title");
+    if (!from && !to && !pps && !title)
+        return false;
+    if (*i + 1 >= argc) {
+        *bad = true;
+        return true;
+    }
+    const char *v = argv[++*i];
+    if (title) {
+        o->title = v;
+        return true;
+    }
+    char *end;
+    double x = strtod(v, &end);
+    if (*end || end == v || x < 0 || (pps && x <= 0)) {
+        *bad = true;
+        return true;
+    }
+    if (pps)
+        o->px_per_s = x;
+    else if (from)
+        o->from_s = x, o->window = true;
+    else
+        o->to_s = x, o->window = true;
+    return true;
+}
+
+/* A window needs both ends, in order; the message says what is wrong. */
+static const char *window_problem(const cz_tl_svg_opts_t *o, bool have_from, bool have_to)
+{
+    if (!o->window)
+        return NULL;
+    if (!have_from || !have_to)
+        return "a window needs both --from S and --to S";
+    if (!(o->from_s < o->to_s))
+        return "--from must be before --to";
+    return NULL;
+}
 
 static int usage_error(const char *why)
 {
@@ -171,12 +224,32 @@ static void print_text(FILE *f, const cz_timeline_report_t *r)
     }
 }
 
+/* Read and analyze |log| ("-": stdin); NULL with the message printed. */
+static cz_timeline_report_t *load_report(cz_ctx_t *ctx, const char *log, int *exit_code)
+{
+    cz_timeline_report_t *r;
+    int rc = !strcmp(log, "-") ? cz_timeline_analyze_stream(ctx, stdin, &r)
+                               : cz_timeline_analyze_file(ctx, log, &r);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk %s\n", cz_ctx_message(ctx));
+        *exit_code = rc == CZ_EIO ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+        return NULL;
+    }
+    return r;
+}
+
 static int timeline_analyze(int argc, char **argv)
 {
     const char *log = NULL, *svg = NULL;
-    bool json = false;
+    bool json = false, bad = false, have_from = false, have_to = false;
+    cz_tl_svg_opts_t opts = { 0 };
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
+        have_from |= !strcmp(argv[i], "--from");
+        have_to |= !strcmp(argv[i], "--to");
+        if (svg_option(argc, argv, &i, &opts, &bad)) {
+            if (bad)
+                return usage_error("--from/--to/--px-per-s want a number of seconds (>= 0)");
+        } else if (!strcmp(argv[i], "--json"))
             json = true;
         else if (!strcmp(argv[i], "--svg")) {
             if (++i == argc)
@@ -194,28 +267,34 @@ static int timeline_analyze(int argc, char **argv)
     }
     if (!log)
         return usage_error("missing LOG");
+    const char *why = window_problem(&opts, have_from, have_to);
+    if (why)
+        return usage_error(why);
+    if ((opts.window || opts.px_per_s > 0 || opts.title) && !svg)
+        return usage_error("--from/--to/--px-per-s/--title shape the --svg chart: add --svg F");
+    if (!cz_cli_check_output("cuzk timeline", "--svg", svg))
+        return CZ_EXIT_USAGE;
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK) {
         fprintf(stderr, "cuzk timeline: out of memory\n");
         return CZ_EXIT_FAIL;
     }
-    cz_timeline_report_t *r;
-    int rc = !strcmp(log, "-") ? cz_timeline_analyze_stream(ctx, stdin, &r)
-                               : cz_timeline_analyze_file(ctx, log, &r);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk %s\n", cz_ctx_message(ctx));
+    int exit_code = CZ_EXIT_OK;
+    cz_timeline_report_t *r = load_report(ctx, log, &exit_code);
+    if (!r) {
         cz_ctx_free(ctx);
-        return rc == CZ_EIO ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+        return exit_code;
     }
     if (json)
         print_json(stdout, r);
     else
         print_text(stdout, r);
 
-    int exit_code = cz_timeline_noverlaps(r) ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+    exit_code = cz_timeline_noverlaps(r) ? CZ_EXIT_FAIL : CZ_EXIT_OK;
     if (svg) {
-        cz_tl_svg_opts_t opts = { .title = strcmp(log, "-") ? log : "(stdin)", .px_per_s = 0 };
+        if (!opts.title)
+            opts.title = strcmp(log, "-") ? log : "(stdin)";
         size_t bars;
         if (cz_timeline_svg_file(ctx, r, &opts, svg, &bars) != CZ_OK) {
             fprintf(stderr, "cuzk %s\n", cz_ctx_message(ctx));
@@ -225,6 +304,64 @@ static int timeline_analyze(int argc, char **argv)
         }
     }
     cz_timeline_report_free(r);
+    cz_ctx_free(ctx);
+    return exit_code;
+}
+
+static int timeline_svg(int argc, char **argv)
+{
+    const char *log = NULL, *out = NULL;
+    bool bad = false, have_from = false, have_to = false;
+    cz_tl_svg_opts_t opts = { 0 };
+    for (int i = 1; i < argc; i++) {
+        have_from |= !strcmp(argv[i], "--from");
+        have_to |= !strcmp(argv[i], "--to");
+        if (svg_option(argc, argv, &i, &opts, &bad)) {
+            if (bad)
+                return usage_error("--from/--to/--px-per-s want a number of seconds (>= 0)");
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) {
+            if (++i == argc)
+                return usage_error("-o needs a file name");
+            out = argv[i];
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(TIMELINE_USAGE, stdout);
+            return CZ_EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error("unknown option");
+        } else if (log) {
+            return usage_error("one LOG only");
+        } else {
+            log = argv[i];
+        }
+    }
+    if (!log || !out)
+        return usage_error(!log ? "missing LOG" : "missing -o OUT.svg");
+    const char *why = window_problem(&opts, have_from, have_to);
+    if (why)
+        return usage_error(why);
+    if (!cz_cli_check_output("cuzk timeline", "-o", out))
+        return CZ_EXIT_USAGE;
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK) {
+        fprintf(stderr, "cuzk timeline: out of memory\n");
+        return CZ_EXIT_FAIL;
+    }
+    int exit_code = CZ_EXIT_OK;
+    cz_timeline_report_t *r = load_report(ctx, log, &exit_code);
+    if (r) {
+        if (!opts.title)
+            opts.title = strcmp(log, "-") ? log : "(stdin)";
+        size_t bars = 0;
+        if (cz_timeline_svg_file(ctx, r, &opts, out, &bars) != CZ_OK) {
+            fprintf(stderr, "cuzk %s\n", cz_ctx_message(ctx));
+            exit_code = CZ_EXIT_FAIL;
+        } else if (opts.window) {
+            printf("svg: %s (%zu bars in %.3f-%.3f s)\n", out, bars, opts.from_s, opts.to_s);
+        } else {
+            printf("svg: %s (%zu bars)\n", out, bars);
+        }
+        cz_timeline_report_free(r);
+    }
     cz_ctx_free(ctx);
     return exit_code;
 }
@@ -239,5 +376,7 @@ int cmd_timeline(int argc, char **argv)
     }
     if (!strcmp(argv[1], "analyze"))
         return timeline_analyze(argc - 1, argv + 1);
-    return usage_error("unknown subcommand (want: analyze)");
+    if (!strcmp(argv[1], "svg"))
+        return timeline_svg(argc - 1, argv + 1);
+    return usage_error("unknown subcommand (want: analyze, svg)");
 }

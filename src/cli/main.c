@@ -5,18 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "cli/cli.h"
 
 static int cmd_version(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    printf("cuzk 0.1.0\n");
+    printf("cuzk %s\n", CUZK_VERSION);
     return CZ_EXIT_OK;
 }
 
 static const cz_cli_command commands[] = {
-    { "bench", cmd_bench, "benchmarks: msm, ntt (ratios against an in-process baseline)" },
+    { "bench", cmd_bench, "benchmarks: " CZ_BENCH_NAMES " (ratios against an in-process baseline)" },
     { "hash", cmd_hash, "native hashes: poseidon, sha256, sha254, commd-zero" },
     { "timeline", cmd_timeline, "timeline analyze LOG: device efficiency, gaps, overlaps, SVG Gantt" },
     { "prove", cmd_prove, "prove a circuit in this process (--local) or through cuzkd; verifies" },
@@ -34,7 +35,7 @@ static const cz_cli_command commands[] = {
     { "list", cmd_list, "list cuzkd's jobs" },
     { "daemon-status", cmd_daemon_status, "cuzkd: devices, queues, memory, params cache" },
 #endif
-    { "version", cmd_version, "print the version" },
+    { "version", cmd_version, "print the version (also cuzk --version)" },
 };
 
 int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
@@ -79,6 +80,8 @@ bool cz_cli_parse_size(const char *s, size_t *out)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+        return cmd_version(argc - 1, argv + 1);
     return cz_cli_dispatch("cuzk", commands, sizeof commands / sizeof commands[0],
                            "usage: cuzk COMMAND [ARGS...]   (cuzk COMMAND --help for details)",
                            argc, argv);

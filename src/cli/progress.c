@@ -33,6 +33,7 @@ void cz_progress_draw(cz_progress_t *p, size_t done, size_t total, const char *s
         for (size_t i = 0; i < 30; i++)
             bar[i] = i < fill ? '#' : '.';
         bar[30] = '\0';
+        p->drawn = true;
         fprintf(stderr, "\r[%s] %zu/%zu partitions  %-14s elapsed %5.1fs  ETA %-6s", bar, done,
                 total, stage, el, eta);
         fflush(stderr);
@@ -46,8 +47,29 @@ void cz_progress_draw(cz_progress_t *p, size_t done, size_t total, const char *s
     }
 }
 
+void cz_progress_fraction(cz_progress_t *p, const char *what, const char *phase, double fraction)
+{
+    if (p->quiet || !p->tty)
+        return;
+    double el = cz_mono_s() - p->t0;
+    p->drawn = true;
+    if (fraction < 0) {
+        fprintf(stderr, "\r%s: %-12s         elapsed %5.1fs            ", what, phase, el);
+    } else {
+        char eta[32] = "?";
+        if (fraction >= 1)
+            snprintf(eta, sizeof eta, "0s");
+        else if (fraction > 0.001)
+            snprintf(eta, sizeof eta, "%.0fs", el / fraction * (1 - fraction));
+        fprintf(stderr, "\r%s: %-12s %5.1f%%  elapsed %5.1fs  ETA %-6s", what, phase,
+                100 * fraction, el, eta);
+    }
+    fflush(stderr);
+}
+
 void cz_progress_end(cz_progress_t *p)
 {
-    if (!p->quiet && p->tty)
+    if (!p->quiet && p->tty && p->drawn)
         fputc('\n', stderr);
+    p->drawn = false;
 }

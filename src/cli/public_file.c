@@ -39,6 +39,29 @@ static char *trim(char *s)
     return s;
 }
 
+/*
+ * |s| as it may be quoted in a message: at most QUOTE_MAX characters,
+ * anything not printable ASCII as \xNN, "..." when cut (a binary file given
+ * as the public file must not put raw bytes on the terminal).
+ */
+#define QUOTE_MAX 40
+
+static const char *quoted(char out[4 * QUOTE_MAX + 4], const char *s)
+{
+    size_t o = 0, i = 0;
+    for (; s[i] && i < QUOTE_MAX; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)sprintf(out + o, "\\x%02x", c);
+    }
+    if (s[i])
+        o += (size_t)sprintf(out + o, "...");
+    out[o] = '\0';
+    return out;
+}
+
 int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *blocks,
                    size_t *per_block)
 {
@@ -76,8 +99,12 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
             }
             v = grown;
         }
+        char q[4 * QUOTE_MAX + 4];
         if (cz_fr_parse(&v[n], s) != CZ_OK)
-            rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: not a field element: '%s'", path, line_no, s);
+            rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: not a field element: '%s'%s", path, line_no,
+                         quoted(q, s), strspn(s, "0123456789abcdefABCDEFx") == strlen(s) ? ""
+                         : " (the public file holds one 0x-hex element per line; is this a "
+                           "binary file, such as a proof?)");
         n++;
         in_block++;
     }

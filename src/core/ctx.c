@@ -2,6 +2,7 @@
  * core/ctx.c — error table and the caller's context (see cuzk/ctx.h).
  */
 #include "cuzk/ctx.h"
+#include "core/fault.h"
 #include "core/recycle.h"
 
 #include <stdarg.h>
@@ -15,6 +16,7 @@ struct cz_ctx {
     cz_pool_t *pool;
     bool owns_pool;
     cz_recycler_t *recycler;     /* borrowed, may be NULL (core/recycle.h) */
+    cz_fault_t *fault;           /* borrowed, may be NULL (core/fault.h) */
     int code;
     char msg[CZ_CTX_MSG_MAX];
 };
@@ -70,6 +72,8 @@ void cz_ctx_free(cz_ctx_t *ctx)
 cz_pool_t *cz_ctx_pool(cz_ctx_t *ctx) { return ctx ? ctx->pool : NULL; }
 void cz_ctx_set_recycler(cz_ctx_t *ctx, cz_recycler_t *r) { ctx->recycler = r; }
 cz_recycler_t *cz_ctx_recycler(const cz_ctx_t *ctx) { return ctx ? ctx->recycler : NULL; }
+void cz_ctx_set_fault(cz_ctx_t *ctx, cz_fault_t *f) { ctx->fault = f; }
+cz_fault_t *cz_ctx_fault(const cz_ctx_t *ctx) { return ctx ? ctx->fault : NULL; }
 const char *cz_ctx_message(const cz_ctx_t *ctx) { return ctx ? ctx->msg : ""; }
 int cz_ctx_code(const cz_ctx_t *ctx) { return ctx ? ctx->code : CZ_OK; }
 

@@ -1,7 +1,7 @@
 /*
  * daemon/api.c — routing, request validation and JSON responses (see
- * daemon/api.h). CZ_E* codes of the server map to statuses in one place,
- * status_of().
+ * daemon/api.h). Errors and the CZ_E* codes of the server map to statuses
+ * and names in one place, daemon/errmap.h.
  */
 #include "daemon/api.h"
 
@@ -10,13 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/errmap.h"
 #include "daemon/log.h"
 #include "groth16/proof.h"
 
 static const char *const JSON = "application/json";
 
-void cz_api_error(cz_api_resp_t *resp, int status, const char *code, const char *fmt, ...)
+void cz_api_error(cz_api_resp_t *resp, cz_api_err_t err, const char *fmt, ...)
 {
+    const cz_api_err_info_t *e = cz_api_err_info(err);
+    const int status = e->http;
+    const char *code = e->name;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -48,13 +52,13 @@ void cz_api_error(cz_api_resp_t *resp, int status, const char *code, const char 
 static void reply_json(cz_api_resp_t *resp, int status, json_t *o)
 {
     if (!o) {
-        cz_api_error(resp, 500, "internal", "out of memory");
+        cz_api_error(resp, CZ_API_E_INTERNAL, "out of memory");
         return;
     }
     char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
     json_decref(o);
     if (!text) {
-        cz_api_error(resp, 500, "internal", "out of memory");
+        cz_api_error(resp, CZ_API_E_INTERNAL, "out of memory");
         return;
     }
     size_t n = strlen(text);
@@ -70,26 +74,11 @@ static void reply_json(cz_api_resp_t *resp, int status, json_t *o)
     resp->len = n;
 }
 
-/* CZ_E* of a server call -> HTTP status and error code. */
-static int status_of(int rc, const char **code)
+/* A failed server call: its CZ_E* code through the one table (daemon/errmap.h). */
+static void reply_rc(cz_api_resp_t *resp, int rc, cz_ctx_t *ctx, cz_errmap_ctx_t where)
 {
-    switch (rc) {
-    case CZ_EINVAL: case CZ_EFORMAT: case CZ_ERANGE: *code = "invalid_request"; return 400;
-    case CZ_ENOTFOUND: *code = "not_found"; return 404;
-    case CZ_EBUSY: *code = "conflict"; return 409;
-    case CZ_ECANCELED: *code = "job_canceled"; return 410;
-    case CZ_EMISMATCH: *code = "params_mismatch"; return 422;
-    case CZ_EUNAVAIL: *code = "unavailable"; return 503;
-    case CZ_ENOMEM: *code = "out_of_memory"; return 503;
-    default: *code = "internal"; return 500;
-    }
-}
-
-static void reply_rc(cz_api_resp_t *resp, int rc, cz_ctx_t *ctx)
-{
-    const char *code;
-    int st = status_of(rc, &code);
-    cz_api_error(resp, st, code, "%s", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    cz_api_error(resp, cz_errmap_of(rc, where), "%s",
+                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
 }
 
 /* Parse the body as a JSON object; false after replying with the error. */
@@ -97,25 +86,25 @@ static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **o
 {
     *out = NULL;
     if (req->content_type && strncmp(req->content_type, "application/json", 16)) {
-        cz_api_error(resp, 415, "unsupported_media_type",
+        cz_api_error(resp, CZ_API_E_UNSUPPORTED_MEDIA_TYPE,
                      "Content-Type '%.64s': send application/json", req->content_type);
         return false;
     }
     if (!req->body || !req->body_len) {
-        cz_api_error(resp, 400, "invalid_json", "body: empty; a JSON object is required");
+        cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: empty; a JSON object is required");
         return false;
     }
     json_error_t err;
     json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
     if (!o) {
-        cz_api_error(resp, 400, "invalid_json", "body: line %d column %d: %s", err.line,
+        cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: line %d column %d: %s", err.line,
                      err.column, err.text);
         return false;
     }
     if (!json_is_object(o)) {
         bool array = json_is_array(o);
         json_decref(o);
-        cz_api_error(resp, 400, "invalid_json", "body: must be a JSON object, not %s",
+        cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: must be a JSON object, not %s",
                      array ? "an array" : "a scalar");
         return false;
     }
@@ -147,6 +136,28 @@ static bool parse_wait(const char *s, double max, double *out)
     return true;
 }
 
+/*
+ * Why job |id| has no proof to give: its outcome (job_failed, job_canceled,
+ * job_lost, whatever code the job itself failed with: the message has it),
+ * or, for a job that is not there, the request's error for |rc|.
+ */
+static cz_api_err_t result_error(cz_server_t *s, const char *id, int rc)
+{
+    cz_ctx_t *ctx = NULL;
+    json_t *st = NULL;
+    if (rc != CZ_ENOTFOUND && cz_ctx_new(&ctx, NULL, 1) == CZ_OK)
+        cz_server_job(s, ctx, id, &st);
+    const char *state = json_string_value(json_object_get(st, "state"));
+    cz_api_err_t e = !state ? cz_errmap_of(rc, CZ_ERRMAP_REQUEST)
+                   : !strcmp(state, "failed") ? CZ_API_E_JOB_FAILED
+                   : !strcmp(state, "canceled") ? CZ_API_E_JOB_CANCELED
+                   : !strcmp(state, "lost") ? CZ_API_E_JOB_LOST
+                   : cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
+    json_decref(st);
+    cz_ctx_free(ctx);
+    return e;
+}
+
 static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
                         cz_api_resp_t *resp, const char *id)
 {
@@ -154,11 +165,11 @@ static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
     const char *fmt = req->arg ? req->arg(req->arg_cls, "format") : NULL;
     double wait;
     if (!parse_wait(ws, (double)cz_server_config(s)->max_wait, &wait)) {
-        cz_api_error(resp, 400, "invalid_request", "wait: '%.32s' is not a number of seconds", ws);
+        cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "wait: '%.32s' is not a number of seconds", ws);
         return;
     }
     if (fmt && strcmp(fmt, "json") && strcmp(fmt, "binary")) {
-        cz_api_error(resp, 400, "invalid_request", "format: '%.32s' is not json or binary", fmt);
+        cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "format: '%.32s' is not json or binary", fmt);
         return;
     }
     int rc = cz_server_wait(s, ctx, id, wait);
@@ -176,11 +187,7 @@ static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
     if (rc == CZ_OK)
         rc = cz_server_result(s, ctx, id, &proof, &len, &pub);
     if (rc != CZ_OK) {
-        const char *code;
-        int st = status_of(rc, &code);
-        if (rc != CZ_ENOTFOUND && rc != CZ_ECANCELED && st == 500)
-            st = 422, code = "job_failed";
-        cz_api_error(resp, st, code, "%s", cz_ctx_message(ctx));
+        cz_api_error(resp, result_error(s, id, rc), "%s", cz_ctx_message(ctx));
         return;
     }
     if (fmt && !strcmp(fmt, "json")) {
@@ -214,13 +221,13 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
     json_t *v;
     json_object_foreach(o, key, v)
         if (strcmp(key, "params")) {
-            cz_api_error(resp, 400, "invalid_request", "%.64s: unknown field (expected params)", key);
+            cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "%.64s: unknown field (expected params)", key);
             json_decref(o);
             return;
         }
     const char *name = json_string_value(json_object_get(o, "params"));
     if (!name) {
-        cz_api_error(resp, 400, "invalid_request", "params: required, a string");
+        cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "params: required, a string");
         json_decref(o);
         return;
     }
@@ -229,10 +236,8 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
     json_decref(o);
     if (rc == CZ_OK)
         reply_json(resp, 200, r);
-    else if (rc == CZ_EFORMAT || rc == CZ_ERANGE)
-        cz_api_error(resp, 422, "invalid_params", "%s", cz_ctx_message(ctx));
     else
-        reply_rc(resp, rc, ctx);
+        reply_rc(resp, rc, ctx, CZ_ERRMAP_PARAMS);
 }
 
 static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp)
@@ -250,7 +255,7 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
         }
         char *text = cz_server_metrics(s);
         if (!text) {
-            cz_api_error(resp, 500, "internal", "out of memory");
+            cz_api_error(resp, CZ_API_E_INTERNAL, "out of memory");
             return;
         }
         resp->status = 200;
@@ -286,18 +291,20 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
             if (rc == CZ_OK)
                 reply_json(resp, existing ? 200 : 201, r);
             else
-                reply_rc(resp, rc, ctx);
+                reply_rc(resp, rc, ctx, CZ_ERRMAP_REQUEST);
             return;
         }
         if (get) {
             const char *state = req->arg ? req->arg(req->arg_cls, "state") : NULL;
-            static const char *const states[] = { "queued", "running", "done", "failed", "canceled" };
+            static const char *const states[] = { "queued", "running", "done", "failed", "canceled",
+                                                  "lost" };
             bool ok = !state;
-            for (int i = 0; i < 5 && !ok; i++)
+            for (size_t i = 0; i < sizeof states / sizeof states[0] && !ok; i++)
                 ok = !strcmp(state, states[i]);
             if (!ok) {
-                cz_api_error(resp, 400, "invalid_request",
-                             "state: '%.32s' is not queued, running, done, failed or canceled", state);
+                cz_api_error(resp, CZ_API_E_INVALID_REQUEST,
+                             "state: '%.32s' is not queued, running, done, failed, canceled or lost",
+                             state);
                 return;
             }
             reply_json(resp, 200, cz_server_list(s, state));
@@ -310,7 +317,7 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
         const char *id = p + 11, *rest = strchr(id, '/');
         size_t idlen = rest ? (size_t)(rest - id) : strlen(id);
         if (!valid_id(id, idlen)) {
-            cz_api_error(resp, 404, "not_found", "job id '%.*s': ids are 16 hex digits",
+            cz_api_error(resp, CZ_API_E_NOT_FOUND, "job id '%.*s': ids are 16 hex digits",
                          (int)(idlen > 32 ? 32 : idlen), id);
             return;
         }
@@ -326,7 +333,7 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
             return;
         }
         if (rest) {
-            cz_api_error(resp, 404, "not_found", "no route %.64s", p);
+            cz_api_error(resp, CZ_API_E_NOT_FOUND, "no route %.64s", p);
             return;
         }
         json_t *r = NULL;
@@ -342,13 +349,13 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
         if (rc == CZ_OK)
             reply_json(resp, 200, r);
         else
-            reply_rc(resp, rc, ctx);
+            reply_rc(resp, rc, ctx, CZ_ERRMAP_REQUEST);
         return;
     }
-    cz_api_error(resp, 404, "not_found", "no route %.64s (see docs/API.md)", p);
+    cz_api_error(resp, CZ_API_E_NOT_FOUND, "no route %.64s (see docs/API.md)", p);
     return;
 method:
-    cz_api_error(resp, 405, "method_not_allowed", "%.16s %.64s: allowed %s", m, p, allowed);
+    cz_api_error(resp, CZ_API_E_METHOD_NOT_ALLOWED, "%.16s %.64s: allowed %s", m, p, allowed);
 }
 
 void cz_api_handle(cz_server_t *s, const cz_api_req_t *req, cz_api_resp_t *resp)
@@ -356,10 +363,10 @@ void cz_api_handle(cz_server_t *s, const cz_api_req_t *req, cz_api_resp_t *resp)
     memset(resp, 0, sizeof *resp);
     cz_ctx_t *ctx = NULL;
     if (req->body_too_large)
-        cz_api_error(resp, 413, "body_too_large", "request body is over daemon.max_body (%zu bytes)",
+        cz_api_error(resp, CZ_API_E_BODY_TOO_LARGE, "request body is over daemon.max_body (%zu bytes)",
                      cz_server_config(s)->max_body);
     else if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK)
-        cz_api_error(resp, 503, "out_of_memory", "out of memory");
+        cz_api_error(resp, CZ_API_E_OUT_OF_MEMORY, "out of memory");
     else
         route(s, ctx, req, resp);
     cz_ctx_free(ctx);

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "daemon/errmap.h"
 #include "daemon/server.h"
 
 typedef struct cz_api_req {
@@ -48,10 +49,11 @@ typedef struct cz_api_resp {
 } cz_api_resp_t;
 
 void cz_api_handle(cz_server_t *s, const cz_api_req_t *req, cz_api_resp_t *resp);
-/* The JSON error body for |status| (transport errors: 401, 413 before the handler). */
-void cz_api_error(cz_api_resp_t *resp, int status, const char *code, const char *fmt, ...)
+/* The JSON error body of |err| (its status and name from daemon/errmap.h; transport
+ * errors too: 401, 413 before the handler). */
+void cz_api_error(cz_api_resp_t *resp, cz_api_err_t err, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    __attribute__((format(printf, 3, 4)))
 #endif
     ;
 

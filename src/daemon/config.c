@@ -54,12 +54,13 @@ static const key_def keys[] = {
     { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params", "where params names resolve" },
     { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB", "bytes of loaded params kept (LRU)" },
     { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up" },
-    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines" },
-    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "timeline file (\"\" = the log stream)" },
+    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines to timeline.file" },
+    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "the timeline's own file (\"\" = no timeline; never the log)" },
     { "journal", "dir", T_STR, F(journal_dir), 0, 0, "/var/lib/cuzk/journal", "durable job and result records" },
     { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept" },
     { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept" },
     { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions" },
+    { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)" },
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])

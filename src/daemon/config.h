@@ -63,12 +63,14 @@ typedef struct cz_dconfig {
     size_t npreload;
     /* timeline */
     bool timeline_enabled;
-    char *timeline_file;       /* "" = the log stream (stderr) */
+    char *timeline_file;       /* its own file; "" = no timeline (the log stays one format) */
     /* journal */
     char *journal_dir;
     long result_ttl;           /* seconds a result is kept unfetched */
     long keep_fetched;         /* seconds a result is kept after its first fetch */
     long shutdown_grace;       /* seconds SIGTERM waits for running partitions */
+    /* test */
+    char *fault;               /* fault injection spec (core/fault.h); "" = none */
 } cz_dconfig_t;
 
 /* Fill with the defaults (strings owned). CZ_ENOMEM only. */

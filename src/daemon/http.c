@@ -91,9 +91,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         if (l->tcp && *h->cfg->auth_token &&
             !token_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"),
                       h->cfg->auth_token))
-            cz_api_error(&r, 401, "unauthorized", "missing or wrong 'Authorization: Bearer <token>'");
+            cz_api_error(&r, CZ_API_E_UNAUTHORIZED, "missing or wrong 'Authorization: Bearer <token>'");
         else if (cl && strtoull(cl, NULL, 10) > h->cfg->max_body)
-            cz_api_error(&r, 413, "body_too_large", "Content-Length %.24s is over daemon.max_body (%zu bytes)",
+            cz_api_error(&r, CZ_API_E_BODY_TOO_LARGE, "Content-Length %.24s is over daemon.max_body (%zu bytes)",
                          cl, h->cfg->max_body);
         if (r.status) {
             cz_server_count_http(h->server, r.status);

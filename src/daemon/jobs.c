@@ -1,15 +1,7 @@
 /*
- * daemon/jobs.c — the request side of the server: validate requests and
- * hand them to the prover (cuzk.h), report jobs, hand out results, cancel,
- * params preload/evict (see daemon/server.h).
- *
- * The daemon checks what belongs to HTTP and the journal (the common
- * fields, request_id, input_path); the kind's fields, the input, the
- * partition count and the params name are the prover's to check, so every
- * door refuses a bad request with the same message. No lock is held while
- * the prover prepares a job (seconds for a 32GiB C1): submits run in
- * parallel, and a request_id is claimed before, so two submits of one
- * request_id cannot both start a job.
+ * daemon/jobs.c — the request side of the server: validate and accept
+ * jobs, report them, hand out results, cancel, params preload/evict
+ * (see daemon/server.h).
  */
 #include "daemon/server_int.h"
 
@@ -21,23 +13,58 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/hex.h"
 #include "daemon/log.h"
-#include "ff/fr.h"
 
 #define MAX_INPUT_FILE (256u << 20)
+
+static pthread_mutex_t submit_mu = PTHREAD_MUTEX_INITIALIZER;   /* serialises submits */
 
 const char *cz__state_name(dj_state_t st)
 {
     switch (st) {
-    case DJ_QUEUED: return "queued";
-    case DJ_RUNNING: case DJ_FINISHING: return "running";
+    case DJ_STAGED: case DJ_LOADING: return "queued";
+    case DJ_ENGINE: case DJ_FINISHING: return "running";
     case DJ_DONE: return "done";
     case DJ_FAILED: return "failed";
     case DJ_CANCELED: return "canceled";
+    case DJ_LOST: return "lost";
+    case DJ__COUNT: break;
     }
     return "?";
+}
+
+static const char *stage_name(const djob_t *j)
+{
+    switch (j->state) {
+    case DJ_STAGED: return "waiting";
+    case DJ_LOADING: return "loading_params";
+    case DJ_ENGINE:
+        return j->engine_state == CZ_JOB_VERIFYING ? "verifying"
+             : j->engine_state == CZ_JOB_QUEUED ? "queued" : "proving";
+    case DJ_FINISHING: return "writing_result";
+    default: return cz__state_name(j->state);
+    }
+}
+
+/*
+ * Within the engine, where the work is: "verify" while the job's proof is
+ * verified, else the furthest stage any unfinished partition has reached
+ * (a one-partition job: its partition's stage). NULL outside the engine.
+ */
+static const char *partition_stage(const djob_t *j)
+{
+    if (j->state != DJ_ENGINE)
+        return NULL;
+    return cz_job_stage_label(j->engine_state, j->in_stage);
+}
+
+static json_t *stage_counts(const djob_t *j)
+{
+    json_t *o = json_object();
+    for (int k = 0; o && k < CZ_PART_NSTAGES; k++)
+        json_object_set_new(o, cz_part_stage_name((cz_part_stage_t)k),
+                            json_integer((json_int_t)j->in_stage[k]));
+    return o;
 }
 
 static json_t *iso_time(time_t t)
@@ -49,39 +76,16 @@ static json_t *iso_time(time_t t)
     return json_string(buf);
 }
 
-/*
- * The live view of |j| (s->mu held; the prover's lock nests inside): its
- * state, progress and timings, and the stage name of the status object.
- */
-const char *cz__job_refresh(cz_server_t *s, djob_t *j, cz_job_timings_t *t)
+json_t *cz__job_json(cz_server_t *s, const djob_t *j)
 {
-    CZ_ASSERT(cz_mutex_held(&s->mu));
-    *t = j->t;
-    if (j->state == DJ_FINISHING)
-        return "writing_result";
-    if (DJ_ENDED(j->state))
-        return cz__state_name(j->state);
-    cz_job_info_t info;
-    if (!j->pid || cz_prover_status(s->prover, j->pid, &info, NULL) != CZ_OK)
-        return "waiting";
-    j->state = info.state == CZ_JOB_QUEUED ? DJ_QUEUED : DJ_RUNNING;
-    j->partitions_done = info.partitions_done;
-    snprintf(j->summary, sizeof j->summary, "%s", info.summary);
-    *t = info.t;
-    return info.loading_params ? "loading_params"
-         : info.state == CZ_JOB_QUEUED ? "queued"
-         : info.state == CZ_JOB_VERIFYING ? "verifying" : "proving";
-}
-
-json_t *cz__job_json(cz_server_t *s, const djob_t *cj)
-{
-    djob_t *j = (djob_t *)cj;   /* refresh caches the prover's view in the record (s->mu held) */
-    cz_job_timings_t t;
-    const char *stage = cz__job_refresh(s, j, &t);
+    cz_job_timings_t t = j->t;
+    if (!DJ_ENDED(j->state))
+        t.total = (cz__now_s() - j->t_accept) * 1e3;
     json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:I,s:I},s:{s:f,s:f,s:f,s:f,s:f},s:b}",
-                          "id", j->id, "kind", j->kind, "summary", j->summary,
+                          "id", j->id, "kind", j->kind ? j->kind->name : "?",
+                          "summary", j->prepared || DJ_ENDED(j->state) ? j->kj.summary : "",
                           "priority", j->priority, "state", cz__state_name(j->state),
-                          "stage", stage, "progress",
+                          "stage", stage_name(j), "progress",
                           "partitions_done", (json_int_t)j->partitions_done,
                           "partitions_total", (json_int_t)j->partitions, "timings",
                           "queue_wait_ms", t.queue_wait, "params_load_ms", t.params_load,
@@ -89,6 +93,11 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *cj)
                           "recovered", j->recovered);
     if (!o)
         return NULL;
+    const char *pstage = partition_stage(j);
+    if (pstage) {
+        json_object_set_new(o, "partition_stage", json_string(pstage));
+        json_object_set_new(o, "partition_stages", stage_counts(j));
+    }
     if (*j->request_id)
         json_object_set_new(o, "request_id", json_string(j->request_id));
     const char *params = json_string_value(json_object_get(j->request, "params"));
@@ -98,18 +107,20 @@ json_t *cz__job_json(cz_server_t *s, const djob_t *cj)
         json_object_set_new(o, "created", iso_time(j->created));
     if (j->finished)
         json_object_set_new(o, "finished", iso_time(j->finished));
-    if (j->state == DJ_FAILED || j->state == DJ_CANCELED) {
+    if (j->state == DJ_FAILED || j->state == DJ_CANCELED || j->state == DJ_LOST) {
         json_object_set_new(o, "error", json_string(cz_err_name(j->error)));
         json_object_set_new(o, "message", json_string(j->message));
     }
+    json_t *pending = cz__pending_json(j);
+    if (pending)
+        json_object_set_new(o, "result_write", pending);
     return o;
 }
 
 djob_t *cz__find(cz_server_t *s, const char *id)
 {
-    CZ_ASSERT(cz_mutex_held(&s->mu));
     for (djob_t *j = s->jobs; j; j = j->next)
-        if (!j->claim && !strcmp(j->id, id))
+        if (!strcmp(j->id, id))
             return j;
     return NULL;
 }
@@ -123,6 +134,34 @@ static bool name_ok(const char *n)
               *n == '.' || *n == '_' || *n == '-'))
             return false;
     return true;
+}
+
+int cz__params_path(cz_server_t *s, cz_ctx_t *ctx, const char *name, char out[PATH_MAX])
+{
+    struct stat st;
+    if (name[0] == '/') {
+        if (!s->cfg.allow_client_paths)
+            return cz_fail(ctx, CZ_EINVAL, "params: paths are not accepted (daemon.allow_client_paths "
+                                           "= false); give a name from params.dir");
+        if (strlen(name) >= PATH_MAX)
+            return cz_fail(ctx, CZ_EINVAL, "params: path too long");
+        if (stat(name, &st) || !S_ISREG(st.st_mode))
+            return cz_fail(ctx, CZ_ENOTFOUND, "params: %s: %s", name,
+                           errno && !S_ISREG(st.st_mode) ? strerror(errno) : "not a regular file");
+        snprintf(out, PATH_MAX, "%s", name);
+        return CZ_OK;
+    }
+    if (!name_ok(name))
+        return cz_fail(ctx, CZ_EINVAL, "params: '%.64s' is not a name (letters, digits, '.', '_', '-') "
+                                       "or an absolute path", name);
+    for (int with_ext = 0; with_ext < 2; with_ext++) {
+        int n = snprintf(out, PATH_MAX, "%s/%s%s", s->cfg.params_dir, name,
+                         with_ext ? ".params" : "");
+        if (n > 0 && n < PATH_MAX && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+            return CZ_OK;
+    }
+    return cz_fail(ctx, CZ_ENOTFOUND, "params: '%s' not found in params.dir %s", name,
+                   s->cfg.params_dir);
 }
 
 static int read_input_file(cz_server_t *s, cz_ctx_t *ctx, const char *path, char **out, size_t *len)
@@ -196,18 +235,27 @@ static int parse_priority(cz_ctx_t *ctx, const json_t *v, int *out)
     return cz_fail(ctx, CZ_EINVAL, "priority: must be 1..4 or \"low\", \"normal\", \"high\", \"critical\"");
 }
 
-/* The prover's completion callback: mark the job and wake the finisher (server.c). */
-void cz__job_ended(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t state);
-
-int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
+/* Validate |req| and prepare |j| (kind, params path, partitions, inputs). */
+int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
+int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
 {
     if (!json_is_object(req))
         return cz_fail(ctx, CZ_EINVAL, "body: must be a JSON object");
     const char *kname = json_string_value(json_object_get(req, "kind"));
+    char known[128];
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       cz_kind_name(0));
-    snprintf(j->kind, sizeof j->kind, "%s", kname);
+                       cz_kind_names(known, sizeof known));
+    size_t kind_index = 0;
+    const cz_job_kind_t *kind = cz_kind_find(kname, &kind_index);
+    if (!kind)
+        return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", kname,
+                       cz_kind_names(known, sizeof known));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)req, key, val)
+        if (!listed(common_fields, key) && !listed(kind->fields, key))
+            return cz_fail(ctx, CZ_EINVAL, "%.64s: unknown field for kind %s", key, kind->name);
     int rc = parse_priority(ctx, json_object_get(req, "priority"), &j->priority);
     if (rc)
         return rc;
@@ -224,17 +272,6 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_
         return cz_fail(ctx, CZ_EINVAL, "input and input_path: give one, not both");
     if (ipath && !json_is_string(ipath))
         return cz_fail(ctx, CZ_EINVAL, "input_path: must be a string");
-    /* the kind's own fields go to the prover, which names an unknown one */
-    json_t *fields = json_object();
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)req, key, val)
-        if (fields && !listed(common_fields, key))
-            json_object_set(fields, key, val);
-    char *ftext = fields ? json_dumps(fields, JSON_COMPACT) : NULL;
-    json_decref(fields);
-    if (!ftext)
-        return cz_fail(ctx, CZ_ENOMEM, "fields");
     char *text = NULL;
     size_t tlen = 0;
     if (ipath)
@@ -245,35 +282,31 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_
     else if (input)
         rc = (text = json_dumps(input, JSON_COMPACT | JSON_ENCODE_ANY)) ? (tlen = strlen(text), CZ_OK)
                                                                         : cz_fail(ctx, CZ_ENOMEM, "input");
-    if (rc == CZ_OK) {
-        cz_job_request_t r;
-        cz_job_request_init(&r, kname, text, tlen);
-        r.fields = ftext;
-        r.params = params ? json_string_value(params) : NULL;
-        r.priority = j->priority;
-        r.on_done = cz__job_ended;
-        r.user = s;   /* not j: the callback finds the job by its prover id, if still there */
-        cz_error_t err;
-        uint64_t pid = 0;
-        if ((rc = cz_prover_submit(s->prover, &r, &pid, &err)) != CZ_OK) {
-            cz_fail(ctx, rc, "%s", err.message);
-        } else {
-            /* A job can end before its pid is recorded here, its callback then finding
-             * no job: the prover shows it ended before it calls back, so the status
-             * read after the pid is set (under s->mu, as the callback's lookup) sees it. */
-            cz_job_info_t info;
-            cz_mutex_lock(&s->mu);
-            j->pid = pid;
-            if (cz_prover_status(s->prover, pid, &info, NULL) == CZ_OK) {
-                j->partitions = info.partitions;
-                snprintf(j->summary, sizeof j->summary, "%s", info.summary);
-                j->ended |= info.state >= CZ_JOB_DONE;
-            }
-            cz_mutex_unlock(&s->mu);
-        }
-    }
+    if (rc)
+        return rc;
+    j->kind = kind;
+    rc = kind->prepare(s->kind_state[kind_index], ctx, req, text, tlen, &j->kj);
     free(text);
-    free(ftext);
+    if (rc)
+        return rc;
+    j->prepared = true;
+    j->partitions = j->kj.partitions;
+    const char *pname = params ? json_string_value(params) : j->kj.default_params;
+    if (j->partitions > (size_t)s->cfg.max_partitions)
+        rc = cz_fail(ctx, CZ_EINVAL, "partitions: %zu is over daemon.max_partitions %ld",
+                     j->partitions, s->cfg.max_partitions);
+    else if (!*pname)
+        rc = cz_fail(ctx, CZ_EINVAL, "params: required for kind %s", kind->name);
+    else
+        rc = cz__params_path(s, ctx, pname, j->params_path);
+    j->n_inputs = j->kj.shape.num_inputs ? j->kj.shape.num_inputs - 1 : 0;
+    if (rc == CZ_OK &&
+        !(j->inputs = calloc(j->partitions * (j->n_inputs ? j->n_inputs : 1), sizeof(cz_fr))))
+        rc = cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    if (rc) {
+        kind->release(&j->kj);
+        j->prepared = false;
+    }
     return rc;
 }
 
@@ -288,114 +321,91 @@ static void new_id(char out[CZ_JOB_ID_LEN + 1])
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-static void free_djob(djob_t *j)
-{
-    json_decref(j->request);
-    json_decref(j->public_inputs);
-    free(j->proof);
-    free(j);
-}
-
 int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
                      bool *existing)
 {
     *resp = NULL;
     *existing = false;
+    pthread_mutex_lock(&submit_mu);
+    pthread_mutex_lock(&s->mu);
+    bool stopping = s->stopping;
     const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
-    djob_t *j = calloc(1, sizeof *j);
-    if (!j)
-        return cz_fail(ctx, CZ_ENOMEM, "job");
-    j->request = json_deep_copy(req);
-    snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
-    j->state = DJ_QUEUED;
-    j->claim = true;   /* listed for its request_id only until it is accepted */
-    /* claim the request_id (and the id) under the lock, prepare without it */
-    cz_mutex_lock(&s->mu);
     djob_t *old = NULL;
-    for (;;) {
-        old = NULL;
-        for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
-            if (!strcmp(o->request_id, rid))
-                old = o;
-        if (!old || !old->claim)
-            break;
-        /* the same request_id being submitted right now: its outcome decides */
-        cz_cond_wait(&s->changed, &s->mu);
-    }
-    int rc = CZ_OK;
+    for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
+        if (!strcmp(o->request_id, rid))
+            old = o;
     if (old) {
-        rc = json_equal(old->request, (json_t *)req)
-               ? CZ_OK
-               : cz_fail(ctx, CZ_EBUSY, "request_id: '%s' was used for a different request (job %s)",
-                         rid, old->id);
+        int rc = json_equal(old->request, (json_t *)req)
+                     ? CZ_OK
+                     : cz_fail(ctx, CZ_EBUSY, "request_id: '%s' was used for a different request (job %s)",
+                               rid, old->id);
         if (rc == CZ_OK) {
             *resp = json_pack("{s:s,s:s,s:b}", "id", old->id, "state", cz__state_name(old->state),
                               "existing", 1);
             *existing = true;
         }
-    } else if (s->stopping) {
-        rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
-    } else if (!j->request) {
-        rc = cz_fail(ctx, CZ_ENOMEM, "request");
-    } else {
-        do
-            new_id(j->id);
-        while (cz__find(s, j->id));   /* (a claimed one could collide: 2^-64, accepted) */
-        j->seq = s->next_seq++;
-        j->next = s->jobs;
-        s->jobs = j;
-    }
-    cz_mutex_unlock(&s->mu);
-    if (old || rc != CZ_OK) {
-        free_djob(j);
+        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&submit_mu);
         return rc;
     }
-    j->created = time(NULL);
-    rc = cz__submit_to_prover(s, ctx, req, j);
+    pthread_mutex_unlock(&s->mu);
+    if (stopping) {
+        pthread_mutex_unlock(&submit_mu);
+        return cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
+    }
+    djob_t *j = calloc(1, sizeof *j);
+    if (!j) {
+        pthread_mutex_unlock(&submit_mu);
+        return cz_fail(ctx, CZ_ENOMEM, "job");
+    }
+    int rc = cz__prepare(s, ctx, req, j);
     if (rc == CZ_OK) {
+        pthread_mutex_lock(&s->mu);
+        do
+            new_id(j->id);
+        while (cz__find(s, j->id));
+        j->seq = s->next_seq++;
+        pthread_mutex_unlock(&s->mu);
+        snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
+        j->request = json_deep_copy(req);
+        j->created = time(NULL);
+        j->t_accept = cz__now_s();
         json_t *doc = json_pack("{s:s,s:s,s:I,s:I,s:O}", "id", j->id, "request_id", j->request_id,
                                 "created", (json_int_t)j->created, "seq", (json_int_t)j->seq,
                                 "request", j->request);
-        rc = doc ? cz_journal_put(s->journal, ctx, j->id, "job", doc)
-                 : cz_fail(ctx, CZ_ENOMEM, "journal document");
+        rc = doc && j->request ? cz_journal_put(s->journal, ctx, j->id, "job", doc)
+                               : cz_fail(ctx, CZ_ENOMEM, "journal document");
         json_decref(doc);
     }
-    cz_mutex_lock(&s->mu);
     if (rc != CZ_OK) {
-        /* never accepted: out of the list; a started prover job is canceled and dropped */
-        for (djob_t **pp = &s->jobs; *pp; pp = &(*pp)->next)
-            if (*pp == j) {
-                *pp = j->next;
-                break;
-            }
-        uint64_t pid = j->pid;
-        pthread_cond_broadcast(&s->changed);   /* a submit of the same request_id may wait */
-        cz_mutex_unlock(&s->mu);
-        if (pid) {
-            cz_prover_cancel(s->prover, pid, NULL);
-            cz_prover_wait(s->prover, pid, -1, NULL, NULL);
-            cz_prover_forget(s->prover, pid, NULL);
-        }
-        free_djob(j);
+        if (j->prepared)
+            j->kind->release(&j->kj);
+        free(j->inputs);
+        json_decref(j->request);
+        free(j);
+        pthread_mutex_unlock(&submit_mu);
         return rc;
     }
-    j->claim = false;
+    pthread_mutex_lock(&s->mu);
+    j->state = DJ_STAGED;
+    j->next = s->jobs;
+    s->jobs = j;
     s->jobs_accepted++;
-    pthread_cond_broadcast(&s->work);      /* it may have ended already */
-    pthread_cond_broadcast(&s->changed);   /* a submit of the same request_id may wait */
+    pthread_cond_broadcast(&s->work);
     *resp = json_pack("{s:s,s:s,s:b}", "id", j->id, "state", "queued", "existing", 0);
-    cz_mutex_unlock(&s->mu);
-    CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d", j->id, j->kind,
-            j->partitions, j->priority);
+    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&submit_mu);
+    CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d params=%s", j->id,
+            j->kind->name, j->partitions, j->priority, j->params_path);
     return CZ_OK;
 }
 
 int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 {
-    cz_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     *out = j ? cz__job_json(s, j) : NULL;
-    cz_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->mu);
     if (!j)
         return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
     return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "status");
@@ -403,8 +413,12 @@ int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 
 int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
 {
-    struct timespec ts = cz_deadline_in(timeout_s > 0 ? timeout_s : 0);
-    cz_mutex_lock(&s->mu);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double end = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + (timeout_s > 0 ? timeout_s : 0);
+    ts.tv_sec = (time_t)end;
+    ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
+    pthread_mutex_lock(&s->mu);
     int rc = CZ_OK;
     for (;;) {
         djob_t *j = cz__find(s, id);
@@ -414,7 +428,7 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
         }
         if (DJ_ENDED(j->state))
             break;
-        if (s->stopping || cz_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
+        if (s->stopping || pthread_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
             /* the job may have ended and expired while we slept: look it up again */
             djob_t *k = cz__find(s, id);
             rc = !k ? cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id)
@@ -422,7 +436,7 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
             break;
         }
     }
-    cz_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->mu);
     return rc;
 }
 
@@ -432,22 +446,21 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
     *proof = NULL;
     *len = 0;
     *public_inputs = NULL;
-    cz_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     int rc = CZ_OK;
     bool mark = false;
     if (!j)
         rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
-    else if (!DJ_ENDED(j->state)) {
-        cz_job_timings_t t;
-        const char *stage = cz__job_refresh(s, j, &t);
-        rc = cz_fail(ctx, CZ_EBUSY, "job %s is %s (%zu/%zu partitions)", id, stage,
+    else if (!DJ_ENDED(j->state))
+        rc = cz_fail(ctx, CZ_EBUSY, "job %s is %s (%zu/%zu partitions)", id, stage_name(j),
                      j->partitions_done, j->partitions);
-    }
     else if (j->state == DJ_CANCELED)
         rc = cz_fail(ctx, CZ_ECANCELED, "job %s was canceled: %s", id, j->message);
     else if (j->state == DJ_FAILED)
         rc = cz_fail(ctx, j->error ? j->error : CZ_EINTERNAL, "job %s failed: %s", id, j->message);
+    else if (j->state == DJ_LOST)
+        rc = cz_fail(ctx, j->error, "job %s was lost: %s", id, j->message);
     else if (!(*proof = malloc(j->proof_len)))
         rc = cz_fail(ctx, CZ_ENOMEM, "proof");
     else {
@@ -458,7 +471,7 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
         if (mark)
             j->fetched = time(NULL);
     }
-    cz_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->mu);
     if (mark)
         cz_journal_mark_fetched(s->journal, id);
     return rc;
@@ -467,61 +480,60 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
 int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
 {
     *out = NULL;
-    cz_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
-    uint64_t pid = j && !j->claim && !DJ_ENDED(j->state) ? j->pid : 0;
-    cz_mutex_unlock(&s->mu);
-    if (!j)
-        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
-    if (pid) {
-        /* outside s->mu: the job may end, and its callback run, inside this call */
-        cz_prover_cancel(s->prover, pid, NULL);
+    if (j && !DJ_ENDED(j->state)) {
+        j->cancel = true;
+        if (j->state == DJ_ENGINE)
+            cz_engine_cancel(s->engine, j->eid);
+        pthread_cond_broadcast(&s->work);
         CZ_LOGI("job cancel requested", "id=%s", id);
     }
-    cz_mutex_lock(&s->mu);
-    j = cz__find(s, id);
     *out = j ? cz__job_json(s, j) : NULL;
-    cz_mutex_unlock(&s->mu);
-    return *out ? CZ_OK : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
+    pthread_mutex_unlock(&s->mu);
+    if (!j)
+        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
+    return CZ_OK;
 }
 
 json_t *cz_server_list(cz_server_t *s, const char *state)
 {
     json_t *arr = json_array();
-    cz_mutex_lock(&s->mu);
-    for (djob_t *j = s->jobs; arr && j; j = j->next) {
-        if (j->claim)
-            continue;
-        json_t *o = cz__job_json(s, j);   /* refreshes j->state */
+    pthread_mutex_lock(&s->mu);
+    for (djob_t *j = s->jobs; arr && j; j = j->next)
         if (!state || !strcmp(state, cz__state_name(j->state)))
-            json_array_append_new(arr, o);
-        else
-            json_decref(o);
-    }
-    cz_mutex_unlock(&s->mu);
+            json_array_append_new(arr, cz__job_json(s, j));
+    pthread_mutex_unlock(&s->mu);
     return arr ? json_pack("{s:o}", "jobs", arr) : NULL;
 }
 
 int cz_server_preload(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out)
 {
+    char path[PATH_MAX];
     *out = NULL;
-    cz_params_item_t it;
-    cz_error_t err;
-    int rc = cz_prover_params_preload(s->prover, name, &it, &err);
+    int rc = cz__params_path(s, ctx, name, path);
     if (rc)
-        return cz_fail(ctx, rc, "%s", err.message);
-    *out = json_pack("{s:s,s:I,s:f}", "path", it.path, "bytes", (json_int_t)it.bytes, "load_ms",
-                     it.load_ms);
+        return rc;
+    cz_pentry_t *pe = NULL;
+    double ms = 0;
+    rc = cz_pcache_acquire(s->pcache, ctx, path, &pe, &ms);
+    if (rc)
+        return rc;
+    size_t bytes = cz_pentry_bytes(pe);
+    snprintf(path, sizeof path, "%s", cz_pentry_path(pe));
+    cz_pcache_release(s->pcache, pe);
+    *out = json_pack("{s:s,s:I,s:f}", "path", path, "bytes", (json_int_t)bytes, "load_ms", ms);
     return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "reply");
 }
 
 int cz_server_evict(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out)
 {
+    char path[PATH_MAX];
     *out = NULL;
-    cz_error_t err;
-    int rc = cz_prover_params_evict(s->prover, name, &err);
-    if (rc)
-        return cz_fail(ctx, rc, "%s", err.message);
-    *out = json_pack("{s:s,s:b}", "params", name, "evicted", 1);
-    return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "reply");
+    int rc = cz__params_path(s, ctx, name, path);
+    if (rc == CZ_OK)
+        rc = cz_pcache_evict(s->pcache, ctx, path);
+    if (rc == CZ_OK)
+        *out = json_pack("{s:s,s:b}", "path", path, "evicted", 1);
+    return rc;
 }

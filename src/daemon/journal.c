@@ -20,7 +20,10 @@ struct cz_journal {
     char dir[PATH_MAX];
     int dir_fd;
     int lock_fd;
+    cz_fault_t *fault;   /* borrowed; NULL: none */
 };
+
+void cz_journal_set_fault(cz_journal_t *j, cz_fault_t *f) { j->fault = f; }
 
 static int mkdir_p(const char *path)
 {
@@ -109,7 +112,9 @@ int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *s
     } else {
         size_t len = strlen(text);
         text[len] = '\n';   /* one line per file, replaces the NUL (not re-read as a string) */
-        if (write_all(fd, text, len + 1) || fsync(fd))
+        errno = ENOSPC;       /* what an injected write fault stands for */
+        if (cz__fault_sim(j->fault, NULL, CZ_FAULT_WRITE) || write_all(fd, text, len + 1) ||
+            fsync(fd))
             rc = cz_fail(ctx, CZ_EIO, "journal %s/%s: %s", j->dir, tmp,
                          errno == ENOSPC ? "no space left on device" : strerror(errno));
         if (close(fd) && rc == CZ_OK)
@@ -145,25 +150,45 @@ void cz_journal_remove(cz_journal_t *j, const char *id)
     fsync(j->dir_fd);
 }
 
-static json_t *load_doc(cz_journal_t *j, const char *name, bool *corrupt)
+/* Parse |path| as a JSON object; NULL with why in |why| (a parse error, or not an object). */
+static json_t *parse_doc(const char *path, char *why, size_t why_len)
+{
+    json_error_t err;
+    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    if (doc && json_is_object(doc))
+        return doc;
+    if (doc)
+        snprintf(why, why_len, "not a JSON object");
+    else
+        snprintf(why, why_len, "line %d: %s", err.line, err.text);
+    json_decref(doc);
+    return NULL;
+}
+
+/* |name|'s document, or NULL: absent (*corrupt false) or set aside as NAME.corrupt. */
+static json_t *load_doc(cz_journal_t *j, const char *name, bool *corrupt, char *why, size_t why_len)
 {
     char path[PATH_MAX + 128];
     snprintf(path, sizeof path, "%s/%s", j->dir, name);
-    json_error_t err;
     *corrupt = false;
     if (access(path, F_OK))
         return NULL;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-    if (!doc || !json_is_object(doc)) {
-        CZ_LOGE("journal file corrupt, set aside", "file=%s error=\"%s\"", path, err.text);
-        json_decref(doc);
+    json_t *doc = parse_doc(path, why, why_len);
+    if (!doc) {
+        CZ_LOGE("journal file corrupt, set aside", "file=%s error=\"%s\"", path, why);
         char aside[PATH_MAX + 160];
         snprintf(aside, sizeof aside, "%s.corrupt", path);
         rename(path, aside);
         *corrupt = true;
-        return NULL;
     }
     return doc;
+}
+
+/* The tombstone's reason, for the status: what was wrong and where the file is. */
+static void lost_reason(char *out, size_t len, const char *id, const char *why)
+{
+    snprintf(out, len, "journal entry %s.job is corrupt (%s); set aside as %s.job.corrupt, the "
+             "request cannot be recovered: submit it again", id, why, id);
 }
 
 static bool is_id(const char *s, size_t n)
@@ -176,8 +201,10 @@ static bool is_id(const char *s, size_t n)
     return true;
 }
 
-int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb, void *arg)
+int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
+                    cz_journal_lost_cb *lost, void *arg)
 {
+    char why[200], reason[400];
     DIR *d = opendir(j->dir);
     if (!d)
         return cz_fail(ctx, CZ_EIO, "journal %s: %s", j->dir, strerror(errno));
@@ -204,16 +231,32 @@ int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb, void
             }
             continue;
         }
+        if (!strcmp(dot, ".job.corrupt")) {   /* a tombstone from an earlier start */
+            char path[PATH_MAX + 260];
+            snprintf(path, sizeof path, "%s/%s", j->dir, n);
+            json_t *doc = parse_doc(path, why, sizeof why);
+            if (doc)
+                snprintf(why, sizeof why, "set aside earlier");
+            json_decref(doc);
+            lost_reason(reason, sizeof reason, id, why);
+            lost(arg, id, reason);
+            continue;
+        }
         if (strcmp(dot, ".job"))
             continue;
         bool corrupt;
-        json_t *job = load_doc(j, n, &corrupt);
-        if (!job)
+        json_t *job = load_doc(j, n, &corrupt, why, sizeof why);
+        if (!job) {
+            if (corrupt) {
+                lost_reason(reason, sizeof reason, id, why);
+                lost(arg, id, reason);
+            }
             continue;
+        }
         char rn[32], fn[32];
         snprintf(rn, sizeof rn, "%s.result", id);
         snprintf(fn, sizeof fn, "%s.fetched", id);
-        json_t *result = load_doc(j, rn, &corrupt);
+        json_t *result = load_doc(j, rn, &corrupt, why, sizeof why);
         struct stat st;
         time_t fetched = fstatat(j->dir_fd, fn, &st, 0) == 0 ? st.st_mtime : 0;
         cb(arg, id, job, result, fetched);

@@ -7,6 +7,7 @@
  *   ID.result    the outcome: {"state": "done"|"failed"|"canceled", "proof" (hex),
  *                "public_inputs", "timings", "error", "message", "finished"}
  *   ID.fetched   empty marker; its mtime is when the result was first fetched
+ *   ID.job.corrupt  an ID.job that did not parse, set aside: the job's tombstone
  *   LOCK         flock()ed by the one daemon that owns the directory
  *
  * Every put is atomic and durable: the document is written to a temporary
@@ -25,6 +26,7 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "core/fault.h"
 #include "cuzk/ctx.h"
 
 typedef struct cz_journal cz_journal_t;
@@ -35,7 +37,10 @@ int cz_journal_open(cz_ctx_t *ctx, const char *dir, cz_journal_t **out);
 void cz_journal_close(cz_journal_t *j);
 const char *cz_journal_dir(const cz_journal_t *j);
 
-/* Write |doc| as ID.|suffix| ("job" or "result") durably (see above). */
+/* The fault object whose WRITE site every put reaches (core/fault.h; borrowed, NULL: none). */
+void cz_journal_set_fault(cz_journal_t *j, cz_fault_t *f);
+/* Write |doc| as ID.|suffix| ("job" or "result") durably (see above). An
+ * injected WRITE fault fails the put as a failed write(2) would (CZ_EIO). */
 int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *suffix,
                    const json_t *doc);
 /* Create ID.fetched (not fsynced: losing it only delays expiry). */
@@ -46,11 +51,19 @@ void cz_journal_remove(cz_journal_t *j, const char *id);
 /*
  * Call |cb| for every ID.job found, with its parsed documents (borrowed for
  * the call): |result| NULL when the job has no result yet; |fetched| 0 when
- * never fetched. A file that does not parse is renamed to ID.job.corrupt
- * (logged) and skipped; a result without its job is removed.
+ * never fetched. A result without its job is removed; a result that does
+ * not parse is renamed to ID.result.corrupt (the job is then unfinished).
+ *
+ * An ID.job that does not parse is renamed to ID.job.corrupt (logged) and
+ * |lost| is called with why; the file stays as the job's tombstone, so
+ * every later scan calls |lost| for it again (until an operator removes
+ * it). The same id may be reported twice in one scan (a renamed entry can
+ * show up again in the listing): the callee ignores a repeat.
  */
 typedef void cz_journal_scan_cb(void *arg, const char *id, json_t *job, json_t *result,
                                 time_t fetched);
-int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb, void *arg);
+typedef void cz_journal_lost_cb(void *arg, const char *id, const char *reason);
+int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
+                    cz_journal_lost_cb *lost, void *arg);
 
 #endif /* CUZK_DAEMON_JOURNAL_H */

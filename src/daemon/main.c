@@ -27,6 +27,7 @@ static void usage(FILE *f)
             "usage: cuzkd [--config FILE] [--socket PATH] [--listen HOST:PORT] [--journal DIR]\n"
             "             [--params-dir DIR] [--token-file FILE] [--log-level LEVEL]\n"
             "             [--set SECTION.KEY=VALUE]... [--print-config] [--check-config]\n"
+            "       cuzkd --version\n"
             "\n"
             "  The cuzk proving daemon: HTTP/1.1 + JSON on a unix socket (and optionally\n"
             "  TCP); see docs/API.md. Settings come from the defaults, then FILE (libconfig\n"
@@ -54,15 +55,21 @@ int main(int argc, char **argv)
         { "params-dir", required_argument, 0, 'p' }, { "token-file", required_argument, 0, 't' },
         { "log-level", required_argument, 0, 'L' }, { "set", required_argument, 0, 'S' },
         { "print-config", no_argument, 0, 'P' },    { "check-config", no_argument, 0, 'C' },
-        { "help", no_argument, 0, 'h' },            { 0, 0, 0, 0 },
+        { "help", no_argument, 0, 'h' },            { "version", no_argument, 0, 'V' },
+        { 0, 0, 0, 0 },
     };
     /* two passes: the file first, then the flags over it */
     const char *config_path = NULL;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        if (c == 'V') {   /* before the config: a version query needs none */
+            printf("cuzkd %s\n", CUZK_VERSION);
+            return 0;
+        }
         if (c == 'c')
             config_path = optarg;
+    }
     cz_dconfig_t cfg;
     cz_ctx_t *ctx = NULL;
     if (cz_dconfig_defaults(&cfg) || cz_ctx_new(&ctx, NULL, 1)) {

@@ -25,63 +25,58 @@
 #include <string.h>
 
 typedef struct {
-    size_t by_state[DJ_CANCELED + 1];
+    size_t by_state[DJ__COUNT];
     size_t staged;
-    uint64_t accepted, recovered, errors[CZ_E_COUNT], http[6];
+    uint64_t accepted, recovered, errors[16], http[6];
     double active_s, uptime_s;
     bool stopping;
 } snap_t;
 
-/* The daemon's counters and the prover's (engine, params cache), at one moment each. */
-static void snapshot(cz_server_t *s, snap_t *o, cz_prover_stats_t *ps)
+static void snapshot(cz_server_t *s, snap_t *o, cz_engine_stats_t *es, cz_pcache_stats_t *ps)
 {
     memset(o, 0, sizeof *o);
-    cz_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->mu);
     for (djob_t *j = s->jobs; j; j = j->next) {
-        if (j->claim)
-            continue;
-        cz_job_timings_t t;
-        cz__job_refresh(s, j, &t);   /* j->state from the prover */
         o->by_state[j->state]++;
+        o->staged += j->state == DJ_STAGED || j->state == DJ_LOADING;
     }
     o->accepted = s->jobs_accepted;
     o->recovered = s->jobs_recovered;
     memcpy(o->errors, s->errors, sizeof o->errors);
     memcpy(o->http, s->http, sizeof o->http);
+    o->active_s = s->engine_active_s;
     o->stopping = s->stopping;
-    cz_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->mu);
     o->uptime_s = cz__now_s() - s->t_start;
-    cz_prover_stats(s->prover, ps);
-    o->staged = ps->jobs_staged;
-    o->active_s = ps->engine_active_s;
+    cz_engine_stats(s->engine, es);
+    cz_pcache_stats(s->pcache, ps);
 }
 
 void cz_server_count_http(cz_server_t *s, int status)
 {
-    cz_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->mu);
     if (status >= 100 && status < 600)
         s->http[status / 100]++;
-    cz_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->mu);
 }
 
 json_t *cz_server_status(cz_server_t *s)
 {
     snap_t sn;
-    cz_prover_stats_t es;
-    snapshot(s, &sn, &es);
-    cz_prover_info_t pi;
-    cz_prover_info(s->prover, &pi);
+    cz_engine_stats_t es;
+    cz_pcache_stats_t ps;
+    snapshot(s, &sn, &es, &ps);
     json_t *devs = json_array();
-    for (size_t d = 0; devs && d < pi.devices && d < 16; d++)
+    for (size_t d = 0; devs && d < s->ndevices && d < 16; d++)
         json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b}", "index", (json_int_t)d,
-                                              "backend", pi.backend, "workers",
+                                              "backend", s->backends[d]->ops->name, "workers",
                                               (json_int_t)s->cfg.workers_per_device, "busy_s",
                                               es.device_busy_s[d], "efficiency",
                                               sn.active_s > 0 ? es.device_busy_s[d] / sn.active_s : 0.0,
                                               "failed", es.device_failed[d]));
     json_t *entries = json_array();
-    cz_params_item_t *items = malloc(32 * sizeof *items);
-    size_t n = items ? cz_prover_params_list(s->prover, items, 32) : 0;
+    cz_pcache_item_t *items = malloc(32 * sizeof *items);
+    size_t n = items ? cz_pcache_list(s->pcache, items, 32) : 0;
     for (size_t i = 0; entries && i < n && i < 32; i++)
         json_array_append_new(entries, json_pack("{s:s,s:I,s:I,s:b,s:f,s:I}", "path", items[i].path,
                                                  "bytes", (json_int_t)items[i].bytes, "users",
@@ -91,23 +86,23 @@ json_t *cz_server_status(cz_server_t *s)
     free(items);
     json_t *kinds = json_array();
     for (size_t i = 0; kinds && i < cz_kind_count(); i++)
-        json_array_append_new(kinds, json_string(cz_kind_name(i)));
+        json_array_append_new(kinds, json_string(cz_kind_at(i)->name));
     return json_pack(
         "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
-        "s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
-        "version", cz_version(), "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
+        "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
+        "version", "0.1.0", "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
         "workers", "per_device", (json_int_t)s->cfg.workers_per_device, "synthesis",
-        (json_int_t)s->cfg.synth_workers, "threads", (json_int_t)pi.threads,
+        (json_int_t)s->cfg.synth_workers, "threads", (json_int_t)cz_pool_width(s->pool),
         "queue", "staged", (json_int_t)sn.staged, "engine_partitions", (json_int_t)es.partitions_queued,
         "device", (json_int_t)es.device_queue,
-        "jobs", "queued", (json_int_t)sn.by_state[DJ_QUEUED],
-        "running", (json_int_t)(sn.by_state[DJ_RUNNING] + sn.by_state[DJ_FINISHING]),
+        "jobs", "queued", (json_int_t)(sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING]),
+        "running", (json_int_t)(sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING]),
         "done", (json_int_t)sn.by_state[DJ_DONE], "failed", (json_int_t)sn.by_state[DJ_FAILED],
-        "canceled", (json_int_t)sn.by_state[DJ_CANCELED],
+        "canceled", (json_int_t)sn.by_state[DJ_CANCELED], "lost", (json_int_t)sn.by_state[DJ_LOST],
         "memory", "budget", (json_int_t)es.budget_total, "reserved", (json_int_t)es.budget_reserved,
         "peak", (json_int_t)es.budget_peak, "recycled", (json_int_t)es.recycled_bytes,
-        "params_cache", "budget", (json_int_t)es.params_budget, "bytes", (json_int_t)es.params_bytes,
-        "loaded", (json_int_t)es.params_entries, "entries", entries,
+        "params_cache", "budget", (json_int_t)ps.budget, "bytes", (json_int_t)ps.bytes,
+        "loaded", (json_int_t)ps.entries, "entries", entries,
         "kinds", kinds, "partitions_proved", (json_int_t)es.partitions_proved);
 }
 
@@ -151,16 +146,16 @@ static void head(sbuf *b, const char *name, const char *type, const char *help)
 char *cz_server_metrics(cz_server_t *s)
 {
     snap_t sn;
-    cz_prover_stats_t es;
-    snapshot(s, &sn, &es);
-    size_t ndev = es.devices;
+    cz_engine_stats_t es;
+    cz_pcache_stats_t ps;
+    snapshot(s, &sn, &es, &ps);
     sbuf b = { 0 };
     head(&b, "jobs", "gauge", "Jobs held by the daemon, by state.");
-    static const char *const st[] = { "queued", "running", "done", "failed", "canceled" };
-    size_t counts[5] = { sn.by_state[DJ_QUEUED],
-                         sn.by_state[DJ_RUNNING] + sn.by_state[DJ_FINISHING], sn.by_state[DJ_DONE],
-                         sn.by_state[DJ_FAILED], sn.by_state[DJ_CANCELED] };
-    for (int i = 0; i < 5; i++)
+    static const char *const st[] = { "queued", "running", "done", "failed", "canceled", "lost" };
+    size_t counts[6] = { sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING],
+                         sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING], sn.by_state[DJ_DONE],
+                         sn.by_state[DJ_FAILED], sn.by_state[DJ_CANCELED], sn.by_state[DJ_LOST] };
+    for (int i = 0; i < 6; i++)
         put(&b, "cuzk_jobs{state=\"%s\"} %zu\n", st[i], counts[i]);
     head(&b, "jobs_accepted_total", "counter", "Submits accepted by this process.");
     put(&b, "cuzk_jobs_accepted_total %llu\n", (unsigned long long)sn.accepted);
@@ -169,15 +164,15 @@ char *cz_server_metrics(cz_server_t *s)
     head(&b, "partitions_proved_total", "counter", "Partitions proved by the engine.");
     put(&b, "cuzk_partitions_proved_total %zu\n", es.partitions_proved);
     head(&b, "device_busy_seconds_total", "counter", "Time the device lock was held.");
-    for (size_t d = 0; d < ndev && d < 16; d++)
+    for (size_t d = 0; d < s->ndevices && d < 16; d++)
         put(&b, "cuzk_device_busy_seconds_total{device=\"%zu\"} %.6f\n", d, es.device_busy_s[d]);
     head(&b, "device_efficiency", "gauge",
          "Device busy time over the time the engine had work (0..1).");
-    for (size_t d = 0; d < ndev && d < 16; d++)
+    for (size_t d = 0; d < s->ndevices && d < 16; d++)
         put(&b, "cuzk_device_efficiency{device=\"%zu\"} %.6f\n", d,
             sn.active_s > 0 ? es.device_busy_s[d] / sn.active_s : 0.0);
     head(&b, "device_failed", "gauge", "1 when the device was marked failed.");
-    for (size_t d = 0; d < ndev && d < 16; d++)
+    for (size_t d = 0; d < s->ndevices && d < 16; d++)
         put(&b, "cuzk_device_failed{device=\"%zu\"} %d\n", d, es.device_failed[d] ? 1 : 0);
     head(&b, "queue_depth", "gauge", "Waiting work: staged jobs, engine partitions, synthesized partitions.");
     put(&b, "cuzk_queue_depth{queue=\"staged\"} %zu\n", sn.staged);
@@ -198,21 +193,21 @@ char *cz_server_metrics(cz_server_t *s)
     head(&b, "memory_recycle_requests_total", "counter", "Witness arrays asked for.");
     put(&b, "cuzk_memory_recycle_requests_total %zu\n", es.recycle_takes);
     head(&b, "params_cache_bytes", "gauge", "Bytes of loaded params.");
-    put(&b, "cuzk_params_cache_bytes %zu\n", es.params_bytes);
+    put(&b, "cuzk_params_cache_bytes %zu\n", ps.bytes);
     head(&b, "params_cache_budget_bytes", "gauge", "Params cache budget.");
-    put(&b, "cuzk_params_cache_budget_bytes %zu\n", es.params_budget);
+    put(&b, "cuzk_params_cache_budget_bytes %zu\n", ps.budget);
     head(&b, "params_cache_entries", "gauge", "Params files loaded.");
-    put(&b, "cuzk_params_cache_entries %zu\n", es.params_entries);
+    put(&b, "cuzk_params_cache_entries %zu\n", ps.entries);
     head(&b, "params_cache_hits_total", "counter", "Params acquisitions served from memory.");
-    put(&b, "cuzk_params_cache_hits_total %llu\n", (unsigned long long)es.params_hits);
+    put(&b, "cuzk_params_cache_hits_total %llu\n", (unsigned long long)ps.hits);
     head(&b, "params_cache_misses_total", "counter", "Params loads.");
-    put(&b, "cuzk_params_cache_misses_total %llu\n", (unsigned long long)es.params_misses);
+    put(&b, "cuzk_params_cache_misses_total %llu\n", (unsigned long long)ps.misses);
     head(&b, "params_cache_evictions_total", "counter", "Params evicted (LRU or request).");
-    put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)es.params_evictions);
+    put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)ps.evictions);
     head(&b, "params_cache_load_errors_total", "counter", "Params loads that failed.");
-    put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)es.params_load_errors);
+    put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps.load_errors);
     head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
-    for (int c = 1; c < CZ_E_COUNT; c++)
+    for (int c = 1; c < 16; c++)
         put(&b, "cuzk_job_errors_total{error=\"%s\"} %llu\n", cz_err_name(-c),
             (unsigned long long)sn.errors[c]);
     head(&b, "http_responses_total", "counter", "HTTP responses by status class.");

@@ -2,17 +2,12 @@
  * daemon/server_int.h — private to daemon/server*.c and daemon/metrics.c:
  * the job record and the server struct.
  *
- * The proving is the library's (cuzk.h): a djob is a prover job plus what
- * only the daemon keeps — the request as journaled, its request_id, the
- * result while it is served, and the journal's bookkeeping. The prover's
- * completion callback marks a job ended and wakes the finisher thread,
- * which journals the result before the job is reported ended.
- *
  * Locking: s->mu protects the job list and every field of every djob marked
- * (mu) below, and the counters. Fields marked (const) are set before the
- * job is published and never change. s->mu is never held across a call
- * into the prover that may wait (submit prepares, params load) or across
- * the journal's fsync.
+ * (mu) below, the staging order and the counters. Fields marked (const) are
+ * set before the job is published and never change. The synthesize wrapper
+ * writes a job's inputs[] slots from engine threads without the lock: each
+ * partition owns its slot, and the monitor reads them only after the
+ * engine reports the job ended.
  */
 #ifndef CUZK_DAEMON_SERVER_INT_H
 #define CUZK_DAEMON_SERVER_INT_H
@@ -21,16 +16,20 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "cuzk.h"
-#include "core/mutex.h"
 #include "daemon/journal.h"
+#include "kinds/kinds.h"
+#include "api/pcache.h"
 #include "daemon/server.h"
+#include "engine/engine.h"
 
 typedef enum {
-    DJ_QUEUED,      /* accepted, in the prover, not yet running */
-    DJ_RUNNING,     /* in the prover, running */
-    DJ_FINISHING,   /* ended in the prover, result being journaled */
+    DJ_STAGED,      /* accepted, waiting for the stager */
+    DJ_LOADING,     /* the stager is loading its params */
+    DJ_ENGINE,      /* in the engine */
+    DJ_FINISHING,   /* ended in the engine, result being journaled */
     DJ_DONE, DJ_FAILED, DJ_CANCELED,
+    DJ_LOST,        /* tombstone: its journal entry was corrupt (message = why); never expires */
+    DJ__COUNT
 } dj_state_t;
 
 #define DJ_ENDED(st) ((st) >= DJ_DONE)
@@ -40,63 +39,86 @@ typedef struct djob {
     char id[CZ_JOB_ID_LEN + 1];           /* (const) */
     char request_id[129];                 /* (const) "" = none */
     json_t *request;                      /* (const) as journaled */
-    char kind[32];                        /* (const) */
-    char summary[128];                    /* (mu) the kind's summary, from the prover */
+    const cz_job_kind_t *kind;            /* (const) */
+    cz_kind_job_t kj;                     /* (const) valid while prepared */
+    bool prepared;                        /* (mu) kj holds resources */
+    char params_path[PATH_MAX];           /* (const) */
     int priority;                         /* (const) */
     uint64_t seq;                         /* (const) submit order */
     bool recovered;                       /* (const) replayed from the journal */
-    uint64_t pid;                         /* (mu) the prover's job id; 0 = not in the prover */
-    bool ended;                           /* (mu) the prover's callback came: finish it */
-    bool claim;                           /* (mu) being submitted: holds its request_id only */
-    bool abandoned;                       /* (mu) shutdown: left unfinished in the journal */
     dj_state_t state;                     /* (mu) */
+    cz_job_state_t engine_state;          /* (mu) last engine snapshot */
+    size_t in_stage[CZ_PART_NSTAGES];     /* (mu) its partitions by stage (engine.h) */
+    uint64_t eid;                         /* (mu) engine id, 0 = not in the engine */
+    cz_pentry_t *pentry;                  /* (mu) params reference while in the engine */
+    bool cancel;                          /* (mu) cancel requested */
     size_t partitions, partitions_done;   /* (mu) */
+    size_t n_inputs;                      /* (const) public inputs per partition */
+    cz_fr *inputs;                        /* partitions x n_inputs, see Locking */
     uint8_t *proof;                       /* (mu) when DONE */
     size_t proof_len;
     json_t *public_inputs;                /* (mu) when DONE */
     int error;                            /* (mu) CZ_E* when FAILED / CANCELED */
     char message[256];                    /* (mu) */
     time_t created, finished, fetched;    /* (mu) wall clock; 0 = not yet */
-    cz_job_timings_t t;                   /* (mu) ms, once ended */
+    double t_accept, t_staged, t_engine;  /* (mu) monotonic seconds */
+    double params_load_ms;                /* (mu) */
+    cz_job_timings_t t;                   /* (mu) ms */
+    struct dj_pending *pending;           /* (mu) an outcome whose ID.result write failed,
+                                           * kept for the retry (daemon/finish.c); NULL: none */
 } djob_t;
+
+#define CZ_MAX_DEVICES 16
 
 struct cz_server {
     cz_dconfig_t cfg;                     /* copy (strings borrowed from the caller's) */
     cz_journal_t *journal;
-    cz_prover_t *prover;
+    cz_pcache_t *pcache;
+    void *kind_state[CZ_MAX_KINDS];       /* each kind's state (kinds.h state_new) */
+    cz_engine_t *engine;
+    cz_backend_t *backends[CZ_MAX_DEVICES];
+    size_t ndevices;
+    cz_pool_t *pool;
+    cz_timeline_t *timeline;
+    FILE *timeline_file;
+    cz_fault_t fault;                     /* test.fault: given to the journal and the engine */
 
-    cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
+    pthread_mutex_t mu;
     pthread_cond_t changed;               /* a job changed state (broadcast) */
-    pthread_cond_t work;                  /* the finisher has something to do */
+    pthread_cond_t work;                  /* the stager / monitor have something to do */
     djob_t *jobs;                         /* (mu) */
     uint64_t next_seq;                    /* (mu) */
-    bool stopping, stop_threads;          /* (mu) */
-    pthread_t finisher;
+    bool stopping, stop_threads, abandon; /* (mu) */
+    pthread_t stager, monitor;
     bool threads_started;
 
     double t_start;                       /* monotonic seconds */
+    double engine_active_s;               /* (mu) time with at least one job in the engine */
     uint64_t jobs_accepted, jobs_recovered;   /* (mu) */
-    uint64_t errors[CZ_E_COUNT];          /* (mu) failed jobs by -CZ_E code */
+    uint64_t errors[16];                  /* (mu) failed jobs by -CZ_E code */
     uint64_t http[6];                     /* (mu) responses by status class 1xx..5xx */
     uint64_t http_4xx[8];                 /* (mu) 400 401 404 405 409 413 415 422 */
 };
 
 double cz__now_s(void);
-/*
- * Bring |j|'s state, progress, summary and timings (*t) up to date from
- * the prover; returns the stage name of its status object (s->mu held).
- */
-const char *cz__job_refresh(cz_server_t *s, djob_t *j, cz_job_timings_t *t);
 /* Status object of |j| (s->mu held). */
 json_t *cz__job_json(cz_server_t *s, const djob_t *j);
-/* The accepted job |id| (s->mu held), else NULL. */
 djob_t *cz__find(cz_server_t *s, const char *id);
 const char *cz__state_name(dj_state_t st);
 /*
- * Hand |j| (its request validated by the caller or the journal) to the
- * prover: the kind prepares it there. s->mu NOT held. CZ_EINVAL /
- * CZ_EFORMAT (the request), CZ_ENOTFOUND (params or input file), ...
+ * daemon/finish.c. cz__job_end: journal the outcome, then publish it (s->mu
+ * NOT held; j->state is FINISHING or a pre-engine state owned by the
+ * caller; |proof| is taken); a failed write keeps the outcome and retries.
+ * cz__retry_results: the retries that are due (s->mu held; dropped while
+ * writing). cz__pending_json: the status's "result_write" object or NULL
+ * (s->mu held). cz__pending_free: drop a kept outcome at shutdown.
  */
-int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
+void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
+                 uint8_t *proof, size_t proof_len);
+void cz__retry_results(cz_server_t *s);
+json_t *cz__pending_json(const djob_t *j);
+void cz__pending_free(djob_t *j);
+/* Resolve a params name or path; CZ_EINVAL / CZ_ENOTFOUND naming it. */
+int cz__params_path(cz_server_t *s, cz_ctx_t *ctx, const char *name, char out[PATH_MAX]);
 
 #endif /* CUZK_DAEMON_SERVER_INT_H */

@@ -18,6 +18,24 @@ const char *cz_job_state_name(cz_job_state_t s)
     return (unsigned)s <= CZ_JOB_CANCELED ? state_names[s] : "unknown";
 }
 
+const char *cz_part_stage_name(cz_part_stage_t s)
+{
+    static const char *const names[CZ_PART_NSTAGES] = {
+        "queued", "synthesis", "waiting_device", "device", "epilogue",
+    };
+    return s < CZ_PART_NSTAGES ? names[s] : "unknown";
+}
+
+const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES])
+{
+    if (state == CZ_JOB_VERIFYING)
+        return "verify";
+    for (int k = CZ_PART_NSTAGES - 1; k > CZ_PART_QUEUED; k--)
+        if (in_stage[k])
+            return cz_part_stage_name((cz_part_stage_t)k);
+    return cz_part_stage_name(CZ_PART_QUEUED);
+}
+
 double cz__engine_now_ms(cz_engine_t *e)
 {
     return e->tl ? cz_tl_now_ms(e->tl) : cz_mono_ms();
@@ -236,6 +254,10 @@ static void fill_info(cz_engine_t *e, const job_t *j, cz_job_info_t *out)
     out->t.synthesis = j->synth_ms;
     out->t.device = j->device_ms;
     out->t.total = end - j->t_submit;
+    size_t placed = 0, open = j->spec.partitions - j->resolved;
+    for (int k = CZ_PART_SYNTHESIS; k < CZ_PART_NSTAGES; k++)
+        placed += out->in_stage[k] = atomic_load(&j->in_stage[k]);
+    out->in_stage[CZ_PART_QUEUED] = open > placed ? open - placed : 0;
 }
 
 int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out)

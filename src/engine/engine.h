@@ -24,7 +24,11 @@
  *    and the engine keeps serving. A device error (CZ_EDEVICE) marks that
  *    device failed and re-synthesizes the partition for another device, up
  *    to max_retries times. Cancel drops queued partitions at once and
- *    running ones at their next stage boundary.
+ *    running ones at their next stage boundary: before staging, right
+ *    after the device lock is taken (the region is not entered), between
+ *    the device region's steps (H, MSM h, L, A, B1, B2: within one MSM's
+ *    time, backend.h) and before the epilogue. A canceled region releases
+ *    the lock at once and does not mark the device failed.
  *  - Every stage is recorded on the timeline (engine/timeline.h).
  *
  * Thread-safety: every function may be called from any thread, except
@@ -39,6 +43,7 @@
 
 #include "cuzk.h"
 #include "backend/backend.h"
+#include "core/fault.h"
 #include "cs/cs.h"
 #include "engine/timeline.h"
 #include "groth16/params.h"
@@ -60,6 +65,9 @@ typedef struct cz_engine_config {
     bool no_verify;                /* skip verification of finished jobs */
     size_t recycle_min_bytes;      /* witness arrays kept warm for the next partition
                                     * (core/recycle.h) from this size; 0: 8 MiB */
+    cz_fault_t *fault;             /* borrowed; NULL: none. Set on every ctx the engine
+                                    * makes, so synthesis, prep, device and epilogue
+                                    * reach its sites (core/fault.h) */
 } cz_engine_config_t;
 
 /*
@@ -94,6 +102,16 @@ typedef struct cz_job_spec {
 /* cz_job_state_t, cz_job_timings_t (params_load left 0 by the engine), cz_job_info_t
  * and cz_job_state_name are the public ones (cuzk.h): the engine never
  * reports QUEUED for a job waiting for params, the prover does. */
+/* cz_part_stage_t (where a partition is) is public too (cuzk.h). */
+/* "queued", "synthesis", "waiting_device", "device", "epilogue". */
+const char *cz_part_stage_name(cz_part_stage_t s);
+/*
+ * Where a running job's work is, for a progress display: "verify" in
+ * CZ_JOB_VERIFYING, else the name of the furthest stage that any of its
+ * unfinished partitions (|in_stage|, as in cz_job_info_t) has reached.
+ */
+const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES]);
+
 
 typedef struct cz_engine_stats {
     size_t jobs[CZ_JOB_CANCELED + 1];   /* by state */
@@ -111,7 +129,8 @@ typedef struct cz_engine_stats {
 } cz_engine_stats_t;
 
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg);
-/* Cancel what is queued, let running partitions finish, join every thread. NULL: no-op. */
+/* Cancel every job (queued partitions at once, running ones at their next stage
+ * boundary, as cz_engine_cancel), join every thread. NULL: no-op. */
 void cz_engine_free(cz_engine_t *e);
 
 /*

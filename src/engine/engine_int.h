@@ -36,6 +36,9 @@ typedef struct job {
     size_t n_inputs;                /* (mu) set by the first synthesized partition */
     double t_submit, t_first_synth, t_done;   /* ms on the timeline clock (mu) */
     double synth_ms, device_ms;     /* (mu) sums over partitions */
+    /* Partitions in each stage past QUEUED (cz_part_stage_t): atomic, so a
+     * worker moves its partition without e->mu (also under a device lock). */
+    atomic_size_t in_stage[CZ_PART_NSTAGES];
     struct job *next;               /* (mu) the engine's job list */
 } job_t;
 
@@ -46,6 +49,7 @@ typedef struct part {
     cz_g16_partition_t *g16;
     size_t reserved;                /* budget bytes still held */
     unsigned attempt;               /* 0 for the first synthesis */
+    cz_part_stage_t stage;          /* owner thread only; counted in job->in_stage unless QUEUED */
     struct part *next;              /* (mu) device queue link */
 } part_t;
 

@@ -1,8 +1,10 @@
 /*
  * engine/svg.c — the timeline Gantt chart (see svg.h for the layout).
  *
- * Two passes over the spans: the first assigns each span a lane, the second
- * writes one <rect> per span. Coordinates are printed with one decimal.
+ * Two passes over the spans: the first assigns each span a lane (over the
+ * whole log, so lanes keep their places from one window to the next), the
+ * second writes one <rect> per span in the window. Coordinates are printed
+ * with one decimal.
  */
 #include "engine/svg.h"
 
@@ -125,6 +127,59 @@ static size_t assign_lanes(const cz_timeline_report_t *r, lane_t **lanes_out, si
     return nu + npl;
 }
 
+/* ---- window and scale ------------------------------------------------------- */
+
+typedef struct {
+    int64_t lo_us, hi_us;   /* what is drawn: spans intersecting [lo, hi], clipped */
+} window_t;
+
+static bool span_in(const window_t *w, const cz_tl_span_t *s)
+{
+    if (s->end_us == s->start_us)   /* an instant: inside, bounds included */
+        return s->start_us >= w->lo_us && s->start_us <= w->hi_us;
+    return s->end_us > w->lo_us && s->start_us < w->hi_us;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/*
+ * Pixels per second when the caller fixes none: the median drawn span
+ * about MEDIAN_PX wide, so that a long run of short jobs is not slivers,
+ * with the plot kept within MIN_PLOT..MAX_PLOT px (a browser still renders
+ * 16000 px; the window is how to zoom further).
+ */
+#define MEDIAN_PX 64.0
+#define MIN_PLOT 1000.0
+#define MAX_PLOT 16000.0
+
+static double auto_scale(const cz_timeline_report_t *r, const window_t *w, double dur_s)
+{
+    size_t n = cz_timeline_nspans(r), m = 0;
+    int64_t *len = malloc((n + 1) * sizeof *len);
+    double pps = 40.0;
+    if (len) {
+        for (size_t i = 0; i < n; i++) {
+            const cz_tl_span_t *s = cz_timeline_span(r, i);
+            if (span_in(w, s) && s->end_us > s->start_us)
+                len[m++] = s->end_us - s->start_us;
+        }
+        if (m) {
+            qsort(len, m, sizeof *len, cmp_i64);
+            pps = MEDIAN_PX / ((double)len[m / 2] / 1e6);
+        }
+        free(len);
+    }
+    if (dur_s * pps < MIN_PLOT)
+        pps = MIN_PLOT / dur_s;
+    if (dur_s * pps > MAX_PLOT)
+        pps = MAX_PLOT / dur_s;
+    return pps;
+}
+
 /* Tick step in seconds: the first of 1-2-5 x 10^k at least |min_px| apart. */
 static double tick_step(double px_per_s, double min_px)
 {
@@ -132,6 +187,27 @@ static double tick_step(double px_per_s, double min_px)
     for (int k = 0; step * px_per_s < min_px && k < 60; k++)
         step *= (k % 3 == 1) ? 2.5 : 2.0;   /* 1, 2, 5, 10, 20, 50, ... */
     return step;
+}
+
+/* The axis is exactly the window when there is one. */
+static bool win_axis(const cz_tl_svg_opts_t *opts) { return opts && opts->window; }
+
+/*
+ * "jJOB pPART" ("jJOB" when the log names no partition) on a bar of the main or synthesis row when it fits (about
+ * 5.5 px a character at font-size 9); the prep row and the dispatch
+ * hairline are too thin for text.
+ */
+static void put_bar_label(FILE *f, const cz_tl_span_t *s, double x, double w, double y, double h)
+{
+    if (s->kind == CZ_SPAN_PREP || s->kind == CZ_SPAN_DISPATCH)
+        return;
+    char label[48];
+    int n = s->partition >= 0
+          ? snprintf(label, sizeof label, "j%llu p%d", (unsigned long long)s->job, s->partition)
+          : snprintf(label, sizeof label, "j%llu", (unsigned long long)s->job);
+    if (n <= 0 || w < 5.5 * n + 6)
+        return;
+    fprintf(f, "<text class=\"bl\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 3, y + h / 2 + 3, label);
 }
 
 static void put_escaped(FILE *f, const char *s)
@@ -161,19 +237,26 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
 
     int64_t first_us, last_us;
     cz_timeline_bounds(r, &first_us, &last_us);
+    if (opts && opts->window) {
+        if (!(opts->from_s < opts->to_s) || opts->from_s < 0) {
+            free(lane_of);
+            free(lanes);
+            return cz_fail(ctx, CZ_EINVAL, "timeline svg: window %.3f..%.3f s is empty or "
+                           "reversed (want 0 <= from < to)", opts->from_s, opts->to_s);
+        }
+        first_us = (int64_t)llround(opts->from_s * 1e6);
+        last_us = (int64_t)llround(opts->to_s * 1e6);
+    }
+    const window_t win = { first_us, last_us };
     double dur_s = (double)(last_us - first_us) / 1e6;
     if (dur_s < 1e-3)
         dur_s = 1e-3;
-    double pps = opts && opts->px_per_s > 0 ? opts->px_per_s : 40.0;
-    if (!(opts && opts->px_per_s > 0)) {
-        if (dur_s * pps < 1000)
-            pps = 1000 / dur_s;
-        if (dur_s * pps > 16000)
-            pps = 16000 / dur_s;
-    }
+    double pps = opts && opts->px_per_s > 0 ? opts->px_per_s : auto_scale(r, &win, dur_s);
     double step = tick_step(pps, 70);
-    double t0 = floor((double)first_us / 1e6 / step) * step;   /* axis origin, s */
-    double t1 = t0 + ceil(((double)last_us / 1e6 - t0) / step - 1e-9) * step;
+    /* the axis: the whole log rounded out to ticks; a window exactly */
+    double t0 = win_axis(opts) ? opts->from_s : floor((double)first_us / 1e6 / step) * step;
+    double t1 = win_axis(opts) ? opts->to_s
+                               : t0 + ceil(((double)last_us / 1e6 - t0) / step - 1e-9) * step;
     if (t1 <= t0)
         t1 = t0 + step;
     double plot_w = (t1 - t0) * pps;
@@ -190,7 +273,8 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
     for (int k = 0; k < CZ_SPAN_NKINDS; k++)
         fprintf(out, ".%s{fill:%s}", KIND_STYLE[k].cls, KIND_STYLE[k].fill);
     fputs(".s,.w,.d,.e{stroke:#fff;stroke-width:.5}.ov{fill:#e53935;fill-opacity:.35}"
-          ".grid{stroke:#ddd}.lbl{fill:#333}</style>\n", out);
+          ".grid{stroke:#ddd}.lbl{fill:#333}"
+          ".bl{fill:#111;font-size:9px;pointer-events:none}</style>\n", out);
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n<text x=\"8\" y=\"18\" "
           "font-size=\"14\" font-weight=\"bold\">", out);
     put_escaped(out, opts && opts->title ? opts->title : "cuzk timeline");
@@ -209,7 +293,7 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
 
     /* Grid and axis ticks (seconds). */
     int decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
-    for (double t = t0; t <= t1 + step * 1e-6; t += step) {
+    for (double t = ceil(t0 / step - 1e-9) * step; t <= t1 + step * 1e-6; t += step) {
         double x = LEFT + (t - t0) * pps;
         fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\"/>"
                      "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
@@ -233,8 +317,12 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
         fprintf(out, "<text x=\"%d\" y=\"%d\">no spans in the log</text>\n", LEFT, TOP + 14);
 
     /* Bars: prep top row, dispatch hairline, the rest in the main row. */
+    size_t drawn = 0;
     for (size_t i = 0; i < n; i++) {
         const cz_tl_span_t *s = cz_timeline_span(r, i);
+        if (!span_in(&win, s))
+            continue;
+        drawn++;
         double y = LANE_Y(lane_of[i]), h;
         if (s->kind == CZ_SPAN_SYNTH)
             y += 3, h = LANE_H - 6;
@@ -244,13 +332,16 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
             y += LANE_H - 3, h = 3;
         else
             y += 8, h = LANE_H - 11;
-        double x = X(s->start_us), w = X(s->end_us) - x;
+        /* clipped to the window; the title keeps the span's own times */
+        double x = X(s->start_us > first_us ? s->start_us : first_us);
+        double w = X(s->end_us < last_us ? s->end_us : last_us) - x;
         fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\">"
                      "<title>job %llu partition %d %s %.3f ms (%.3f-%.3f s)</title></rect>\n",
                 KIND_STYLE[s->kind].cls, x, y, w < 0.3 ? 0.3 : w, h,
                 (unsigned long long)s->job, s->partition, cz_span_kind_name(s->kind),
                 (double)(s->end_us - s->start_us) / 1e3, (double)s->start_us / 1e6,
                 (double)s->end_us / 1e6);
+        put_bar_label(out, s, x, w, y, h);
     }
 
     /* Overlap bands across the device's lanes. */
@@ -263,9 +354,11 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
                 lo = l < lo ? l : lo;
                 hi = l;
             }
-        if (lo > hi)
-            continue;
-        double x = X(b->start_us), w = o->overlap_ms / 1e3 * pps;
+        int64_t o_end = b->start_us + (int64_t)llround(o->overlap_ms * 1e3);
+        if (lo > hi || o_end <= first_us || b->start_us >= last_us)
+            continue;   /* no device lane, or outside the window */
+        double x = X(b->start_us > first_us ? b->start_us : first_us);
+        double w = X(o_end < last_us ? o_end : last_us) - x;
         fprintf(out, "<rect class=\"ov\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
                      "<title>overlap on device %d: job %llu partition %d (w%d) and job %llu "
                      "partition %d (w%d), %.3f ms</title></rect>\n",
@@ -279,7 +372,7 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
     free(lanes);
     free(lane_of);
     if (nbars)
-        *nbars = n;
+        *nbars = drawn;
     if (ferror(out) || fflush(out) != 0)
         return cz_fail(ctx, CZ_EIO, "timeline svg: write failed");
     return CZ_OK;

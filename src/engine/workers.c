@@ -9,6 +9,11 @@
  *                 GPU_END, unlock(d), LOCK_REL, [free a/b/c], EPI_START ..
  *                 cz_g16_epilogue .. EPI_END, resolve
  *
+ * Cancellation is looked at before staging, right after lock(d) (a job
+ * canceled while it waited gives the lock back without entering the
+ * region), by the backend between the region's steps (the partition's
+ * cancel pointer is the job's flag) and before the epilogue.
+ *
  * Prep starts before the lock is requested and overlaps the first device
  * stages (and, with W = 2, the other worker's region); the device region
  * waits for it through the partition's latch. Freeing and bookkeeping
@@ -72,8 +77,19 @@ static size_t take_partition(job_t *j)
     return j->next_part++;
 }
 
+/* Move |p| to stage |s| (cz_job_info_t.in_stage); by its owner thread. */
+static void part_enter(part_t *p, cz_part_stage_t s)
+{
+    if (p->stage != CZ_PART_QUEUED)
+        atomic_fetch_sub(&p->job->in_stage[p->stage], 1);
+    if (s != CZ_PART_QUEUED)
+        atomic_fetch_add(&p->job->in_stage[s], 1);
+    p->stage = s;
+}
+
 static void drop(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
+    part_enter(p, CZ_PART_QUEUED);   /* leaves the stages before it is resolved */
     if (p->g16) {
         cz_g16_partition_free(p->g16);
         p->g16 = NULL;
@@ -146,6 +162,7 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
     }
     p->reserved = spec->partition_bytes;
 
+    part_enter(p, CZ_PART_SYNTHESIS);
     cz_tl_emit(e->tl, CZ_TL_SYNTH_START, j->id, "synth_worker=%u,partition=%zu", widx, p->index);
     double t0 = cz__engine_now_ms(e);
     cz_cs_witness_t w;
@@ -176,6 +193,7 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
         return;
     }
     cz_tl_emit(e->tl, CZ_TL_GPU_QUEUE, j->id, "partition=%zu", p->index);
+    part_enter(p, CZ_PART_DEVICE_WAIT);
     push_device_queue(e, p);
 }
 
@@ -218,6 +236,7 @@ static void *synth_main(void *argp)
         return NULL;
     }
     cz_ctx_set_recycler(ctx, e->recycler);   /* the witness takes warm buffers */
+    cz_ctx_set_fault(ctx, e->cfg.fault);
     for (;;) {
         pthread_mutex_lock(&e->mu);
         job_t *j = NULL;
@@ -349,10 +368,24 @@ static void device_failed(worker_t *w, part_t *p, const char *msg)
     p->g16 = NULL;
     cz_budget_release(&e->budget, p->reserved);
     p->reserved = 0;
+    part_enter(p, CZ_PART_QUEUED);
     cz__engine_requeue(e, p);
 }
 
-static void prove_on_device(worker_t *w, part_t *p)
+/* A stage boundary: CZ_ECANCELED (message names the stage not started) once |j| is canceled. */
+static int canceled_at(cz_ctx_t *ctx, job_t *j, const char *stage)
+{
+    if (!atomic_load(&j->canceled))
+        return CZ_OK;
+    return cz_fail(ctx, CZ_ECANCELED, "canceled before %s", stage);
+}
+
+/*
+ * Take the device lock, run the partition's device region, give the lock
+ * back; *held_ms is how long it was held. A job canceled while it waited
+ * for the lock gives it back without entering the region.
+ */
+static int region_under_lock(worker_t *w, part_t *p, double *held_ms)
 {
     cz_engine_t *e = w->e;
     device_t *dev = &e->devices[w->device];
@@ -360,16 +393,14 @@ static void prove_on_device(worker_t *w, part_t *p)
     const size_t d = w->device;
     const unsigned k = w->index;
 
-    prep_start(w, p);
-    /* Staging (a, b into the backend's fast memory) is CPU work: before the lock. */
-    cz_ctx_clear(w->ctx);
-    int rc = cz_g16_stage(w->ctx, dev->backend, p->g16);
     cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t_wait = cz__engine_now_ms(e);
     pthread_mutex_lock(&dev->lock);
     /* Under the lock only the device region: the events are stamped here and
-     * written after the unlock (cz_tl_emit_at). */
+     * written after the unlock (cz_tl_emit_at); the stage is one atomic add. */
     double t_acq = cz__engine_now_ms(e);
+    int rc = canceled_at(w->ctx, j, "the device region");
+    part_enter(p, CZ_PART_DEVICE);
     if (rc == CZ_OK)
         rc = cz_g16_device(w->ctx, dev->backend, p->g16);
     double t_rel = cz__engine_now_ms(e);
@@ -383,6 +414,28 @@ static void prove_on_device(worker_t *w, part_t *p)
     cz_tl_emit_at(e->tl, t_rel, CZ_TL_LOCK_REL, j->id,
                   "device=%zu,worker=%u,partition=%zu,held_ms=%.1f", d, k, p->index, t_rel - t_acq);
     atomic_fetch_add(&dev->busy_us, (uint64_t)((t_rel - t_acq) * 1e3));
+    *held_ms = t_rel - t_acq;
+    return rc;
+}
+
+static void prove_on_device(worker_t *w, part_t *p)
+{
+    cz_engine_t *e = w->e;
+    device_t *dev = &e->devices[w->device];
+    job_t *j = p->job;
+    const size_t d = w->device;
+    const unsigned k = w->index;
+
+    cz_g16_set_cancel(p->g16, &j->canceled);
+    prep_start(w, p);
+    /* Staging (a, b into the backend's fast memory) is CPU work: before the lock. */
+    cz_ctx_clear(w->ctx);
+    int rc = canceled_at(w->ctx, j, "staging");
+    if (rc == CZ_OK)
+        rc = cz_g16_stage(w->ctx, dev->backend, p->g16);
+    double held_ms = 0;
+    if (rc == CZ_OK)
+        rc = region_under_lock(w, p, &held_ms);
 
     prep_wait_idle(w);   /* prep has posted; make sure its thread is done with p */
     /* The budget first, then the buffers: the recycler (core/recycle.h) may
@@ -392,11 +445,15 @@ static void prove_on_device(worker_t *w, part_t *p)
     p->reserved -= abc;
     cz_g16_release_abc(p->g16);
     pthread_mutex_lock(&e->mu);
-    j->device_ms += t_rel - t_acq;
+    j->device_ms += held_ms;
     pthread_mutex_unlock(&e->mu);
 
     if (rc == CZ_EDEVICE) {
         device_failed(w, p, cz_ctx_message(w->ctx));
+        return;
+    }
+    if (rc == CZ_ECANCELED) {   /* not the device's fault: it stays usable */
+        drop(e, p, CZ_ECANCELED, "canceled");
         return;
     }
     if (rc) {
@@ -407,6 +464,7 @@ static void prove_on_device(worker_t *w, part_t *p)
         drop(e, p, CZ_ECANCELED, "canceled");
         return;
     }
+    part_enter(p, CZ_PART_EPILOGUE);
     cz_tl_emit(e->tl, CZ_TL_EPI_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t0 = cz__engine_now_ms(e);
     rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);
@@ -471,6 +529,8 @@ int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
         w->index = (unsigned)(i % e->cfg.workers_per_device);
         if (cz_ctx_new(&w->ctx, e->pool, 0) || cz_ctx_new(&w->prep_ctx, e->pool, 0))
             return CZ_ENOMEM;
+        cz_ctx_set_fault(w->ctx, e->cfg.fault);
+        cz_ctx_set_fault(w->prep_ctx, e->cfg.fault);
         if (pthread_create(&w->prep_thread, NULL, prep_main, w))
             return CZ_ENOMEM;
         w->prep_started = true;

@@ -117,6 +117,7 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
         .prep_done = &p->prep_done, .l_bases = params->l, .a_bases = params->a,
         .b1_bases = params->b_g1, .b2_bases = params->b_g2,
         .num_inputs = p->w.num_inputs, .params_id = params,
+        .n_l_bases = params->n_l, .n_a_bases = params->n_a, .n_b_bases = params->n_b_g1,
         .l_split = &p->l_split, .a_split = &p->a_split, .b_split = &p->b_split,
     };
     *out = p;
@@ -227,6 +228,11 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     return CZ_OK;
 }
 
+void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
+{
+    p->work.cancel = cancel;
+}
+
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
 {
     double t0 = cz_mono_s();
@@ -239,6 +245,7 @@ int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     p->t.msm_a = p->work.t_msm_a;
     p->t.msm_b1 = p->work.t_msm_b1;
     p->t.msm_b2 = p->work.t_msm_b2;
+    p->t.upload = p->work.t_upload;
     return rc;
 }
 

@@ -50,6 +50,7 @@ typedef struct cz_g16_partition cz_g16_partition_t;
 typedef struct cz_g16_timings {
     double prep, stage, device, epilogue;
     double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
+    double upload;   /* params bases to the device (inside device; a set's first region) */
 } cz_g16_timings_t;
 
 /* The params shape a witness needs (FACTS 1): domain m = 2^ceil(log2(rows)). */
@@ -77,6 +78,13 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p);
  */
 int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
+/*
+ * The flag the device region checks between its steps (backend.h,
+ * cz_backend_step): once set, cz_g16_device returns CZ_ECANCELED at the
+ * next boundary. Borrowed: must outlive the partition's device region.
+ * NULL (the default) never cancels.
+ */
+void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel);
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out);
 
 /* Free a/b/c (call after the device region, outside the device lock). */

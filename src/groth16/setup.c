@@ -243,9 +243,55 @@ out:
     return rc;
 }
 
+/* ---- progress ------------------------------------------------------------------ */
+
+/*
+ * The fixed-base products are nearly all of a setup's time: one G2 product
+ * costs about three G1 products (Fp2 arithmetic), and steps 1-4 together
+ * about SCALARS_SHARE of the whole. The products go in chunks of at least
+ * PROGRESS_MIN_CHUNK points (pool dispatch stays negligible), about
+ * PROGRESS_STEPS reports in all.
+ */
+#define SCALARS_SHARE 0.05
+#define G2_COST 3
+#define PROGRESS_STEPS 200
+#define PROGRESS_MIN_CHUNK ((size_t)1 << 12)
+
+typedef struct {
+    cz_setup_progress_fn *fn;
+    void *user;
+    size_t units, done;   /* G1-product equivalents: all, and finished */
+} progress_t;
+
+static void progress_report(const progress_t *pr, const char *phase)
+{
+    if (pr->fn)
+        pr->fn(pr->user, phase, SCALARS_SHARE + (1 - SCALARS_SHARE) * (double)pr->done /
+                                                (double)(pr->units ? pr->units : 1));
+}
+
+/* out[i] = k[i] * base for i < n, in chunks, reporting after each one. */
+static int fixed_base_mul_reported(cz_ctx_t *ctx, const cz_fixed_base_t *fb, void *out,
+                                   size_t point_bytes, const blst_scalar *k, size_t n,
+                                   unsigned cost, progress_t *pr, const char *phase)
+{
+    size_t chunk = pr->units / PROGRESS_STEPS / cost;
+    if (!pr->fn || chunk < PROGRESS_MIN_CHUNK)
+        chunk = pr->fn ? PROGRESS_MIN_CHUNK : n;
+    for (size_t i = 0; i < n; i += chunk) {
+        size_t m = n - i < chunk ? n - i : chunk;
+        int rc = cz_fixed_base_mul(ctx, fb, (uint8_t *)out + i * point_bytes, k + i, m);
+        if (rc)
+            return rc;
+        pr->done += m * cost;
+        progress_report(pr, phase);
+    }
+    return CZ_OK;
+}
+
 /* Step 5: the points. */
 static int compute_points(cz_ctx_t *ctx, cz_params_t *p, const work_t *w,
-                          const cz_setup_toxic_t *t)
+                          const cz_setup_toxic_t *t, progress_t *pr)
 {
     int rc;
     if (vec_alloc((void **)&p->h, w->m - 1, sizeof *p->h) ||
@@ -265,17 +311,19 @@ static int compute_points(cz_ctx_t *ctx, cz_params_t *p, const work_t *w,
     size_t n_g1 = p->n_h + w->ni + w->na + w->n_a + w->n_b;
     if ((rc = cz_fixed_base_new(ctx, &fb, &CZ_G1, blst_p1_generator(), 0, n_g1)))
         return rc;
-    if (!(rc = cz_fixed_base_mul(ctx, fb, p->h, w->hs, p->n_h)) &&
-        !(rc = cz_fixed_base_mul(ctx, fb, p->vk.ic, w->ics, w->ni)) &&
-        !(rc = cz_fixed_base_mul(ctx, fb, p->l, w->ls, w->na)) &&
-        !(rc = cz_fixed_base_mul(ctx, fb, p->a, w->as, w->n_a)))
-        rc = cz_fixed_base_mul(ctx, fb, p->b_g1, w->bs, w->n_b);
+    pr->units = n_g1 + G2_COST * w->n_b;
+    const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
+    if (!(rc = fixed_base_mul_reported(ctx, fb, p->h, g1, w->hs, p->n_h, 1, pr, "G1 points")) &&
+        !(rc = fixed_base_mul_reported(ctx, fb, p->vk.ic, g1, w->ics, w->ni, 1, pr, "G1 points")) &&
+        !(rc = fixed_base_mul_reported(ctx, fb, p->l, g1, w->ls, w->na, 1, pr, "G1 points")) &&
+        !(rc = fixed_base_mul_reported(ctx, fb, p->a, g1, w->as, w->n_a, 1, pr, "G1 points")))
+        rc = fixed_base_mul_reported(ctx, fb, p->b_g1, g1, w->bs, w->n_b, 1, pr, "G1 points");
     cz_fixed_base_free(fb);
     if (rc)
         return rc;
     if ((rc = cz_fixed_base_new(ctx, &fb, &CZ_G2, blst_p2_generator(), 0, w->n_b)))
         return rc;
-    rc = cz_fixed_base_mul(ctx, fb, p->b_g2, w->bs, w->n_b);
+    rc = fixed_base_mul_reported(ctx, fb, p->b_g2, g2, w->bs, w->n_b, G2_COST, pr, "G2 points");
     cz_fixed_base_free(fb);
     if (rc)
         return rc;
@@ -307,6 +355,13 @@ static int compute_points(cz_ctx_t *ctx, cz_params_t *p, const work_t *w,
 int cz_setup_from_cs(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
                      const cz_setup_toxic_t *toxic)
 {
+    return cz_setup_from_cs_progress(ctx, out, cs, toxic, NULL, NULL);
+}
+
+int cz_setup_from_cs_progress(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
+                              const cz_setup_toxic_t *toxic, cz_setup_progress_fn *fn,
+                              void *user)
+{
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "setup: NULL output");
     *out = NULL;
@@ -332,6 +387,9 @@ int cz_setup_from_cs(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
     work_t w = { .m = (size_t)1 << log_m, .ni = shape.num_inputs, .na = shape.num_aux };
     w.nv = w.ni + w.na;
     cz_params_t *p = NULL;
+    progress_t pr = { .fn = fn, .user = user };
+    if (fn)
+        fn(user, "scalars", 0.0);
     rc = compute_scalars(ctx, &w, cs, &t, log_m);
     if (rc)
         goto out;
@@ -348,7 +406,8 @@ int cz_setup_from_cs(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
         rc = cz_fail(ctx, CZ_ENOMEM, "setup: out of memory");
         goto out;
     }
-    rc = compute_points(ctx, p, &w, &t);
+    progress_report(&pr, "G1 points");
+    rc = compute_points(ctx, p, &w, &t, &pr);
 out:
     work_free(&w);
     explicit_bzero(&t, sizeof t);

@@ -80,6 +80,20 @@ void cz_setup_shape_of_cs(const cz_cs_t *cs, cz_params_shape_t *out);
 int cz_setup_from_cs(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
                      const cz_setup_toxic_t *toxic);
 
+/*
+ * Progress of a long setup (minutes for a PoRep partition circuit): called
+ * on the calling thread between pieces of work, with the phase ("scalars",
+ * "G1 points", "G2 points") and the fraction of the whole setup done so far,
+ * 0..1, weighted by the work's cost (the fixed-base products dominate).
+ * It must not call back into this setup. NULL |fn|: no reports.
+ */
+typedef void cz_setup_progress_fn(void *user, const char *phase, double fraction);
+
+/* cz_setup_from_cs, reporting its progress to |fn|(|user|, ...). */
+int cz_setup_from_cs_progress(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
+                              const cz_setup_toxic_t *toxic, cz_setup_progress_fn *fn,
+                              void *user);
+
 /* A circuit: synthesize into |cs| (which the caller finishes). */
 typedef int cz_setup_circuit_fn(cz_cs_t *cs, void *arg);
 

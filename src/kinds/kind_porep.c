@@ -18,6 +18,8 @@
  * size (the first job of a size runs a SHAPE synthesis of the blank
  * partition in the request: ~6 s at 32GiB, 0.3 s at 2KiB; later ones none).
  * Deterministic, as the journal's replay requires. The job owns its C1.
+ * validate runs the whole native C1 check (cz_c1_verify) when the job is
+ * about to start, before its params are asked for.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -68,6 +70,20 @@ static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const ch
     return CZ_OK;
 }
 
+/* The native C1 verification (porep/c1.h), before the params are loaded. */
+static int porep_validate(const cz_kind_job_t *kj, cz_ctx_t *ctx)
+{
+    const porep_job *j = (const porep_job *)((const char *)kj->arg - offsetof(porep_job, job));
+    int rc = cz_c1_verify(ctx, &j->c1);
+    if (rc != CZ_OK) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
+        return cz_fail(ctx, rc, "input: the C1 does not verify (checked before loading the "
+                       "params): %s", msg);
+    }
+    return CZ_OK;
+}
+
 static void porep_release(cz_kind_job_t *kj)
 {
     if (!kj->arg)
@@ -105,6 +121,7 @@ const cz_job_kind_t cz_kind_porep_c2 = {
     .summary = "PoRep SealCommit phase 2: input = the C1 JSON (SealCommitPhase1Output)",
     .fields = porep_fields,
     .prepare = porep_prepare,
+    .validate = porep_validate,
     .release = porep_release,
     .state_new = porep_state_new,
     .state_free = porep_state_free,

@@ -36,13 +36,13 @@ const char *cz_kind_summary(size_t i) { return i < cz_kind_count() ? kinds[i]->s
 
 const char *cz_kind_names(char *buf, size_t cap)
 {
-    size_t n = 0;
+    size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < cz_kind_count() && n < cap; i++) {
-        int w = snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", kinds[i]->name);
-        if (w < 0)
+    for (size_t i = 0; i < cz_kind_count() && used < cap; i++) {
+        int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", kinds[i]->name);
+        if (n < 0)
             break;
-        n += (size_t)w;
+        used += (size_t)n;
     }
     return buf;
 }

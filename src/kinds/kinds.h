@@ -28,6 +28,13 @@
  *                 the journaled request to re-queue an unfinished job.
  *                 Errors: CZ_EINVAL / CZ_EFORMAT (the client's fault: 400,
  *                 message names the field), others are 500.
+ *   - validate()  optional (NULL: nothing to check): the input's expensive
+ *                 checks (porep-c2: the native C1 verification), run by the
+ *                 stager when the job is about to start and BEFORE its
+ *                 params are loaded, so a bad input fails the job in
+ *                 milliseconds instead of after a multi-GB params load.
+ *                 Kept out of prepare so submits and start-up replay stay
+ *                 fast. An error fails the job with its code and message.
  *   - release()   free what prepare allocated.
  *   - state_new() / state_free()  optional (NULL: none): state the kind
  *                 keeps for the prover's life, e.g. a cache (porep-c2 keeps
@@ -68,6 +75,7 @@ typedef struct cz_job_kind {
     const char *const *fields;    /* NULL-terminated */
     int (*prepare)(void *state, cz_ctx_t *ctx, const json_t *request, const char *input,
                    size_t input_len, cz_kind_job_t *out);
+    int (*validate)(const cz_kind_job_t *job, cz_ctx_t *ctx);   /* may be NULL */
     void (*release)(cz_kind_job_t *job);
     int (*state_new)(void **out);     /* may be NULL */
     void (*state_free)(void *state);
@@ -81,7 +89,7 @@ typedef struct cz_job_kind {
 const cz_job_kind_t *cz_kind_find(const char *name, size_t *index);
 /* All kinds (for the status endpoint and error messages); cz_kind_count is in cuzk.h. */
 const cz_job_kind_t *cz_kind_at(size_t i);
-/* "circuit, porep-c2": the known names, for messages. */
+/* Every registered kind's name, ", "-separated, into |buf| (cut to |cap|); returns |buf|. */
 const char *cz_kind_names(char *buf, size_t cap);
 
 /*

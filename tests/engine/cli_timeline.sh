@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/engine/cli_timeline.sh CUZK — `cuzk timeline analyze` end to end:
 # a clean log exits 0 with the documented JSON keys and writes an SVG; a log
-# with a planted overlap exits 1; a missing log or bad usage exits 2.
+# with a planted overlap exits 1; a missing log or bad usage exits 2;
+# `timeline svg --from --to` draws only the spans of its window, titled and
+# labelled with job and partition.
 set -u
 CUZK=$1
 DIR=$(mktemp -d /tmp/cuzk_cli_tl.XXXXXX)
@@ -45,4 +47,23 @@ rc=$?; [ $rc -eq 2 ] || fail "missing log exit $rc"
 rc=$?; [ $rc -eq 2 ] || fail "no LOG exit $rc"
 "$CUZK" timeline frobnicate 2>/dev/null
 rc=$?; [ $rc -eq 2 ] || fail "bad subcommand exit $rc"
+# `timeline svg` with a window: only the spans in 1.0-1.2 s (two device
+# regions and an epilogue; synthesis and the lock wait end by 1.000 s)
+"$CUZK" timeline svg "$DIR/ok.log" -o "$DIR/w.svg" --from 1.0 --to 1.2 >"$DIR/w.txt" \
+    || fail "timeline svg --from --to"
+grep -q "3 bars" "$DIR/w.txt" || fail "window: $(cat "$DIR/w.txt")"
+[ "$(grep -c '<title>job ' "$DIR/w.svg")" -eq 3 ] || fail "window: $(grep -c '<title>job ' "$DIR/w.svg") bars, want 3"
+grep -q 'synthesis' "$DIR/w.svg" && grep -q '<title>job 1 partition 0 synthesis' "$DIR/w.svg" \
+    && fail "window: a synthesis span outside it was drawn"
+grep -q '<title>job 1 partition 1 device' "$DIR/w.svg" || fail "window: titles lack job/partition"
+grep -q '>j1 p1</text>' "$DIR/w.svg" || fail "window: no visible job/partition label"
+"$CUZK" timeline svg "$DIR/ok.log" -o "$DIR/all.svg" >/dev/null || fail "timeline svg"
+[ "$(grep -c '<title>job ' "$DIR/all.svg")" -eq 5 ] || fail "whole log: want 5 bars"
+"$CUZK" timeline svg "$DIR/ok.log" -o "$DIR/x.svg" --from 2 --to 1 2>/dev/null
+rc=$?; [ $rc -eq 2 ] || fail "reversed window exit $rc"
+"$CUZK" timeline svg "$DIR/ok.log" -o "$DIR/x.svg" --from 1 2>/dev/null
+rc=$?; [ $rc -eq 2 ] || fail "half a window exit $rc"
+"$CUZK" timeline svg "$DIR/ok.log" 2>/dev/null
+rc=$?; [ $rc -eq 2 ] || fail "svg without -o exit $rc"
+"$CUZK" timeline svg --help >/dev/null || fail "timeline svg --help"
 echo "cli_timeline: ok"

@@ -525,6 +525,63 @@ CZ_TEST(svg_gantt)
     cz_timeline_report_free(r);
 }
 
+/* A window: only the spans that intersect it are drawn (each title's own
+ * times prove it), wide ones carry a visible job/partition label, the axis
+ * is the window; an empty or reversed window is refused. */
+CZ_TEST(svg_window_and_labels)
+{
+    char *log = svg_log();
+    cz_timeline_report_t *r = analyze(log);
+    free(log);
+    REQUIRE(r);
+    const double lo = 0.95, hi = 1.2;
+    size_t want = 0;
+    for (size_t i = 0; i < cz_timeline_nspans(r); i++) {
+        const cz_tl_span_t *s = cz_timeline_span(r, i);
+        want += s->end_us > 950000 && s->start_us < 1200000;
+    }
+    REQUIRE(want > 0 && want < cz_timeline_nspans(r));
+
+    char *text = NULL;
+    size_t len = 0, bars = 0;
+    FILE *mem = open_memstream(&text, &len);
+    REQUIRE(mem);
+    cz_tl_svg_opts_t opts = { .window = true, .from_s = lo, .to_s = hi };
+    CHECK_OK(cz_timeline_svg_write(NULL, r, &opts, mem, &bars));
+    fclose(mem);
+    REQUIRE(text);
+    CHECK_EQ_INT(bars, want);
+    size_t titles = 0;
+    for (const char *p = text; (p = strstr(p, "<title>job ")) != NULL; p++) {
+        unsigned long long job;
+        int part;
+        double a, b;
+        const char *times = strstr(p, "ms (");
+        REQUIRE(times && sscanf(p, "<title>job %llu partition %d", &job, &part) == 2);
+        REQUIRE(sscanf(times, "ms (%lf-%lf s)", &a, &b) == 2);
+        CHECK(b > lo && a < hi);   /* intersects the window */
+        titles++;
+    }
+    CHECK_EQ_INT(titles, want);
+    /* synthesis of partition 0 ends at 0.900 s: outside */
+    CHECK(strstr(text, "partition 0 synthesis") == NULL);
+    /* device 1 worker 0's region (job 10, 1.010-1.360 s) is clipped to the
+     * window and wide enough for its label */
+    CHECK(strstr(text, "job 10 partition 0 device 350.000 ms (1.010-1.360 s)") != NULL);
+    CHECK(strstr(text, ">j10 p0</text>") != NULL);
+    CHECK(strstr(text, ">0.95</text>") != NULL || strstr(text, ">1.00</text>") != NULL);
+    free(text);
+
+    text = NULL;
+    mem = open_memstream(&text, &len);
+    REQUIRE(mem);
+    cz_tl_svg_opts_t reversed = { .window = true, .from_s = 2, .to_s = 1 };
+    CHECK_EQ_INT(cz_timeline_svg_write(NULL, r, &reversed, mem, &bars), CZ_EINVAL);
+    fclose(mem);
+    free(text);
+    cz_timeline_report_free(r);
+}
+
 CZ_TEST(svg_empty_and_large)
 {
     cz_timeline_report_t *r = analyze("no timeline here\n");
@@ -556,6 +613,17 @@ CZ_TEST(svg_empty_and_large)
     fclose(mem);
     CHECK_EQ_INT(bars, 5000);
     CHECK(len < 5000 * 200);
+    free(text);
+    /* the same long run through a 10 s window: 50 regions, each wide
+     * enough to carry its label */
+    text = NULL;
+    mem = open_memstream(&text, &len);
+    cz_tl_svg_opts_t win = { .window = true, .from_s = 100, .to_s = 110 };
+    CHECK_OK(cz_timeline_svg_write(NULL, r, &win, mem, &bars));
+    fclose(mem);
+    CHECK_EQ_INT(bars, 50);
+    CHECK_EQ_INT(count_str(text, "<text class=\"bl\""), 50);
+    CHECK(strstr(text, ">j500</text>") != NULL);   /* no partition= in this log */
     free(text);
     cz_timeline_report_free(r);
 }

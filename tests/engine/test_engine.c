@@ -4,7 +4,8 @@
  * one device at once (from the timeline); with W = 2 and a backlog, a prep
  * or epilogue overlaps the other worker's region, with W = 1 none does;
  * priority and age order; a budget that fits one partition; cancel; a
- * failing partition; device failures with retry on another device.
+ * failing partition; device failures with retry on another device; the
+ * stage of each partition in the job's info.
  * Also run under ThreadSanitizer (label tsan).
  */
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "circuits/registry.h"
+#include "core/fault.h"
 #include "engine/engine.h"
 #include "groth16/setup.h"
 #include "cz_test.h"
@@ -33,6 +35,7 @@ typedef struct {
 
 static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
 static size_t fixture_recycle_min;    /* engine's recycle_min_bytes for the next fixture */
+static cz_fault_t *fixture_fault;     /* engine's fault object for the next fixture */
 static cz_pvk_t *shared_pvk;
 
 static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budget)
@@ -62,7 +65,7 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
         .backends = f->be, .num_devices = ndev, .workers_per_device = workers,
         .synth_workers = 1, .memory_budget = budget ? budget : (size_t)4 << 30,
         .pool = cz_ctx_pool(f->ctx), .timeline = f->tl,
-        .recycle_min_bytes = fixture_recycle_min,
+        .recycle_min_bytes = fixture_recycle_min, .fault = fixture_fault,
     };
     if (cz_engine_new(f->ctx, &f->e, &cfg) != CZ_OK)
         fprintf(stderr, "engine: %s\n", cz_ctx_message(f->ctx));
@@ -435,6 +438,174 @@ CZ_TEST(cancel_releases_everything_and_engine_keeps_serving)
     fixture_free(&f);
 }
 
+/* ---- cancel inside and in front of the device region --------------------------- */
+
+/* Holds the first device step (H of the first region) until the test opens the gate. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool entered, open;
+} step_gate;
+
+static int hold_first_step(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    step_gate *g = arg;
+    if (site != CZ_FAULT_DEVICE_STEP || n != 1)
+        return CZ_OK;
+    pthread_mutex_lock(&g->mu);
+    g->entered = true;
+    pthread_cond_broadcast(&g->cv);
+    while (!g->open)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+    return CZ_OK;
+}
+
+/* Poll the captured timeline until |event| of job |id| shows (10 s at most). */
+static bool wait_for_event(cz_timeline_t *tl, const char *event, uint64_t id)
+{
+    char want[64];
+    snprintf(want, sizeof want, ",%s,%llu,", event, (unsigned long long)id);
+    for (int i = 0; i < 1000; i++) {
+        char *log = cz_tl_captured(tl, NULL);
+        bool seen = log && strstr(log, want);
+        free(log);
+        if (seen)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/*
+ * Job A holds the device inside its region (its first step is held by the
+ * fault callback) while job B waits for the device lock; both are canceled.
+ * A must stop at its next step boundary and B must give the lock back
+ * without entering the region: one region entered, one step reached in all
+ * (before cancel reached the device, both regions ran all their steps).
+ * The device is not marked failed and proves the next job.
+ */
+CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
+{
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    cz_fault_t fault;
+    cz_fault_init(&fault);
+    fault.cb = hold_first_step;
+    fault.cb_arg = &g;
+    fixture_fault = &fault;
+    fixture f;
+    fixture_init(&f, 1, 2, 0);
+    fixture_fault = NULL;
+    job_arg a = { &f.circuit, 11, -1, NULL, NULL, NULL };
+    uint64_t ja = submit(&f, &a, 1, 0);
+    pthread_mutex_lock(&g.mu);
+    while (!g.entered)
+        pthread_cond_wait(&g.cv, &g.mu);
+    pthread_mutex_unlock(&g.mu);
+    uint64_t jb = submit(&f, &a, 1, 0);
+    CHECK(wait_for_event(f.tl, "LOCK_WAIT", jb));   /* B is past pickup, at the lock */
+    CHECK_OK(cz_engine_cancel(f.e, ja));
+    CHECK_OK(cz_engine_cancel(f.e, jb));
+    pthread_mutex_lock(&g.mu);
+    g.open = true;
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.mu);
+
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, ja, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
+    CHECK_OK(cz_engine_wait(f.e, jb, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
+    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE), 1);        /* B never entered */
+    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE_STEP), 1);   /* A stopped after H */
+
+    uint64_t jc = submit(&f, &a, 2, 0);
+    CHECK_OK(cz_engine_wait(f.e, jc, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, jc, &a, 2);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK(!st.device_failed[0]);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
+/* A fault at a step inside the region is a device error: the job fails with the message. */
+CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
+{
+    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region */
+        cz_fault_t fault;
+        cz_fault_init(&fault);
+        cz_fault_arm(&fault, CZ_FAULT_DEVICE_STEP, n, false);
+        fixture_fault = &fault;
+        fixture f;
+        fixture_init(&f, 1, 1, 0);
+        fixture_fault = NULL;
+        job_arg a = { &f.circuit, 12, -1, NULL, NULL, NULL };
+        uint64_t id = submit(&f, &a, 1, 0);
+        cz_job_info_t info;
+        CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
+        CHECK_EQ_INT(info.error, CZ_EDEVICE);
+        CHECK(strstr(info.message, "injected fault: device_step") != NULL);
+        cz_engine_stats_t st;
+        cz_engine_stats(f.e, &st);
+        CHECK_EQ_U64(st.budget_reserved, 0);
+        fixture_free(&f);
+    }
+}
+
+static size_t stage_sum(const cz_job_info_t *info)
+{
+    size_t n = 0;
+    for (int k = 0; k < CZ_PART_NSTAGES; k++)
+        n += info->in_stage[k];
+    return n;
+}
+
+/* The stage of each partition within the job (cz_job_info_t.in_stage):
+ * with synthesis held at a gate, one partition is in synthesis and the
+ * others queued; at every poll the stages account for exactly the
+ * unresolved partitions; at the end none is left in any stage. */
+CZ_TEST(partition_stages_in_job_info)
+{
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    bool open = false;
+    job_arg a = { &f.circuit, 3, -1, &mu, &cv, &open };
+    uint64_t id = submit(&f, &a, 3, 0);
+    cz_job_info_t info;
+    for (int i = 0; i < 2000; i++) {   /* <= 10 s for the synthesis worker to take it */
+        CHECK_OK(cz_engine_info(f.e, id, &info));
+        if (info.in_stage[CZ_PART_SYNTHESIS] == 1)
+            break;
+        usleep(5000);
+    }
+    CHECK_EQ_U64(info.in_stage[CZ_PART_SYNTHESIS], 1);
+    CHECK_EQ_U64(info.in_stage[CZ_PART_QUEUED], 2);
+    CHECK_EQ_U64(stage_sum(&info), 3);
+    CHECK_EQ_STR(cz_part_stage_name(CZ_PART_DEVICE_WAIT), "waiting_device");
+    pthread_mutex_lock(&mu);
+    open = true;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    size_t past_synthesis = 0;
+    while (cz_engine_wait(f.e, id, 0.002, &info) == CZ_EBUSY) {
+        /* partitions_done counts proved ones; the rest are in some stage
+         * (the verification of the whole job is its state) */
+        if (info.state != CZ_JOB_VERIFYING)
+            CHECK_EQ_U64(stage_sum(&info), info.partitions - info.partitions_done);
+        past_synthesis += info.in_stage[CZ_PART_DEVICE_WAIT] + info.in_stage[CZ_PART_DEVICE] +
+                          info.in_stage[CZ_PART_EPILOGUE];
+    }
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_EQ_U64(stage_sum(&info), 0);
+    printf("  polls saw %zu partition-stages past synthesis\n", past_synthesis);
+    fixture_free(&f);
+}
+
 CZ_TEST(failing_partition_fails_its_job_only)
 {
     fixture f;
@@ -483,7 +654,7 @@ CZ_TEST(last_device_failing_fails_the_job_and_engine_still_answers)
     cz_job_info_t info;
     CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
     CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
-    CHECK(strstr(info.message, "injected device failure") != NULL ||
+    CHECK(strstr(info.message, "injected fault: device") != NULL ||
           strstr(info.message, "no usable device") != NULL);
     uint64_t again = submit(&f, &a, 1, 0);
     CHECK_OK(cz_engine_wait(f.e, again, -1, &info));

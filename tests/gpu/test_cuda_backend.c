@@ -15,6 +15,7 @@
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
+#include "core/fault.h"
 #include "gpu_test.h"
 
 typedef struct {
@@ -154,9 +155,12 @@ CZ_TEST(zz_injected_fault_is_a_device_error)
 {
     if (!gpu_or_skip())
         return;
-    setenv("CUZK_CUDA_FAULT", "0:2", 1);
     fixture f;
     REQUIRE(fixture_new(&f, "toy:2", 9) == CZ_OK);
+    cz_fault_t fault;   /* the second region of this ctx faults for real */
+    cz_fault_init(&fault);
+    cz_fault_arm(&fault, CZ_FAULT_DEVICE, 2, false);
+    cz_ctx_set_fault(f.ctx, &fault);
     cz_backend_t *gpu = NULL;
     CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
     uint8_t got[CZ_PROOF_BYTES];
@@ -165,8 +169,8 @@ CZ_TEST(zz_injected_fault_is_a_device_error)
     CHECK_EQ_INT(rc, CZ_EDEVICE);
     CHECK(strstr(cz_ctx_message(f.ctx), "injected fault") != NULL);
     cz_backend_free(gpu);
+    cz_ctx_set_fault(f.ctx, NULL);
     fixture_free(&f);
-    unsetenv("CUZK_CUDA_FAULT");
 }
 
 CZ_TEST_MAIN()

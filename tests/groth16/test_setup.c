@@ -9,9 +9,13 @@
  *   back and re-encodes byte for byte, the .vk likewise;
  * - end to end: proofs of the toy circuit and of bench:1024 made by the
  *   CPU prover with these params verify (BP verifier.rs equation);
+ * - the progress callback: phases in order, fractions rising to 1, the
+ *   same params as without it;
  * - errors: wrong cs mode, gamma = 0, an unconstrained aux.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -303,6 +307,66 @@ CZ_TEST(setup_bench_1024_shape_file_and_proof)
     if (rc)
         CZ__FAIL("bench:1024 prove/verify: %d (%s)", rc, cz_ctx_message(ctx));
     cz_params_free(p);
+    cz_ctx_free(ctx);
+}
+
+typedef struct {
+    size_t calls;
+    double last;
+    int phase;          /* index in PHASES of the last report */
+    bool backwards;     /* a fraction or a phase went back */
+} progress_log_t;
+
+static const char *const PHASES[] = { "scalars", "G1 points", "G2 points" };
+
+static void log_progress(void *user, const char *phase, double fraction)
+{
+    progress_log_t *l = user;
+    int k = -1;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(phase, PHASES[i]))
+            k = i;
+    if (k < l->phase || fraction < l->last || fraction > 1.0)
+        l->backwards = true;
+    l->phase = k;
+    l->last = fraction;
+    l->calls++;
+}
+
+/* The progress callback: phases in order, fractions rising 0 -> 1, and the
+ * same params as without it (the chunked products change nothing). */
+CZ_TEST(setup_progress_reports_and_same_params)
+{
+    cz_ctx_t *ctx = new_ctx(2);
+    cz_bench_params bp;
+    REQUIRE(cz_bench_parse(ctx, "bench:2^13", &bp) == CZ_OK);
+    cz_cs_t *cs;
+    REQUIRE(cz_cs_new(&cs, ctx, CZ_CS_KEYGEN) == CZ_OK);
+    REQUIRE(cz_bench_circuit(cs, &bp) == CZ_OK && cz_cs_finish(cs) == CZ_OK);
+    cz_setup_toxic_t t;
+    cz_setup_toxic_from_seed(&t, 9);
+    cz_params_t *plain = NULL, *reported = NULL;
+    progress_log_t log = { .phase = 0 };
+    CHECK_OK(cz_setup_from_cs(ctx, &plain, cs, &t));
+    CHECK_OK(cz_setup_from_cs_progress(ctx, &reported, cs, &t, log_progress, &log));
+    cz_setup_toxic_scrub(&t);
+    cz_cs_free(cs);
+    REQUIRE(plain && reported);
+    CHECK(log.calls >= 5);
+    CHECK(!log.backwards);
+    CHECK_EQ_INT(log.phase, 2);
+    CHECK(log.last == 1.0);
+    size_t n = cz_params_encoded_size(plain);
+    REQUIRE(n == cz_params_encoded_size(reported));
+    uint8_t *a = malloc(n), *b = malloc(n);
+    REQUIRE(a && b);
+    CHECK_OK(cz_params_encode(ctx, a, n, plain));
+    CHECK_OK(cz_params_encode(ctx, b, n, reported));
+    CHECK_MEM_EQ(a, b, n);
+    free(a);
+    free(b);
+    cz_params_free(plain);
+    cz_params_free(reported);
     cz_ctx_free(ctx);
 }
 

@@ -10,11 +10,9 @@
  * partitions' budget like the NTT tables; freed before the H MSM.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/clock.h"
 #include "backend/backend.h"
 #include "backend/cpu/h.h"
 #include "core/pool.h"
@@ -29,13 +27,12 @@ typedef struct {
     cz_backend_t base;
     pthread_mutex_t mu;                          /* protects domains[] */
     cz_ntt_domain *domains[MAX_LOG_DOMAIN + 1];  /* (mu); immutable once set */
-    atomic_uint calls;                           /* device regions started */
-    atomic_uint fail_after;                      /* fault injection; 0 = off */
+    cz_fault_t fault;                            /* base.fault: this device's own faults */
 } cpu_backend_t;
 
 void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after)
 {
-    atomic_store(&((cpu_backend_t *)be)->fail_after, after);
+    cz_fault_arm(be->fault, CZ_FAULT_DEVICE, after, true);
 }
 
 static int get_domain(cpu_backend_t *cb, cz_ctx_t *ctx, unsigned log_m, const cz_ntt_domain **out)
@@ -51,50 +48,63 @@ static int get_domain(cpu_backend_t *cb, cz_ctx_t *ctx, unsigned log_m, const cz
     return rc;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cpu_backend_t *cb = (cpu_backend_t *)be;
-    unsigned call = atomic_fetch_add(&cb->calls, 1) + 1, after = atomic_load(&cb->fail_after);
-    if (after && call >= after)
-        return cz_fail(ctx, CZ_EDEVICE, "cpu device %d: injected device failure", be->device_index);
+    int rc = cz_backend_enter(ctx, be);
+    if (rc)
+        return rc;
     size_t m = (size_t)1 << w->log_m;
     const cz_ntt_domain *dom = NULL;
-    double t0 = cz_mono_s();
-    int rc = get_domain(cb, ctx, w->log_m, &dom);
+    if ((rc = cz_backend_step(ctx, w, "H")))
+        return rc;
+    double t0 = now_s();
+    rc = get_domain(cb, ctx, w->log_m, &dom);
     if (rc == CZ_OK)
         rc = cz_cpu_compute_h(ctx, dom, w->a, w->b, w->c, w->rows);
-    w->t_ntt = cz_mono_s() - t0;
+    w->t_ntt = now_s() - t0;
     if (rc)
         return rc;
 
     /* The H MSM takes the first m - 1 coefficients as canonical scalars. */
-    t0 = cz_mono_s();
+    if ((rc = cz_backend_step(ctx, w, "MSM h")))
+        return rc;
+    t0 = now_s();
     cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), w->a, m - 1);
     rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
-    w->t_msm_h = cz_mono_s() - t0;
+    w->t_msm_h = now_s() - t0;
     if (rc)
         return rc;
 
-    t0 = cz_mono_s();
+    t0 = now_s();
     rc = cz_latch_wait(w->prep_done);
-    w->t_prep_wait = cz_mono_s() - t0;
+    w->t_prep_wait = now_s() - t0;
     if (rc)
         return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
 
-    t0 = cz_mono_s();
+    if ((rc = cz_backend_step(ctx, w, "L")))
+        return rc;
+    t0 = now_s();
     rc = cz_g1_msm_split(ctx, &w->l, w->l_bases, w->l_split);
-    w->t_msm_l = cz_mono_s() - t0;
-    if (rc == CZ_OK) {
-        t0 = cz_mono_s();
+    w->t_msm_l = now_s() - t0;
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
+        t0 = now_s();
         rc = cz_backend_g1_tail(ctx, &w->a_acc, w->a_bases, w->input_scalars, w->num_inputs,
                                 w->a_split);
-        w->t_msm_a = cz_mono_s() - t0;
+        w->t_msm_a = now_s() - t0;
     }
-    if (rc == CZ_OK) {
-        t0 = cz_mono_s();
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
+        t0 = now_s();
         rc = cz_backend_g1_tail(ctx, &w->b1_acc, w->b1_bases, w->b_input_scalars,
                                 w->num_b_inputs, w->b_split);
-        w->t_msm_b1 = cz_mono_s() - t0;
+        w->t_msm_b1 = now_s() - t0;
     }
     w->b2_done = false;
     return rc;
@@ -122,6 +132,8 @@ int cz_cpu_backend_new(cz_backend_t **out, int device_index)
     if (!cb)
         return CZ_ENOMEM;
     pthread_mutex_init(&cb->mu, NULL);
+    cz_fault_init(&cb->fault);
+    cb->base.fault = &cb->fault;
     cb->base.ops = &cpu_ops;
     cb->base.device_index = device_index;
     *out = &cb->base;

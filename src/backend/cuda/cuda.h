@@ -53,7 +53,7 @@ void cz_cuda_host_free(void *hptr);
 /* Free and total memory of the current device. */
 int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes);
 /*
- * Fault injection (tests, CUZK_CUDA_FAULT): runs a kernel that traps on the
+ * Fault injection (tests: a fired DEVICE site, core/fault.h): runs a kernel that traps on the
  * current device, a real sticky CUDA error; returns its CZ_EDEVICE. The
  * device's context is unusable afterwards, as after any such fault.
  */
@@ -71,6 +71,7 @@ int cz_cuda_sync(cz_ctx_t *ctx);
  * at 32GiB. Synchronous: returns when the data is on the device.
  */
 typedef void cz_cuda_fill_fn(void *arg, void *dst, const void *src, size_t bytes);
+
 int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes,
                            void *const bounce[2], size_t bounce_bytes, cz_cuda_fill_fn *fill,
                            void *fill_arg);

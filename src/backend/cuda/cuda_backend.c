@@ -36,8 +36,9 @@
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
- * device failed. CUZK_CUDA_FAULT=<device>:<n> (tests) makes region n
- * (1-based) of that device hit a real kernel fault.
+ * device failed. A fired DEVICE fault site (core/fault.h: the ctx's or
+ * the backend's own fault object) makes the region hit a real kernel fault.
+ * Cancellation and DEVICE_STEP faults: cz_backend_step before each step.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -45,7 +46,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
 #include "backend/backend.h"
 #include "backend/cuda/cuda.h"
 #include "core/pool.h"
@@ -103,9 +103,16 @@ typedef struct cuda_backend {
     cz_cuda_msm *msm;
     rset sets[CZ__RESIDENT_SETS];
     void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under the device lock */
+    double upload_s;                 /* params upload time of the region running (device lock) */
     uint64_t clock;                  /* region counter, for LRU */
-    unsigned fault_at;               /* CUZK_CUDA_FAULT; 0 = off */
 } cuda_backend_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* ---- device memory accounting --------------------------------------------------- */
 
@@ -177,16 +184,15 @@ static void fingerprint(rvec *r)
     memcpy(r->last, (const char *)r->host + (r->n - 1) * r->point_bytes, r->point_bytes);
 }
 
-static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known)
+/* The params vectors of |w|: lengths from the params (known before prep). */
+static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
 {
     const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
     v[V_H] = (rvec){ .host = w->h_bases, .n = ((size_t)1 << w->log_m) - 1, .point_bytes = g1 };
-    if (!tails_known)
-        return;
-    v[V_L] = (rvec){ .host = w->l_bases, .n = w->l_split->n, .point_bytes = g1 };
-    v[V_A] = (rvec){ .host = w->a_bases, .n = w->num_inputs + w->a_split->n, .point_bytes = g1 };
-    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g1 };
-    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->num_b_inputs + w->b_split->n, .point_bytes = g2 };
+    v[V_L] = (rvec){ .host = w->l_bases, .n = w->n_l_bases, .point_bytes = g1 };
+    v[V_A] = (rvec){ .host = w->a_bases, .n = w->n_a_bases, .point_bytes = g1 };
+    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->n_b_bases, .point_bytes = g1 };
+    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->n_b_bases, .point_bytes = g2 };
 }
 
 /*
@@ -197,7 +203,7 @@ static void describe(rvec v[V_COUNT], const cz_prove_work_t *w, bool tails_known
 static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 {
     rvec want[V_COUNT];
-    describe(want, w, false);
+    describe(want, w);
     for (int s = 0; s < CZ__RESIDENT_SETS; s++) {
         rset *r = &cb->sets[s];
         if (r->id != w->params_id)
@@ -230,18 +236,57 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 
 #define CZ__BOUNCE_BYTES ((size_t)128 << 20)
 
-static void fill_on_pool(void *arg, void *dst, const void *src, size_t bytes)
+/*
+ * The bounce fill: a memcpy on CZ__FILL_THREADS threads of its own. Not on
+ * the ctx's pool: on the cold path the pool is busy with the next
+ * partition's synthesis and this partition's prep, and a pool section
+ * then runs on the calling thread alone.
+ */
+#define CZ__FILL_THREADS 8
+
+typedef struct {
+    char *dst;
+    const char *src;
+    size_t bytes;
+} fill_slice;
+
+static void *fill_one(void *arg)
 {
-    cz_pool_memcpy(cz_ctx_pool((cz_ctx_t *)arg), dst, src, bytes);
+    fill_slice *f = arg;
+    memcpy(f->dst, f->src, f->bytes);
+    return NULL;
+}
+
+static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
+{
+    (void)arg;
+    fill_slice sl[CZ__FILL_THREADS];
+    pthread_t th[CZ__FILL_THREADS];
+    bool started[CZ__FILL_THREADS];
+    const size_t per = (bytes / CZ__FILL_THREADS + 63) & ~(size_t)63;
+    for (int t = 0; t < CZ__FILL_THREADS; t++) {
+        size_t b = per * (size_t)t < bytes ? per * (size_t)t : bytes;
+        size_t e = b + per < bytes ? b + per : bytes;
+        sl[t] = (fill_slice){ (char *)dst + b, (const char *)src + b, e - b };
+        started[t] = t > 0 && sl[t].bytes && pthread_create(&th[t], NULL, fill_one, &sl[t]) == 0;
+        if (t > 0 && !started[t])
+            fill_one(&sl[t]);   /* no thread: copy it here */
+    }
+    fill_one(&sl[0]);
+    for (int t = 1; t < CZ__FILL_THREADS; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
 }
 
 /*
  * A params vector to the device. The host vectors are pageable (read from a
  * file, or generated), and a driver copy from pageable memory ran at
  * ~5.6 GB/s on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first
- * region. Through two pinned bounce buffers filled on all cores it runs at
- * the lesser of the memcpy and PCIe rates. Small vectors (and a failed
- * bounce allocation) take the plain copy.
+ * region. Through two pinned bounce buffers filled by 8 threads it ran at
+ * 19.6 GB/s (44 GiB in 2.25 s, `bench prove` cold iteration), faster than
+ * registering the vector's own pages for the copy (3.28 s, same run;
+ * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
+ * the plain copy.
  */
 static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
                         size_t bytes)
@@ -253,10 +298,12 @@ static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void
             cb->bounce[0] = NULL;
         }
     }
-    if (bytes < 4 * CZ__BOUNCE_BYTES || !cb->bounce[0])
+    if (bytes < 4 * CZ__BOUNCE_BYTES)
+        return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
+    if (!cb->bounce[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
     return cz_cuda_upload_bounced(ctx, dev, host, bytes, cb->bounce, CZ__BOUNCE_BYTES,
-                                  fill_on_pool, ctx);
+                                  fill_threads, NULL);
 }
 
 /*
@@ -280,7 +327,10 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     void *dev = NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
         return NULL;
-    if ((*rc = upload_bases(ctx, cb, dev, want->host, bytes)) != CZ_OK) {
+    const double t0 = now_s();
+    *rc = upload_bases(ctx, cb, dev, want->host, bytes);
+    cb->upload_s += now_s() - t0;
+    if (*rc != CZ_OK) {
         cz_cuda_free(dev);
         return NULL;
     }
@@ -449,14 +499,17 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
 static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
     const size_t m = (size_t)1 << w->log_m;
-    double t0 = cz_mono_s();
-    int rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
-    w->t_ntt = cz_mono_s() - t0;
+    int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
         return rc;
-    t0 = cz_mono_s();
+    double t0 = now_s();
+    rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
+    w->t_ntt = now_s() - t0;
+    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
+        return rc;
+    t0 = now_s();
     rvec want[V_COUNT];
-    describe(want, w, false);
+    describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
@@ -470,43 +523,55 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         if (rc == CZ_OK)
             rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
     }
-    w->t_msm_h = cz_mono_s() - t0;
+    w->t_msm_h = now_s() - t0;
+    return rc;
+}
+
+/*
+ * The tails' bases on the device where they fit (dev[k] NULL: on the CPU).
+ * Called before the wait for prep too: a set's first region uploads them
+ * while prep runs (32 GiB at 32GiB, seconds); the second call finds them.
+ */
+static int tails_bases(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w,
+                       const void *dev[V_COUNT])
+{
+    rvec want[V_COUNT];
+    describe(want, w);
+    int rc = CZ_OK;
+    for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
+        if (k != V_B2 || !cb->opts.g2_on_cpu)
+            dev[k] = ensure_vector(ctx, cb, set, k, &want[k], &rc);
     return rc;
 }
 
 static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
-    rvec want[V_COUNT];
-    describe(want, w, true);
-    int rc = CZ_OK;
     const void *dev[V_COUNT] = { 0 };
-    for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
-        if (k != V_B2 || !cb->opts.g2_on_cpu)
-            dev[k] = ensure_vector(ctx, cb, set, k, &want[k], &rc);
-    if (rc != CZ_OK)
+    int rc = tails_bases(ctx, cb, set, w, dev);
+    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "L")) != CZ_OK)
         return rc;
 
-    double t0 = cz_mono_s();
+    double t0 = now_s();
     rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
-    w->t_msm_l = cz_mono_s() - t0;
-    if (rc == CZ_OK) {
-        t0 = cz_mono_s();
+    w->t_msm_l = now_s() - t0;
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
+        t0 = now_s();
         rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
                          w->num_inputs, w->a_split);
-        w->t_msm_a = cz_mono_s() - t0;
+        w->t_msm_a = now_s() - t0;
     }
-    if (rc == CZ_OK) {
-        t0 = cz_mono_s();
+    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
+        t0 = now_s();
         rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
-        w->t_msm_b1 = cz_mono_s() - t0;
+        w->t_msm_b1 = now_s() - t0;
     }
     w->b2_done = false;
-    if (rc == CZ_OK && !cb->opts.g2_on_cpu) {
-        t0 = cz_mono_s();
+    if (rc == CZ_OK && !cb->opts.g2_on_cpu && (rc = cz_backend_step(ctx, w, "B2")) == CZ_OK) {
+        t0 = now_s();
         rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
-        w->t_msm_b2 = cz_mono_s() - t0;
+        w->t_msm_b2 = now_s() - t0;
         w->b2_done = rc == CZ_OK;
     }
     return rc;
@@ -516,7 +581,10 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
 
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
-    int rc = device_region((cuda_backend_t *)be, ctx, w);
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    cb->upload_s = 0;
+    int rc = device_region(cb, ctx, w);
+    w->t_upload = cb->upload_s;
     cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
     return rc;
 }
@@ -527,8 +595,8 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     int rc = ensure_contexts(ctx, cb, w->log_m);
     if (rc != CZ_OK)
         return rc;
-    if (cb->fault_at && cb->clock == cb->fault_at)
-        return cz_cuda_inject_fault(ctx);
+    if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
+        return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
     rset *set = find_set(cb, w);
     if (!set)
         set = new_set(cb, w);
@@ -537,9 +605,12 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     rc = h_part(ctx, cb, set, w);
     if (rc != CZ_OK)
         return rc;
-    double t0 = cz_mono_s();
+    const void *dev[V_COUNT] = { 0 };
+    if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
+        return rc;
+    double t0 = now_s();
     rc = cz_latch_wait(w->prep_done);
-    w->t_prep_wait = cz_mono_s() - t0;
+    w->t_prep_wait = now_s() - t0;
     if (rc != CZ_OK)
         return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
     return tails_part(ctx, cb, set, w);
@@ -573,17 +644,6 @@ static const cz_backend_ops_t cuda_ops = {
     .unstage = cuda_unstage,
 };
 
-/* CUZK_CUDA_FAULT=<device>:<n>: region n of that device faults. */
-static unsigned fault_from_env(int device)
-{
-    const char *e = getenv("CUZK_CUDA_FAULT");
-    int d;
-    unsigned n;
-    if (e && sscanf(e, "%d:%u", &d, &n) == 2 && d == device)
-        return n;
-    return 0;
-}
-
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
                         const cz_cuda_backend_opts_t *opts)
 {
@@ -611,7 +671,6 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit
                                           : (total_b > CZ__HEADROOM ? total_b - CZ__HEADROOM : 0);
-    cb->fault_at = fault_from_env(device_index);
     *out = &cb->base;
     return CZ_OK;
 }

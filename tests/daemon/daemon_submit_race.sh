@@ -1,10 +1,9 @@
 #!/bin/sh
-# tests/daemon/daemon_submit_race.sh — black-box: submits run in parallel
-# (no lock is held while a kind prepares a job) and a request_id still
-# names one job: four concurrent submits of one porep-c2 request (each
-# prepare parses the C1 and takes its shape) get one job, one 201 and three
-# 200 "existing" with the same id; a params file that is present but not
-# params fails that job later, with a message naming the file.
+# tests/daemon/daemon_submit_race.sh — black-box: a request_id names one
+# job however its submits race: four concurrent submits of one porep-c2
+# request (each prepare parses the C1 and takes its shape) get one job,
+# one 201 and three 200 "existing" with the same id; a params file that is
+# present but not params fails that job later, with a message naming it.
 . "$(dirname "$0")/lib.sh"
 
 "$CUZK" porep gen-c1 --sector-size 2KiB --random 5 -o "$dir/c1.json" >/dev/null || fail "gen-c1"

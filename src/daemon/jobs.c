@@ -17,7 +17,6 @@
 
 #define MAX_INPUT_FILE (256u << 20)
 
-static pthread_mutex_t submit_mu = PTHREAD_MUTEX_INITIALIZER;   /* serialises submits */
 
 const char *cz__state_name(dj_state_t st)
 {
@@ -321,15 +320,42 @@ static void new_id(char out[CZ_JOB_ID_LEN + 1])
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
+/* Whether a submit of |rid| is being prepared now (s->mu held). */
+static bool claimed(cz_server_t *s, const char *rid)
+{
+    for (cz_claim_t *c = s->claims; rid && c; c = c->next)
+        if (!strcmp(c->request_id, rid))
+            return true;
+    return false;
+}
+
+/* Drop |c| from the claims and wake submits of the same request_id (s->mu held). */
+static void unclaim(cz_server_t *s, cz_claim_t *c)
+{
+    for (cz_claim_t **pp = &s->claims; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
+    pthread_cond_broadcast(&s->changed);
+}
+
+/*
+ * No lock is held while the job is prepared (a 32GiB C1 is parsed and its
+ * partition shape taken: seconds), so submits run in parallel; a
+ * request_id is claimed first, so two submits of one never make two jobs.
+ */
 int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
                      bool *existing)
 {
     *resp = NULL;
     *existing = false;
-    pthread_mutex_lock(&submit_mu);
-    pthread_mutex_lock(&s->mu);
-    bool stopping = s->stopping;
     const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
+    cz_claim_t claim = { NULL, rid };
+    pthread_mutex_lock(&s->mu);
+    while (claimed(s, rid))
+        pthread_cond_wait(&s->changed, &s->mu);   /* the first submit's outcome decides */
+    bool stopping = s->stopping;
     djob_t *old = NULL;
     for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
         if (!strcmp(o->request_id, rid))
@@ -345,20 +371,19 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
             *existing = true;
         }
         pthread_mutex_unlock(&s->mu);
-        pthread_mutex_unlock(&submit_mu);
         return rc;
     }
-    pthread_mutex_unlock(&s->mu);
     if (stopping) {
-        pthread_mutex_unlock(&submit_mu);
+        pthread_mutex_unlock(&s->mu);
         return cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
     }
-    djob_t *j = calloc(1, sizeof *j);
-    if (!j) {
-        pthread_mutex_unlock(&submit_mu);
-        return cz_fail(ctx, CZ_ENOMEM, "job");
+    if (rid) {
+        claim.next = s->claims;
+        s->claims = &claim;
     }
-    int rc = cz__prepare(s, ctx, req, j);
+    pthread_mutex_unlock(&s->mu);
+    djob_t *j = calloc(1, sizeof *j);
+    int rc = j ? cz__prepare(s, ctx, req, j) : cz_fail(ctx, CZ_ENOMEM, "job");
     if (rc == CZ_OK) {
         pthread_mutex_lock(&s->mu);
         do
@@ -378,12 +403,17 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
         json_decref(doc);
     }
     if (rc != CZ_OK) {
-        if (j->prepared)
+        if (j && j->prepared)
             j->kind->release(&j->kj);
-        free(j->inputs);
-        json_decref(j->request);
-        free(j);
-        pthread_mutex_unlock(&submit_mu);
+        if (j) {
+            free(j->inputs);
+            json_decref(j->request);
+            free(j);
+        }
+        pthread_mutex_lock(&s->mu);
+        if (rid)
+            unclaim(s, &claim);
+        pthread_mutex_unlock(&s->mu);
         return rc;
     }
     pthread_mutex_lock(&s->mu);
@@ -391,10 +421,11 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     j->next = s->jobs;
     s->jobs = j;
     s->jobs_accepted++;
+    if (rid)
+        unclaim(s, &claim);   /* after the job is listed: a waiter finds it */
     pthread_cond_broadcast(&s->work);
     *resp = json_pack("{s:s,s:s,s:b}", "id", j->id, "state", "queued", "existing", 0);
     pthread_mutex_unlock(&s->mu);
-    pthread_mutex_unlock(&submit_mu);
     CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d params=%s", j->id,
             j->kind->name, j->partitions, j->priority, j->params_path);
     return CZ_OK;

@@ -200,7 +200,7 @@ int cz_bench_msm(int argc, char **argv)
     make_scalars(s, n, o.filecoin);
 
     blst_p2 want, got;
-    cz__msm_force_engine((cz__msm_engine)o.engine);
+    cz__msm_force_engine(ctx, (cz__msm_engine)o.engine);
     double base_s = time_blst(g, &want, bases, s, n), best = -1;
     int rc = CZ_OK;
     for (int i = 0; i < o.iters && rc == CZ_OK; i++) {

@@ -124,6 +124,32 @@ daemon_debs() {
     say "  (install them, or run scripts/fetch-debs.sh where there is network and copy .deps/debs here)"
 }
 
+# ---- cuzkd's gRPC door (optional): gRPC's C core, protobuf-c, the test client
+# (libgrpc-dev: pkg-config grpc; libprotobuf-c-dev + protoc-c generate the
+# cuzk.v1 messages at build time; python3-grpcio is the tests' real client).
+# Without them cuzkd builds without gRPC and says so.
+grpc_missing() {
+    command -v pkg-config >/dev/null 2>&1 || echo pkg-config
+    [ "${CUZK_DEPS_FORCE_DEBS:-0}" != 1 ] && have_pc grpc || echo libgrpc-dev
+    [ "${CUZK_DEPS_FORCE_DEBS:-0}" != 1 ] && have_pc libprotobuf-c || echo libprotobuf-c-dev
+    command -v protoc-c >/dev/null 2>&1 || [ -x "$prefix/usr/bin/protoc-c" ] || echo protobuf-c-compiler
+    /usr/bin/python3 -c 'import grpc, google.protobuf' >/dev/null 2>&1 || echo python3-grpcio
+}
+
+grpc_debs() {
+    local pkgs
+    mapfile -t pkgs < <(grpc_missing)
+    [ ${#pkgs[@]} -eq 0 ] && return 0
+    if [ "${CUZK_NO_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing missing Debian packages for cuzkd's gRPC: ${pkgs[*]}"
+        if apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}"; then
+            return 0
+        fi
+    fi
+    say "warning: cuzkd will be built without gRPC (Curio's cuzk.v1), or its tests skipped:"
+    say "  missing ${pkgs[*]} (install them; scripts/fetch-debs.sh also fetches them for offline machines)"
+}
+
 # ---- blst -----------------------------------------------------------------
 integrity_of() {
     printf 'sha512-%s' "$(openssl dgst -sha512 -binary "$1" | base64 -w0)"
@@ -172,6 +198,7 @@ build_blst() {
 }
 
 daemon_debs
+grpc_debs
 install_debs
 if [ -n "${BLST_DIR:-}" ]; then
     [ -f "$BLST_DIR/libblst.a" ] || die "BLST_DIR=$BLST_DIR has no libblst.a"

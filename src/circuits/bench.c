@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/fault.h"
 #include "core/pool.h"
 #include "core/recycle.h"
 
@@ -570,7 +571,7 @@ static void *big_alloc(cz_ctx_t *ctx, size_t bytes, bool zero)
     void *p = zero ? NULL : cz_recycler_take(cz_ctx_recycler(ctx), bytes);
     if (p)
         return p;
-    if (posix_memalign(&p, 64, bytes ? bytes : 64))
+    if (cz__fault_memalign(ctx, &p, 64, bytes ? bytes : 64))
         return NULL;
 #ifdef MADV_HUGEPAGE
     if (bytes >= ((size_t)4 << 20)) {

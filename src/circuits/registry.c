@@ -39,8 +39,23 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
                            id);
         return CZ_OK;
     }
-    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X], bench:N or porep:SIZE)",
-                   id);
+    const char *colon = strchr(id, ':');
+    cz_post_kind_t pk;
+    if (colon && colon - id < 16) {
+        char kind[16];
+        snprintf(kind, sizeof kind, "%.*s", (int)(colon - id), id);
+        uint64_t bytes;
+        if (cz_post_kind_parse(kind, &pk) == CZ_OK && strchr(kind, '-')) {
+            out->kind = CZ_CIRCUIT_POST;
+            if (cz_porep_parse_size(colon + 1, &bytes) ||
+                cz_post_params_sector(&out->post, pk, bytes))
+                return cz_fail(ctx, CZ_EINVAL, "circuit '%s': %s:SIZE wants 2KiB, 8MiB, "
+                               "512MiB, 32GiB or 64GiB", id, kind);
+            return CZ_OK;
+        }
+    }
+    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X], bench:N, porep:SIZE, "
+                   "winning-post:SIZE or window-post:SIZE)", id);
 }
 
 int cz_circuit_body(cz_cs_t *cs, void *circuit)
@@ -53,6 +68,8 @@ int cz_circuit_body(cz_cs_t *cs, void *circuit)
     }
     if (c->kind == CZ_CIRCUIT_POREP)
         return cz_porep_circuit(cs, &c->porep, NULL);
+    if (c->kind == CZ_CIRCUIT_POST)
+        return cz_post_circuit(cs, &c->post, NULL);
     return cz_bench_circuit(cs, &c->bench);
 }
 
@@ -73,6 +90,9 @@ int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_c
     }
     if (c->kind == CZ_CIRCUIT_POREP)
         return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from a C1 input",
+                       c->id);
+    if (c->kind == CZ_CIRCUIT_POST)
+        return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from vanilla proofs",
                        c->id);
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);

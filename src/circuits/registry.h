@@ -8,6 +8,8 @@
  *               (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; circuits/porep/stacked.h),
  *               blank: SHAPE and KEYGEN only (setup); its PROVE witness comes
  *               from a C1 input (cz_porep_circuit with a cz_porep_input_t)
+ *   winning-post:SIZE, window-post:SIZE  one FallbackPoSt partition
+ *               (circuits/post/fallback.h), blank like porep:SIZE
  *
  * A parsed cz_circuit_t is a small value; all functions are thread-safe.
  */
@@ -18,9 +20,10 @@
 
 #include "circuits/bench.h"
 #include "circuits/porep/stacked.h"
+#include "circuits/post/fallback.h"
 #include "cs/cs.h"
 
-typedef enum { CZ_CIRCUIT_TOY, CZ_CIRCUIT_BENCH, CZ_CIRCUIT_POREP } cz_circuit_kind_t;
+typedef enum { CZ_CIRCUIT_TOY, CZ_CIRCUIT_BENCH, CZ_CIRCUIT_POREP, CZ_CIRCUIT_POST } cz_circuit_kind_t;
 
 typedef struct cz_circuit {
     cz_circuit_kind_t kind;
@@ -28,6 +31,7 @@ typedef struct cz_circuit {
     uint64_t toy_x;
     cz_bench_params bench;
     cz_porep_params_t porep;
+    cz_post_params_t post;
 } cz_circuit_t;
 
 /* Parse a circuit id; CZ_EINVAL naming the id when unknown or malformed. */

@@ -73,6 +73,12 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
+/* --kind winning-post|window-post (cli/cmd_post.c) */
+bool cz_cli_post_kind(int argc, char **argv);
+int cmd_post(int argc, char **argv);
+int cmd_setup_post(int argc, char **argv);
+int cmd_prove_post(int argc, char **argv);
+int cmd_verify_post(int argc, char **argv);
 /* The `--kind porep-c2` usage of |command| ("prove", "setup" or "verify"),
  * which the plain form's --help prints after its own. */
 void cz_cli_c2_usage(FILE *f, const char *command);

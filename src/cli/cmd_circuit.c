@@ -4,6 +4,8 @@
  *   cuzk circuit shape --kind porep-c2 --sector-size SIZE [--json] [--threads N]
  *   cuzk circuit shape --kind porep-c2 --nodes N --layers L --challenges C
  *                      --tree BASE-SUB-TOP [--json] [--threads N]
+ *   cuzk circuit shape --kind winning-post|window-post --sector-size SIZE [--json]
+ *                      [--threads N]
  *   cuzk circuit shape --circuit ID [--json]           (toy, bench:N, porep:SIZE)
  *
  * Synthesizes one partition in SHAPE mode (no field arithmetic on values)
@@ -22,6 +24,7 @@
 
 #include "core/clock.h"
 #include "circuits/porep/stacked.h"
+#include "circuits/post/fallback.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
 
@@ -29,6 +32,8 @@ static const char CIRCUIT_USAGE[] =
     "usage: cuzk circuit shape --kind porep-c2 --sector-size SIZE [--json] [--threads N]\n"
     "       cuzk circuit shape --kind porep-c2 --nodes N --layers L --challenges C\n"
     "                          --tree BASE-SUB-TOP [--json] [--threads N]\n"
+    "       cuzk circuit shape --kind winning-post|window-post --sector-size SIZE [--json]\n"
+    "                          [--threads N]\n"
     "       cuzk circuit shape --circuit ID [--json]\n"
     "  SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB; tree e.g. 8-0-0, 8-8-0, 8-8-2\n";
 
@@ -114,8 +119,19 @@ static int cmd_shape(int argc, char **argv)
             return usage_error("unknown option");
         }
     }
-    if (!o.circuit && (!o.kind || strcmp(o.kind, "porep-c2")))
-        return usage_error("want --kind porep-c2 or --circuit ID");
+    cz_post_kind_t post_kind;
+    const bool post = !o.circuit && cz_post_kind_parse(o.kind, &post_kind) == CZ_OK &&
+                      strchr(o.kind, '-');
+    cz_post_params_t pp;
+    if (post) {
+        uint64_t bytes;
+        if (!o.sector || o.nodes || o.layers || o.challenges || o.tree)
+            return usage_error("--kind winning-post/window-post takes --sector-size only");
+        if (cz_porep_parse_size(o.sector, &bytes) || cz_post_params_sector(&pp, post_kind, bytes))
+            return usage_error("--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+    } else if (!o.circuit && (!o.kind || strcmp(o.kind, "porep-c2"))) {
+        return usage_error("want --kind porep-c2|winning-post|window-post or --circuit ID");
+    }
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, o.threads)) {
@@ -137,14 +153,14 @@ static int cmd_shape(int argc, char **argv)
         constraints = rows - inputs;
     } else {
         cz_porep_params_t p;
-        if ((exit_code = porep_params(&o, &p)) != CZ_EXIT_OK) {
+        if (!post && (exit_code = porep_params(&o, &p)) != CZ_EXIT_OK) {
             cz_ctx_free(ctx);
             return exit_code;
         }
         cz_cs_t *cs;
         rc = cz_cs_new(&cs, ctx, CZ_CS_SHAPE);
         if (!rc) {
-            rc = cz_porep_synthesize(ctx, cs, &p, NULL);
+            rc = post ? cz_post_synthesize(ctx, cs, &pp, NULL) : cz_porep_synthesize(ctx, cs, &p, NULL);
             if (!rc)
                 rc = cz_cs_finish(cs);
             constraints = cz_cs_num_constraints(cs);

@@ -357,11 +357,13 @@ int cmd_proof(int argc, char **argv)
 /* ---- list / daemon-status ------------------------------------------------ */
 
 /* The states a job can be in (docs/API.md; daemon/api.c checks the same list). */
-#define JOB_STATES "queued, running, done, failed, canceled"
+/* the states cuzkd's GET /v1/jobs?state= takes (daemon/api.c) */
+#define JOB_STATES "queued, running, done, failed, canceled, lost"
 
 static bool job_state_ok(const char *s)
 {
-    static const char *const states[] = { "queued", "running", "done", "failed", "canceled" };
+    static const char *const states[] = { "queued", "running", "done", "failed", "canceled",
+                                          "lost" };
     for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
         if (!strcmp(s, states[i]))
             return true;

@@ -60,6 +60,8 @@ int cmd_prove(int argc, char **argv)
 {
     if (cz_cli_has_kind(argc, argv, "porep-c2"))
         return cmd_prove_porep_c2(argc, argv);
+    if (cz_cli_post_kind(argc, argv))
+        return cmd_prove_post(argc, argv);
     static const struct option longopts[] = {
         { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
         { "proof", required_argument, 0, 'o' },   { "public", required_argument, 0, 'u' },
@@ -241,6 +243,8 @@ int cmd_verify(int argc, char **argv)
 {
     if (cz_cli_has_kind(argc, argv, "porep-c2"))
         return cmd_verify_porep_c2(argc, argv);
+    if (cz_cli_post_kind(argc, argv))
+        return cmd_verify_post(argc, argv);
     static const struct option longopts[] = {
         { "vk", required_argument, 0, 'v' }, { "proof", required_argument, 0, 'p' },
         { "public", required_argument, 0, 'u' }, { "help", no_argument, 0, 'h' },

@@ -53,6 +53,8 @@ int cmd_setup(int argc, char **argv)
 {
     if (cz_cli_has_kind(argc, argv, "porep-c2"))
         return cmd_setup_porep_c2(argc, argv);
+    if (cz_cli_post_kind(argc, argv))
+        return cmd_setup_post(argc, argv);
     static const struct option longopts[] = {
         { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
         { "vk", required_argument, 0, 'v' },      { "seed", required_argument, 0, 's' },

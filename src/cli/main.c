@@ -25,6 +25,7 @@ static const cz_cli_command commands[] = {
     { "setup", cmd_setup, "TEST params from random toxic waste (never for production)" },
     { "circuit", cmd_circuit, "circuit shape: constraints, inputs, aux, densities (porep-c2, any id)" },
     { "porep", cmd_porep, "porep gen-c1 (seal a test sector, write its C1) | check-c1 FILE" },
+    { "post", cmd_post, "post gen-vanilla (seal test sectors, write PoSt vanilla proofs)" },
     { "export", cmd_export, "export snarkjs: vk, proof and public inputs as snarkjs JSON" },
 #ifdef CUZK_HAVE_CLIENT
     { "submit", cmd_submit, "submit a job to cuzkd; prints its id" },

@@ -2,6 +2,7 @@
  * core/ctx.c — error table and the caller's context (see cuzk/ctx.h).
  */
 #include "cuzk/ctx.h"
+#include "core/ctx_int.h"
 #include "core/fault.h"
 #include "core/recycle.h"
 
@@ -17,6 +18,7 @@ struct cz_ctx {
     bool owns_pool;
     cz_recycler_t *recycler;     /* borrowed, may be NULL (core/recycle.h) */
     cz_fault_t *fault;           /* borrowed, may be NULL (core/fault.h) */
+    int msm_engine;              /* core/ctx_int.h; 0 = AUTO */
     int code;
     char msg[CZ_CTX_MSG_MAX];
 };
@@ -73,6 +75,8 @@ cz_pool_t *cz_ctx_pool(cz_ctx_t *ctx) { return ctx ? ctx->pool : NULL; }
 void cz_ctx_set_recycler(cz_ctx_t *ctx, cz_recycler_t *r) { ctx->recycler = r; }
 cz_recycler_t *cz_ctx_recycler(const cz_ctx_t *ctx) { return ctx ? ctx->recycler : NULL; }
 void cz_ctx_set_fault(cz_ctx_t *ctx, cz_fault_t *f) { ctx->fault = f; }
+void cz__ctx_set_msm_engine(cz_ctx_t *ctx, int engine) { ctx->msm_engine = engine; }
+int cz__ctx_msm_engine(const cz_ctx_t *ctx) { return ctx ? ctx->msm_engine : 0; }
 cz_fault_t *cz_ctx_fault(const cz_ctx_t *ctx) { return ctx ? ctx->fault : NULL; }
 const char *cz_ctx_message(const cz_ctx_t *ctx) { return ctx ? ctx->msg : ""; }
 int cz_ctx_code(const cz_ctx_t *ctx) { return ctx ? ctx->code : CZ_OK; }

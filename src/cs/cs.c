@@ -14,6 +14,7 @@
  */
 #include "cs/cs_int.h"
 
+#include "core/fault.h"
 #include "core/recycle.h"
 
 #include <stdarg.h>
@@ -44,7 +45,7 @@ static void advise_huge(void *p, size_t bytes)
 }
 
 /* Grow *p (elements of |elem| bytes, *cap allocated) to hold |need|. */
-static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
+static int grow(cz_ctx_t *ctx, void **p, size_t *cap, size_t need, size_t elem, bool zero)
 {
     if (need <= *cap)
         return CZ_OK;
@@ -53,7 +54,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
         ncap = need;
     if (ncap > SIZE_MAX / elem)
         return CZ_ENOMEM;
-    void *q = realloc(*p, ncap * elem);
+    void *q = cz__fault_realloc(ctx, *p, ncap * elem);
     if (!q)
         return CZ_ENOMEM;
     advise_huge(q, ncap * elem);
@@ -90,7 +91,7 @@ static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
     if (v->fixed)
         return cz__cs_fail(cs, CZ_EINTERNAL, "in-place fork: more variables than its slot "
                            "of %zu", v->cap);
-    if (grow((void **)&v->v, &v->cap, own, sizeof(cz_fr), false))
+    if (grow(cs->ctx, (void **)&v->v, &v->cap, own, sizeof(cz_fr), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "assignment of %zu elements", need);
     return CZ_OK;
 }
@@ -99,7 +100,7 @@ static int bitmap_reserve(cz_cs_t *cs, cz__bitmap *bm, size_t nbits)
 {
     if (nbits <= bm->cap * 64)
         return CZ_OK;
-    if (grow((void **)&bm->w, &bm->cap, (nbits + 63) / 64, sizeof(uint64_t), true))
+    if (grow(cs->ctx, (void **)&bm->w, &bm->cap, (nbits + 63) / 64, sizeof(uint64_t), true))
         return cz__cs_fail(cs, CZ_ENOMEM, "density bitmap of %zu bits", nbits);
     return CZ_OK;
 }
@@ -133,7 +134,7 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
             *v[i] = q;
             continue;
         }
-        q = realloc(*v[i], domain * sizeof(cz_fr));
+        q = cz__fault_realloc(cs->ctx, *v[i], domain * sizeof(cz_fr));
         if (!q)
             return cz__cs_fail(cs, CZ_ENOMEM, "a/b/c of %zu rows", domain);
         advise_huge(q, domain * sizeof(cz_fr));
@@ -145,11 +146,11 @@ int cz__cs_abc_reserve(cz_cs_t *cs, size_t rows)
 
 static int csr_reserve(cz_cs_t *cs, cz__csr_builder *b, size_t rows, size_t nnz)
 {
-    if (grow((void **)&b->m.row_ptr, &b->row_cap, rows + 1, sizeof(uint64_t), false))
+    if (grow(cs->ctx, (void **)&b->m.row_ptr, &b->row_cap, rows + 1, sizeof(uint64_t), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "matrix of %zu rows", rows);
     size_t cap = b->nnz_cap;
-    if (grow((void **)&b->m.cols, &cap, nnz, sizeof(uint32_t), false) ||
-        grow((void **)&b->m.vals, &b->nnz_cap, nnz, sizeof(cz_fr), false))
+    if (grow(cs->ctx, (void **)&b->m.cols, &cap, nnz, sizeof(uint32_t), false) ||
+        grow(cs->ctx, (void **)&b->m.vals, &b->nnz_cap, nnz, sizeof(cz_fr), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "matrix of %zu entries", nnz);
     /* cols may have grown further than vals: both hold at least nnz_cap. */
     return CZ_OK;

@@ -60,6 +60,7 @@ static const key_def keys[] = {
     { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept" },
     { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept" },
     { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions" },
+    { "grpc", "listen", T_STR, F(grpc_listen), 0, 0, "", "Curio's cuzk.v1 gRPC: unix:///path.sock or HOST:PORT (\"\" = none)" },
     { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)" },
 };
 #undef F
@@ -389,6 +390,48 @@ static bool is_loopback(const char *host)
            !strncmp(host, "127.", 4);
 }
 
+/* grpc.listen: unix:///ABS/PATH, or HOST:PORT on loopback unless a token is set (as for HTTP) */
+static int validate_grpc_listen(cz_ctx_t *ctx, const cz_dconfig_t *cfg)
+{
+    const char *a = cfg->grpc_listen;
+#ifndef CUZK_HAVE_GRPC
+    return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': this cuzkd was built without gRPC (it needs "
+                   "libgrpc-dev, libprotobuf-c-dev and protobuf-c-compiler: run scripts/deps.sh "
+                   "and rebuild)", a);
+#else
+    if (!strncmp(a, "unix:", 5)) {
+        const char *path = a + 5;
+        if (!strncmp(path, "//", 2))
+            path += 2;
+        if (path[0] != '/' || strlen(path) >= 108)
+            return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': want unix:///ABSOLUTE/PATH.sock "
+                           "(under 108 bytes)", a);
+        return CZ_OK;
+    }
+    if (strstr(a, "://"))
+        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': want unix:///PATH or HOST:PORT", a);
+    const char *colon = strrchr(a, ':');
+    char *end;
+    long port = colon ? strtol(colon + 1, &end, 10) : -1;
+    if (!colon || colon == a || *end || port < 0 || port > 65535)
+        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s' is neither unix:///PATH nor HOST:PORT", a);
+    char host[256];
+    size_t hl = (size_t)(colon - a);
+    if (hl >= sizeof host)
+        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: host too long");
+    memcpy(host, a, hl);
+    host[hl] = '\0';
+    if (hl > 2 && host[0] == '[' && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    if (!*cfg->auth_token && !is_loopback(host))
+        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s' is not a loopback address; set "
+                       "daemon.auth_token (or auth_token_file) to serve gRPC beyond this host", a);
+    return CZ_OK;
+#endif
+}
+
 int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
 {
     static const char *const levels[] = { "debug", "info", "warn", "error" };
@@ -436,6 +479,8 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
         free(cfg->auth_token);
         cfg->auth_token = dup;
     }
+    if (*cfg->grpc_listen && (rc = validate_grpc_listen(ctx, cfg)) != CZ_OK)
+        return rc;
     if (*cfg->listen) {
         const char *colon = strrchr(cfg->listen, ':');
         long port = colon ? strtol(colon + 1, &end, 10) : -1;

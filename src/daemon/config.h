@@ -69,6 +69,8 @@ typedef struct cz_dconfig {
     long result_ttl;           /* seconds a result is kept unfetched */
     long keep_fetched;         /* seconds a result is kept after its first fetch */
     long shutdown_grace;       /* seconds SIGTERM waits for running partitions */
+    /* grpc (daemon/grpc/grpc_server.h) */
+    char *grpc_listen;         /* "unix:///path.sock" or HOST:PORT; "" = none */
     /* test */
     char *fault;               /* fault injection spec (core/fault.h); "" = none */
 } cz_dconfig_t;

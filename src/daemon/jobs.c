@@ -17,6 +17,7 @@
 
 #define MAX_INPUT_FILE (256u << 20)
 
+static pthread_mutex_t submit_mu = PTHREAD_MUTEX_INITIALIZER;   /* serialises submits */
 
 const char *cz__state_name(dj_state_t st)
 {
@@ -275,6 +276,8 @@ int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     size_t tlen = 0;
     if (ipath)
         rc = read_input_file(s, ctx, json_string_value(ipath), &text, &tlen);
+    else if (json_is_string(input) && memchr(json_string_value(input), 0, json_string_length(input)))
+        rc = cz_fail(ctx, CZ_EINVAL, "input: holds a NUL character");
     else if (json_is_string(input))
         rc = (text = strdup(json_string_value(input))) ? (tlen = json_string_length(input), CZ_OK)
                                                        : cz_fail(ctx, CZ_ENOMEM, "input");
@@ -320,46 +323,49 @@ static void new_id(char out[CZ_JOB_ID_LEN + 1])
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-/* Whether a submit of |rid| is being prepared now (s->mu held). */
-static bool claimed(cz_server_t *s, const char *rid)
+/* Unlink ended job |j| from the list (s->mu held); the caller frees it with forget_free. */
+static void unlink_job(cz_server_t *s, djob_t *j)
 {
-    for (cz_claim_t *c = s->claims; rid && c; c = c->next)
-        if (!strcmp(c->request_id, rid))
-            return true;
-    return false;
-}
-
-/* Drop |c| from the claims and wake submits of the same request_id (s->mu held). */
-static void unclaim(cz_server_t *s, cz_claim_t *c)
-{
-    for (cz_claim_t **pp = &s->claims; *pp; pp = &(*pp)->next)
-        if (*pp == c) {
-            *pp = c->next;
-            break;
+    for (djob_t **pp = &s->jobs; *pp; pp = &(*pp)->next)
+        if (*pp == j) {
+            *pp = j->next;
+            return;
         }
-    pthread_cond_broadcast(&s->changed);
 }
 
-/*
- * No lock is held while the job is prepared (a 32GiB C1 is parsed and its
- * partition shape taken: seconds), so submits run in parallel; a
- * request_id is claimed first, so two submits of one never make two jobs.
- */
-int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
-                     bool *existing)
+/* Drop an unlinked ended job and its journal files (s->mu NOT held). */
+static void forget_free(cz_server_t *s, djob_t *j)
+{
+    cz_journal_remove(s->journal, j->id);
+    CZ_LOGI("job superseded by a retry", "id=%s request_id=%s state=%s", j->id, j->request_id,
+            cz__state_name(j->state));
+    json_decref(j->request);
+    json_decref(j->public_inputs);
+    free(j->proof);
+    free(j);
+}
+
+static int submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, json_t **resp,
+                  bool *existing)
 {
     *resp = NULL;
     *existing = false;
-    const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
-    cz_claim_t claim = { NULL, rid };
+    pthread_mutex_lock(&submit_mu);
     pthread_mutex_lock(&s->mu);
-    while (claimed(s, rid))
-        pthread_cond_wait(&s->changed, &s->mu);   /* the first submit's outcome decides */
     bool stopping = s->stopping;
-    djob_t *old = NULL;
+    const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
+    djob_t *old = NULL, *superseded = NULL;
     for (djob_t *o = s->jobs; rid && o && !old; o = o->next)
-        if (!strcmp(o->request_id, rid))
-            old = o;
+        if (!strcmp(o->request_id, rid) && !(retry && o->state == DJ_LOST))
+            old = o;   /* a retry passes a lost job's tombstone by (it stays) and proves anew */
+    /* a retry of a request that ended without its proof, or of another
+     * request under the same id, proves anew (but never under a waiter) */
+    if (old && retry && DJ_ENDED(old->state) && old->waiters == 0 &&
+        (old->state != DJ_DONE || !json_equal(old->request, (json_t *)req))) {
+        unlink_job(s, old);
+        superseded = old;
+        old = NULL;
+    }
     if (old) {
         int rc = json_equal(old->request, (json_t *)req)
                      ? CZ_OK
@@ -371,19 +377,22 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
             *existing = true;
         }
         pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&submit_mu);
         return rc;
     }
+    pthread_mutex_unlock(&s->mu);
+    if (superseded)
+        forget_free(s, superseded);
     if (stopping) {
-        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&submit_mu);
         return cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
     }
-    if (rid) {
-        claim.next = s->claims;
-        s->claims = &claim;
-    }
-    pthread_mutex_unlock(&s->mu);
     djob_t *j = calloc(1, sizeof *j);
-    int rc = j ? cz__prepare(s, ctx, req, j) : cz_fail(ctx, CZ_ENOMEM, "job");
+    if (!j) {
+        pthread_mutex_unlock(&submit_mu);
+        return cz_fail(ctx, CZ_ENOMEM, "job");
+    }
+    int rc = cz__prepare(s, ctx, req, j);
     if (rc == CZ_OK) {
         pthread_mutex_lock(&s->mu);
         do
@@ -403,17 +412,12 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
         json_decref(doc);
     }
     if (rc != CZ_OK) {
-        if (j && j->prepared)
+        if (j->prepared)
             j->kind->release(&j->kj);
-        if (j) {
-            free(j->inputs);
-            json_decref(j->request);
-            free(j);
-        }
-        pthread_mutex_lock(&s->mu);
-        if (rid)
-            unclaim(s, &claim);
-        pthread_mutex_unlock(&s->mu);
+        free(j->inputs);
+        json_decref(j->request);
+        free(j);
+        pthread_mutex_unlock(&submit_mu);
         return rc;
     }
     pthread_mutex_lock(&s->mu);
@@ -421,14 +425,25 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
     j->next = s->jobs;
     s->jobs = j;
     s->jobs_accepted++;
-    if (rid)
-        unclaim(s, &claim);   /* after the job is listed: a waiter finds it */
     pthread_cond_broadcast(&s->work);
     *resp = json_pack("{s:s,s:s,s:b}", "id", j->id, "state", "queued", "existing", 0);
     pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&submit_mu);
     CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d params=%s", j->id,
             j->kind->name, j->partitions, j->priority, j->params_path);
     return CZ_OK;
+}
+
+int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
+                     bool *existing)
+{
+    return submit(s, ctx, req, false, resp, existing);
+}
+
+int cz_server_submit_retry(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
+                           bool *existing)
+{
+    return submit(s, ctx, req, true, resp, existing);
 }
 
 int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
@@ -442,7 +457,17 @@ int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
     return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "status");
 }
 
-int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
+/* Request the cancellation of |j| (s->mu held). */
+static void cancel_locked(cz_server_t *s, djob_t *j)
+{
+    j->cancel = true;
+    if (j->state == DJ_ENGINE)
+        cz_engine_cancel(s->engine, j->eid);
+    pthread_cond_broadcast(&s->work);
+}
+
+int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s,
+                    const atomic_bool *gone, bool cancel_if_last)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -450,24 +475,58 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
     ts.tv_sec = (time_t)end;
     ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->mu);
-    int rc = CZ_OK;
+    /* |j| stays valid while it has a waiter: expiry and supersede skip it */
+    djob_t *j = cz__find(s, id);
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
+    }
+    j->waiters++;
+    int rc;
     for (;;) {
-        djob_t *j = cz__find(s, id);
-        if (!j) {
-            rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
+        if (DJ_ENDED(j->state)) {
+            rc = CZ_OK;
             break;
         }
-        if (DJ_ENDED(j->state))
+        if (s->stopping) {
+            rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; job %s stays journaled "
+                                           "and resumes when it restarts", id);
             break;
-        if (s->stopping || pthread_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT) {
-            /* the job may have ended and expired while we slept: look it up again */
-            djob_t *k = cz__find(s, id);
-            rc = !k ? cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id)
-                    : DJ_ENDED(k->state) ? CZ_OK : CZ_EBUSY;
+        }
+        if (gone && atomic_load(gone)) {
+            rc = cz_fail(ctx, CZ_ECANCELED, "job %s: the waiting client went away", id);
+            break;
+        }
+        int w = timeout_s < 0 ? pthread_cond_wait(&s->changed, &s->mu)
+                              : pthread_cond_timedwait(&s->changed, &s->mu, &ts);
+        if (w == ETIMEDOUT) {
+            rc = DJ_ENDED(j->state) ? CZ_OK : CZ_EBUSY;
             break;
         }
     }
+    j->waiters--;
+    if (rc == CZ_ECANCELED && cancel_if_last && j->waiters == 0 && !DJ_ENDED(j->state)) {
+        cancel_locked(s, j);
+        CZ_LOGI("job canceled: its last waiting client went away", "id=%s", id);
+    }
     pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+void cz_server_wake(cz_server_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mu);
+}
+
+int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
+{
+    int rc = cz_server_await(s, ctx, id, timeout_s > 0 ? timeout_s : 0, NULL, false);
+    if (rc == CZ_EUNAVAIL) {   /* long polls answer "still running" when the daemon stops */
+        cz_ctx_clear(ctx);
+        rc = CZ_EBUSY;
+    }
     return rc;
 }
 
@@ -514,10 +573,7 @@ int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out
     pthread_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     if (j && !DJ_ENDED(j->state)) {
-        j->cancel = true;
-        if (j->state == DJ_ENGINE)
-            cz_engine_cancel(s->engine, j->eid);
-        pthread_cond_broadcast(&s->work);
+        cancel_locked(s, j);
         CZ_LOGI("job cancel requested", "id=%s", id);
     }
     *out = j ? cz__job_json(s, j) : NULL;

@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include "daemon/config.h"
+#ifdef CUZK_HAVE_GRPC
+#include "daemon/grpc/grpc_server.h"
+#endif
 #include "daemon/http.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
@@ -25,6 +28,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: cuzkd [--config FILE] [--socket PATH] [--listen HOST:PORT] [--journal DIR]\n"
+            "             [--grpc-listen unix:///PATH|HOST:PORT]\n"
             "             [--params-dir DIR] [--token-file FILE] [--log-level LEVEL]\n"
             "             [--set SECTION.KEY=VALUE]... [--print-config] [--check-config]\n"
             "       cuzkd --version\n"
@@ -34,6 +38,8 @@ static void usage(FILE *f)
             "  format, documented in cuzk.example.conf), then the flags:\n"
             "    --socket PATH        daemon.socket (\"\" = no unix socket)\n"
             "    --listen HOST:PORT   daemon.listen (TCP; loopback unless a token is set)\n"
+            "    --grpc-listen ADDR   grpc.listen: Curio's cuzk.v1 gRPC, unix:///PATH.sock or\n"
+            "                         HOST:PORT (see docs/CURIO.md; %s in this build)\n"
             "    --journal DIR        journal.dir\n"
             "    --params-dir DIR     params.dir\n"
             "    --token-file FILE    daemon.auth_token_file\n"
@@ -44,7 +50,13 @@ static void usage(FILE *f)
             "  The proving backend: devices.backend = auto (default: cuda when a usable GPU\n"
             "  exists, else cpu; the log says which and why), cpu or cuda (start-up fails\n"
             "  with the reason when CUDA is not usable); devices.devices = all or a count.\n"
-            "  Exit codes: 0 clean shutdown, 1 start-up failure, 2 usage or config error.\n");
+            "  Exit codes: 0 clean shutdown, 1 start-up failure, 2 usage or config error.\n",
+#ifdef CUZK_HAVE_GRPC
+            "available"
+#else
+            "NOT available"
+#endif
+    );
 }
 
 int main(int argc, char **argv)
@@ -55,7 +67,8 @@ int main(int argc, char **argv)
         { "params-dir", required_argument, 0, 'p' }, { "token-file", required_argument, 0, 't' },
         { "log-level", required_argument, 0, 'L' }, { "set", required_argument, 0, 'S' },
         { "print-config", no_argument, 0, 'P' },    { "check-config", no_argument, 0, 'C' },
-        { "help", no_argument, 0, 'h' },            { "version", no_argument, 0, 'V' },
+        { "grpc-listen", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' },
+        { "version", no_argument, 0, 'V' },
         { 0, 0, 0, 0 },
     };
     /* two passes: the file first, then the flags over it */
@@ -85,6 +98,7 @@ int main(int argc, char **argv)
         case 'c': break;
         case 's': rc = cz_dconfig_set(ctx, &cfg, "daemon.socket", optarg); break;
         case 'l': rc = cz_dconfig_set(ctx, &cfg, "daemon.listen", optarg); break;
+        case 'g': rc = cz_dconfig_set(ctx, &cfg, "grpc.listen", optarg); break;
         case 'j': rc = cz_dconfig_set(ctx, &cfg, "journal.dir", optarg); break;
         case 'p': rc = cz_dconfig_set(ctx, &cfg, "params.dir", optarg); break;
         case 't': rc = cz_dconfig_set(ctx, &cfg, "daemon.auth_token_file", optarg); break;
@@ -145,10 +159,22 @@ int main(int argc, char **argv)
     rc = cz_server_new(ctx, &cfg, &server);
     if (rc == CZ_OK)
         rc = cz_http_start(ctx, server, &cfg, &http);
+#ifdef CUZK_HAVE_GRPC
+    cz_grpc_t *grpc = NULL;
+    if (rc == CZ_OK && *cfg.grpc_listen)
+        rc = cz_grpc_start(ctx, server, &cfg, &grpc);
+    else if (rc == CZ_OK)
+        CZ_LOGI("grpc off", "reason=\"grpc.listen is empty\"");
+#else
+    CZ_LOGI("grpc off", "reason=\"built without libgrpc/protobuf-c\"");
+#endif
     if (rc != CZ_OK) {
         char q[600];
         CZ_LOGE("start-up failed", "error=%s message=%s", cz_err_name(rc),
                 cz_log_q(q, sizeof q, cz_ctx_message(ctx)));
+#ifdef CUZK_HAVE_GRPC
+        cz_grpc_stop(grpc);
+#endif
         cz_http_stop(http);
         cz_server_free(server);
         cz_dconfig_clear(&cfg);
@@ -168,6 +194,9 @@ int main(int argc, char **argv)
         ;
     CZ_LOGI("shutdown requested", "signal=%d grace_s=%ld", sig, cfg.shutdown_grace);
     cz_server_shutdown(server, (double)cfg.shutdown_grace);
+#ifdef CUZK_HAVE_GRPC
+    cz_grpc_stop(grpc);   /* after the shutdown: waiting calls answer UNAVAILABLE, jobs stay journaled */
+#endif
     cz_http_stop(http);
     cz_server_free(server);
     if (*cfg.pid_file)

@@ -179,7 +179,7 @@ static void expire(cz_server_t *s)
     djob_t *gone_list = NULL;
     for (djob_t **pp = &s->jobs; *pp;) {
         djob_t *j = *pp;
-        bool gone = DJ_ENDED(j->state) &&
+        bool gone = DJ_ENDED(j->state) && j->waiters == 0 &&
                     ((j->fetched && now - j->fetched >= s->cfg.keep_fetched) ||
                      (j->finished && now - j->finished >= s->cfg.result_ttl));
         if (!gone) {

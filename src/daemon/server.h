@@ -32,6 +32,7 @@
 #define CUZK_DAEMON_SERVER_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -57,10 +58,32 @@ bool cz_server_stopping(cz_server_t *s);
  */
 int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
                      bool *existing);
+/*
+ * cz_server_submit for clients that retry one request_id until it yields a
+ * proof (Curio's gRPC calls): an earlier job under the same request_id that
+ * ended without a proof (failed, canceled), or ended with a different
+ * request, is forgotten (list and journal) and the request accepted anew; a
+ * job still running with a different request stays CZ_EBUSY.
+ */
+int cz_server_submit_retry(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
+                           bool *existing);
 /* The job's status object (new reference). CZ_ENOTFOUND. */
 int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out);
 /* Wait up to |timeout_s| for the job to end: CZ_OK (ended) or CZ_EBUSY (still running). */
 int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s);
+/*
+ * Wait for the job to end as one of its waiters (no polling: the job's end
+ * wakes it). Returns CZ_OK (ended), CZ_EBUSY (|timeout_s| passed; < 0: no
+ * limit), CZ_EUNAVAIL (the daemon is stopping), CZ_ENOTFOUND, or
+ * CZ_ECANCELED once *|gone| (may be NULL) is true: the waiter's client went
+ * away; whoever sets it calls cz_server_wake. With |cancel_if_last| a job
+ * left with no waiter that way is canceled (not while the daemon stops: its
+ * jobs stay journaled).
+ */
+int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s,
+                    const atomic_bool *gone, bool cancel_if_last);
+/* Wake every cz_server_await so it looks at its |gone| flag again. */
+void cz_server_wake(cz_server_t *s);
 /*
  * The finished job's proof (copy, caller frees) and public inputs (new
  * reference: one array of 0x-hex strings per partition); marks it fetched.

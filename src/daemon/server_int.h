@@ -62,6 +62,7 @@ typedef struct djob {
     uint64_t eid;                         /* (mu) engine id, 0 = not in the engine */
     cz_pentry_t *pentry;                  /* (mu) params reference while in the engine */
     bool cancel;                          /* (mu) cancel requested */
+    unsigned waiters;                     /* (mu) calls in cz_server_await on it */
     size_t partitions, partitions_done;   /* (mu) */
     size_t n_inputs;                      /* (const) public inputs per partition */
     cz_fr *inputs;                        /* partitions x n_inputs, see Locking */

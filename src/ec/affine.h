@@ -38,6 +38,7 @@
 
 #include <blst.h>
 
+#include "cuzk/ctx.h"
 #include "ec/group.h"
 
 typedef uintptr_t cz__aff_ref;   /* point address | 1 when negated */
@@ -75,9 +76,10 @@ const cz__aff_ops *cz__aff_g1_ifma(void);
 const cz__aff_ops *cz__aff_g2_ifma(void);
 /*
  * Which bucket accumulation the MSMs of ec/msm.c use (implemented there).
- * AUTO: the cost model's choice. The others force one, for the calling
- * thread's next MSMs only (a thread-local test and benchmark hook; it
- * changes speed, never results). IFMA falls back to BLST where unavailable.
+ * AUTO: the cost model's choice. The others force one for the MSMs made
+ * through |ctx| (a test and benchmark setting carried by the ctx,
+ * core/ctx_int.h; it changes speed, never results). IFMA falls back to
+ * BLST where unavailable.
  */
 typedef enum {
     CZ__MSM_AUTO,
@@ -85,7 +87,7 @@ typedef enum {
     CZ__MSM_BLST,     /* batched affine over blst's field arithmetic */
     CZ__MSM_IFMA,     /* batched affine, AVX-512 IFMA */
 } cz__msm_engine;
-void cz__msm_force_engine(cz__msm_engine engine);
+void cz__msm_force_engine(cz_ctx_t *ctx, cz__msm_engine engine);
 
 /* ---- Pippenger tile and sums (ec/bucket.c) ----------------------------- */
 

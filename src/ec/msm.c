@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ctx_int.h"
 #include "core/pool.h"
 #include "ec/affine.h"
 #include "ec/group.h"
@@ -46,12 +47,10 @@ size_t cz_bitmap_popcount(const uint64_t *bitmap, size_t n)
 
 /* ---- tile engines ------------------------------------------------------------ */
 
-/* AUTO unless a test or benchmark forced an engine on this thread (ec/affine.h). */
-static _Thread_local cz__msm_engine forced_engine;
-
-void cz__msm_force_engine(cz__msm_engine engine)
+/* AUTO unless a test or benchmark forced an engine on the ctx (ec/affine.h). */
+void cz__msm_force_engine(cz_ctx_t *ctx, cz__msm_engine engine)
 {
-    forced_engine = engine;
+    cz__ctx_set_msm_engine(ctx, (int)engine);
 }
 
 /*
@@ -66,9 +65,9 @@ typedef struct {
     double add, bucket, proj;
 } engine;
 
-static engine pick_engine(const cz_group *g)
+static engine pick_engine(const cz_ctx_t *ctx, const cz_group *g)
 {
-    cz__msm_engine kind = forced_engine;
+    cz__msm_engine kind = (cz__msm_engine)cz__ctx_msm_engine(ctx);
     const cz__aff_ops *ifma = g == &CZ_G1 ? cz__aff_g1_ifma() : cz__aff_g2_ifma();
     if (kind == CZ__MSM_AUTO)
         kind = ifma ? CZ__MSM_IFMA : CZ__MSM_BLST;
@@ -303,7 +302,7 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL argument with n = %zu", g->name, n);
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL output", g->name);
-    engine e = pick_engine(g);
+    engine e = pick_engine(ctx, g);
     if (e.ops && !e.ops->native && n > 1)   /* convert once, not once per window */
         return gather_msm(ctx, g, out, bases, NULL, scalars, n, FR_BITS);
     return pippenger(ctx, g, &e, out, bases, false, scalars, n, FR_BITS);
@@ -355,7 +354,7 @@ static int gather_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
     memset(out, 0, g->proj_size);
     if (count == 0)
         return CZ_OK;
-    engine e = pick_engine(g);
+    engine e = pick_engine(ctx, g);
     size_t block = count < GATHER_BLOCK ? count : GATHER_BLOCK;
     size_t psize = e.ops ? e.ops->point_size : g->affine_size;
     /* 64-byte aligned: the IFMA backend loads a coordinate as one 64-byte row */
@@ -430,7 +429,7 @@ static int batch_add(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
     cz_pool_t *pool = cz_ctx_pool(ctx);
     unsigned width = cz_pool_width(pool);
     size_t chunks = ((n + 63) / 64 + BATCH_WORDS - 1) / BATCH_WORDS;
-    engine e = pick_engine(g);
+    engine e = pick_engine(ctx, g);
     /* XYZZ (the comparison engine) sums over blst's field arithmetic, like blst_pXs_add */
     const cz__aff_ops *ops = e.ops ? e.ops : g == &CZ_G1 ? &cz__aff_g1_blst : &cz__aff_g2_blst;
     batch_job job = { .g = g, .ops = ops, .bases = bases, .bitmap = bitmap, .n = n };

@@ -78,7 +78,7 @@ struct cz_engine {
     pthread_cond_t done_cv;         /* a job changed state */
     job_t *jobs;                    /* (mu) every known job, newest first */
     uint64_t next_id;               /* (mu) */
-    part_t *devq_head, *devq_tail;  /* (mu) synthesized partitions */
+    part_t *devq_head;              /* (mu) synthesized partitions, by priority then FIFO */
     size_t devq_len;                /* (mu) */
     size_t proved;                  /* (mu) partitions proved, all jobs */
     size_t live_devices;            /* (mu) devices not marked failed */

@@ -130,12 +130,14 @@ static void push_device_queue(cz_engine_t *e, part_t *p)
         pthread_cond_wait(&e->devq_cv, &e->mu);
     bool usable = e->live_devices > 0;
     if (usable) {
-        p->next = NULL;
-        if (e->devq_tail)
-            e->devq_tail->next = p;
-        else
-            e->devq_head = p;
-        e->devq_tail = p;
+        /* By priority, FIFO within one: a CRITICAL partition (WinningPoSt)
+         * overtakes queued PoRep partitions and reaches the next free
+         * device at its next partition boundary. */
+        part_t **at = &e->devq_head;
+        while (*at && (*at)->job->spec.priority >= p->job->spec.priority)
+            at = &(*at)->next;
+        p->next = *at;
+        *at = p;
         e->devq_len++;
         pthread_cond_broadcast(&e->devq_cv);
     }
@@ -340,8 +342,6 @@ static part_t *pop_device_queue(worker_t *w)
     if (e->devq_head && !atomic_load(&dev->failed)) {
         p = e->devq_head;
         e->devq_head = p->next;
-        if (!e->devq_head)
-            e->devq_tail = NULL;
         e->devq_len--;
         pthread_cond_broadcast(&e->devq_cv);   /* room for synthesis */
     }
@@ -496,7 +496,7 @@ static void *device_main(void *argp)
     part_t *orphans = NULL;
     if (e->live_devices == 0) {
         orphans = e->devq_head;
-        e->devq_head = e->devq_tail = NULL;
+        e->devq_head = NULL;
         e->devq_len = 0;
         pthread_cond_broadcast(&e->devq_cv);
     }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/fault.h"
 #include "core/pool.h"
 
 struct cz_g16_partition {
@@ -67,7 +68,7 @@ static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
      * move it page by page. */
     if (*v && malloc_usable_size(*v) >= m * sizeof **v)
         return CZ_OK;
-    cz_fr *grown = realloc(*v, m * sizeof **v);
+    cz_fr *grown = cz__fault_realloc(ctx, *v, m * sizeof **v);
     if (!grown)
         return cz_fail(ctx, CZ_ENOMEM, "prover: %s grown to %zu elements", name, m);
     *v = grown;
@@ -175,8 +176,8 @@ const cz_g16_timings_t *cz_g16_partition_timings(const cz_g16_partition_t *p)
 static int prep_inputs(cz_ctx_t *ctx, cz_g16_partition_t *p)
 {
     size_t ni = p->w.num_inputs, nb = p->w.popcount[CZ_DENSITY_B_INPUT];
-    p->input_scalars = malloc(ni * sizeof *p->input_scalars);
-    p->b_input_scalars = malloc((nb ? nb : 1) * sizeof *p->b_input_scalars);
+    p->input_scalars = cz__fault_malloc(ctx, ni * sizeof *p->input_scalars);
+    p->b_input_scalars = cz__fault_malloc(ctx, (nb ? nb : 1) * sizeof *p->b_input_scalars);
     if (!p->input_scalars || !p->b_input_scalars)
         return cz_fail(ctx, CZ_ENOMEM, "prover: %zu input scalars", ni);
     const uint64_t *bd = p->w.density[CZ_DENSITY_B_INPUT];

@@ -9,6 +9,8 @@
  *
  *   kind          "porep-c2"
  *   input         the C1 JSON (required, inline or input_path)
+ *   sector_size   optional: the sector size in bytes the client means; a C1
+ *                 of another size is refused (400) before any work
  *   params        default: the Filecoin file name of the C1's sector size
  *                 (v28-stacked-proof-of-replication-...params, FACTS 2), so a
  *                 params.dir holding real Filecoin parameters works as is
@@ -21,7 +23,9 @@
  * validate runs the whole native C1 check (cz_c1_verify) when the job is
  * about to start, before its params are asked for.
  */
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,21 +40,29 @@ typedef struct {
 static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
                          size_t input_len, cz_kind_job_t *out)
 {
-    (void)req;
     memset(out, 0, sizeof *out);
+    const json_t *want = json_object_get(req, "sector_size");
+    if (want && (!json_is_integer(want) || json_integer_value(want) <= 0))
+        return cz_fail(ctx, CZ_EINVAL, "sector_size: must be a positive integer (bytes)");
     if (!input)
         return cz_fail(ctx, CZ_EINVAL, "input: required (the C1 JSON, inline or input_path)");
     porep_job *j = calloc(1, sizeof *j);
     if (!j)
         return cz_fail(ctx, CZ_ENOMEM, "job");
     int rc = cz_c1_parse(ctx, &j->c1, input, input_len);
+    bool size_wrong = rc == CZ_OK && want &&
+                      (uint64_t)json_integer_value(want) != j->c1.proof->sector_bytes;
+    if (size_wrong)
+        rc = cz_fail(ctx, CZ_EINVAL, "sector_size: the request says %lld bytes, the C1 is for %s "
+                     "(%llu bytes)", (long long)json_integer_value(want), j->c1.proof->name,
+                     (unsigned long long)j->c1.proof->sector_bytes);
     if (rc == CZ_OK)
         rc = cz_c2_job_init_cached(ctx, &j->job, &j->c1, NULL, NULL, state);
     if (rc == CZ_OK)
         rc = cz_c2_params_name(out->default_params, sizeof out->default_params, &j->c1.params,
                                "params");
     if (rc != CZ_OK) {
-        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM) {
+        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM && !size_wrong) {
             /* a C1 with zero or non-field public values is the client's fault */
             char msg[256];
             snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
@@ -114,7 +126,7 @@ static void porep_stats(void *state, size_t *hits, size_t *lookups)
     cz_c2_shapes_stats(state, hits, lookups);
 }
 
-static const char *const porep_fields[] = { NULL };
+static const char *const porep_fields[] = { "sector_size", NULL };
 
 const cz_job_kind_t cz_kind_porep_c2 = {
     .name = "porep-c2",

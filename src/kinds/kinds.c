@@ -13,6 +13,8 @@
 static const cz_job_kind_t *const kinds[] = {
     &cz_kind_circuit,
     &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/kinds/kind_porep.c) */
+    &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/kind_post.c) */
+    &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/kind_post.c) */
 };
 
 _Static_assert(sizeof kinds / sizeof kinds[0] <= CZ_MAX_KINDS, "raise CZ_MAX_KINDS");

@@ -109,4 +109,16 @@ extern const cz_job_kind_t cz_kind_circuit;
  */
 extern const cz_job_kind_t cz_kind_porep_c2;
 
+/*
+ * "winning-post", "window-post": one FallbackPoSt partition (kinds/
+ * kind_post.c, post/job.h). input: the PoSt input JSON (post/input.h);
+ * params default: the Filecoin name of the proof's circuit.
+ */
+extern const cz_job_kind_t cz_kind_winning_post;
+extern const cz_job_kind_t cz_kind_window_post;
+/* The same job from Curio's fields (the gRPC door: WINNING_POST /
+ * WINDOW_POST_PARTITION); release it with cz_kind_winning_post.release. */
+struct cz_post_request;
+int cz_kind_post_request(cz_ctx_t *ctx, const struct cz_post_request *req, cz_kind_job_t *out);
+
 #endif /* CUZK_KINDS_KINDS_H */

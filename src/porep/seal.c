@@ -63,15 +63,10 @@ static int fill_label(cz_c1_label_t *lp, const uint8_t *labels, uint64_t nodes, 
     return CZ_OK;
 }
 
-typedef struct {
-    uint8_t *data, *labels;
-    uint32_t *cache;
-    cz_fr *leaves;
-    cz_sdr_tree_t td, tc, tr;
-} seal_state_t;
-
-static void state_free(seal_state_t *s)
+void cz_sealed_free(cz_sealed_t *s)
 {
+    if (!s)
+        return;
     free(s->data);
     free(s->labels);
     free(s->cache);
@@ -79,9 +74,10 @@ static void state_free(seal_state_t *s)
     cz_sdr_tree_free(&s->td);
     cz_sdr_tree_free(&s->tc);
     cz_sdr_tree_free(&s->tr);
+    memset(s, 0, sizeof *s);
 }
 
-int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
+int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
 {
     memset(out, 0, sizeof *out);
     cz_porep_params_t pp;
@@ -92,20 +88,21 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
                        (unsigned long long)a->sector_bytes);
     const uint64_t N = pp.nodes;
     const unsigned L = pp.layers;
-    seal_state_t s;
+    cz_sealed_t s;
     memset(&s, 0, sizeof s);
+    s.proof = pf;
+    s.params = pp;
     int rc = CZ_ENOMEM;
     s.data = malloc(N * 32);
     s.labels = malloc((size_t)L * N * 32);
     s.leaves = malloc(N * sizeof(cz_fr));
     if (!s.data || !s.labels || !s.leaves)
         goto oom;
-
     /* 1. data: Fr32-valid (each node < 2^254: top two bits clear) */
     if (a->data) {
         for (uint64_t v = 0; v < N; v++)
             if (a->data[32 * v + 31] & 0xc0) {
-                state_free(&s);
+                cz_sealed_free(&s);
                 return cz_fail(ctx, CZ_EINVAL, "gen-c1: data node %llu is not Fr32-valid "
                                "(byte 31 = 0x%02x; the top two bits must be 0)",
                                (unsigned long long)v, a->data[32 * v + 31]);
@@ -123,7 +120,8 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
     }
 
     /* 2. tree_d, comm_d, replica_id, graph */
-    uint8_t porep_id[32], comm_d[32], replica_id[32];
+    uint8_t porep_id[32];
+    uint8_t *comm_d = s.comm_d, *replica_id = s.replica_id;
     cz_porep_id(porep_id, pf);
     if ((rc = cz_sdr_tree_shape(&s.td, CZ_POR_SHA254, N, 2, 0, 0)) ||
         (rc = cz_sdr_tree_build(ctx, &s.td, s.data)))
@@ -169,7 +167,7 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
         goto fail;
 
     /* 6. comm_r = Poseidon2(comm_c, comm_r_last) */
-    uint8_t comm_c[32], comm_r_last[32], comm_r[32];
+    uint8_t *comm_c = s.comm_c, *comm_r_last = s.comm_r_last, *comm_r = s.comm_r;
     cz_sdr_tree_root(&s.tc, comm_c);
     cz_sdr_tree_root(&s.tr, comm_r_last);
     cz_fr pair[2], r;
@@ -178,6 +176,29 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
     cz_poseidon_hash(cz_poseidon_constants_get(2), &r, pair);
     cz_fr_to_repr(comm_r, &r);
 
+    *out = s;
+    return CZ_OK;
+oom:
+    rc = CZ_ENOMEM;
+fail:
+    cz_sealed_free(&s);
+    if (cz_ctx_code(ctx) == rc && rc != CZ_ENOMEM)
+        return rc;
+    return cz_fail(ctx, rc, "gen-c1: sealing failed (%s)", cz_strerror(rc));
+}
+
+int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
+{
+    memset(out, 0, sizeof *out);
+    cz_sealed_t s;
+    int rc = cz_seal_replicate(ctx, a, &s);
+    if (rc)
+        return rc;
+    const cz_porep_params_t pp = s.params;
+    const uint64_t N = pp.nodes;
+    const unsigned L = pp.layers;
+    const uint8_t *comm_r = s.comm_r, *comm_d = s.comm_d, *replica_id = s.replica_id;
+    const cz_porep_proof_t *pf = s.proof;
     /* 7. the C1 */
     out->proof = pf;
     out->params = pp;
@@ -222,12 +243,12 @@ int cz_seal_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out)
     free(ch);
     if (rc)
         goto fail;
-    state_free(&s);
+    cz_sealed_free(&s);
     return CZ_OK;
 oom:
     rc = CZ_ENOMEM;
 fail:
-    state_free(&s);
+    cz_sealed_free(&s);
     cz_c1_free(out);
     if (cz_ctx_code(ctx) == rc && rc != CZ_ENOMEM)
         return rc;

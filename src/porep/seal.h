@@ -25,6 +25,23 @@ typedef struct {
     uint64_t sector_id;
 } cz_seal_args_t;
 
+/* A sealed sector (replicate_phase1/2): the data, the labels, the parent
+ * cache, tree_d, tree_c, tree_r_last and the commitments. Owned; free with
+ * cz_sealed_free (NULL / zeroed: no-op). */
+typedef struct {
+    const cz_porep_proof_t *proof;
+    cz_porep_params_t params;
+    uint8_t *data, *labels;
+    uint32_t *cache;
+    cz_fr *leaves;
+    cz_sdr_tree_t td, tc, tr;
+    uint8_t comm_d[32], replica_id[32], comm_c[32], comm_r_last[32], comm_r[32];
+} cz_sealed_t;
+
+/* Seal (no proofs): CZ_EINVAL / CZ_ENOMEM as cz_seal_gen_c1. */
+int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out);
+void cz_sealed_free(cz_sealed_t *s);
+
 /* Seal and prove; *out receives the C1 (free with cz_c1_free). CZ_EINVAL
  * for an unsupported size or data that is not Fr32-valid (a 32-byte node
  * with either top bit set), CZ_ENOMEM. */

@@ -77,7 +77,7 @@ run 2 "$CUZK" verify --vk a.vk --public a.txt; err_has "missing --proof"
 
 # a binary file as --public: a message without raw bytes, bounded in length
 "$CUZK" setup --circuit bench:1024 --params b.params --vk b.vk --seed 3 >/dev/null || fail "setup"
-"$CUZK" prove --circuit bench:1024 --params b.params --proof proof.bin --public pub.txt >/dev/null \
+"$CUZK" prove --circuit bench:1024 --params b.params --proof proof.bin --public pub.txt >/dev/null 2>&1 \
     || fail "prove"
 run 2 "$CUZK" verify --vk b.vk --proof proof.bin --public proof.bin
 err_has "proof.bin:1: not a field element"
@@ -87,6 +87,8 @@ run 0 "$CUZK" verify --vk b.vk --proof proof.bin --public pub.txt
 
 if [ $have_client -eq 1 ]; then
     run 2 "$CUZK" list --state bogus --socket "$dir/none.sock"; err_has "'bogus'"; err_has "queued"
+    # every state the daemon takes, `lost` (tombstones) included: only the daemon is missing
+    run 3 "$CUZK" list --state lost --socket "$dir/none.sock"
     # an unreachable daemon: exit 3, naming the socket or address, not "port 80"
     run 3 "$CUZK" list --socket "$dir/none.sock"; err_has "$dir/none.sock"
     grep -q "port 80" "$dir/err" && fail "unreachable socket: the message says port 80"

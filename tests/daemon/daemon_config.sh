@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/daemon/daemon_config.sh — the config file: the shipped example is
 # valid; unknown keys, wrong types and bad values are refused (exit 2) with
-# a message naming the key; flags override the file.
+# a message naming the key (grpc.listen: not an address, or TCP beyond
+# loopback without a token, or a build without gRPC); flags override the file.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -24,6 +25,9 @@ refuse 'daemon: { log_level = "chatty"; };' "daemon.log_level"
 refuse 'daemon: { socket_mode = "0999"; };' "daemon.socket_mode"
 refuse 'journal: { result_ttl = -5; };' "journal.result_ttl"
 refuse 'daemon: { socket = ; };' "c.conf:1"
+refuse 'grpc: { listen = "0.0.0.0:9820"; };' "grpc.listen"
+refuse 'grpc: { listen = "unix://run/cuzk.sock"; };' "grpc.listen"
+refuse 'grpc: { listen = "http://127.0.0.1:9820"; };' "grpc.listen"
 ok "bad files refused, naming the key"
 
 printf 'daemon: { log_level = "warn"; max_body = "1MiB"; };\n' >"$dir/c.conf"

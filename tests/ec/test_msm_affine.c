@@ -269,7 +269,7 @@ static void check_engines(const cz_group *g, size_t n, enum layout lay, unsigned
     blst_p2 want, got;
     naive_msm(g, &want, bases, s, n);
     for (size_t e = 0; e < sizeof ENGINES / sizeof *ENGINES; e++) {
-        cz__msm_force_engine(ENGINES[e]);
+        cz__msm_force_engine(ctx, ENGINES[e]);
         for (int how = 0; how < 3; how++) {
             CHECK_OK(run_msm(ctx, g, &got, bases, s, n, how));
             if (!points_equal(g, &want, &got))
@@ -277,7 +277,7 @@ static void check_engines(const cz_group *g, size_t n, enum layout lay, unsigned
                          ENGINE_NAME[ENGINES[e]], n, LAYOUT_NAME[lay], how, threads);
         }
     }
-    cz__msm_force_engine(CZ__MSM_AUTO);
+    cz__msm_force_engine(ctx, CZ__MSM_AUTO);
     free(bases);
     free(s);
     cz_ctx_free(ctx);
@@ -316,7 +316,7 @@ CZ_TEST(g1_engines_large_with_duplicates_match_blst)
         for (unsigned threads = 1; threads <= 3; threads += 2) {
             cz_ctx_t *ctx = new_ctx(threads);
             for (size_t e = 0; e < sizeof ENGINES / sizeof *ENGINES; e++) {
-                cz__msm_force_engine(ENGINES[e]);
+                cz__msm_force_engine(ctx, ENGINES[e]);
                 for (int how = 0; how < 3; how++) {
                     CHECK_OK(run_msm(ctx, &CZ_G1, &got, bases, s, n, how));
                     if (!blst_p1_is_equal(&want, &got))
@@ -324,7 +324,7 @@ CZ_TEST(g1_engines_large_with_duplicates_match_blst)
                                  ENGINE_NAME[ENGINES[e]], n, LAYOUT_NAME[lay], how, threads);
                 }
             }
-            cz__msm_force_engine(CZ__MSM_AUTO);
+            cz__msm_force_engine(ctx, CZ__MSM_AUTO);
             cz_ctx_free(ctx);
         }
     }
@@ -355,7 +355,7 @@ CZ_TEST(batch_add_cancels_and_doubles)
     cz_ctx_t *ctx = new_ctx(2);
     for (size_t e = 0; e < sizeof ENGINES / sizeof *ENGINES; e++) {
         blst_p1 got;
-        cz__msm_force_engine(ENGINES[e]);
+        cz__msm_force_engine(ctx, ENGINES[e]);
         CHECK_OK(cz_g1_batch_add(ctx, &got, bases, bitmap, n));
         if (!blst_p1_is_equal(&want, &got))
             CZ__FAIL("batch_add %s differs", ENGINE_NAME[ENGINES[e]]);
@@ -365,11 +365,11 @@ CZ_TEST(batch_add_cancels_and_doubles)
         negate_affine(&CZ_G1, &bases[i], &bases[i - 1]);
     for (size_t e = 0; e < sizeof ENGINES / sizeof *ENGINES; e++) {
         blst_p1 got;
-        cz__msm_force_engine(ENGINES[e]);
+        cz__msm_force_engine(ctx, ENGINES[e]);
         CHECK_OK(cz_g1_batch_add(ctx, &got, bases, bitmap, n));
         CHECK(blst_p1_is_inf(&got));
     }
-    cz__msm_force_engine(CZ__MSM_AUTO);
+    cz__msm_force_engine(ctx, CZ__MSM_AUTO);
     cz_ctx_free(ctx);
     free(bases);
     free(bitmap);
@@ -384,16 +384,15 @@ CZ_TEST(engines_independent_of_thread_count)
     unsigned threads[] = { 1, 2, 5, 8 };
     for (size_t e = 0; e < sizeof ENGINES / sizeof *ENGINES; e++) {
         blst_p1 r[4];
-        cz__msm_force_engine(ENGINES[e]);
         for (int i = 0; i < 4; i++) {
             cz_ctx_t *ctx = new_ctx(threads[i]);
+            cz__msm_force_engine(ctx, ENGINES[e]);
             CHECK_OK(cz_g1_msm(ctx, &r[i], bases, s, n));
             cz_ctx_free(ctx);
         }
         for (int i = 1; i < 4; i++)
             CHECK(blst_p1_is_equal(&r[0], &r[i]));
     }
-    cz__msm_force_engine(CZ__MSM_AUTO);
     free(bases);
     free(s);
 }

@@ -3,9 +3,10 @@
  * and their proofs verify; the device lock is never held by two workers of
  * one device at once (from the timeline); with W = 2 and a backlog, a prep
  * or epilogue overlaps the other worker's region, with W = 1 none does;
- * priority and age order; a budget that fits one partition; cancel; a
- * failing partition; device failures with retry on another device; the
- * stage of each partition in the job's info.
+ * priority and age order, in synthesis and in the device queue (a
+ * critical partition overtakes queued ones); a budget that fits one
+ * partition; cancel; a failing partition; device failures with retry on
+ * another device; the stage of each partition in the job's info.
  * Also run under ThreadSanitizer (label tsan).
  */
 #include <pthread.h>
@@ -35,6 +36,7 @@ typedef struct {
 
 static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
 static size_t fixture_recycle_min;    /* engine's recycle_min_bytes for the next fixture */
+static unsigned fixture_devq_depth;   /* engine's device_queue_depth for the next fixture */
 static cz_fault_t *fixture_fault;     /* engine's fault object for the next fixture */
 static cz_pvk_t *shared_pvk;
 
@@ -66,6 +68,7 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
         .synth_workers = 1, .memory_budget = budget ? budget : (size_t)4 << 30,
         .pool = cz_ctx_pool(f->ctx), .timeline = f->tl,
         .recycle_min_bytes = fixture_recycle_min, .fault = fixture_fault,
+        .device_queue_depth = fixture_devq_depth,
     };
     if (cz_engine_new(f->ctx, &f->e, &cfg) != CZ_OK)
         fprintf(stderr, "engine: %s\n", cz_ctx_message(f->ctx));
@@ -378,6 +381,59 @@ CZ_TEST(priority_then_age_order)
     fixture_free(&f);
 }
 
+/* The device order of GPU_START events: out[k] = job id of the k-th. */
+static size_t device_order(cz_timeline_t *tl, uint64_t *out, size_t cap)
+{
+    char *log = cz_tl_captured(tl, NULL);
+    size_t k = 0;
+    for (const char *s = log; s && (s = strstr(s, "GPU_START,")); s++) {
+        unsigned long long job;
+        if (sscanf(s, "GPU_START,%llu,", &job) == 1 && k < cap)
+            out[k++] = job;
+    }
+    free(log);
+    return k;
+}
+
+CZ_TEST(critical_partition_overtakes_the_device_queue)
+{
+    /* One device, one worker, a device queue of 3: a backlog of 8 low
+     * partitions keeps it full (proving takes far longer than synthesis).
+     * An urgent job submitted then is synthesized next (priority) and its
+     * partition goes to the head of the device queue: it is proved 4th
+     * (after the one in flight, the one taken meanwhile and the one the
+     * synthesis worker held), not 6th behind the queued ones (FIFO). */
+    fixture_devq_depth = 3;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_devq_depth = 0;
+    job_arg plain = { &f.circuit, 3, -1, NULL, NULL, NULL };
+    uint64_t low = submit(&f, &plain, 8, 1);
+    cz_engine_stats_t st;
+    for (int i = 0; i < 20000; i++) {   /* <= 20 s: until the device queue is full */
+        cz_engine_stats(f.e, &st);
+        if (st.device_queue >= 3)
+            break;
+        usleep(1000);
+    }
+    CHECK_EQ_U64(st.device_queue, 3);
+    uint64_t urgent = submit(&f, &plain, 1, 4);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, urgent, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_OK(cz_engine_wait(f.e, low, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    uint64_t order[16];
+    size_t n = device_order(f.tl, order, 16), at = n;
+    CHECK_EQ_U64(n, 9);
+    for (size_t k = 0; k < n; k++)
+        if (order[k] == urgent)
+            at = k;
+    if (at > 3)
+        CZ__FAIL("the urgent partition was proved #%zu of %zu (want <= #3)", at, n);
+    fixture_free(&f);
+}
+
 CZ_TEST(budget_of_one_partition_still_completes_everything)
 {
     fixture f;
@@ -533,7 +589,7 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
 /* A fault at a step inside the region is a device error: the job fails with the message. */
 CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
 {
-    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region */
+    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region: a sweep */
         cz_fault_t fault;
         cz_fault_init(&fault);
         cz_fault_arm(&fault, CZ_FAULT_DEVICE_STEP, n, false);
@@ -604,6 +660,53 @@ CZ_TEST(partition_stages_in_job_info)
     CHECK_EQ_U64(stage_sum(&info), 0);
     printf("  polls saw %zu partition-stages past synthesis\n", past_synthesis);
     fixture_free(&f);
+}
+
+/*
+ * Fail the n-th large allocation of a one-partition job, for every n it
+ * makes (the witness arrays, a/b/c grown to the domain, the prover's
+ * scalars): each run ends failed CZ_ENOMEM with a message, in bounded
+ * time, every budget byte back, and the engine proves the next job (ASan in
+ * CI: nothing leaks on any of these paths).
+ */
+CZ_TEST(every_failed_allocation_fails_the_job_cleanly)
+{
+    cz_fault_t count;
+    cz_fault_init(&count);
+    fixture_fault = &count;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_fault = NULL;
+    job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
+    cz_job_info_t info;
+    uint64_t id = submit(&f, &a, 1, 0);
+    CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    fixture_free(&f);
+    const uint64_t sites = cz_fault_reached(&count, CZ_FAULT_ALLOC);
+    CHECK(sites >= 4);   /* witness arrays, a/b grown to the domain, input scalars */
+    fprintf(stderr, "  %" PRIu64 " allocation sites in a one-partition job\n", sites);
+    for (uint64_t n = 1; n <= sites; n++) {
+        cz_fault_t fault;
+        cz_fault_init(&fault);
+        cz_fault_arm(&fault, CZ_FAULT_ALLOC, n, false);
+        fixture_fault = &fault;
+        fixture_init(&f, 1, 1, 0);
+        fixture_fault = NULL;
+        id = submit(&f, &a, 1, 0);
+        CHECK_OK(cz_engine_wait(f.e, id, 60, &info));
+        if (info.state != CZ_JOB_FAILED || info.error != CZ_ENOMEM)
+            CZ__FAIL("allocation %" PRIu64 " of %" PRIu64 " failed: job %s (%s) \"%s\"", n, sites,
+                     cz_job_state_name(info.state), cz_err_name(info.error), info.message);
+        CHECK(info.message[0] != '\0');
+        cz_engine_stats_t st;
+        cz_engine_stats(f.e, &st);
+        CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+        uint64_t next = submit(&f, &a, 1, 0);   /* the fault fired once: the engine goes on */
+        CHECK_OK(cz_engine_wait(f.e, next, 60, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+        fixture_free(&f);
+    }
 }
 
 CZ_TEST(failing_partition_fails_its_job_only)

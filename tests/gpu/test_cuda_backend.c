@@ -7,6 +7,7 @@
  * same bytes, and an injected kernel fault is a CZ_EDEVICE error.
  * Labelled gpu; skips without a device.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,70 @@ CZ_TEST(two_params_sets_alternate)
     cz_backend_free(cpu);
     fixture_free(&f2);
     fixture_free(&f1);
+}
+
+/* Sets the cancel flag when the region reaches step boundary |at| (1-based). */
+typedef struct {
+    atomic_bool *flag;
+    uint64_t at;
+} cancel_at_t;
+
+static int cancel_at_step(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    cancel_at_t *c = arg;
+    if (site == CZ_FAULT_DEVICE_STEP && n == c->at)
+        atomic_store(c->flag, true);
+    return CZ_OK;
+}
+
+/*
+ * A region canceled at each of its step boundaries (H, MSM h, L, A, B1, B2)
+ * stops at the next one with CZ_ECANCELED (the last completes), and the
+ * device stays usable: the next proof has the CPU's bytes.
+ */
+CZ_TEST(cancel_between_steps_stops_the_region_and_the_device_stays_usable)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:4096", 5) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
+    for (uint64_t at = 1; at <= 6 && gpu; at++) {
+        atomic_bool flag;
+        atomic_init(&flag, false);
+        cancel_at_t c = { &flag, at };
+        cz_fault_t fault;
+        cz_fault_init(&fault);
+        fault.cb = cancel_at_step;
+        fault.cb_arg = &c;
+        cz_cs_witness_t w;
+        REQUIRE(cz_circuit_witness(f.ctx, &f.circuit, at, &w) == CZ_OK);
+        cz_g16_partition_t *p = NULL;
+        REQUIRE(cz_g16_partition_new(f.ctx, &p, f.params, &w, NULL, NULL) == CZ_OK);
+        cz_g16_set_cancel(p, &flag);
+        CHECK_OK(cz_g16_prep(f.ctx, p));
+        CHECK_OK(cz_g16_stage(f.ctx, gpu, p));
+        cz_ctx_set_fault(f.ctx, &fault);
+        int rc = cz_g16_device(f.ctx, gpu, p);
+        cz_ctx_set_fault(f.ctx, NULL);
+        cz_g16_partition_free(p);
+        if (at < 6) {
+            CHECK_EQ_INT(rc, CZ_ECANCELED);
+            CHECK(strstr(cz_ctx_message(f.ctx), "canceled before") != NULL);
+            CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE_STEP), at);
+        } else {
+            CHECK_EQ_INT(rc, CZ_OK);   /* set at the last boundary: B2 runs */
+        }
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove_bytes(&f, cpu, 100 + at, want));
+        CHECK_OK(prove_bytes(&f, gpu, 100 + at, got));
+        CHECK(memcmp(want, got, sizeof want) == 0);
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
 }
 
 /* Runs last: the fault leaves the device's context unusable for this process. */

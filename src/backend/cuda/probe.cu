@@ -195,5 +195,5 @@ extern "C" int cz_cuda_inject_fault(cz_ctx_t *ctx)
         e = cudaGetLastError();
     if (e == cudaSuccess)
         return cz_fail(ctx, CZ_EDEVICE, "cuda: injected fault did not fault");
-    return cz__cuda_fail(ctx, e, "injected fault (CUZK_CUDA_FAULT)");
+    return cz__cuda_fail(ctx, e, "injected fault (a DEVICE fault site, core/fault.h)");
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/daemon/daemon_submit_race.sh — black-box: however concurrent
-# a lock, and a request_id still names one job however its submits race: four concurrent submits of one porep-c2
+# tests/daemon/daemon_submit_race.sh — black-box: a request_id names one
+# job however its submits race: four concurrent submits of one porep-c2
 # request (each prepare parses the C1 and takes its shape) get one job,
 # one 201 and three 200 "existing" with the same id; a params file that is
 # present but not params fails that job later, with a message naming it.

@@ -2,6 +2,8 @@
 #
 #   make demo    install what is missing, build, run the main job on sample data
 #   make test    build and run every test (ctest)
+#   make install PREFIX=/usr/local [DESTDIR=/stage]   header, libcuzk.so/.a,
+#                cuzk.pc, cuzk, cuzkd and the systemd unit
 #
 #   make deps    fetch + check + build blst (scripts/deps.sh)
 #   make build   configure and build into $(BUILD)
@@ -27,7 +29,9 @@ ifneq ($(CUDA_ARCHS),)
 CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)
 endif
 
-.PHONY: all deps build test demo asan tsan gpu-test clean
+PREFIX    ?= /usr/local
+
+.PHONY: all deps build test install demo asan tsan gpu-test clean
 
 all: build
 
@@ -42,6 +46,10 @@ build: deps
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# DESTDIR (staged installs, packaging) is read by cmake --install from the environment
+install: build
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
 demo: build
 	@scripts/demo.sh $(BUILD)

@@ -1,6 +1,7 @@
 /*
  * bench/bench.c — `cuzk bench` dispatch and shared helpers.
  */
+#include "core/clock.h"
 #include "bench/bench.h"
 
 #include <stdio.h>
@@ -9,12 +10,7 @@
 
 #include "cli/cli.h"
 
-double cz_bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double cz_bench_now(void) { return cz_mono_s(); }
 
 size_t cz_bench_peak_rss(void)
 {

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The names `cuzk bench` dispatches (bench.c's table, same order and build
@@ -43,6 +44,16 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
 /* `cuzk bench h`: the H pipeline on the GPU incl. uploads, CPU H as baseline
  * (bench_cuda.c, CUDA builds only). */
 int cz_bench_h(int argc, char **argv);
+
+/* `cuzk prove --kind porep-c2 --random-params` (bench_c2_random.c, jansson builds):
+ * TIMING ONLY, random params of the C1's partition shape. Returns the exit code. */
+typedef struct cz_c2_random_opts {
+    const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;
+    size_t workers, threads, device;
+    uint64_t seed;
+    bool quiet, json, dry_run;
+} cz_c2_random_opts_t;
+int cz_bench_c2_random(const cz_c2_random_opts_t *o);
 
 /* Monotonic clock in seconds. */
 double cz_bench_now(void);

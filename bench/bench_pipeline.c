@@ -287,7 +287,7 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
         cz_job_spec_t spec = { .partitions = o->partitions, .params = params, .pvk = pvk,
                                .partition_bytes = part_bytes, .abc_bytes = abc_bytes,
                                .synthesize = synth, .arg = &jobs[i] };
-        rc = cz_engine_submit(e, &spec, &ids[i]);
+        rc = cz_engine_submit(e, ctx, &spec, &ids[i]);
         if (rc)
             cz_fail(ctx, rc, "submit failed");
     }

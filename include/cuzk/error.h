@@ -10,6 +10,8 @@
 #ifndef CUZK_ERROR_H
 #define CUZK_ERROR_H
 
+#include "cuzk/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,10 +41,20 @@ enum {
 };
 #define CZ_OK CZ_EOK
 
-/* Description of |code| ("invalid argument"); never NULL. */
-const char *cz_strerror(int code);
-/* Symbolic name of |code| ("CZ_EINVAL"); never NULL. */
-const char *cz_err_name(int code);
+/*
+ * The number of codes in the table, CZ_OK included: the codes are 0 down to
+ * -(CZ_E_COUNT - 1), so a per-code array is `x[CZ_E_COUNT]` indexed by -code.
+ */
+enum {
+#define CZ__ERR_ONE(name, value, desc) +1
+    CZ_E_COUNT = 0 CZ_ERRNO_MAP(CZ__ERR_ONE)
+#undef CZ__ERR_ONE
+};
+
+/* Description of |code| ("invalid argument"); never NULL. Thread-safe. */
+CZ_EXTERN const char *cz_strerror(int code);
+/* Symbolic name of |code| ("CZ_EINVAL"); never NULL. Thread-safe. */
+CZ_EXTERN const char *cz_err_name(int code);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "circuits/porep/stacked.h"
 #include "circuits/post/fallback.h"
 #include "circuits/registry.h"
@@ -51,13 +52,6 @@ typedef struct {
     bool json;
     unsigned threads;
 } shape_opts_t;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static bool parse_u64(const char *s, uint64_t *out)
 {
@@ -154,7 +148,7 @@ static int cmd_shape(int argc, char **argv)
     }
     int rc, exit_code = CZ_EXIT_OK;
     size_t rows = 0, inputs = 0, aux = 0, constraints = 0, pop[3] = { 0 };
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     if (o.circuit) {
         cz_circuit_t c;
         rc = cz_circuit_parse(ctx, o.circuit, &c);
@@ -186,7 +180,7 @@ static int cmd_shape(int argc, char **argv)
             cz_cs_free(cs);
         }
     }
-    double secs = now_s() - t0;
+    double secs = cz_mono_s() - t0;
     if (rc) {
         fprintf(stderr, "cuzk circuit: %s: %s\n", cz_err_name(rc), cz_ctx_message(ctx));
         exit_code = CZ_EXIT_FAIL;

@@ -5,9 +5,12 @@
  * C1 natively). Needs jansson (CUZK_HAVE_JANSSON).
  *
  * Also the `--kind porep-c2` forms of prove, setup and verify (cmd_prove.c
- * and cmd_setup.c hand them over with cz_cli_has_kind): C2 through the
- * engine on the backend --backend names (backend.h), test params for porep:SIZE under the
- * Filecoin file names, and verification from public values (porep/c2.h).
+ * and cmd_setup.c hand them over with cz_cli_has_kind): prove and verify
+ * are thin callers of the public API (cuzk.h: a prover on the backend
+ * --backend names, the porep-c2 kind, verification from public values),
+ * exactly what a program linking libcuzk does; setup writes test params
+ * for porep:SIZE under the Filecoin file names. --random-params (TIMING
+ * ONLY) is a benchmark: bench/bench_c2_random.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,14 +27,14 @@
 #include <errno.h>
 #include <getopt.h>
 
-#include "backend/backend.h"
+#include <sys/stat.h>
+
+#include "bench/bench.h"
 #include "cli/progress.h"
 #include "cli/public_file.h"
-#include "engine/analyze.h"
-#include "engine/engine.h"
-#include "engine/svg.h"
+#include "core/clock.h"
+#include "cuzk.h"
 #include "porep/c1.h"
-#include "porep/c2.h"
 #include "porep/seal.h"
 #include "porep/seal_sparse.h"
 #include "gadgets/sha254.h"
@@ -150,13 +153,12 @@ static int gen_c1(int argc, char **argv)
         free(data);
         return CZ_EXIT_FAIL;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = cz_mono_s();
     cz_c1_t c1;
     int rc = sparse ? cz_seal_sparse_gen_c1(ctx, &a, &c1, NULL) : cz_seal_gen_c1(ctx, &a, &c1);
     if (!rc)
         rc = cz_c1_save(ctx, &c1, out);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = cz_mono_s();
     if (rc) {
         fprintf(stderr, "porep gen-c1: %s\n", cz_ctx_message(ctx));
     } else {
@@ -166,8 +168,7 @@ static int gen_c1(int argc, char **argv)
         hexout(c1.comm_r);
         printf("\nreplica_id ");
         hexout(c1.replica_id);
-        printf("\nwrote %s in %.2f s\n", out,
-               (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+        printf("\nwrote %s in %.2f s\n", out, t1 - t0);
         cz_c1_free(&c1);
     }
     cz_ctx_free(ctx);
@@ -182,19 +183,17 @@ static int check_c1(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = cz_mono_s();
     cz_c1_t c1;
     int rc = cz_c1_load(ctx, &c1, argv[1]);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = cz_mono_s();
     if (rc) {
         fprintf(stderr, "porep check-c1: %s\n", cz_ctx_message(ctx));
         cz_ctx_free(ctx);
         return rc == CZ_EFORMAT || rc == CZ_EIO ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
     }
     printf("parsed %s (%u partitions x %u challenges) in %.3f s\n", c1.proof->name,
-           c1.npartitions, c1.nchallenges,
-           (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+           c1.npartitions, c1.nchallenges, t1 - t0);
     rc = cz_c1_verify(ctx, &c1);
     if (rc)
         fprintf(stderr, "porep check-c1: INVALID: %s\n", cz_ctx_message(ctx));
@@ -220,6 +219,7 @@ int cmd_porep(int argc, char **argv)
     return usage();
 }
 
+
 /* ---- PoRep C2: prove / setup / verify --kind porep-c2 ------------------------ */
 
 /* 64 hex digits -> 32 bytes in order (the C1 JSON's byte order, as gen-c1 prints). */
@@ -228,33 +228,11 @@ static bool hex32(uint8_t out[32], const char *s)
     return s && strlen(s) == 64 && cz_hex_decode(out, s, 32);
 }
 
-/*
- * The engine of one C2 run on the backend *be (the engine borrows it): its
- * automatic memory budget is the engine's default margin plus the params,
- * which it does not count.
- */
-static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsigned workers,
-                         const cz_params_t *params, cz_timeline_t *tl, bool no_verify)
-{
-    cz_engine_config_t cfg = { .backends = be, .num_devices = 1, .workers_per_device = workers,
-                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = no_verify,
-                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
-    return cz_engine_new(ctx, e, &cfg);
-}
-
-static double c2_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* DIR/<Filecoin name>.EXT for the production params of |bytes|. */
 static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, const char *ext)
 {
-    cz_porep_params_t p;
     char name[256];
-    if (cz_porep_params_sector(&p, bytes) || cz_c2_params_name(name, sizeof name, &p, ext))
+    if (cz_porep_params_file_name(name, sizeof name, bytes, ext, NULL) != CZ_OK)
         return false;
     int n = snprintf(out, cap, "%s/%s", dir, name);
     return n > 0 && (size_t)n < cap;
@@ -298,192 +276,144 @@ static const char C2_PROVE_USAGE[] =
     "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
     "  Exit 0 on success, 1 on failure, 2 on usage errors.\n";
 
+
 typedef struct {
-    const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;
+    const char *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
     size_t workers, threads, device;
-    uint64_t seed;
-    bool quiet, json, dry_run;
-} c2_random_opts_t;
+    bool quiet;
+} c2_prove_opts_t;
+
+/* The public inputs (32-byte reprs) in the CLI's public-file format. */
+static int write_public(cz_ctx_t *ctx, const char *path, const uint8_t *in, size_t per,
+                        size_t parts)
+{
+    cz_fr *fr = calloc(parts * (per ? per : 1), sizeof *fr);
+    int rc = fr ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    for (size_t i = 0; rc == CZ_OK && i < parts * per; i++)
+        if (cz_fr_from_repr(&fr[i], in + 32 * i) != CZ_OK)
+            rc = cz_fail(ctx, CZ_EINTERNAL, "public input %zu is not a field element", i);
+    if (rc == CZ_OK)
+        rc = cz_public_write(ctx, path, fr, parts, per);
+    free(fr);
+    return rc;
+}
 
 /*
- * --random-params: TIMING ONLY. The C1's job (its exact partition shape,
- * cz_c2_job_init) with random params and no pvk, so the engine proves every
- * partition and skips verification; the figures come from the wall clock,
- * the engine's timeline and /proc/self/status.
+ * The verifying key of the final check: --vk, else the vk beside the params
+ * (Filecoin's NAME.params / NAME.vk), else the Filecoin name in --params-dir.
+ * NULL *vk with a NULL *dir: none to be found (the engine's verification
+ * with the params' own vk stands).
  */
-static int c2_prove_random(const c2_random_opts_t *o)
+static void final_vk(const c2_prove_opts_t *o, char *buf, size_t cap, const char **vk,
+                     const char **dir)
 {
-    static const char BANNER[] = "*** TIMING ONLY: random params, proof not verified ***";
-    cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o->threads)) {
-        fprintf(stderr, "cuzk prove: out of memory\n");
-        return CZ_EXIT_FAIL;
+    *vk = o->vk_path;
+    *dir = o->dir;
+    size_t n = o->params_path ? strlen(o->params_path) : 0;
+    if (*vk || *dir || n < 7 || strcmp(o->params_path + n - 7, ".params") || n + 1 > cap)
+        return;
+    struct stat st;
+    snprintf(buf, cap, "%.*s.vk", (int)(n - 7), o->params_path);
+    if (stat(buf, &st) == 0)
+        *vk = buf;
+}
+
+/* Prove through the public API: a prover, one porep-c2 job, then the check from public values. */
+static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *progress,
+                    bool *bad_backend)
+{
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    cfg.backend = o->backend;
+    cfg.first_device = (unsigned)o->device;
+    cfg.devices = 1;
+    cfg.workers_per_device = (unsigned)o->workers;
+    cfg.threads = (unsigned)o->threads;
+    cfg.params_dir = o->dir ? o->dir : ".";
+    cfg.params_allow_paths = true;
+    /* the params live outside the engine's budget: leave their bytes out of it too */
+    struct stat st;
+    cfg.memory_margin = ((size_t)5 << 30) +
+                        (o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
+    char real[4096];
+    if (o->params_path && !realpath(o->params_path, real))
+        return cz_fail(ctx, CZ_ENOTFOUND, "params: %s: %s", o->params_path, strerror(errno));
+    cz_prover_t *p = NULL;
+    cz_error_t err;
+    /* the backend first: an unusable one fails before the C1 and the params are read */
+    int rc = cz_prover_new(&p, &cfg, &err);
+    uint8_t *c1 = NULL, *proof = NULL, *inputs = NULL;
+    size_t c1_len = 0, len = 0, per = 0, parts = 0;
+    double t0 = cz_mono_s(), t_submit = 0, t_engine = 0, t_verify = 0;
+    if (rc != CZ_OK) {
+        *bad_backend = rc == CZ_EINVAL;
+        cz_fail(ctx, rc, "%s", err.message);
+    } else {
+        rc = cz_cli_read_file(ctx, o->c1_path, (size_t)1 << 31, &c1, &c1_len);
     }
-    cz_backend_t *be = NULL;
-    int rc = CZ_OK;
-    if (!o->dry_run && (rc = cz_backend_new(ctx, &be, o->backend, (int)o->device)) != CZ_OK) {
-        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-        cz_ctx_free(ctx);
-        return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
-    }
-    if (!o->json)
-        printf("%s\n", BANNER);
-    else
-        fprintf(stderr, "%s\n", BANNER);
-    fflush(stdout);
-    cz_c1_t c1;
-    memset(&c1, 0, sizeof c1);
-    cz_c2_job_t job;
-    memset(&job, 0, sizeof job);
-    cz_params_t *params = NULL;
-    cz_timeline_t *tl = NULL;
-    cz_engine_t *e = NULL;
-    cz_timeline_report_t *rep = NULL;
-    char *log = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    double t0 = c2_now(), t_shape = 0, t_params = 0, wall = 0;
-    rc = cz_c1_load(ctx, &c1, o->c1_path);
-    if (rc == CZ_OK)
-        rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL);
-    t_shape = c2_now() - t0;
-    if (rc == CZ_OK && !o->json)
-        printf("%s: %u partitions x %zu constraints / %zu rows (domain %zu, %zu inputs, "
-               "%zu aux); c1+shape %.2f s\n",
-               c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
-               job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux, t_shape);
-    if (rc == CZ_OK && o->dry_run) {
-        if (o->json)
-            printf("{\"registered_proof\":\"%s\",\"partitions\":%u,\"constraints\":%zu,"
-                   "\"rows\":%zu,\"domain_size\":%zu,\"inputs\":%zu,\"aux\":%zu,"
-                   "\"dry_run\":true}\n",
-                   c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
-                   job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux);
-        goto out;
-    }
-    if (rc == CZ_OK) {
-        double t = c2_now();
-        rc = cz_params_random(ctx, &params, &job.shape, o->seed);
-        if (rc == CZ_OK)
-            rc = cz_params_check_shape(ctx, params, &job.shape);
-        t_params = c2_now() - t;
-        if (rc == CZ_OK && !o->json)
-            printf("random params: %.2f s (seed %" PRIu64 ", %.2f GiB in memory); engine "
-                   "budget per partition %.2f GiB\n", t_params, o->seed,
-                   (double)cz_params_mem_bytes(params) / (1 << 30),
-                   (double)job.spec.partition_bytes / (1 << 30));
-    }
-    if (rc == CZ_OK)
-        rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
-    if (rc == CZ_OK)
-        rc = c2_engine_new(ctx, &e, &be, (unsigned)o->workers, params, tl, true);
     uint64_t id = 0;
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
     if (rc == CZ_OK) {
-        cz_progress_t progress;
-        cz_progress_start(&progress, o->quiet || o->json);
-        job.spec.params = params;
-        job.spec.pvk = NULL;   /* no verification (engine.h) */
-        double t = c2_now();
-        rc = cz_engine_submit(e, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
-            rc = CZ_OK;
-            cz_progress_draw(&progress, info.partitions_done, info.partitions,
-                             cz_job_stage_label(info.state, info.in_stage));
-        }
-        wall = c2_now() - t;
-        cz_progress_end(&progress);
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
+        cz_progress_draw(progress, 0, 1, "loading_c1");
+        cz_job_request_t req;
+        cz_job_request_init(&req, "porep-c2", c1, c1_len);
+        req.params = o->params_path ? real : NULL;   /* NULL: the Filecoin name in params_dir */
+        if ((rc = cz_prover_submit(p, &req, &id, &err)) != CZ_OK)
+            cz_fail(ctx, rc, "%s", err.message);
+        t_submit = cz_mono_s() - t0;
     }
-    if (rc == CZ_OK && o->proof_path) {
-        rc = cz_engine_proof(e, id, &proof, &len);
+    while (rc == CZ_OK && (rc = cz_prover_wait(p, id, 0.25, &info, &err)) == CZ_EBUSY) {
+        rc = CZ_OK;
+        cz_progress_draw(progress, info.partitions_done, info.partitions,
+                         info.state == CZ_JOB_QUEUED ? "loading_params"
+                         : info.state == CZ_JOB_VERIFYING ? "verifying" : "proving");
+    }
+    t_engine = cz_mono_s() - t0 - t_submit;
+    if (rc == CZ_OK && (rc = cz_prover_proof(p, id, &proof, &len, &err)) != CZ_OK)
+        cz_fail(ctx, rc, "%s", err.message);
+    if (rc == CZ_OK && o->public_path &&
+        (rc = cz_prover_public_inputs(p, id, &inputs, &per, &parts, &err)) != CZ_OK)
+        cz_fail(ctx, rc, "%s", err.message);
+    const char *vk = NULL, *dir = NULL;
+    char vbuf[4096];
+    final_vk(o, vbuf, sizeof vbuf, &vk, &dir);
+    if (rc == CZ_OK && (vk || dir)) {
+        /* as a chain verifier would: from replica_id, comm_d, comm_r, seed alone */
+        cz_porep_public_t pub;
+        cz_progress_draw(progress, info.partitions, info.partitions, "verifying");
+        double t = cz_mono_s();
+        rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
         if (rc == CZ_OK)
-            rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
+            rc = cz_porep_c2_verify(vk, dir, &pub, proof, len, &err);
+        t_verify = cz_mono_s() - t;
+        if (rc)
+            cz_fail(ctx, rc, "the proof does not verify from the public values: %s", err.message);
     }
-    size_t rss_kib = cz_cli_peak_rss() / 1024;
-    cz_engine_free(e);
-    e = NULL;
-    /* the timeline: synthesis per partition, device regions, efficiency */
-    double eff = 1.0, disp_eff = 1.0, held_ms = 0, synth_ms = 0, synth_max_ms = 0;
-    size_t regions = 0, overlaps = 0, nsynth = 0, ndev = 0;
+    if (rc == CZ_OK)
+        rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
+    if (rc == CZ_OK && o->public_path)
+        rc = write_public(ctx, o->public_path, inputs, per, parts);
     if (rc == CZ_OK) {
-        log = cz_tl_captured(tl, &len);
-        rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep) : cz_fail(ctx, CZ_ENOMEM, "timeline");
+        cz_prover_info_t pi;
+        cz_prover_info(p, &pi);
+        cz_progress_draw(progress, info.partitions, info.partitions, "done");
+        cz_progress_end(progress);
+        printf("proof written to %s (%zu partition%s x 192 = %zu bytes, verified %s)\n",
+               o->proof_path, info.partitions, info.partitions == 1 ? "" : "s", len,
+               vk || dir ? "from public values" : "by the engine with the params' vk");
+        printf("time: c1+shape %.2f s, params %.2f s, engine %.2f s (synthesis %.2f s, "
+               "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers, "
+               "backend %s, device %zu)\n",
+               t_submit, info.t.params_load / 1e3, t_engine, info.t.synthesis / 1e3,
+               info.t.device / 1e3, t_verify, cz_mono_s() - t0, pi.threads, o->workers,
+               pi.backend, o->device);
     }
-    if (rc == CZ_OK) {
-        ndev = cz_timeline_ndevices(rep);
-        for (size_t d = 0; d < ndev; d++) {
-            const cz_tl_device_t *dv = cz_timeline_device(rep, d);
-            held_ms += dv->held_ms;
-            regions += dv->regions;
-            if (dv->efficiency < eff)
-                eff = dv->efficiency;
-            if (dv->dispatch_efficiency >= 0 && dv->dispatch_efficiency < disp_eff)
-                disp_eff = dv->dispatch_efficiency;
-        }
-        if (!ndev)
-            eff = disp_eff = 0;
-        overlaps = cz_timeline_noverlaps(rep);
-        const cz_tl_stage_t *st = cz_timeline_stage(rep, CZ_SPAN_SYNTH);
-        if (st) {
-            nsynth = st->count;
-            synth_ms = st->mean_ms;
-            synth_max_ms = st->max_ms;
-        }
-        if (o->svg_path)
-            rc = cz_timeline_svg_file(ctx, rep, NULL, o->svg_path, NULL);
-    }
-    if (rc == CZ_OK) {
-        unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
-        double region_ms = regions ? held_ms / (double)regions : 0;
-        if (o->json) {
-            printf("{\"timing_only\":true,\"verified\":false,\"registered_proof\":\"%s\","
-                   "\"partitions\":%u,\"constraints\":%zu,\"rows\":%zu,\"backend\":\"%s\","
-                   "\"device\":%d,\"workers_per_device\":%zu,\"threads\":%u,"
-                   "\"s_per_proof\":%.3f,\"s_per_partition\":%.3f,\"synthesis_ms_mean\":%.1f,"
-                   "\"synthesis_ms_max\":%.1f,\"synthesis_spans\":%zu,\"device_region_ms\":%.1f,"
-                   "\"device_efficiency\":%.4f,\"dispatch_efficiency\":%.4f,"
-                   "\"overlap_violations\":%zu,\"params_random_s\":%.2f,\"c1_shape_s\":%.2f,"
-                   "\"peak_rss_kib\":%zu}\n",
-                   c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
-                   be->ops->name, be->device_index, o->workers, threads, wall,
-                   wall / c1.npartitions, synth_ms, synth_max_ms, nsynth, region_ms, eff, disp_eff,
-                   overlaps, t_params, t_shape, rss_kib);
-        } else {
-            printf("%s: %.3f s/proof (%u partitions, submit to done; %.3f s/partition), "
-                   "backend %s, device %d, %zu workers/device\n",
-                   c1.proof->name, wall, c1.npartitions, wall / c1.npartitions, be->ops->name,
-                   be->device_index, o->workers);
-            printf("synthesis per partition: mean %.1f ms, max %.1f ms (%zu partitions, "
-                   "%u threads, 1 synthesis worker)\n", synth_ms, synth_max_ms, nsynth, threads);
-            printf("device region per partition: %.1f ms (%zu regions); device efficiency "
-                   "%.1f%% (dispatch %.1f%%), %zu overlap violations\n",
-                   region_ms, regions, 100 * eff, 100 * disp_eff, overlaps);
-            printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", rss_kib, (double)rss_kib / 1048576.0);
-            if (o->proof_path)
-                printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n",
-                       o->proof_path, (size_t)c1.npartitions * 192);
-            printf("%s\n", BANNER);
-        }
-    }
-out:
-    if (rc)
-        fprintf(stderr, "cuzk prove: %s\n",
-                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    cz_timeline_report_free(rep);
-    free(log);
-    cz_engine_free(e);
-    cz_tl_free(tl);
-    cz_backend_free(be);
-    free(proof);
-    cz_params_free(params);
-    cz_c2_job_clear(&job);
-    cz_c1_free(&c1);
-    cz_ctx_free(ctx);
-    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+    cz_free(proof);
+    cz_free(inputs);
+    free(c1);
+    cz_prover_free(p);
+    return rc;
 }
 
 int cmd_prove_porep_c2(int argc, char **argv)
@@ -501,28 +431,26 @@ int cmd_prove_porep_c2(int argc, char **argv)
         { "seed", required_argument, 0, 'S' },   { "json", no_argument, 0, 'J' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
     };
-    const char *c1_path = NULL, *params_path = NULL, *dir = NULL, *proof_path = NULL;
-    const char *vk_path = NULL, *public_path = NULL, *backend = "auto";
+    c2_prove_opts_t o = { .backend = "auto", .workers = 2 };
     const char *timeline_path = NULL, *svg_path = NULL;
-    size_t workers = 2, threads = 0, device = 0;
     uint64_t seed = 1;
-    bool quiet = false, random_params = false, dry_run = false, json = false;
+    bool random_params = false, dry_run = false, json = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
         switch (c) {
         case 'k': if (strcmp(optarg, "porep-c2")) goto usage; break;
-        case 'c': c1_path = optarg; break;
-        case 'p': params_path = optarg; break;
-        case 'd': dir = optarg; break;
-        case 'o': proof_path = optarg; break;
-        case 'v': vk_path = optarg; break;
-        case 'u': public_path = optarg; break;
-        case 'w': if (!cz_cli_parse_size(optarg, &workers) || !workers || workers > 16) goto usage; break;
-        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
-        case 'q': quiet = true; break;
-        case 'b': backend = optarg; break;
-        case 'D': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage; break;
+        case 'c': o.c1_path = optarg; break;
+        case 'p': o.params_path = optarg; break;
+        case 'd': o.dir = optarg; break;
+        case 'o': o.proof_path = optarg; break;
+        case 'v': o.vk_path = optarg; break;
+        case 'u': o.public_path = optarg; break;
+        case 'w': if (!cz_cli_parse_size(optarg, &o.workers) || !o.workers || o.workers > 16) goto usage; break;
+        case 't': if (!cz_cli_parse_size(optarg, &o.threads)) goto usage; break;
+        case 'q': o.quiet = true; break;
+        case 'b': o.backend = optarg; break;
+        case 'D': if (!cz_cli_parse_size(optarg, &o.device) || o.device > 1024) goto usage; break;
         case 'R': random_params = true; break;
         case 'n': dry_run = true; break;
         case 'l': timeline_path = optarg; break;
@@ -533,141 +461,39 @@ int cmd_prove_porep_c2(int argc, char **argv)
         default: goto usage;
         }
     }
-    if (!cz_cli_check_output("cuzk prove", "--proof", proof_path) ||
-        !cz_cli_check_output("cuzk prove", "--public", public_path) ||
+    if (!cz_cli_check_output("cuzk prove", "--proof", o.proof_path) ||
+        !cz_cli_check_output("cuzk prove", "--public", o.public_path) ||
         !cz_cli_check_output("cuzk prove", "--timeline", timeline_path) ||
         !cz_cli_check_output("cuzk prove", "--svg", svg_path))
         return CZ_EXIT_USAGE;
     if (random_params) {
         /* timing only: no params, vk or public file; --proof optional */
-        if (optind != argc || !c1_path || params_path || dir || vk_path || public_path)
+        if (optind != argc || !o.c1_path || o.params_path || o.dir || o.vk_path || o.public_path)
             goto usage;
-        c2_random_opts_t ro = { c1_path, proof_path, backend, timeline_path, svg_path,
-                                workers, threads, device, seed, quiet, json, dry_run };
-        return c2_prove_random(&ro);
+        cz_c2_random_opts_t ro = { o.c1_path, o.proof_path, o.backend, timeline_path, svg_path,
+                                   o.workers, o.threads, o.device, seed, o.quiet, json, dry_run };
+        return cz_bench_c2_random(&ro);
     }
-    if (optind != argc || !c1_path || !proof_path || !params_path == !dir || dry_run || json ||
-        timeline_path || svg_path)
+    if (optind != argc || !o.c1_path || !o.proof_path || !o.params_path == !o.dir || dry_run ||
+        json || timeline_path || svg_path)
         goto usage;
-
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
+    if (cz_ctx_new(&ctx, NULL, 1)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
-    /* the backend first: an unusable one fails before the C1 and the params */
-    cz_backend_t *be = NULL;
-    int rc = cz_backend_new(ctx, &be, backend, (int)device);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-        cz_ctx_free(ctx);
-        return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
-    }
-    cz_c1_t c1;
-    memset(&c1, 0, sizeof c1);
-    cz_c2_job_t job;
-    memset(&job, 0, sizeof job);
-    cz_params_t *params = NULL;
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
-    cz_engine_t *e = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char named[1024];
     cz_progress_t progress;
-    cz_progress_start(&progress, quiet);
-    cz_progress_draw(&progress, 0, 1, "loading_c1");
-    double t0 = c2_now(), t_c1 = 0, t_params = 0, t_engine = 0, t_verify = 0;
-    rc = cz_c1_load(ctx, &c1, c1_path);
-    if (rc == CZ_OK)
-        rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL);
-    t_c1 = c2_now() - t0;
-    if (rc == CZ_OK && dir) {
-        if (c2_named(named, sizeof named, dir, c1.params.sector_bytes, "params"))
-            params_path = named;
-        else
-            rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin params name for %s", c1.proof->name);
-    }
-    if (rc == CZ_OK) {
-        cz_progress_draw(&progress, 0, c1.npartitions, "loading_params");
-        cz_params_opts_t opts = { .expect = &job.shape };
-        double t = c2_now();
-        rc = cz_params_load(ctx, &params, params_path, &opts);
-        t_params = c2_now() - t;
-    }
-    if (rc == CZ_OK && vk_path)
-        rc = cz_vk_load(ctx, &vk, vk_path);
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, vk_path ? &vk : &params->vk);
-    if (rc == CZ_OK && cz_pvk_num_inputs(pvk) != job.n_inputs)
-        rc = cz_fail(ctx, CZ_EMISMATCH, "%s takes %zu public inputs, %s has %zu",
-                     vk_path ? vk_path : params_path, cz_pvk_num_inputs(pvk), c1.proof->name,
-                     job.n_inputs);
-    if (rc == CZ_OK)
-        rc = c2_engine_new(ctx, &e, &be, (unsigned)workers, params, NULL, false);
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        job.spec.pvk = pvk;
-        double t = c2_now();
-        rc = cz_engine_submit(e, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY) {
-            rc = CZ_OK;
-            cz_progress_draw(&progress, info.partitions_done, info.partitions,
-                             cz_job_stage_label(info.state, info.in_stage));
-        }
-        t_engine = c2_now() - t;
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
-    }
-    if (rc == CZ_OK)
-        rc = cz_engine_proof(e, id, &proof, &len);
-    if (rc == CZ_OK) {
-        /* as a chain verifier would: from replica_id, comm_d, comm_r, seed alone */
-        cz_c2_public_t pub;
-        cz_c2_public_from_c1(&pub, &c1);
-        cz_progress_draw(&progress, c1.npartitions, c1.npartitions, "verifying");
-        double t = c2_now();
-        rc = cz_c2_verify(ctx, pvk, proof, len, &pub);
-        t_verify = c2_now() - t;
-        if (rc)
-            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
-                    cz_strerror(rc));
-    }
-    if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, proof_path, proof, len);
-    if (rc == CZ_OK && public_path)
-        rc = cz_public_write(ctx, public_path, job.inputs, c1.npartitions, job.n_inputs);
-    if (rc == CZ_OK)
-        cz_progress_draw(&progress, c1.npartitions, c1.npartitions, "done");
-    cz_progress_end(&progress);
+    cz_progress_start(&progress, o.quiet);
+    bool bad_backend = false;
+    int rc = c2_prove(ctx, &o, &progress, &bad_backend);
     if (rc) {
+        cz_progress_end(&progress);
         fprintf(stderr, "cuzk prove: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    } else {
-        printf("proof written to %s (%s: %u partition%s x 192 = %zu bytes, verified from "
-               "public values)\n", proof_path, c1.proof->name, c1.npartitions,
-               c1.npartitions == 1 ? "" : "s", len);
-        printf("time: c1+shape %.2f s, params %.2f s, engine %.2f s (synthesis %.2f s, "
-               "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers, "
-               "backend %s, device %d)\n",
-               t_c1, t_params, t_engine, info.t.synthesis / 1e3, info.t.device / 1e3, t_verify,
-               c2_now() - t0, cz_pool_width(cz_ctx_pool(ctx)), workers, be->ops->name,
-               be->device_index);
     }
-    cz_engine_free(e);
-    cz_backend_free(be);
-    free(proof);
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
-    cz_params_free(params);
-    cz_c2_job_clear(&job);
-    cz_c1_free(&c1);
     cz_ctx_free(ctx);
-    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+    /* an unknown backend name is a usage error, as for the other provers */
+    return rc == CZ_OK ? CZ_EXIT_OK : bad_backend ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 usage:
     fputs(C2_PROVE_USAGE, stderr);
     return CZ_EXIT_USAGE;
@@ -801,11 +627,12 @@ int cmd_verify_porep_c2(int argc, char **argv)
     bool values = size || hex[0] || hex[1] || hex[2] || hex[3];
     if (optind != argc || !proof_path || !vk_path == !dir || values == (c1_path != NULL))
         goto usage;
-    cz_c2_public_t pub;
+    cz_porep_public_t pub;
     memset(&pub, 0, sizeof pub);
     if (values) {
-        uint64_t bytes;
-        if (!size || cz_porep_parse_size(size, &bytes) || !(pub.proof = cz_porep_proof_v1_1(bytes))) {
+        char probe[256];
+        if (!size || cz_porep_parse_size(size, &pub.sector_size) ||
+            cz_porep_params_file_name(probe, sizeof probe, pub.sector_size, "vk", NULL)) {
             fprintf(stderr, "cuzk verify: --sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n");
             goto usage;
         }
@@ -819,46 +646,31 @@ int cmd_verify_porep_c2(int argc, char **argv)
         }
     }
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, 0))
+    if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_USAGE;
-    cz_c1_t c1;
-    memset(&c1, 0, sizeof c1);
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char named[1024];
+    uint8_t *proof = NULL, *c1 = NULL;
+    size_t len = 0, c1_len = 0;
+    cz_error_t err = { CZ_OK, "" };
     int rc = CZ_OK;
-    if (c1_path && (rc = cz_c1_load(ctx, &c1, c1_path)) == CZ_OK)
-        cz_c2_public_from_c1(&pub, &c1);
-    if (rc == CZ_OK && dir) {
-        if (c2_named(named, sizeof named, dir, pub.proof->sector_bytes, "vk"))
-            vk_path = named;
-        else
-            rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin vk name for %s", pub.proof->name);
-    }
-    if (rc == CZ_OK)
-        rc = cz_vk_load(ctx, &vk, vk_path);
+    if (c1_path && (rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len)) == CZ_OK)
+        rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
+    double t = cz_mono_s();
     if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &vk);
-    double t = c2_now();
-    if (rc == CZ_OK)
-        rc = cz_c2_verify(ctx, pvk, proof, len, &pub);
+        rc = cz_porep_c2_verify(vk_path, dir, &pub, proof, len, &err);
+    const char *why = *err.message ? err.message : *cz_ctx_message(ctx) ? cz_ctx_message(ctx)
+                                                                        : cz_strerror(rc);
     int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (exit_code == CZ_EXIT_OK)
-        printf("valid (%s, %zu partition%s, %.3f s)\n", pub.proof->name, len / 192,
-               len == 192 ? "" : "s", c2_now() - t);
+        printf("valid (%zu partition%s, %.3f s)\n", len / 192, len == 192 ? "" : "s",
+               cz_mono_s() - t);
     else if (exit_code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else
-        fprintf(stderr, "cuzk verify: %s\n",
-                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk verify: %s\n", why);
     free(proof);
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
-    cz_c1_free(&c1);
+    free(c1);
     cz_ctx_free(ctx);
     return exit_code;
 usage:

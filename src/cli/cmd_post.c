@@ -258,7 +258,7 @@ static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kin
     if (rc == CZ_OK) {
         job.spec.params = params;
         t = now_s();
-        rc = cz_engine_submit(e, &job.spec, &id);
+        rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
             rc = CZ_OK;
         if (rc == CZ_OK && info.state != CZ_JOB_DONE)
@@ -322,7 +322,7 @@ static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
     if (rc == CZ_OK) {
         job.spec.params = params;
         job.spec.pvk = pvk;
-        rc = cz_engine_submit(e, &job.spec, &id);
+        rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
             rc = CZ_OK;
         if (rc == CZ_OK && info.state != CZ_JOB_DONE)

@@ -337,7 +337,7 @@ int cmd_prove_snap(int argc, char **argv)
         job.spec.params = params;
         job.spec.pvk = pvk;
         double t = now_s();
-        rc = cz_engine_submit(e, &job.spec, &id);
+        rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
             rc = CZ_OK;
         t_engine = now_s() - t;

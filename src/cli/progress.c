@@ -1,6 +1,7 @@
 /*
  * cli/progress.c — progress bar / plain progress lines (see cli/progress.h).
  */
+#include "core/clock.h"
 #include "cli/progress.h"
 
 #include <stdio.h>
@@ -8,26 +9,19 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void cz_progress_start(cz_progress_t *p, bool quiet)
 {
     memset(p, 0, sizeof *p);
     p->tty = isatty(STDERR_FILENO);
     p->quiet = quiet;
-    p->t0 = now_s();
+    p->t0 = cz_mono_s();
 }
 
 void cz_progress_draw(cz_progress_t *p, size_t done, size_t total, const char *stage)
 {
     if (p->quiet)
         return;
-    double el = now_s() - p->t0;
+    double el = cz_mono_s() - p->t0;
     char eta[32] = "?";
     if (total && done >= total)
         snprintf(eta, sizeof eta, "0s");
@@ -57,7 +51,7 @@ void cz_progress_fraction(cz_progress_t *p, const char *what, const char *phase,
 {
     if (p->quiet || !p->tty)
         return;
-    double el = now_s() - p->t0;
+    double el = cz_mono_s() - p->t0;
     p->drawn = true;
     if (fraction < 0) {
         fprintf(stderr, "\r%s: %-12s         elapsed %5.1fs            ", what, phase, el);

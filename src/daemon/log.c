@@ -86,3 +86,12 @@ void cz_log(cz_log_level_t level, const char *msg, const char *fmt, ...)
     fwrite(line, 1, (size_t)n, f);
     fflush(f);
 }
+
+void cz_log_from_library(void *user, int level, const char *event, const char *detail)
+{
+    (void)user;
+    /* the library's levels are cuzk.h's CZ_LOG_LEVEL_*, in the same order as ours */
+    cz_log_level_t l = level <= CZ_LOG_DEBUG ? CZ_LOG_DEBUG : level >= CZ_LOG_ERROR ? CZ_LOG_ERROR
+                                                                                      : (cz_log_level_t)level;
+    cz_log(l, event, "%s", detail && *detail ? detail : "");
+}

@@ -40,6 +40,13 @@ void cz_log(cz_log_level_t level, const char *msg, const char *fmt, ...)
 #endif
     ;
 
+/*
+ * The library's log callback (cuzk.h cz_log_cb) writing to this log: the
+ * library's lines (params loads and evictions, the backend chosen) appear
+ * in cuzkd's log in its one format. |user| is unused.
+ */
+void cz_log_from_library(void *user, int level, const char *event, const char *detail);
+
 /* Quote |s| into buf (logfmt string, truncated to fit); returns buf. */
 const char *cz_log_q(char *buf, size_t cap, const char *s);
 

@@ -109,7 +109,7 @@ static void *stager_main(void *arg)
                                    .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
                                    .partition_bytes = pb, .abc_bytes = abc,
                                    .synthesize = dj_synth, .arg = j };
-            rc = cz_engine_submit(s->engine, &spec, &eid);
+            rc = cz_engine_submit(s->engine, ctx, &spec, &eid);
             if (rc != CZ_OK && !*cz_ctx_message(ctx))
                 cz_fail(ctx, rc, "the engine refused the job (%s)", cz_strerror(rc));
         }
@@ -465,7 +465,9 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         cz_journal_set_fault(s->journal, &s->fault);
     if (rc == CZ_OK)
         warn_params_dir(cfg->params_dir);
-    if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget)))
+    /* the library's cache logs through cuzkd's log; 0 kept nothing unused, as 1 byte does */
+    cz_logger_t log = { cz_log_from_library, NULL, CZ_LOG_LEVEL_DEBUG };
+    if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget ? cfg->cache_budget : 1, &log)))
         cz_fail(ctx, rc, "params cache");
     if (rc == CZ_OK && cfg->params_check)
         rc = params_check_new(s, ctx);

@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "daemon/journal.h"
-#include "daemon/kinds.h"
-#include "daemon/pcache.h"
+#include "kinds/kinds.h"
+#include "api/pcache.h"
 #include "daemon/server.h"
 #include "engine/engine.h"
 
@@ -33,6 +33,16 @@ typedef enum {
 } dj_state_t;
 
 #define DJ_ENDED(st) ((st) >= DJ_DONE)
+
+/*
+ * A request_id claimed by a submit while it prepares its job without the
+ * lock (jobs.c): a second submit of that request_id waits for the first's
+ * outcome (s->changed). The node lives on the submitting thread's stack.
+ */
+typedef struct cz_claim {
+    struct cz_claim *next;
+    const char *request_id;
+} cz_claim_t;
 
 typedef struct djob {
     struct djob *next;                    /* (mu) newest first */
@@ -89,6 +99,7 @@ struct cz_server {
     pthread_cond_t work;                  /* the stager / monitor have something to do */
     djob_t *jobs;                         /* (mu) */
     uint64_t next_seq;                    /* (mu) */
+    struct cz_claim *claims;              /* (mu) request_ids of submits being prepared */
     bool stopping, stop_threads, abandon; /* (mu) */
     pthread_t stager, monitor;
     bool threads_started;

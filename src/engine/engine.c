@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "engine/engine_int.h"
 
 static const char *const state_names[] = {
@@ -14,7 +15,7 @@ static const char *const state_names[] = {
 
 const char *cz_job_state_name(cz_job_state_t s)
 {
-    return s <= CZ_JOB_CANCELED ? state_names[s] : "unknown";
+    return (unsigned)s <= CZ_JOB_CANCELED ? state_names[s] : "unknown";
 }
 
 const char *cz_part_stage_name(cz_part_stage_t s)
@@ -37,11 +38,7 @@ const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PA
 
 double cz__engine_now_ms(cz_engine_t *e)
 {
-    if (e->tl)
-        return cz_tl_now_ms(e->tl);
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+    return e->tl ? cz_tl_now_ms(e->tl) : cz_mono_ms();
 }
 
 static bool job_ended(const job_t *j)
@@ -201,29 +198,36 @@ static job_t *find_job(cz_engine_t *e, uint64_t id)
     return NULL;
 }
 
-int cz_engine_submit(cz_engine_t *e, const cz_job_spec_t *spec, uint64_t *id)
+int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, uint64_t *id)
 {
-    if (!spec || spec->partitions == 0 || !spec->params || !spec->synthesize)
-        return CZ_EINVAL;
+    if (!spec)
+        return cz_fail(ctx, CZ_EINVAL, "engine: no job spec");
+    if (spec->partitions == 0)
+        return cz_fail(ctx, CZ_EINVAL, "engine: a job needs at least one partition");
+    if (!spec->params)
+        return cz_fail(ctx, CZ_EINVAL, "engine: the job has no params");
+    if (!spec->synthesize)
+        return cz_fail(ctx, CZ_EINVAL, "engine: the job has no synthesize function");
     if (spec->abc_bytes > spec->partition_bytes)
-        return CZ_EINVAL;
+        return cz_fail(ctx, CZ_EINVAL, "engine: abc_bytes %zu exceed partition_bytes %zu",
+                       spec->abc_bytes, spec->partition_bytes);
     job_t *j = calloc(1, sizeof *j);
     if (!j)
-        return CZ_ENOMEM;
+        return cz_fail(ctx, CZ_ENOMEM, "engine: job");
     j->spec = *spec;
     j->proofs = calloc(spec->partitions, sizeof *j->proofs);
     j->retry = calloc(spec->partitions, sizeof *j->retry);
     j->attempts = calloc(spec->partitions, sizeof *j->attempts);
     if (!j->proofs || !j->retry || !j->attempts) {
         job_free(j);
-        return CZ_ENOMEM;
+        return cz_fail(ctx, CZ_ENOMEM, "engine: state of %zu partitions", spec->partitions);
     }
     atomic_init(&j->canceled, false);
     pthread_mutex_lock(&e->mu);
     if (e->shutdown) {
         pthread_mutex_unlock(&e->mu);
         job_free(j);
-        return CZ_ECANCELED;
+        return cz_fail(ctx, CZ_ECANCELED, "engine: shutting down");
     }
     j->id = e->next_id++;
     j->state = CZ_JOB_QUEUED;
@@ -268,17 +272,7 @@ int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out)
 
 int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t *out)
 {
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    if (timeout_s >= 0) {
-        double whole = (double)(time_t)timeout_s;
-        deadline.tv_sec += (time_t)timeout_s;
-        deadline.tv_nsec += (long)((timeout_s - whole) * 1e9);
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec++;
-            deadline.tv_nsec -= 1000000000L;
-        }
-    }
+    struct timespec deadline = cz_deadline_in(timeout_s);
     int rc = CZ_OK;
     pthread_mutex_lock(&e->mu);
     job_t *j;
@@ -318,11 +312,30 @@ int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len)
     return rc;
 }
 
-/* Called with e->mu held: every remaining partition is dropped; ends the job if idle. */
-static void finish_if_resolved(cz_engine_t *e, job_t *j);
+/*
+ * A job's end as its callback sees it, taken under e->mu by the thread that
+ * ended it and delivered after unlocking (the callback may forget the job,
+ * so nothing of |j| is read after the unlock).
+ */
+typedef struct {
+    cz_engine_done_fn *fn;
+    void *arg;
+    uint64_t id;
+    cz_job_state_t state;
+} ended_t;
+
+static void notify(const ended_t *n)
+{
+    if (n->fn)
+        n->fn(n->arg, n->id, n->state);
+}
+
+/* Called with e->mu held: ends the job if every partition is resolved (see end_job). */
+static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended);
 
 int cz_engine_cancel(cz_engine_t *e, uint64_t id)
 {
+    ended_t ended = { 0 };
     pthread_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
     if (j && !job_ended(j) && j->state != CZ_JOB_VERIFYING) {
@@ -335,10 +348,11 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
         j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
         j->next_part = j->spec.partitions;
         j->n_retry = 0;
-        finish_if_resolved(e, j);
+        finish_if_resolved(e, j, &ended);
     }
     pthread_mutex_unlock(&e->mu);
     cz_budget_wake(&e->budget);   /* a synthesis worker may wait for this job's memory */
+    notify(&ended);
     return j ? CZ_OK : CZ_ENOTFOUND;
 }
 
@@ -402,8 +416,10 @@ static int verify_job(cz_engine_t *e, job_t *j, char *msg, size_t msg_len)
     return rc;
 }
 
-static void end_job(cz_engine_t *e, job_t *j, cz_job_state_t state)
+/* e->mu held; *ended receives the callback to make once the lock is dropped. */
+static void end_job(cz_engine_t *e, job_t *j, cz_job_state_t state, ended_t *ended)
 {
+    *ended = (ended_t){ j->spec.on_done, j->spec.done_arg, j->id, state };
     j->state = state;
     j->t_done = cz__engine_now_ms(e);
     cz_tl_emit(e->tl, CZ_TL_JOB_DONE, j->id, "state=%s,partitions=%zu,total_ms=%.1f",
@@ -411,16 +427,16 @@ static void end_job(cz_engine_t *e, job_t *j, cz_job_state_t state)
     pthread_cond_broadcast(&e->done_cv);
 }
 
-static void finish_if_resolved(cz_engine_t *e, job_t *j)
+static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended)
 {
     if (j->resolved < j->spec.partitions || job_ended(j) || j->state == CZ_JOB_VERIFYING)
         return;
     if (j->error == CZ_ECANCELED)
-        end_job(e, j, CZ_JOB_CANCELED);
+        end_job(e, j, CZ_JOB_CANCELED, ended);
     else if (j->error)
-        end_job(e, j, CZ_JOB_FAILED);
+        end_job(e, j, CZ_JOB_FAILED, ended);
     else if (!j->spec.pvk || e->cfg.no_verify)
-        end_job(e, j, CZ_JOB_DONE);
+        end_job(e, j, CZ_JOB_DONE, ended);
     else
         j->state = CZ_JOB_VERIFYING;   /* the resolving worker verifies outside the lock */
 }
@@ -428,6 +444,7 @@ static void finish_if_resolved(cz_engine_t *e, job_t *j)
 void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
     job_t *j = p->job;
+    ended_t ended = { 0 };
     pthread_mutex_lock(&e->mu);
     j->in_flight--;
     j->resolved++;
@@ -446,10 +463,11 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
         j->next_part = j->spec.partitions;
         j->n_retry = 0;
     }
-    finish_if_resolved(e, j);
+    finish_if_resolved(e, j, &ended);
     bool verify = j->state == CZ_JOB_VERIFYING;
     pthread_mutex_unlock(&e->mu);
     free(p);
+    notify(&ended);
 
     if (verify) {
         char vmsg[256] = "";
@@ -459,23 +477,26 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
             j->error = vrc;
             snprintf(j->message, sizeof j->message, "%s", vmsg);
         }
-        end_job(e, j, vrc ? CZ_JOB_FAILED : CZ_JOB_DONE);
+        end_job(e, j, vrc ? CZ_JOB_FAILED : CZ_JOB_DONE, &ended);
         pthread_mutex_unlock(&e->mu);
+        notify(&ended);
     }
 }
 
 void cz__engine_requeue(cz_engine_t *e, part_t *p)
 {
     job_t *j = p->job;
+    ended_t ended = { 0 };
     pthread_mutex_lock(&e->mu);
     j->in_flight--;
     if (atomic_load(&j->canceled)) {
         j->resolved++;
-        finish_if_resolved(e, j);
+        finish_if_resolved(e, j, &ended);
     } else {
         j->retry[j->n_retry++] = p->index;
         pthread_cond_broadcast(&e->work_cv);
     }
     pthread_mutex_unlock(&e->mu);
     free(p);
+    notify(&ended);
 }

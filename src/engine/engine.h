@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk.h"
 #include "backend/backend.h"
 #include "core/fault.h"
 #include "cs/cs.h"
@@ -75,6 +76,15 @@ typedef struct cz_engine_config {
  */
 typedef int cz_job_synth_fn(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out);
 
+/*
+ * Called once when job |id| ends (DONE, FAILED, CANCELED), after its state
+ * is visible to cz_engine_info / cz_engine_proof, from the engine thread
+ * that ended it (or the thread of cz_engine_cancel) with no engine lock
+ * held. It may call any cz_engine_* function but cz_engine_free. A job
+ * still queued when the engine is freed is never called back.
+ */
+typedef void cz_engine_done_fn(void *arg, uint64_t id, cz_job_state_t state);
+
 typedef struct cz_job_spec {
     size_t partitions;
     int priority;                  /* higher first */
@@ -85,30 +95,14 @@ typedef struct cz_job_spec {
     cz_job_synth_fn *synthesize;
     void *arg;                     /* passed to synthesize; must outlive the job */
     const cz_fr *r, *s;            /* tests only: fixed randomness; NULL: CSPRNG */
+    cz_engine_done_fn *on_done;    /* may be NULL: wait or poll instead */
+    void *done_arg;                /* passed to on_done */
 } cz_job_spec_t;
 
-typedef enum {
-    CZ_JOB_QUEUED, CZ_JOB_RUNNING, CZ_JOB_VERIFYING, CZ_JOB_DONE, CZ_JOB_FAILED, CZ_JOB_CANCELED,
-} cz_job_state_t;
-
-const char *cz_job_state_name(cz_job_state_t s);
-
-/*
- * Where a partition is between submission and resolution (workers.c):
- *   QUEUED       not yet taken by a synthesis worker, waiting for memory
- *                budget, or back in line for a retry;
- *   SYNTHESIS    its witness is being synthesized;
- *   DEVICE_WAIT  synthesized: in the device queue, being staged, or waiting
- *                for the device lock;
- *   DEVICE       holding the device lock (the device region);
- *   EPILOGUE     the CPU epilogue after the device region.
- * A job's verification is its state, CZ_JOB_VERIFYING, after every partition.
- */
-typedef enum cz_part_stage {
-    CZ_PART_QUEUED, CZ_PART_SYNTHESIS, CZ_PART_DEVICE_WAIT, CZ_PART_DEVICE, CZ_PART_EPILOGUE,
-    CZ_PART_NSTAGES
-} cz_part_stage_t;
-
+/* cz_job_state_t, cz_job_timings_t (params_load left 0 by the engine), cz_job_info_t
+ * and cz_job_state_name are the public ones (cuzk.h): the engine never
+ * reports QUEUED for a job waiting for params, the prover does. */
+/* cz_part_stage_t (where a partition is) is public too (cuzk.h). */
 /* "queued", "synthesis", "waiting_device", "device", "epilogue". */
 const char *cz_part_stage_name(cz_part_stage_t s);
 /*
@@ -118,22 +112,6 @@ const char *cz_part_stage_name(cz_part_stage_t s);
  */
 const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES]);
 
-/* Milliseconds. */
-typedef struct cz_job_timings {
-    double queue_wait, params_load, synthesis, device, total;
-} cz_job_timings_t;
-
-typedef struct cz_job_info {
-    uint64_t id;
-    cz_job_state_t state;
-    size_t partitions, partitions_done;
-    int error;                     /* CZ_OK unless FAILED / CANCELED */
-    char message[256];
-    cz_job_timings_t t;
-    /* The partitions not yet resolved, by stage (a snapshot: a partition
-     * moving between stages at that instant may count as QUEUED). */
-    size_t in_stage[CZ_PART_NSTAGES];
-} cz_job_info_t;
 
 typedef struct cz_engine_stats {
     size_t jobs[CZ_JOB_CANCELED + 1];   /* by state */
@@ -155,8 +133,12 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
  * boundary, as cz_engine_cancel), join every thread. NULL: no-op. */
 void cz_engine_free(cz_engine_t *e);
 
-/* Queue a job. *id is its id (> 0). CZ_EINVAL for a bad spec (message says why). */
-int cz_engine_submit(cz_engine_t *e, const cz_job_spec_t *spec, uint64_t *id);
+/*
+ * Queue a job. *id is its id (> 0). CZ_EINVAL for a bad spec, CZ_ECANCELED
+ * while the engine shuts down, CZ_ENOMEM: the message (on |ctx|, may be
+ * NULL) says which. When it fails, spec->on_done is never called.
+ */
+int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, uint64_t *id);
 /* Snapshot of a job. CZ_ENOTFOUND for an unknown (or forgotten) id. */
 int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out);
 /* Wait until the job ends or |timeout_s| passes (< 0: forever): CZ_OK, or CZ_EBUSY on timeout. */

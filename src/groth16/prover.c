@@ -11,6 +11,7 @@
  * C expands to s A' + r B1' + r s delta1 + s alpha1 + r beta1 + H + L, the
  * same group element as bellperson's formula, so the bytes match.
  */
+#include "core/clock.h"
 #include "groth16/prover.h"
 
 #include <malloc.h>
@@ -33,13 +34,6 @@ struct cz_g16_partition {
     cz_recycler_t *recycler;         /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
     cz_g16_timings_t t;
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static unsigned log2_ceil(size_t n)
 {
@@ -200,7 +194,7 @@ static int prep_inputs(cz_ctx_t *ctx, cz_g16_partition_t *p)
 
 int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
 {
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     int rc = prep_inputs(ctx, p);
     if (rc == CZ_OK) {
         /* aux becomes canonical scalars in place: the witness is not needed after */
@@ -211,7 +205,7 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
         rc = cz_scalar_split_restrict(ctx, &p->a_split, &p->l_split, p->w.density[CZ_DENSITY_A_AUX]);
     if (rc == CZ_OK)
         rc = cz_scalar_split_restrict(ctx, &p->b_split, &p->l_split, p->w.density[CZ_DENSITY_B_AUX]);
-    p->t.prep = now_s() - t0;
+    p->t.prep = cz_mono_s() - t0;
     cz_latch_post(&p->prep_done, rc);   /* also on failure: the device region must not hang */
     return rc;
 }
@@ -222,9 +216,9 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
 {
     if (!be->ops->stage || !p->w.a)
         return CZ_OK;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     int rc = be->ops->stage(be, ctx, &p->work);
-    p->t.stage = now_s() - t0;
+    p->t.stage = cz_mono_s() - t0;
     if (rc != CZ_OK || !p->work.staged)
         return rc;
     p->staged_on = be;
@@ -242,9 +236,9 @@ void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
 
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
 {
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     int rc = be->ops->device(be, ctx, &p->work);
-    p->t.device = now_s() - t0;
+    p->t.device = cz_mono_s() - t0;
     p->t.ntt = p->work.t_ntt;
     p->t.msm_h = p->work.t_msm_h;
     p->t.prep_wait = p->work.t_prep_wait;
@@ -316,19 +310,19 @@ static void assemble(const cz_g16_partition_t *p, cz_proof_t *out)
 
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
 {
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     cz_g16_release_abc(p);   /* normally released right after the device region */
     int rc = CZ_OK;
     if (!p->work.b2_done) {
-        double t1 = now_s();
+        double t1 = cz_mono_s();
         rc = cz_backend_g2_tail(ctx, &p->work.b2_acc, p->work.b2_bases, p->b_input_scalars,
                                 p->work.num_b_inputs, &p->b_split);
-        p->t.msm_b2 = now_s() - t1;
+        p->t.msm_b2 = cz_mono_s() - t1;
     }
     if (rc == CZ_OK) {
-        double t1 = now_s();
+        double t1 = cz_mono_s();
         assemble(p, out);
-        p->t.assembly = now_s() - t1;
+        p->t.assembly = cz_mono_s() - t1;
     }
     /* The witness (aux) is left for cz_g16_partition_free, which the engine
      * calls after giving the partition's memory back to its budget, so
@@ -336,7 +330,7 @@ int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
     cz_scalar_split_free(&p->l_split);
     cz_scalar_split_free(&p->a_split);
     cz_scalar_split_free(&p->b_split);
-    p->t.epilogue = now_s() - t0;
+    p->t.epilogue = cz_mono_s() - t0;
     return rc;
 }
 

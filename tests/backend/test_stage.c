@@ -190,7 +190,7 @@ static cz_job_info_t run_job(cz_engine_t *e, size_t partitions)
     uint64_t id = 0;
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
-    if (cz_engine_submit(e, &spec, &id) == CZ_OK)
+    if (cz_engine_submit(e, NULL, &spec, &id) == CZ_OK)
         cz_engine_wait(e, id, -1, &info);
     return info;
 }

@@ -116,8 +116,38 @@ static uint64_t submit(fixture *f, job_arg *a, size_t partitions, int priority)
         .synthesize = synth_job, .arg = a,
     };
     uint64_t id = 0;
-    CHECK_OK(cz_engine_submit(f->e, &spec, &id));
+    CHECK_OK(cz_engine_submit(f->e, NULL, &spec, &id));
     return id;
+}
+
+/* ---- the completion callback ---------------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    cz_engine_t *e;
+    uint64_t ids[4];
+    cz_job_state_t states[4];
+    bool proof_ready[4];          /* the proof could be fetched from inside the callback */
+    int calls;
+} done_log;
+
+static void on_done(void *arg, uint64_t id, cz_job_state_t state)
+{
+    done_log *d = arg;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    bool ready = cz_engine_proof(d->e, id, &proof, &len) == CZ_OK && len > 0;
+    free(proof);
+    pthread_mutex_lock(&d->mu);
+    if (d->calls < 4) {
+        d->ids[d->calls] = id;
+        d->states[d->calls] = state;
+        d->proof_ready[d->calls] = ready;
+    }
+    d->calls++;
+    pthread_cond_broadcast(&d->cv);
+    pthread_mutex_unlock(&d->mu);
 }
 
 /* Independent check of a finished job's proof bytes against its inputs. */
@@ -739,13 +769,86 @@ CZ_TEST(last_device_failing_fails_the_job_and_engine_still_answers)
     fixture_free(&f);
 }
 
+/* One call per job as it ends: DONE with its proof already fetchable, FAILED, CANCELED. */
+CZ_TEST(completion_callback_once_per_job)
+{
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    done_log d = { .e = f.e };
+    pthread_mutex_init(&d.mu, NULL);
+    pthread_cond_init(&d.cv, NULL);
+    pthread_mutex_t gmu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t gcv = PTHREAD_COND_INITIALIZER;
+    bool open = false;
+    job_arg ok = { &f.circuit, 3, -1, NULL, NULL, NULL };
+    job_arg bad = { &f.circuit, 4, 0, NULL, NULL, NULL };
+    job_arg held = { &f.circuit, 5, -1, &gmu, &gcv, &open };
+    job_arg *args[3] = { &ok, &bad, &held };
+    uint64_t ids[3];
+    for (int i = 0; i < 3; i++) {
+        cz_job_spec_t spec = { .partitions = i == 2 ? 3 : 1, .params = f.params, .pvk = f.pvk,
+                               .partition_bytes = f.partition_bytes, .abc_bytes = f.abc_bytes,
+                               .synthesize = synth_job, .arg = args[i],
+                               .on_done = on_done, .done_arg = &d };
+        CHECK_OK(cz_engine_submit(f.e, f.ctx, &spec, &ids[i]));
+    }
+    pthread_mutex_lock(&d.mu);
+    while (d.calls < 2)
+        pthread_cond_wait(&d.cv, &d.mu);
+    pthread_mutex_unlock(&d.mu);
+    CHECK_OK(cz_engine_cancel(f.e, ids[2]));   /* its first partition waits at the gate */
+    pthread_mutex_lock(&gmu);
+    open = true;
+    pthread_cond_broadcast(&gcv);
+    pthread_mutex_unlock(&gmu);
+    pthread_mutex_lock(&d.mu);
+    while (d.calls < 3)
+        pthread_cond_wait(&d.cv, &d.mu);
+    pthread_mutex_unlock(&d.mu);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, ids[2], 30, &info));
+    usleep(100 * 1000);   /* a second call would come now */
+    pthread_mutex_lock(&d.mu);
+    CHECK_EQ_INT(d.calls, 3);
+    for (int i = 0; i < 3 && i < d.calls; i++) {
+        int k = d.ids[i] == ids[0] ? 0 : d.ids[i] == ids[1] ? 1 : d.ids[i] == ids[2] ? 2 : -1;
+        REQUIRE(k >= 0);
+        static const cz_job_state_t want[3] = { CZ_JOB_DONE, CZ_JOB_FAILED, CZ_JOB_CANCELED };
+        CHECK_EQ_INT(d.states[i], want[k]);
+        CHECK_EQ_INT(d.proof_ready[i], k == 0);
+    }
+    pthread_mutex_unlock(&d.mu);
+    fixture_free(&f);
+    pthread_cond_destroy(&d.cv);
+    pthread_mutex_destroy(&d.mu);
+}
+
 CZ_TEST(bad_specs_are_refused)
 {
     fixture f;
     fixture_init(&f, 1, 1, 0);
     cz_job_spec_t spec = { 0 };
     uint64_t id;
-    CHECK_EQ_INT(cz_engine_submit(f.e, &spec, &id), CZ_EINVAL);
+    CHECK_EQ_INT(cz_engine_submit(f.e, NULL, &spec, &id), CZ_EINVAL);
+    /* each refusal says what is wrong */
+    job_arg a = { &f.circuit, 1, -1, NULL, NULL, NULL };
+    cz_job_spec_t good = { .partitions = 1, .params = f.params, .partition_bytes = f.partition_bytes,
+                           .abc_bytes = f.abc_bytes, .synthesize = synth_job, .arg = &a };
+    struct { const char *field, *says; cz_job_spec_t spec; } bad[4] = {
+        { "partitions", "at least one partition", good }, { "params", "no params", good },
+        { "synthesize", "no synthesize", good }, { "abc_bytes", "abc_bytes", good },
+    };
+    bad[0].spec.partitions = 0;
+    bad[1].spec.params = NULL;
+    bad[2].spec.synthesize = NULL;
+    bad[3].spec.abc_bytes = good.partition_bytes + 1;
+    for (int i = 0; i < 4; i++) {
+        cz_ctx_clear(f.ctx);
+        CHECK_EQ_INT(cz_engine_submit(f.e, f.ctx, &bad[i].spec, &id), CZ_EINVAL);
+        if (!strstr(cz_ctx_message(f.ctx), bad[i].says))
+            CZ__FAIL("bad %s: message '%s' does not say '%s'", bad[i].field,
+                     cz_ctx_message(f.ctx), bad[i].says);
+    }
     CHECK_EQ_INT(cz_engine_cancel(f.e, 999), CZ_ENOTFOUND);
     cz_job_info_t info;
     CHECK_EQ_INT(cz_engine_wait(f.e, 999, 0, &info), CZ_ENOTFOUND);

@@ -97,7 +97,7 @@ static void run_job(const cz_c1_t *c, cz_job_info_t *info, uint8_t **proof, size
                                .pool = cz_ctx_pool(ctx) };
     CHECK_OK(cz_engine_new(ctx, &e, &cfg));
     uint64_t id = 0;
-    if (e && cz_engine_submit(e, &job.spec, &id) == CZ_OK) {
+    if (e && cz_engine_submit(e, NULL, &job.spec, &id) == CZ_OK) {
         CHECK_OK(cz_engine_wait(e, id, -1, info));
         if (info->state == CZ_JOB_DONE)
             CHECK_OK(cz_engine_proof(e, id, proof, len));

@@ -105,7 +105,7 @@ static int prove(const request_t *r, const uint8_t *old, size_t old_len, uint8_t
                                .pool = cz_ctx_pool(ctx) };
     CHECK_OK(cz_engine_new(ctx, &e, &cfg));
     uint64_t id = 0;
-    if (e && (rc = cz_engine_submit(e, &job.spec, &id)) == CZ_OK) {
+    if (e && (rc = cz_engine_submit(e, NULL, &job.spec, &id)) == CZ_OK) {
         CHECK_OK(cz_engine_wait(e, id, -1, &info));
         rc = info.state == CZ_JOB_DONE ? cz_engine_proof(e, id, proof, len)
                                        : (info.error ? info.error : CZ_EINTERNAL);

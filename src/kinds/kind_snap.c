@@ -1,5 +1,5 @@
 /*
- * daemon/kind_snap.c — the "snap" job kind (daemon/kinds.h): a SnapDeals
+ * kinds/kind_snap.c — the "snap" job kind (kinds/kinds.h): a SnapDeals
  * update proof (EmptySectorUpdate, every partition; update/job.h).
  *
  *   kind          "snap"
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/kinds.h"
+#include "kinds/kinds.h"
 #include "update/job.h"
 #include "update/request.h"
 

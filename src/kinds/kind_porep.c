@@ -1,5 +1,5 @@
 /*
- * daemon/kind_porep.c — the "porep-c2" job kind (daemon/kinds.h): the
+ * kinds/kind_porep.c — the "porep-c2" job kind (kinds/kinds.h): the
  * request's input is a C1 JSON (SealCommitPhase1Output), inline ("input")
  * or a file ("input_path"); the job is one StackedDRG partition circuit per
  * partition, synthesized from the C1 by porep/c2.h (native C1 check,
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/kinds.h"
+#include "kinds/kinds.h"
 #include "porep/c2.h"
 
 typedef struct {
@@ -121,6 +121,11 @@ static void porep_state_free(void *state)
     cz_c2_shapes_free(state);
 }
 
+static void porep_stats(void *state, size_t *hits, size_t *lookups)
+{
+    cz_c2_shapes_stats(state, hits, lookups);
+}
+
 static const char *const porep_fields[] = { "sector_size", NULL };
 
 const cz_job_kind_t cz_kind_porep_c2 = {
@@ -132,4 +137,5 @@ const cz_job_kind_t cz_kind_porep_c2 = {
     .release = porep_release,
     .state_new = porep_state_new,
     .state_free = porep_state_free,
+    .stats = porep_stats,
 };

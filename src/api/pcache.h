@@ -1,5 +1,5 @@
 /*
- * daemon/pcache.h — the params cache: each params file is loaded once
+ * api/pcache.h — the params cache of a prover (cuzk.h cz_prover_params_*): each params file is loaded once
  * (cz_params_load maps it and decodes the points) and shared, read-only,
  * by every job and worker that names it; its prepared verifying key is
  * built once beside it.
@@ -16,21 +16,23 @@
  * Thread-safety: every function may be called from any thread; one mutex
  * protects the entry list, loads run outside it.
  */
-#ifndef CUZK_DAEMON_PCACHE_H
-#define CUZK_DAEMON_PCACHE_H
+#ifndef CUZK_API_PCACHE_H
+#define CUZK_API_PCACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "groth16/manifest.h"
+#include "api/log.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
 
 typedef struct cz_pcache cz_pcache_t;
 typedef struct cz_pentry cz_pentry_t;
 
-int cz_pcache_new(cz_pcache_t **out, size_t budget);
+/* |budget| bytes (0: no limit); evictions and overruns go to |log| (copied, may be NULL). */
+int cz_pcache_new(cz_pcache_t **out, size_t budget, const cz_logger_t *log);
 /* Every entry must have been released. NULL is a harmless no-op. */
 void cz_pcache_free(cz_pcache_t *pc);
 /*
@@ -58,14 +60,8 @@ const char *cz_pentry_path(const cz_pentry_t *e);
 /* Drop |path| now: CZ_ENOTFOUND when not loaded, CZ_EBUSY while in use or loading. */
 int cz_pcache_evict(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path);
 
-typedef struct cz_pcache_item {
-    char path[4096];
-    size_t bytes;
-    unsigned users;
-    bool loading;
-    double load_ms;
-    uint64_t hits;
-} cz_pcache_item_t;
+/* An entry as listed: the public record (cuzk.h cz_params_item_t). */
+typedef cz_params_item_t cz_pcache_item_t;
 
 typedef struct cz_pcache_stats {
     size_t entries, bytes, budget;
@@ -76,4 +72,4 @@ typedef struct cz_pcache_stats {
 size_t cz_pcache_list(cz_pcache_t *pc, cz_pcache_item_t *items, size_t cap);
 void cz_pcache_stats(cz_pcache_t *pc, cz_pcache_stats_t *out);
 
-#endif /* CUZK_DAEMON_PCACHE_H */
+#endif /* CUZK_API_PCACHE_H */

@@ -1,6 +1,6 @@
 /*
- * daemon/kind_post.c — the "winning-post" and "window-post" job kinds
- * (daemon/kinds.h): the request's input is the PoSt input JSON
+ * kinds/kind_post.c — the "winning-post" and "window-post" job kinds
+ * (kinds/kinds.h): the request's input is the PoSt input JSON
  * (post/input.h: registered proof, randomness, miner id, partition index,
  * the bincode vanilla proofs and the public sectors), inline ("input") or a
  * file ("input_path"). The job is one FallbackPoSt partition (post/job.h):
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/kinds.h"
+#include "kinds/kinds.h"
 #include "post/input.h"
 
 typedef struct {

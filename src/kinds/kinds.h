@@ -1,28 +1,31 @@
 /*
- * daemon/kinds.h — job kinds: how a submit request becomes engine work.
+ * kinds/kinds.h — job kinds: how a submit request becomes engine work.
  *
- * The daemon knows nothing about circuits; a kind does. A kind turns the
- * request's kind-specific fields and its input into a cz_kind_job_t: the
- * partition count, the circuit shape the params must fit, a synthesize
- * function for the engine and its argument. The daemon does the rest
- * (request ids, priority, params resolution and cache, journal, engine,
- * results).
+ * The prover (api/, cuzk.h cz_prover_submit) and the doors above it know
+ * nothing about circuits; a kind does. A kind turns the request's
+ * kind-specific fields and its input into a cz_kind_job_t: the partition
+ * count, the circuit shape the params must fit, a synthesize function for
+ * the engine and its argument. The prover does the rest (priority, params
+ * resolution and cache, engine, results); cuzkd adds request ids and the
+ * journal.
  *
- * THE HOOK. Kinds live in one table in daemon/kinds.c, keyed by name:
+ * THE HOOK. Kinds live in one table in kinds/kinds.c, keyed by name:
  *
  *     static const cz_job_kind_t *const kinds[] = { &cz_kind_circuit, ... };
  *
  * To add one (the PoRep C2 kind: input = the C1 JSON), write a
- * cz_job_kind_t in its own file (e.g. src/daemon/kind_porep.c):
+ * cz_job_kind_t in its own file (e.g. src/kinds/kind_porep.c):
  *   - name        "porep-c2" (what clients put in "kind")
  *   - fields      the request keys it reads besides the common ones
  *                 (kind, params, input, input_path, priority, request_id);
  *                 any other key is refused with 400 naming it
- *   - prepare()   validate and build the job; it receives the request and
- *                 the input bytes (inline "input", or the file "input_path"
- *                 read by the daemon; NULL when neither was given). It must be
- *                 deterministic: after a restart the daemon calls it again
- *                 on the journaled request to re-queue an unfinished job.
+ *   - prepare()   validate and build the job; it receives the request's
+ *                 fields (a JSON object holding at most the keys of
+ *                 |fields|; cuzkd passes its whole request) and the input
+ *                 bytes (cz_job_request_t.input; cuzkd's inline "input" or
+ *                 the file "input_path"; NULL when none was given). It must
+ *                 be deterministic: after a restart cuzkd calls it again on
+ *                 the journaled request to re-queue an unfinished job.
  *                 Errors: CZ_EINVAL / CZ_EFORMAT (the client's fault: 400,
  *                 message names the field), others are 500.
  *   - validate()  optional (NULL: nothing to check): the input's expensive
@@ -34,22 +37,26 @@
  *                 fast. An error fails the job with its code and message.
  *   - release()   free what prepare allocated.
  *   - state_new() / state_free()  optional (NULL: none): state the kind
- *                 keeps for the daemon's life, e.g. a cache (porep-c2 keeps
+ *                 keeps for the prover's life, e.g. a cache (porep-c2 keeps
  *                 partition shapes by sector size); made at start, handed
  *                 to every prepare, freed at stop. It must be thread-safe.
- * and add it to the table. Nothing else in the daemon changes.
+ *   - stats()     optional: the state's cache hits and lookups (metrics).
+ * and add it to the table. Nothing else changes: every door (the library,
+ * the CLI, cuzkd's HTTP and gRPC) takes the new kind by its name.
  *
- * Thread-safety: prepare and release are called from API and daemon
- * threads, one job at a time per call; synthesize is called concurrently
+ * Thread-safety: prepare and release are called from any thread, several
+ * jobs at once (prepare of two submits runs concurrently: the state must
+ * be thread-safe); synthesize is called concurrently
  * for different partitions of one job (from engine threads) and must be
  * safe for that.
  */
-#ifndef CUZK_DAEMON_KINDS_H
-#define CUZK_DAEMON_KINDS_H
+#ifndef CUZK_KINDS_KINDS_H
+#define CUZK_KINDS_KINDS_H
 
 #include <jansson.h>
 #include <stddef.h>
 
+#include "cuzk.h"
 #include "engine/engine.h"
 
 typedef struct cz_kind_job {
@@ -72,6 +79,7 @@ typedef struct cz_job_kind {
     void (*release)(cz_kind_job_t *job);
     int (*state_new)(void **out);     /* may be NULL */
     void (*state_free)(void *state);
+    void (*stats)(void *state, size_t *hits, size_t *lookups);   /* may be NULL */
 } cz_job_kind_t;
 
 /* The most kinds the table may hold (the daemon keeps a state per kind). */
@@ -79,8 +87,7 @@ typedef struct cz_job_kind {
 
 /* The kind named |name|, or NULL; *index (may be NULL) its table index. */
 const cz_job_kind_t *cz_kind_find(const char *name, size_t *index);
-/* All kinds (for the status endpoint and error messages). */
-size_t cz_kind_count(void);
+/* All kinds (for the status endpoint and error messages); cz_kind_count is in cuzk.h. */
 const cz_job_kind_t *cz_kind_at(size_t i);
 /* Every registered kind's name, ", "-separated, into |buf| (cut to |cap|); returns |buf|. */
 const char *cz_kind_names(char *buf, size_t cap);
@@ -96,20 +103,20 @@ const char *cz_kind_names(char *buf, size_t cap);
 extern const cz_job_kind_t cz_kind_circuit;
 
 /*
- * "porep-c2": PoRep SealCommit phase 2 (daemon/kind_porep.c, porep/c2.h).
+ * "porep-c2": PoRep SealCommit phase 2 (kinds/kind_porep.c, porep/c2.h).
  *   input       the C1 JSON, inline or from input_path (required)
  *   params      default: the Filecoin name of the C1's sector size (FACTS 2)
  */
 extern const cz_job_kind_t cz_kind_porep_c2;
 /*
- * "snap": a SnapDeals update proof (daemon/kind_snap.c, update/job.h).
+ * "snap": a SnapDeals update proof (kinds/kind_snap.c, update/job.h).
  *   input       the snap request JSON (update/request.h), inline or input_path
  *   params      default: the Filecoin name of the registered proof's size
  */
 extern const cz_job_kind_t cz_kind_snap;
 
 /*
- * "winning-post", "window-post": one FallbackPoSt partition (daemon/
+ * "winning-post", "window-post": one FallbackPoSt partition (kinds/
  * kind_post.c, post/job.h). input: the PoSt input JSON (post/input.h);
  * params default: the Filecoin name of the proof's circuit.
  */
@@ -120,4 +127,4 @@ extern const cz_job_kind_t cz_kind_window_post;
 struct cz_post_request;
 int cz_kind_post_request(cz_ctx_t *ctx, const struct cz_post_request *req, cz_kind_job_t *out);
 
-#endif /* CUZK_DAEMON_KINDS_H */
+#endif /* CUZK_KINDS_KINDS_H */

@@ -1,21 +1,22 @@
 /*
- * daemon/pcache.c — the params cache (see daemon/pcache.h).
+ * api/pcache.c — the params cache (see api/pcache.h).
  *
  * Entries sit in a doubly linked list in recency order (head = most recent).
  * pc->mu protects the list, every entry's users/loading/hits fields and the
  * counters; params and pvk of a ready entry are immutable and read without
  * the lock by whoever holds a reference.
  */
-#include "daemon/pcache.h"
+#include "core/clock.h"
+#include "api/pcache.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "daemon/log.h"
 
 struct cz_pentry {
     struct cz_pentry *prev, *next;
@@ -38,23 +39,19 @@ struct cz_pcache {
     size_t budget, bytes, entries;
     uint64_t hits, misses, evictions, load_errors;
     cz_pcheck_t *check;      /* manifest check before a load (owned; may be NULL) */
+    cz_logger_t log;
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-int cz_pcache_new(cz_pcache_t **out, size_t budget)
+int cz_pcache_new(cz_pcache_t **out, size_t budget, const cz_logger_t *log)
 {
     cz_pcache_t *pc = calloc(1, sizeof *pc);
     if (!pc)
         return CZ_ENOMEM;
     pthread_mutex_init(&pc->mu, NULL);
     pthread_cond_init(&pc->loaded, NULL);
-    pc->budget = budget;
+    pc->budget = budget ? budget : SIZE_MAX;
+    if (log)
+        pc->log = *log;
     *out = pc;
     return CZ_OK;
 }
@@ -130,13 +127,13 @@ static void fit_budget(cz_pcache_t *pc)
             pc->bytes -= e->bytes;
             pc->entries--;
             pc->evictions++;
-            CZ_LOGI("params evicted (LRU)", "path=%s bytes=%zu", e->path, e->bytes);
+            cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (LRU)", "path=%s bytes=%zu", e->path, e->bytes);
             entry_free(e);
         }
         e = prev;
     }
     if (pc->bytes > pc->budget)
-        CZ_LOGW("params cache over budget: every entry is in use", "bytes=%zu budget=%zu",
+        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params cache over budget: every entry is in use", "bytes=%zu budget=%zu",
                 pc->bytes, pc->budget);
 }
 
@@ -158,7 +155,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     if (!realpath(path, real))
         return cz_fail(ctx, errno == ENOENT ? CZ_ENOTFOUND : CZ_EIO, "params %s: %s", path,
                        strerror(errno));
-    double t0 = now_ms();
+    double t0 = cz_mono_ms();
     pthread_mutex_lock(&pc->mu);
     cz_pentry_t *e;
     while ((e = find(pc, real)) && e->loading)
@@ -171,7 +168,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
         push_front(pc, e);
         pthread_mutex_unlock(&pc->mu);
         if (load_ms)
-            *load_ms = now_ms() - t0;
+            *load_ms = cz_mono_ms() - t0;
         *out = e;
         return CZ_OK;
     }
@@ -188,13 +185,13 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     pc->misses++;
     pthread_mutex_unlock(&pc->mu);
 
-    CZ_LOGI("params loading", "path=%s", real);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loading", "path=%s", real);
     int rc = cz_pcheck_before_use(pc->check, ctx, real);
     if (rc == CZ_OK)
         rc = cz_params_load(ctx, &e->params, real, NULL);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &e->pvk, &e->params->vk);
-    double ms = now_ms() - t0;
+    double ms = cz_mono_ms() - t0;
 
     pthread_mutex_lock(&pc->mu);
     e->loading = false;
@@ -205,7 +202,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
         pc->entries--;
         pthread_cond_broadcast(&pc->loaded);
         pthread_mutex_unlock(&pc->mu);
-        CZ_LOGW("params load failed", "path=%s error=%s", real, cz_err_name(rc));
+        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params load failed", "path=%s error=%s", real, cz_err_name(rc));
         entry_free(e);
         return rc;
     }
@@ -214,7 +211,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     fit_budget(pc);
     pthread_cond_broadcast(&pc->loaded);
     pthread_mutex_unlock(&pc->mu);
-    CZ_LOGI("params loaded", "path=%s bytes=%zu ms=%.1f", real, e->bytes, ms);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loaded", "path=%s bytes=%zu ms=%.1f", real, e->bytes, ms);
     if (load_ms)
         *load_ms = ms;
     *out = e;
@@ -258,7 +255,7 @@ int cz_pcache_evict(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path)
     pc->entries--;
     pc->evictions++;
     pthread_mutex_unlock(&pc->mu);
-    CZ_LOGI("params evicted (request)", "path=%s bytes=%zu", real, e->bytes);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (request)", "path=%s bytes=%zu", real, e->bytes);
     entry_free(e);
     return CZ_OK;
 }

@@ -1,7 +1,7 @@
 /*
- * daemon/kinds.c — the kind table and the "circuit" kind (see daemon/kinds.h).
+ * kinds/kinds.c — the kind table and the "circuit" kind (see kinds/kinds.h).
  */
-#include "daemon/kinds.h"
+#include "kinds/kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +12,10 @@
 
 static const cz_job_kind_t *const kinds[] = {
     &cz_kind_circuit,
-    &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/daemon/kind_porep.c) */
-    &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/daemon/kind_post.c) */
-    &cz_kind_window_post,  /* WindowPoSt partition: the same (src/daemon/kind_post.c) */
-    &cz_kind_snap,       /* SnapDeals update: input = snap request (src/daemon/kind_snap.c) */
+    &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/kinds/kind_porep.c) */
+    &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/kind_post.c) */
+    &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/kind_post.c) */
+    &cz_kind_snap,       /* SnapDeals update: input = snap request (src/kinds/kind_snap.c) */
 };
 
 _Static_assert(sizeof kinds / sizeof kinds[0] <= CZ_MAX_KINDS, "raise CZ_MAX_KINDS");
@@ -34,6 +34,8 @@ const cz_job_kind_t *cz_kind_find(const char *name, size_t *index)
 
 size_t cz_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
 const cz_job_kind_t *cz_kind_at(size_t i) { return i < cz_kind_count() ? kinds[i] : NULL; }
+const char *cz_kind_name(size_t i) { return i < cz_kind_count() ? kinds[i]->name : NULL; }
+const char *cz_kind_summary(size_t i) { return i < cz_kind_count() ? kinds[i]->summary : NULL; }
 
 const char *cz_kind_names(char *buf, size_t cap)
 {

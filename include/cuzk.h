@@ -1,0 +1,406 @@
+/*
+ * cuzk.h — the public API of libcuzk, the Filecoin Groth16 proving engine.
+ *
+ * This header (with the cuzk/ headers it includes) is the whole API: a
+ * program includes <cuzk.h>, links `pkg-config --libs cuzk`, and calls
+ * nothing else. Everything under src/ is private; the shared library
+ * exports the CZ_EXTERN functions below and no other symbol.
+ *
+ *   cz_prover_config_t cfg;
+ *   cz_prover_config_init(&cfg);              // defaults: auto backend, all CPUs
+ *   cfg.params_dir = "/var/tmp/filecoin-proof-parameters";
+ *   cz_prover_t *p;
+ *   cz_error_t err;
+ *   if (cz_prover_new(&p, &cfg, &err)) { puts(err.message); return 1; }
+ *   cz_job_request_t req;
+ *   cz_job_request_init(&req, "porep-c2", c1_json, c1_len);
+ *   uint64_t id;
+ *   int rc = cz_prover_submit(p, &req, &id, &err);          // validated, queued
+ *   if (!rc) rc = cz_prover_wait(p, id, -1, NULL, &err);    // CZ_OK: done
+ *   if (!rc) rc = cz_prover_proof(p, id, &proof, &len, &err); // free with cz_free
+ *   cz_prover_free(p);
+ *
+ * CONVENTIONS (every function below follows them):
+ *  - Fallible functions return 0 (CZ_OK) or a negative CZ_E* code
+ *    (cuzk/error.h). When |err| is not NULL it receives the code and a
+ *    message saying why ("params: 'x' not found in params_dir /p"); on
+ *    success err->code is CZ_OK and err->message "". |err| may be NULL.
+ *  - Pointers the library returns through an out-parameter and calls
+ *    "caller frees" are freed with cz_free. Strings and buffers passed in
+ *    are copied before the call returns unless a function says otherwise.
+ *  - Handles are opaque; their sizes are not part of the ABI. Public
+ *    structs are initialized by their _init function, so that fields
+ *    added later (at the end) get their defaults.
+ *  - Thread-safety is stated per function. Callbacks run on library
+ *    threads with no library lock held.
+ *  - Nothing here exits the process, installs signal handlers or writes to
+ *    stdout/stderr unless asked to (cz_prover_config_t.timeline, .log).
+ */
+#ifndef CUZK_H
+#define CUZK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/export.h"
+#include "cuzk/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- version --------------------------------------------------------------
+ * Semantic versioning: the major version is the shared library's SONAME
+ * (libcuzk.so.MAJOR); within one major version the ABI only grows. The
+ * build reads these three lines (CMakeLists.txt): they are the one place
+ * the version is written.
+ */
+#define CZ_VERSION_MAJOR 0
+#define CZ_VERSION_MINOR 1
+#define CZ_VERSION_PATCH 0
+#define CZ_VERSION_HEX ((CZ_VERSION_MAJOR << 16) | (CZ_VERSION_MINOR << 8) | CZ_VERSION_PATCH)
+
+/* "MAJOR.MINOR.PATCH" of the library loaded at run time. Never NULL; thread-safe. */
+CZ_EXTERN const char *cz_version(void);
+/* CZ_VERSION_HEX of the library loaded at run time (compare with the header's). */
+CZ_EXTERN unsigned cz_version_hex(void);
+
+/* ---- errors and memory ---------------------------------------------------- */
+
+#define CZ_ERROR_MESSAGE_MAX 512
+
+/* What went wrong in one call: the code it returned and why. */
+typedef struct cz_error {
+    int code;                            /* CZ_OK or a CZ_E* code */
+    char message[CZ_ERROR_MESSAGE_MAX];  /* NUL-terminated; "" when code is CZ_OK */
+} cz_error_t;
+
+/* Free memory the library handed out ("caller frees"). NULL is a harmless no-op. */
+CZ_EXTERN void cz_free(void *ptr);
+
+/* ---- the prover ------------------------------------------------------------ */
+
+/*
+ * A prover owns the devices (backends), the engine (queues, memory budget,
+ * workers), the params cache, the job kinds and their state (the porep-c2
+ * kind keeps partition shapes by sector size), and every job submitted to
+ * it until forgotten. One per process is the normal case; two provers
+ * share nothing.
+ */
+typedef struct cz_prover cz_prover_t;
+
+/* Levels of cz_prover_config_t.log. */
+enum { CZ_LOG_LEVEL_DEBUG, CZ_LOG_LEVEL_INFO, CZ_LOG_LEVEL_WARN, CZ_LOG_LEVEL_ERROR };
+
+/*
+ * A log line from the library: |event| a short fixed text ("params evicted
+ * (LRU)"), |detail| "key=value ..." pairs. Called from any library thread;
+ * must not call back into the prover.
+ */
+typedef void cz_log_cb(void *user, int level, const char *event, const char *detail);
+
+typedef struct cz_prover_config {
+    const char *backend;           /* "auto" (cuda when usable, else cpu), "cpu" or "cuda" */
+    unsigned devices;              /* devices to drive: 0 = every usable GPU (cuda) or 1 (cpu);
+                                    * cpu:N gives N emulated CPU devices sharing the threads */
+    unsigned first_device;         /* index of the first device used (cuda: GPU number) */
+    unsigned workers_per_device;   /* 0: 2 (the dual-worker interlock) */
+    unsigned synth_workers;        /* 0: 1 */
+    unsigned threads;              /* width of the thread pool; 0: every online CPU */
+    unsigned device_queue_depth;   /* synthesized partitions waiting for a device; 0: devices x workers */
+    unsigned max_retries;          /* re-syntheses after a device error; 0: 1 */
+    size_t memory_budget;          /* bytes for partitions in flight; 0: physical memory minus margin */
+    size_t memory_margin;          /* left out of the automatic budget; 0: 5 GiB */
+    size_t cuda_device_mem_limit;  /* bytes per GPU; 0: all but 2 GiB */
+    bool cuda_g2_on_cpu;           /* GPUs leave the B2 (G2) MSM to the CPU */
+    const char *params_dir;        /* where params names resolve; NULL: "." */
+    size_t params_cache_bytes;     /* loaded params kept (LRU, never one in use); 0: no limit */
+    bool params_allow_paths;       /* accept absolute params paths besides names */
+    unsigned max_partitions;       /* a job with more is refused at submit; 0: 1024 */
+    bool no_verify;                /* do not verify finished jobs (NOT for production) */
+    const char *timeline;          /* engine timeline: NULL off, "-" stderr, else a file (appended) */
+    cz_log_cb *log;                /* NULL: the library logs nothing */
+    void *log_user;
+    int log_level;                 /* least level passed to |log| */
+} cz_prover_config_t;
+
+/* Fill |cfg| with the defaults above. */
+CZ_EXTERN void cz_prover_config_init(cz_prover_config_t *cfg);
+
+/*
+ * Create a prover: the thread pool, the backends (an explicit "cuda" that
+ * is not usable fails here with the reason, as does asking for more GPUs
+ * than the machine has), the params cache, the kinds' state and the
+ * engine, with its threads. |cfg| is copied (NULL: the defaults).
+ * Errors: CZ_EINVAL (a bad field, named), CZ_EUNAVAIL (the backend),
+ * CZ_ERANGE (devices), CZ_EDEVICE, CZ_ENOMEM. *out is NULL on error.
+ */
+CZ_EXTERN int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *err);
+
+/*
+ * Cancel every job not yet ended, let running partitions reach a stage
+ * boundary, join the threads and free everything, jobs included. Callbacks
+ * of jobs that end meanwhile may still run (before this returns). NULL is
+ * a harmless no-op. Call once, when no other call on |p| is in progress.
+ */
+CZ_EXTERN void cz_prover_free(cz_prover_t *p);
+
+typedef struct cz_prover_info {
+    char backend[16];              /* "cpu" or "cuda": what "auto" resolved to */
+    char backend_detail[256];      /* why (for "auto"), as cuzkd logs it */
+    size_t devices;
+    unsigned threads;              /* pool width */
+    size_t memory_budget;          /* bytes, as resolved */
+    const char *params_dir;        /* borrowed from the prover */
+} cz_prover_info_t;
+
+/* What the prover runs on. Thread-safe. */
+CZ_EXTERN void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out);
+
+/* ---- job kinds ------------------------------------------------------------- */
+
+/*
+ * A job kind turns bytes in into proving work. Kinds now:
+ *   "porep-c2"  input: the C1 JSON (SealCommitPhase1Output). Its default
+ *               params: the Filecoin file name of the C1's sector size in
+ *               params_dir (v28-stacked-proof-of-replication-...params).
+ *               Proof: partitions x 192 bytes, as seal_commit_phase2.
+ *   "circuit"   a registry circuit, for tests and benches; fields
+ *               {"circuit": "bench:N" | "toy[:X]", "partitions": P, "seed": S};
+ *               params required.
+ * Count and names, for listings and messages. Thread-safe.
+ */
+CZ_EXTERN size_t cz_kind_count(void);
+/* The name of kind |i| (< cz_kind_count()), else NULL. */
+CZ_EXTERN const char *cz_kind_name(size_t i);
+/* One line saying what kind |i| proves, else NULL. */
+CZ_EXTERN const char *cz_kind_summary(size_t i);
+
+/* ---- jobs ------------------------------------------------------------------ */
+
+typedef enum cz_job_state {
+    CZ_JOB_QUEUED,       /* accepted, waiting for its params or a synthesis worker */
+    CZ_JOB_RUNNING,      /* partitions being synthesized and proved */
+    CZ_JOB_VERIFYING,    /* every partition proved; the whole proof being verified */
+    CZ_JOB_DONE,         /* proof ready (verified unless no_verify) */
+    CZ_JOB_FAILED,       /* error and message say why */
+    CZ_JOB_CANCELED,
+} cz_job_state_t;
+
+/* "queued", "running", "verifying", "done", "failed", "canceled"; never NULL. */
+CZ_EXTERN const char *cz_job_state_name(cz_job_state_t s);
+
+/*
+ * Called once when job |id| ends (DONE, FAILED or CANCELED), from a library
+ * thread with no library lock held, after the outcome is visible to
+ * cz_prover_status / cz_prover_proof. It may call any cz_prover_* function
+ * on |p| except cz_prover_free; it should return quickly (it runs on an
+ * engine worker). When submit fails it is never called.
+ */
+typedef void cz_job_done_cb(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t state);
+
+typedef struct cz_job_request {
+    const char *kind;              /* "porep-c2", "circuit" (cz_kind_name) */
+    const void *input;             /* the kind's input bytes (the C1 JSON); may be NULL */
+    size_t input_len;
+    const char *fields;            /* the kind's fields as a JSON object text, NULL: none */
+    const char *params;            /* a name in params_dir (".params" optional) or, with
+                                    * params_allow_paths, an absolute path; NULL: the kind's default */
+    int priority;                  /* 1 low .. 4 critical; higher first; 0: 2 (normal) */
+    cz_job_done_cb *on_done;       /* may be NULL */
+    void *user;                    /* passed to on_done */
+} cz_job_request_t;
+
+/* Zero |req| and set kind, input, input_len (priority normal, no callback). */
+CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, const void *input,
+                                   size_t input_len);
+
+/*
+ * Validate and queue a job; *id (> 0) names it. Before it returns, the
+ * request is checked as far as it can be without proving: the kind, its
+ * fields (an unknown one is named), the input (porep-c2: the C1 parsed
+ * strictly, errors naming the JSON path; zero or non-field public values
+ * refused), the partition count, and the params file (resolved, present).
+ * The params are loaded (once, shared through the cache) and checked
+ * against the circuit's shape afterwards, asynchronously: a mismatch fails
+ * the job with a message naming both. The first porep-c2 job of a sector
+ * size computes that size's partition shape in this call (~6 s at 32GiB,
+ * 0.3 s at 2KiB); later ones take it from the kind's cache.
+ * The input is copied; |req| may be freed when this returns.
+ * Errors: CZ_EINVAL / CZ_EFORMAT (the request's fault, message names the
+ * field), CZ_ENOTFOUND (params), CZ_EUNAVAIL (the prover is being freed),
+ * CZ_ENOMEM. Thread-safe; concurrent submits prepare in parallel.
+ */
+CZ_EXTERN int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id,
+                               cz_error_t *err);
+
+/*
+ * Where a partition is between submission and resolution:
+ *   QUEUED       not yet taken by a synthesis worker, waiting for memory
+ *                budget, or back in line for a retry;
+ *   SYNTHESIS    its witness is being synthesized;
+ *   DEVICE_WAIT  synthesized: in the device queue, being staged, or waiting
+ *                for the device lock;
+ *   DEVICE       holding the device lock (the device region);
+ *   EPILOGUE     the CPU epilogue after the device region.
+ */
+typedef enum cz_part_stage {
+    CZ_PART_QUEUED, CZ_PART_SYNTHESIS, CZ_PART_DEVICE_WAIT, CZ_PART_DEVICE, CZ_PART_EPILOGUE,
+    CZ_PART_NSTAGES
+} cz_part_stage_t;
+
+/* Milliseconds. */
+typedef struct cz_job_timings {
+    double queue_wait;             /* submit to the first synthesis, params load included */
+    double params_load;            /* loading (or waiting for) the params */
+    double synthesis, device;      /* sums over partitions */
+    double total;                  /* submit to the end (or to now) */
+} cz_job_timings_t;
+
+typedef struct cz_job_info {
+    uint64_t id;
+    cz_job_state_t state;
+    size_t partitions, partitions_done;
+    int error;                     /* CZ_OK unless FAILED / CANCELED */
+    char message[256];             /* why it failed */
+    cz_job_timings_t t;
+    /* The partitions not yet resolved, by stage (a snapshot: a partition
+     * moving between stages at that instant may count as QUEUED). */
+    size_t in_stage[CZ_PART_NSTAGES];
+    bool loading_params;           /* QUEUED: its params are being loaded now */
+    char summary[128];             /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
+} cz_job_info_t;
+
+/* A snapshot of job |id|. CZ_ENOTFOUND for an unknown (or forgotten) id. Thread-safe. */
+CZ_EXTERN int cz_prover_status(cz_prover_t *p, uint64_t id, cz_job_info_t *out, cz_error_t *err);
+
+/*
+ * Wait until job |id| ends or |timeout_s| seconds pass (< 0: forever).
+ * CZ_OK when it ended (in any state: read |out|, may be NULL), CZ_EBUSY on
+ * timeout, CZ_ENOTFOUND. Thread-safe; any number of waiters.
+ */
+CZ_EXTERN int cz_prover_wait(cz_prover_t *p, uint64_t id, double timeout_s, cz_job_info_t *out,
+                             cz_error_t *err);
+
+/*
+ * A copy of the proof of DONE job |id| (caller frees): 192 bytes per
+ * partition in partition order (bellperson's Proof encoding; for porep-c2
+ * exactly what seal_commit_phase2 returns). CZ_EBUSY while it runs; the
+ * job's own error (with its message) if it failed; CZ_ECANCELED;
+ * CZ_ENOTFOUND. Thread-safe.
+ */
+CZ_EXTERN int cz_prover_proof(cz_prover_t *p, uint64_t id, uint8_t **proof, size_t *len,
+                              cz_error_t *err);
+
+/*
+ * The public inputs the proof of DONE job |id| was verified against
+ * (caller frees): partitions x *per_partition field elements, each 32
+ * bytes little-endian (the Fr repr), partition-major. Errors as
+ * cz_prover_proof. Thread-safe.
+ */
+CZ_EXTERN int cz_prover_public_inputs(cz_prover_t *p, uint64_t id, uint8_t **inputs,
+                                      size_t *per_partition, size_t *partitions, cz_error_t *err);
+
+/*
+ * Ask job |id| to stop: queued partitions are dropped at once, running ones
+ * at their next stage boundary; the job ends CANCELED (its callback runs).
+ * CZ_OK also when it had already ended; CZ_ENOTFOUND. Thread-safe.
+ */
+CZ_EXTERN int cz_prover_cancel(cz_prover_t *p, uint64_t id, cz_error_t *err);
+
+/* Drop ended job |id| and its proof. CZ_EBUSY while it runs; CZ_ENOTFOUND. Thread-safe. */
+CZ_EXTERN int cz_prover_forget(cz_prover_t *p, uint64_t id, cz_error_t *err);
+
+typedef struct cz_prover_stats {
+    size_t jobs[CZ_JOB_CANCELED + 1];    /* known jobs by state */
+    size_t partitions_proved;
+    size_t jobs_staged;                  /* QUEUED jobs not yet in the engine (params first) */
+    size_t partitions_queued;            /* in the engine, not yet synthesizing */
+    size_t device_queue;                 /* synthesized, waiting for a device */
+    double engine_active_s;              /* time with at least one job in the engine */
+    size_t budget_total, budget_reserved, budget_peak;   /* bytes */
+    size_t recycled_bytes, recycle_hits, recycle_takes;  /* warm witness buffers */
+    size_t params_entries, params_bytes, params_budget;
+    uint64_t params_hits, params_misses, params_evictions, params_load_errors;
+    size_t shape_hits, shape_lookups;    /* porep-c2 partition shapes served from the cache */
+    size_t devices;
+    double device_busy_s[16];            /* device lock held, first 16 devices */
+    bool device_failed[16];
+} cz_prover_stats_t;
+
+/* Counters for monitoring. Thread-safe. */
+CZ_EXTERN void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out);
+
+/* ---- params ------------------------------------------------------------------ */
+
+typedef struct cz_params_item {
+    char path[4096];               /* the file's real path (the cache key) */
+    size_t bytes;                  /* held in memory */
+    unsigned users;                /* jobs holding it now (never evicted while > 0) */
+    bool loading;
+    double load_ms;
+    uint64_t hits;
+} cz_params_item_t;
+
+/* params_dir as configured (borrowed from |p|). */
+CZ_EXTERN const char *cz_prover_params_dir(const cz_prover_t *p);
+
+/*
+ * Load params |name| (a name in params_dir, ".params" optional, or an
+ * absolute path when allowed) into the cache now, so the first job does
+ * not wait for it. |item| (may be NULL) describes the entry. A name
+ * already loaded is a hit (no read; stats params_hits). Errors: CZ_EINVAL (not a name),
+ * CZ_ENOTFOUND, CZ_EIO / CZ_EFORMAT (the file, named). Thread-safe.
+ */
+CZ_EXTERN int cz_prover_params_preload(cz_prover_t *p, const char *name, cz_params_item_t *item,
+                                       cz_error_t *err);
+/* Drop params |name| from the cache: CZ_ENOTFOUND when not loaded, CZ_EBUSY in use. */
+CZ_EXTERN int cz_prover_params_evict(cz_prover_t *p, const char *name, cz_error_t *err);
+/* Copy up to |cap| cached entries (most recent first); returns how many there are. */
+CZ_EXTERN size_t cz_prover_params_list(cz_prover_t *p, cz_params_item_t *items, size_t cap);
+
+/* ---- PoRep C2: public values, file names, verification --------------------- */
+
+/* What a chain verifier holds for a sealed sector. */
+typedef struct cz_porep_public {
+    uint64_t sector_size;          /* bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
+    uint8_t replica_id[32];        /* Fr reprs, in the C1 JSON's byte order */
+    uint8_t comm_d[32], comm_r[32];
+    uint8_t seed[32];              /* interactive randomness */
+} cz_porep_public_t;
+
+/*
+ * The public values of a C1 JSON (parsed strictly: CZ_EFORMAT naming the
+ * JSON path). Reentrant.
+ */
+CZ_EXTERN int cz_porep_public_from_c1(cz_porep_public_t *out, const void *c1_json, size_t len,
+                                      cz_error_t *err);
+
+/*
+ * The Filecoin file name of the production params of |sector_size|, |ext|
+ * "params" or "vk" ("v28-stacked-proof-of-replication-merkletree-poseidon_
+ * hasher-8-0-0-sha256_hasher-032d3138...2f.params" at 2KiB). 200 bytes
+ * always suffice. CZ_EINVAL (size, ext, cap). Reentrant.
+ */
+CZ_EXTERN int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_size,
+                                        const char *ext, cz_error_t *err);
+
+/*
+ * Verify a C2 proof (partitions x 192 bytes) from the public values alone,
+ * as a chain verifier does: the challenges, their parents and every
+ * partition's public inputs are derived from replica_id, comm_d, comm_r,
+ * seed and the sector size. |vk_path| is the verifying key file; NULL
+ * takes the Filecoin vk name of the sector size in |params_dir|.
+ * CZ_OK valid, CZ_EVERIFY invalid; CZ_EFORMAT (length, a bad point),
+ * CZ_EINVAL (public values, vk of another circuit), CZ_EIO: never "valid"
+ * unless it is. Reentrant; uses the calling thread only.
+ */
+CZ_EXTERN int cz_porep_c2_verify(const char *vk_path, const char *params_dir,
+                                 const cz_porep_public_t *pub, const uint8_t *proof, size_t len,
+                                 cz_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_H */

@@ -1,0 +1,110 @@
+/*
+ * api/prover_int.h — private to src/api: the prover and its job records
+ * (cuzk.h is the contract).
+ *
+ * A job goes STAGED (accepted, waiting for the stager) -> LOADING (the
+ * stager acquires its params from the cache and checks their shape) ->
+ * ENGINE (submitted to the engine) -> ENDED (the engine's completion
+ * callback, or the stager on a params error or a cancel before it
+ * started, recorded the outcome). Only ENDED jobs may be forgotten.
+ *
+ * Locking: p->mu protects the job list, every pjob field marked (mu), the
+ * counters and the stopping flags. Fields marked (const) are set before
+ * the job is published and never change. Lock order: p->mu before the
+ * engine's and the cache's locks (the prover calls into them holding
+ * p->mu; neither calls back with its own lock held: the engine's
+ * completion callback runs unlocked). The synthesize wrapper writes a
+ * job's inputs[] slots from engine threads without p->mu: each partition
+ * owns its slot, and they are read only after the job is ENDED.
+ */
+#ifndef CUZK_API_PROVER_INT_H
+#define CUZK_API_PROVER_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+
+#include "cuzk.h"
+#include "api/log.h"
+#include "core/mutex.h"
+#include "api/pcache.h"
+#include "cuzk/ctx.h"
+#include "engine/engine.h"
+#include "kinds/kinds.h"
+
+#define CZ_PROVER_MAX_DEVICES 16
+
+typedef enum { PJ_STAGED, PJ_LOADING, PJ_ENGINE, PJ_ENDED } pj_phase_t;
+
+typedef struct pjob {
+    struct pjob *next;                /* (mu) newest first */
+    struct cz_prover *prover;         /* (const) */
+    uint64_t id;                      /* (const) */
+    const cz_job_kind_t *kind;        /* (const) */
+    cz_kind_job_t kj;                 /* (const) valid while prepared */
+    bool prepared;                    /* (mu) kj holds resources */
+    char params_path[PATH_MAX];       /* (const) */
+    int priority;                     /* (const) 1..4 */
+    char summary[128];                /* (const) the kind's, kept after kj is released */
+    size_t partitions, n_inputs;      /* (const) */
+    cz_fr *inputs;                    /* partitions x n_inputs; see Locking */
+    cz_job_done_cb *on_done;          /* (const) */
+    void *user;                       /* (const) */
+    pj_phase_t phase;                 /* (mu) */
+    bool cancel;                      /* (mu) cancel requested */
+    uint64_t eid;                     /* (mu) engine id once submitted, else 0 */
+    cz_pentry_t *pentry;              /* (mu) the params reference while in the engine */
+    cz_job_state_t state;             /* (mu) the outcome once ENDED */
+    int error;                        /* (mu) */
+    char message[256];                /* (mu) */
+    uint8_t *proof;                   /* (mu) when DONE */
+    size_t proof_len;                 /* (mu) */
+    size_t partitions_done;           /* (mu) at the end */
+    double t_accept, t_staged;        /* (mu) cz_mono_s */
+    double params_load_ms;            /* (mu) */
+    cz_job_timings_t t;               /* (mu) final timings once ENDED */
+} pjob_t;
+
+struct cz_prover {
+    cz_prover_config_t cfg;           /* copy; the strings point into the copies below */
+    char *backend, *params_dir, *timeline_path;
+    cz_logger_t log;
+    cz_pool_t *pool;
+    cz_backend_t *backends[CZ_PROVER_MAX_DEVICES];
+    size_t ndevices;
+    char backend_name[16], backend_detail[256];
+    cz_timeline_t *timeline;
+    cz_engine_t *engine;
+    cz_pcache_t *pcache;
+    void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new) */
+
+    cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
+    pthread_cond_t changed;           /* a job changed phase (broadcast) */
+    pthread_cond_t work;              /* the stager has something to do */
+    pjob_t *jobs;                     /* (mu) */
+    uint64_t next_id;                 /* (mu) */
+    bool stopping;                    /* (mu) no new submits; the stager exits */
+    size_t in_engine;                 /* (mu) jobs in phase ENGINE */
+    double active_since, active_s;    /* (mu) time with in_engine > 0: since, total before */
+    pthread_t stager;
+    bool stager_started;
+};
+
+/* err <- (code, message) and return code; err may be NULL. */
+int cz__err(cz_error_t *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* err <- the ctx's code and message (or cz_strerror(rc) when it has none); returns rc. */
+int cz__err_ctx(cz_error_t *err, const cz_ctx_t *ctx, int rc);
+void cz__err_clear(cz_error_t *err);
+
+/* jobs.c: the stager thread, started by cz_prover_new. */
+void *cz__prover_stager(void *arg);
+/* jobs.c: free what an ended or never-started job holds (p->mu NOT held). */
+void cz__pjob_free(cz_prover_t *p, pjob_t *j);
+
+/* params.c: resolve a params name or path; CZ_EINVAL / CZ_ENOTFOUND naming it. */
+int cz__params_resolve(const cz_prover_t *p, cz_ctx_t *ctx, const char *name, char out[PATH_MAX]);
+
+#endif /* CUZK_API_PROVER_INT_H */

@@ -368,6 +368,10 @@ typedef struct cz_porep_public {
     uint8_t replica_id[32];        /* Fr reprs, in the C1 JSON's byte order */
     uint8_t comm_d[32], comm_r[32];
     uint8_t seed[32];              /* interactive randomness */
+    const char *registered_proof;  /* RegisteredSealProof name ("StackedDrg2KiBV1_1_Feat_
+                                    * SyntheticPoRep", ...: it picks the challenges and
+                                    * the graph); NULL: the sector size's V1_1. A static
+                                    * string when cz_porep_public_from_c1 fills it */
 } cz_porep_public_t;
 
 /*

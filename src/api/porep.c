@@ -35,6 +35,7 @@ int cz_porep_public_from_c1(cz_porep_public_t *out, const void *c1_json, size_t 
         memcpy(out->comm_d, pub.comm_d, 32);
         memcpy(out->comm_r, pub.comm_r, 32);
         memcpy(out->seed, pub.seed, 32);
+        out->registered_proof = pub.proof->name;   /* the registry's static name */
         cz_c1_free(&c1);
     }
     cz__err_ctx(err, ctx, rc);
@@ -82,10 +83,19 @@ int cz_porep_c2_verify(const char *vk_path, const char *params_dir, const cz_por
     cz__err_clear(err);
     if (!pub || (!proof && len))
         return cz__err(err, CZ_EINVAL, "cz_porep_c2_verify: NULL argument");
-    cz_c2_public_t cp = { .proof = cz_porep_proof_v1_1(pub->sector_size) };
+    cz_c2_public_t cp = { .proof = pub->registered_proof
+                                       ? cz_porep_proof_by_name(pub->registered_proof)
+                                       : cz_porep_proof_v1_1(pub->sector_size) };
+    if (pub->registered_proof && !cp.proof)
+        return cz__err(err, CZ_EINVAL, "verify: '%.64s' is not a RegisteredSealProof",
+                       pub->registered_proof);
     if (!cp.proof)
         return cz__err(err, CZ_EINVAL, "verify: %llu bytes is not a PoRep sector size (2KiB, "
                        "8MiB, 512MiB, 32GiB, 64GiB)", (unsigned long long)pub->sector_size);
+    if (cp.proof->sector_bytes != pub->sector_size)
+        return cz__err(err, CZ_EINVAL, "verify: %s is a %llu-byte sector, not %llu bytes",
+                       cp.proof->name, (unsigned long long)cp.proof->sector_bytes,
+                       (unsigned long long)pub->sector_size);
     memcpy(cp.replica_id, pub->replica_id, 32);
     memcpy(cp.comm_d, pub->comm_d, 32);
     memcpy(cp.comm_r, pub->comm_r, 32);

@@ -43,6 +43,19 @@ static unsigned log2_ceil(size_t n)
     return k;
 }
 
+void cz_g16_shape_of_cs(const cz_cs_t *cs, cz_params_shape_t *shape, size_t *rows)
+{
+    *rows = cz_cs_num_rows(cs);
+    *shape = (cz_params_shape_t){
+        .num_inputs = cz_cs_num_inputs(cs),
+        .num_aux = cz_cs_num_aux(cs),
+        .domain_size = (size_t)1 << log2_ceil(*rows),
+    };
+    cz_cs_density(cs, CZ_DENSITY_A_AUX, NULL, &shape->a_aux_popcount);
+    cz_cs_density(cs, CZ_DENSITY_B_INPUT, NULL, &shape->b_input_popcount);
+    cz_cs_density(cs, CZ_DENSITY_B_AUX, NULL, &shape->b_aux_popcount);
+}
+
 void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape)
 {
     *shape = (cz_params_shape_t){

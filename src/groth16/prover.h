@@ -55,6 +55,9 @@ typedef struct cz_g16_timings {
 
 /* The params shape a witness needs (FACTS 1): domain m = 2^ceil(log2(rows)). */
 void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape);
+/* The same of a finished cs of any mode (a SHAPE synthesis, usually);
+ * *rows gets its row count. */
+void cz_g16_shape_of_cs(const cz_cs_t *cs, cz_params_shape_t *shape, size_t *rows);
 
 /*
  * New partition over |witness| (taken) and |params| (borrowed). r and s may

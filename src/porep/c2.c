@@ -12,6 +12,7 @@
 #include "cs/emit.h"
 #include "gadgets/sha254.h"
 #include "groth16/proof.h"
+#include "groth16/prover.h"
 
 /* Public inputs per challenge after the three leading values (FACTS 3):
  * tree_d path, 6 DRG + 8 expander parent paths, challenge, tree_r_last
@@ -45,19 +46,8 @@ int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *sh
     rc = cz_porep_circuit(cs, p, NULL);
     if (rc == CZ_OK)
         rc = cz_cs_finish(cs);
-    if (rc == CZ_OK) {
-        size_t n = cz_cs_num_rows(cs), m = 1;
-        while (m < n)
-            m <<= 1;
-        memset(shape, 0, sizeof *shape);
-        shape->num_inputs = cz_cs_num_inputs(cs);
-        shape->num_aux = cz_cs_num_aux(cs);
-        shape->domain_size = m;
-        cz_cs_density(cs, CZ_DENSITY_A_AUX, NULL, &shape->a_aux_popcount);
-        cz_cs_density(cs, CZ_DENSITY_B_INPUT, NULL, &shape->b_input_popcount);
-        cz_cs_density(cs, CZ_DENSITY_B_AUX, NULL, &shape->b_aux_popcount);
-        *rows = n;
-    }
+    if (rc == CZ_OK)
+        cz_g16_shape_of_cs(cs, shape, rows);
     cz_cs_free(cs);
     return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "circuits/post/post_int.h"
 #include "groth16/proof.h"
+#include "groth16/prover.h"
 
 /* The shape of |p| synthesized in full (SHAPE mode). */
 static int shape_synthesized(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params_shape_t *shape,
@@ -21,15 +22,8 @@ static int shape_synthesized(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params
     rc = cz_post_synthesize(ctx, cs, p, NULL);
     if (rc == CZ_OK)
         rc = cz_cs_finish(cs);
-    if (rc == CZ_OK) {
-        memset(shape, 0, sizeof *shape);
-        shape->num_inputs = cz_cs_num_inputs(cs);
-        shape->num_aux = cz_cs_num_aux(cs);
-        cz_cs_density(cs, CZ_DENSITY_A_AUX, NULL, &shape->a_aux_popcount);
-        cz_cs_density(cs, CZ_DENSITY_B_INPUT, NULL, &shape->b_input_popcount);
-        cz_cs_density(cs, CZ_DENSITY_B_AUX, NULL, &shape->b_aux_popcount);
-        *rows = cz_cs_num_rows(cs);
-    }
+    if (rc == CZ_OK)
+        cz_g16_shape_of_cs(cs, shape, rows);   /* the caller recomputes the domain */
     cz_cs_free(cs);
     return rc;
 }

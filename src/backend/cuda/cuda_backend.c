@@ -85,6 +85,8 @@ typedef struct {
     bool busy;               /* a partition's a and b are in it */
     bool growing;            /* its grower thread owns mem/cap until it clears this */
     size_t want;             /* elements the grower allocates */
+    size_t refused;          /* a size cudaHostAlloc refused (0: none): not asked again, or a
+                              * host short of pinnable memory would retry at every stage */
     pthread_t grower;
     bool joinable;           /* grower was started and not joined yet */
     int device;
@@ -352,6 +354,8 @@ static void *grow_slot(void *arg)
         cz_cuda_host_free(s->mem);
         s->mem = mem;
         s->cap = s->want;
+    } else {
+        s->refused = s->want;
     }
     s->growing = false;   /* on failure the slot keeps its old buffer (or none) */
     pthread_cond_broadcast(&s->cb->scv);
@@ -364,7 +368,7 @@ static void grow_slots(cuda_backend_t *cb, size_t need)
 {
     for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
         stage_slot *s = &cb->slots[i];
-        if (s->busy || s->growing || s->cap >= need)
+        if (s->busy || s->growing || s->cap >= need || (s->refused && need >= s->refused))
             continue;
         if (s->joinable)
             pthread_join(s->grower, NULL);   /* finished: it cleared growing */

@@ -21,6 +21,7 @@
 
 #include "circuits/update/update.h"
 #include "cz_test.h"
+#include "update/common.h"
 #include "update/encode.h"
 
 static size_t constraints_of(uint64_t bytes, size_t *inputs)
@@ -117,36 +118,7 @@ CZ_TEST(challenges_match_rfp_vectors)
 
 /* ---- a 2KiB update made here ---------------------------------------------------- */
 
-static void random_fr32(cz_fr *out, cz_rng *rng)
-{
-    uint8_t b[32];
-    for (int i = 0; i < 4; i++) {
-        uint64_t x = cz_rng_next(rng);
-        memcpy(b + 8 * i, &x, 8);
-    }
-    b[31] &= 0x3f;
-    cz_fr_from_repr(out, b);
-}
-
-static int make_input(cz_update_input_t *in, cz_update_sector_t *s, uint64_t seed)
-{
-    cz_update_params_t p;
-    cz_update_params_sector(&p, 2048);
-    cz_fr old[64], data[64], comm_c;
-    cz_rng rng;
-    cz_rng_seed(&rng, seed);
-    for (int i = 0; i < 64; i++) {
-        random_fr32(&old[i], &rng);
-        random_fr32(&data[i], &rng);
-    }
-    random_fr32(&comm_c, &rng);
-    int rc = cz_update_sector_encode(NULL, s, &p, &comm_c, old, data, 0);
-    if (!rc)
-        rc = cz_update_input_alloc(in, &p);
-    if (!rc)
-        rc = cz_update_sector_partition(s, 0, in);
-    return rc;
-}
+/* tu_make_2kib and tu_random_fr32: tests/update/common.h */
 
 static int check_mode(const cz_update_input_t *in, cz_fr *inputs_out)
 {
@@ -167,7 +139,7 @@ CZ_TEST(update_2kib_satisfied)
 {
     cz_update_input_t in;
     cz_update_sector_t s;
-    REQUIRE(make_input(&in, &s, 5) == CZ_OK);
+    REQUIRE(tu_make_2kib(&in, &s, 5) == CZ_OK);
     CHECK_OK(cz_update_input_check(NULL, &in));
     cz_fr got[4], want[4];
     CHECK_OK(check_mode(&in, got));
@@ -184,7 +156,7 @@ CZ_TEST(update_2kib_tampered)
     cz_update_sector_t s;
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    REQUIRE(make_input(&in, &s, 9) == CZ_OK);
+    REQUIRE(tu_make_2kib(&in, &s, 9) == CZ_OK);
 
     cz_fr keep = in.ch[3].leaf_r_new, one = CZ_FR_ONE;
     cz_fr_add(&in.ch[3].leaf_r_new, &in.ch[3].leaf_r_new, &one);
@@ -236,10 +208,10 @@ CZ_TEST(update_8mib_partition_2_satisfied)
     cz_rng rng;
     cz_rng_seed(&rng, 8);
     for (uint64_t i = 0; i < p.nodes; i++) {
-        random_fr32(&old[i], &rng);
-        random_fr32(&data[i], &rng);
+        tu_random_fr32(&old[i], &rng);
+        tu_random_fr32(&data[i], &rng);
     }
-    random_fr32(&comm_c, &rng);
+    tu_random_fr32(&comm_c, &rng);
     cz_update_sector_t s;
     cz_update_input_t in;
     REQUIRE(cz_update_sector_encode(NULL, &s, &p, &comm_c, old, data, 0) == CZ_OK);

@@ -83,7 +83,10 @@ typedef struct cz_prove_work {
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
-    double t_upload;                  /* of the above, params bases uploaded (a set's first region) */
+    double t_upload;                  /* params bases uploaded (a set's first region; the
+                                       * MSM times exclude it) */
+    double t_setup;                   /* the region's set-up: device contexts, their buffers
+                                       * and tables (the first region of a size) */
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;

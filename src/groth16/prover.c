@@ -260,6 +260,7 @@ int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     p->t.msm_b1 = p->work.t_msm_b1;
     p->t.msm_b2 = p->work.t_msm_b2;
     p->t.upload = p->work.t_upload;
+    p->t.setup = p->work.t_setup;
     return rc;
 }
 

@@ -51,6 +51,7 @@ typedef struct cz_g16_timings {
     double prep, stage, device, epilogue;
     double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
     double upload;   /* params bases to the device (inside device; a set's first region) */
+    double setup;    /* device contexts and buffers (inside device; the first region) */
 } cz_g16_timings_t;
 
 /* The params shape a witness needs (FACTS 1): domain m = 2^ceil(log2(rows)). */

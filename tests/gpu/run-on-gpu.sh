@@ -19,8 +19,11 @@
 #                     with random params, TIMING ONLY, ~60 GiB+ host memory, minutes:
 #                     CUZK_GPU_BENCH_LIST=c2 CUZK_GPU_FULL=0 CUZK_GPU_TESTS=0 \
 #                       bash tests/gpu/run-on-gpu.sh;
-#                     and "synth": one 32GiB partition's synthesis on all the host's cores,
-#                     fresh and warm buffers, no GPU: `cuzk bench synth`)
+#                     "synth": one 32GiB partition's synthesis on all the host's cores,
+#                     fresh and warm buffers, no GPU: `cuzk bench synth`; "prove32": one
+#                     32GiB-shaped partition cold then warm, the cold region's parts;
+#                     "post": 32GiB WinningPoSt and WindowPoSt partition, random params;
+#                     "snap": a whole 32GiB SnapDeals update, random params)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -102,6 +105,20 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
         run "$cuzk" bench pipeline --circuit bench:1000000 --devices cuda --workers-per-device 1,2 \
             --jobs 2 --partitions 4 ;;
     esac
+    case " $benches " in *" prove32 "*)
+        # one 32GiB-PoRep-shaped partition, cold then warm: the cold region's parts
+        run "$cuzk" bench prove --circuit bench:130278869 --random-params --backend cuda --iters 2 ;;
+    esac
+    case " $benches " in *" post "*)
+        # TIMING ONLY: a 32GiB WinningPoSt and one 32GiB WindowPoSt partition, random params
+        run "$cuzk" prove --kind winning-post --sector-size 32GiB --random-params --backend cuda
+        run "$cuzk" prove --kind window-post --sector-size 32GiB --random-params --backend cuda ;;
+    esac
+    case " $benches " in *" snap "*)
+        # TIMING ONLY: a whole 32GiB SnapDeals update (16 partitions), random params
+        run /usr/bin/time -v "$cuzk" prove --kind snap --sector-size 32GiB --random-params \
+            --backend cuda ;;
+    esac
     case " $benches " in *" synth "*)
         # CPU only: can synthesis keep this host's GPU busy? (docs/PERFORMANCE.md)
         run "$cuzk" bench synth --sparse 32GiB --iters 3 --no-baseline ;;
@@ -121,6 +138,6 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
 fi
 
 say "summary:"
-grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
+grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|s/partition|first iteration|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
 say "status $status (log: $log)"
 exit "$status"

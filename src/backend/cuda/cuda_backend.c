@@ -511,10 +511,10 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     w->t_ntt = now_s() - t0;
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
-    t0 = now_s();
     rvec want[V_COUNT];
     describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
+    t0 = now_s();   /* the upload is t_upload's */
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
                                 .scalars_on_device = true, .scalars_montgomery = true };
@@ -596,7 +596,9 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cb->clock++;
+    double t0 = now_s();
     int rc = ensure_contexts(ctx, cb, w->log_m);
+    w->t_setup = now_s() - t0;
     if (rc != CZ_OK)
         return rc;
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
@@ -612,7 +614,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     const void *dev[V_COUNT] = { 0 };
     if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
         return rc;
-    double t0 = now_s();
+    t0 = now_s();
     rc = cz_latch_wait(w->prep_done);
     w->t_prep_wait = now_s() - t0;
     if (rc != CZ_OK)

@@ -129,6 +129,7 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
 {
     int rc = CZ_OK;
     *best_total = -1;
+    cz_g16_prepare(be, params);   /* as the engine does at a job's submission */
     for (size_t it = 0; rc == CZ_OK && it < iters; it++) {
         cz_cs_witness_t w;
         double t0 = cz_bench_now();

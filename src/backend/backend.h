@@ -108,6 +108,16 @@ typedef struct cz_backend_ops {
      */
     int (*stage)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *work);
     void (*unstage)(cz_backend_t *be, cz_prove_work_t *work);
+    /*
+     * Optional (NULL: nothing to do), non-blocking, best effort, any thread:
+     * partitions with the FFT domain 2^log_m are coming (the engine calls it
+     * when a job is submitted). The backend may make its per-size state now,
+     * in the background (CUDA: the H and MSM contexts, the upload buffers,
+     * the staging slots), so that the first region does not wait for it.
+     * Nothing is reported: a region that finds the state missing makes it
+     * and reports the failure then.
+     */
+    void (*prepare)(cz_backend_t *be, unsigned log_m);
 } cz_backend_ops_t;
 
 struct cz_backend {
@@ -189,6 +199,13 @@ int cz_backend_new_opts(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int
  */
 int cz_backend_resolve(cz_ctx_t *ctx, const char *kind, const char **resolved, char *why,
                        size_t why_len);
+
+/* ops->prepare where the backend has one (see above). */
+static inline void cz_backend_prepare(cz_backend_t *be, unsigned log_m)
+{
+    if (be && be->ops->prepare)
+        be->ops->prepare(be, log_m);
+}
 
 /* NULL is a harmless no-op. */
 static inline void cz_backend_free(cz_backend_t *be)

@@ -237,6 +237,9 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
     *id = j->id;
     pthread_cond_broadcast(&e->work_cv);
     pthread_mutex_unlock(&e->mu);
+    /* While the first partition synthesizes, the devices make what its region needs. */
+    for (size_t d = 0; d < e->num_devices; d++)
+        cz_g16_prepare(e->devices[d].backend, spec->params);
     return CZ_OK;
 }
 

@@ -242,6 +242,12 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     return CZ_OK;
 }
 
+void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params)
+{
+    if (params && params->n_h)
+        cz_backend_prepare(be, log2_ceil(params->n_h + 1));
+}
+
 void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
 {
     p->work.cancel = cancel;

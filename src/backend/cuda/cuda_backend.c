@@ -32,7 +32,14 @@
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
  * lock, so calls never overlap (ARCHITECTURE.md); the memory is per device,
- * not per worker.
+ * not per worker. prepare() (at a job's submission) makes the H and MSM
+ * contexts and the bounce buffers on a thread of its own, then starts the
+ * staging slots' pinning: done in the first region they cost it 6.7 s at
+ * 32GiB on the H200 machine, because the slots' pinning, started at the
+ * first stage, held up the contexts' cudaMallocs. The contexts are guarded
+ * by cmu, which the region holds throughout and the preparer while it
+ * works (lock order: the engine's device lock, then cmu; smu is never
+ * taken with cmu held, nor cmu with smu held).
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
@@ -48,6 +55,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/cuda.h"
+#include "core/mutex.h"
 #include "core/pool.h"
 
 #define CZ__RESIDENT_SETS 4
@@ -80,7 +88,8 @@ typedef struct {
 
 /* A pinned host buffer holding one partition's a and b (2 * 2^log_m elements). */
 typedef struct {
-    cz_fr *mem;
+    cz_fr *mem;              /* = pin.mem */
+    cz_cuda_pinned pin;
     size_t cap;              /* elements */
     bool busy;               /* a partition's a and b are in it */
     bool growing;            /* its grower thread owns mem/cap until it clears this */
@@ -98,6 +107,12 @@ typedef struct cuda_backend {
     pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
     pthread_cond_t scv;              /* a slot became free */
     stage_slot slots[CZ__STAGE_SLOTS];
+    /* prepare(): one preparer at a time (smu) */
+    pthread_t preparer;
+    bool preparing, preparer_joinable;
+    unsigned prepared_log;           /* (smu) the largest log_m prepared or being prepared */
+    unsigned prepare_log;            /* the preparer's argument, written before it starts */
+    cz_mutex_t cmu;                  /* h, h_log, msm, bounce: the region and the preparer */
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
     cz_cuda_h *h;
@@ -290,16 +305,24 @@ static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
  * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
  * the plain copy.
  */
+/* The two bounce buffers, if they can be had (cmu held). */
+static void ensure_bounce(cuda_backend_t *cb)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    if (cb->bounce[0])
+        return;
+    if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
+        cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
+        cz_cuda_host_free(cb->bounce[0]);
+        cb->bounce[0] = NULL;
+    }
+}
+
 static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
                         size_t bytes)
 {
-    if (bytes >= 4 * CZ__BOUNCE_BYTES && !cb->bounce[0]) {
-        if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
-            cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
-            cz_cuda_host_free(cb->bounce[0]);
-            cb->bounce[0] = NULL;
-        }
-    }
+    if (bytes >= 4 * CZ__BOUNCE_BYTES)
+        ensure_bounce(cb);
     if (bytes < 4 * CZ__BOUNCE_BYTES)
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
     if (!cb->bounce[0])
@@ -346,13 +369,14 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
 static void *grow_slot(void *arg)
 {
     stage_slot *s = arg;
-    void *mem = NULL;
+    cz_cuda_pinned pin;
     int ok = cz_cuda_set_device(NULL, s->device) == CZ_OK &&
-             cz_cuda_host_alloc(NULL, &mem, s->want * sizeof(cz_fr)) == CZ_OK;
+             cz_cuda_pinned_alloc(NULL, &pin, s->want * sizeof(cz_fr), 0) == CZ_OK;
     pthread_mutex_lock(&s->cb->smu);
     if (ok) {
-        cz_cuda_host_free(s->mem);
-        s->mem = mem;
+        cz_cuda_pinned_free(&s->pin);
+        s->pin = pin;
+        s->mem = pin.mem;
         s->cap = s->want;
     } else {
         s->refused = s->want;
@@ -449,8 +473,10 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 
 /* ---- the region's parts --------------------------------------------------------- */
 
+/* The H context for 2^log_m and the MSM context (cmu held). */
 static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
 {
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
     int rc = cz_cuda_set_device(ctx, cb->base.device_index);
     if (rc == CZ_OK && (!cb->h || cb->h_log < log_m)) {
         cz_cuda_h_free(cb->h);
@@ -586,9 +612,14 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
+    double t0 = now_s();
+    cz_mutex_lock(&cb->cmu);   /* a preparer still at work: its set-up is this region's */
+    double t_wait = now_s() - t0;
     cb->upload_s = 0;
     int rc = device_region(cb, ctx, w);
+    w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
+    cz_mutex_unlock(&cb->cmu);
     cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
     return rc;
 }
@@ -622,21 +653,63 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     return tails_part(ctx, cb, set, w);
 }
 
+/* ---- prepare: the first region's set-up, ahead of it ------------------------------ */
+
+static void *prepare_main(void *arg)
+{
+    cuda_backend_t *cb = arg;
+    const unsigned log_m = cb->prepare_log;
+    cz_mutex_lock(&cb->cmu);
+    int rc = ensure_contexts(NULL, cb, log_m);
+    if (rc == CZ_OK)
+        ensure_bounce(cb);
+    cz_mutex_unlock(&cb->cmu);
+    /* then the slots (seconds of pinning), once the contexts' allocations are done */
+    pthread_mutex_lock(&cb->smu);
+    if (rc == CZ_OK)
+        grow_slots(cb, (size_t)2 << log_m);
+    else
+        cb->prepared_log = 0;   /* the region makes them, and reports */
+    cb->preparing = false;
+    pthread_mutex_unlock(&cb->smu);
+    return NULL;
+}
+
+static void cuda_prepare(cz_backend_t *be, unsigned log_m)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    pthread_mutex_lock(&cb->smu);
+    if (!cb->preparing && log_m > cb->prepared_log) {
+        if (cb->preparer_joinable)
+            pthread_join(cb->preparer, NULL);   /* finished: it cleared preparing */
+        cb->prepare_log = log_m;
+        cb->prepared_log = log_m;
+        cb->preparing = pthread_create(&cb->preparer, NULL, prepare_main, cb) == 0;
+        cb->preparer_joinable = cb->preparing;
+        if (!cb->preparing)
+            cb->prepared_log = 0;
+    }
+    pthread_mutex_unlock(&cb->smu);
+}
+
 static void cuda_free_backend(cz_backend_t *be)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
+    if (cb->preparer_joinable)
+        pthread_join(cb->preparer, NULL);
     cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(&cb->sets[s]);
     for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
         if (cb->slots[s].joinable)
             pthread_join(cb->slots[s].grower, NULL);
-        cz_cuda_host_free(cb->slots[s].mem);
+        cz_cuda_pinned_free(&cb->slots[s].pin);
     }
     cz_cuda_host_free(cb->bounce[0]);
     cz_cuda_host_free(cb->bounce[1]);
     pthread_cond_destroy(&cb->scv);
     pthread_mutex_destroy(&cb->smu);
+    cz_mutex_destroy(&cb->cmu);
     cz_cuda_h_free(cb->h);
     cz_cuda_msm_free(cb->msm);
     free(cb);
@@ -648,6 +721,7 @@ static const cz_backend_ops_t cuda_ops = {
     .free = cuda_free_backend,
     .stage = cuda_stage,
     .unstage = cuda_unstage,
+    .prepare = cuda_prepare,
 };
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
@@ -673,6 +747,7 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
     cb->base.device_index = device_index;
     pthread_mutex_init(&cb->smu, NULL);
     pthread_cond_init(&cb->scv, NULL);
+    cz_mutex_init(&cb->cmu);
     if (opts)
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit

@@ -55,8 +55,9 @@ typedef struct cz_g16_timings {
 } cz_g16_timings_t;
 
 /*
- * The backend's prepare() (backend.h) for partitions proved with |params|:
- * their domain is the params' (h holds 2^log_m - 1 points). Non-blocking.
+ * The backend's prepare() (backend.h) for partitions proved with |params|
+ * (their domain is the params': h holds 2^log_m - 1 points). Non-blocking;
+ * |params| must stay alive until cz_backend_settle(be) returned.
  */
 void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params);
 

@@ -142,7 +142,7 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
                     --timeline "$logdir/c2-32g.log" --svg "$logdir/c2-32g.svg" ;;
             esac
             case " $benches " in *" c2steady "*)
-                for w in 2 1; do
+                for w in ${CUZK_GPU_STEADY_W:-2 1}; do
                     run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
                         --backend cuda --workers-per-device "$w" --jobs 3 --quiet \
                         --timeline "$logdir/c2-32g-steady-w$w.log" --svg "$logdir/c2-32g-steady-w$w.svg"

@@ -109,9 +109,12 @@ typedef struct cuda_backend {
     stage_slot slots[CZ__STAGE_SLOTS];
     /* prepare(): one preparer at a time (smu) */
     pthread_t preparer;
-    bool preparing, preparer_joinable;
-    unsigned prepared_log;           /* (smu) the largest log_m prepared or being prepared */
-    unsigned prepare_log;            /* the preparer's argument, written before it starts */
+    bool preparing, preparer_joinable;   /* (smu); settle() waits on scv for !preparing */
+    cz_prove_work_t prepare_bases;   /* the preparer's argument, written before it starts */
+    /* (smu) the params set last seen wholly resident, with contexts for prepared_log: a
+     * hint that lets prepare() return at once without cmu (a region may hold it) */
+    const void *prepared_id, *prepared_h;
+    unsigned prepared_log;
     cz_mutex_t cmu;                  /* h, h_log, msm, bounce: the region and the preparer */
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
@@ -607,6 +610,110 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
     return rc;
 }
 
+/* ---- prepare: the first region's set-up, ahead of it ------------------------------ */
+
+/* Is |w|'s params set resident, every vector of it (cmu held)? */
+static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    const rset *set = find_set(cb, w);
+    if (!set)
+        return false;
+    rvec want[V_COUNT];
+    describe(want, w);
+    for (int k = 0; k < V_COUNT; k++)
+        if (want[k].n && (k != V_B2 || !cb->opts.g2_on_cpu) &&
+            (!set->v[k].dev ||
+             !same_vector(&set->v[k], want[k].host, want[k].n, want[k].point_bytes)))
+            return false;
+    return true;
+}
+
+/* Every vector of |w|'s params set resident where it fits (cmu held). */
+static void make_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    rset *set = find_set(cb, w);
+    if (!set)
+        set = new_set(cb, w);
+    set->last_use = ++cb->clock;
+    rvec want[V_COUNT];
+    describe(want, w);
+    int rc = CZ_OK;
+    for (int k = 0; k < V_COUNT && rc == CZ_OK; k++)
+        if (k != V_B2 || !cb->opts.g2_on_cpu)
+            (void)ensure_vector(NULL, cb, set, k, &want[k], &rc);
+}
+
+/* Record (smu) what a region or the preparer found resident; |w| NULL: nothing known. */
+static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, unsigned h_log)
+{
+    pthread_mutex_lock(&cb->smu);
+    cb->prepared_id = w ? w->params_id : NULL;
+    cb->prepared_h = w ? (const void *)w->h_bases : NULL;
+    cb->prepared_log = w ? h_log : 0;
+    pthread_mutex_unlock(&cb->smu);
+}
+
+/*
+ * The preparer: contexts and bounce buffers first (the region needs them
+ * and they are quick), then the staging slots' pinning is started (threads
+ * of their own: seconds), then the params set is uploaded.
+ */
+static void *prepare_main(void *arg)
+{
+    cuda_backend_t *cb = arg;
+    const cz_prove_work_t *w = &cb->prepare_bases;
+    cz_mutex_lock(&cb->cmu);
+    int rc = ensure_contexts(NULL, cb, w->log_m);
+    if (rc == CZ_OK)
+        ensure_bounce(cb);
+    cz_mutex_unlock(&cb->cmu);
+    if (rc == CZ_OK) {
+        pthread_mutex_lock(&cb->smu);
+        grow_slots(cb, (size_t)2 << w->log_m);
+        pthread_mutex_unlock(&cb->smu);
+        cz_mutex_lock(&cb->cmu);
+        make_resident(cb, w);
+        bool resident = set_resident(cb, w);
+        unsigned h_log = cb->h_log;
+        cz_mutex_unlock(&cb->cmu);
+        note_prepared(cb, resident ? w : NULL, h_log);
+    }
+    pthread_mutex_lock(&cb->smu);
+    cb->preparing = false;
+    pthread_cond_broadcast(&cb->scv);
+    pthread_mutex_unlock(&cb->smu);
+    return NULL;
+}
+
+static void cuda_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    pthread_mutex_lock(&cb->smu);
+    /* one preparer at a time; none when the set was resident last time we looked (a
+     * daemon's later jobs): never cmu here, a region may hold it for a second */
+    bool known = cb->prepared_id == bases->params_id && cb->prepared_h == bases->h_bases &&
+                 cb->prepared_log >= bases->log_m;
+    if (!cb->preparing && !known) {
+        if (cb->preparer_joinable)
+            pthread_join(cb->preparer, NULL);   /* finished: it cleared preparing */
+        cb->prepare_bases = *bases;
+        cb->preparing = pthread_create(&cb->preparer, NULL, prepare_main, cb) == 0;
+        cb->preparer_joinable = cb->preparing;
+    }
+    pthread_mutex_unlock(&cb->smu);
+}
+
+static void cuda_settle(cz_backend_t *be)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    pthread_mutex_lock(&cb->smu);
+    while (cb->preparing)
+        pthread_cond_wait(&cb->scv, &cb->smu);
+    pthread_mutex_unlock(&cb->smu);
+}
+
 static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
 
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
@@ -619,7 +726,10 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     int rc = device_region(cb, ctx, w);
     w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
+    bool resident = rc == CZ_OK && set_resident(cb, w);
+    unsigned h_log = cb->h ? cb->h_log : 0;
     cz_mutex_unlock(&cb->cmu);
+    note_prepared(cb, resident ? w : NULL, h_log);
     cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
     return rc;
 }
@@ -653,45 +763,6 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     return tails_part(ctx, cb, set, w);
 }
 
-/* ---- prepare: the first region's set-up, ahead of it ------------------------------ */
-
-static void *prepare_main(void *arg)
-{
-    cuda_backend_t *cb = arg;
-    const unsigned log_m = cb->prepare_log;
-    cz_mutex_lock(&cb->cmu);
-    int rc = ensure_contexts(NULL, cb, log_m);
-    if (rc == CZ_OK)
-        ensure_bounce(cb);
-    cz_mutex_unlock(&cb->cmu);
-    /* then the slots (seconds of pinning), once the contexts' allocations are done */
-    pthread_mutex_lock(&cb->smu);
-    if (rc == CZ_OK)
-        grow_slots(cb, (size_t)2 << log_m);
-    else
-        cb->prepared_log = 0;   /* the region makes them, and reports */
-    cb->preparing = false;
-    pthread_mutex_unlock(&cb->smu);
-    return NULL;
-}
-
-static void cuda_prepare(cz_backend_t *be, unsigned log_m)
-{
-    cuda_backend_t *cb = (cuda_backend_t *)be;
-    pthread_mutex_lock(&cb->smu);
-    if (!cb->preparing && log_m > cb->prepared_log) {
-        if (cb->preparer_joinable)
-            pthread_join(cb->preparer, NULL);   /* finished: it cleared preparing */
-        cb->prepare_log = log_m;
-        cb->prepared_log = log_m;
-        cb->preparing = pthread_create(&cb->preparer, NULL, prepare_main, cb) == 0;
-        cb->preparer_joinable = cb->preparing;
-        if (!cb->preparing)
-            cb->prepared_log = 0;
-    }
-    pthread_mutex_unlock(&cb->smu);
-}
-
 static void cuda_free_backend(cz_backend_t *be)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
@@ -722,6 +793,7 @@ static const cz_backend_ops_t cuda_ops = {
     .stage = cuda_stage,
     .unstage = cuda_unstage,
     .prepare = cuda_prepare,
+    .settle = cuda_settle,
 };
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

@@ -208,8 +208,8 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
         return CZ_EXIT_USAGE;
     cz_porep_params_t p;
     if (cz_porep_proof_params(&p, v.proof)) {
-        fprintf(stderr, "cuzk porep public-inputs: --registered-proof %s: its partition count "
-                        "is not known to cuzk\n", v.proof->name);
+        fprintf(stderr, "cuzk porep public-inputs: --registered-proof %s: no circuit "
+                        "configuration for its sector size\n", v.proof->name);
         return CZ_EXIT_USAGE;
     }
     unsigned first = 0, count = p.partitions;

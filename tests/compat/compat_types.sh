@@ -102,6 +102,12 @@ if "$CUZK" porep gen-c1 --registered-proof $NI --random 5 --prover-id $P --ticke
         verify_ni 7 "$dir/ni.proof"
         rc=$?; [ $rc -eq 0 ] && ok "$NI verifies from sector values (no seed)" \
             || bad "$NI verify: exit $rc: $(cat "$dir/v.out")"
+        # the public API (cz_porep_public_from_c1 -> cz_porep_c2_verify): the
+        # C1's registered proof picks the NI derivation
+        "$CUZK" verify --kind porep-c2 --c1 "$dir/ni.json" --vk "$VK" --proof "$dir/ni.proof" \
+            >"$dir/v.out" 2>&1
+        rc=$?; [ $rc -eq 0 ] && ok "NI verifies through the public API (--c1)" \
+            || bad "NI verify --c1: exit $rc: $(cat "$dir/v.out")"
         verify_ni 8 "$dir/ni.proof"
         rc=$?; [ $rc -eq 1 ] && ok "NI, another sector number: INVALID" \
             || bad "NI, another sector: exit $rc: $(cat "$dir/v.out")"
@@ -111,6 +117,10 @@ if "$CUZK" porep gen-c1 --registered-proof $NI --random 5 --prover-id $P --ticke
         verify_ni 7 "$dir/swap.proof"
         rc=$?; [ $rc -eq 1 ] && ok "NI, partitions 0/1 swapped: INVALID" \
             || bad "NI, swapped partitions: exit $rc: $(cat "$dir/v.out")"
+        "$CUZK" verify --kind porep-c2 --c1 "$dir/ni.json" --vk "$VK" --proof "$dir/swap.proof" \
+            >"$dir/v.out" 2>&1
+        rc=$?; [ $rc -eq 1 ] && ok "NI swapped, public API: INVALID" \
+            || bad "NI swapped, --c1: exit $rc: $(cat "$dir/v.out")"
         "$CUZK" verify --kind porep-c2 --registered-proof $NI --prover-id $P --sector 7 \
             --ticket $T --seed $S --comm-r "$COMM_R" --comm-d "$COMM_D" --vk "$VK" \
             --proof "$dir/ni.proof" >"$dir/v.out" 2>&1

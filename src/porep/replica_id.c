@@ -13,13 +13,13 @@
 #define MIB (1024ull * KIB)
 #define GIB (1024ull * MIB)
 
-/* RegisteredSealProof in declaration order (registry.rs): the id is the
- * enum discriminant. */
+/* RegisteredSealProof in declaration order (rust-filecoin-proofs-api
+ * registry.rs; the id is the enum discriminant, REGISTERED_PROOF_IDS): V1
+ * 0..4, V1_1 5..9, V1_1_Feat_SyntheticPoRep 10..14,
+ * V1_2_Feat_NonInteractivePoRep 15..19 (also filecoin-ffi's and
+ * go-state-types' RegisteredSealProof). */
 #define S CZ_POREP_SYNTHETIC
 #define NI CZ_POREP_NON_INTERACTIVE
-/* rust-filecoin-proofs-api registry.rs REGISTERED_PROOF_IDS: V1 0..4, V1_1
- * 5..9, V1_1_Feat_SyntheticPoRep 10..14, V1_2_Feat_NonInteractivePoRep
- * 15..19 (also filecoin-ffi's and go-state-types' RegisteredSealProof). */
 static const cz_porep_proof_t PROOFS[] = {
     { "StackedDrg2KiBV1", "StackedDrg2KiBV1", 0, 2 * KIB, 0, 0 },
     { "StackedDrg8MiBV1", "StackedDrg8MiBV1", 1, 8 * MIB, 0, 0 },

@@ -367,11 +367,14 @@ typedef struct cz_porep_public {
     uint64_t sector_size;          /* bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
     uint8_t replica_id[32];        /* Fr reprs, in the C1 JSON's byte order */
     uint8_t comm_d[32], comm_r[32];
-    uint8_t seed[32];              /* interactive randomness */
+    uint8_t seed[32];              /* interactive randomness (not used by the
+                                    * NonInteractivePoRep proofs: their challenges
+                                    * follow from replica_id and comm_r) */
     const char *registered_proof;  /* RegisteredSealProof name ("StackedDrg2KiBV1_1_Feat_
-                                    * SyntheticPoRep", ...: it picks the challenges and
-                                    * the graph); NULL: the sector size's V1_1. A static
-                                    * string when cz_porep_public_from_c1 fills it */
+                                    * SyntheticPoRep", ...: it picks the challenges, the
+                                    * partition count and the graph); NULL: the sector
+                                    * size's V1_1. A static string when
+                                    * cz_porep_public_from_c1 fills it */
 } cz_porep_public_t;
 
 /*
@@ -391,7 +394,8 @@ CZ_EXTERN int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_s
                                         const char *ext, cz_error_t *err);
 
 /*
- * Verify a C2 proof (partitions x 192 bytes) from the public values alone,
+ * Verify a C2 proof (partitions x 192 bytes; NonInteractivePoRep: 13 or 126
+ * partitions, not the SnarkPack aggregate) from the public values alone,
  * as a chain verifier does: the challenges, their parents and every
  * partition's public inputs are derived from replica_id, comm_d, comm_r,
  * seed and the sector size. |vk_path| is the verifying key file; NULL

@@ -64,7 +64,9 @@ static int porep_usage(FILE *f)
     fprintf(f,
             "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
             "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
-            "                         [--registered-proof StackedDrg2KiBV1_1[_Feat_SyntheticPoRep]]\n"
+            "                         [--registered-proof NAME] (NAME: StackedDrg<size>V1_1,\n"
+            "                          ...V1_1_Feat_SyntheticPoRep, ...V1_2_Feat_NonInteractivePoRep;\n"
+            "                          it sets the size, porep_id and challenges)\n"
             "                         -o c1.json\n"
             "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n"
             "         (all-zero data, sparse trees: only the opened columns are materialized;\n"

@@ -166,9 +166,10 @@ static bool sector_values(sector_values_t *v, const char *cmd, const char *const
     "  SECTOR: (--replica-id HEX | (--prover-id HEX | --miner f0ID) --sector N --ticket HEX)\n" \
     "          --seed HEX --comm-r HEX --comm-d HEX\n"                                        \
     "  T: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, ...V1_1, ...V1_1_Feat_SyntheticPoRep,\n" \
-    "  StackedDrg32GiBV1_2_Feat_NonInteractivePoRep (no --seed: non-interactive). HEX: 64\n"  \
-    "  hex digits, the bytes in rust-fil-proofs / C1 JSON order. The V1 proofs use their own\n"\
-    "  graph (predecessor last, expander parents truncated to u32).\n"
+    "  ...V1_2_Feat_NonInteractivePoRep (no --seed: non-interactive; 13 partitions at 2KiB,\n" \
+    "  8MiB, 512MiB, 126 at 32GiB, 64GiB). HEX: 64 hex digits, the bytes in rust-fil-proofs /\n"\
+    "  C1 JSON order. The V1 proofs use their own graph (predecessor last, expander parents\n"\
+    "  truncated to u32).\n"
 
 static const char PI_USAGE[] =
     "usage: cuzk porep public-inputs --registered-proof T SECTOR [--partition K] [-o FILE]\n"
@@ -207,8 +208,8 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
         return CZ_EXIT_USAGE;
     cz_porep_params_t p;
     if (cz_porep_proof_params(&p, v.proof)) {
-        fprintf(stderr, "cuzk porep public-inputs: --registered-proof %s: its partition count "
-                        "is not known to cuzk\n", v.proof->name);
+        fprintf(stderr, "cuzk porep public-inputs: --registered-proof %s: no circuit "
+                        "configuration for its sector size\n", v.proof->name);
         return CZ_EXIT_USAGE;
     }
     unsigned first = 0, count = p.partitions;

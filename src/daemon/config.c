@@ -36,7 +36,7 @@ static const key_def keys[] = {
     { "daemon", "max_body", T_BYTES, F(max_body), 0, 0, "64MiB", "largest request body accepted" },
     { "daemon", "max_wait", T_LONG, F(max_wait), 0, 86400, "300", "cap of ?wait=SECONDS" },
     { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "64", "concurrent connections" },
-    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "64", "partitions per job" },
+    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "128", "partitions per job" },
     { "daemon", "allow_client_paths", T_BOOL, F(allow_client_paths), 0, 0, "true", "accept absolute params/input paths from clients" },
     { "daemon", "log_level", T_STR, F(log_level), 0, 0, "info", "debug, info, warn or error" },
     { "daemon", "pid_file", T_STR, F(pid_file), 0, 0, "", "write the pid here (\"\" = none)" },

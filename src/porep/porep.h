@@ -43,7 +43,6 @@ typedef struct {
     int v1_1;                /* a V1_1 graph (ids >= 5; cuzk seals and proves only
                               * these; the V1 ones are verified: graph.h "legacy") */
     cz_porep_challenge_kind_t challenges;
-    unsigned partitions;     /* 0: the sector size's (cz_porep_params_sector); NI: 126 */
 } cz_porep_proof_t;
 
 /* The registered proof called |name|, or NULL. */
@@ -52,8 +51,11 @@ const cz_porep_proof_t *cz_porep_proof_by_name(const char *name);
 const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes);
 /* porep_id of a registered proof. */
 void cz_porep_id(uint8_t out[32], const cz_porep_proof_t *proof);
-/* The circuit configuration of a registered proof: the sector size's, with
- * the proof's partition count. CZ_EINVAL for an unknown size. */
+/* The circuit configuration of a registered proof: the sector size's
+ * (cz_porep_params_sector); NonInteractivePoRep takes 13 partitions at 2KiB,
+ * 8MiB and 512MiB and 126 at 32GiB and 64GiB, each of the size's own
+ * challenge count (2 / 18: the same circuit and params file as V1_1;
+ * replica_id.c ni_layout). CZ_EINVAL for an unknown size. */
 int cz_porep_proof_params(cz_porep_params_t *out, const cz_porep_proof_t *proof);
 
 /* replica_id bytes (an Fr repr). */

@@ -9,7 +9,8 @@
 #     v27 32GiB vk (the same circuit, another setup) the v28-era mainnet
 #     proof is INVALID (exit 1) in both paths, never a format error: the
 #     inputs have the right count and the proof decodes;
-#   - NonInteractivePoRep: 126 partitions, no seed (a seed is refused);
+#   - NonInteractivePoRep: 126 partitions at 32GiB, 13 at 2KiB, no seed (a seed
+#     is refused);
 #   - bad values exit 2 naming the option.
 # Usage: compat_sector.sh CUZK [REALDATA] ($CUZK_REALDATA wins); 77 without data.
 set -u
@@ -92,9 +93,11 @@ expect2 "replica and prover" --replica-id porep public-inputs $COMMON --replica-
     --miner "$MINER" --sector 1 --ticket "$TICKET"
 expect2 "NI with a seed" "no --seed" porep public-inputs --registered-proof $NI --replica-id "$RID" \
     --seed "$SEED" --comm-r "$COMM_R" --comm-d "$COMM_D"
-expect2 "NI size with no known partitions" "partition count" porep public-inputs \
-    --registered-proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep --replica-id "$RID" \
-    --comm-r "$COMM_R" --comm-d "$COMM_D"
+# NI at a test size: 13 partitions x 2 challenges (39 inputs each)
+"$CUZK" porep public-inputs --registered-proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep \
+    --replica-id "$RID" --comm-r "$COMM_R" --comm-d "$COMM_D" -o "$dir/ni2k" 2>"$dir/ni2k.err" \
+    && [ "$(grep -c . "$dir/ni2k")" -eq $((13 * 39)) ] && ok "NI 2KiB: 13 x 39 inputs" \
+    || bad "NI 2KiB public inputs: $(cat "$dir/ni2k.err")"
 expect2 "partition out of range" --partition porep public-inputs $COMMON --replica-id "$RID" \
     --partition 10
 head -c 192 "$dir/proof" >"$dir/short"

@@ -17,9 +17,13 @@
  * 2KiB ones (31 V1_0 with porep_id 0, 31 V1_1 and 31 V1_2 with porep_id
  * 5, 31 V1_2 + SyntheticPoRep with porep_id 5) need only the 4.6 KB 2KiB
  * vk. The vk's blake2b digest is checked against the built-in manifest
- * first. The two 32GiB NonInteractivePoRep records get their 126 partitions'
- * inputs derived; their proofs are SnarkPack aggregates, not checked. Without any vk the test says so and skips (77)
- * after the checks above.
+ * first. The NonInteractivePoRep records (v18: 12 at 8MiB and 10 at 512MiB
+ * with made-up porep_ids, 2 at 32GiB with porep_id 8) carry cuzk's NI
+ * partition count (13 / 126), and their proofs are SnarkPack aggregates of
+ * 16 / 128 proofs (the count padded to a power of 2; header and length
+ * checked, the aggregate itself is not verified); the 32GiB ones get their
+ * 126 partitions' inputs derived. Without any vk the test says so and skips
+ * (77) after the checks above.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -77,7 +81,8 @@ static uint64_t sector_id_of(const char *line)
 }
 
 typedef struct {
-    size_t records, derived, verified, no_vk, unsupported, made_up, synthetic;
+    size_t records, derived, verified, no_vk, unsupported, made_up, synthetic, ni_layout,
+        ni_inputs;
     char vk_missing[8][300];
     size_t n_missing;
 } tally_t;
@@ -134,6 +139,50 @@ static cz_pvk_t *pvk_for(cz_ctx_t *ctx, const cz_porep_params_t *p, uint64_t sec
     return s->pvk;
 }
 
+/*
+ * An NI record's layout against cuzk's (porep/replica_id.c): the record's
+ * partition count is NI's for its size, and its proof is a SnarkPack
+ * aggregate of that many partition proofs padded to a power of 2 (RFP
+ * filecoin-proofs api/seal.rs: seal_commit_phase2 aggregates NI's circuit
+ * proofs; get_aggregate_target_len). The aggregate's layout (bellperson
+ * src/groth16/aggregate/proof.rs AggregateProof::write, Gt compressed to 288
+ * bytes, G1 48, G2 96): com_ab, com_c (2 Gt each), ip_ab (Gt), agg_c (G1) =
+ * 1488 bytes, then GipaProof.nproofs as u32 LE; in all 2260 bytes plus 2976
+ * per halving (comms_ab, comms_c: 4 Gt each; z_ab: 2 Gt; z_c: 2 G1).
+ */
+static void check_ni_layout(json_t *pc, json_t *proof, uint64_t sector_size, tally_t *t)
+{
+    static const char *ni_names[5] = {
+        "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep",
+        "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep",
+        "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep",
+        "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep",
+        "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep",
+    };
+    const cz_porep_proof_t *ni = NULL;
+    for (int i = 0; i < 5 && !ni; i++) {
+        const cz_porep_proof_t *c = cz_porep_proof_by_name(ni_names[i]);
+        if (c && c->sector_bytes == sector_size)
+            ni = c;
+    }
+    cz_porep_params_t p;
+    NEED(ni && cz_porep_proof_params(&p, ni) == 0);
+    CHECK_EQ_U64((uint64_t)json_number_value(json_object_get(pc, "partitions")), p.partitions);
+    unsigned n = 2, levels = 1;
+    while (n < p.partitions)
+        n *= 2, levels++;
+    const size_t len = json_array_size(proof);
+    CHECK_EQ_U64(len, 2260 + 2976 * (uint64_t)levels);
+    uint8_t head[1492];
+    NEED(len >= sizeof head);
+    for (size_t i = 0; i < sizeof head; i++)
+        head[i] = (uint8_t)json_number_value(json_array_get(proof, i));
+    uint32_t nproofs = (uint32_t)head[1488] | (uint32_t)head[1489] << 8 |
+                       (uint32_t)head[1490] << 16 | (uint32_t)head[1491] << 24;
+    CHECK_EQ_U64(nproofs, n);
+    t->ni_layout++;
+}
+
 static void check_record(cz_ctx_t *ctx, const char *line, tally_t *t)
 {
     json_error_t err;
@@ -164,40 +213,41 @@ static void check_record(cz_ctx_t *ctx, const char *line, tally_t *t)
         if (!memcmp(id, porep_id, 32) && c->sector_bytes == sector_size)
             pf = c;
     }
+    /* The records pair the V1_1 porep_ids with the features (test configs:
+     * RFP tests/regression.rs), so the feature picks the challenge kind and
+     * the porep_id the graph. */
+    const char *feat = json_string_value(json_array_get(features, 0));
+    const bool ni = feat && !strcmp(feat, "NonInteractivePoRep");
+    if (ni)
+        check_ni_layout(pc, json_object_get(r, "proof"), sector_size, t);
     if (!pf) {
         t->made_up++;
         json_decref(r);
         return;
     }
-    /* The records pair the V1_1 porep_ids with the features (test configs:
-     * RFP tests/regression.rs), so the feature picks the challenge kind and
-     * the porep_id the graph. NI proofs are SnarkPack aggregates: not
-     * partition proofs cuzk verifies. */
     cz_porep_proof_t synth;
-    const char *feat = json_string_value(json_array_get(features, 0));
     if (feat && !strcmp(feat, "SyntheticPoRep")) {
         synth = *pf;
         synth.challenges = CZ_POREP_SYNTHETIC;
         pf = &synth;
         t->synthetic++;
-    } else if (feat && !strcmp(feat, "NonInteractivePoRep") && sector_size == (32ull << 30)) {
-        /* inputs only: 126 partitions x 327, from replica_id and comm_r */
+    } else if (ni) {
+        /* inputs only (the proof is an aggregate): every partition's, from
+         * replica_id and comm_r */
         synth = *pf;
         synth.challenges = CZ_POREP_NON_INTERACTIVE;
-        synth.partitions = 126;
         cz_porep_params_t p;
-        NEED(cz_porep_proof_params(&p, &synth) == 0 && p.partitions == 126);
-        CHECK_EQ_U64((uint64_t)json_number_value(json_object_get(pc, "partitions")), 126);
+        NEED(cz_porep_proof_params(&p, &synth) == 0);
         cz_c2_public_t pub = { .proof = &synth };
         cz_porep_replica_id(pub.replica_id, prover, sector_id_of(line), ticket, comm_d, porep_id);
         memcpy(pub.comm_d, comm_d, 32);
         memcpy(pub.comm_r, comm_r, 32);
-        const size_t per = cz_porep_num_inputs(&p) - 1;
-        cz_fr *in = malloc(126 * per * sizeof *in);
+        const size_t n = (size_t)p.partitions * (cz_porep_num_inputs(&p) - 1);
+        cz_fr *in = malloc(n * sizeof *in);
         NEED(in);
-        CHECK_OK(cz_c2_public_inputs(ctx, in, 126 * per, NULL, &pub));
+        CHECK_OK(cz_c2_public_inputs(ctx, in, n, NULL, &pub));
         free(in);
-        t->unsupported++;
+        t->ni_inputs++;
         json_decref(r);
         return;
     } else if (feat) {
@@ -272,10 +322,15 @@ CZ_TEST(regression_records)
     if (!t.records)
         goto done;
     printf("  %zu records: %zu derived + decoded (%zu synthetic), %zu verified, %zu without a "
-           "vk here, %zu NI (inputs derived; aggregated proofs not checked), %zu made-up porep_ids\n",
-           t.records, t.derived, t.synthetic, t.verified, t.no_vk, t.unsupported, t.made_up);
+           "vk here, %zu NI (layout checked; %zu with inputs derived; aggregates not verified), "
+           "%zu made-up porep_ids, %zu of other features\n",
+           t.records, t.derived, t.synthetic, t.verified, t.no_vk, t.ni_layout, t.ni_inputs,
+           t.made_up, t.unsupported);
     CHECK(t.derived >= 360);
     CHECK_EQ_U64(t.synthetic, 32);
+    CHECK_EQ_U64(t.ni_layout, 24);     /* v18: 12 x 8MiB, 10 x 512MiB, 2 x 32GiB */
+    CHECK_EQ_U64(t.ni_inputs, 2);
+    CHECK_EQ_U64(t.unsupported, 0);
     if (t.no_vk) {
         static char why[3000];
         int o = snprintf(why, sizeof why, "%zu real proofs not verified: no v28 vk in %s "

@@ -1,7 +1,8 @@
 /*
  * tests/porep/test_c1.c — gen-c1 of a 2KiB sector, the JSON round trip,
  * native verification, tampering, malformed JSON with path-naming errors,
- * and the public inputs from public values vs the circuit input's.
+ * the public inputs from public values vs the circuit input's, and the
+ * NI-PoRep C1 (13 partitions, challenges from replica_id and comm_r).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,68 @@ CZ_TEST(tampered_c1_detected)
     expect_tamper("labeling parent", t_lparent, "labeling proof");
     expect_tamper("parent index", t_index, "parent");
     expect_tamper("seed", t_seed, "derived challenge");
+}
+
+/* Swap the proofs of partitions |a| and |b| (2 challenges each). */
+static void swap_partitions(cz_c1_t *p, unsigned a, unsigned b)
+{
+    for (unsigned i = 0; i < p->nchallenges; i++) {
+        cz_c1_proof_t t = p->proofs[a * p->nchallenges + i];
+        p->proofs[a * p->nchallenges + i] = p->proofs[b * p->nchallenges + i];
+        p->proofs[b * p->nchallenges + i] = t;
+    }
+}
+
+/* NI-PoRep at 2KiB (RFP constants.rs: 13 partitions x 2 challenges): the C1
+ * round-trips, its challenges follow from replica_id and comm_r (a changed
+ * seed changes nothing; swapped partitions or a changed comm_r fail), and
+ * the JSON is refused under the V1_1 name (1 partition). */
+CZ_TEST(non_interactive_c1)
+{
+    setup();
+    cz_seal_args_t a;
+    memset(&a, 0, sizeof a);
+    a.sector_bytes = 2048;
+    a.random_seed = 42;
+    memset(a.prover_id, 9, 32);
+    memset(a.ticket, 1, 32);
+    memset(a.seed, 99, 32);
+    a.sector_id = 7;
+    a.proof = cz_porep_proof_by_name("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep");
+    REQUIRE(a.proof);
+    cz_c1_t ni;
+    CHECK_OK(cz_seal_gen_c1(ctx, &a, &ni));
+    CHECK_EQ_INT(ni.npartitions, 13);
+    CHECK_EQ_INT(ni.nchallenges, 2);
+    CHECK_MEM_EQ(ni.comm_d, c1.comm_d, 32);          /* same data, another porep_id: */
+    CHECK(memcmp(ni.replica_id, c1.replica_id, 32)); /* replica_id 15.. vs 5.. */
+    CHECK_OK(cz_c1_verify(ctx, &ni));
+    char *text;
+    CHECK_OK(cz_c1_to_json(ctx, &ni, &text));
+    cz_c1_t p;
+    CHECK_OK(cz_c1_parse(ctx, &p, text, strlen(text)));
+    CHECK(p.proof == a.proof);
+    CHECK_EQ_INT(p.npartitions, 13);
+    p.seed[0] ^= 1;                                  /* NI ignores the seed */
+    CHECK_OK(cz_c1_verify(ctx, &p));
+    swap_partitions(&p, 3, 9);
+    CHECK_EQ_INT(cz_c1_verify(ctx, &p), CZ_EVERIFY);
+    CHECK(strstr(cz_ctx_message(ctx), "partition 3") != NULL);
+    swap_partitions(&p, 3, 9);
+    p.comm_r[3] ^= 1;
+    CHECK_EQ_INT(cz_c1_verify(ctx, &p), CZ_EVERIFY);
+    cz_c1_free(&p);
+    /* the same vanilla proofs named StackedDrg2KiBV1_1: 13 partitions for 1 */
+    const char *k = "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep";
+    char *at = strstr(text, k);
+    REQUIRE(at);
+    size_t kl = strlen(k), vl = strlen("StackedDrg2KiBV1_1");
+    memcpy(at, "StackedDrg2KiBV1_1", vl);
+    memmove(at + vl, at + kl, strlen(at + kl) + 1);
+    CHECK_EQ_INT(cz_c1_parse(ctx, &p, text, strlen(text)), CZ_EFORMAT);
+    CHECK(strstr(cz_ctx_message(ctx), "partitions") != NULL);
+    free(text);
+    cz_c1_free(&ni);
 }
 
 static void expect_format(const char *text, const char *needle)

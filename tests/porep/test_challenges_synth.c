@@ -127,9 +127,29 @@ CZ_TEST(registered_proofs_dispatch)
     CHECK_OK(cz_porep_proof_params(&p, ni));
     CHECK_EQ_U64(p.partitions, 126);
     CHECK_EQ_U64(p.challenges, 18);
-    CHECK_EQ_INT(cz_porep_proof_params(&p,
-                     cz_porep_proof_by_name("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep")),
-                 CZ_EINVAL);                       /* its partition count is not known here */
+    /* NI at every size (RFP constants.rs: 26 challenges over 13 partitions at
+     * the test sizes, 2253 over 126 at 32GiB/64GiB): the V1_1 circuit of the
+     * size (same params file), only the partition count differs */
+    static const struct { const char *ni, *v11; unsigned parts; } sizes[] = {
+        { "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1_1", 13 },
+        { "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_1", 13 },
+        { "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1_1", 13 },
+        { "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1_1", 126 },
+        { "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg64GiBV1_1", 126 },
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const cz_porep_proof_t *n = cz_porep_proof_by_name(sizes[i].ni);
+        const cz_porep_proof_t *w = cz_porep_proof_by_name(sizes[i].v11);
+        REQUIRE(n && w);
+        CHECK_EQ_U64(n->id, 15 + i);
+        cz_porep_params_t pn, pw;
+        CHECK_OK(cz_porep_proof_params(&pn, n));
+        CHECK_OK(cz_porep_proof_params(&pw, w));
+        CHECK_EQ_U64(pn.partitions, sizes[i].parts);
+        CHECK(cz_porep_params_same_circuit(&pn, &pw));
+        /* at least the minimum: 26 / 2253 challenges in all */
+        CHECK((uint64_t)pn.partitions * pn.challenges >= (sizes[i].parts == 13 ? 26u : 2253u));
+    }
     uint8_t rid[32], comm_r[32], seed[32];
     fill(rid, 21);
     fill(comm_r, 22);

@@ -123,6 +123,10 @@ typedef struct cz_prover_config {
     cz_log_cb *log;                /* NULL: the library logs nothing */
     void *log_user;
     int log_level;                 /* least level passed to |log| */
+    bool params_check;             /* before a params file under a name Filecoin publishes
+                                    * (parameters.json, v28) is first used, check its
+                                    * blake2b digest: a file that differs fails the job
+                                    * (CZ_EMISMATCH, naming it); once per size+mtime */
 } cz_prover_config_t;
 
 /* Fill |cfg| with the defaults above. */
@@ -270,6 +274,9 @@ typedef struct cz_job_info {
     size_t in_stage[CZ_PART_NSTAGES];
     bool loading_params;           /* QUEUED: its params are being loaded now */
     char summary[128];             /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
+    bool started;                  /* its params are loaded and its partitions are in the
+                                    * proving queues (in_stage counts them); false while
+                                    * it waits for, or loads, its params */
 } cz_job_info_t;
 
 /* A snapshot of job |id|. CZ_ENOTFOUND for an unknown (or forgotten) id. Thread-safe. */

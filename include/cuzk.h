@@ -254,6 +254,18 @@ typedef enum cz_part_stage {
     CZ_PART_NSTAGES
 } cz_part_stage_t;
 
+/* "queued", "synthesis", "waiting_device", "device", "epilogue"; "unknown" out of range. */
+CZ_EXTERN const char *cz_part_stage_name(cz_part_stage_t s);
+
+/*
+ * Where a started job's work is, for a progress display: "verify" in
+ * CZ_JOB_VERIFYING, else the cz_part_stage_name of the furthest stage any
+ * of its unfinished partitions (|in_stage|, cz_job_info_t) has reached.
+ * Never NULL; thread-safe.
+ */
+CZ_EXTERN const char *cz_job_stage_label(cz_job_state_t state,
+                                         const size_t in_stage[CZ_PART_NSTAGES]);
+
 /* Milliseconds. */
 typedef struct cz_job_timings {
     double queue_wait;             /* submit to the first synthesis, params load included */

@@ -426,6 +426,11 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
         memcpy(out->in_stage, ei.in_stage, sizeof out->in_stage);
         out->t = ei.t;
         out->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
+    } else if (j->phase == PJ_ENGINE && j->eid) {
+        /* ended in the engine, which forgot it; the completion callback is recording
+         * the outcome: still running to the caller, every partition resolved */
+        out->state = CZ_JOB_RUNNING;
+        out->partitions_done = j->partitions_done;
     } else {
         out->t.queue_wait = (now - j->t_accept) * 1e3;
     }

@@ -102,15 +102,8 @@ typedef struct cz_job_spec {
 /* cz_job_state_t, cz_job_timings_t (params_load left 0 by the engine), cz_job_info_t
  * and cz_job_state_name are the public ones (cuzk.h): the engine never
  * reports QUEUED for a job waiting for params, the prover does. */
-/* cz_part_stage_t (where a partition is) is public too (cuzk.h). */
-/* "queued", "synthesis", "waiting_device", "device", "epilogue". */
-const char *cz_part_stage_name(cz_part_stage_t s);
-/*
- * Where a running job's work is, for a progress display: "verify" in
- * CZ_JOB_VERIFYING, else the name of the furthest stage that any of its
- * unfinished partitions (|in_stage|, as in cz_job_info_t) has reached.
- */
-const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES]);
+/* cz_part_stage_t (where a partition is), cz_part_stage_name and cz_job_stage_label
+ * are public too (cuzk.h). */
 
 
 typedef struct cz_engine_stats {

@@ -29,6 +29,7 @@
 #include "cli/cli.h"
 #include "circuits/porep/stacked.h"
 #include "circuits/post/fallback.h"
+#include "core/clock.h"
 #include "cuzk/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
@@ -36,12 +37,7 @@
 #include "engine/engine.h"
 #include "post/input.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_s(void) { return cz_mono_s(); }
 
 static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
 {

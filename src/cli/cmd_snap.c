@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
@@ -36,12 +37,7 @@
 #include "update/request.h"
 #include "update/vanilla.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_s(void) { return cz_mono_s(); }
 
 static int fail_exit(cz_ctx_t *ctx, const char *cmd, int rc)
 {

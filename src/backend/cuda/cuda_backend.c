@@ -48,6 +48,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/cuda.h"
+#include "core/clock.h"
 #include "core/pool.h"
 
 #define CZ__RESIDENT_SETS 4
@@ -109,12 +110,6 @@ typedef struct cuda_backend {
     uint64_t clock;                  /* region counter, for LRU */
 } cuda_backend_t;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- device memory accounting --------------------------------------------------- */
 
@@ -329,9 +324,9 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     void *dev = NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
         return NULL;
-    const double t0 = now_s();
+    const double t0 = cz_mono_s();
     *rc = upload_bases(ctx, cb, dev, want->host, bytes);
-    cb->upload_s += now_s() - t0;
+    cb->upload_s += cz_mono_s() - t0;
     if (*rc != CZ_OK) {
         cz_cuda_free(dev);
         return NULL;
@@ -506,12 +501,12 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
         return rc;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
-    w->t_ntt = now_s() - t0;
+    w->t_ntt = cz_mono_s() - t0;
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
-    t0 = now_s();
+    t0 = cz_mono_s();
     rvec want[V_COUNT];
     describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
@@ -527,7 +522,7 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         if (rc == CZ_OK)
             rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
     }
-    w->t_msm_h = now_s() - t0;
+    w->t_msm_h = cz_mono_s() - t0;
     return rc;
 }
 
@@ -555,27 +550,27 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "L")) != CZ_OK)
         return rc;
 
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
-    w->t_msm_l = now_s() - t0;
+    w->t_msm_l = cz_mono_s() - t0;
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
                          w->num_inputs, w->a_split);
-        w->t_msm_a = now_s() - t0;
+        w->t_msm_a = cz_mono_s() - t0;
     }
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
-        w->t_msm_b1 = now_s() - t0;
+        w->t_msm_b1 = cz_mono_s() - t0;
     }
     w->b2_done = false;
     if (rc == CZ_OK && !cb->opts.g2_on_cpu && (rc = cz_backend_step(ctx, w, "B2")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
-        w->t_msm_b2 = now_s() - t0;
+        w->t_msm_b2 = cz_mono_s() - t0;
         w->b2_done = rc == CZ_OK;
     }
     return rc;
@@ -612,9 +607,9 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     const void *dev[V_COUNT] = { 0 };
     if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
         return rc;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);
-    w->t_prep_wait = now_s() - t0;
+    w->t_prep_wait = cz_mono_s() - t0;
     if (rc != CZ_OK)
         return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
     return tails_part(ctx, cb, set, w);

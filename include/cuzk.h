@@ -119,7 +119,7 @@ typedef struct cz_prover_config {
     bool params_allow_paths;       /* accept absolute params paths besides names */
     unsigned max_partitions;       /* a job with more is refused at submit; 0: 1024 */
     bool no_verify;                /* do not verify finished jobs (NOT for production) */
-    const char *timeline;          /* engine timeline: NULL off, "-" stderr, else a file (appended) */
+    const char *timeline;          /* engine timeline: NULL off, "-" stderr, else a file (truncated) */
     cz_log_cb *log;                /* NULL: the library logs nothing */
     void *log_user;
     int log_level;                 /* least level passed to |log| */

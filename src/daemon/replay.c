@@ -188,7 +188,8 @@ int cz__replay(cz_server_t *s, cz_ctx_t *ctx)
     if (rc == CZ_OK && r.oom)
         rc = cz_fail(ctx, CZ_ENOMEM, "journal replay");
     if (rc == CZ_OK) {
-        qsort(r.again, r.n, sizeof *r.again, by_start_order);
+        if (r.n)   /* qsort's base must not be NULL, even for 0 elements */
+            qsort(r.again, r.n, sizeof *r.again, by_start_order);
         for (size_t i = 0; i < r.n; i++)
             requeue(s, r.again[i]);
         cz_mutex_lock(&s->mu);

@@ -28,6 +28,7 @@ static const cz_cli_command benches[] = {
 #endif
 #ifdef CUZK_HAVE_CUDA
     { "h", cz_bench_h, "H (NTTs of a, b, c) on the GPU incl. uploads vs the CPU H" },
+    { "pin", cz_bench_pin, "pinning a staging slot: registered hugepages vs cudaMallocHost" },
 #endif
 
 

@@ -35,6 +35,8 @@ int cz_bench_prove(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
 /* PoRep C2 partition synthesis, direct vs general path (jansson builds). */
 int cz_bench_synth(int argc, char **argv);
+/* `cuzk bench pin [--gib G]` (bench_cuda.c, CUDA builds only). */
+int cz_bench_pin(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */
 int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json);
@@ -52,6 +54,7 @@ typedef struct cz_c2_random_opts {
     size_t workers, threads, device;
     uint64_t seed;
     bool quiet, json, dry_run;
+    size_t jobs;   /* engine jobs of the C1 submitted at once (0 or 1: one) */
 } cz_c2_random_opts_t;
 int cz_bench_c2_random(const cz_c2_random_opts_t *o);
 

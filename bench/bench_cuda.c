@@ -20,9 +20,17 @@
  * the CPU MSM on all cores, same bases and scalars, for N <= 22 (or
  * --baseline); the results must be equal.
  *
+ * PIN: one staging slot's worth of pinned host memory (--gib G, default 8:
+ * a and b of a 2^27 partition) by cudaMallocHost (the baseline) and by
+ * cz_cuda_pinned_alloc (hugepages faulted on 8 threads, then registered),
+ * each while another thread times a 256 MiB cudaMalloc issued 50 ms after
+ * the pinning began (does the pinning hold the device's allocations up?).
+ * One run of each, baseline first.
+ *
  * Times are the best of K runs after one warm-up run.
  */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,4 +502,87 @@ out:
     free(s);
     cz_ctx_free(ctx);
     return ret;
+}
+
+/* ---- pinning -------------------------------------------------------------------- */
+
+typedef struct {
+    double start;      /* when the pinning began */
+    double waited_s;   /* the probe cudaMalloc's latency */
+    int rc;
+} pin_probe;
+
+/* 50 ms into the pinning, one 256 MiB device allocation: how long does it take? */
+static void *pin_probe_main(void *arg)
+{
+    pin_probe *p = arg;
+    while (cz_bench_now() - p->start < 0.05)
+        ;
+    void *d = NULL;
+    double t0 = cz_bench_now();
+    p->rc = cz_cuda_set_device(NULL, 0);
+    if (p->rc == CZ_OK)
+        p->rc = cz_cuda_malloc(NULL, &d, (size_t)256 << 20);
+    p->waited_s = cz_bench_now() - t0;
+    cz_cuda_free(d);
+    return NULL;
+}
+
+/* One pinning of |bytes| (fast: cz_cuda_pinned_alloc, else cudaMallocHost), probed. */
+static int time_pin(cz_ctx_t *ctx, size_t bytes, bool fast, double *pin_s, double *probe_s,
+                    bool *registered)
+{
+    pin_probe probe = { .start = cz_bench_now() };
+    pthread_t th;
+    bool started = pthread_create(&th, NULL, pin_probe_main, &probe) == 0;
+    cz_cuda_pinned pin = { 0 };
+    void *mem = NULL;
+    int rc = fast ? cz_cuda_pinned_alloc(ctx, &pin, bytes, 0) : cz_cuda_host_alloc(ctx, &mem, bytes);
+    *pin_s = cz_bench_now() - probe.start;
+    if (started)
+        pthread_join(th, NULL);
+    *probe_s = started ? probe.waited_s : -1;
+    *registered = pin.registered;
+    cz_cuda_pinned_free(&pin);
+    cz_cuda_host_free(mem);
+    return rc != CZ_OK ? rc : probe.rc;
+}
+
+int cz_bench_pin(int argc, char **argv)
+{
+    size_t gib = 8;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--gib") && i + 1 < argc && cz_cli_parse_size(argv[i + 1], &gib) &&
+            gib > 0 && gib <= 256) {
+            i++;
+        } else {
+            fprintf(stderr, "usage: cuzk bench pin [--gib G]   (1..256, default 8)\n");
+            return CZ_EXIT_USAGE;
+        }
+    }
+    if (probe_or_fail())
+        return CZ_EXIT_FAIL;
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_FAIL;
+    int rc = cz_cuda_set_device(ctx, 0);
+    double base_pin = 0, base_probe = 0, fast_pin = 0, fast_probe = 0;
+    bool reg = false, unused;
+    if (rc == CZ_OK)   /* the driver's own start-up is not the pinning's */
+        rc = cz_cuda_sync(ctx);
+    if (rc == CZ_OK)
+        rc = time_pin(ctx, gib << 30, false, &base_pin, &base_probe, &unused);
+    if (rc == CZ_OK)
+        rc = time_pin(ctx, gib << 30, true, &fast_pin, &fast_probe, &reg);
+    if (rc != CZ_OK) {
+        int code = fail(ctx, "bench pin");
+        cz_ctx_free(ctx);
+        return code;
+    }
+    printf("PIN %zu GiB: cudaMallocHost %.2f s (a 256 MiB cudaMalloc meanwhile took %.3f s); "
+           "%s %.2f s (cudaMalloc meanwhile %.3f s); %.1fx\n", gib, base_pin, base_probe,
+           reg ? "hugepages faulted on 8 threads + cudaHostRegister" : "fallback cudaMallocHost",
+           fast_pin, fast_probe, fast_pin > 0 ? base_pin / fast_pin : 0);
+    cz_ctx_free(ctx);
+    return CZ_EXIT_OK;
 }

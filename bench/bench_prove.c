@@ -129,6 +129,7 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
 {
     int rc = CZ_OK;
     *best_total = -1;
+    cz_g16_prepare(be, params);   /* as the engine does at a job's submission */
     for (size_t it = 0; rc == CZ_OK && it < iters; it++) {
         cz_cs_witness_t w;
         double t0 = cz_bench_now();
@@ -148,11 +149,16 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
         double t1 = cz_bench_now();
         rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, &t);
         double total = synth + (cz_bench_now() - t1);
-        if (rc == CZ_OK && it == 0 && iters > 1)   /* the cold region: params uploaded in it */
-            fprintf(stderr, "first iteration (cold): device %.1f ms = params upload %.1f + NTT/H %.1f "
-                    "+ MSM h %.1f + prep wait %.1f + l %.1f + a %.1f + b_g1 %.1f + b_g2 %.1f (ms)\n",
-                    t.device * 1e3, t.upload * 1e3, t.ntt * 1e3, (t.msm_h - t.upload) * 1e3,
-                    t.prep_wait * 1e3, t.msm_l * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3);
+        if (rc == CZ_OK && it == 0 && iters > 1) {   /* the cold region: params uploaded in it */
+            double parts = t.setup + t.upload + t.ntt + t.msm_h + t.prep_wait + t.msm_l +
+                           t.msm_a + t.msm_b1 + t.msm_b2;
+            fprintf(stderr, "first iteration (cold): device %.1f ms = set-up %.1f + params upload "
+                    "%.1f + NTT/H %.1f + MSM h %.1f + prep wait %.1f + l %.1f + a %.1f + b_g1 "
+                    "%.1f + b_g2 %.1f + not in a stage %.1f (ms)\n", t.device * 1e3,
+                    t.setup * 1e3, t.upload * 1e3, t.ntt * 1e3, t.msm_h * 1e3, t.prep_wait * 1e3,
+                    t.msm_l * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3,
+                    (t.device - parts) * 1e3);
+        }
         if (rc == CZ_OK && pvk && (rc = cz_verify(ctx, pvk, &proof, inputs, n)) != CZ_OK)
             cz_fail(ctx, rc, "the proof does not verify");
         free(inputs);

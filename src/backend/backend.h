@@ -83,7 +83,10 @@ typedef struct cz_prove_work {
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
-    double t_upload;                  /* of the above, params bases uploaded (a set's first region) */
+    double t_upload;                  /* params bases uploaded (a set's first region; the
+                                       * MSM times exclude it) */
+    double t_setup;                   /* the region's set-up: device contexts, their buffers
+                                       * and tables (the first region of a size) */
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;
@@ -105,6 +108,23 @@ typedef struct cz_backend_ops {
      */
     int (*stage)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *work);
     void (*unstage)(cz_backend_t *be, cz_prove_work_t *work);
+    /*
+     * Optional (NULL: nothing to do), non-blocking, best effort, any thread:
+     * partitions proved with these params are coming (the engine calls it
+     * when a job is submitted). Only |bases|' params fields are read: log_m,
+     * the five base vectors and their lengths, params_id. The backend may
+     * make its state for them now, in the background (CUDA: the H and MSM
+     * contexts, the upload buffers, the staging slots, and the params
+     * vectors made resident), so that the first region does not wait for
+     * it. It may read the base vectors until settle() returns. Nothing is
+     * reported: a region that finds the state missing makes it and reports
+     * the failure then.
+     */
+    void (*prepare)(cz_backend_t *be, const cz_prove_work_t *bases);
+    /* With prepare: returns once nothing a prepare() was given is read any
+     * more (the engine calls it before a job may end: its params may be
+     * freed then). Any thread. */
+    void (*settle)(cz_backend_t *be);
 } cz_backend_ops_t;
 
 struct cz_backend {
@@ -186,6 +206,19 @@ int cz_backend_new_opts(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int
  */
 int cz_backend_resolve(cz_ctx_t *ctx, const char *kind, const char **resolved, char *why,
                        size_t why_len);
+
+/* ops->prepare / ops->settle where the backend has them (see above). */
+static inline void cz_backend_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
+{
+    if (be && be->ops->prepare)
+        be->ops->prepare(be, bases);
+}
+
+static inline void cz_backend_settle(cz_backend_t *be)
+{
+    if (be && be->ops->settle)
+        be->ops->settle(be);
+}
 
 /* NULL is a harmless no-op. */
 static inline void cz_backend_free(cz_backend_t *be)

@@ -256,6 +256,7 @@ static const char C2_PROVE_USAGE[] =
     "       cuzk prove --kind porep-c2 --c1 FILE --random-params [--dry-run] [--proof OUT]\n"
     "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
     "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
+    "                  [--jobs N]\n"
     "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
     "  (after a native check of the C1), proved through the engine (W workers,\n"
     "  default 2) on the backend: cpu, cuda (GPU N, default 0; fails with the reason\n"
@@ -271,6 +272,9 @@ static const char C2_PROVE_USAGE[] =
     "  proof). Prints s/proof (submit to done), synthesis per partition (mean, and\n"
     "  the threads), the device region per partition, the device efficiency (the\n"
     "  timeline's analysis, as bench pipeline), peak RSS (VmHWM); --json one line.\n"
+    "  --jobs N: N such jobs submitted at once into one engine, the params in memory\n"
+    "  (the daemon's steady state): also prints the first job's submit-to-done and\n"
+    "  the steady s/proof, (last done - first done) / (N - 1).\n"
     "  --dry-run: print the C1's partition shape and stop. --workers-per-device is\n"
     "  --workers. --timeline/--svg keep the engine's log / Gantt chart.\n"
     "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
@@ -429,11 +433,13 @@ int cmd_prove_porep_c2(int argc, char **argv)
         { "workers-per-device", required_argument, 0, 'w' },
         { "timeline", required_argument, 0, 'l' }, { "svg", required_argument, 0, 's' },
         { "seed", required_argument, 0, 'S' },   { "json", no_argument, 0, 'J' },
+        { "jobs", required_argument, 0, 'j' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
     };
     c2_prove_opts_t o = { .backend = "auto", .workers = 2 };
     const char *timeline_path = NULL, *svg_path = NULL;
     uint64_t seed = 1;
+    size_t jobs = 1;
     bool random_params = false, dry_run = false, json = false;
     int c;
     optind = 1;
@@ -457,6 +463,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
         case 's': svg_path = optarg; break;
         case 'S': seed = strtoull(optarg, NULL, 0); break;
         case 'J': json = true; break;
+        case 'j': if (!cz_cli_parse_size(optarg, &jobs) || !jobs || jobs > 64) goto usage; break;
         case 'h': fputs(C2_PROVE_USAGE, stdout); return CZ_EXIT_OK;
         default: goto usage;
         }
@@ -471,11 +478,12 @@ int cmd_prove_porep_c2(int argc, char **argv)
         if (optind != argc || !o.c1_path || o.params_path || o.dir || o.vk_path || o.public_path)
             goto usage;
         cz_c2_random_opts_t ro = { o.c1_path, o.proof_path, o.backend, timeline_path, svg_path,
-                                   o.workers, o.threads, o.device, seed, o.quiet, json, dry_run };
+                                   o.workers, o.threads, o.device, seed, o.quiet, json, dry_run,
+                                   jobs };
         return cz_bench_c2_random(&ro);
     }
     if (optind != argc || !o.c1_path || !o.proof_path || !o.params_path == !o.dir || dry_run ||
-        json || timeline_path || svg_path)
+        json || timeline_path || svg_path || jobs != 1)
         goto usage;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1)) {

@@ -29,15 +29,14 @@
 #include "cli/cli.h"
 #include "circuits/porep/stacked.h"
 #include "circuits/post/fallback.h"
-#include "core/clock.h"
 #include "cuzk/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
+#include "cli/time_random.h"
+#include "core/clock.h"
 #include "engine/engine.h"
 #include "post/input.h"
-
-static double now_s(void) { return cz_mono_s(); }
 
 static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
 {
@@ -216,59 +215,27 @@ typedef struct {
     bool random;
 } prove_opts_t;
 
-/* --random-params: TIMING ONLY (post/job.h cz_post_job_random). */
+/* --random-params: TIMING ONLY (post/job.h cz_post_job_random, cli/time_random.h). */
 static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
 {
     uint64_t bytes;
     if (cz_porep_parse_size(o->size, &bytes))
         return cz_fail(ctx, CZ_EINVAL, "--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
-    printf("*** TIMING ONLY: random params, random witness, proof not verified ***\n");
     cz_post_job_t job;
     cz_backend_t *be = NULL;
-    cz_params_t *params = NULL;
-    cz_engine_t *e = NULL;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
     if (rc == CZ_OK)
         rc = cz_post_job_random(ctx, &job, kind, bytes, o->seed);
     else
         memset(&job, 0, sizeof job);
-    double t_shape = now_s() - t0;
-    if (rc == CZ_OK)
-        printf("%s: %zu constraints / %zu rows (domain %zu, %zu inputs, %zu aux); witness + "
-               "shape %.2f s\n", job.proof->name, job.rows - job.shape.num_inputs, job.rows,
-               job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux, t_shape);
-    double t = now_s();
-    if (rc == CZ_OK)
-        rc = cz_params_random(ctx, &params, &job.shape, o->seed);
     if (rc == CZ_OK) {
-        printf("random params: %.2f s\n", now_s() - t);
-        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
-                                   .no_verify = true,
-                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
-        rc = cz_engine_new(ctx, &e, &cfg);
+        cz_cli_time_random_t t = { .name = job.proof->name, .shape = &job.shape,
+                                   .rows = job.rows, .spec = &job.spec, .seed = o->seed,
+                                   .t_prepare = cz_mono_s() - t0 };
+        rc = cz_cli_time_random(ctx, &be, &t);
     }
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        t = now_s();
-        rc = cz_engine_submit(e, NULL, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
-            rc = CZ_OK;
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
-    }
-    if (rc == CZ_OK)
-        printf("%s: %.2f s submit to done (synthesis %.2f s, device %.2f s; %u threads, "
-               "backend %s, device %d)\n", job.proof->name, now_s() - t, info.t.synthesis / 1e3,
-               info.t.device / 1e3, cz_pool_width(cz_ctx_pool(ctx)), be->ops->name,
-               be->device_index);
-    cz_engine_free(e);
     cz_backend_free(be);
-    cz_params_free(params);
     cz_post_job_clear(&job);
     return rc;
 }
@@ -286,7 +253,7 @@ static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
     size_t len = 0;
     char path[1024];
     memset(&job, 0, sizeof job);
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
     if (rc == CZ_OK)
         rc = cz_post_input_load(ctx, &in, o->input);
@@ -340,7 +307,7 @@ static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
         printf("proof written to %s (%s, %zu sector%s, 192 bytes, verified from public values; "
                "synthesis %.2f s, device %.2f s, total %.2f s, backend %s)\n",
                o->proof, in.proof->name, in.nsectors, in.nsectors == 1 ? "" : "s",
-               info.t.synthesis / 1e3, info.t.device / 1e3, now_s() - t0, be->ops->name);
+               info.t.synthesis / 1e3, info.t.device / 1e3, cz_mono_s() - t0, be->ops->name);
     cz_engine_free(e);
     cz_backend_free(be);
     free(proof);

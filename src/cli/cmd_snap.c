@@ -10,7 +10,7 @@
  *   cuzk prove  --kind snap --input FILE --params-dir D --proof OUT
  *   cuzk verify --kind snap --params-dir D --proof OUT --input FILE
  *
- * prove runs every partition through the engine (CPU backend), which
+ * prove runs every partition through the engine (--backend, default auto), which
  * verifies the job; the proof is verified again from the public values
  * alone before it is written. verify reads only the request's public values
  * (registered_proof and the three commitments). Needs jansson.
@@ -20,13 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
-#include "core/clock.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
+#include "cli/time_random.h"
+#include "core/clock.h"
 #include "core/hex.h"
 #include "circuits/update/update.h"
 #include "groth16/params.h"
@@ -36,8 +36,6 @@
 #include "update/job.h"
 #include "update/request.h"
 #include "update/vanilla.h"
-
-static double now_s(void) { return cz_mono_s(); }
 
 static int fail_exit(cz_ctx_t *ctx, const char *cmd, int rc)
 {
@@ -196,13 +194,19 @@ int cmd_snap(int argc, char **argv)
 /* ---- setup / prove / verify --kind snap ------------------------------------------------- */
 
 typedef struct {
-    const char *size, *dir, *input, *proof, *seed, *threads;
+    const char *size, *dir, *input, *proof, *seed, *threads, *backend, *device;
+    bool random;   /* --random-params */
 } snap_opts_t;
 
 static bool parse_opts(int argc, char **argv, snap_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i += 2) {
+        if (!strcmp(argv[i], "--random-params")) {
+            o->random = true;
+            i--;
+            continue;
+        }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return false;
@@ -220,6 +224,10 @@ static bool parse_opts(int argc, char **argv, snap_opts_t *o)
             o->seed = v;
         else if (!strcmp(argv[i], "--threads"))
             o->threads = v;
+        else if (!strcmp(argv[i], "--backend"))
+            o->backend = v;
+        else if (!strcmp(argv[i], "--device"))
+            o->device = v;
         else
             return false;
     }
@@ -268,10 +276,43 @@ int cmd_setup_snap(int argc, char **argv)
 }
 
 static const char SNAP_PROVE_USAGE[] =
-    "usage: cuzk prove --kind snap --input FILE --params-dir D --proof OUT [--threads T]\n"
-    "  Proves a SnapDeals update (every partition, CPU backend) from a request file\n"
-    "  (cuzk snap gen-vanilla; Curio's fields), verifies it from the public values\n"
-    "  and writes the partition proofs concatenated (192 bytes each).\n";
+    "usage: cuzk prove --kind snap --input FILE --params-dir D --proof OUT\n"
+    "                  [--backend cpu|cuda|auto] [--device N] [--threads T]\n"
+    "       cuzk prove --kind snap --sector-size S --random-params [--seed N]\n"
+    "                  [--backend B] [--device N] [--threads T]\n"
+    "  Proves a SnapDeals update (every partition; backend auto by default) from a\n"
+    "  request file (cuzk snap gen-vanilla; Curio's fields), verifies it from the\n"
+    "  public values and writes the partition proofs concatenated (192 bytes each).\n"
+    "  --random-params: TIMING ONLY. Every partition of the update circuit's exact\n"
+    "  shape with random params and a random witness; nothing is verified or written.\n";
+
+/* --random-params: TIMING ONLY (update/job.h cz_update_job_random, cli/time_random.h). */
+static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o, size_t device)
+{
+    uint64_t bytes, seed = o->seed ? strtoull(o->seed, NULL, 0) : 1;
+    if (cz_porep_parse_size(o->size, &bytes))
+        return cz_fail(ctx, CZ_EINVAL, "--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+    cz_update_job_t job;
+    cz_backend_t *be = NULL;
+    double t0 = cz_mono_s();
+    int rc = cz_backend_new(ctx, &be, o->backend ? o->backend : "auto", (int)device);
+    if (rc == CZ_OK)
+        rc = cz_update_job_random(ctx, &job, bytes, seed);
+    else
+        memset(&job, 0, sizeof job);
+    if (rc == CZ_OK) {
+        char name[64];
+        snprintf(name, sizeof name, "snap %s (RegisteredUpdateProof %" PRIu64 ")", o->size,
+                 job.pub.registered_proof);
+        cz_cli_time_random_t t = { .name = name, .shape = &job.shape, .rows = job.rows,
+                                   .spec = &job.spec, .seed = seed,
+                                   .t_prepare = cz_mono_s() - t0 };
+        rc = cz_cli_time_random(ctx, &be, &t);
+    }
+    cz_backend_free(be);
+    cz_update_job_clear(&job);
+    return rc;
+}
 
 /* The request's job (checked before anything is proved). */
 static int load_job(cz_ctx_t *ctx, cz_update_request_t *req, cz_update_job_t *job, const char *path)
@@ -288,15 +329,24 @@ static int load_job(cz_ctx_t *ctx, cz_update_request_t *req, cz_update_job_t *jo
 int cmd_prove_snap(int argc, char **argv)
 {
     snap_opts_t o;
-    size_t threads = 0;
-    if (!parse_opts(argc, argv, &o) || !o.input || !o.dir || !o.proof || o.size || o.seed ||
-        (o.threads && !cz_cli_parse_size(o.threads, &threads))) {
+    size_t threads = 0, device = 0;
+    if (!parse_opts(argc, argv, &o) ||
+        (o.random ? !o.size || o.input || o.dir || o.proof
+                  : !o.input || !o.dir || !o.proof || o.size || o.seed) ||
+        (o.threads && !cz_cli_parse_size(o.threads, &threads)) ||
+        (o.device && !cz_cli_parse_size(o.device, &device))) {
         fputs(SNAP_PROVE_USAGE, stderr);
         return CZ_EXIT_USAGE;
     }
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads))
         return CZ_EXIT_FAIL;
+    if (o.random) {
+        int rc = prove_random(ctx, &o, device);
+        int code = rc ? fail_exit(ctx, "prove", rc) : CZ_EXIT_OK;
+        cz_ctx_free(ctx);
+        return code;
+    }
     cz_update_request_t req;
     cz_update_job_t job;
     memset(&req, 0, sizeof req);
@@ -308,7 +358,7 @@ int cmd_prove_snap(int argc, char **argv)
     uint8_t *proof = NULL;
     size_t len = 0;
     char path[1024];
-    double t0 = now_s(), t_engine = 0;
+    double t0 = cz_mono_s(), t_engine = 0;
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
     int rc = load_job(ctx, &req, &job, o.input);
@@ -321,7 +371,7 @@ int cmd_prove_snap(int argc, char **argv)
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     if (rc == CZ_OK)
-        rc = cz_backend_new(ctx, &be, "cpu", 0);
+        rc = cz_backend_new(ctx, &be, o.backend ? o.backend : "auto", (int)device);
     if (rc == CZ_OK) {
         cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
                                    .pool = cz_ctx_pool(ctx),
@@ -332,11 +382,11 @@ int cmd_prove_snap(int argc, char **argv)
     if (rc == CZ_OK) {
         job.spec.params = params;
         job.spec.pvk = pvk;
-        double t = now_s();
+        double t = cz_mono_s();
         rc = cz_engine_submit(e, NULL, &job.spec, &id);
         while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
             rc = CZ_OK;
-        t_engine = now_s() - t;
+        t_engine = cz_mono_s() - t;
         if (rc == CZ_OK && info.state != CZ_JOB_DONE)
             rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
                          cz_job_state_name(info.state), info.message);
@@ -355,7 +405,7 @@ int cmd_prove_snap(int argc, char **argv)
                "%zu bytes, verified from public values); engine %.2f s (synthesis %.2f s, "
                "device %.2f s), total %.2f s\n", o.proof, job.pub.registered_proof,
                job.params.partitions, job.params.partitions == 1 ? "" : "s", len, t_engine,
-               info.t.synthesis / 1e3, info.t.device / 1e3, now_s() - t0);
+               info.t.synthesis / 1e3, info.t.device / 1e3, cz_mono_s() - t0);
     cz_engine_free(e);
     cz_backend_free(be);
     free(proof);
@@ -409,13 +459,13 @@ int cmd_verify_snap(int argc, char **argv)
         rc = cz_cli_read_file(ctx, o.proof, (size_t)1 << 20, &proof, &len);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &pvk, &vk);
-    double t = now_s();
+    double t = cz_mono_s();
     if (rc == CZ_OK)
         rc = cz_update_verify(ctx, pvk, proof, len, &pub);
     int code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (code == CZ_EXIT_OK)
         printf("valid (snap, %zu partition%s, %.3f s)\n", len / 192, len == 192 ? "" : "s",
-               now_s() - t);
+               cz_mono_s() - t);
     else if (code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else

@@ -198,6 +198,8 @@ static job_t *find_job(cz_engine_t *e, uint64_t id)
     return NULL;
 }
 
+static void settle_devices(cz_engine_t *e);
+
 int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, uint64_t *id)
 {
     if (!spec)
@@ -223,10 +225,16 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
         return cz_fail(ctx, CZ_ENOMEM, "engine: state of %zu partitions", spec->partitions);
     }
     atomic_init(&j->canceled, false);
+    /* While the first partition synthesizes, the devices make what its region
+     * needs. Before the job is visible: a job can end (and its params be
+     * freed) only after settle_devices, which then waits for this. */
+    for (size_t d = 0; d < e->num_devices; d++)
+        cz_g16_prepare(e->devices[d].backend, spec->params);
     pthread_mutex_lock(&e->mu);
     if (e->shutdown) {
         pthread_mutex_unlock(&e->mu);
         job_free(j);
+        settle_devices(e);   /* the caller may free the params when this returns */
         return cz_fail(ctx, CZ_ECANCELED, "engine: shutting down");
     }
     j->id = e->next_id++;
@@ -356,8 +364,21 @@ static void notify(const ended_t *n)
 /* Called with e->mu held: ends the job if every partition is resolved (see end_job). */
 static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended);
 
+/*
+ * A job may end once this returns: no backend still reads the params it
+ * was prepared with (backend.h prepare/settle). Called with e->mu NOT held
+ * (a preparer may be uploading a params set: a second or two, at a job's
+ * start only), before every path that can end a job.
+ */
+static void settle_devices(cz_engine_t *e)
+{
+    for (size_t d = 0; d < e->num_devices; d++)
+        cz_backend_settle(e->devices[d].backend);
+}
+
 int cz_engine_cancel(cz_engine_t *e, uint64_t id)
 {
+    settle_devices(e);
     ended_t ended = { 0 };
     pthread_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
@@ -468,6 +489,7 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
     job_t *j = p->job;
     ended_t ended = { 0 };
+    settle_devices(e);
     pthread_mutex_lock(&e->mu);
     j->in_flight--;
     j->resolved++;
@@ -510,6 +532,7 @@ void cz__engine_requeue(cz_engine_t *e, part_t *p)
 {
     job_t *j = p->job;
     ended_t ended = { 0 };
+    settle_devices(e);
     pthread_mutex_lock(&e->mu);
     j->in_flight--;
     if (atomic_load(&j->canceled)) {

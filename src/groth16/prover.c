@@ -242,6 +242,19 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     return CZ_OK;
 }
 
+void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params)
+{
+    if (!params || !params->n_h)
+        return;
+    const cz_prove_work_t bases = {
+        .log_m = log2_ceil(params->n_h + 1), .h_bases = params->h, .l_bases = params->l,
+        .a_bases = params->a, .b1_bases = params->b_g1, .b2_bases = params->b_g2,
+        .params_id = params, .n_l_bases = params->n_l, .n_a_bases = params->n_a,
+        .n_b_bases = params->n_b_g1,
+    };
+    cz_backend_prepare(be, &bases);
+}
+
 void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
 {
     p->work.cancel = cancel;
@@ -260,6 +273,7 @@ int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     p->t.msm_b1 = p->work.t_msm_b1;
     p->t.msm_b2 = p->work.t_msm_b2;
     p->t.upload = p->work.t_upload;
+    p->t.setup = p->work.t_setup;
     return rc;
 }
 

@@ -51,7 +51,15 @@ typedef struct cz_g16_timings {
     double prep, stage, device, epilogue;
     double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
     double upload;   /* params bases to the device (inside device; a set's first region) */
+    double setup;    /* device contexts and buffers (inside device; the first region) */
 } cz_g16_timings_t;
+
+/*
+ * The backend's prepare() (backend.h) for partitions proved with |params|
+ * (their domain is the params': h holds 2^log_m - 1 points). Non-blocking;
+ * |params| must stay alive until cz_backend_settle(be) returned.
+ */
+void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params);
 
 /* The params shape a witness needs (FACTS 1): domain m = 2^ceil(log2(rows)). */
 void cz_g16_shape_of(const cz_cs_witness_t *w, cz_params_shape_t *shape);

@@ -16,9 +16,8 @@
  *
  * Deterministic, as the journal's replay requires. The job owns its input.
  *
- * cz_kind_post_request is the gRPC door's entry: the same job from Curio's
- * SubmitProofRequest fields (post/job.h cz_post_request_t), released by
- * the kinds' release().
+ * cuzkd's gRPC door builds this input from Curio's SubmitProofRequest
+ * (post/input.h cz_post_input_from_request).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,15 +56,6 @@ static int finish(cz_ctx_t *ctx, post_job *j, int rc, cz_kind_job_t *out)
     out->synthesize = cz_post_synthesize_job;
     out->arg = &j->job;
     return CZ_OK;
-}
-
-int cz_kind_post_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_kind_job_t *out)
-{
-    memset(out, 0, sizeof *out);
-    post_job *j = calloc(1, sizeof *j);
-    if (!j)
-        return cz_fail(ctx, CZ_ENOMEM, "job");
-    return finish(ctx, j, cz_post_job_init(ctx, &j->job, req, NULL, NULL), out);
 }
 
 static int prepare(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, size_t input_len,

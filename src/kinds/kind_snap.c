@@ -17,8 +17,9 @@
  * the engine's verification with the vk is the chain verifier's check.
  * The kind's state caches the partition shape by sector size (the first
  * 32GiB request runs its SHAPE synthesis, ~7 s; later ones none).
- * Deterministic (journal replay). The gRPC door builds the same job from
- * Curio's protobuf fields with cz_update_job_from_curio.
+ * Deterministic (journal replay). cuzkd's gRPC door builds this input from
+ * Curio's protobuf fields (daemon/grpc/curio.h, update/request.h
+ * cz_update_request_json).
  */
 #include <stddef.h>
 #include <stdlib.h>

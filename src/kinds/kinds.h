@@ -123,9 +123,8 @@ extern const cz_job_kind_t cz_kind_snap;
  */
 extern const cz_job_kind_t cz_kind_winning_post;
 extern const cz_job_kind_t cz_kind_window_post;
-/* The same job from Curio's fields (the gRPC door: WINNING_POST /
- * WINDOW_POST_PARTITION); release it with cz_kind_winning_post.release. */
-struct cz_post_request;
-int cz_kind_post_request(cz_ctx_t *ctx, const struct cz_post_request *req, cz_kind_job_t *out);
+/* cuzkd's gRPC door turns Curio's WINNING_POST / WINDOW_POST_PARTITION /
+ * SNAP_DEALS_UPDATE fields into these kinds' input JSON (daemon/grpc/curio.h),
+ * so its jobs are journaled and replayed like the HTTP door's. */
 
 #endif /* CUZK_KINDS_KINDS_H */

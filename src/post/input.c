@@ -166,10 +166,13 @@ static json_t *hex_json(const uint8_t *b, size_t n)
     return j;
 }
 
-int cz_post_input_save(cz_ctx_t *ctx, const cz_post_input_t *in, const char *path)
+int cz_post_input_json(cz_ctx_t *ctx, const cz_post_input_t *in, json_t **out)
 {
+    *out = NULL;
+    if (!in->proof)
+        return cz_fail(ctx, CZ_EINVAL, "post input: no registered proof");
     json_t *root = json_object(), *secs = json_array(), *vans = json_array();
-    int bad = !root || !secs || !vans || !in->proof;
+    int bad = !root || !secs || !vans;
     if (!bad) {
         bad |= json_object_set_new(root, "registered_proof", json_string(in->proof->name));
         bad |= json_object_set_new(root, "registered_proof_abi", json_integer((json_int_t)in->proof->abi));
@@ -186,17 +189,105 @@ int cz_post_input_save(cz_ctx_t *ctx, const cz_post_input_t *in, const char *pat
     }
     for (size_t i = 0; !bad && i < in->nvanilla; i++)
         bad |= json_array_append_new(vans, hex_json(in->vanilla[i], in->vanilla_len[i]));
-    int rc = CZ_OK;
-    if (bad) {
-        json_decref(secs);
-        json_decref(vans);
-        rc = cz_fail(ctx, CZ_ENOMEM, "post input: building the JSON");
-    } else {
-        json_object_set_new(root, "sectors", secs);
-        json_object_set_new(root, "vanilla_proofs", vans);
-        if (json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
-            rc = cz_fail(ctx, CZ_EIO, "post input: cannot write %s", path);
+    if (!bad) {
+        bad |= json_object_set_new(root, "sectors", secs);
+        secs = NULL;
+        bad |= json_object_set_new(root, "vanilla_proofs", vans);
+        vans = NULL;
     }
+    json_decref(secs);
+    json_decref(vans);
+    if (bad) {
+        json_decref(root);
+        return cz_fail(ctx, CZ_ENOMEM, "post input: building the JSON");
+    }
+    *out = root;
+    return CZ_OK;
+}
+
+int cz_post_input_save(cz_ctx_t *ctx, const cz_post_input_t *in, const char *path)
+{
+    json_t *root;
+    CZ__QTRY(cz_post_input_json(ctx, in, &root));
+    int rc = CZ_OK;
+    if (json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
+        rc = cz_fail(ctx, CZ_EIO, "post input: cannot write %s", path);
     json_decref(root);
+    return rc;
+}
+
+/* ---- from Curio's fields --------------------------------------------------------- */
+
+/* Copy and parse vanilla proof |i| of |req|: its sector id and comm_r. */
+static int take_vanilla(cz_ctx_t *ctx, const cz_post_params_t *p, const cz_post_request_t *req,
+                        size_t i, cz_post_input_t *in)
+{
+    const uint8_t *b = req->vanilla[i];
+    size_t n = req->vanilla_len[i];
+    if (!b || n == 0)
+        return cz_fail(ctx, CZ_EFORMAT, "vanilla_proofs[%zu]: empty (a bincode "
+                       "FallbackPoStSectorProof)", i);
+    cz_post_vanilla_t v;
+    int rc = cz_post_vanilla_parse(ctx, p, b, n, &v);
+    if (rc) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
+        return cz_fail(ctx, rc == CZ_ENOMEM ? rc : CZ_EFORMAT, "vanilla_proofs[%zu] (%zu "
+                       "bytes): %s", i, n, msg);
+    }
+    in->sectors[i].id = v.sector_id;
+    memcpy(in->sectors[i].comm_r, v.comm_r, 32);
+    cz_post_vanilla_free(&v);
+    if (!(in->vanilla[i] = malloc(n)))
+        return cz_fail(ctx, CZ_ENOMEM, "vanilla_proofs[%zu]: %zu bytes", i, n);
+    memcpy(in->vanilla[i], b, n);
+    in->vanilla_len[i] = n;
+    return CZ_OK;
+}
+
+static int from_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_post_input_t *in)
+{
+    if (!(in->proof = cz_post_proof_by_abi(req->registered_proof)))
+        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %llu is not a RegisteredPoStProof "
+                       "(0-4 StackedDrgWinning*, 5-14 StackedDrgWindow*)",
+                       (unsigned long long)req->registered_proof);
+    if (!req->randomness || req->randomness_len != 32)
+        return cz_fail(ctx, CZ_EINVAL, "randomness: %zu bytes, want 32 (the PoSt challenge seed)",
+                       req->randomness ? req->randomness_len : 0);
+    cz_post_params_t p;
+    if (cz_post_params_sector(&p, in->proof->kind, in->proof->sector_bytes))
+        return cz_fail(ctx, CZ_EINVAL, "registered_proof: no circuit for %s", in->proof->name);
+    /* winning: one challenged sector (RFP api/winning_post.rs, sector_count 1);
+     * window: up to the partition's sectors (RFP api/window_post.rs) */
+    const size_t most = in->proof->kind == CZ_POST_WINNING ? 1 : p.sectors;
+    if (req->nvanilla == 0 || !req->vanilla || !req->vanilla_len)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs: none (one bincode FallbackPoStSectorProof "
+                       "per %s sector)",
+                       in->proof->kind == CZ_POST_WINNING ? "challenged" : "partition");
+    if (req->nvanilla > most)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs: %zu, a %s partition proves %s%zu sector%s",
+                       req->nvanilla, in->proof->name, most > 1 ? "at most " : "", most,
+                       most > 1 ? "s" : "");
+    in->miner_id = req->miner_id;
+    cz_post_prover_id(in->prover_id, req->miner_id);
+    memcpy(in->randomness, req->randomness, 32);
+    in->partition = req->partition_index;
+    in->nsectors = in->nvanilla = req->nvanilla;
+    in->sectors = calloc(req->nvanilla, sizeof *in->sectors);
+    in->vanilla = calloc(req->nvanilla, sizeof *in->vanilla);
+    in->vanilla_len = calloc(req->nvanilla, sizeof *in->vanilla_len);
+    if (!in->sectors || !in->vanilla || !in->vanilla_len)
+        return cz_fail(ctx, CZ_ENOMEM, "post input: %zu vanilla proofs", req->nvanilla);
+    for (size_t i = 0; i < req->nvanilla; i++)
+        CZ__QTRY(take_vanilla(ctx, &p, req, i, in));
+    return CZ_OK;
+}
+
+int cz_post_input_from_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_post_input_t *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = from_request(ctx, req, out);
+    if (rc)
+        cz_post_input_free(out);
     return rc;
 }

@@ -14,11 +14,17 @@
  * public sectors there); verify reads only the public values. prover_id
  * must be the LEB128 of miner_id (checked).
  *
+ * cz_post_input_from_request builds the same input from what Curio sends
+ * (cuzkd's gRPC door: a WINNING_POST / WINDOW_POST_PARTITION request
+ * becomes this JSON, the daemon job's input, journaled like any other).
+ *
  * Ownership: a cz_post_input_t owns its arrays (cz_post_input_free).
  * Errors: CZ_EFORMAT naming the key, CZ_EIO, CZ_ENOMEM.
  */
 #ifndef CUZK_POST_INPUT_H
 #define CUZK_POST_INPUT_H
+
+#include <jansson.h>
 
 #include "post/job.h"
 
@@ -39,6 +45,23 @@ int cz_post_input_load(cz_ctx_t *ctx, cz_post_input_t *in, const char *path);
 int cz_post_input_parse(cz_ctx_t *ctx, cz_post_input_t *in, const char *text, size_t len);
 int cz_post_input_save(cz_ctx_t *ctx, const cz_post_input_t *in, const char *path);
 void cz_post_input_free(cz_post_input_t *in);
+/* The JSON object cz_post_input_save writes (new reference). CZ_ENOMEM. */
+int cz_post_input_json(cz_ctx_t *ctx, const cz_post_input_t *in, json_t **out);
+
+/*
+ * The input of Curio's fields |req| (copied: *out owns everything). The
+ * public sectors are read from the vanilla proofs themselves: each
+ * bincode FallbackPoStSectorProof carries its sector_id and comm_r, and is
+ * parsed in full here (cz_post_vanilla_parse for the proof's tree shape),
+ * so a malformed one is refused before any job exists. Checked: a known
+ * registered proof, 32 bytes of randomness, 1 vanilla proof (winning) or
+ * 1..sectors per partition (window), each well-formed. Whether they match
+ * the randomness (the challenged leaves) is the job's check (post/job.h).
+ * Errors name Curio's field: CZ_EINVAL "registered_proof: ...",
+ * "randomness: ...", "vanilla_proofs: ...", CZ_EFORMAT "vanilla_proofs[i]:
+ * <what and the byte offset>"; CZ_ENOMEM. *out is zeroed on error.
+ */
+int cz_post_input_from_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_post_input_t *out);
 
 /* The request Curio would send (borrows |in|). */
 void cz_post_input_request(const cz_post_input_t *in, cz_post_request_t *req);

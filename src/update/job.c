@@ -146,6 +146,84 @@ static int load_partition(cz_ctx_t *ctx, cz_update_job_t *job, unsigned k, const
     return CZ_OK;
 }
 
+/* ---- TIMING ONLY: a random witness of the real shape ---------------------------- */
+
+static void random_partition(cz_update_input_t *in, const cz_update_params_t *p, unsigned k,
+                             const cz_update_public_t *pub, cz_rng *rng)
+{
+    const size_t dl = cz_update_d_path_len(p), rl = cz_update_r_path_len(p);
+    const uint64_t per = p->nodes / p->partitions;
+    in->k = k;
+    in->h = p->h;
+    (void)cz_fr_from_repr(&in->comm_r_old, pub->comm_r_old);
+    (void)cz_fr_from_repr(&in->comm_d_new, pub->comm_d_new);
+    (void)cz_fr_from_repr(&in->comm_r_new, pub->comm_r_new);
+    cz_fr_random_rng(&in->comm_c, rng);
+    cz_fr_random_rng(&in->root_r_old, rng);
+    cz_fr_random_rng(&in->root_r_new, rng);
+    for (unsigned a = 0; a < p->apex_leaves; a++)
+        cz_fr_random_rng(&in->apex_leaves[a], rng);
+    for (unsigned c = 0; c < p->challenges; c++) {
+        cz_update_challenge_t *ch = &in->ch[c];
+        ch->challenge = (uint64_t)k * per + cz_rng_next(rng) % per;
+        cz_fr_random_rng(&ch->leaf_r_old, rng);
+        cz_fr_random_rng(&ch->leaf_d_new, rng);
+        cz_fr_random_rng(&ch->leaf_r_new, rng);
+        for (size_t i = 0; i < rl; i++) {
+            cz_fr_random_rng(&ch->path_r_old[i], rng);
+            cz_fr_random_rng(&ch->path_r_new[i], rng);
+        }
+        for (size_t i = 0; i < dl; i++)
+            cz_fr_random_rng(&ch->path_d_new[i], rng);
+    }
+}
+
+int cz_update_job_random(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t sector_bytes,
+                         uint64_t seed)
+{
+    memset(job, 0, sizeof *job);
+    uint64_t reg = 0, bytes = 0;   /* the RegisteredUpdateProof of this size */
+    while (cz_update_sector_bytes(reg, &bytes) == CZ_OK && bytes != sector_bytes)
+        reg++;
+    if (bytes != sector_bytes || cz_update_params_sector(&job->params, sector_bytes))
+        return cz_fail(ctx, CZ_EINVAL, "snap: no update circuit for %llu-byte sectors",
+                       (unsigned long long)sector_bytes);
+    job->pub.registered_proof = reg;
+    cz_rng rng;
+    cz_rng_seed(&rng, seed);
+    cz_fr x;
+    cz_fr_random_rng(&x, &rng);
+    cz_fr_to_repr(job->pub.comm_r_old, &x);
+    cz_fr_random_rng(&x, &rng);
+    cz_fr_to_repr(job->pub.comm_d_new, &x);
+    cz_fr_random_rng(&x, &rng);
+    cz_fr_to_repr(job->pub.comm_r_new, &x);
+    const unsigned n = job->params.partitions;
+    job->parts = calloc(n, sizeof *job->parts);
+    job->inputs = calloc((size_t)n * 4, sizeof *job->inputs);
+    int rc = job->parts && job->inputs ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "snap job");
+    for (unsigned k = 0; rc == CZ_OK && k < n; k++) {
+        rc = cz_update_input_alloc(&job->parts[k], &job->params);
+        if (rc == CZ_OK)
+            random_partition(&job->parts[k], &job->params, k, &job->pub, &rng);
+        else
+            rc = cz_fail(ctx, rc, "snap: partition %u witness", k);
+    }
+    if (rc == CZ_OK)
+        rc = cz_update_public_inputs_from(ctx, &job->pub, job->inputs, (size_t)n * 4);
+    if (rc == CZ_OK)
+        rc = cz_update_shape(ctx, &job->params, &job->shape, &job->rows);
+    if (rc) {
+        cz_update_job_clear(job);
+        return rc;
+    }
+    job->spec.partitions = n;
+    job->spec.synthesize = cz_update_synthesize;
+    job->spec.arg = job;
+    cz_engine_estimate(&job->shape, job->rows, &job->spec.partition_bytes, &job->spec.abc_bytes);
+    return CZ_OK;
+}
+
 /* ---- the shapes cache: one slot per sector size ---------------------------------- */
 
 #define SHAPE_SLOTS 5u   /* the five RegisteredUpdateProofs */

@@ -81,6 +81,18 @@ int cz_update_job_from_curio(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t regis
 void cz_update_job_clear(cz_update_job_t *job);
 
 /*
+ * TIMING ONLY (`cuzk prove --kind snap --random-params`): an update job of
+ * the production circuit for |sector_bytes|, every partition's witness
+ * pseudo-random field elements from |seed| (commitments, apex leaves,
+ * leaves, paths; challenges random nodes of the partition's range). The
+ * R1CS and the scalar distribution are the real ones; the witness does not
+ * satisfy the circuit, so the proof cannot verify (the spec's pvk must stay
+ * NULL). CZ_EINVAL for a size without an update circuit.
+ */
+int cz_update_job_random(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t sector_bytes,
+                         uint64_t seed);
+
+/*
  * Partition shapes by sector size, for a process that proves many updates
  * (the daemon): the shape is a SHAPE synthesis of the blank partition (7 s
  * at 32GiB on one core), the same for every sector of a size.

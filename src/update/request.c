@@ -145,36 +145,49 @@ int cz_update_request_load(cz_ctx_t *ctx, cz_update_request_t *out, const char *
     return rc;
 }
 
-int cz_update_request_write(cz_ctx_t *ctx, const cz_update_request_t *r, const char *path)
+int cz_update_request_json(cz_ctx_t *ctx, const cz_update_request_t *r, json_t **out)
 {
     char hex[65];
+    *out = NULL;
     json_t *root = json_object(), *arr = json_array();
-    int rc = root && arr ? CZ_OK : CZ_ENOMEM;
-    if (rc == CZ_OK) {
-        json_object_set_new(root, "registered_proof", json_integer((json_int_t)r->registered_proof));
+    int bad = !root || !arr;
+    if (!bad) {
+        bad |= json_object_set_new(root, "registered_proof", json_integer((json_int_t)r->registered_proof));
         cz_hex_encode(hex, r->comm_r_old, 32);
-        json_object_set_new(root, "comm_r_old", json_string(hex));
+        bad |= json_object_set_new(root, "comm_r_old", json_string(hex));
         cz_hex_encode(hex, r->comm_r_new, 32);
-        json_object_set_new(root, "comm_r_new", json_string(hex));
+        bad |= json_object_set_new(root, "comm_r_new", json_string(hex));
         cz_hex_encode(hex, r->comm_d_new, 32);
-        json_object_set_new(root, "comm_d_new", json_string(hex));
+        bad |= json_object_set_new(root, "comm_d_new", json_string(hex));
     }
-    for (size_t i = 0; rc == CZ_OK && i < r->nproofs; i++) {
+    for (size_t i = 0; !bad && i < r->nproofs; i++) {
         char *s = b64_encode(r->proofs[i], r->lens[i]);
-        if (!s || json_array_append_new(arr, json_string(s)))
-            rc = CZ_ENOMEM;
+        bad |= !s || json_array_append_new(arr, json_string(s));
         free(s);
     }
-    if (rc == CZ_OK) {
-        json_object_set(root, "vanilla_proofs", arr);
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        if (json_dump_file(root, tmp, JSON_INDENT(1)) || rename(tmp, path))
-            rc = cz_fail(ctx, CZ_EIO, "snap request: cannot write %s", path);
-    } else {
-        cz_fail(ctx, rc, "snap request: out of memory");
+    if (!bad) {
+        bad |= json_object_set_new(root, "vanilla_proofs", arr);
+        arr = NULL;
     }
     json_decref(arr);
+    if (bad) {
+        json_decref(root);
+        return cz_fail(ctx, CZ_ENOMEM, "snap request: out of memory");
+    }
+    *out = root;
+    return CZ_OK;
+}
+
+int cz_update_request_write(cz_ctx_t *ctx, const cz_update_request_t *r, const char *path)
+{
+    json_t *root;
+    int rc = cz_update_request_json(ctx, r, &root);
+    if (rc)
+        return rc;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (json_dump_file(root, tmp, JSON_INDENT(1)) || rename(tmp, path))
+        rc = cz_fail(ctx, CZ_EIO, "snap request: cannot write %s", path);
     json_decref(root);
     return rc;
 }

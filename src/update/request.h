@@ -16,6 +16,7 @@
 #ifndef CUZK_UPDATE_REQUEST_H
 #define CUZK_UPDATE_REQUEST_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,9 @@ typedef struct {
 
 int cz_update_request_parse(cz_ctx_t *ctx, cz_update_request_t *out, const char *json, size_t len);
 int cz_update_request_load(cz_ctx_t *ctx, cz_update_request_t *out, const char *path);
+/* |r| as the JSON object above (new reference; borrows nothing). CZ_ENOMEM.
+ * cuzkd's gRPC door builds a SNAP_DEALS_UPDATE job's input with it. */
+int cz_update_request_json(cz_ctx_t *ctx, const cz_update_request_t *r, json_t **out);
 /* Write |r| as JSON to |path| (atomically: temp file + rename). */
 int cz_update_request_write(cz_ctx_t *ctx, const cz_update_request_t *r, const char *path);
 void cz_update_request_free(cz_update_request_t *r);

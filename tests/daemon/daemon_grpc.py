@@ -12,8 +12,9 @@ sector_size, registered_proof, miner_id, sector_number, priority NORMAL):
   - a retry with the same request_id returns the same proof at once;
   - malformed wrapper / base64 / C1 / wrong sector size -> FAILED naming the
     field; a tampered C1 -> FAILED by the native check; unparsable protobuf
-    -> INVALID_ARGUMENT; an unsupported kind -> FAILED; the daemon keeps
-    serving;
+    -> INVALID_ARGUMENT; a snap request without its commitments -> FAILED
+    naming comm_r_old (PoSt and snap: daemon_grpc_kinds.py); the daemon
+    keeps serving;
   - GetStatus / GetMetrics answer; EvictSRS / PreloadSRS;
   - SubmitProof + CancelProof + AwaitProof -> CANCELLED; a Prove whose
     deadline passes with an AwaitProof also waiting -> the job keeps
@@ -214,7 +215,7 @@ def main():
     snap = api.msg("SubmitProofRequest", request_id="snap-1000-8",
                    proof_kind=api.enum("ProofKind", "SNAP_DEALS_UPDATE"), sector_size=SECTOR_2K,
                    vanilla_proofs=[b"\x00" * 64], sector_number=8, miner_id=MINER)
-    expect_failed(api, snap, "SNAP_DEALS_UPDATE is not supported yet", "unsupported kind")
+    expect_failed(api, snap, "comm_r_old: missing", "snap request without its commitments")
     for method, payload, code in (("Prove", b"\x0a\xff\xff\xff\xff\x0f", grpc.StatusCode.INVALID_ARGUMENT),
                                   ("NoSuchMethod", b"", grpc.StatusCode.UNIMPLEMENTED)):
         try:
@@ -223,8 +224,9 @@ def main():
         except grpc.RpcError as e:
             if e.code() != code:
                 fail("%s %r: %s, want %s" % (method, payload, e.code(), code))
-    ok("malformed wrapper / base64 / C1, wrong sector size, tampered C1 (%.1f s), unsupported "
-       "kind -> FAILED naming the problem; bad protobuf -> INVALID_ARGUMENT" % secs)
+    ok("malformed wrapper / base64 / C1, wrong sector size, tampered C1 (%.1f s), a snap "
+       "request without commitments -> FAILED naming the problem; bad protobuf -> "
+       "INVALID_ARGUMENT" % secs)
 
     # ---- status, metrics, params -----------------------------------------------------
     pre = api.call("PreloadSRS", api.msg("PreloadSrsRequest", circuit_id="porep-2k"), timeout=300)

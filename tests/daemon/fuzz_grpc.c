@@ -1,15 +1,16 @@
 /*
  * tests/daemon/fuzz_grpc.c — fuzz target of cuzkd's gRPC decode path:
  * protobuf-c's unpacking of every cuzk.v1 request message and Curio's
- * request mapping (daemon/grpc/curio.c: the C1 wrapper JSON, base64, field
- * checks, circuit ids), without sockets or a server.
+ * request mapping (daemon/grpc/curio.c: the C1 wrapper JSON, base64, the
+ * PoSt vanilla proofs' bincode, snap commitments and CIDs, field checks,
+ * circuit ids), without sockets or a server.
  *
  * An input is one selector byte (which request message, mod 8) followed by
  * the message bytes. Checked: no crash or leak (sanitizers); a message
  * that unpacks packs to get_packed_size bytes, and when those unpack, to
- * the same size again; a
- * mapped SubmitProofRequest is a JSON object with a known "kind" and a
- * string "input", and a refused one has a message naming what was wrong.
+ * the same size again; a mapped SubmitProofRequest is a JSON object with a
+ * known "kind" and its input (the C1 text for porep-c2, an object for the
+ * others), and a refused one has a message naming what was wrong.
  *
  * Built as a libFuzzer target with -DCUZK_FUZZ=ON and clang:
  *   build-fuzz/tests/fuzz_grpc -max_total_time=120 tests/daemon/corpus_grpc
@@ -59,7 +60,11 @@ static void map_submit(const Cuzk__V1__SubmitProofRequest *r)
     if (rc == CZ_OK) {
         check(json_is_object(req), "a mapped request is an object");
         check(json_is_string(json_object_get(req, "kind")), "it names its kind");
-        check(json_is_string(json_object_get(req, "input")), "it carries the C1 text");
+        /* porep-c2: the C1 text; winning-post / window-post / snap: their input object */
+        const json_t *input = json_object_get(req, "input");
+        const char *kind = json_string_value(json_object_get(req, "kind"));
+        check(!strcmp(kind, "porep-c2") ? json_is_string(input) : json_is_object(input),
+              "it carries its kind's input");
     } else {
         check(req == NULL, "no request on error");
         check(*cz_ctx_message(ctx) != '\0', "a refusal says why");

@@ -19,8 +19,12 @@
 #                     with random params, TIMING ONLY, ~60 GiB+ host memory, minutes:
 #                     CUZK_GPU_BENCH_LIST=c2 CUZK_GPU_FULL=0 CUZK_GPU_TESTS=0 \
 #                       bash tests/gpu/run-on-gpu.sh;
-#                     and "synth": one 32GiB partition's synthesis on all the host's cores,
-#                     fresh and warm buffers, no GPU: `cuzk bench synth`)
+#                     "synth": one 32GiB partition's synthesis on all the host's cores,
+#                     fresh and warm buffers, no GPU: `cuzk bench synth`; "prove32": one
+#                     32GiB-shaped partition cold then warm, the cold region's parts;
+#                     "post": 32GiB WinningPoSt and WindowPoSt partition, random params;
+#                     "snap": a whole 32GiB SnapDeals update, random params; "pin": pinning
+#                     an 8 GiB staging slot two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -102,25 +106,53 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
         run "$cuzk" bench pipeline --circuit bench:1000000 --devices cuda --workers-per-device 1,2 \
             --jobs 2 --partitions 4 ;;
     esac
+    case " $benches " in *" pin "*)
+        run "$cuzk" bench pin --gib 8 ;;
+    esac
+    case " $benches " in *" prove32 "*)
+        # one 32GiB-PoRep-shaped partition, cold then warm: the cold region's parts
+        run "$cuzk" bench prove --circuit bench:130278869 --random-params --backend cuda --iters 2 ;;
+    esac
+    case " $benches " in *" post "*)
+        # TIMING ONLY: a 32GiB WinningPoSt and one 32GiB WindowPoSt partition, random params
+        run "$cuzk" prove --kind winning-post --sector-size 32GiB --random-params --backend cuda
+        run "$cuzk" prove --kind window-post --sector-size 32GiB --random-params --backend cuda ;;
+    esac
+    case " $benches " in *" snap "*)
+        # TIMING ONLY: a whole 32GiB SnapDeals update (16 partitions), random params
+        run /usr/bin/time -v "$cuzk" prove --kind snap --sector-size 32GiB --random-params \
+            --backend cuda ;;
+    esac
     case " $benches " in *" synth "*)
         # CPU only: can synthesis keep this host's GPU busy? (docs/PERFORMANCE.md)
         run "$cuzk" bench synth --sparse 32GiB --iters 3 --no-baseline ;;
     esac
-    case " $benches " in *" c2 "*)
+    case " $benches " in *" c2 "*|*" c2steady "*)
         # TIMING ONLY: a sparse 32GiB C1 (seconds), then every one of its 10
         # partitions synthesized and proved through the engine on the GPU with
         # random params of the partition's exact shape (not verified). The
         # porep commands need jansson (scripts/deps.sh; .deps/debs offline).
+        # c2: one job from a cold start; c2steady: 3 jobs at once in one
+        # engine (params in memory: the daemon's steady state), W=1 and W=2.
         c1=$build/c1-32g.json
         if [ -s "$c1" ] || run "$cuzk" porep gen-c1 --sparse --sector-size 32GiB --random 1 -o "$c1"; then
-            run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
-                --backend cuda --workers-per-device 2 --quiet \
-                --timeline "$logdir/c2-32g.log" --svg "$logdir/c2-32g.svg"
+            case " $benches " in *" c2 "*)
+                run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
+                    --backend cuda --workers-per-device 2 --quiet \
+                    --timeline "$logdir/c2-32g.log" --svg "$logdir/c2-32g.svg" ;;
+            esac
+            case " $benches " in *" c2steady "*)
+                for w in ${CUZK_GPU_STEADY_W:-2 1}; do
+                    run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
+                        --backend cuda --workers-per-device "$w" --jobs 3 --quiet \
+                        --timeline "$logdir/c2-32g-steady-w$w.log" --svg "$logdir/c2-32g-steady-w$w.svg"
+                done ;;
+            esac
         fi ;;
     esac
 fi
 
 say "summary:"
-grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
+grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|s/partition|first iteration|^PIN |jobs submitted at once|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
 say "status $status (log: $log)"
 exit "$status"

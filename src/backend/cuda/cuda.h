@@ -50,6 +50,26 @@ void cz_cuda_free(void *dptr);
 /* Pinned (page-locked) host memory: what makes uploads fast and async. */
 int cz_cuda_host_alloc(cz_ctx_t *ctx, void **hptr, size_t bytes);
 void cz_cuda_host_free(void *hptr);
+/*
+ * Large pinned host buffers (the staging slots, GiBs). cudaMallocHost of an
+ * 8 GiB slot took 9 s on the H200 host: the kernel faults and zeroes two
+ * million 4 KiB pages on the calling thread and pins them, and the driver
+ * serializes other allocations meanwhile, so a region's cudaMalloc on
+ * another thread waited behind it. cz_cuda_pinned_alloc takes 2 MiB-aligned
+ * memory advised MADV_HUGEPAGE, faults it in on |threads| threads of its
+ * own (0: 8) and registers it with cudaHostRegister; where any of that
+ * fails it falls back to cudaMallocHost. `cuzk bench pin` measures both.
+ * *out is zeroed on error; cz_cuda_pinned_free of a zeroed one is a no-op.
+ * Thread-safe (the driver's own locking).
+ */
+typedef struct {
+    void *mem;
+    size_t bytes;
+    bool registered;   /* true: malloc'd and cudaHostRegister'ed; false: cudaMallocHost */
+} cz_cuda_pinned;
+
+int cz_cuda_pinned_alloc(cz_ctx_t *ctx, cz_cuda_pinned *out, size_t bytes, unsigned threads);
+void cz_cuda_pinned_free(cz_cuda_pinned *p);
 /* Free and total memory of the current device. */
 int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes);
 /*

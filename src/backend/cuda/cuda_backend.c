@@ -32,7 +32,14 @@
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
  * lock, so calls never overlap (ARCHITECTURE.md); the memory is per device,
- * not per worker.
+ * not per worker. prepare() (at a job's submission) makes the H and MSM
+ * contexts and the bounce buffers on a thread of its own, then starts the
+ * staging slots' pinning: done in the first region they cost it 6.7 s at
+ * 32GiB on the H200 machine, because the slots' pinning, started at the
+ * first stage, held up the contexts' cudaMallocs. The contexts are guarded
+ * by cmu, which the region holds throughout and the preparer while it
+ * works (lock order: the engine's device lock, then cmu; smu is never
+ * taken with cmu held, nor cmu with smu held).
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
@@ -49,6 +56,7 @@
 #include "backend/backend.h"
 #include "backend/cuda/cuda.h"
 #include "core/clock.h"
+#include "core/mutex.h"
 #include "core/pool.h"
 
 #define CZ__RESIDENT_SETS 4
@@ -81,7 +89,8 @@ typedef struct {
 
 /* A pinned host buffer holding one partition's a and b (2 * 2^log_m elements). */
 typedef struct {
-    cz_fr *mem;
+    cz_fr *mem;              /* = pin.mem */
+    cz_cuda_pinned pin;
     size_t cap;              /* elements */
     bool busy;               /* a partition's a and b are in it */
     bool growing;            /* its grower thread owns mem/cap until it clears this */
@@ -99,6 +108,15 @@ typedef struct cuda_backend {
     pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
     pthread_cond_t scv;              /* a slot became free */
     stage_slot slots[CZ__STAGE_SLOTS];
+    /* prepare(): one preparer at a time (smu) */
+    pthread_t preparer;
+    bool preparing, preparer_joinable;   /* (smu); settle() waits on scv for !preparing */
+    cz_prove_work_t prepare_bases;   /* the preparer's argument, written before it starts */
+    /* (smu) the params set last seen wholly resident, with contexts for prepared_log: a
+     * hint that lets prepare() return at once without cmu (a region may hold it) */
+    const void *prepared_id, *prepared_h;
+    unsigned prepared_log;
+    cz_mutex_t cmu;                  /* h, h_log, msm, bounce: the region and the preparer */
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
     cz_cuda_h *h;
@@ -285,16 +303,24 @@ static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
  * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
  * the plain copy.
  */
+/* The two bounce buffers, if they can be had (cmu held). */
+static void ensure_bounce(cuda_backend_t *cb)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    if (cb->bounce[0])
+        return;
+    if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
+        cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
+        cz_cuda_host_free(cb->bounce[0]);
+        cb->bounce[0] = NULL;
+    }
+}
+
 static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
                         size_t bytes)
 {
-    if (bytes >= 4 * CZ__BOUNCE_BYTES && !cb->bounce[0]) {
-        if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
-            cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
-            cz_cuda_host_free(cb->bounce[0]);
-            cb->bounce[0] = NULL;
-        }
-    }
+    if (bytes >= 4 * CZ__BOUNCE_BYTES)
+        ensure_bounce(cb);
     if (bytes < 4 * CZ__BOUNCE_BYTES)
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
     if (!cb->bounce[0])
@@ -341,13 +367,14 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
 static void *grow_slot(void *arg)
 {
     stage_slot *s = arg;
-    void *mem = NULL;
+    cz_cuda_pinned pin;
     int ok = cz_cuda_set_device(NULL, s->device) == CZ_OK &&
-             cz_cuda_host_alloc(NULL, &mem, s->want * sizeof(cz_fr)) == CZ_OK;
+             cz_cuda_pinned_alloc(NULL, &pin, s->want * sizeof(cz_fr), 0) == CZ_OK;
     pthread_mutex_lock(&s->cb->smu);
     if (ok) {
-        cz_cuda_host_free(s->mem);
-        s->mem = mem;
+        cz_cuda_pinned_free(&s->pin);
+        s->pin = pin;
+        s->mem = pin.mem;
         s->cap = s->want;
     } else {
         s->refused = s->want;
@@ -444,8 +471,10 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 
 /* ---- the region's parts --------------------------------------------------------- */
 
+/* The H context for 2^log_m and the MSM context (cmu held). */
 static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
 {
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
     int rc = cz_cuda_set_device(ctx, cb->base.device_index);
     if (rc == CZ_OK && (!cb->h || cb->h_log < log_m)) {
         cz_cuda_h_free(cb->h);
@@ -506,10 +535,10 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     w->t_ntt = cz_mono_s() - t0;
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
-    t0 = cz_mono_s();
     rvec want[V_COUNT];
     describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
+    t0 = cz_mono_s();   /* the upload is t_upload's */
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
                                 .scalars_on_device = true, .scalars_montgomery = true };
@@ -576,14 +605,126 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
     return rc;
 }
 
+/* ---- prepare: the first region's set-up, ahead of it ------------------------------ */
+
+/* Is |w|'s params set resident, every vector of it (cmu held)? */
+static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    const rset *set = find_set(cb, w);
+    if (!set)
+        return false;
+    rvec want[V_COUNT];
+    describe(want, w);
+    for (int k = 0; k < V_COUNT; k++)
+        if (want[k].n && (k != V_B2 || !cb->opts.g2_on_cpu) &&
+            (!set->v[k].dev ||
+             !same_vector(&set->v[k], want[k].host, want[k].n, want[k].point_bytes)))
+            return false;
+    return true;
+}
+
+/* Every vector of |w|'s params set resident where it fits (cmu held). */
+static void make_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    rset *set = find_set(cb, w);
+    if (!set)
+        set = new_set(cb, w);
+    set->last_use = ++cb->clock;
+    rvec want[V_COUNT];
+    describe(want, w);
+    int rc = CZ_OK;
+    for (int k = 0; k < V_COUNT && rc == CZ_OK; k++)
+        if (k != V_B2 || !cb->opts.g2_on_cpu)
+            (void)ensure_vector(NULL, cb, set, k, &want[k], &rc);
+}
+
+/* Record (smu) what a region or the preparer found resident; |w| NULL: nothing known. */
+static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, unsigned h_log)
+{
+    pthread_mutex_lock(&cb->smu);
+    cb->prepared_id = w ? w->params_id : NULL;
+    cb->prepared_h = w ? (const void *)w->h_bases : NULL;
+    cb->prepared_log = w ? h_log : 0;
+    pthread_mutex_unlock(&cb->smu);
+}
+
+/*
+ * The preparer: contexts and bounce buffers first (the region needs them
+ * and they are quick), then the staging slots' pinning is started (threads
+ * of their own: seconds), then the params set is uploaded.
+ */
+static void *prepare_main(void *arg)
+{
+    cuda_backend_t *cb = arg;
+    const cz_prove_work_t *w = &cb->prepare_bases;
+    cz_mutex_lock(&cb->cmu);
+    int rc = ensure_contexts(NULL, cb, w->log_m);
+    if (rc == CZ_OK)
+        ensure_bounce(cb);
+    cz_mutex_unlock(&cb->cmu);
+    if (rc == CZ_OK) {
+        pthread_mutex_lock(&cb->smu);
+        grow_slots(cb, (size_t)2 << w->log_m);
+        pthread_mutex_unlock(&cb->smu);
+        cz_mutex_lock(&cb->cmu);
+        make_resident(cb, w);
+        bool resident = set_resident(cb, w);
+        unsigned h_log = cb->h_log;
+        cz_mutex_unlock(&cb->cmu);
+        note_prepared(cb, resident ? w : NULL, h_log);
+    }
+    pthread_mutex_lock(&cb->smu);
+    cb->preparing = false;
+    pthread_cond_broadcast(&cb->scv);
+    pthread_mutex_unlock(&cb->smu);
+    return NULL;
+}
+
+static void cuda_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    pthread_mutex_lock(&cb->smu);
+    /* one preparer at a time; none when the set was resident last time we looked (a
+     * daemon's later jobs): never cmu here, a region may hold it for a second */
+    bool known = cb->prepared_id == bases->params_id && cb->prepared_h == bases->h_bases &&
+                 cb->prepared_log >= bases->log_m;
+    if (!cb->preparing && !known) {
+        if (cb->preparer_joinable)
+            pthread_join(cb->preparer, NULL);   /* finished: it cleared preparing */
+        cb->prepare_bases = *bases;
+        cb->preparing = pthread_create(&cb->preparer, NULL, prepare_main, cb) == 0;
+        cb->preparer_joinable = cb->preparing;
+    }
+    pthread_mutex_unlock(&cb->smu);
+}
+
+static void cuda_settle(cz_backend_t *be)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    pthread_mutex_lock(&cb->smu);
+    while (cb->preparing)
+        pthread_cond_wait(&cb->scv, &cb->smu);
+    pthread_mutex_unlock(&cb->smu);
+}
+
 static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
 
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
+    double t0 = cz_mono_s();
+    cz_mutex_lock(&cb->cmu);   /* a preparer still at work: its set-up is this region's */
+    double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     int rc = device_region(cb, ctx, w);
+    w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
+    bool resident = rc == CZ_OK && set_resident(cb, w);
+    unsigned h_log = cb->h ? cb->h_log : 0;
+    cz_mutex_unlock(&cb->cmu);
+    note_prepared(cb, resident ? w : NULL, h_log);
     cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
     return rc;
 }
@@ -591,7 +732,9 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cb->clock++;
+    double t0 = cz_mono_s();
     int rc = ensure_contexts(ctx, cb, w->log_m);
+    w->t_setup = cz_mono_s() - t0;
     if (rc != CZ_OK)
         return rc;
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
@@ -607,7 +750,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     const void *dev[V_COUNT] = { 0 };
     if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
         return rc;
-    double t0 = cz_mono_s();
+    t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);
     w->t_prep_wait = cz_mono_s() - t0;
     if (rc != CZ_OK)
@@ -618,18 +761,21 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
 static void cuda_free_backend(cz_backend_t *be)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
+    if (cb->preparer_joinable)
+        pthread_join(cb->preparer, NULL);
     cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(&cb->sets[s]);
     for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
         if (cb->slots[s].joinable)
             pthread_join(cb->slots[s].grower, NULL);
-        cz_cuda_host_free(cb->slots[s].mem);
+        cz_cuda_pinned_free(&cb->slots[s].pin);
     }
     cz_cuda_host_free(cb->bounce[0]);
     cz_cuda_host_free(cb->bounce[1]);
     pthread_cond_destroy(&cb->scv);
     pthread_mutex_destroy(&cb->smu);
+    cz_mutex_destroy(&cb->cmu);
     cz_cuda_h_free(cb->h);
     cz_cuda_msm_free(cb->msm);
     free(cb);
@@ -641,6 +787,8 @@ static const cz_backend_ops_t cuda_ops = {
     .free = cuda_free_backend,
     .stage = cuda_stage,
     .unstage = cuda_unstage,
+    .prepare = cuda_prepare,
+    .settle = cuda_settle,
 };
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
@@ -666,6 +814,7 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
     cb->base.device_index = device_index;
     pthread_mutex_init(&cb->smu, NULL);
     pthread_cond_init(&cb->scv, NULL);
+    cz_mutex_init(&cb->cmu);
     if (opts)
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit

@@ -2,8 +2,11 @@
  * backend/cuda/probe.cu — device discovery, memory and copy helpers, and the
  * CUDA-error-to-cz_fail bridge.
  */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "backend/cuda/internal.cuh"
 
@@ -117,6 +120,86 @@ extern "C" void cz_cuda_host_free(void *hptr)
 {
     if (hptr)
         cudaFreeHost(hptr);
+}
+
+/* ---- large pinned buffers: hugepages faulted in parallel, then registered ---- */
+
+#define CZ__PIN_ALIGN ((size_t)2 << 20)
+#define CZ__PIN_MAX_THREADS 32u
+
+typedef struct {
+    char *p;
+    size_t bytes;
+} fault_slice;
+
+static void *fault_in(void *arg)
+{
+    fault_slice *s = (fault_slice *)arg;
+    memset(s->p, 0, s->bytes);   /* the first touch: the kernel's page faults happen here */
+    return NULL;
+}
+
+/* Touch every page of |mem| on |threads| threads (the calling one included). */
+static void fault_parallel(void *mem, size_t bytes, unsigned threads)
+{
+    fault_slice sl[CZ__PIN_MAX_THREADS];
+    pthread_t th[CZ__PIN_MAX_THREADS];
+    bool started[CZ__PIN_MAX_THREADS] = { false };
+    const size_t per = (bytes / threads + CZ__PIN_ALIGN - 1) & ~(CZ__PIN_ALIGN - 1);
+    for (unsigned t = 0; t < threads; t++) {
+        size_t b = per * t < bytes ? per * t : bytes, e = b + per < bytes ? b + per : bytes;
+        sl[t].p = (char *)mem + b;
+        sl[t].bytes = e - b;
+        if (t > 0 && sl[t].bytes)
+            started[t] = pthread_create(&th[t], NULL, fault_in, &sl[t]) == 0;
+        if (t > 0 && sl[t].bytes && !started[t])
+            fault_in(&sl[t]);
+    }
+    fault_in(&sl[0]);
+    for (unsigned t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+}
+
+extern "C" int cz_cuda_pinned_alloc(cz_ctx_t *ctx, cz_cuda_pinned *out, size_t bytes,
+                                    unsigned threads)
+{
+    memset(out, 0, sizeof *out);
+    if (threads == 0)
+        threads = 8;
+    if (threads > CZ__PIN_MAX_THREADS)
+        threads = CZ__PIN_MAX_THREADS;
+    const size_t rounded = (bytes + CZ__PIN_ALIGN - 1) & ~(CZ__PIN_ALIGN - 1);
+    void *mem = NULL;
+    if (rounded && posix_memalign(&mem, CZ__PIN_ALIGN, rounded) == 0) {
+        (void)madvise(mem, rounded, MADV_HUGEPAGE);   /* advice: 4 KiB pages still work */
+        fault_parallel(mem, rounded, threads);
+        if (cudaHostRegister(mem, rounded, cudaHostRegisterDefault) == cudaSuccess) {
+            out->mem = mem;
+            out->bytes = rounded;
+            out->registered = true;
+            return CZ_OK;
+        }
+        (void)cudaGetLastError();   /* not sticky: clear it and take the other way */
+        free(mem);
+    }
+    int rc = cz_cuda_host_alloc(ctx, &out->mem, bytes);
+    if (rc == CZ_OK)
+        out->bytes = bytes;
+    return rc;
+}
+
+extern "C" void cz_cuda_pinned_free(cz_cuda_pinned *p)
+{
+    if (!p || !p->mem)
+        return;
+    if (p->registered) {
+        cudaHostUnregister(p->mem);
+        free(p->mem);
+    } else {
+        cudaFreeHost(p->mem);
+    }
+    memset(p, 0, sizeof *p);
 }
 
 extern "C" int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)

@@ -5,12 +5,13 @@
  * would send, so both doors share validation, journal and dedupe.
  *
  * THE KIND TABLE (curio.c, one row per ProofKind): the daemon job kind that
- * proves it and a function that adds the kind's fields to the request. A
- * kind without a job kind yet is answered "not supported yet" (CZ_EUNAVAIL);
- * adding one is one row.
+ * proves it and a function that adds the kind's fields to the request.
+ * Every ProofKind has one; adding a kind is one row.
  *
- * POREP_SEAL_COMMIT (facts: filecoin-project/curio lib/ffi/cuzk_funcs.go,
- * wrapC1Output): vanilla_proof is the JSON
+ * What each kind reads (field numbers: proving.proto; facts: curio
+ * lib/ffi/cuzk_funcs.go and extern/cuzk cuzk-core prover.rs):
+ *
+ * POREP_SEAL_COMMIT (wrapC1Output): vanilla_proof (10) is the JSON
  *     {"SectorNum": n, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize": n}
  * (Go's encoding/json writes []byte as standard, padded base64). It maps to
  *     {"kind":"porep-c2", "input": <the C1 JSON>, "sector_size": n,
@@ -19,9 +20,34 @@
  * set; the C1 itself is checked by the porep-c2 kind (sector size, JSON
  * paths, then the native check at synthesis).
  *
- * Errors: CZ_EINVAL with a message naming the field and the problem
- * ("vanilla_proof.Phase1Out: not base64: '#' at offset 17"), CZ_EUNAVAIL for
- * a kind not supported yet, CZ_ENOMEM. Pure functions; thread-safe.
+ * WINNING_POST / WINDOW_POST_PARTITION: registered_proof (4, abi.
+ * RegisteredPoStProof: winning 0-4, window 5-14), miner_id (21, prover_id =
+ * its LEB128), randomness (22, 32 bytes), partition_index (23; winning 0),
+ * vanilla_proofs (11, one bincode FallbackPoStSectorProof per sector: the
+ * public sector ids and comm_rs are read from them, post/input.h
+ * cz_post_input_from_request). sector_size (3) is checked when set. Maps to
+ *     {"kind":"winning-post"|"window-post", "input": <the PoSt input JSON,
+ *      post/input.h>, "priority": p, "request_id": r}
+ *
+ * SNAP_DEALS_UPDATE: registered_proof (4, abi.RegisteredUpdateProof 0-4; it
+ * gives the sector size, which the PSProve path leaves 0), vanilla_proofs
+ * (11, one bincode PartitionProof per partition), comm_r_old / comm_r_new /
+ * comm_d_new (30-32: 32 raw bytes, or the CIDv1 bytes ProveUpdateCuzk
+ * sends, update/job.h cz_update_commitment). Maps to
+ *     {"kind":"snap", "input": <the snap request JSON, update/request.h>,
+ *      "priority": p, "request_id": r}
+ *
+ * The input is the same JSON the HTTP API takes for that kind, so a gRPC job
+ * is journaled and replayed after a crash like any other, and the kind's
+ * prepare runs the expensive-but-early checks (the vanilla proofs against
+ * the public values) at submit. The answer is the job's proof: 192 bytes
+ * per partition, concatenated (PoRep 10 x 192 at 32GiB; a PoSt partition
+ * 192, as proofs-api's SnarkProof / PartitionSnarkProof; snap partitions x
+ * 192, as EmptySectorUpdateProof).
+ *
+ * Errors: CZ_EINVAL / CZ_EFORMAT with a message naming the field and the
+ * problem ("vanilla_proof.Phase1Out: not base64: '#' at offset 17",
+ * "randomness: 31 bytes, want 32"), CZ_ENOMEM. Pure functions; thread-safe.
  */
 #ifndef CUZK_DAEMON_GRPC_CURIO_H
 #define CUZK_DAEMON_GRPC_CURIO_H
@@ -46,11 +72,13 @@ size_t cz__grpc_kind_count(void);
 const char *cz__grpc_kind_name(size_t i);
 
 /*
- * A PreloadSRS / EvictSRS circuit_id as a params name: "porep-2k",
- * "porep-8m", "porep-512m", "porep-32g", "porep-64g" (Curio's ids) become
- * the Filecoin file name of that sector size's PoRep params; any other id
- * is taken as a params name of params.dir. CZ_EUNAVAIL for the ids of kinds
- * not supported yet ("wpost-", "winning-", "snap-"), CZ_EINVAL if empty.
+ * A PreloadSRS / EvictSRS circuit_id as a params name: Curio's ids
+ * (extern/cuzk cuzk-core srs_manager.rs CircuitId: "porep-32g",
+ * "winning-32g", "wpost-32g", "snap-32g", ...), FAMILY-SIZE with FAMILY
+ * porep, winning, wpost (WindowPoSt) or snap and SIZE 2k, 8m, 512m, 32g or
+ * 64g, become the Filecoin file name of that circuit's params ("...params");
+ * any other id is taken as a params name of params.dir. CZ_EINVAL if
+ * empty or a known family with an unknown size.
  */
 int cz__grpc_params_name(cz_ctx_t *ctx, const char *circuit_id, char *out, size_t cap);
 

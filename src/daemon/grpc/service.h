@@ -17,8 +17,8 @@
  *    journaled); NOT_FOUND for an unknown job id; RESOURCE_EXHAUSTED over
  *    the 256 MiB message limit comes from gRPC itself.
  *  - SubmitProof has no error field: a request the daemon refuses is
- *    INVALID_ARGUMENT (UNIMPLEMENTED for a kind not supported yet) with
- *    the same message Prove would put in error_message.
+ *    INVALID_ARGUMENT with the same message Prove would put in
+ *    error_message.
  *
  * Ownership: *out is malloc'd (NULL when there is no message to send);
  * the caller frees it. Thread-safety: handlers run concurrently, one call

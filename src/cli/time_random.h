@@ -1,0 +1,41 @@
+/*
+ * cli/time_random.h — `cuzk prove --kind K --random-params`: TIMING ONLY.
+ *
+ * One job of a circuit's exact shape proved with random params of that
+ * shape (cz_params_random: seconds, where a setup of a production size
+ * takes hours) and whatever witness the kind's timing job holds. Nothing is
+ * verified and no proof is written: it cannot be a proof. Used by the
+ * kinds whose CLI has no C1-style input to time (PoSt, SnapDeals); the
+ * PoRep C2 has its own (bench/bench_c2_random.c, over a C1 file).
+ *
+ * It prints the shape, the params' generation time, then submit-to-done,
+ * the per-partition figure and the engine's synthesis/device totals, with
+ * the backend and the thread count, on stdout.
+ *
+ * Ownership: the job spec and backend are borrowed (the engine borrows
+ * *be for the run); the params are made and freed here. Thread-safety:
+ * one call per ctx. Errors: the engine's, with the ctx message.
+ */
+#ifndef CUZK_CLI_TIME_RANDOM_H
+#define CUZK_CLI_TIME_RANDOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "engine/engine.h"
+#include "groth16/params.h"
+
+typedef struct {
+    const char *name;                  /* the circuit, as printed (e.g. a registered proof) */
+    const cz_params_shape_t *shape;    /* of one partition */
+    size_t rows;
+    cz_job_spec_t *spec;               /* the timing job; its params are set here */
+    uint64_t seed;                     /* of the random params */
+    unsigned workers_per_device;       /* 0: the engine's default */
+    double t_prepare;                  /* seconds spent making the job, as printed */
+} cz_cli_time_random_t;
+
+int cz_cli_time_random(cz_ctx_t *ctx, cz_backend_t **be, const cz_cli_time_random_t *t);
+
+#endif /* CUZK_CLI_TIME_RANDOM_H */

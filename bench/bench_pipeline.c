@@ -1,39 +1,57 @@
 /*
- * bench/bench_pipeline.c — `cuzk bench pipeline`: the whole engine in
- * process, once per workers-per-device count, on the same jobs.
+ * bench/bench_pipeline.c — `cuzk bench pipeline`: the whole proving
+ * pipeline in process, once per workers-per-device count, on the same jobs.
  *
  * The baseline is the first count in the list (normally W = 1), run in the
  * same process on the same inputs; the claim is the ratio. Device
  * efficiency and overlap violations come from the run's own timeline,
- * analysed in process (engine/analyze.h); every proof is verified by the
- * engine (a job whose proof fails verification fails the bench), except
- * with --random-params: TIMING ONLY params of the circuit's shape
- * (cz_params_random; seconds where a real setup of bench:130278869, a 32GiB
- * PoRep partition, takes hours), whose proofs cannot verify, so the jobs go
- * in without a pvk (engine.h: not verified) and the report says so.
+ * analysed in process (engine/analyze.h).
+ *
+ * Two drivers. With real params (seeded test params made here, or
+ * --params FILE) the jobs go through the public API, as any program would
+ * prove them: a prover per run (cz_prover_new with the run's workers per
+ * device), J submits of the "circuit" kind ({"circuit", "partitions",
+ * "seed": job + 1}, the same witnesses as before), cz_prover_wait for each,
+ * every proof verified by the prover (a job that fails verification fails
+ * the bench). The params are written to (or named from) a params dir and
+ * preloaded before the clock starts, so the figures exclude their load,
+ * as they did. JSON "driver":"prover".
+ *
+ * The engine directly (engine/engine.h, JSON "driver":"engine") for what
+ * the API does not offer, on purpose, because it is timing machinery and
+ * not proving:
+ *   --random-params: TIMING ONLY params of the circuit's shape
+ *     (cz_params_random; seconds where a real setup of bench:130278869, a
+ *     32GiB PoRep partition, takes hours). Their proofs cannot verify, so
+ *     the jobs go in without a pvk (engine.h: not verified) and the report
+ *     says so. A prover verifies every job and takes params only from
+ *     files: a params object that must never give a proof anyone uses has
+ *     no place in the public API.
+ *   --witness-cache: one witness synthesized before the timed runs (seed
+ *     1), each partition's synthesis callback returning a deep copy of it
+ *     (copied in parallel on the pool; the copy, honest CPU work, stays on
+ *     the timeline's synthesis stage), so a circuit whose synthesis
+ *     outlasts the device region (bench:130278869 on a 16-core host) no
+ *     longer hides the dual-worker interlock. A job kind is a request's
+ *     meaning, not a callback a client supplies. JSON "synthesis":"cache"
+ *     (else "circuit"). With real params the proofs of the copies verify.
+ *   builds without jansson, which have no prover (src/api needs it).
+ * --synth-workers N sets the synthesis workers either way.
  *
  * The params live outside the engine's memory budget, so the automatic
  * budget leaves their bytes out on top of the engine's default margin.
  *
- * --witness-cache measures the device pipeline in isolation: one witness is
- * synthesized before the timed runs (seed 1) and each partition's synthesis
- * callback returns a deep copy of it (copied in parallel on the pool; the
- * copy, honest CPU work, stays on the timeline's synthesis stage), so a
- * circuit whose synthesis outlasts the device region (bench:130278869 on a
- * 16-core host) no longer hides the dual-worker interlock. JSON
- * "synthesis":"cache" (else "circuit"). With real params the proofs of the
- * copies verify like any other. --synth-workers N sets
- * cz_engine_config_t.synth_workers (default: the engine's).
- *
- * Devices: --devices cpu[:N] (N emulated CPU devices sharing the pool, for
- * the engine's multi-device paths) or cuda[:N|:all] (the first N usable
- * GPUs; cuda = cuda:all), at most MAX_DEVICES; the backends come from the
- * factory (backend.h) and the JSON "devices" field names what ran.
+ * Devices: --devices cpu[:N] (N emulated CPU devices sharing the threads,
+ * for the engine's multi-device paths) or cuda[:N|:all] (the first N usable
+ * GPUs; cuda = cuda:all), at most MAX_DEVICES; the JSON "devices" field
+ * names what ran.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "circuits/registry.h"
@@ -67,10 +85,12 @@ static void usage(FILE *f)
             "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
             "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
             "         [--svg OUT.svg] [--witness-cache] [--synth-workers N] [--json]\n"
-            "  Runs J jobs of P partitions through the engine once per workers-per-device\n"
-            "  count and reports s/job, s/partition, partitions/min, device efficiency\n"
-            "  (the least efficient device, then each device), the mean device region\n"
-            "  per partition, overlap violations and peak RSS; the first count is the\n"
+            "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
+            "  params through the prover, the public API; the timing-only modes below\n"
+            "  through the engine directly: JSON \"driver\") and reports s/job,\n"
+            "  s/partition, partitions/min, device efficiency (the least efficient\n"
+            "  device, then each device), the mean device region per partition,\n"
+            "  overlap violations and peak RSS; the first count is the\n"
             "  baseline of the ratio.\n"
             "  Without --params, test parameters are generated in process (seeded) and\n"
             "  the engine verifies every job.\n"
@@ -188,14 +208,29 @@ static int parse(int argc, char **argv, pipe_opts *o)
     return optind == argc ? 0 : -1;
 }
 
+/* What every run shares: the params (as the driver takes them), the witness cache,
+ * the temporary directory for params files and timelines. */
+typedef struct {
+    bool api;                       /* the prover drives (else the engine) */
+    char tmp[64];                   /* "" until made */
+    char params_file[4096];         /* api: the params file the prover loads */
+    const cz_circuit_t *circuit;
+    cz_params_t *params;            /* engine: in memory */
+    cz_pvk_t *pvk;                  /* engine: NULL = not verified (random params) */
+    size_t part_bytes, abc_bytes;   /* engine: the budget estimate per partition */
+    size_t params_bytes, margin;    /* margin: the automatic budget's (engine default + params) */
+    const cz_cs_witness_t *cache;   /* engine, --witness-cache */
+} pipe_env;
+
+/* ---- the engine driver -------------------------------------------------------------- */
+
 typedef struct {
     const cz_circuit_t *circuit;
     uint64_t job_seed;
     const cz_cs_witness_t *cache;   /* --witness-cache: copied instead of synthesized */
 } pipe_job;
 
-/* A deep copy of a witness: its arrays, split into chunks for cz_pool_for. */
-/* *out = a deep copy of |w| (every array cz_cs_witness_free frees). */
+/* *out = a deep copy of |w| (every array cz_cs_witness_free frees), copied on the pool. */
 static int witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t *out)
 {
     *out = *w;
@@ -255,11 +290,10 @@ typedef struct {
     int ok;
 } run_result;
 
-/* One run at W workers per device; |pvk| NULL: the jobs are not verified.
- * |margin|: the automatic budget's margin (engine default + params). */
-static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circuit,
-                    const cz_cs_witness_t *cache, const cz_params_t *params, const cz_pvk_t *pvk, size_t part_bytes,
-                    size_t abc_bytes, size_t margin, unsigned w, bool last, run_result *res)
+/* The jobs through the engine at W workers per device, timeline to |tl_path|;
+ * *wall: submit of the first to the end of the last. */
+static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, unsigned w,
+                        const char *tl_path, double *wall)
 {
     cz_backend_t *be[MAX_DEVICES] = { 0 };
     cz_timeline_t *tl = NULL;
@@ -268,11 +302,10 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     for (size_t d = 0; rc == CZ_OK && d < o->devices; d++)
         rc = cz_backend_new(ctx, &be[d], o->kind, (int)d);
     if (rc == CZ_OK)
-        rc = last && o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1)
-                                      : cz_tl_new(&tl, NULL, 1);
+        rc = cz_tl_open(ctx, &tl, tl_path, 0);
     cz_engine_config_t cfg = { .backends = be, .num_devices = o->devices,
                                .workers_per_device = w, .synth_workers = o->synth_workers,
-                               .memory_margin = margin,
+                               .memory_margin = env->margin,
                                .pool = cz_ctx_pool(ctx), .timeline = tl };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
@@ -283,70 +316,150 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circu
     reset_peak_rss();
     double t0 = cz_bench_now();
     for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
-        jobs[i] = (pipe_job){ circuit, i + 1, cache };
-        cz_job_spec_t spec = { .partitions = o->partitions, .params = params, .pvk = pvk,
-                               .partition_bytes = part_bytes, .abc_bytes = abc_bytes,
+        jobs[i] = (pipe_job){ env->circuit, i + 1, env->cache };
+        cz_job_spec_t spec = { .partitions = o->partitions, .params = env->params, .pvk = env->pvk,
+                               .partition_bytes = env->part_bytes, .abc_bytes = env->abc_bytes,
                                .synthesize = synth, .arg = &jobs[i] };
         rc = cz_engine_submit(e, ctx, &spec, &ids[i]);
         if (rc)
             cz_fail(ctx, rc, "submit failed");
     }
-    res->ok = 1;
     for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
         cz_job_info_t info;
         rc = cz_engine_wait(e, ids[i], -1, &info);
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE) {
+        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
             rc = cz_fail(ctx, CZ_EVERIFY, "job %zu %s: %s", i, cz_job_state_name(info.state),
                          info.message);
-            res->ok = 0;
+    }
+    *wall = cz_bench_now() - t0;
+    cz_engine_free(e);
+    for (size_t d = 0; d < o->devices; d++)
+        cz_backend_free(be[d]);
+    cz_tl_free(tl);   /* flushes the timeline file */
+    free(jobs);
+    free(ids);
+    return rc;
+}
+
+/* ---- the prover driver (the public API) --------------------------------------------- */
+
+#ifdef CUZK_HAVE_JANSSON
+/* The jobs through a prover at W workers per device, timeline to |tl_path|; the params
+ * are preloaded before the clock starts. */
+static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, unsigned w,
+                        const char *tl_path, double *wall)
+{
+    cz_prover_config_t pc;
+    cz_prover_config_init(&pc);
+    pc.backend = o->kind;
+    pc.devices = (unsigned)o->devices;
+    pc.workers_per_device = w;
+    pc.synth_workers = o->synth_workers;
+    pc.threads = (unsigned)o->threads;
+    pc.memory_margin = env->margin;
+    pc.params_allow_paths = true;   /* the file is named by its absolute path */
+    pc.max_partitions = o->partitions > 1024 ? (unsigned)o->partitions : 0;
+    pc.timeline = tl_path;
+    cz_prover_t *p = NULL;
+    cz_error_t err;
+    int rc = cz_prover_new(&p, &pc, &err);
+    if (rc == CZ_OK)
+        rc = cz_prover_params_preload(p, env->params_file, NULL, &err);
+    uint64_t *ids = calloc(o->jobs, sizeof *ids);
+    if (rc == CZ_OK && !ids) {
+        rc = CZ_ENOMEM;
+        snprintf(err.message, sizeof err.message, "jobs");
+    }
+    reset_peak_rss();
+    double t0 = cz_bench_now();
+    for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
+        char fields[256];
+        snprintf(fields, sizeof fields, "{\"circuit\":\"%s\",\"partitions\":%zu,\"seed\":%zu}",
+                 o->circuit, o->partitions, i + 1);
+        cz_job_request_t req;
+        cz_job_request_init(&req, "circuit", NULL, 0);
+        req.fields = fields;
+        req.params = env->params_file;
+        rc = cz_prover_submit(p, &req, &ids[i], &err);
+    }
+    for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
+        cz_job_info_t info;
+        rc = cz_prover_wait(p, ids[i], -1, &info, &err);
+        if (rc == CZ_OK && info.state != CZ_JOB_DONE) {
+            rc = CZ_EVERIFY;
+            snprintf(err.message, sizeof err.message, "job %zu %s: %s", i,
+                     cz_job_state_name(info.state), info.message);
         }
     }
-    double wall = cz_bench_now() - t0;
+    *wall = cz_bench_now() - t0;
+    cz_prover_free(p);   /* flushes the timeline file */
+    free(ids);
+    return rc ? cz_fail(ctx, rc, "%s", err.message) : CZ_OK;
+}
+#endif
+
+/* ---- one run ---------------------------------------------------------------------- */
+
+/* The figures of the run's timeline |path| into |res|; the Gantt chart when asked. */
+static int analyze(cz_ctx_t *ctx, const pipe_opts *o, const char *path, bool last, run_result *res)
+{
+    cz_timeline_report_t *rep = NULL;
+    int rc = cz_timeline_analyze_file(ctx, path, &rep);
+    if (rc == CZ_OK) {
+        /* the figure of the least efficient device, and each device's */
+        res->efficiency = 1.0;
+        res->dispatch_efficiency = 1.0;
+        res->ndev = 0;
+        double held_ms = 0;
+        size_t regions = 0;
+        for (size_t d = 0; d < cz_timeline_ndevices(rep); d++) {
+            const cz_tl_device_t *dv = cz_timeline_device(rep, d);
+            if (res->ndev < MAX_DEVICES) {
+                res->device_id[res->ndev] = dv->device;
+                res->device_eff[res->ndev++] = dv->efficiency;
+            }
+            held_ms += dv->held_ms;
+            regions += dv->regions;
+            if (dv->efficiency < res->efficiency)
+                res->efficiency = dv->efficiency;
+            if (dv->dispatch_efficiency >= 0 && dv->dispatch_efficiency < res->dispatch_efficiency)
+                res->dispatch_efficiency = dv->dispatch_efficiency;
+        }
+        res->region_ms = regions ? held_ms / (double)regions : 0;
+        res->overlaps = cz_timeline_noverlaps(rep);
+        if (last && o->svg_path)
+            rc = cz_timeline_svg_file(ctx, rep, NULL, o->svg_path, NULL);
+    }
+    cz_timeline_report_free(rep);
+    return rc;
+}
+
+/* One run at W workers per device; the last one keeps its timeline in --timeline. */
+static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, unsigned w, bool last,
+                    run_result *res)
+{
+    char tl_path[128];
+    bool keep = last && o->timeline_path;
+    snprintf(tl_path, sizeof tl_path, "%s/run-w%u.timeline", env->tmp, w);
+    const char *path = keep ? o->timeline_path : tl_path;
+    double wall = 0;
+    int rc;
+#ifdef CUZK_HAVE_JANSSON
+    rc = env->api ? drive_prover(ctx, o, env, w, path, &wall) : drive_engine(ctx, o, env, w, path, &wall);
+#else
+    rc = drive_engine(ctx, o, env, w, path, &wall);
+#endif
+    res->ok = rc == CZ_OK;
     res->w = w;
     res->wall_s = wall;
     res->s_per_job = wall / (double)o->jobs;
     res->s_per_partition = wall / (double)(o->jobs * o->partitions);
     res->partitions_per_min = 60.0 * (double)(o->jobs * o->partitions) / wall;
     res->peak_rss = cz_cli_peak_rss();
-    cz_engine_free(e);
-    for (size_t d = 0; d < o->devices; d++)
-        cz_backend_free(be[d]);
-    free(jobs);
-    free(ids);
-    if (rc == CZ_OK) {
-        size_t len;
-        char *log = cz_tl_captured(tl, &len);
-        cz_timeline_report_t *rep = NULL;
-        rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep) : cz_fail(ctx, CZ_ENOMEM, "timeline");
-        if (rc == CZ_OK) {
-            /* the figure of the least efficient device, and each device's */
-            res->efficiency = 1.0;
-            res->dispatch_efficiency = 1.0;
-            res->ndev = 0;
-            double held_ms = 0;
-            size_t regions = 0;
-            for (size_t d = 0; d < cz_timeline_ndevices(rep); d++) {
-                const cz_tl_device_t *dv = cz_timeline_device(rep, d);
-                if (res->ndev < MAX_DEVICES) {
-                    res->device_id[res->ndev] = dv->device;
-                    res->device_eff[res->ndev++] = dv->efficiency;
-                }
-                held_ms += dv->held_ms;
-                regions += dv->regions;
-                if (dv->efficiency < res->efficiency)
-                    res->efficiency = dv->efficiency;
-                if (dv->dispatch_efficiency >= 0 && dv->dispatch_efficiency < res->dispatch_efficiency)
-                    res->dispatch_efficiency = dv->dispatch_efficiency;
-            }
-            res->region_ms = regions ? held_ms / (double)regions : 0;
-            res->overlaps = cz_timeline_noverlaps(rep);
-            if (last && o->svg_path)
-                rc = cz_timeline_svg_file(ctx, rep, NULL, o->svg_path, NULL);
-        }
-        cz_timeline_report_free(rep);
-        free(log);
-    }
-    cz_tl_free(tl);
+    if (rc == CZ_OK)
+        rc = analyze(ctx, o, path, last, res);
+    if (!keep)
+        unlink(tl_path);
     return rc;
 }
 
@@ -375,35 +488,51 @@ static int resolve_devices(cz_ctx_t *ctx, pipe_opts *o)
     return CZ_OK;
 }
 
-/* The params to run with: the file, random points (timing only) or a seeded
- * test setup; *seconds: how long making them took. */
-static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_circuit_t *circuit,
-                       const cz_params_shape_t *shape, cz_params_t **params, double *seconds)
+/* The params to run with (*seconds: how long making them took): the file, random
+ * points (timing only) or a seeded test setup; the prover takes them from a file (the
+ * test setup is written to the temporary directory), the engine from memory. */
+static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_params_shape_t *shape,
+                       pipe_env *env, double *seconds)
 {
     double t0 = cz_bench_now();
-    int rc;
-    if (o->params_path) {
+    int rc = CZ_OK;
+    struct stat st;
+    if (o->params_path && env->api) {
+        if (!realpath(o->params_path, env->params_file) || stat(env->params_file, &st))
+            return cz_fail(ctx, CZ_ENOTFOUND, "--params %s: not found", o->params_path);
+        env->params_bytes = (size_t)st.st_size;   /* about its size in memory */
+    } else if (o->params_path) {
         cz_params_opts_t popts = { .expect = shape };
-        rc = cz_params_load(ctx, params, o->params_path, &popts);
+        rc = cz_params_load(ctx, &env->params, o->params_path, &popts);
     } else if (o->random_params) {
         if (!o->json)
             printf("random parameters for %s (TIMING ONLY: proofs will not verify)...\n",
                    o->circuit);
-        rc = cz_params_random(ctx, params, shape, 1);
+        rc = cz_params_random(ctx, &env->params, shape, 1);
     } else {
         cz_setup_toxic_t toxic;
         cz_setup_toxic_from_seed(&toxic, 1);
         if (!o->json)
             printf("generating test parameters for %s (seeded; tests only)...\n", o->circuit);
-        rc = cz_setup(ctx, params, cz_circuit_body, (void *)circuit, &toxic, NULL);
+        rc = cz_setup(ctx, &env->params, cz_circuit_body, (void *)env->circuit, &toxic, NULL);
         cz_setup_toxic_scrub(&toxic);
+        if (rc == CZ_OK && env->api) {
+            snprintf(env->params_file, sizeof env->params_file, "%s/bench.params", env->tmp);
+            rc = cz_params_write(ctx, env->params_file, env->params);
+        }
+    }
+    if (rc == CZ_OK && env->params)
+        env->params_bytes = cz_params_mem_bytes(env->params);
+    if (rc == CZ_OK && env->api) {   /* the prover loads its own copy */
+        cz_params_free(env->params);
+        env->params = NULL;
     }
     *seconds = cz_bench_now() - t0;
     return rc;
 }
 
-static void print_result(const pipe_opts *o, const run_result *r, const run_result *base,
-                         bool verified, unsigned threads)
+static void print_result(const pipe_opts *o, const pipe_env *env, const run_result *r,
+                         const run_result *base, bool verified, unsigned threads)
 {
     double gain = base->s_per_job / r->s_per_job;
     if (o->json) {
@@ -417,10 +546,11 @@ static void print_result(const pipe_opts *o, const run_result *r, const run_resu
             printf("%s%.4f", d ? "," : "", r->device_eff[d]);
         printf("],\"device_region_ms\":%.2f,\"overlap_violations\":%zu,\"peak_rss_bytes\":%zu,"
                "\"gain_vs_first\":%.3f,\"params\":\"%s\",\"verified\":%s,\"threads\":%u,"
-               "\"synthesis\":\"%s\",\"synth_workers\":",
+               "\"synthesis\":\"%s\",\"driver\":\"%s\",\"synth_workers\":",
                r->region_ms, r->overlaps, r->peak_rss, gain,
                o->params_path ? "file" : o->random_params ? "random" : "test",
-               verified ? "true" : "false", threads, o->witness_cache ? "cache" : "circuit");
+               verified ? "true" : "false", threads, o->witness_cache ? "cache" : "circuit",
+               env->api ? "prover" : "engine");
         if (o->synth_workers)
             printf("%u}\n", o->synth_workers);
         else
@@ -442,6 +572,30 @@ static void print_result(const pipe_opts *o, const run_result *r, const run_resu
     }
 }
 
+/* A private directory for the params file and the timelines (removed by tmp_remove). */
+static int tmp_make(cz_ctx_t *ctx, pipe_env *env)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(env->tmp, sizeof env->tmp, "%s/cuzk-bench.XXXXXX",
+             base && *base && strlen(base) < 40 ? base : "/tmp");
+    if (!mkdtemp(env->tmp)) {
+        env->tmp[0] = '\0';
+        return cz_fail(ctx, CZ_EIO, "cannot make a temporary directory under %s",
+                       base && *base ? base : "/tmp");
+    }
+    return CZ_OK;
+}
+
+static void tmp_remove(pipe_env *env)
+{
+    if (!*env->tmp)
+        return;
+    char path[128];
+    snprintf(path, sizeof path, "%s/bench.params", env->tmp);
+    unlink(path);
+    rmdir(env->tmp);
+}
+
 int cz_bench_pipeline(int argc, char **argv)
 {
     pipe_opts o;
@@ -452,10 +606,14 @@ int cz_bench_pipeline(int argc, char **argv)
     if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
     cz_circuit_t circuit;
-    cz_params_t *params = NULL;
-    cz_pvk_t *pvk = NULL;
+    pipe_env env = { .circuit = &circuit };
+#ifdef CUZK_HAVE_JANSSON
+    env.api = !o.random_params && !o.witness_cache;   /* what the API offers (header) */
+#endif
     size_t rows = 0, ni = 0, na = 0, pc[3] = { 0 };
     int rc = resolve_devices(ctx, &o);
+    if (rc == CZ_OK)
+        rc = tmp_make(ctx, &env);
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, o.circuit, &circuit);
     if (rc == CZ_OK)
@@ -470,13 +628,11 @@ int cz_bench_pipeline(int argc, char **argv)
                                 .b_aux_popcount = pc[CZ_DENSITY_B_AUX] };
     double params_s = 0;
     if (rc == CZ_OK)
-        rc = make_params(ctx, &o, &circuit, &shape, &params, &params_s);
-    if (rc == CZ_OK && !o.random_params)
-        rc = cz_pvk_new(ctx, &pvk, &params->vk);
-    size_t part_bytes = 0, abc_bytes = 0;
-    cz_engine_estimate(&shape, rows, &part_bytes, &abc_bytes);
-    size_t pbytes = cz_params_mem_bytes(params);
-    size_t margin = ((size_t)5 << 30) + pbytes;   /* the engine's default margin + params */
+        rc = make_params(ctx, &o, &shape, &env, &params_s);
+    if (rc == CZ_OK && env.params && !o.random_params)
+        rc = cz_pvk_new(ctx, &env.pvk, &env.params->vk);
+    cz_engine_estimate(&shape, rows, &env.part_bytes, &env.abc_bytes);
+    env.margin = ((size_t)5 << 30) + env.params_bytes;   /* the engine's default margin + params */
 
     cz_cs_witness_t cache = { 0 };
     double cache_s = 0;
@@ -484,6 +640,7 @@ int cz_bench_pipeline(int argc, char **argv)
         double t0 = cz_bench_now();
         rc = cz_circuit_witness(ctx, &circuit, 1, &cache);
         cache_s = cz_bench_now() - t0;
+        env.cache = &cache;
     }
 
     run_result res[MAX_W];
@@ -491,9 +648,10 @@ int cz_bench_pipeline(int argc, char **argv)
         char buf[32];
         if (o.random_params)
             printf("random params: %.1f s, %s (domain %zu, %zu aux)\n", params_s,
-                   cz_bench_fmt_bytes(buf, sizeof buf, pbytes), m, na);
-        printf("devices %s:%zu, %zu jobs x %zu partitions of %s\n", o.kind, o.devices, o.jobs,
-               o.partitions, o.circuit);
+                   cz_bench_fmt_bytes(buf, sizeof buf, env.params_bytes), m, na);
+        printf("devices %s:%zu, %zu jobs x %zu partitions of %s, through the %s\n", o.kind,
+               o.devices, o.jobs, o.partitions, o.circuit,
+               env.api ? "prover (public API)" : "engine");
         if (o.witness_cache)
             printf("synthesis: witness cache (one synthesis, copied per partition; measures the "
                    "device pipeline, not synthesis); synthesized in %.2f s\n", cache_s);
@@ -502,12 +660,12 @@ int cz_bench_pipeline(int argc, char **argv)
         if (o.synth_workers)
             printf("synth workers: %u\n", o.synth_workers);
     }
+    bool verified = env.api || env.pvk;
     for (size_t i = 0; rc == CZ_OK && i < o.nw; i++) {
-        rc = run_once(ctx, &o, &circuit, o.witness_cache ? &cache : NULL, params, pvk, part_bytes, abc_bytes, margin, o.w[i],
-                      i + 1 == o.nw, &res[i]);
+        rc = run_once(ctx, &o, &env, o.w[i], i + 1 == o.nw, &res[i]);
         if (rc)
             break;
-        print_result(&o, &res[i], &res[0], pvk != NULL, cz_pool_width(cz_ctx_pool(ctx)));
+        print_result(&o, &env, &res[i], &res[0], verified, cz_pool_width(cz_ctx_pool(ctx)));
         if (res[i].overlaps)
             rc = CZ_EINTERNAL;
     }
@@ -515,8 +673,9 @@ int cz_bench_pipeline(int argc, char **argv)
         fprintf(stderr, "cuzk bench pipeline: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     cz_cs_witness_free(&cache);
-    cz_pvk_free(pvk);
-    cz_params_free(params);
+    cz_pvk_free(env.pvk);
+    cz_params_free(env.params);
+    tmp_remove(&env);
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
 }

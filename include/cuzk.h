@@ -119,10 +119,14 @@ typedef struct cz_prover_config {
     bool params_allow_paths;       /* accept absolute params paths besides names */
     unsigned max_partitions;       /* a job with more is refused at submit; 0: 1024 */
     bool no_verify;                /* do not verify finished jobs (NOT for production) */
-    const char *timeline;          /* engine timeline: NULL off, "-" stderr, else a file (appended) */
+    const char *timeline;          /* engine timeline: NULL off, "-" stderr, else a file (truncated) */
     cz_log_cb *log;                /* NULL: the library logs nothing */
     void *log_user;
     int log_level;                 /* least level passed to |log| */
+    bool params_check;             /* before a params file under a name Filecoin publishes
+                                    * (parameters.json, v28) is first used, check its
+                                    * blake2b digest: a file that differs fails the job
+                                    * (CZ_EMISMATCH, naming it); once per size+mtime */
 } cz_prover_config_t;
 
 /* Fill |cfg| with the defaults above. */
@@ -250,6 +254,18 @@ typedef enum cz_part_stage {
     CZ_PART_NSTAGES
 } cz_part_stage_t;
 
+/* "queued", "synthesis", "waiting_device", "device", "epilogue"; "unknown" out of range. */
+CZ_EXTERN const char *cz_part_stage_name(cz_part_stage_t s);
+
+/*
+ * Where a started job's work is, for a progress display: "verify" in
+ * CZ_JOB_VERIFYING, else the cz_part_stage_name of the furthest stage any
+ * of its unfinished partitions (|in_stage|, cz_job_info_t) has reached.
+ * Never NULL; thread-safe.
+ */
+CZ_EXTERN const char *cz_job_stage_label(cz_job_state_t state,
+                                         const size_t in_stage[CZ_PART_NSTAGES]);
+
 /* Milliseconds. */
 typedef struct cz_job_timings {
     double queue_wait;             /* submit to the first synthesis, params load included */
@@ -270,6 +286,9 @@ typedef struct cz_job_info {
     size_t in_stage[CZ_PART_NSTAGES];
     bool loading_params;           /* QUEUED: its params are being loaded now */
     char summary[128];             /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
+    bool started;                  /* its params are loaded and its partitions are in the
+                                    * proving queues (in_stage counts them); false while
+                                    * it waits for, or loads, its params */
 } cz_job_info_t;
 
 /* A snapshot of job |id|. CZ_ENOTFOUND for an unknown (or forgotten) id. Thread-safe. */

@@ -60,7 +60,7 @@ static int parse_fields(cz_ctx_t *ctx, const cz_job_kind_t *kind, const char *te
     return CZ_OK;
 }
 
-/* The kind's job for |req|, the params path and the inputs' slots; *j is filled. */
+/* The kind's job for |req| and the params path; *j is filled. */
 static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, pjob_t *j)
 {
     char names[256];
@@ -84,6 +84,8 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
     j->user = req->user;
     json_t *fields = NULL;
     int rc = parse_fields(ctx, kind, req->fields, &fields);
+    if (rc == CZ_OK)   /* a test's stand-in for a long prepare (api/internal.h) */
+        rc = cz__fault_sim(p->fault, ctx, CZ_FAULT_PREPARE);
     if (rc == CZ_OK)
         rc = kind->prepare(p->kind_state[ki], ctx, fields, req->input, req->input_len, &j->kj);
     json_decref(fields);
@@ -101,9 +103,6 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
     else
         rc = cz__params_resolve(p, ctx, pname, j->params_path);
     j->n_inputs = j->kj.shape.num_inputs ? j->kj.shape.num_inputs - 1 : 0;
-    if (rc == CZ_OK &&
-        !(j->inputs = calloc(j->partitions * (j->n_inputs ? j->n_inputs : 1), sizeof(cz_fr))))
-        rc = cz_fail(ctx, CZ_ENOMEM, "public inputs of %zu partitions", j->partitions);
     return rc;
 }
 
@@ -162,12 +161,12 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
 /* ---- ending a job ------------------------------------------------------------------ */
 
 /*
- * Record the outcome (|proof| is taken), give back the params and the
+ * Record the outcome (|proof| and |inputs| are taken), give back the params and the
  * kind's resources, wake the waiters, then call the job's callback.
  * p->mu NOT held; the caller owns the job's transition (LOADING or ENGINE).
  */
 static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, const char *msg,
-                    uint8_t *proof, size_t proof_len, const cz_job_timings_t *t)
+                    uint8_t *proof, size_t proof_len, cz_fr *inputs, const cz_job_timings_t *t)
 {
     cz_mutex_lock(&p->mu);
     cz_pentry_t *pe = j->pentry;
@@ -187,6 +186,7 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
     snprintf(j->message, sizeof j->message, "%s", msg && *msg ? msg : st == CZ_JOB_DONE ? "" : cz_strerror(j->error));
     j->proof = proof;
     j->proof_len = proof ? proof_len : 0;
+    j->inputs = inputs;
     if (t)
         j->t = *t;
     j->t.params_load = j->params_load_ms;
@@ -244,11 +244,27 @@ static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
         msg = "the engine lost the proof";
     }
     if (state == CZ_JOB_DONE && len != j->partitions * CZ_PROOF_BYTES) {
-        free(proof);
-        proof = NULL;
         state = CZ_JOB_FAILED;
         err = CZ_EINTERNAL;
         msg = "proof length does not match the partitions";
+    }
+    /* the public inputs the engine verified the proof against (it keeps them) */
+    cz_fr *inputs = NULL;
+    size_t per = 0;
+    if (state == CZ_JOB_DONE && cz_engine_public_inputs(p->engine, eid, &inputs, &per) != CZ_OK) {
+        state = CZ_JOB_FAILED;
+        err = CZ_ENOMEM;
+        msg = "public inputs";
+    } else if (state == CZ_JOB_DONE && per != j->n_inputs) {
+        state = CZ_JOB_FAILED;
+        err = CZ_EINTERNAL;
+        msg = "the partitions' public inputs do not match the circuit's shape";
+    }
+    if (state != CZ_JOB_DONE) {
+        free(proof);
+        proof = NULL;
+        free(inputs);
+        inputs = NULL;
     }
     char m[256];
     snprintf(m, sizeof m, "%s", msg);
@@ -257,21 +273,7 @@ static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
     engine_leave(p);
     cz_mutex_unlock(&p->mu);
     cz_engine_forget(p->engine, eid);
-    end_job(p, j, state, err, m, proof, len, &info.t);
-}
-
-/* The engine's synthesize: the kind's, keeping each partition's public inputs. */
-static int synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
-{
-    pjob_t *j = arg;
-    int rc = j->kj.synthesize(j->kj.arg, partition, ctx, out);
-    if (rc != CZ_OK)
-        return rc;
-    if (out->num_inputs != j->n_inputs + 1)
-        return cz_fail(ctx, CZ_EINTERNAL, "partition %zu has %zu inputs, the shape says %zu",
-                       partition, out->num_inputs, j->n_inputs + 1);
-    memcpy(&j->inputs[partition * j->n_inputs], out->input + 1, j->n_inputs * sizeof(cz_fr));
-    return CZ_OK;
+    end_job(p, j, state, err, m, proof, len, inputs, &info.t);
 }
 
 /* ---- the stager ----------------------------------------------------------------- */
@@ -319,7 +321,7 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,
                            .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
                            .partition_bytes = pb, .abc_bytes = abc,
-                           .synthesize = synth, .arg = j,
+                           .synthesize = j->kj.synthesize, .arg = j->kj.arg,
                            .on_done = engine_done, .done_arg = j };
     /* ENGINE before the submit: the callback may come before cz_engine_submit returns */
     cz_mutex_lock(&p->mu);
@@ -365,7 +367,7 @@ void *cz__prover_stager(void *arg)
         int rc = cancel ? cz_fail(ctx, CZ_ECANCELED, "canceled before it started") : stage(p, ctx, j);
         if (rc != CZ_OK)
             end_job(p, j, rc == CZ_ECANCELED ? CZ_JOB_CANCELED : CZ_JOB_FAILED, rc,
-                    cz_ctx_message(ctx), NULL, 0, NULL);
+                    cz_ctx_message(ctx), NULL, 0, NULL, NULL);
         cz_mutex_lock(&p->mu);
     }
     /* jobs never staged end CANCELED: nobody will start them */
@@ -375,7 +377,8 @@ void *cz__prover_stager(void *arg)
             break;
         j->phase = PJ_LOADING;
         cz_mutex_unlock(&p->mu);
-        end_job(p, j, CZ_JOB_CANCELED, CZ_ECANCELED, "the prover is shutting down", NULL, 0, NULL);
+        end_job(p, j, CZ_JOB_CANCELED, CZ_ECANCELED, "the prover is shutting down", NULL, 0, NULL,
+                NULL);
         cz_mutex_lock(&p->mu);
     }
     cz_mutex_unlock(&p->mu);
@@ -404,6 +407,7 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
     out->partitions = j->partitions;
     snprintf(out->summary, sizeof out->summary, "%s", j->summary);
     out->loading_params = j->phase == PJ_LOADING;
+    out->started = j->eid != 0;   /* the engine took it (it stays set once ended) */
     if (j->phase == PJ_ENDED) {
         out->state = j->state;
         out->partitions_done = j->partitions_done;
@@ -422,6 +426,11 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
         memcpy(out->in_stage, ei.in_stage, sizeof out->in_stage);
         out->t = ei.t;
         out->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
+    } else if (j->phase == PJ_ENGINE && j->eid) {
+        /* ended in the engine, which forgot it; the completion callback is recording
+         * the outcome: still running to the caller, every partition resolved */
+        out->state = CZ_JOB_RUNNING;
+        out->partitions_done = j->partitions_done;
     } else {
         out->t.queue_wait = (now - j->t_accept) * 1e3;
     }

@@ -4,6 +4,7 @@
  * (cuzk.h; the jobs are in api/jobs.c, params in api/params.c).
  */
 #include "api/prover_int.h"
+#include "api/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "backend/backend.h"
 #include "core/clock.h"
 #include "engine/timeline.h"
+#include "groth16/manifest.h"
 
 /* ---- version, memory, errors ------------------------------------------------ */
 
@@ -128,6 +130,16 @@ static int make_timeline(cz_prover_t *p, cz_ctx_t *ctx)
     return cz_tl_open(ctx, &p->timeline, p->timeline_path, 0);
 }
 
+/* The manifest check of params_check (groth16/manifest.h), owned by the cache. */
+static int params_check_new(cz_prover_t *p, cz_ctx_t *ctx)
+{
+    cz_pcheck_t *check;
+    int rc = cz_pcheck_new_builtin(ctx, &check);
+    if (rc == CZ_OK)
+        cz_pcache_set_check(p->pcache, check);
+    return rc;
+}
+
 static int start(cz_prover_t *p, cz_ctx_t *ctx)
 {
     int rc = make_backends(p, ctx);
@@ -135,6 +147,8 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         rc = make_timeline(p, ctx);
     if (rc == CZ_OK && (rc = cz_pcache_new(&p->pcache, p->cfg.params_cache_bytes, &p->log)))
         cz_fail(ctx, rc, "params cache");
+    if (rc == CZ_OK && p->cfg.params_check)
+        rc = params_check_new(p, ctx);
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
         if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&p->kind_state[k])))
             cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);
@@ -144,6 +158,7 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         .memory_budget = p->cfg.memory_budget, .memory_margin = p->cfg.memory_margin,
         .device_queue_depth = p->cfg.device_queue_depth, .max_retries = p->cfg.max_retries,
         .pool = p->pool, .timeline = p->timeline, .no_verify = p->cfg.no_verify,
+        .fault = p->fault,
     };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &p->engine, &ec);
@@ -158,6 +173,12 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
 
 int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *err)
 {
+    return cz__prover_new_with_fault(out, cfg, NULL, err);
+}
+
+int cz__prover_new_with_fault(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fault_t *fault,
+                              cz_error_t *err)
+{
     cz__err_clear(err);
     if (!out)
         return cz__err(err, CZ_EINVAL, "cz_prover_new: out is NULL");
@@ -168,6 +189,7 @@ int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *
     if (!p)
         return cz__err(err, CZ_ENOMEM, "prover");
     p->cfg = cfg ? *cfg : dflt;
+    p->fault = fault;
     p->backend = dup_or(p->cfg.backend, "auto");
     p->params_dir = dup_or(p->cfg.params_dir, ".");
     p->timeline_path = p->cfg.timeline ? strdup(p->cfg.timeline) : NULL;

@@ -13,9 +13,9 @@
  * the job is published and never change. Lock order: p->mu before the
  * engine's and the cache's locks (the prover calls into them holding
  * p->mu; neither calls back with its own lock held: the engine's
- * completion callback runs unlocked). The synthesize wrapper writes a
- * job's inputs[] slots from engine threads without p->mu: each partition
- * owns its slot, and they are read only after the job is ENDED.
+ * completion callback runs unlocked). A job's public inputs are the
+ * engine's (cz_engine_public_inputs), copied once by the completion
+ * callback: the prover does not wrap the kind's synthesize.
  */
 #ifndef CUZK_API_PROVER_INT_H
 #define CUZK_API_PROVER_INT_H
@@ -27,6 +27,7 @@
 #include "api/log.h"
 #include "core/mutex.h"
 #include "api/pcache.h"
+#include "core/fault.h"
 #include "cuzk/ctx.h"
 #include "engine/engine.h"
 #include "kinds/kinds.h"
@@ -45,8 +46,8 @@ typedef struct pjob {
     char params_path[PATH_MAX];       /* (const) */
     int priority;                     /* (const) 1..4 */
     char summary[128];                /* (const) the kind's, kept after kj is released */
-    size_t partitions, n_inputs;      /* (const) */
-    cz_fr *inputs;                    /* partitions x n_inputs; see Locking */
+    size_t partitions, n_inputs;      /* (const) n_inputs: per partition, from the shape */
+    cz_fr *inputs;                    /* (mu) partitions x n_inputs, once DONE */
     cz_job_done_cb *on_done;          /* (const) */
     void *user;                       /* (const) */
     pj_phase_t phase;                 /* (mu) */
@@ -68,6 +69,7 @@ struct cz_prover {
     cz_prover_config_t cfg;           /* copy; the strings point into the copies below */
     char *backend, *params_dir, *timeline_path;
     cz_logger_t log;
+    cz_fault_t *fault;                /* borrowed (api/internal.h); NULL: none */
     cz_pool_t *pool;
     cz_backend_t *backends[CZ_PROVER_MAX_DEVICES];
     size_t ndevices;

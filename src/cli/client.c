@@ -2,6 +2,7 @@
  * cli/client.c — HTTP over libcurl (loaded at run time, cli/curl_dl.h), JSON replies, job following and the
  * progress display (see cli/client.h).
  */
+#include "core/clock.h"
 #include "core/hex.h"
 #include "cli/client.h"
 
@@ -16,12 +17,6 @@
 #include "cli/curl_dl.h"
 #include "cli/public_file.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 bool cz_client_opt(cz_client_t *cl, int opt, const char *arg)
 {
@@ -184,7 +179,7 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
     snprintf(path, sizeof path, "/v1/proofs/%s", id);
     cz_progress_t pr;
     cz_progress_start(&pr, quiet);
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     *final = NULL;
     for (;;) {
         json_t *st = NULL;
@@ -205,7 +200,7 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
         cz_progress_draw(&pr, done, total, stage ? stage : "?");
         bool ended = state && (!strcmp(state, "done") || !strcmp(state, "failed") ||
                                !strcmp(state, "canceled") || !strcmp(state, "lost"));
-        if (ended || (timeout_s >= 0 && now_s() - t0 >= timeout_s)) {
+        if (ended || (timeout_s >= 0 && cz_mono_s() - t0 >= timeout_s)) {
             cz_progress_end(&pr);
             *final = st;
             if (!ended)

@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/public_file.h"
+#include "core/clock.h"
 #ifdef CUZK_HAVE_CLIENT
 #include "cli/client.h"
 #endif
@@ -185,11 +186,9 @@ int cmd_prove(int argc, char **argv)
     }
     if (rc == CZ_OK) {
         cz_progress_draw(&progress, 0, 1, "proving");
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        double t0 = cz_mono_s();
         rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, NULL);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        t_prove = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        t_prove = cz_mono_s() - t0;
     }
     if (rc == CZ_OK)
         cz_progress_draw(&progress, 1, 1, "verifying");

@@ -15,6 +15,7 @@
 #include "circuits/registry.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "core/clock.h"
 #include "groth16/setup.h"
 
 static void setup_usage(FILE *f)
@@ -36,12 +37,6 @@ static void setup_usage(FILE *f)
     cz_cli_usage_tail(f, "setup");
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* groth16/setup.h's progress callback: the TTY line (cli/progress.h). */
 static void setup_progress(void *user, const char *phase, double fraction)
@@ -100,7 +95,7 @@ int cmd_setup(int argc, char **argv)
     cz_params_t *params = NULL;
     cz_setup_toxic_t toxic;
     cz_params_shape_t shape;
-    double t0 = now(), t1 = t0, t2 = t0;
+    double t0 = cz_mono_s(), t1 = t0, t2 = t0;
     if (cz_circuit_parse(ctx, circuit_id, &circuit) != CZ_OK) {   /* a usage error */
         fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
         cz_ctx_free(ctx);
@@ -124,7 +119,7 @@ int cmd_setup(int argc, char **argv)
         printf("WARNING: test parameters from %s toxic waste; never use them in production\n",
                have_seed ? "SEEDED (publicly reproducible)" : "random");
         fflush(stdout);
-        t1 = now();
+        t1 = cz_mono_s();
         if (have_seed)
             cz_setup_toxic_from_seed(&toxic, seed);
         else
@@ -134,7 +129,7 @@ int cmd_setup(int argc, char **argv)
         cz_progress_start(&progress, false);   /* the ETA counts from here */
         rc = cz_setup_from_cs_progress(ctx, &params, cs, &toxic, setup_progress, &progress);
         cz_setup_toxic_scrub(&toxic);
-        t2 = now();
+        t2 = cz_mono_s();
     }
     cz_cs_free(cs);
     if (rc == CZ_OK)
@@ -149,7 +144,7 @@ int cmd_setup(int argc, char **argv)
                params_path, params->n_h, params->n_l, params->n_a, params->n_b_g1,
                params->n_b_g2, params->vk.n_ic, cz_params_encoded_size(params));
         printf("vk %s\ntime: synthesis %.2f s, setup %.2f s, write %.2f s (%u threads)\n",
-               vk_path, t1 - t0, t2 - t1, now() - t2, cz_pool_width(cz_ctx_pool(ctx)));
+               vk_path, t1 - t0, t2 - t1, cz_mono_s() - t2, cz_pool_width(cz_ctx_pool(ctx)));
     } else {
         fprintf(stderr, "cuzk setup: %s\n", cz_ctx_message(ctx));
     }

@@ -16,6 +16,7 @@ static const char *const SITE_NAMES[CZ_FAULT__COUNT] = {
     [CZ_FAULT_WRITE] = "write",
     [CZ_FAULT_DEVICE] = "device",
     [CZ_FAULT_DEVICE_STEP] = "device_step",
+    [CZ_FAULT_PREPARE] = "prepare",
 };
 
 void cz_fault_init(cz_fault_t *f)
@@ -65,7 +66,7 @@ const char *cz_fault_site_name(cz_fault_site_t site)
 int cz__fault_code(cz_fault_site_t site)
 {
     switch (site) {
-    case CZ_FAULT_ALLOC: return CZ_ENOMEM;
+    case CZ_FAULT_ALLOC: case CZ_FAULT_PREPARE: return CZ_ENOMEM;
     case CZ_FAULT_WRITE: return CZ_EIO;
     default: return CZ_EDEVICE;
     }

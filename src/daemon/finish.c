@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "daemon/log.h"
 
 #define RETRY_FIRST_S 0.5
@@ -51,42 +52,6 @@ static json_t *timings_json(const cz_job_timings_t *t)
     return json_pack("{s:f,s:f,s:f,s:f,s:f}", "queue_wait_ms", t->queue_wait, "params_load_ms",
                      t->params_load, "synthesis_ms", t->synthesis, "device_ms", t->device,
                      "total_ms", t->total);
-}
-
-/* Give back what a job holds while it runs (s->mu NOT held). */
-static void release_resources(cz_server_t *s, djob_t *j)
-{
-    pthread_mutex_lock(&s->mu);
-    cz_pentry_t *pe = j->pentry;
-    bool prepared = j->prepared;
-    j->pentry = NULL;
-    j->prepared = false;
-    pthread_mutex_unlock(&s->mu);
-    if (pe)
-        cz_pcache_release(s->pcache, pe);
-    if (prepared && j->kind)
-        j->kind->release(&j->kj);
-    free(j->inputs);
-    j->inputs = NULL;
-}
-
-/* The public inputs of a done job, one array of hex field elements per partition. */
-static json_t *public_inputs_json(const djob_t *j)
-{
-    json_t *pub = json_array();
-    for (size_t p = 0; pub && p < j->partitions; p++) {
-        json_t *blk = json_array();
-        for (size_t i = 0; blk && i < j->n_inputs; i++) {
-            char h[67];
-            cz_fr_to_hex(h, &j->inputs[p * j->n_inputs + i]);
-            json_array_append_new(blk, json_string(h));
-        }
-        if (!blk || json_array_append_new(pub, blk)) {
-            json_decref(pub);
-            return NULL;
-        }
-    }
-    return pub;
 }
 
 /* The ID.result document; NULL when memory is short. */
@@ -118,7 +83,7 @@ static json_t *result_doc(const djob_t *j, const struct dj_pending *p)
 /* Publish the journaled outcome (s->mu NOT held); takes p. */
 static void publish(cz_server_t *s, djob_t *j, struct dj_pending *p)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     j->state = p->st;
     j->error = p->error;
     snprintf(j->message, sizeof j->message, "%s", p->msg);
@@ -126,12 +91,13 @@ static void publish(cz_server_t *s, djob_t *j, struct dj_pending *p)
     j->proof_len = p->proof ? p->proof_len : 0;
     j->public_inputs = p->pub;
     j->finished = p->finished;
+    j->t = p->t;
     if (p->st == DJ_DONE)
         j->partitions_done = j->partitions;
-    if (p->st == DJ_FAILED && p->error < 0 && -p->error < 16)
+    if (p->st == DJ_FAILED && p->error < 0 && -p->error < CZ_E_COUNT)
         s->errors[-p->error]++;
     pthread_cond_broadcast(&s->changed);
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     char q[300];
     if (p->st == DJ_DONE)
         CZ_LOGI("job done", "id=%s partitions=%zu total_ms=%.0f", j->id, j->partitions, p->t.total);
@@ -146,7 +112,7 @@ static void commit(cz_server_t *s, djob_t *j, struct dj_pending *p)
 {
     cz_ctx_t *ctx = NULL;
     json_t *doc = result_doc(j, p);
-    int rc = doc ? cz_ctx_new(&ctx, s->pool, 0) : CZ_ENOMEM;
+    int rc = doc ? cz_ctx_new(&ctx, NULL, 1) : CZ_ENOMEM;
     if (rc == CZ_OK)
         rc = cz_journal_put(s->journal, ctx, j->id, "result", doc);
     json_decref(doc);
@@ -167,31 +133,28 @@ static void commit(cz_server_t *s, djob_t *j, struct dj_pending *p)
     if (wait > RETRY_MAX_S)
         wait = RETRY_MAX_S;
     p->attempts++;
-    p->next_try = cz__now_s() + wait;
+    p->next_try = cz_mono_s() + wait;
     if (p->attempts == 1 || p->attempts % 10 == 0) {
         char q[300];
         CZ_LOGE("result not journaled; the outcome is kept and the write retried",
                 "id=%s attempts=%u error=%s message=%s retry_in_s=%.1f", j->id, p->attempts,
                 cz_err_name(rc), cz_log_q(q, sizeof q, p->last_error), wait);
     }
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     j->pending = p;
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&s->work);
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
 }
 
 void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
-                 uint8_t *proof, size_t proof_len)
+                 uint8_t *proof, size_t proof_len, json_t *pub, const cz_job_timings_t *t)
 {
     struct dj_pending *p = calloc(1, sizeof *p);
-    json_t *pub = st == DJ_DONE ? public_inputs_json(j) : NULL;
-    pthread_mutex_lock(&s->mu);
-    j->t.params_load = j->params_load_ms;
-    j->t.total = (cz__now_s() - j->t_accept) * 1e3;
-    cz_job_timings_t t = j->t;
-    pthread_mutex_unlock(&s->mu);
-    release_resources(s, j);
+    cz_job_timings_t tm = { 0 };
+    if (t)
+        tm = *t;
+    tm.total = (cz_mono_s() - j->t_accept) * 1e3;   /* accepted by this process -> now */
     if (!p || (st == DJ_DONE && !pub)) {
         /* no memory to keep the outcome: the job stays journaled unfinished and
          * is proved again at the next start; report that, as a failure that says so */
@@ -199,13 +162,14 @@ void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char
         free(p);
         free(proof);
         json_decref(pub);
-        pthread_mutex_lock(&s->mu);
+        cz_mutex_lock(&s->mu);
         j->state = DJ_FAILED;
         j->error = CZ_ENOMEM;
+        j->t = tm;
         snprintf(j->message, sizeof j->message, "out of memory keeping the outcome; the job "
                  "stays journaled and is proved again when cuzkd restarts");
         pthread_cond_broadcast(&s->changed);
-        pthread_mutex_unlock(&s->mu);
+        cz_mutex_unlock(&s->mu);
         return;
     }
     p->st = st;
@@ -215,25 +179,29 @@ void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char
     p->proof_len = proof_len;
     p->pub = pub;
     p->finished = time(NULL);
-    p->t = t;
+    p->t = tm;
     commit(s, j, p);
 }
 
-void cz__retry_results(cz_server_t *s)
+void cz__retry_results(cz_server_t *s, double *next)
 {
+    CZ_ASSERT(cz_mutex_held(&s->mu));
     for (;;) {
-        double now = cz__now_s();
+        double now = cz_mono_s();
         djob_t *due = NULL;
-        for (djob_t *j = s->jobs; j && !due; j = j->next)
+        for (djob_t *j = s->jobs; j && !due; j = j->next) {
             if (j->pending && j->pending->next_try <= now)
                 due = j;
+            else if (j->pending && next && j->pending->next_try < *next)
+                *next = j->pending->next_try;
+        }
         if (!due || s->abandon)
             return;
         struct dj_pending *p = due->pending;
         due->pending = NULL;   /* a write in flight: shutdown waits for it */
-        pthread_mutex_unlock(&s->mu);
+        cz_mutex_unlock(&s->mu);
         commit(s, due, p);
-        pthread_mutex_lock(&s->mu);
+        cz_mutex_lock(&s->mu);
     }
 }
 
@@ -242,7 +210,7 @@ json_t *cz__pending_json(const djob_t *j)
     const struct dj_pending *p = j->pending;
     if (!p)
         return NULL;
-    double in = p->next_try - cz__now_s();
+    double in = p->next_try - cz_mono_s();
     return json_pack("{s:i,s:s,s:s,s:f}", "attempts", (int)p->attempts, "error",
                      cz_err_name(p->last_rc), "message", p->last_error, "retry_in_s",
                      in > 0 ? in : 0.0);

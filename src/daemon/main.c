@@ -3,9 +3,10 @@
  * graceful shutdown.
  *
  * Order: defaults < config file < flags. SIGTERM/SIGINT: stop accepting
- * jobs (submits get 503), give jobs in the engine journal.shutdown_grace
- * seconds, stop the listeners, free the engine (running partitions finish;
- * unfinished jobs stay journaled and are re-queued at the next start).
+ * jobs (submits get 503), give running jobs journal.shutdown_grace
+ * seconds, stop the listeners, free the prover (running partitions stop at
+ * a stage boundary; unfinished jobs stay journaled and are re-queued at the
+ * next start).
  * Exit codes: 0 clean shutdown, 1 start-up failure, 2 usage / config error.
  */
 #include <getopt.h>

@@ -24,60 +24,81 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
+
+/* The job states a client sees, in the order of cuzk_jobs{state}. */
+static const char *const STATES[] = { "queued", "running", "done", "failed", "canceled", "lost" };
+#define NSTATES (sizeof STATES / sizeof *STATES)
+
 typedef struct {
-    size_t by_state[DJ__COUNT];
-    size_t staged;
-    uint64_t accepted, recovered, errors[16], http[6];
-    double active_s, uptime_s;
+    size_t by_state[NSTATES];
+    uint64_t accepted, recovered, errors[CZ_E_COUNT], http[6];
+    double uptime_s;
     bool stopping;
+    unsigned workers, synth_workers;
+    cz_prover_info_t pi;
+    cz_prover_stats_t ps;
 } snap_t;
 
-static void snapshot(cz_server_t *s, snap_t *o, cz_engine_stats_t *es, cz_pcache_stats_t *ps)
+static void snapshot(cz_server_t *s, snap_t *o)
 {
     memset(o, 0, sizeof *o);
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     for (djob_t *j = s->jobs; j; j = j->next) {
-        o->by_state[j->state]++;
-        o->staged += j->state == DJ_STAGED || j->state == DJ_LOADING;
+        const char *st = cz__live(s, j, NULL, NULL);
+        for (size_t k = 0; k < NSTATES; k++)
+            o->by_state[k] += !strcmp(st, STATES[k]);
     }
     o->accepted = s->jobs_accepted;
     o->recovered = s->jobs_recovered;
     memcpy(o->errors, s->errors, sizeof o->errors);
     memcpy(o->http, s->http, sizeof o->http);
-    o->active_s = s->engine_active_s;
     o->stopping = s->stopping;
-    pthread_mutex_unlock(&s->mu);
-    o->uptime_s = cz__now_s() - s->t_start;
-    cz_engine_stats(s->engine, es);
-    cz_pcache_stats(s->pcache, ps);
+    cz_mutex_unlock(&s->mu);
+    o->uptime_s = cz_mono_s() - s->t_start;
+    o->workers = (unsigned)s->cfg.workers_per_device;
+    o->synth_workers = (unsigned)s->cfg.synth_workers;
+    cz_prover_info(s->prover, &o->pi);
+    cz_prover_stats(s->prover, &o->ps);
+}
+
+/* Device |d|'s busy time over the time the engine had work (0..1). */
+static double efficiency(const snap_t *sn, size_t d)
+{
+    return sn->ps.engine_active_s > 0 ? sn->ps.device_busy_s[d] / sn->ps.engine_active_s : 0.0;
+}
+
+static size_t ndevices(const snap_t *sn)
+{
+    return sn->pi.devices < 16 ? sn->pi.devices : 16;
 }
 
 void cz_server_count_http(cz_server_t *s, int status)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     if (status >= 100 && status < 600)
         s->http[status / 100]++;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
 }
+
+#define MAX_LISTED 32
 
 json_t *cz_server_status(cz_server_t *s)
 {
     snap_t sn;
-    cz_engine_stats_t es;
-    cz_pcache_stats_t ps;
-    snapshot(s, &sn, &es, &ps);
+    snapshot(s, &sn);
+    const cz_prover_stats_t *ps = &sn.ps;
     json_t *devs = json_array();
-    for (size_t d = 0; devs && d < s->ndevices && d < 16; d++)
+    for (size_t d = 0; devs && d < ndevices(&sn); d++)
         json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b}", "index", (json_int_t)d,
-                                              "backend", s->backends[d]->ops->name, "workers",
-                                              (json_int_t)s->cfg.workers_per_device, "busy_s",
-                                              es.device_busy_s[d], "efficiency",
-                                              sn.active_s > 0 ? es.device_busy_s[d] / sn.active_s : 0.0,
-                                              "failed", es.device_failed[d]));
+                                              "backend", sn.pi.backend, "workers",
+                                              (json_int_t)sn.workers, "busy_s",
+                                              ps->device_busy_s[d], "efficiency", efficiency(&sn, d),
+                                              "failed", ps->device_failed[d]));
     json_t *entries = json_array();
-    cz_pcache_item_t *items = malloc(32 * sizeof *items);
-    size_t n = items ? cz_pcache_list(s->pcache, items, 32) : 0;
-    for (size_t i = 0; entries && i < n && i < 32; i++)
+    cz_params_item_t *items = malloc(MAX_LISTED * sizeof *items);
+    size_t n = items ? cz_prover_params_list(s->prover, items, MAX_LISTED) : 0;
+    for (size_t i = 0; entries && i < n && i < MAX_LISTED; i++)
         json_array_append_new(entries, json_pack("{s:s,s:I,s:I,s:b,s:f,s:I}", "path", items[i].path,
                                                  "bytes", (json_int_t)items[i].bytes, "users",
                                                  (json_int_t)items[i].users, "loading",
@@ -86,24 +107,23 @@ json_t *cz_server_status(cz_server_t *s)
     free(items);
     json_t *kinds = json_array();
     for (size_t i = 0; kinds && i < cz_kind_count(); i++)
-        json_array_append_new(kinds, json_string(cz_kind_at(i)->name));
+        json_array_append_new(kinds, json_string(cz_kind_name(i)));
     return json_pack(
         "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
         "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
-        "version", "0.1.0", "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
-        "workers", "per_device", (json_int_t)s->cfg.workers_per_device, "synthesis",
-        (json_int_t)s->cfg.synth_workers, "threads", (json_int_t)cz_pool_width(s->pool),
-        "queue", "staged", (json_int_t)sn.staged, "engine_partitions", (json_int_t)es.partitions_queued,
-        "device", (json_int_t)es.device_queue,
-        "jobs", "queued", (json_int_t)(sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING]),
-        "running", (json_int_t)(sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING]),
-        "done", (json_int_t)sn.by_state[DJ_DONE], "failed", (json_int_t)sn.by_state[DJ_FAILED],
-        "canceled", (json_int_t)sn.by_state[DJ_CANCELED], "lost", (json_int_t)sn.by_state[DJ_LOST],
-        "memory", "budget", (json_int_t)es.budget_total, "reserved", (json_int_t)es.budget_reserved,
-        "peak", (json_int_t)es.budget_peak, "recycled", (json_int_t)es.recycled_bytes,
-        "params_cache", "budget", (json_int_t)ps.budget, "bytes", (json_int_t)ps.bytes,
-        "loaded", (json_int_t)ps.entries, "entries", entries,
-        "kinds", kinds, "partitions_proved", (json_int_t)es.partitions_proved);
+        "version", cz_version(), "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
+        "workers", "per_device", (json_int_t)sn.workers, "synthesis", (json_int_t)sn.synth_workers,
+        "threads", (json_int_t)sn.pi.threads,
+        "queue", "staged", (json_int_t)ps->jobs_staged, "engine_partitions",
+        (json_int_t)ps->partitions_queued, "device", (json_int_t)ps->device_queue,
+        "jobs", "queued", (json_int_t)sn.by_state[0], "running", (json_int_t)sn.by_state[1],
+        "done", (json_int_t)sn.by_state[2], "failed", (json_int_t)sn.by_state[3],
+        "canceled", (json_int_t)sn.by_state[4], "lost", (json_int_t)sn.by_state[5],
+        "memory", "budget", (json_int_t)ps->budget_total, "reserved", (json_int_t)ps->budget_reserved,
+        "peak", (json_int_t)ps->budget_peak, "recycled", (json_int_t)ps->recycled_bytes,
+        "params_cache", "budget", (json_int_t)ps->params_budget, "bytes", (json_int_t)ps->params_bytes,
+        "loaded", (json_int_t)ps->params_entries, "entries", entries,
+        "kinds", kinds, "partitions_proved", (json_int_t)ps->partitions_proved);
 }
 
 typedef struct {
@@ -146,68 +166,63 @@ static void head(sbuf *b, const char *name, const char *type, const char *help)
 char *cz_server_metrics(cz_server_t *s)
 {
     snap_t sn;
-    cz_engine_stats_t es;
-    cz_pcache_stats_t ps;
-    snapshot(s, &sn, &es, &ps);
+    snapshot(s, &sn);
+    const cz_prover_stats_t *ps = &sn.ps;
     sbuf b = { 0 };
     head(&b, "jobs", "gauge", "Jobs held by the daemon, by state.");
-    static const char *const st[] = { "queued", "running", "done", "failed", "canceled", "lost" };
-    size_t counts[6] = { sn.by_state[DJ_STAGED] + sn.by_state[DJ_LOADING],
-                         sn.by_state[DJ_ENGINE] + sn.by_state[DJ_FINISHING], sn.by_state[DJ_DONE],
-                         sn.by_state[DJ_FAILED], sn.by_state[DJ_CANCELED], sn.by_state[DJ_LOST] };
-    for (int i = 0; i < 6; i++)
-        put(&b, "cuzk_jobs{state=\"%s\"} %zu\n", st[i], counts[i]);
+    for (size_t i = 0; i < NSTATES; i++)
+        put(&b, "cuzk_jobs{state=\"%s\"} %zu\n", STATES[i], sn.by_state[i]);
     head(&b, "jobs_accepted_total", "counter", "Submits accepted by this process.");
     put(&b, "cuzk_jobs_accepted_total %llu\n", (unsigned long long)sn.accepted);
     head(&b, "jobs_recovered_total", "counter", "Unfinished jobs re-queued from the journal at start.");
     put(&b, "cuzk_jobs_recovered_total %llu\n", (unsigned long long)sn.recovered);
     head(&b, "partitions_proved_total", "counter", "Partitions proved by the engine.");
-    put(&b, "cuzk_partitions_proved_total %zu\n", es.partitions_proved);
+    put(&b, "cuzk_partitions_proved_total %zu\n", ps->partitions_proved);
     head(&b, "device_busy_seconds_total", "counter", "Time the device lock was held.");
-    for (size_t d = 0; d < s->ndevices && d < 16; d++)
-        put(&b, "cuzk_device_busy_seconds_total{device=\"%zu\"} %.6f\n", d, es.device_busy_s[d]);
+    for (size_t d = 0; d < ndevices(&sn); d++)
+        put(&b, "cuzk_device_busy_seconds_total{device=\"%zu\"} %.6f\n", d, ps->device_busy_s[d]);
     head(&b, "device_efficiency", "gauge",
          "Device busy time over the time the engine had work (0..1).");
-    for (size_t d = 0; d < s->ndevices && d < 16; d++)
+    for (size_t d = 0; d < ndevices(&sn); d++)
         put(&b, "cuzk_device_efficiency{device=\"%zu\"} %.6f\n", d,
-            sn.active_s > 0 ? es.device_busy_s[d] / sn.active_s : 0.0);
+            efficiency(&sn, d));
     head(&b, "device_failed", "gauge", "1 when the device was marked failed.");
-    for (size_t d = 0; d < s->ndevices && d < 16; d++)
-        put(&b, "cuzk_device_failed{device=\"%zu\"} %d\n", d, es.device_failed[d] ? 1 : 0);
+    for (size_t d = 0; d < ndevices(&sn); d++)
+        put(&b, "cuzk_device_failed{device=\"%zu\"} %d\n", d, ps->device_failed[d] ? 1 : 0);
     head(&b, "queue_depth", "gauge", "Waiting work: staged jobs, engine partitions, synthesized partitions.");
-    put(&b, "cuzk_queue_depth{queue=\"staged\"} %zu\n", sn.staged);
-    put(&b, "cuzk_queue_depth{queue=\"engine\"} %zu\n", es.partitions_queued);
-    put(&b, "cuzk_queue_depth{queue=\"device\"} %zu\n", es.device_queue);
+    put(&b, "cuzk_queue_depth{queue=\"staged\"} %zu\n", ps->jobs_staged);
+    put(&b, "cuzk_queue_depth{queue=\"engine\"} %zu\n", ps->partitions_queued);
+    put(&b, "cuzk_queue_depth{queue=\"device\"} %zu\n", ps->device_queue);
     head(&b, "memory_budget_bytes", "gauge", "Engine memory budget.");
-    put(&b, "cuzk_memory_budget_bytes %zu\n", es.budget_total);
+    put(&b, "cuzk_memory_budget_bytes %zu\n", ps->budget_total);
     head(&b, "memory_reserved_bytes", "gauge", "Engine memory reserved now.");
-    put(&b, "cuzk_memory_reserved_bytes %zu\n", es.budget_reserved);
+    put(&b, "cuzk_memory_reserved_bytes %zu\n", ps->budget_reserved);
     head(&b, "memory_reserved_peak_bytes", "gauge", "Peak engine memory reservation.");
-    put(&b, "cuzk_memory_reserved_peak_bytes %zu\n", es.budget_peak);
+    put(&b, "cuzk_memory_reserved_peak_bytes %zu\n", ps->budget_peak);
     head(&b, "memory_recycled_bytes", "gauge",
          "Witness buffers kept warm for the next partition (part of the reservation).");
-    put(&b, "cuzk_memory_recycled_bytes %zu\n", es.recycled_bytes);
+    put(&b, "cuzk_memory_recycled_bytes %zu\n", ps->recycled_bytes);
     head(&b, "memory_recycle_hits_total", "counter",
          "Witness arrays served from kept buffers (no page faults).");
-    put(&b, "cuzk_memory_recycle_hits_total %zu\n", es.recycle_hits);
+    put(&b, "cuzk_memory_recycle_hits_total %zu\n", ps->recycle_hits);
     head(&b, "memory_recycle_requests_total", "counter", "Witness arrays asked for.");
-    put(&b, "cuzk_memory_recycle_requests_total %zu\n", es.recycle_takes);
+    put(&b, "cuzk_memory_recycle_requests_total %zu\n", ps->recycle_takes);
     head(&b, "params_cache_bytes", "gauge", "Bytes of loaded params.");
-    put(&b, "cuzk_params_cache_bytes %zu\n", ps.bytes);
+    put(&b, "cuzk_params_cache_bytes %zu\n", ps->params_bytes);
     head(&b, "params_cache_budget_bytes", "gauge", "Params cache budget.");
-    put(&b, "cuzk_params_cache_budget_bytes %zu\n", ps.budget);
+    put(&b, "cuzk_params_cache_budget_bytes %zu\n", ps->params_budget);
     head(&b, "params_cache_entries", "gauge", "Params files loaded.");
-    put(&b, "cuzk_params_cache_entries %zu\n", ps.entries);
+    put(&b, "cuzk_params_cache_entries %zu\n", ps->params_entries);
     head(&b, "params_cache_hits_total", "counter", "Params acquisitions served from memory.");
-    put(&b, "cuzk_params_cache_hits_total %llu\n", (unsigned long long)ps.hits);
+    put(&b, "cuzk_params_cache_hits_total %llu\n", (unsigned long long)ps->params_hits);
     head(&b, "params_cache_misses_total", "counter", "Params loads.");
-    put(&b, "cuzk_params_cache_misses_total %llu\n", (unsigned long long)ps.misses);
+    put(&b, "cuzk_params_cache_misses_total %llu\n", (unsigned long long)ps->params_misses);
     head(&b, "params_cache_evictions_total", "counter", "Params evicted (LRU or request).");
-    put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)ps.evictions);
+    put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)ps->params_evictions);
     head(&b, "params_cache_load_errors_total", "counter", "Params loads that failed.");
-    put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps.load_errors);
+    put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps->params_load_errors);
     head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
-    for (int c = 1; c < 16; c++)
+    for (int c = 1; c < CZ_E_COUNT; c++)
         put(&b, "cuzk_job_errors_total{error=\"%s\"} %llu\n", cz_err_name(-c),
             (unsigned long long)sn.errors[c]);
     head(&b, "http_responses_total", "counter", "HTTP responses by status class.");

@@ -1,171 +1,121 @@
 /*
- * daemon/server.c — lifecycle, the stager and monitor threads, journal
- * replay (see daemon/server.h; the request side is in daemon/jobs.c).
+ * daemon/server.c — lifecycle over the prover, its completion callback,
+ * and the finisher thread (see daemon/server.h; the request side is in
+ * daemon/jobs.c, the journal replay in daemon/replay.c, a job's end in
+ * daemon/finish.c).
+ *
+ * The prover (cuzk.h) does the proving: params, kinds, engine. The daemon
+ * adds durability: a job is journaled before it is acknowledged, and its
+ * result before it is reported ended. The prover's completion callback
+ * only marks the job ended and wakes the finisher, which fetches the
+ * proof, journals it (fsync) and publishes it: nothing polls the prover,
+ * and no engine worker waits on the disk. The finisher's only timers are
+ * the retries of a refused result write and the expiry of old results
+ * (once a second).
  */
-#include "core/hex.h"
 #include "daemon/server_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "api/internal.h"
+#include "core/clock.h"
+#include "core/hex.h"
 #include "daemon/log.h"
-#include "groth16/proof.h"
-
-double cz__now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "ff/fr.h"
 
 bool cz_server_stopping(cz_server_t *s)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     bool st = s->stopping;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     return st;
 }
 
 const cz_dconfig_t *cz_server_config(const cz_server_t *s) { return &s->cfg; }
 
-/* ---- the synthesize wrapper: keeps each partition's public inputs ------ */
-
-static int dj_synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
+void cz__djob_free(djob_t *j)
 {
-    djob_t *j = arg;
-    int rc = j->kj.synthesize(j->kj.arg, partition, ctx, out);
-    if (rc != CZ_OK)
-        return rc;
-    if (out->num_inputs != j->n_inputs + 1)
-        return cz_fail(ctx, CZ_EINTERNAL, "partition %zu has %zu inputs, the shape says %zu",
-                       partition, out->num_inputs, j->n_inputs + 1);
-    memcpy(&j->inputs[partition * j->n_inputs], out->input + 1, j->n_inputs * sizeof(cz_fr));
-    return CZ_OK;
+    if (!j)
+        return;
+    cz__pending_free(j);
+    json_decref(j->request);
+    json_decref(j->public_inputs);
+    free(j->proof);
+    free(j);
 }
 
-/* ---- stager ---------------------------------------------------------------- */
+/* ---- a job's end in the prover ------------------------------------------------ */
 
-static djob_t *next_staged(cz_server_t *s)
+/* Every partition's public inputs (Fr reprs) as 0x-hex strings, one array per partition. */
+static json_t *public_json(const uint8_t *in, size_t per, size_t parts)
 {
-    djob_t *best = NULL;
-    for (djob_t *j = s->jobs; j; j = j->next)
-        if (j->state == DJ_STAGED &&
-            (!best || j->priority > best->priority ||
-             (j->priority == best->priority && j->seq < best->seq)))
-            best = j;
-    return best;
-}
-
-static void *stager_main(void *arg)
-{
-    cz_server_t *s = arg;
-    cz_ctx_t *ctx = NULL;
-    if (cz_ctx_new(&ctx, s->pool, 0))
-        return NULL;
-    pthread_mutex_lock(&s->mu);
-    while (!s->stop_threads) {
-        djob_t *j = s->stopping ? NULL : next_staged(s);
-        if (!j) {
-            pthread_cond_wait(&s->work, &s->mu);
-            continue;
+    json_t *pub = json_array();
+    for (size_t p = 0; pub && p < parts; p++) {
+        json_t *blk = json_array();
+        for (size_t i = 0; blk && i < per; i++) {
+            cz_fr fr;
+            char h[67];
+            if (cz_fr_from_repr(&fr, in + 32 * (p * per + i)) != CZ_OK) {
+                json_decref(blk);
+                blk = NULL;
+                break;
+            }
+            cz_fr_to_hex(h, &fr);
+            json_array_append_new(blk, json_string(h));
         }
-        if (j->cancel) {
-            j->state = DJ_FINISHING;
-            pthread_mutex_unlock(&s->mu);
-            cz__job_end(s, j, DJ_CANCELED, CZ_ECANCELED, "canceled before it started", NULL, 0);
-            pthread_mutex_lock(&s->mu);
-            continue;
+        if (!blk || json_array_append_new(pub, blk)) {
+            json_decref(pub);
+            return NULL;
         }
-        j->state = DJ_LOADING;
-        j->t_staged = cz__now_s();
-        pthread_cond_broadcast(&s->changed);
-        pthread_mutex_unlock(&s->mu);
-
-        cz_ctx_clear(ctx);
-        cz_pentry_t *pe = NULL;
-        double load_ms = 0;
-        /* the input first: a bad one must not cost a params load (kinds.h, validate) */
-        int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
-        if (rc == CZ_OK)
-            rc = cz_pcache_acquire(s->pcache, ctx, j->params_path, &pe, &load_ms);
-        if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
-            char m[256];
-            snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
-            cz_fail(ctx, rc, "params %s do not fit %s: %s", j->params_path, j->kj.summary, m);
-        }
-        uint64_t eid = 0;
-        pthread_mutex_lock(&s->mu);
-        j->params_load_ms = load_ms;
-        j->pentry = pe;
-        bool cancel = j->cancel;
-        pthread_mutex_unlock(&s->mu);
-        if (rc == CZ_OK && !cancel) {
-            size_t pb = 0, abc = 0;
-            cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
-            cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,
-                                   .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
-                                   .partition_bytes = pb, .abc_bytes = abc,
-                                   .synthesize = dj_synth, .arg = j };
-            rc = cz_engine_submit(s->engine, ctx, &spec, &eid);
-            if (rc != CZ_OK && !*cz_ctx_message(ctx))
-                cz_fail(ctx, rc, "the engine refused the job (%s)", cz_strerror(rc));
-        }
-        pthread_mutex_lock(&s->mu);
-        if (rc == CZ_OK && !cancel) {
-            j->eid = eid;
-            j->state = DJ_ENGINE;
-            j->engine_state = CZ_JOB_QUEUED;
-            j->t_engine = cz__now_s();
-            pthread_cond_broadcast(&s->changed);
-            pthread_cond_broadcast(&s->work);
-            CZ_LOGI("job started", "id=%s engine_job=%llu params_load_ms=%.1f", j->id,
-                    (unsigned long long)eid, load_ms);
-            continue;
-        }
-        j->state = DJ_FINISHING;
-        pthread_mutex_unlock(&s->mu);
-        char msg[256];
-        snprintf(msg, sizeof msg, "%s", cancel ? "canceled before it started" : cz_ctx_message(ctx));
-        cz__job_end(s, j, cancel ? DJ_CANCELED : DJ_FAILED, cancel ? CZ_ECANCELED : rc, msg, NULL, 0);
-        pthread_mutex_lock(&s->mu);
     }
-    pthread_mutex_unlock(&s->mu);
-    cz_ctx_free(ctx);
-    return NULL;
+    return pub;
 }
 
-/* ---- monitor ------------------------------------------------------------- */
-
-static void finish_from_engine(cz_server_t *s, djob_t *j, const cz_job_info_t *info)
+/* The outcome of prover job j->pid, journaled and published; the prover forgets it.
+ * s->mu NOT held; j->state is FINISHING (the caller's). */
+static void finish_from_prover(cz_server_t *s, djob_t *j)
 {
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    int err = info->error;
-    const char *msg = info->message;
-    dj_state_t st = info->state == CZ_JOB_DONE ? DJ_DONE
-                  : info->state == CZ_JOB_CANCELED ? DJ_CANCELED : DJ_FAILED;
-    if (st == DJ_DONE && cz_engine_proof(s->engine, info->id, &proof, &len) != CZ_OK) {
+    cz_job_info_t info;
+    memset(&info, 0, sizeof info);
+    cz_error_t err = { CZ_OK, "" };
+    uint8_t *proof = NULL, *inputs = NULL;
+    size_t len = 0, per = 0, parts = 0;
+    json_t *pub = NULL;
+    dj_state_t st = DJ_FAILED;
+    int error = CZ_EINTERNAL;
+    char msg[256] = "the prover lost the job";
+    if (cz_prover_status(s->prover, j->pid, &info, &err) == CZ_OK) {
+        st = info.state == CZ_JOB_DONE ? DJ_DONE : info.state == CZ_JOB_CANCELED ? DJ_CANCELED
+                                                                                 : DJ_FAILED;
+        error = info.error;
+        snprintf(msg, sizeof msg, "%s", *info.message || st != DJ_CANCELED ? info.message : "canceled");
+    }
+    if (st == DJ_DONE &&
+        (cz_prover_proof(s->prover, j->pid, &proof, &len, &err) != CZ_OK ||
+         cz_prover_public_inputs(s->prover, j->pid, &inputs, &per, &parts, &err) != CZ_OK ||
+         !(pub = public_json(inputs, per, parts)))) {
         st = DJ_FAILED;
-        err = CZ_EINTERNAL;
-        msg = "the engine lost the proof";
-    }
-    if (st == DJ_DONE && len != j->partitions * CZ_PROOF_BYTES) {
-        free(proof);
+        error = err.code ? err.code : CZ_ENOMEM;
+        snprintf(msg, sizeof msg, "%s", *err.message ? err.message : "public inputs");
+        cz_free(proof);
         proof = NULL;
-        st = DJ_FAILED;
-        err = CZ_EINTERNAL;
-        msg = "proof length does not match the partitions";
     }
-    if (st == DJ_CANCELED && !*msg)
-        msg = "canceled";
-    if (st != DJ_DONE && err == CZ_OK)
-        err = st == DJ_CANCELED ? CZ_ECANCELED : CZ_EINTERNAL;
-    cz_engine_forget(s->engine, info->id);
-    cz__job_end(s, j, st, err, msg, proof, len);
+    cz_free(inputs);
+    if (st != DJ_DONE && error == CZ_OK)
+        error = st == DJ_CANCELED ? CZ_ECANCELED : CZ_EINTERNAL;
+    cz_prover_forget(s->prover, j->pid, NULL);
+    cz_mutex_lock(&s->mu);
+    j->partitions_done = info.partitions_done;
+    j->t = info.t;   /* what the status shows while the result is written */
+    cz_mutex_unlock(&s->mu);
+    /* |proof| is the daemon's now: cz_free is free() (cuzkd links libcuzk statically) */
+    cz__job_end(s, j, st, st == DJ_DONE ? CZ_OK : error, msg, proof, len, pub, &info.t);
 }
+
+/* ---- the finisher ----------------------------------------------------------------- */
 
 /*
  * Drop ended jobs whose results expired. Called with s->mu held; the jobs
@@ -175,11 +125,12 @@ static void finish_from_engine(cz_server_t *s, djob_t *j, const cz_job_info_t *i
  */
 static void expire(cz_server_t *s)
 {
+    CZ_ASSERT(cz_mutex_held(&s->mu));
     time_t now = time(NULL);
     djob_t *gone_list = NULL;
     for (djob_t **pp = &s->jobs; *pp;) {
         djob_t *j = *pp;
-        bool gone = DJ_ENDED(j->state) && j->waiters == 0 &&
+        bool gone = DJ_ENDED(j->state) && j->state != DJ_LOST && j->waiters == 0 &&
                     ((j->fetched && now - j->fetched >= s->cfg.keep_fetched) ||
                      (j->finished && now - j->finished >= s->cfg.result_ttl));
         if (!gone) {
@@ -192,238 +143,123 @@ static void expire(cz_server_t *s)
     }
     if (!gone_list)
         return;
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     while (gone_list) {
         djob_t *j = gone_list;
         gone_list = j->next;
         cz_journal_remove(s->journal, j->id);
         CZ_LOGI("result expired", "id=%s fetched=%d", j->id, j->fetched != 0);
-        json_decref(j->request);
-        json_decref(j->public_inputs);
-        free(j->proof);
-        free(j);
+        cz__djob_free(j);
     }
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
 }
 
-static void *monitor_main(void *arg)
+/* A listed job the prover has ended and nobody finishes yet (s->mu held). */
+static djob_t *next_ended(cz_server_t *s)
 {
-    cz_server_t *s = arg;
-    double last = cz__now_s(), last_expire = 0;
-    pthread_mutex_lock(&s->mu);
-    while (!s->stop_threads) {
-        double now = cz__now_s();
-        bool active = false;
-        djob_t *ended = NULL;
-        cz_job_info_t info;
-        for (djob_t *j = s->jobs; j; j = j->next) {
-            if (j->state != DJ_ENGINE)
-                continue;
-            active = true;
-            if (cz_engine_info(s->engine, j->eid, &info) != CZ_OK)
-                continue;
-            if (j->cancel && info.state < CZ_JOB_DONE)
-                cz_engine_cancel(s->engine, j->eid);
-            j->engine_state = info.state;
-            j->partitions_done = info.partitions_done;
-            memcpy(j->in_stage, info.in_stage, sizeof j->in_stage);
-            double params = j->params_load_ms;
-            j->t = info.t;
-            j->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
-            j->t.params_load = params;
-            if (info.state >= CZ_JOB_DONE && !ended && !s->abandon) {
-                ended = j;
-                j->state = DJ_FINISHING;
-            }
-        }
-        if (active)
-            s->engine_active_s += now - last;
-        last = now;
-        if (ended) {
-            cz_job_info_t fin;
-            pthread_mutex_unlock(&s->mu);
-            if (cz_engine_info(s->engine, ended->eid, &fin) == CZ_OK)
-                finish_from_engine(s, ended, &fin);
-            pthread_mutex_lock(&s->mu);
-            continue;   /* look again at once: more may have ended */
-        }
-        cz__retry_results(s);   /* results a full disk refused (daemon/finish.c) */
-        if (now - last_expire > 1.0) {
-            expire(s);
-            last_expire = now;
-        }
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 25 * 1000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&s->work, &s->mu, &ts);
-    }
-    pthread_mutex_unlock(&s->mu);
+    CZ_ASSERT(cz_mutex_held(&s->mu));
+    for (djob_t *j = s->jobs; j; j = j->next)
+        if (j->state == DJ_LIVE && j->ended && j->pid && !j->abandoned)
+            return j;
     return NULL;
 }
 
-/* ---- journal replay -------------------------------------------------------- */
+#define EXPIRE_EVERY_S 1.0
 
-int cz__prepare(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
-
-static void replay_one(void *arg, const char *id, json_t *job, json_t *result, time_t fetched)
+static void *finisher_main(void *arg)
 {
     cz_server_t *s = arg;
-    djob_t *j = calloc(1, sizeof *j);
-    if (!j)
-        return;
-    snprintf(j->id, sizeof j->id, "%s", id);
-    json_t *req = json_object_get(job, "request");
-    const char *rid = json_string_value(json_object_get(job, "request_id"));
-    snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
-    j->request = json_incref(req);
-    j->created = (time_t)json_integer_value(json_object_get(job, "created"));
-    j->seq = (uint64_t)json_integer_value(json_object_get(job, "seq"));
-    j->recovered = true;
-    j->t_accept = cz__now_s();
-    if (j->seq >= s->next_seq)
-        s->next_seq = j->seq + 1;
-    const char *kname = json_string_value(json_object_get(req, "kind"));
-    j->kind = cz_kind_find(kname, NULL);
-    const json_t *pr = json_object_get(req, "partitions");
-    j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
-    if (result) {
-        const char *st = json_string_value(json_object_get(result, "state"));
-        j->state = st && !strcmp(st, "done") ? DJ_DONE : st && !strcmp(st, "canceled") ? DJ_CANCELED
-                                                                                          : DJ_FAILED;
-        j->finished = (time_t)json_integer_value(json_object_get(result, "finished"));
-        j->fetched = fetched;
-        const char *err = json_string_value(json_object_get(result, "error"));
-        const char *msg = json_string_value(json_object_get(result, "message"));
-        j->error = CZ_OK;
-        for (int c = 1; err && c < 16; c++)
-            if (!strcmp(cz_err_name(-c), err))
-                j->error = -c;
-        snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
-        json_t *t = json_object_get(result, "timings");
-        j->t = (cz_job_timings_t){ json_number_value(json_object_get(t, "queue_wait_ms")),
-                                   json_number_value(json_object_get(t, "params_load_ms")),
-                                   json_number_value(json_object_get(t, "synthesis_ms")),
-                                   json_number_value(json_object_get(t, "device_ms")),
-                                   json_number_value(json_object_get(t, "total_ms")) };
-        if (j->state == DJ_DONE) {
-            const char *hex = json_string_value(json_object_get(result, "proof"));
-            size_t n = hex ? strlen(hex) / 2 : 0;
-            j->proof = n ? malloc(n) : NULL;
-            j->public_inputs = json_incref(json_object_get(result, "public_inputs"));
-            if (!j->proof || !cz_hex_decode(j->proof, hex, n) || n % CZ_PROOF_BYTES) {
-                free(j->proof);
-                j->proof = NULL;
-                j->state = DJ_FAILED;
-                j->error = CZ_EFORMAT;
-                snprintf(j->message, sizeof j->message, "journaled result of %s is corrupt", id);
-            } else {
-                j->proof_len = n;
-                j->partitions = n / CZ_PROOF_BYTES;
-                j->partitions_done = j->partitions;
-            }
+    double next_expire = 0;
+    cz_mutex_lock(&s->mu);
+    while (!s->stop_threads) {
+        djob_t *ended = next_ended(s);
+        if (ended) {
+            ended->state = DJ_FINISHING;
+            cz_mutex_unlock(&s->mu);
+            finish_from_prover(s, ended);
+            cz_mutex_lock(&s->mu);
+            continue;   /* look again at once: more may have ended */
         }
-        j->next = s->jobs;
-        s->jobs = j;
-        return;
+        double now = cz_mono_s();
+        if (now >= next_expire) {
+            expire(s);
+            next_expire = now + EXPIRE_EVERY_S;
+            continue;
+        }
+        double wake = next_expire;
+        cz__retry_results(s, &wake);   /* results a full disk refused (daemon/finish.c) */
+        /* woken by a completion callback, else at the next retry or expiry */
+        struct timespec ts = cz_deadline_in(wake - cz_mono_s());
+        cz_cond_timedwait(&s->work, &s->mu, &ts);
     }
-    cz_ctx_t *ctx = NULL;
-    int rc = cz_ctx_new(&ctx, s->pool, 0);
-    if (rc == CZ_OK)
-        rc = cz__prepare(s, ctx, req, j);
-    j->next = s->jobs;
-    s->jobs = j;
-    s->jobs_recovered++;
-    if (rc == CZ_OK) {
-        j->state = DJ_STAGED;
-        CZ_LOGI("job re-queued from the journal", "id=%s", id);
-    } else {
-        char msg[256];
-        snprintf(msg, sizeof msg, "after restart: %s",
-                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-        j->state = DJ_FINISHING;
-        cz__job_end(s, j, DJ_FAILED, rc, msg, NULL, 0);
-    }
-    cz_ctx_free(ctx);
+    cz_mutex_unlock(&s->mu);
+    return NULL;
 }
 
-/* A job whose journal entry was corrupt: a tombstone answering its id with state lost. */
-static void replay_lost(void *arg, const char *id, const char *reason)
-{
-    cz_server_t *s = arg;
-    if (cz__find(s, id))
-        return;   /* seen already in this scan */
-    djob_t *j = calloc(1, sizeof *j);
-    if (!j)
-        return;
-    snprintf(j->id, sizeof j->id, "%s", id);
-    j->state = DJ_LOST;
-    j->error = CZ_EFORMAT;
-    j->recovered = true;
-    j->t_accept = cz__now_s();
-    snprintf(j->message, sizeof j->message, "%s", reason);
-    j->next = s->jobs;
-    s->jobs = j;
-    CZ_LOGW("job lost: its journal entry is corrupt", "id=%s", id);
-}
+/* ---- lifecycle ------------------------------------------------------------------ */
 
-/* ---- lifecycle ------------------------------------------------------------ */
-
-/*
- * The devices of devices.backend / devices.devices (backend.h): "auto"
- * logs what it chose and why; an explicit "cuda" that is not usable, or
- * more GPUs than the machine has, fails start-up with the reason.
- */
-static int make_backends(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
+/* The prover's configuration from cuzkd's (devices.*, memory.*, synthesis.*, params.*,
+ * timeline.*). Strings are borrowed from |cfg|. */
+static int prover_config(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_prover_config_t *pc)
 {
-    const char *want, *kind;
-    size_t count, have = 0;
-    char why[512], q[600];
+    const char *want;
+    size_t count;
     int rc = cz_dconfig_devices(ctx, cfg, &want, &count);
-    if (rc == CZ_OK && (rc = cz_backend_resolve(ctx, want, &kind, why, sizeof why)) != CZ_OK) {
-        snprintf(q, sizeof q, "%s", cz_ctx_message(ctx));
-        return cz_fail(ctx, rc, "devices.backend = \"%s\": %s", want, q);
-    }
-    if (rc == CZ_OK)
-        rc = cz_backend_device_count(ctx, kind, &have);
     if (rc != CZ_OK)
         return rc;
-    bool cuda = !strcmp(kind, "cuda");
-    if (count == 0) {
-        count = cuda ? have : 1;
-        if (count > CZ_MAX_DEVICES) {
-            CZ_LOGW("more devices than cuzkd drives; using the first ones", "backend=%s have=%zu used=%d",
-                    kind, have, CZ_MAX_DEVICES);
-            count = CZ_MAX_DEVICES;
-        }
-    } else if (cuda && count > have) {
-        return cz_fail(ctx, CZ_ERANGE, "devices.devices = \"%s\": %zu CUDA devices wanted, this "
-                       "machine has %zu usable", cfg->devices, count, have);
-    }
-    CZ_LOGI("backend chosen", "backend=%s requested=%s devices=%zu detail=%s", kind, want, count,
-            cz_log_q(q, sizeof q, *why ? why : "requested"));
-    cz_cuda_backend_opts_t copts = { .device_mem_limit = cfg->cuda_device_mem_limit,
-                                     .g2_on_cpu = cfg->cuda_g2_on_cpu };
-    s->ndevices = count;
-    for (size_t d = 0; rc == CZ_OK && d < count; d++)
-        if ((rc = cz_backend_new_opts(ctx, &s->backends[d], kind, (int)d, &copts)) != CZ_OK) {
-            snprintf(q, sizeof q, "%s", cz_ctx_message(ctx));
-            cz_fail(ctx, rc, "device %zu (%s): %s", d, kind, q);
-        }
-    return rc;
+    cz_prover_config_init(pc);
+    pc->backend = want;
+    pc->devices = (unsigned)count;
+    pc->workers_per_device = (unsigned)cfg->workers_per_device;
+    pc->synth_workers = (unsigned)cfg->synth_workers;
+    pc->threads = (unsigned)cfg->threads;
+    pc->device_queue_depth = (unsigned)cfg->device_queue_depth;
+    pc->max_retries = (unsigned)cfg->max_retries;
+    pc->memory_margin = cfg->safety_margin;
+    if (strcmp(cfg->total_budget, "auto"))
+        cz_parse_bytes(cfg->total_budget, &pc->memory_budget);
+    pc->cuda_device_mem_limit = cfg->cuda_device_mem_limit;
+    pc->cuda_g2_on_cpu = cfg->cuda_g2_on_cpu;
+    pc->params_dir = cfg->params_dir;
+    /* 0 kept nothing unused in cuzkd: one byte does the same in the library's cache */
+    pc->params_cache_bytes = cfg->cache_budget ? cfg->cache_budget : 1;
+    pc->params_allow_paths = cfg->allow_client_paths;
+    pc->params_check = cfg->params_check;
+    pc->max_partitions = (unsigned)cfg->max_partitions;
+    /* the timeline goes to its own file only: the log (stderr) stays one format */
+    pc->timeline = cfg->timeline_enabled && *cfg->timeline_file ? cfg->timeline_file : NULL;
+    pc->log = cz_log_from_library;
+    pc->log_level = CZ_LOG_LEVEL_DEBUG;   /* cz_log gates by cuzkd's level */
+    return CZ_OK;
 }
 
-/* The manifest check of params.check (groth16/manifest.h), owned by the cache. */
-static int params_check_new(cz_server_t *s, cz_ctx_t *ctx)
+/*
+ * The prover, its failure named by the key that chose what failed: an
+ * explicit backend that is not usable (CZ_EUNAVAIL) by devices.backend,
+ * more GPUs than the machine has (CZ_ERANGE) by devices.devices.
+ */
+static int make_prover(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
 {
-    cz_pcheck_t *check;
-    int rc = cz_pcheck_new_builtin(ctx, &check);
-    if (rc == CZ_OK)
-        cz_pcache_set_check(s->pcache, check);
-    return rc;
+    cz_prover_config_t pc;
+    cz_error_t err;
+    int rc = prover_config(ctx, cfg, &pc);
+    if (rc == CZ_OK && (rc = cz__prover_new_with_fault(&s->prover, &pc, &s->fault, &err))) {
+        if (rc == CZ_ERANGE)
+            cz_fail(ctx, rc, "devices.devices = \"%s\": %s", cfg->devices, err.message);
+        else if (rc == CZ_EUNAVAIL)
+            cz_fail(ctx, rc, "devices.backend = \"%s\": %s", pc.backend, err.message);
+        else
+            cz_fail(ctx, rc, "%s", err.message);
+    }
+    if (rc != CZ_OK)
+        return rc;
+    cz_prover_info_t pi;
+    cz_prover_info(s->prover, &pi);
+    char q[600];
+    CZ_LOGI("backend chosen", "backend=%s requested=%s devices=%zu detail=%s", pi.backend,
+            pc.backend, pi.devices,
+            cz_log_q(q, sizeof q, *pi.backend_detail ? pi.backend_detail : "requested"));
+    return CZ_OK;
 }
 
 /* A params.dir that is not there is not an error (it may be mounted later) but every job
@@ -445,16 +281,14 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     if (!s)
         return cz_fail(ctx, CZ_ENOMEM, "server");
     s->cfg = *cfg;
-    s->t_start = cz__now_s();
+    s->t_start = cz_mono_s();
     s->next_seq = 1;
-    pthread_mutex_init(&s->mu, NULL);
+    cz_mutex_init(&s->mu);
     pthread_cond_init(&s->changed, NULL);
     pthread_cond_init(&s->work, NULL);
     cz_fault_init(&s->fault);
-    int rc = cz_pool_new(&s->pool, (unsigned)cfg->threads);
-    if (rc != CZ_OK)
-        cz_fail(ctx, rc, "thread pool");
-    if (rc == CZ_OK && *cfg->fault) {
+    int rc = CZ_OK;
+    if (*cfg->fault) {
         rc = cz_fault_parse(&s->fault, ctx, cfg->fault);
         if (rc == CZ_OK)
             CZ_LOGW("test.fault is set: faults will be injected (tests only)", "spec=%s", cfg->fault);
@@ -465,47 +299,15 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         cz_journal_set_fault(s->journal, &s->fault);
     if (rc == CZ_OK)
         warn_params_dir(cfg->params_dir);
-    /* the library's cache logs through cuzkd's log; 0 kept nothing unused, as 1 byte does */
-    cz_logger_t log = { cz_log_from_library, NULL, CZ_LOG_LEVEL_DEBUG };
-    if (rc == CZ_OK && (rc = cz_pcache_new(&s->pcache, cfg->cache_budget ? cfg->cache_budget : 1, &log)))
-        cz_fail(ctx, rc, "params cache");
-    if (rc == CZ_OK && cfg->params_check)
-        rc = params_check_new(s, ctx);
-    for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
-        if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&s->kind_state[k])))
-            cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);
     if (rc == CZ_OK)
-        rc = make_backends(s, ctx, cfg);
-    /* the timeline goes to its own file only: the log (stderr) stays one format */
-    if (rc == CZ_OK && cfg->timeline_enabled && *cfg->timeline_file)
-        rc = cz_tl_open(ctx, &s->timeline, cfg->timeline_file, 0);
-    size_t budget = 0;
-    if (rc == CZ_OK && strcmp(cfg->total_budget, "auto"))
-        cz_parse_bytes(cfg->total_budget, &budget);
-    cz_engine_config_t ec = { .backends = s->backends, .num_devices = s->ndevices,
-                              .workers_per_device = (unsigned)cfg->workers_per_device,
-                              .synth_workers = (unsigned)cfg->synth_workers,
-                              .memory_budget = budget, .memory_margin = cfg->safety_margin,
-                              .device_queue_depth = (unsigned)cfg->device_queue_depth,
-                              .max_retries = (unsigned)cfg->max_retries, .pool = s->pool,
-                              .timeline = s->timeline, .fault = &s->fault };
+        rc = make_prover(s, ctx, cfg);
     if (rc == CZ_OK)
-        rc = cz_engine_new(ctx, &s->engine, &ec);
-    if (rc == CZ_OK)
-        rc = cz_journal_scan(s->journal, ctx, replay_one, replay_lost, s);
-    if (rc == CZ_OK && pthread_create(&s->stager, NULL, stager_main, s) == 0) {
-        if (pthread_create(&s->monitor, NULL, monitor_main, s) == 0) {
+        rc = cz__replay(s, ctx);
+    if (rc == CZ_OK) {
+        if (pthread_create(&s->finisher, NULL, finisher_main, s) == 0)
             s->threads_started = true;
-        } else {
-            pthread_mutex_lock(&s->mu);
-            s->stop_threads = true;
-            pthread_cond_broadcast(&s->work);
-            pthread_mutex_unlock(&s->mu);
-            pthread_join(s->stager, NULL);
-            rc = cz_fail(ctx, CZ_ENOMEM, "cannot start the monitor thread");
-        }
-    } else if (rc == CZ_OK) {
-        rc = cz_fail(ctx, CZ_ENOMEM, "cannot start the stager thread");
+        else
+            rc = cz_fail(ctx, CZ_ENOMEM, "cannot start the finisher thread");
     }
     if (rc != CZ_OK) {
         cz_server_free(s);
@@ -521,53 +323,83 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     return CZ_OK;
 }
 
+/*
+ * Leave the jobs the prover has not started for the next start: canceled
+ * in the prover and abandoned here (nothing is journaled for them), they
+ * stay unfinished in the journal. s->mu held; dropped around the cancels
+ * (a cancel may run the completion callback, which takes s->mu).
+ */
+static void abandon_unstarted(cz_server_t *s)
+{
+    CZ_ASSERT(cz_mutex_held(&s->mu));
+    for (;;) {
+        uint64_t pid = 0;
+        for (djob_t *j = s->jobs; j && !pid; j = j->next) {
+            cz_job_info_t info;
+            if (j->state == DJ_LIVE && !j->abandoned && !j->ended && j->pid &&
+                cz_prover_status(s->prover, j->pid, &info, NULL) == CZ_OK && !info.started) {
+                j->abandoned = true;
+                pid = j->pid;
+            }
+        }
+        if (!pid)
+            return;
+        cz_mutex_unlock(&s->mu);
+        cz_prover_cancel(s->prover, pid, NULL);
+        cz_mutex_lock(&s->mu);
+    }
+}
+
+/* Jobs shutdown still waits for (s->mu held): running ones not abandoned, and results
+ * being written (a refused write is not waited for: daemon/finish.c). */
+static size_t still_running(cz_server_t *s)
+{
+    CZ_ASSERT(cz_mutex_held(&s->mu));
+    size_t n = 0;
+    for (djob_t *j = s->jobs; j; j = j->next)
+        n += (j->state == DJ_LIVE && !j->abandoned) || (j->state == DJ_FINISHING && !j->pending);
+    return n;
+}
+
 void cz_server_shutdown(cz_server_t *s, double grace_s)
 {
-    pthread_mutex_lock(&s->mu);
+    cz_mutex_lock(&s->mu);
     if (s->stopping && s->stop_threads) {
-        pthread_mutex_unlock(&s->mu);
+        cz_mutex_unlock(&s->mu);
         return;
     }
     s->stopping = true;
-    pthread_cond_broadcast(&s->work);
     pthread_cond_broadcast(&s->changed);   /* long polls return now */
-    double deadline = cz__now_s() + grace_s;
+    abandon_unstarted(s);
+    double deadline = cz_mono_s() + grace_s;
     for (;;) {
-        size_t running = 0;
-        for (djob_t *j = s->jobs; j; j = j->next)
-            running += j->state == DJ_LOADING || j->state == DJ_ENGINE ||
-                       (j->state == DJ_FINISHING && !j->pending);   /* a refused write is not
-                                                                      * waited for: daemon/finish.c */
-        if (!running || cz__now_s() >= deadline) {
+        size_t running = still_running(s);
+        if (!running || cz_mono_s() >= deadline) {
             if (running)
                 CZ_LOGW("shutdown: jobs left journaled for the next start", "running=%zu", running);
             break;
         }
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&s->changed, &s->mu, &ts);
+        struct timespec ts = cz_deadline_in(0.1);
+        cz_cond_timedwait(&s->changed, &s->mu, &ts);
     }
-    /* wait for a result being written, then stop journaling results */
-    bool finishing = true;
-    while (finishing) {
-        finishing = false;
+    /* what is still in the prover stays unfinished in the journal; a result being
+     * written is waited for, then no result is journaled any more */
+    for (djob_t *j = s->jobs; j; j = j->next)
+        j->abandoned |= j->state == DJ_LIVE;
+    for (;;) {
+        bool writing = false;
         for (djob_t *j = s->jobs; j; j = j->next)
-            finishing |= (j->state == DJ_FINISHING && !j->pending) || j->state == DJ_LOADING;
-        if (finishing)
-            pthread_cond_wait(&s->changed, &s->mu);
+            writing |= j->state == DJ_FINISHING && !j->pending;
+        if (!writing)
+            break;
+        cz_cond_wait(&s->changed, &s->mu);
     }
     s->abandon = true;
     s->stop_threads = true;
     pthread_cond_broadcast(&s->work);
-    pthread_mutex_unlock(&s->mu);
+    cz_mutex_unlock(&s->mu);
     if (s->threads_started) {
-        pthread_join(s->stager, NULL);
-        pthread_join(s->monitor, NULL);
+        pthread_join(s->finisher, NULL);
         s->threads_started = false;
     }
 }
@@ -578,32 +410,17 @@ void cz_server_free(cz_server_t *s)
         return;
     if (s->threads_started)
         cz_server_shutdown(s, 0);
-    /* the engine lets running partitions finish; their jobs stay unfinished in the journal */
-    cz_engine_free(s->engine);
+    /* running partitions stop at a stage boundary; their jobs stay unfinished in the
+     * journal. The completion callbacks of those jobs run in here (they only mark
+     * the records, which are freed after) */
+    cz_prover_free(s->prover);
     for (djob_t *j = s->jobs, *n; j; j = n) {
         n = j->next;
-        cz__pending_free(j);
-        if (j->pentry)
-            cz_pcache_release(s->pcache, j->pentry);
-        if (j->prepared && j->kind)
-            j->kind->release(&j->kj);
-        free(j->inputs);
-        free(j->proof);
-        json_decref(j->public_inputs);
-        json_decref(j->request);
-        free(j);
+        cz__djob_free(j);
     }
-    for (size_t d = 0; d < s->ndevices; d++)
-        cz_backend_free(s->backends[d]);
-    cz_pcache_free(s->pcache);
-    for (size_t k = 0; k < cz_kind_count(); k++)
-        if (cz_kind_at(k)->state_free)
-            cz_kind_at(k)->state_free(s->kind_state[k]);
-    cz_tl_free(s->timeline);
     cz_journal_close(s->journal);
-    cz_pool_free(s->pool);
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->changed);
-    pthread_mutex_destroy(&s->mu);
+    cz_mutex_destroy(&s->mu);
     free(s);
 }

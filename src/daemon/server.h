@@ -1,31 +1,40 @@
 /*
  * daemon/server.h — cuzkd's core: the jobs the daemon has accepted, from
- * submit to a fetched (or expired) result, over the engine, the params
- * cache and the journal. The HTTP layer (daemon/api.h) calls only this.
+ * submit to a fetched (or expired) result, over the library's prover
+ * (cuzk.h: params cache, job kinds, engine) and the daemon's journal. The
+ * HTTP layer (daemon/api.h) and the gRPC service call only this.
  *
  * DESIGN (ordering and guarantees):
- *  - submit validates the request (kind, fields, params name, input) and
+ *  - submit checks the request (the daemon's fields here, the kind, its
+ *    fields, the input and the params name in cz_prover_submit), then
  *    writes ID.job to the journal (fsync) BEFORE returning the id: an
  *    acknowledged job survives a crash. A request_id already known returns
  *    that job (idempotent); the same request_id with a different request
- *    is CZ_EBUSY (409).
- *  - A stager thread takes accepted jobs by priority (higher first), then
- *    submit order; it acquires the job's params from the cache (loading
- *    them once), checks them against the kind's circuit shape and hands the
- *    job to the engine.
- *  - A monitor thread follows the engine: progress, and when a job ends it
+ *    is CZ_EBUSY (409). Submits of different jobs prepare concurrently (no
+ *    lock is held across a kind's prepare); two submits of one request_id
+ *    are ordered: the second waits for the first's outcome.
+ *  - The prover starts jobs by priority (higher first), then submit order:
+ *    params from its cache (loaded once), checked against the kind's
+ *    circuit shape, then its engine. The prover may start a job before its
+ *    ID.job lands; if that write fails the job is withdrawn and the submit
+ *    fails, so no client ever saw it.
+ *  - The prover's completion callback wakes a finisher thread, which
  *    writes ID.result (fsync) BEFORE the job is reported done / failed /
- *    canceled. Results stay until fetched + journal.keep_fetched seconds or
- *    journal.result_ttl seconds after they finished.
- *  - At start-up the journal is replayed: finished jobs are served again,
- *    unfinished ones are prepared again and re-queued from their first
- *    partition (the proof of a partition is not journaled on its own).
- *  - shutdown: no new submits (CZ_EUNAVAIL), the stager stops, jobs already
- *    in the engine get up to |grace| seconds to finish; what is left stays
- *    journaled as unfinished and is re-queued by the next start.
+ *    canceled (daemon/finish.c: a refused write is retried, the job reads
+ *    running / writing_result meanwhile). ID.result is written only for a
+ *    journaled job. Results stay until fetched + journal.keep_fetched
+ *    seconds or journal.result_ttl seconds after they finished.
+ *  - At start-up the journal is replayed (daemon/replay.c): finished jobs
+ *    are served again, unfinished ones are handed to the prover again and
+ *    proved from their first partition (a partition's proof is not
+ *    journaled on its own), and a corrupt ID.job answers as lost.
+ *  - shutdown: no new submits (CZ_EUNAVAIL); jobs the prover has not
+ *    started are left for the next start; running ones get up to |grace|
+ *    seconds to finish; what is left stays journaled as unfinished and is
+ *    re-queued by the next start.
  *
  * Thread-safety: every function may be called from any thread (one mutex
- * over the job table; engine and cache calls have their own locks), except
+ * over the job table; the prover has its own locks), except
  * cz_server_free.
  */
 #ifndef CUZK_DAEMON_SERVER_H
@@ -42,7 +51,7 @@ typedef struct cz_server cz_server_t;
 
 #define CZ_JOB_ID_LEN 16
 
-/* Open the journal, params cache and engine, replay the journal, start the threads. */
+/* Open the journal and the prover, replay the journal, start the finisher. */
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out);
 /* Stop accepting, give running jobs |grace_s| seconds, leave the rest journaled. */
 void cz_server_shutdown(cz_server_t *s, double grace_s);

@@ -1,32 +1,39 @@
 /*
- * daemon/server_int.h — private to daemon/server*.c and daemon/metrics.c:
- * the job record and the server struct.
+ * daemon/server_int.h — private to daemon/server*.c, jobs.c, finish.c,
+ * replay.c and metrics.c: the job record and the server struct.
  *
- * Locking: s->mu protects the job list and every field of every djob marked
- * (mu) below, the staging order and the counters. Fields marked (const) are
- * set before the job is published and never change. The synthesize wrapper
- * writes a job's inputs[] slots from engine threads without the lock: each
- * partition owns its slot, and the monitor reads them only after the
- * engine reports the job ended.
+ * The proving is the library's (cuzk.h, a cz_prover_t): params, kinds,
+ * engine. A djob is a prover job plus what only the daemon keeps — the
+ * request as journaled, its request_id, the result while it is served, the
+ * journal's bookkeeping and the waiters of the doors. The prover's
+ * completion callback marks a job ended and wakes the finisher thread,
+ * which journals the result before the job is reported ended: nothing
+ * polls the prover.
+ *
+ * Locking: s->mu protects the job list, every djob field marked (mu), the
+ * claims and the counters; s->mu is asserted held (core/mutex.h) where a
+ * function says "s->mu held". Fields marked (const) are set before the job
+ * is listed and never change. Lock order: s->mu before the prover's locks
+ * (status snapshots are taken under s->mu). s->mu is never held across a
+ * call into the prover that may run a completion callback (submit,
+ * cancel: the callback takes s->mu) or wait (a prepare, a params load),
+ * nor across a journal write (fsync).
  */
 #ifndef CUZK_DAEMON_SERVER_INT_H
 #define CUZK_DAEMON_SERVER_INT_H
 
-#include <limits.h>
 #include <pthread.h>
 #include <time.h>
 
+#include "cuzk.h"
+#include "core/fault.h"
+#include "core/mutex.h"
 #include "daemon/journal.h"
-#include "kinds/kinds.h"
-#include "api/pcache.h"
 #include "daemon/server.h"
-#include "engine/engine.h"
 
 typedef enum {
-    DJ_STAGED,      /* accepted, waiting for the stager */
-    DJ_LOADING,     /* the stager is loading its params */
-    DJ_ENGINE,      /* in the engine */
-    DJ_FINISHING,   /* ended in the engine, result being journaled */
+    DJ_LIVE,        /* in the prover (queued or running: cz__live says which) */
+    DJ_FINISHING,   /* ended in the prover, result being journaled */
     DJ_DONE, DJ_FAILED, DJ_CANCELED,
     DJ_LOST,        /* tombstone: its journal entry was corrupt (message = why); never expires */
     DJ__COUNT
@@ -35,102 +42,112 @@ typedef enum {
 #define DJ_ENDED(st) ((st) >= DJ_DONE)
 
 /*
- * A request_id claimed by a submit while it prepares its job without the
- * lock (jobs.c): a second submit of that request_id waits for the first's
- * outcome (s->changed). The node lives on the submitting thread's stack.
+ * A submit between its checks and its publication (jobs.c): the job id it
+ * chose, and its request_id (NULL: none). A second submit of that
+ * request_id waits for the first's outcome (s->changed). The node lives
+ * on the submitting thread's stack.
  */
 typedef struct cz_claim {
     struct cz_claim *next;
     const char *request_id;
+    char id[CZ_JOB_ID_LEN + 1];
 } cz_claim_t;
 
 typedef struct djob {
     struct djob *next;                    /* (mu) newest first */
+    struct cz_server *server;             /* (const) */
     char id[CZ_JOB_ID_LEN + 1];           /* (const) */
     char request_id[129];                 /* (const) "" = none */
-    json_t *request;                      /* (const) as journaled */
-    const cz_job_kind_t *kind;            /* (const) */
-    cz_kind_job_t kj;                     /* (const) valid while prepared */
-    bool prepared;                        /* (mu) kj holds resources */
-    char params_path[PATH_MAX];           /* (const) */
-    int priority;                         /* (const) */
+    json_t *request;                      /* (const) as journaled; NULL for a lost job */
+    char kind[32];                        /* (const) the request's kind ("" lost) */
+    char summary[128];                    /* (const) the kind's, from the prover */
+    int priority;                         /* (const) 1..4 */
     uint64_t seq;                         /* (const) submit order */
     bool recovered;                       /* (const) replayed from the journal */
+    uint64_t pid;                         /* (mu) the prover's job id; 0: not in the prover */
+    bool ended;                           /* (mu) the prover's completion callback came */
+    bool abandoned;                       /* (mu) shutdown: left unfinished in the journal */
     dj_state_t state;                     /* (mu) */
-    cz_job_state_t engine_state;          /* (mu) last engine snapshot */
-    size_t in_stage[CZ_PART_NSTAGES];     /* (mu) its partitions by stage (engine.h) */
-    uint64_t eid;                         /* (mu) engine id, 0 = not in the engine */
-    cz_pentry_t *pentry;                  /* (mu) params reference while in the engine */
-    bool cancel;                          /* (mu) cancel requested */
     unsigned waiters;                     /* (mu) calls in cz_server_await on it */
     size_t partitions, partitions_done;   /* (mu) */
-    size_t n_inputs;                      /* (const) public inputs per partition */
-    cz_fr *inputs;                        /* partitions x n_inputs, see Locking */
     uint8_t *proof;                       /* (mu) when DONE */
     size_t proof_len;
     json_t *public_inputs;                /* (mu) when DONE */
-    int error;                            /* (mu) CZ_E* when FAILED / CANCELED */
+    int error;                            /* (mu) CZ_E* when FAILED / CANCELED / LOST */
     char message[256];                    /* (mu) */
     time_t created, finished, fetched;    /* (mu) wall clock; 0 = not yet */
-    double t_accept, t_staged, t_engine;  /* (mu) monotonic seconds */
-    double params_load_ms;                /* (mu) */
-    cz_job_timings_t t;                   /* (mu) ms */
+    double t_accept;                      /* (const) cz_mono_s */
+    cz_job_timings_t t;                   /* (mu) ms, once ended */
     struct dj_pending *pending;           /* (mu) an outcome whose ID.result write failed,
                                            * kept for the retry (daemon/finish.c); NULL: none */
 } djob_t;
 
-#define CZ_MAX_DEVICES 16
-
 struct cz_server {
     cz_dconfig_t cfg;                     /* copy (strings borrowed from the caller's) */
     cz_journal_t *journal;
-    cz_pcache_t *pcache;
-    void *kind_state[CZ_MAX_KINDS];       /* each kind's state (kinds.h state_new) */
-    cz_engine_t *engine;
-    cz_backend_t *backends[CZ_MAX_DEVICES];
-    size_t ndevices;
-    cz_pool_t *pool;
-    cz_timeline_t *timeline;
-    FILE *timeline_file;
-    cz_fault_t fault;                     /* test.fault: given to the journal and the engine */
+    cz_prover_t *prover;
+    cz_fault_t fault;                     /* test.fault: given to the journal and the prover */
 
-    pthread_mutex_t mu;
-    pthread_cond_t changed;               /* a job changed state (broadcast) */
-    pthread_cond_t work;                  /* the stager / monitor have something to do */
+    cz_mutex_t mu;
+    pthread_cond_t changed;               /* a job changed state, a claim ended (broadcast) */
+    pthread_cond_t work;                  /* the finisher has something to do */
     djob_t *jobs;                         /* (mu) */
     uint64_t next_seq;                    /* (mu) */
-    struct cz_claim *claims;              /* (mu) request_ids of submits being prepared */
+    cz_claim_t *claims;                   /* (mu) submits being prepared */
     bool stopping, stop_threads, abandon; /* (mu) */
-    pthread_t stager, monitor;
+    pthread_t finisher;
     bool threads_started;
 
-    double t_start;                       /* monotonic seconds */
-    double engine_active_s;               /* (mu) time with at least one job in the engine */
+    double t_start;                       /* cz_mono_s */
     uint64_t jobs_accepted, jobs_recovered;   /* (mu) */
-    uint64_t errors[16];                  /* (mu) failed jobs by -CZ_E code */
+    uint64_t errors[CZ_E_COUNT];          /* (mu) failed jobs by -CZ_E code */
     uint64_t http[6];                     /* (mu) responses by status class 1xx..5xx */
     uint64_t http_4xx[8];                 /* (mu) 400 401 404 405 409 413 415 422 */
 };
 
-double cz__now_s(void);
+/*
+ * The live view of |j| (s->mu held): "queued" or "running" for a job in
+ * the prover (running once it is in the proving queues, as a status
+ * reader expects), else its recorded state's name; *info (may be NULL)
+ * the prover's snapshot, *have whether there is one.
+ */
+const char *cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bool *have);
 /* Status object of |j| (s->mu held). */
 json_t *cz__job_json(cz_server_t *s, const djob_t *j);
+/* The listed job |id| (s->mu held), or NULL. */
 djob_t *cz__find(cz_server_t *s, const char *id);
 const char *cz__state_name(dj_state_t st);
+void cz__djob_free(djob_t *j);
+
 /*
- * daemon/finish.c. cz__job_end: journal the outcome, then publish it (s->mu
- * NOT held; j->state is FINISHING or a pre-engine state owned by the
- * caller; |proof| is taken); a failed write keeps the outcome and retries.
- * cz__retry_results: the retries that are due (s->mu held; dropped while
- * writing). cz__pending_json: the status's "result_write" object or NULL
- * (s->mu held). cz__pending_free: drop a kept outcome at shutdown.
+ * jobs.c: hand |j| to the prover for request |req| (the daemon's fields
+ * checked here, the kind's by the prover): sets j->pid, kind, priority,
+ * partitions, summary. s->mu NOT held. CZ_EINVAL / CZ_EFORMAT (the
+ * request, named), CZ_ENOTFOUND (params or input file), ...
+ */
+int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
+/* jobs.c: take back a job the prover has but the daemon never published:
+ * cancel it, wait for its callback, forget it (s->mu NOT held). */
+void cz__withdraw(cz_server_t *s, djob_t *j);
+
+/*
+ * finish.c. cz__job_end: journal the outcome, then publish it (s->mu NOT
+ * held; j->state is FINISHING, owned by the caller; |proof| and |pub| are
+ * taken; |t| NULL: no timings but the total); a failed write keeps the
+ * outcome and retries. cz__retry_results: the retries that are due (s->mu
+ * held; dropped while writing); *next (may be NULL) the monotonic time of
+ * the next one, unchanged when none. cz__pending_json: the status's
+ * "result_write" object or NULL (s->mu held). cz__pending_free: drop a
+ * kept outcome at shutdown.
  */
 void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
-                 uint8_t *proof, size_t proof_len);
-void cz__retry_results(cz_server_t *s);
+                 uint8_t *proof, size_t proof_len, json_t *pub, const cz_job_timings_t *t);
+void cz__retry_results(cz_server_t *s, double *next);
 json_t *cz__pending_json(const djob_t *j);
 void cz__pending_free(djob_t *j);
-/* Resolve a params name or path; CZ_EINVAL / CZ_ENOTFOUND naming it. */
-int cz__params_path(cz_server_t *s, cz_ctx_t *ctx, const char *name, char out[PATH_MAX]);
+
+/* replay.c: the journal at start-up: finished jobs served again, unfinished
+ * ones handed to the prover again, corrupt ones as tombstones. */
+int cz__replay(cz_server_t *s, cz_ctx_t *ctx);
 
 #endif /* CUZK_DAEMON_SERVER_INT_H */

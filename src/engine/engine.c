@@ -320,6 +320,29 @@ int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len)
     return rc;
 }
 
+int cz_engine_public_inputs(cz_engine_t *e, uint64_t id, cz_fr **inputs, size_t *per_partition)
+{
+    *inputs = NULL;
+    *per_partition = 0;
+    pthread_mutex_lock(&e->mu);
+    job_t *j = find_job(e, id);
+    int rc = !j ? CZ_ENOTFOUND : j->state != CZ_JOB_DONE ? CZ_EBUSY : CZ_OK;
+    if (rc == CZ_OK) {
+        /* every partition was synthesized (DONE), so inputs[] is complete and no
+         * worker writes it any more */
+        size_t n = j->spec.partitions * j->n_inputs;
+        if ((*inputs = malloc((n ? n : 1) * sizeof **inputs))) {
+            if (n)
+                memcpy(*inputs, j->inputs, n * sizeof **inputs);
+            *per_partition = j->n_inputs;
+        } else {
+            rc = CZ_ENOMEM;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
 /*
  * A job's end as its callback sees it, taken under e->mu by the thread that
  * ended it and delivered after unlocking (the callback may forget the job,

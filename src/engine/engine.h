@@ -102,15 +102,8 @@ typedef struct cz_job_spec {
 /* cz_job_state_t, cz_job_timings_t (params_load left 0 by the engine), cz_job_info_t
  * and cz_job_state_name are the public ones (cuzk.h): the engine never
  * reports QUEUED for a job waiting for params, the prover does. */
-/* cz_part_stage_t (where a partition is) is public too (cuzk.h). */
-/* "queued", "synthesis", "waiting_device", "device", "epilogue". */
-const char *cz_part_stage_name(cz_part_stage_t s);
-/*
- * Where a running job's work is, for a progress display: "verify" in
- * CZ_JOB_VERIFYING, else the name of the furthest stage that any of its
- * unfinished partitions (|in_stage|, as in cz_job_info_t) has reached.
- */
-const char *cz_job_stage_label(cz_job_state_t state, const size_t in_stage[CZ_PART_NSTAGES]);
+/* cz_part_stage_t (where a partition is), cz_part_stage_name and cz_job_stage_label
+ * are public too (cuzk.h). */
 
 
 typedef struct cz_engine_stats {
@@ -145,6 +138,16 @@ int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out);
 int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t *out);
 /* A copy of the finished job's proof (192 bytes per partition, in order); caller frees. */
 int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len);
+/*
+ * A copy of the public inputs the finished job's proof was verified
+ * against (caller frees): partitions x *per_partition field elements, ONE
+ * excluded, partition-major, exactly what each partition's synthesis put
+ * in its witness (the engine keeps them to verify the job; this is the one
+ * place a caller gets them, so no caller wraps synthesize to copy them).
+ * *per_partition may be 0 (then *inputs is a 1-element allocation).
+ * CZ_EBUSY unless DONE, CZ_ENOTFOUND, CZ_ENOMEM.
+ */
+int cz_engine_public_inputs(cz_engine_t *e, uint64_t id, cz_fr **inputs, size_t *per_partition);
 /* Request cancellation; CZ_OK also when the job had already ended. */
 int cz_engine_cancel(cz_engine_t *e, uint64_t id);
 /* Drop an ended job's record. CZ_EBUSY while it runs. */

@@ -1,6 +1,7 @@
 /*
  * engine/timeline.c — buffered TIMELINE lines (see engine/timeline.h).
  */
+#include "core/clock.h"
 #include "engine/timeline.h"
 
 #include <errno.h>
@@ -11,7 +12,7 @@
 #include <time.h>
 
 struct cz_timeline {
-    struct timespec t0;
+    double t0_ms;                   /* cz_mono_ms at creation: the timeline's origin */
     FILE *sink;
     int owns_sink;
     pthread_mutex_t mu;    /* protects cap, cap_len, cap_size and writes to sink */
@@ -37,7 +38,7 @@ int cz_tl_new(cz_timeline_t **out, FILE *sink, int capture)
     *out = tl;
     if (!tl)
         return CZ_ENOMEM;
-    clock_gettime(CLOCK_MONOTONIC, &tl->t0);
+    tl->t0_ms = cz_mono_ms();
     pthread_mutex_init(&tl->mu, NULL);
     tl->sink = sink;
     tl->capture = capture;
@@ -74,9 +75,7 @@ void cz_tl_free(cz_timeline_t *tl)
 
 double cz_tl_now_ms(const cz_timeline_t *tl)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - tl->t0.tv_sec) * 1e3 + (double)(t.tv_nsec - tl->t0.tv_nsec) * 1e-6;
+    return cz_mono_ms() - tl->t0_ms;
 }
 
 static void append_capture(cz_timeline_t *tl, const char *line, size_t len)

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "engine/engine_int.h"
 
 struct worker {
@@ -214,9 +215,7 @@ static void idle_wait(cz_engine_t *e)
         pthread_cond_wait(&e->work_cv, &e->mu);
         return;
     }
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += IDLE_TRIM_S;
+    struct timespec until = cz_deadline_in(IDLE_TRIM_S);
     if (pthread_cond_timedwait(&e->work_cv, &e->mu, &until) == ETIMEDOUT && !pick_job(e)) {
         pthread_mutex_unlock(&e->mu);
         cz_recycler_trim(e->recycler);

@@ -21,7 +21,8 @@
  *                 any other key is refused with 400 naming it
  *   - prepare()   validate and build the job; it receives the request's
  *                 fields (a JSON object holding at most the keys of
- *                 |fields|; cuzkd passes its whole request) and the input
+ *                 |fields|: cz_job_request_t.fields; cuzkd passes its
+ *                 request's keys but the common ones) and the input
  *                 bytes (cz_job_request_t.input; cuzkd's inline "input" or
  *                 the file "input_path"; NULL when none was given). It must
  *                 be deterministic: after a restart cuzkd calls it again on

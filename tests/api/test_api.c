@@ -5,15 +5,18 @@
  * proof and public inputs, checked independently against the circuit's
  * witness with the pairing); params that do not fit fail the job with a
  * message; cancel; forget; the params cache by name; freeing a prover
- * with jobs queued. The params (toy circuit, seeded setup) are written to
+ * with jobs queued; concurrent submits prepare at once (a fault callback
+ * at the PREPARE site holds each until all are inside). The params (toy circuit, seeded setup) are written to
  * a temporary params_dir, as a user's would be. Also run under TSan.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuzk.h"
+#include "api/internal.h"
 #include "circuits/registry.h"
 #include "groth16/proof.h"
 #include "groth16/setup.h"
@@ -373,6 +376,108 @@ CZ_TEST(bad_config_is_refused)
     CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
     CHECK(p == NULL);
     CHECK(strstr(err.message, "abacus") != NULL);
+}
+
+/* ---- submits prepare concurrently (no lock across a kind's prepare) ------------------ */
+
+#define PREPARERS 3
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int inside;                  /* submits inside a prepare now */
+    int most;                    /* the most at once */
+    bool timed_out;
+} gate_t;
+
+/*
+ * The PREPARE fault site's callback: a prepare waits there until every
+ * submit is inside one. Prepares serialized by a lock would never meet:
+ * the first waits out its 10 s and the test fails.
+ */
+static int gate_cb(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    (void)n;
+    gate_t *g = arg;
+    if (site != CZ_FAULT_PREPARE)
+        return CZ_OK;
+    pthread_mutex_lock(&g->mu);
+    g->inside++;
+    if (g->inside > g->most)
+        g->most = g->inside;
+    pthread_cond_broadcast(&g->cv);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    while (g->most < PREPARERS && !g->timed_out)
+        if (pthread_cond_timedwait(&g->cv, &g->mu, &until))
+            g->timed_out = true;
+    g->inside--;
+    pthread_mutex_unlock(&g->mu);
+    return CZ_OK;
+}
+
+typedef struct {
+    cz_prover_t *p;
+    int seed;
+    int rc;
+    uint64_t id;
+} submitter_t;
+
+static void *submitter(void *arg)
+{
+    submitter_t *s = arg;
+    char fields[96];
+    snprintf(fields, sizeof fields, "{\"circuit\":\"toy\",\"seed\":%d}", s->seed);
+    cz_job_request_t r;
+    cz_job_request_init(&r, "circuit", NULL, 0);
+    r.fields = fields;
+    r.params = "toy";
+    s->rc = cz_prover_submit(s->p, &r, &s->id, NULL);
+    return NULL;
+}
+
+CZ_TEST(submits_prepare_concurrently)
+{
+    make_params_dir();
+    gate_t g;
+    memset(&g, 0, sizeof g);
+    pthread_mutex_init(&g.mu, NULL);
+    pthread_cond_init(&g.cv, NULL);
+    cz_fault_t f;
+    cz_fault_init(&f);
+    f.cb = gate_cb;
+    f.cb_arg = &g;
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    cfg.backend = "cpu";
+    cfg.threads = 2;
+    cfg.memory_budget = (size_t)2 << 30;
+    cfg.params_dir = dir;
+    cz_prover_t *p = NULL;
+    cz_error_t err;
+    REQUIRE(cz__prover_new_with_fault(&p, &cfg, &f, &err) == CZ_OK);
+    pthread_t th[PREPARERS];
+    submitter_t sub[PREPARERS];
+    for (int i = 0; i < PREPARERS; i++) {
+        sub[i] = (submitter_t){ .p = p, .seed = 10 + i };
+        REQUIRE(pthread_create(&th[i], NULL, submitter, &sub[i]) == 0);
+    }
+    for (int i = 0; i < PREPARERS; i++)
+        pthread_join(th[i], NULL);
+    CHECK(!g.timed_out);
+    CHECK_EQ_INT(g.most, PREPARERS);
+    CHECK_EQ_U64(cz_fault_reached(&f, CZ_FAULT_PREPARE), PREPARERS);
+    for (int i = 0; i < PREPARERS; i++) {
+        CHECK_OK(sub[i].rc);
+        cz_job_info_t info;
+        CHECK_OK(cz_prover_wait(p, sub[i].id, 120, &info, &err));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+        CHECK(info.started);
+    }
+    cz_prover_free(p);
+    pthread_cond_destroy(&g.cv);
+    pthread_mutex_destroy(&g.mu);
 }
 
 CZ_TEST_MAIN()

@@ -15,6 +15,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/h.h"
+#include "core/clock.h"
 #include "core/pool.h"
 
 #define MAX_LOG_DOMAIN 28
@@ -48,12 +49,6 @@ static int get_domain(cpu_backend_t *cb, cz_ctx_t *ctx, unsigned log_m, const cz
     return rc;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
@@ -65,46 +60,46 @@ static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     const cz_ntt_domain *dom = NULL;
     if ((rc = cz_backend_step(ctx, w, "H")))
         return rc;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     rc = get_domain(cb, ctx, w->log_m, &dom);
     if (rc == CZ_OK)
         rc = cz_cpu_compute_h(ctx, dom, w->a, w->b, w->c, w->rows);
-    w->t_ntt = now_s() - t0;
+    w->t_ntt = cz_mono_s() - t0;
     if (rc)
         return rc;
 
     /* The H MSM takes the first m - 1 coefficients as canonical scalars. */
     if ((rc = cz_backend_step(ctx, w, "MSM h")))
         return rc;
-    t0 = now_s();
+    t0 = cz_mono_s();
     cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), w->a, m - 1);
     rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
-    w->t_msm_h = now_s() - t0;
+    w->t_msm_h = cz_mono_s() - t0;
     if (rc)
         return rc;
 
-    t0 = now_s();
+    t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);
-    w->t_prep_wait = now_s() - t0;
+    w->t_prep_wait = cz_mono_s() - t0;
     if (rc)
         return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
 
     if ((rc = cz_backend_step(ctx, w, "L")))
         return rc;
-    t0 = now_s();
+    t0 = cz_mono_s();
     rc = cz_g1_msm_split(ctx, &w->l, w->l_bases, w->l_split);
-    w->t_msm_l = now_s() - t0;
+    w->t_msm_l = cz_mono_s() - t0;
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = cz_backend_g1_tail(ctx, &w->a_acc, w->a_bases, w->input_scalars, w->num_inputs,
                                 w->a_split);
-        w->t_msm_a = now_s() - t0;
+        w->t_msm_a = cz_mono_s() - t0;
     }
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = cz_backend_g1_tail(ctx, &w->b1_acc, w->b1_bases, w->b_input_scalars,
                                 w->num_b_inputs, w->b_split);
-        w->t_msm_b1 = now_s() - t0;
+        w->t_msm_b1 = cz_mono_s() - t0;
     }
     w->b2_done = false;
     return rc;

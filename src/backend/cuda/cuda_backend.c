@@ -55,6 +55,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/cuda.h"
+#include "core/clock.h"
 #include "core/mutex.h"
 #include "core/pool.h"
 
@@ -127,12 +128,6 @@ typedef struct cuda_backend {
     uint64_t clock;                  /* region counter, for LRU */
 } cuda_backend_t;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- device memory accounting --------------------------------------------------- */
 
@@ -355,9 +350,9 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     void *dev = NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
         return NULL;
-    const double t0 = now_s();
+    const double t0 = cz_mono_s();
     *rc = upload_bases(ctx, cb, dev, want->host, bytes);
-    cb->upload_s += now_s() - t0;
+    cb->upload_s += cz_mono_s() - t0;
     if (*rc != CZ_OK) {
         cz_cuda_free(dev);
         return NULL;
@@ -535,15 +530,15 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
         return rc;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
-    w->t_ntt = now_s() - t0;
+    w->t_ntt = cz_mono_s() - t0;
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
     rvec want[V_COUNT];
     describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
-    t0 = now_s();   /* the upload is t_upload's */
+    t0 = cz_mono_s();   /* the upload is t_upload's */
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
                                 .scalars_on_device = true, .scalars_montgomery = true };
@@ -556,7 +551,7 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         if (rc == CZ_OK)
             rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
     }
-    w->t_msm_h = now_s() - t0;
+    w->t_msm_h = cz_mono_s() - t0;
     return rc;
 }
 
@@ -584,27 +579,27 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "L")) != CZ_OK)
         return rc;
 
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
-    w->t_msm_l = now_s() - t0;
+    w->t_msm_l = cz_mono_s() - t0;
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
                          w->num_inputs, w->a_split);
-        w->t_msm_a = now_s() - t0;
+        w->t_msm_a = cz_mono_s() - t0;
     }
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
-        w->t_msm_b1 = now_s() - t0;
+        w->t_msm_b1 = cz_mono_s() - t0;
     }
     w->b2_done = false;
     if (rc == CZ_OK && !cb->opts.g2_on_cpu && (rc = cz_backend_step(ctx, w, "B2")) == CZ_OK) {
-        t0 = now_s();
+        t0 = cz_mono_s();
         rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
                          w->num_b_inputs, w->b_split);
-        w->t_msm_b2 = now_s() - t0;
+        w->t_msm_b2 = cz_mono_s() - t0;
         w->b2_done = rc == CZ_OK;
     }
     return rc;
@@ -719,9 +714,9 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     cz_mutex_lock(&cb->cmu);   /* a preparer still at work: its set-up is this region's */
-    double t_wait = now_s() - t0;
+    double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     int rc = device_region(cb, ctx, w);
     w->t_setup += t_wait;
@@ -737,9 +732,9 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cb->clock++;
-    double t0 = now_s();
+    double t0 = cz_mono_s();
     int rc = ensure_contexts(ctx, cb, w->log_m);
-    w->t_setup = now_s() - t0;
+    w->t_setup = cz_mono_s() - t0;
     if (rc != CZ_OK)
         return rc;
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
@@ -755,9 +750,9 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     const void *dev[V_COUNT] = { 0 };
     if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
         return rc;
-    t0 = now_s();
+    t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);
-    w->t_prep_wait = now_s() - t0;
+    w->t_prep_wait = cz_mono_s() - t0;
     if (rc != CZ_OK)
         return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
     return tails_part(ctx, cb, set, w);

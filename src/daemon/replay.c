@@ -1,0 +1,201 @@
+/*
+ * daemon/replay.c — the journal at start-up (daemon/server.h, DESIGN):
+ * finished jobs are served again from their ID.result; unfinished ones
+ * are handed to the prover again, by priority and then their original
+ * submit order (so the prover starts them in the order it would have),
+ * and proved from their first partition; a corrupt ID.job answers as a
+ * tombstone (state lost). Runs in cz_server_new before the finisher and
+ * the doors start: no other thread looks at the job list yet, but the
+ * prover's callbacks may (a re-queued job can end at once), so the list
+ * is still changed under s->mu.
+ */
+#include "daemon/server_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/hex.h"
+#include "daemon/log.h"
+#include "groth16/proof.h"
+
+typedef struct {
+    cz_server_t *s;
+    djob_t **again;               /* unfinished jobs, to hand to the prover after the scan */
+    size_t n, cap;
+    bool oom;
+} replay_t;
+
+/* List |j| (s->mu taken here). */
+static void list_job(cz_server_t *s, djob_t *j)
+{
+    cz_mutex_lock(&s->mu);
+    j->next = s->jobs;
+    s->jobs = j;
+    if (j->seq >= s->next_seq)
+        s->next_seq = j->seq + 1;
+    cz_mutex_unlock(&s->mu);
+}
+
+/* The journaled outcome |result| into |j| (a DONE one with a proof that does not
+ * decode is FAILED, saying so). */
+static void load_result(djob_t *j, const json_t *result, time_t fetched)
+{
+    const char *st = json_string_value(json_object_get(result, "state"));
+    j->state = st && !strcmp(st, "done") ? DJ_DONE : st && !strcmp(st, "canceled") ? DJ_CANCELED
+                                                                                      : DJ_FAILED;
+    j->finished = (time_t)json_integer_value(json_object_get(result, "finished"));
+    j->fetched = fetched;
+    const char *err = json_string_value(json_object_get(result, "error"));
+    const char *msg = json_string_value(json_object_get(result, "message"));
+    j->error = CZ_OK;
+    for (int c = 1; err && c < CZ_E_COUNT; c++)
+        if (!strcmp(cz_err_name(-c), err))
+            j->error = -c;
+    snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
+    json_t *t = json_object_get(result, "timings");
+    j->t = (cz_job_timings_t){ json_number_value(json_object_get(t, "queue_wait_ms")),
+                               json_number_value(json_object_get(t, "params_load_ms")),
+                               json_number_value(json_object_get(t, "synthesis_ms")),
+                               json_number_value(json_object_get(t, "device_ms")),
+                               json_number_value(json_object_get(t, "total_ms")) };
+    if (j->state != DJ_DONE)
+        return;
+    const char *hex = json_string_value(json_object_get(result, "proof"));
+    size_t n = hex ? strlen(hex) / 2 : 0;
+    j->proof = n ? malloc(n) : NULL;
+    j->public_inputs = json_incref(json_object_get(result, "public_inputs"));
+    if (!j->proof || !cz_hex_decode(j->proof, hex, n) || n % CZ_PROOF_BYTES) {
+        free(j->proof);
+        j->proof = NULL;
+        j->state = DJ_FAILED;
+        j->error = CZ_EFORMAT;
+        snprintf(j->message, sizeof j->message, "journaled result of %s is corrupt", j->id);
+        return;
+    }
+    j->proof_len = n;
+    j->partitions = n / CZ_PROOF_BYTES;
+    j->partitions_done = j->partitions;
+}
+
+static void replay_one(void *arg, const char *id, json_t *job, json_t *result, time_t fetched)
+{
+    replay_t *r = arg;
+    djob_t *j = calloc(1, sizeof *j);
+    if (!j) {
+        r->oom = true;
+        return;
+    }
+    j->server = r->s;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    json_t *req = json_object_get(job, "request");
+    const char *rid = json_string_value(json_object_get(job, "request_id"));
+    snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
+    j->request = json_incref(req);
+    j->created = (time_t)json_integer_value(json_object_get(job, "created"));
+    j->seq = (uint64_t)json_integer_value(json_object_get(job, "seq"));
+    j->recovered = true;
+    j->t_accept = cz_mono_s();
+    const char *kname = json_string_value(json_object_get(req, "kind"));
+    snprintf(j->kind, sizeof j->kind, "%s", kname ? kname : "?");
+    const json_t *pr = json_object_get(req, "partitions");
+    j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
+    if (result) {
+        load_result(j, result, fetched);
+        list_job(r->s, j);
+        return;
+    }
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        djob_t **g = realloc(r->again, cap * sizeof *g);
+        if (!g) {
+            r->oom = true;
+            cz__djob_free(j);
+            return;
+        }
+        r->again = g;
+        r->cap = cap;
+    }
+    j->state = DJ_LIVE;
+    /* the priority the prover will order it by (unchecked: the re-submit checks it) */
+    const json_t *pv = json_object_get(req, "priority");
+    const char *pn = json_string_value(pv);
+    j->priority = json_is_integer(pv) ? (int)json_integer_value(pv)
+                : !pn ? 2 : !strcmp(pn, "low") ? 1 : !strcmp(pn, "high") ? 3
+                : !strcmp(pn, "critical") ? 4 : 2;
+    r->again[r->n++] = j;
+    list_job(r->s, j);
+}
+
+/* A job whose journal entry was corrupt: a tombstone answering its id with state lost. */
+static void replay_lost(void *arg, const char *id, const char *reason)
+{
+    replay_t *r = arg;
+    cz_mutex_lock(&r->s->mu);
+    bool seen = cz__find(r->s, id) != NULL;   /* already in this scan */
+    cz_mutex_unlock(&r->s->mu);
+    djob_t *j = seen ? NULL : calloc(1, sizeof *j);
+    if (!j) {
+        r->oom |= !seen;
+        return;
+    }
+    j->server = r->s;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->state = DJ_LOST;
+    j->error = CZ_EFORMAT;
+    j->recovered = true;
+    j->t_accept = cz_mono_s();
+    snprintf(j->message, sizeof j->message, "%s", reason);
+    list_job(r->s, j);
+    CZ_LOGW("job lost: its journal entry is corrupt", "id=%s", id);
+}
+
+/* Higher priority first, then the original submit order. */
+static int by_start_order(const void *a, const void *b)
+{
+    const djob_t *x = *(djob_t *const *)a, *y = *(djob_t *const *)b;
+    if (x->priority != y->priority)
+        return x->priority > y->priority ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Hand listed unfinished job |j| to the prover again; if it is refused now (its params
+ * vanished meanwhile), its failure is journaled with the reason. */
+static void requeue(cz_server_t *s, djob_t *j)
+{
+    cz_ctx_t *ctx = NULL;
+    int rc = cz_ctx_new(&ctx, NULL, 1);
+    if (rc == CZ_OK)
+        rc = cz__submit_to_prover(s, ctx, j->request, j);
+    if (rc == CZ_OK) {
+        CZ_LOGI("job re-queued from the journal", "id=%s", j->id);
+    } else {
+        char msg[256];
+        snprintf(msg, sizeof msg, "after restart: %s",
+                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        cz_mutex_lock(&s->mu);
+        j->state = DJ_FINISHING;
+        cz_mutex_unlock(&s->mu);
+        cz__job_end(s, j, DJ_FAILED, rc, msg, NULL, 0, NULL, NULL);
+    }
+    cz_ctx_free(ctx);
+}
+
+int cz__replay(cz_server_t *s, cz_ctx_t *ctx)
+{
+    replay_t r = { .s = s };
+    int rc = cz_journal_scan(s->journal, ctx, replay_one, replay_lost, &r);
+    if (rc == CZ_OK && r.oom)
+        rc = cz_fail(ctx, CZ_ENOMEM, "journal replay");
+    if (rc == CZ_OK) {
+        if (r.n)   /* qsort's base must not be NULL, even for 0 elements */
+            qsort(r.again, r.n, sizeof *r.again, by_start_order);
+        for (size_t i = 0; i < r.n; i++)
+            requeue(s, r.again[i]);
+        cz_mutex_lock(&s->mu);
+        s->jobs_recovered += r.n;
+        cz_mutex_unlock(&s->mu);
+    }
+    free(r.again);
+    return rc;
+}

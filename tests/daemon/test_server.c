@@ -1,0 +1,302 @@
+/*
+ * tests/daemon/test_server.c — cuzkd's job layer (daemon/server.h) in
+ * process, over the prover on the CPU backend with the "circuit" kind and
+ * toy params: the concurrency the black-box tests cannot see under a
+ * sanitizer. Also run under TSan (label tsan).
+ *   - submits of different jobs prepare at once: three submits, each
+ *     prepare held 1 s by the PREPARE fault site (test.fault), are all
+ *     accepted in well under the 3 s a serialized submit would take;
+ *   - four concurrent submits of one request_id make one job (one
+ *     created, three existing, one id);
+ *   - waiters are woken by the job's end (no poll); results; cancel of an
+ *     ended and of a running job;
+ *   - shutdown and a new server on the same journal serve the same proof.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "circuits/registry.h"
+#include "core/clock.h"
+#include "daemon/log.h"
+#include "daemon/server.h"
+#include "groth16/setup.h"
+#include "cz_test.h"
+
+static char dir[64];
+
+static void rm_tree(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* dir/params/toy.params (seeded setup of the toy circuit), once. */
+static void make_dirs(void)
+{
+    if (*dir)
+        return;
+    cz_log_set_level(CZ_LOG_ERROR);
+    snprintf(dir, sizeof dir, "/tmp/cz_server_XXXXXX");
+    if (!mkdtemp(dir))
+        abort();
+    atexit(rm_tree);
+    char path[160];
+    snprintf(path, sizeof path, "%s/params", dir);
+    mkdir(path, 0700);
+    cz_ctx_t *ctx;
+    cz_ctx_new(&ctx, NULL, 2);
+    cz_circuit_t c;
+    cz_circuit_parse(ctx, "toy", &c);
+    cz_setup_toxic_t toxic;
+    cz_setup_toxic_from_seed(&toxic, 9);
+    cz_params_t *params = NULL;
+    if (cz_setup(ctx, &params, cz_circuit_body, &c, &toxic, NULL) != CZ_OK)
+        abort();
+    cz_setup_toxic_scrub(&toxic);
+    snprintf(path, sizeof path, "%s/params/toy.params", dir);
+    if (cz_params_write(ctx, path, params) != CZ_OK)
+        abort();
+    cz_params_free(params);
+    cz_ctx_free(ctx);
+}
+
+/* A server over journal dir/|journal| and dir/params; |fault| a test.fault spec or "". */
+static cz_server_t *new_server(cz_dconfig_t *cfg, const char *journal, const char *fault)
+{
+    make_dirs();
+    char jd[160], pd[160];
+    snprintf(jd, sizeof jd, "%s/%s", dir, journal);
+    snprintf(pd, sizeof pd, "%s/params", dir);
+    cz_ctx_t *ctx = NULL;
+    cz_server_t *s = NULL;
+    if (cz_ctx_new(&ctx, NULL, 1) || cz_dconfig_defaults(cfg) ||
+        cz_dconfig_set(ctx, cfg, "journal.dir", jd) || cz_dconfig_set(ctx, cfg, "params.dir", pd) ||
+        cz_dconfig_set(ctx, cfg, "devices.backend", "cpu") ||
+        cz_dconfig_set(ctx, cfg, "synthesis.threads", "2") ||
+        cz_dconfig_set(ctx, cfg, "timeline.enabled", "false") ||
+        cz_dconfig_set(ctx, cfg, "memory.total_budget", "1GiB") ||
+        cz_dconfig_set(ctx, cfg, "test.fault", fault) || cz_dconfig_validate(ctx, cfg) ||
+        cz_server_new(ctx, cfg, &s))
+        fprintf(stderr, "server: %s\n", cz_ctx_message(ctx));
+    cz_ctx_free(ctx);
+    return s;
+}
+
+static void free_server(cz_server_t *s, cz_dconfig_t *cfg)
+{
+    cz_server_shutdown(s, 5);
+    cz_server_free(s);
+    cz_dconfig_clear(cfg);
+}
+
+typedef struct {
+    cz_server_t *s;
+    const char *body;
+    int rc;
+    bool existing;
+    char id[32];
+} submit_t;
+
+static void *submitter(void *arg)
+{
+    submit_t *t = arg;
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    json_t *req = json_loads(t->body, 0, NULL), *resp = NULL;
+    t->rc = cz_server_submit(t->s, ctx, req, &resp, &t->existing);
+    if (t->rc == CZ_OK)
+        snprintf(t->id, sizeof t->id, "%s", json_string_value(json_object_get(resp, "id")));
+    else
+        fprintf(stderr, "submit: %s\n", cz_ctx_message(ctx));
+    json_decref(req);
+    json_decref(resp);
+    cz_ctx_free(ctx);
+    return NULL;
+}
+
+/* Run |n| submits of |bodies| at once; returns the seconds they took together. */
+static double submit_all(cz_server_t *s, submit_t *t, const char *const *bodies, int n)
+{
+    pthread_t th[8];
+    double t0 = cz_mono_s();
+    for (int i = 0; i < n; i++) {
+        t[i] = (submit_t){ .s = s, .body = bodies[i] };
+        if (pthread_create(&th[i], NULL, submitter, &t[i]))
+            abort();
+    }
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    return cz_mono_s() - t0;
+}
+
+static const char *state_of(cz_server_t *s, const char *id, char *buf, size_t cap)
+{
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    json_t *st = NULL;
+    snprintf(buf, cap, "?");
+    if (cz_server_job(s, ctx, id, &st) == CZ_OK)
+        snprintf(buf, cap, "%s", json_string_value(json_object_get(st, "state")));
+    json_decref(st);
+    cz_ctx_free(ctx);
+    return buf;
+}
+
+#define PREPARE_MS 1000
+
+CZ_TEST(submits_of_different_jobs_prepare_at_once)
+{
+    cz_dconfig_t cfg;
+    char spec[64];
+    snprintf(spec, sizeof spec, "prepare:1+~%d", PREPARE_MS);
+    cz_server_t *s = new_server(&cfg, "j-prepare", spec);
+    REQUIRE(s);
+    const char *bodies[] = {
+        "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"seed\":1}",
+        "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"seed\":2}",
+        "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"seed\":3}",
+    };
+    submit_t t[3];
+    double took = submit_all(s, t, bodies, 3);
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(t[i].rc);
+    /* serialized: >= 3 s; at once: 1 s plus the journal writes */
+    if (!(took < 2.5 * PREPARE_MS / 1e3))
+        CZ__FAIL("three submits with a %d ms prepare took %.2f s: prepares are serialized",
+                 PREPARE_MS, took);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(cz_server_await(s, ctx, t[i].id, 120, NULL, false));
+        char st[32];
+        CHECK(!strcmp(state_of(s, t[i].id, st, sizeof st), "done"));
+    }
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
+CZ_TEST(one_request_id_is_one_job_however_submits_race)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-race", "prepare:1+~200");   /* a wide race window */
+    REQUIRE(s);
+    const char *b = "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"seed\":7,"
+                    "\"request_id\":\"race\"}";
+    const char *bodies[] = { b, b, b, b };
+    submit_t t[4];
+    submit_all(s, t, bodies, 4);
+    int created = 0;
+    for (int i = 0; i < 4; i++) {
+        CHECK_OK(t[i].rc);
+        created += !t[i].existing;
+        CHECK(!strcmp(t[i].id, t[0].id));
+    }
+    CHECK_EQ_INT(created, 1);
+    json_t *list = cz_server_list(s, NULL);
+    CHECK_EQ_U64(json_array_size(json_object_get(list, "jobs")), 1);
+    json_decref(list);
+    free_server(s, &cfg);
+}
+
+typedef struct {
+    cz_server_t *s;
+    const char *id;
+    int rc;
+} waiter_t;
+
+static void *waiter(void *arg)
+{
+    waiter_t *w = arg;
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    w->rc = cz_server_await(w->s, ctx, w->id, -1, NULL, false);
+    cz_ctx_free(ctx);
+    return NULL;
+}
+
+CZ_TEST(waiters_results_cancel_and_a_restart)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-restart", "");
+    REQUIRE(s);
+    const char *bodies[] = {
+        "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"partitions\":3,\"seed\":4}",
+    };
+    submit_t t[1];
+    submit_all(s, t, bodies, 1);
+    REQUIRE(t[0].rc == CZ_OK);
+    waiter_t w[3];
+    pthread_t th[3];
+    for (int i = 0; i < 3; i++) {
+        w[i] = (waiter_t){ .s = s, .id = t[0].id };
+        REQUIRE(pthread_create(&th[i], NULL, waiter, &w[i]) == 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        pthread_join(th[i], NULL);
+        CHECK_OK(w[i].rc);
+    }
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    uint8_t *proof = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    json_t *pub = NULL;
+    CHECK_OK(cz_server_result(s, ctx, t[0].id, &proof, &len, &pub));
+    CHECK_EQ_U64(len, 3 * 192);
+    CHECK_EQ_U64(json_array_size(pub), 3);
+    json_decref(pub);
+    /* cancel an ended job: CZ_OK, still done */
+    json_t *st = NULL;
+    CHECK_OK(cz_server_cancel(s, ctx, t[0].id, &st));
+    CHECK(!strcmp(json_string_value(json_object_get(st, "state")), "done"));
+    json_decref(st);
+    CHECK_EQ_INT(cz_server_job(s, ctx, "0000000000000000", &st), CZ_ENOTFOUND);
+    free_server(s, &cfg);
+
+    s = new_server(&cfg, "j-restart", "");
+    REQUIRE(s);
+    char buf[32];
+    CHECK(!strcmp(state_of(s, t[0].id, buf, sizeof buf), "done"));
+    CHECK_OK(cz_server_result(s, ctx, t[0].id, &again, &len2, &pub));
+    CHECK(len2 == len && !memcmp(proof, again, len));
+    json_decref(pub);
+    free(proof);
+    free(again);
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
+CZ_TEST(cancel_of_a_running_job)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-cancel", "device_step:1+~300");   /* each device step 0.3 s */
+    REQUIRE(s);
+    const char *bodies[] = {
+        "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"partitions\":4,\"seed\":5}",
+    };
+    submit_t t[1];
+    submit_all(s, t, bodies, 1);
+    REQUIRE(t[0].rc == CZ_OK);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    CHECK_EQ_INT(cz_server_await(s, ctx, t[0].id, 0.2, NULL, false), CZ_EBUSY);
+    json_t *st = NULL;
+    CHECK_OK(cz_server_cancel(s, ctx, t[0].id, &st));
+    json_decref(st);
+    CHECK_OK(cz_server_await(s, ctx, t[0].id, 60, NULL, false));
+    char buf[32];
+    CHECK(!strcmp(state_of(s, t[0].id, buf, sizeof buf), "canceled"));
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    json_t *pub = NULL;
+    CHECK_EQ_INT(cz_server_result(s, ctx, t[0].id, &proof, &len, &pub), CZ_ECANCELED);
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
+CZ_TEST_MAIN()

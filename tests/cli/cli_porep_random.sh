@@ -9,7 +9,8 @@
 # also the whole timed run on --backend cpu (about a minute on 2 cores:
 # random params of a 2^22 domain, one synthesis, one CPU proof) and its
 # figures: s/proof, synthesis per partition, device region and efficiency,
-# peak RSS, and -o's 192-byte (invalid) proof.
+# peak RSS, and -o's 192-byte (invalid) proof; as --jobs 2 (two jobs at once
+# in one engine), so the steady s/proof line too.
 set -u
 CUZK=$1
 MODE=${2:-quick}
@@ -41,13 +42,14 @@ grep -q "TIMING ONLY" err.txt || fail "--json: no timing-only line on stderr"
 if [ "$MODE" = full ]; then
     t0=$(date +%s)
     "$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --backend cpu \
-        --workers-per-device 2 --quiet --svg c2.svg -o p.bin >run.txt 2>err.txt \
+        --workers-per-device 2 --jobs 2 --quiet --svg c2.svg -o p.bin >run.txt 2>err.txt \
         || { cat run.txt err.txt; fail "random-params prove: exit $?"; }
     echo "random-params prove 2KiB: $(( $(date +%s) - t0 )) s"
     cat run.txt
     for want in "TIMING ONLY: random params, proof not verified" "s/proof" \
                 "synthesis per partition: mean" "device region per partition" \
-                "device efficiency" "peak RSS (VmHWM)" "NOT a valid proof"; do
+                "device efficiency" "peak RSS (VmHWM)" "NOT a valid proof" \
+                "2 jobs submitted at once" "steady"; do
         grep -q "$want" run.txt || fail "no '$want' in the output"
     done
     [ "$(wc -c <p.bin)" -eq 192 ] || fail "-o did not write 192 bytes"

@@ -7,7 +7,8 @@
 # partitions at the next partition boundary, in synthesis and in the
 # device queue). Prints the winning job's submit-to-done time of both runs
 # and their ratio. POREP_PARAMS holds the 2KiB PoRep C2 params and
-# POST_PARAMS the 2KiB winning params, under their Filecoin names.
+# POST_PARAMS the 2KiB winning params, under their Filecoin names (seeded
+# TEST params: the daemon runs with params.check=false, as the tests do).
 set -eu
 BIN=$1; PP=$2; QP=$3; N=${4:-4}
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
@@ -21,7 +22,7 @@ cp "$PP"/v28-stacked-proof-of-replication-* "$QP"/v28-proof-of-spacetime-* "$dir
 "$BIN/cuzk" porep gen-c1 --sector-size 2KiB --random 1 -o "$dir/c1.json" >/dev/null
 "$BIN/cuzk" post gen-vanilla --kind winning --sector-size 2KiB --random 3 -o "$dir/win.json" >/dev/null
 "$BIN/cuzkd" --socket "$sock" --journal "$dir/journal" --params-dir "$dir/params" \
-    --set devices.backend=cpu >"$dir/daemon.log" 2>&1 &
+    --set devices.backend=cpu --set params.check=false >"$dir/daemon.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do
     curl -s -o /dev/null --unix-socket "$sock" http://cuzkd/v1/status && break
@@ -38,7 +39,8 @@ run() {   # run PRIORITY: the winning job's submit-to-done ms behind the backlog
     done
     sleep 1
     w=$("$BIN/cuzk" submit --kind winning-post --input-path "$dir/win.json" --priority "$1")
-    "$BIN/cuzk" wait "$w" --timeout 900 >/dev/null 2>&1
+    "$BIN/cuzk" wait "$w" --timeout 900 >"$dir/wait.txt" 2>&1 ||
+        { cat "$dir/wait.txt" >&2; echo "post_priority: the winning job failed" >&2; exit 1; }
     t=$(total_ms "$w")
     for id in $ids; do "$BIN/cuzk" wait "$id" --timeout 900 >/dev/null 2>&1; done
     echo "$t"

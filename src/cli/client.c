@@ -30,6 +30,17 @@ bool cz_client_opt(cz_client_t *cl, int opt, const char *arg)
     }
 }
 
+void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o)
+{
+    memset(cl, 0, sizeof *cl);
+    cl->socket = o->socket;
+    cl->url = o->url;
+    cl->token = o->token;
+    cl->token_file = o->token_file;
+    cl->json = o->json;
+    cz_client_init(cl);
+}
+
 void cz_client_init(cz_client_t *cl)
 {
     if (!cl->url && !cl->socket) {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/options.h"
 #include "cli/progress.h"
 
 #define CZ_EXIT_UNREACHABLE 3
@@ -42,6 +43,9 @@ typedef struct cz_client {
 
 /* Take one of the common options; false if |opt| is not one. */
 bool cz_client_opt(cz_client_t *cl, int opt, const char *arg);
+/* A client of the common options' values (cli/options.h CZ_OPT_CLIENT),
+ * defaults resolved (cz_client_init). */
+void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o);
 /* Resolve defaults (env). */
 void cz_client_init(cz_client_t *cl);
 

@@ -18,18 +18,6 @@
 #include "cli/public_file.h"
 
 
-bool cz_client_opt(cz_client_t *cl, int opt, const char *arg)
-{
-    switch (opt) {
-    case 0x101: cl->socket = arg; cl->url = NULL; return true;
-    case 0x102: cl->url = arg; cl->socket = NULL; return true;
-    case 0x103: cl->token = arg; return true;
-    case 0x104: cl->token_file = arg; return true;
-    case 0x105: cl->json = true; return true;
-    default: return false;
-    }
-}
-
 void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o)
 {
     memset(cl, 0, sizeof *cl);

@@ -234,16 +234,6 @@ static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, con
     return n > 0 && (size_t)n < cap;
 }
 
-bool cz_cli_has_kind(int argc, char **argv, const char *kind)
-{
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], kind))
-            return true;
-        if (!strncmp(argv[i], "--kind=", 7) && !strcmp(argv[i] + 7, kind))
-            return true;
-    }
-    return false;
-}
 
 typedef struct {
     const char *kind, *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
@@ -600,7 +590,7 @@ static const cz_opts_spec C2_VERIFY_SPEC = {
         "usage: cuzk verify --kind porep-c2 (--vk V | --params-dir D) --proof P\n"
         "                   (--sector-size S --replica-id HEX --comm-d HEX --comm-r HEX --seed HEX\n"
         "                    | --c1 FILE)\n"
-        "       cuzk verify --kind porep-c2 --registered-proof T ...   (its own --help)\n",
+        "       `cuzk verify --kind porep-c2 --registered-proof T ...` (its own --help)\n",
     .about =
         "  Verifies a PoRep C2 proof as a chain verifier does, from the public values\n"
         "  alone: challenges, their DRG and expander parents and every partition's\n"
@@ -673,14 +663,6 @@ int cmd_porep(int argc, char **argv)
     return CZ_EXIT_FAIL;
 }
 
-bool cz_cli_has_kind(int argc, char **argv, const char *kind)
-{
-    for (int i = 1; i < argc; i++)
-        if ((!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], kind)) ||
-            (!strncmp(argv[i], "--kind=", 7) && !strcmp(argv[i] + 7, kind)))
-            return true;
-    return false;
-}
 
 static int no_c2(void)
 {

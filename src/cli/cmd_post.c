@@ -31,6 +31,12 @@
 #include "circuits/post/fallback.h"
 #include "cuzk/ctx.h"
 
+/* --kind of prove/verify/setup: winning-post or window-post. */
+bool cz_cli_post_kind(int argc, char **argv)
+{
+    return cz_cli_has_kind(argc, argv, "winning-post") || cz_cli_has_kind(argc, argv, "window-post");
+}
+
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
 #include "cli/time_random.h"
@@ -42,20 +48,6 @@ static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
 {
     fprintf(stderr, "cuzk %s: %s\n", cmd, *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     return rc;
-}
-
-/* --kind of prove/verify/setup: winning-post or window-post. */
-static bool kind_of(int argc, char **argv, cz_post_kind_t *k)
-{
-    return cz_cli_has_kind(argc, argv, "winning-post") ? (*k = CZ_POST_WINNING, true)
-           : cz_cli_has_kind(argc, argv, "window-post") ? (*k = CZ_POST_WINDOW, true)
-                                                         : false;
-}
-
-bool cz_cli_post_kind(int argc, char **argv)
-{
-    cz_post_kind_t k;
-    return kind_of(argc, argv, &k);
 }
 
 /* DIR/<Filecoin name>.EXT of |proof|'s circuit. */
@@ -429,11 +421,6 @@ int cmd_verify_post(int argc, char **argv)
 }
 
 #else /* no jansson */
-
-bool cz_cli_post_kind(int argc, char **argv)
-{
-    return cz_cli_has_kind(argc, argv, "winning-post") || cz_cli_has_kind(argc, argv, "window-post");
-}
 
 static int no_post(void)
 {

@@ -31,20 +31,33 @@
 
 /* ---- the --kind forms ------------------------------------------------------- */
 
+/* The value of the first --kind / --kind= among the arguments; NULL: none. */
+static const char *kind_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--kind") && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], "--kind=", 7))
+            return argv[i] + 7;
+    }
+    return NULL;
+}
+
+bool cz_cli_has_kind(int argc, char **argv, const char *kind)
+{
+    const char *k = kind_arg(argc, argv);
+    return k && !strcmp(k, kind);
+}
+
 /* An unknown --kind (the known ones were handed over before): a usage error naming it. */
 int cz_cli_unknown_kind(const char *command, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *k = !strcmp(argv[i], "--kind") && i + 1 < argc ? argv[i + 1]
-                        : !strncmp(argv[i], "--kind=", 7)          ? argv[i] + 7
-                                                                    : NULL;
-        if (k) {
-            fprintf(stderr, "cuzk %s: --kind: '%s' is not one of porep-c2, winning-post, "
-                            "window-post or snap (cuzk %s --help)\n", command, k, command);
-            return CZ_EXIT_USAGE;
-        }
-    }
-    return CZ_OPTS_RUN;
+    const char *k = kind_arg(argc, argv);
+    if (!k)
+        return CZ_OPTS_RUN;
+    fprintf(stderr, "cuzk %s: --kind: '%s' is not one of porep-c2, winning-post, window-post "
+                    "or snap (cuzk %s --help)\n", command, k, command);
+    return CZ_EXIT_USAGE;
 }
 
 void cz_cli_kinds_help(FILE *f, const char *command)

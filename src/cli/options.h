@@ -56,7 +56,8 @@ typedef enum {
     CZ_OPT_SECTOR,  /* uint64_t: a PoRep sector size in bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
     CZ_OPT_OUTPUT,  /* const char *: a file to be written; cz_cli_check_output after parsing */
     CZ_OPT_OUTDIR,  /* const char *: a directory to be written in; made after parsing */
-    CZ_OPT_CUSTOM,  /* parsed by the entry's hook, once per occurrence */
+    CZ_OPT_CUSTOM,  /* parsed by the entry's hook, once per occurrence (and for the default);
+                       the parser does not zero the field: its initial value is the command's */
 } cz_opt_kind;
 
 /* A CZ_OPT_CUSTOM parser: |field| is the options struct at the entry's

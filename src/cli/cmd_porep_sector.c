@@ -120,7 +120,8 @@ static int sector_values(sector_values_t *v, const cz_opts_spec *spec,
     if (!ni && !seed)
         return cz_opts_error(spec, "missing --seed HEX (%s has interactive challenges)",
                              v->proof->name);
-    memcpy(v->seed, o->seed, 32);
+    if (seed)
+        memcpy(v->seed, o->seed, 32);
     memcpy(v->comm_r, o->comm_r, 32);
     memcpy(v->comm_d, o->comm_d, 32);
     if (cz_opts_given(spec, r, "replica-id")) {
@@ -165,7 +166,7 @@ static const cz_opts_spec PI_SPEC = {
 
 int cz_cli_porep_public_inputs(int argc, char **argv)
 {
-    sector_opts_t o;
+    sector_opts_t o = { 0 };   /* the hex values (custom kinds) of options not given: 0 */
     cz_opts_result_t r = { 0 };
     int rc = cz_opts_parse(&PI_SPEC, &o, argc, argv, &r);
     if (rc != CZ_OPTS_RUN)
@@ -249,7 +250,7 @@ static const cz_opts_spec VS_SPEC = {
 
 int cz_cli_verify_porep_sector(int argc, char **argv)
 {
-    sector_opts_t o;
+    sector_opts_t o = { 0 };   /* the hex values (custom kinds) of options not given: 0 */
     cz_opts_result_t r = { 0 };
     int go = cz_opts_parse(&VS_SPEC, &o, argc, argv, &r);
     if (go != CZ_OPTS_RUN)

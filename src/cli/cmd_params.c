@@ -92,7 +92,7 @@ static bool expected_size(uint64_t size, const uint64_t *sizes, size_t n)
 
 static int params_check(int argc, char **argv)
 {
-    check_opts_t o = { 0 };   /* the list's initial value (a custom kind) */
+    check_opts_t o;
     cz_opts_result_t r = { 0 };
     int go = cz_opts_parse(&CHECK_SPEC, &o, argc, argv, &r);
     if (go != CZ_OPTS_RUN)

@@ -610,7 +610,7 @@ void cz_cli_c2_usage(FILE *f, const char *command)
 
 int cmd_verify_porep_c2(int argc, char **argv)
 {
-    c2_verify_opts_t o = { 0 };   /* the hex values (custom kinds) of options not given: 0 */
+    c2_verify_opts_t o;
     int p = cz_opts_parse(&C2_VERIFY_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;

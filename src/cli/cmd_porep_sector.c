@@ -166,7 +166,7 @@ static const cz_opts_spec PI_SPEC = {
 
 int cz_cli_porep_public_inputs(int argc, char **argv)
 {
-    sector_opts_t o = { 0 };   /* the hex values (custom kinds) of options not given: 0 */
+    sector_opts_t o;
     cz_opts_result_t r = { 0 };
     int rc = cz_opts_parse(&PI_SPEC, &o, argc, argv, &r);
     if (rc != CZ_OPTS_RUN)
@@ -250,7 +250,7 @@ static const cz_opts_spec VS_SPEC = {
 
 int cz_cli_verify_porep_sector(int argc, char **argv)
 {
-    sector_opts_t o = { 0 };   /* the hex values (custom kinds) of options not given: 0 */
+    sector_opts_t o;
     cz_opts_result_t r = { 0 };
     int go = cz_opts_parse(&VS_SPEC, &o, argc, argv, &r);
     if (go != CZ_OPTS_RUN)

@@ -110,7 +110,7 @@ static int apply_defaults(parse_t *p)
         case CZ_OPT_SIZE: *(size_t *)f = 0; break;
         case CZ_OPT_U64: case CZ_OPT_SECTOR: *(uint64_t *)f = 0; break;
         case CZ_OPT_DOUBLE: *(double *)f = 0; break;
-        case CZ_OPT_CUSTOM: break;   /* the hook's field: the command's initial value */
+        case CZ_OPT_CUSTOM: memset(f, 0, o->size); break;
         default: *(const char **)f = NULL; break;
         }
         char why[160];

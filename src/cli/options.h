@@ -56,8 +56,7 @@ typedef enum {
     CZ_OPT_SECTOR,  /* uint64_t: a PoRep sector size in bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
     CZ_OPT_OUTPUT,  /* const char *: a file to be written; cz_cli_check_output after parsing */
     CZ_OPT_OUTDIR,  /* const char *: a directory to be written in; made after parsing */
-    CZ_OPT_CUSTOM,  /* parsed by the entry's hook, once per occurrence (and for the default);
-                       the parser does not zero the field: its initial value is the command's */
+    CZ_OPT_CUSTOM,  /* parsed by the entry's hook, once per occurrence (and for the default) */
 } cz_opt_kind;
 
 /* A CZ_OPT_CUSTOM parser: |field| is the options struct at the entry's
@@ -82,13 +81,15 @@ typedef struct cz_opt {
     const char *arg;            /* the value's name in the help (FILE, N); NULL: by kind */
     const char *help;           /* one line */
     unsigned flags;             /* CZ_OPT_REQUIRED, ... */
+    size_t size;                /* CZ_OPT_CUSTOM: the field's bytes (zeroed first; CZ_O_CUSTOM) */
 } cz_opt;
 
 /*
  * The field of an entry: CZ_O_SIZE(opts_t, device) expands to the kind and
  * the offset, and does not compile cleanly (distinct pointer types, an error
  * under the project's -Werror) when the field's type is not the kind's.
- * Use as the 3rd and 4th members: { "device", 0, CZ_O_SIZE(opts_t, device), ... }.
+ * Use as the 3rd and 4th members, designated ones after them:
+ * { "device", 0, CZ_O_SIZE(opts_t, device), .max = 1024, ... }.
  */
 #define CZ_OPT_AT(T, field, type) (offsetof(T, field) + 0 * sizeof(&((T *)0)->field == (type *)0))
 #define CZ_O_FLAG(T, f) CZ_OPT_FLAG, CZ_OPT_AT(T, f, bool)
@@ -100,7 +101,7 @@ typedef struct cz_opt {
 #define CZ_O_SECTOR(T, f) CZ_OPT_SECTOR, CZ_OPT_AT(T, f, uint64_t)
 #define CZ_O_OUTPUT(T, f) CZ_OPT_OUTPUT, CZ_OPT_AT(T, f, const char *)
 #define CZ_O_OUTDIR(T, f) CZ_OPT_OUTDIR, CZ_OPT_AT(T, f, const char *)
-#define CZ_O_CUSTOM(T, f) CZ_OPT_CUSTOM, offsetof(T, f)
+#define CZ_O_CUSTOM(T, f) CZ_OPT_CUSTOM, offsetof(T, f), .size = sizeof(((T *)0)->f)
 
 typedef enum {
     CZ_RULE_EXCLUSIVE,  /* at most one of names given */
@@ -157,7 +158,7 @@ typedef struct cz_opts_result {
 /*
  * Parse argv[1..argc) (argv[0]: the command's name) into |opts| (the
  * options struct, which the defaults overwrite first: every field in the
- * table gets its default or zero). |res| may be NULL; else set its out/err
+ * table gets its default or zero; fields not in the table are untouched). |res| may be NULL; else set its out/err
  * (or zero it) before the call. Returns CZ_OPTS_RUN to go on; CZ_EXIT_OK
  * after printing --help; CZ_EXIT_USAGE after printing the error;
  * CZ_EXIT_FAIL when the table itself is wrong (a default that does not

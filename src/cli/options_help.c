@@ -142,8 +142,9 @@ bool cz_opts_check(const cz_opts_spec *s, char *why, size_t cap)
             return bad(why, cap, "alias --%s is not after its entry", o->name);
         if (o->kind == CZ_OPT_ENUM && (!o->values || !o->values[0]))
             return bad(why, cap, "--%s: an enum without values", o->name);
-        if (o->kind == CZ_OPT_CUSTOM && !o->hook)
-            return bad(why, cap, "--%s: a custom kind without a hook", o->name);
+        if (o->kind == CZ_OPT_CUSTOM && (!o->hook || !o->size))
+            return bad(why, cap, "--%s: a custom kind without a hook or a size (CZ_O_CUSTOM)",
+                       o->name);
         if (!(o->flags & CZ_OPT_ALIAS) && !o->help)
             return bad(why, cap, "--%s has no help line", o->name);
     }

@@ -119,6 +119,8 @@ CZ_TEST(defaults_and_values)
     CHECK_EQ_U64(o.sector, 0);
     CHECK(o.timeout == 0);
     CHECK(!o.json && !o.quiet && !o.random);
+    CHECK(o.devices == NULL);   /* a custom kind's field is zeroed too */
+    CHECK_EQ_INT(o.ndev, 0);
     CHECK_EQ_INT(r.nargs, 0);
     CHECK(cz_opts_given(&T_SPEC, &r, "input"));
     CHECK(!cz_opts_given(&T_SPEC, &r, "seed"));   /* a default is not "given" */

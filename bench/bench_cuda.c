@@ -29,7 +29,6 @@
  *
  * Times are the best of K runs after one warm-up run.
  */
-#include <getopt.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +39,7 @@
 #include "backend/cuda/cuda.h"
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/pool.h"
 #include "ec/group.h"
 #include "ec/msm.h"
@@ -210,16 +210,31 @@ out:
 
 /* ---- H ------------------------------------------------------------------- */
 
-static void h_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk bench h --log-n N [--backend cuda|cpu] [--iters K] [--json]\n"
-            "  The H computation (iNTT, coset NTT, a*b-c, inverse coset NTT) of a\n"
-            "  2^N domain (N <= 28, default 20) on random a, b, c; best of K runs\n"
-            "  (default 3). cuda: includes the upload of a, b, c from pinned memory;\n"
-            "  baseline = the CPU H in this process for N <= %u (results must match).\n",
-            H_BASELINE_MAX);
-}
+typedef struct {
+    size_t log_n, iters;
+    const char *backend;
+    bool json;
+} h_opts_t;
+
+static const char *const CUDA_CPU[] = { "cuda", "cpu", NULL };
+
+static const cz_opt H_OPTS[] = {
+    { "log-n", 0, CZ_O_SIZE(h_opts_t, log_n), .min = 1, .max = 28, .def = "20",
+      .help = "a 2^N domain" },
+    { "backend", 0, CZ_O_ENUM(h_opts_t, backend), .values = CUDA_CPU, .def = "cuda",
+      .help = "cuda: includes the upload of a, b, c from pinned memory" },
+    { "iters", 0, CZ_O_SIZE(h_opts_t, iters), .min = 1, .max = 1000, .def = "3", .arg = "K",
+      .help = "best of K runs" },
+    CZ_OPT_JSON(h_opts_t, json, "one JSON line"),
+};
+static const cz_opts_spec H_SPEC = {
+    .cmd = "cuzk bench h",
+    .usage = "usage: cuzk bench h --log-n N [--backend cuda|cpu] [--iters K] [--json]\n",
+    .about = "  The H computation (iNTT, coset NTT, a*b-c, inverse coset NTT) of a 2^N\n"
+             "  domain on random a, b, c; the baseline is the CPU H in this process for\n"
+             "  N <= 22 (results must match).\n",
+    CZ_OPTS(H_OPTS),
+};
 
 static int cpu_h(cz_ctx_t *ctx, unsigned log_n, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                  cz_fr *out, int iters, double *best)
@@ -247,38 +262,13 @@ static int cpu_h(cz_ctx_t *ctx, unsigned log_n, const cz_fr *a, const cz_fr *b, 
 
 int cz_bench_h(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "log-n", required_argument, 0, 'n' }, { "iters", required_argument, 0, 'i' },
-        { "backend", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
-    };
-    unsigned log_n = 20;
-    int iters = 3, c;
-    bool json = false, cuda = true;
-    size_t v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 28)
-                return h_usage(stderr), CZ_EXIT_USAGE;
-            log_n = (unsigned)v;
-            break;
-        case 'i':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 1000)
-                return h_usage(stderr), CZ_EXIT_USAGE;
-            iters = (int)v;
-            break;
-        case 'b':
-            if (!strcmp(optarg, "cuda")) cuda = true;
-            else if (!strcmp(optarg, "cpu")) cuda = false;
-            else return h_usage(stderr), CZ_EXIT_USAGE;
-            break;
-        case 'j': json = true; break;
-        case 'h': h_usage(stdout); return CZ_EXIT_OK;
-        default: return h_usage(stderr), CZ_EXIT_USAGE;
-        }
-    }
+    h_opts_t o;
+    int p = cz_opts_parse(&H_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    unsigned log_n = (unsigned)o.log_n;
+    int iters = (int)o.iters;
+    bool json = o.json, cuda = !strcmp(o.backend, "cuda");
     if (cuda && probe_or_fail() != CZ_EXIT_OK)
         return CZ_EXIT_FAIL;
     const size_t m = (size_t)1 << log_n, bytes = m * sizeof(cz_fr);
@@ -548,18 +538,29 @@ static int time_pin(cz_ctx_t *ctx, size_t bytes, bool fast, double *pin_s, doubl
     return rc != CZ_OK ? rc : probe.rc;
 }
 
+typedef struct {
+    size_t gib;
+} pin_opts_t;
+
+static const cz_opt PIN_OPTS[] = {
+    { "gib", 0, CZ_O_SIZE(pin_opts_t, gib), .min = 1, .max = 256, .def = "8", .arg = "G",
+      .help = "GiB pinned each way" },
+};
+static const cz_opts_spec PIN_SPEC = {
+    .cmd = "cuzk bench pin",
+    .usage = "usage: cuzk bench pin [--gib G]\n",
+    .about = "  Pins a staging slot both ways, registered hugepages against\n"
+             "  cudaMallocHost, each with a 256 MiB cudaMalloc timed meanwhile.\n",
+    CZ_OPTS(PIN_OPTS),
+};
+
 int cz_bench_pin(int argc, char **argv)
 {
-    size_t gib = 8;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--gib") && i + 1 < argc && cz_cli_parse_size(argv[i + 1], &gib) &&
-            gib > 0 && gib <= 256) {
-            i++;
-        } else {
-            fprintf(stderr, "usage: cuzk bench pin [--gib G]   (1..256, default 8)\n");
-            return CZ_EXIT_USAGE;
-        }
-    }
+    pin_opts_t o;
+    int p = cz_opts_parse(&PIN_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    size_t gib = o.gib;
     if (probe_or_fail())
         return CZ_EXIT_FAIL;
     cz_ctx_t *ctx;

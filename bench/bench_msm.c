@@ -7,13 +7,13 @@
  * three parts (split, batch addition of the ones, tail MSM) one by one.
  * --engine forces the tile engine (ec/affine.h) to compare them.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "ec/affine.h"
 #include "ec/group.h"
 #include "ec/msm.h"
@@ -32,74 +32,58 @@ typedef struct {
     int parts;          /* --parts: time split, ones, tail separately */
 } msm_opts;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk bench msm --log-n N [--mix random|filecoin] [--g2] [--threads T]\n"
-            "                      [--iters K] [--json] [--backend cpu|cuda [--baseline]]\n"
-            "                      [--engine auto|xyzz|blst|ifma] [--parts]\n"
-            "  Times cuzk's multi-threaded MSM (best of K, default 3) against one\n"
-            "  single-threaded blst Pippenger call on the same bases and scalars.\n"
-            "  filecoin mix: 50%% zeros, 45%% ones, 5%% random 255-bit scalars.\n"
-            "  --backend cuda: the GPU MSM with bases resident on the device, against\n"
-            "  the CPU MSM on all cores (for N <= 22, or with --baseline).\n"
-            "  --engine: the CPU tile engine (xyzz: blst's tile; blst: batched affine on\n"
-            "  blst's field arithmetic; ifma: batched affine, AVX-512 IFMA, G1).\n"
-            "  --parts: also time the split MSM's parts (split, ones, tail) one by one.\n");
-}
+typedef struct {
+    size_t log_n, threads, iters;
+    const char *mix, *backend, *engine;
+    bool g2, json, baseline, parts;
+} msm_args;
+
+static const char *const MIXES[] = { "random", "filecoin", NULL };
+static const char *const CPU_CUDA[] = { "cpu", "cuda", NULL };
+static const char *const ENGINES[] = { "auto", "xyzz", "blst", "ifma", NULL };
+
+static const cz_opt MSM_OPTS[] = {
+    { "log-n", 0, CZ_O_SIZE(msm_args, log_n), .max = 28, .def = "16", .help = "2^N points" },
+    { "mix", 0, CZ_O_ENUM(msm_args, mix), .values = MIXES, .def = "random",
+      .help = "filecoin: 50% zeros, 45% ones, 5% random 255-bit scalars" },
+    { "g2", 0, CZ_O_FLAG(msm_args, g2), .help = "G2 instead of G1" },
+    CZ_OPT_THREADS(msm_args, threads),
+    { "iters", 0, CZ_O_SIZE(msm_args, iters), .min = 1, .max = 1000, .def = "3", .arg = "K",
+      .help = "best of K" },
+    CZ_OPT_JSON(msm_args, json, "one JSON line"),
+    { "backend", 0, CZ_O_ENUM(msm_args, backend), .values = CPU_CUDA, .def = "cpu",
+      .help = "cuda: the GPU MSM, bases resident, against the CPU MSM on all cores" },
+    { "baseline", 0, CZ_O_FLAG(msm_args, baseline),
+      .help = "cuda: the CPU baseline also above N = 22" },
+    { "engine", 0, CZ_O_ENUM(msm_args, engine), .values = ENGINES, .def = "auto",
+      .help = "the CPU tile engine: xyzz (blst's tile), blst (batched affine), ifma (AVX-512)" },
+    { "parts", 0, CZ_O_FLAG(msm_args, parts),
+      .help = "also time the split MSM's parts (split, ones, tail) one by one" },
+};
+static const cz_opts_spec MSM_SPEC = {
+    .cmd = "cuzk bench msm",
+    .usage = "usage: cuzk bench msm --log-n N [--mix random|filecoin] [--g2] [--threads T]\n"
+             "                      [--iters K] [--json] [--backend cpu|cuda [--baseline]]\n"
+             "                      [--engine auto|xyzz|blst|ifma] [--parts]\n",
+    .about = "  Times cuzk's multi-threaded MSM (best of K) against one single-threaded blst\n"
+             "  Pippenger call on the same bases and scalars.\n",
+    CZ_OPTS(MSM_OPTS),
+};
 
 static int parse(int argc, char **argv, msm_opts *o)
 {
-    static const struct option longopts[] = {
-        { "log-n", required_argument, 0, 'n' }, { "mix", required_argument, 0, 'm' },
-        { "g2", no_argument, 0, '2' },          { "threads", required_argument, 0, 't' },
-        { "iters", required_argument, 0, 'i' }, { "json", no_argument, 0, 'j' },
-        { "backend", required_argument, 0, 'b' }, { "baseline", no_argument, 0, 'B' },
-        { "engine", required_argument, 0, 'e' },  { "parts", no_argument, 0, 'p' },
-        { "help", no_argument, 0, 'h' },        { 0, 0, 0, 0 },
-    };
-    *o = (msm_opts){ .log_n = 16, .iters = 3 };
-    int c;
-    size_t v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (!cz_cli_parse_size(optarg, &v) || v > 28) return -1;
-            o->log_n = (unsigned)v;
-            break;
-        case 'm':
-            if (!strcmp(optarg, "filecoin")) o->filecoin = 1;
-            else if (strcmp(optarg, "random")) return -1;
-            break;
-        case '2': o->g2 = 1; break;
-        case 't':
-            if (!cz_cli_parse_size(optarg, &v) || v > 4096) return -1;
-            o->threads = (unsigned)v;
-            break;
-        case 'i':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 1000) return -1;
-            o->iters = (int)v;
-            break;
-        case 'j': o->json = 1; break;
-        case 'b':
-            if (!strcmp(optarg, "cuda")) o->cuda = 1;
-            else if (strcmp(optarg, "cpu")) return -1;
-            break;
-        case 'B': o->baseline = 1; break;
-        case 'e':
-            if (!strcmp(optarg, "auto")) o->engine = CZ__MSM_AUTO;
-            else if (!strcmp(optarg, "xyzz")) o->engine = CZ__MSM_XYZZ;
-            else if (!strcmp(optarg, "blst")) o->engine = CZ__MSM_BLST;
-            else if (!strcmp(optarg, "ifma")) o->engine = CZ__MSM_IFMA;
-            else return -1;
-            break;
-        case 'p': o->parts = 1; break;
-        case 'h': usage(stdout); return 1;
-        default: return -1;
-        }
-    }
-    return optind == argc ? 0 : -1;
+    msm_args a;
+    int rc = cz_opts_parse(&MSM_SPEC, &a, argc, argv, NULL);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
+    const char *e = a.engine;
+    *o = (msm_opts){ .log_n = (unsigned)a.log_n, .g2 = a.g2, .filecoin = !strcmp(a.mix, "filecoin"),
+                     .threads = (unsigned)a.threads, .iters = (int)a.iters, .json = a.json,
+                     .cuda = !strcmp(a.backend, "cuda"), .baseline = a.baseline,
+                     .engine = !strcmp(e, "xyzz") ? CZ__MSM_XYZZ : !strcmp(e, "blst") ? CZ__MSM_BLST
+                               : !strcmp(e, "ifma") ? CZ__MSM_IFMA : CZ__MSM_AUTO,
+                     .parts = a.parts };
+    return CZ_OPTS_RUN;
 }
 
 static void make_scalars(blst_scalar *s, size_t n, int filecoin)
@@ -172,8 +156,8 @@ int cz_bench_msm(int argc, char **argv)
 {
     msm_opts o;
     int p = parse(argc, argv, &o);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : (usage(stderr), CZ_EXIT_USAGE);
+    if (p != CZ_OPTS_RUN)
+        return p;
     if (o.cuda) {
 #ifdef CUZK_HAVE_CUDA
         return cz_bench_msm_cuda(o.log_n, o.g2, o.filecoin, o.iters, o.baseline || o.log_n <= 22,

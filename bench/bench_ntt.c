@@ -12,7 +12,6 @@
  * NTT is deterministic across thread counts); a difference is reported as a
  * bug and fails the run.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/pool.h"
 #include "ff/fr.h"
 #include "ff/ntt.h"
@@ -35,54 +35,41 @@ typedef struct {
     bool cuda;
 } ntt_opts;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk bench ntt --log-n N [--threads T] [--iters K] [--backend cpu|cuda]\n"
-            "                      [--json]\n"
-            "  Times the forward NTT of 2^N random points (N <= 28, default 20) on T\n"
-            "  threads (default: all cores) against 1 thread, best of K runs each\n"
-            "  (default 3), and prints both times and the speedup.\n"
-            "  --backend cuda runs the GPU NTT benchmark instead (CUDA builds only).\n");
-}
+typedef struct {
+    size_t log_n, threads, iters;
+    const char *backend;
+    bool json;
+} ntt_args;
 
-/* 0 ok, 1 --help was printed, -1 usage error. */
+static const char *const CPU_CUDA[] = { "cpu", "cuda", NULL };
+
+static const cz_opt NTT_OPTS[] = {
+    { "log-n", 0, CZ_O_SIZE(ntt_args, log_n), .max = 28, .def = "20", .help = "2^N points" },
+    CZ_OPT_THREADS(ntt_args, threads),
+    { "iters", 0, CZ_O_SIZE(ntt_args, iters), .min = 1, .max = 1000, .def = "3", .arg = "K",
+      .help = "best of K runs each" },
+    { "backend", 0, CZ_O_ENUM(ntt_args, backend), .values = CPU_CUDA, .def = "cpu",
+      .help = "cuda: the GPU NTT benchmark instead (CUDA builds only)" },
+    CZ_OPT_JSON(ntt_args, json, "one JSON line"),
+};
+static const cz_opts_spec NTT_SPEC = {
+    .cmd = "cuzk bench ntt",
+    .usage = "usage: cuzk bench ntt --log-n N [--threads T] [--iters K] [--backend cpu|cuda]\n"
+             "                      [--json]\n",
+    .about = "  Times the forward NTT of 2^N random points on T threads against 1 thread,\n"
+             "  best of K runs each, and prints both times and the speedup.\n",
+    CZ_OPTS(NTT_OPTS),
+};
+
 static int parse(int argc, char **argv, ntt_opts *o)
 {
-    static const struct option longopts[] = {
-        { "log-n", required_argument, 0, 'n' },   { "threads", required_argument, 0, 't' },
-        { "iters", required_argument, 0, 'i' },   { "backend", required_argument, 0, 'b' },
-        { "json", no_argument, 0, 'j' },          { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    *o = (ntt_opts){ .log_n = 20, .iters = 3 };
-    int c;
-    size_t v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (!cz_cli_parse_size(optarg, &v) || v > 28) return -1;
-            o->log_n = (unsigned)v;
-            break;
-        case 't':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096) return -1;
-            o->threads = (unsigned)v;
-            break;
-        case 'i':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 1000) return -1;
-            o->iters = (int)v;
-            break;
-        case 'b':
-            if (!strcmp(optarg, "cuda")) o->cuda = true;
-            else if (strcmp(optarg, "cpu")) return -1;
-            break;
-        case 'j': o->json = true; break;
-        case 'h': usage(stdout); return 1;
-        default: return -1;
-        }
-    }
-    return optind == argc ? 0 : -1;
+    ntt_args a;
+    int rc = cz_opts_parse(&NTT_SPEC, &a, argc, argv, NULL);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
+    *o = (ntt_opts){ .log_n = (unsigned)a.log_n, .threads = (unsigned)a.threads,
+                     .iters = (int)a.iters, .json = a.json, .cuda = !strcmp(a.backend, "cuda") };
+    return CZ_OPTS_RUN;
 }
 
 /* Input: chunk c of INPUT_CHUNK points comes from seed c, so the data does
@@ -164,8 +151,8 @@ int cz_bench_ntt(int argc, char **argv)
 {
     ntt_opts o;
     int p = parse(argc, argv, &o);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : (usage(stderr), CZ_EXIT_USAGE);
+    if (p != CZ_OPTS_RUN)
+        return p;
     if (o.cuda)
         return run_cuda(&o);
 

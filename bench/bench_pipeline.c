@@ -46,7 +46,6 @@
  * GPUs; cuda = cuda:all), at most MAX_DEVICES; the JSON "devices" field
  * names what ran.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +55,7 @@
 #include "bench/bench.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/pool.h"
 #include "engine/analyze.h"
 #include "engine/engine.h"
@@ -69,51 +69,22 @@ typedef struct {
     const char *circuit, *params_path, *timeline_path, *svg_path;
     bool random_params;        /* timing only: random points, jobs not verified */
     bool witness_cache;        /* one synthesis, copied per partition */
-    unsigned synth_workers;    /* 0: the engine's default */
+    size_t synth_workers;      /* 0: the engine's default */
     const char *kind;          /* "cpu" or "cuda" */
     size_t devices;            /* 0: all of the kind (cuda, cuda:all); resolved in main */
     size_t jobs, partitions, threads;
     unsigned w[MAX_W];
     size_t nw;
-    int json;
+    bool json;
 } pipe_opts;
 
-static void usage(FILE *f)
+/* --devices: cpu, cpu:N, cuda, cuda:N, cuda:all -> kind + count (0 = all). */
+static bool parse_devices(void *field, const char *s, char *why, size_t cap)
 {
-    fprintf(f,
-            "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
-            "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
-            "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
-            "         [--svg OUT.svg] [--witness-cache] [--synth-workers N] [--json]\n"
-            "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
-            "  params through the prover, the public API; the timing-only modes below\n"
-            "  through the engine directly: JSON \"driver\") and reports s/job,\n"
-            "  s/partition, partitions/min, device efficiency (the least efficient\n"
-            "  device, then each device), the mean device region per partition,\n"
-            "  overlap violations and peak RSS; the first count is the\n"
-            "  baseline of the ratio.\n"
-            "  Without --params, test parameters are generated in process (seeded) and\n"
-            "  the engine verifies every job.\n"
-            "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
-            "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
-            "  hours); the proofs cannot verify, so the jobs are not verified\n"
-            "  (JSON \"verified\":false).\n"
-            "  --devices: cpu (default; cpu:N = N emulated CPU devices sharing the\n"
-            "  threads) or cuda (every usable GPU; cuda:N = the first N), at most %d.\n"
-            "  --timeline/--svg keep the log / Gantt chart of the last run.\n"
-            "  --witness-cache: synthesize ONE witness (seed 1) before the timed runs and\n"
-            "  give every partition a deep copy of it (the copy is timed as synthesis), so\n"
-            "  the figures measure the device pipeline, not synthesis (JSON\n"
-            "  \"synthesis\":\"cache\"; else \"circuit\"). Proofs from the copies verify.\n"
-            "  --synth-workers N: synthesis workers of the engine (default: the engine's).\n",
-            MAX_DEVICES);
-}
-
-/* cpu, cpu:N, cuda, cuda:N, cuda:all -> kind + count (0 = all); false on junk. */
-static bool parse_devices(const char *s, pipe_opts *o)
-{
+    pipe_opts *o = (pipe_opts *)((char *)field - offsetof(pipe_opts, kind));
     const char *colon = strchr(s, ':');
     size_t kl = colon ? (size_t)(colon - s) : strlen(s);
+    snprintf(why, cap, "is not cpu, cpu:N, cuda, cuda:N or cuda:all (N = 1..%d)", MAX_DEVICES);
     if (kl == 3 && !strncmp(s, "cpu", 3))
         o->kind = "cpu";
     else if (kl == 4 && !strncmp(s, "cuda", 4))
@@ -132,8 +103,11 @@ static bool parse_devices(const char *s, pipe_opts *o)
            o->devices <= MAX_DEVICES;
 }
 
-static bool parse_w_list(const char *s, pipe_opts *o)
+/* --workers-per-device: a list of counts 1..64, e.g. 1,2 (at most MAX_W). */
+static bool parse_w_list(void *field, const char *s, char *why, size_t cap)
 {
+    pipe_opts *o = (pipe_opts *)((char *)field - offsetof(pipe_opts, w));
+    snprintf(why, cap, "is not a list of counts 1..64 such as 1,2 (at most %d)", MAX_W);
     o->nw = 0;
     while (*s && o->nw < MAX_W) {
         char *end;
@@ -148,65 +122,60 @@ static bool parse_w_list(const char *s, pipe_opts *o)
     return o->nw > 0 && !*s;
 }
 
-static int parse(int argc, char **argv, pipe_opts *o)
-{
-    static const struct option longopts[] = {
-        { "circuit", required_argument, 0, 'c' }, { "jobs", required_argument, 0, 'j' },
-        { "partitions", required_argument, 0, 'p' }, { "workers-per-device", required_argument, 0, 'w' },
-        { "devices", required_argument, 0, 'd' },  { "params", required_argument, 0, 'P' },
-        { "threads", required_argument, 0, 't' },  { "timeline", required_argument, 0, 'l' },
-        { "svg", required_argument, 0, 's' },      { "json", no_argument, 0, 'J' },
-        { "random-params", no_argument, 0, 'R' },  { "help", no_argument, 0, 'h' },
-        { "witness-cache", no_argument, 0, 'C' },  { "synth-workers", required_argument, 0, 'S' },
-        { 0, 0, 0, 0 },
-    };
-    *o = (pipe_opts){ .circuit = "bench:16384", .kind = "cpu", .jobs = 3, .partitions = 4,
-                      .devices = 1, .w = { 1, 2 }, .nw = 2 };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'c': o->circuit = optarg; break;
-        case 'j': if (!cz_cli_parse_size(optarg, &o->jobs) || !o->jobs) return -1; break;
-        case 'p': if (!cz_cli_parse_size(optarg, &o->partitions) || !o->partitions) return -1; break;
-        case 'w': if (!parse_w_list(optarg, o)) return -1; break;
-        case 'd':
-            if (!parse_devices(optarg, o)) {
-                fprintf(stderr, "cuzk bench pipeline: --devices %s: want cpu, cpu:N, cuda, cuda:N "
-                                "or cuda:all (N = 1..%d)\n", optarg, MAX_DEVICES);
-                return -1;
-            }
-            break;
-        case 'P': o->params_path = optarg; break;
-        case 't': if (!cz_cli_parse_size(optarg, &o->threads)) return -1; break;
-        case 'l': o->timeline_path = optarg; break;
-        case 's': o->svg_path = optarg; break;
-        case 'J': o->json = 1; break;
-        case 'R': o->random_params = true; break;
-        case 'C': o->witness_cache = true; break;
-        case 'S': {
-            size_t n;
-            if (!cz_cli_parse_size(optarg, &n) || n < 1 || n > 256) {
-                fprintf(stderr, "cuzk bench pipeline: --synth-workers %s: want 1..256\n", optarg);
-                return -1;
-            }
-            o->synth_workers = (unsigned)n;
-            break;
-        }
-        case 'h': usage(stdout); return 1;
-        default: return -1;
-        }
-    }
-    if (o->random_params && o->params_path) {
-        fprintf(stderr, "cuzk bench pipeline: --params and --random-params exclude each other\n");
-        return -1;
-    }
-    /* written after the whole run: checked before it */
-    if (!cz_cli_check_output("cuzk bench pipeline", "--timeline", o->timeline_path) ||
-        !cz_cli_check_output("cuzk bench pipeline", "--svg", o->svg_path))
-        return -1;
-    return optind == argc ? 0 : -1;
-}
+static const cz_opt PIPE_OPTS[] = {
+    { "circuit", 0, CZ_O_STRING(pipe_opts, circuit), .arg = "bench:N", .def = "bench:16384",
+      .help = "the circuit of every partition" },
+    { "jobs", 0, CZ_O_SIZE(pipe_opts, jobs), .min = 1, .def = "3", .arg = "J", .help = "jobs" },
+    { "partitions", 0, CZ_O_SIZE(pipe_opts, partitions), .min = 1, .def = "4", .arg = "P",
+      .help = "partitions per job" },
+    { "workers-per-device", 0, CZ_O_CUSTOM(pipe_opts, w), .hook = parse_w_list, .def = "1,2",
+      .arg = "W,W..", .help = "one run per count; the first is the ratio's baseline" },
+    { "devices", 0, CZ_O_CUSTOM(pipe_opts, kind), .hook = parse_devices, .def = "cpu",
+      .arg = "cpu|cpu:N|cuda|cuda:N|cuda:all",
+      .help = "cpu:N: N emulated CPU devices sharing the threads; cuda: every usable GPU" },
+    { "params", 0, CZ_O_STRING(pipe_opts, params_path), .arg = "FILE",
+      .help = "params of the circuit (default: seeded test params made here)" },
+    { "random-params", 0, CZ_O_FLAG(pipe_opts, random_params),
+      .help = "TIMING ONLY: random points of the circuit's shape; jobs not verified" },
+    CZ_OPT_THREADS(pipe_opts, threads),
+    { "timeline", 0, CZ_O_OUTPUT(pipe_opts, timeline_path), .arg = "LOG",
+      .help = "keep the last run's timeline log" },
+    { "svg", 0, CZ_O_OUTPUT(pipe_opts, svg_path), .arg = "OUT.svg",
+      .help = "keep its Gantt chart" },
+    { "witness-cache", 0, CZ_O_FLAG(pipe_opts, witness_cache),
+      .help = "one witness (seed 1), deep-copied per partition (timed as synthesis)" },
+    { "synth-workers", 0, CZ_O_SIZE(pipe_opts, synth_workers), .min = 1, .max = 256,
+      .arg = "N", .help = "the engine's synthesis workers (default: the engine's)" },
+    CZ_OPT_JSON(pipe_opts, json, "one JSON line per run"),
+};
+static const cz_opt_rule PIPE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
+static const cz_opts_spec PIPE_SPEC = {
+    .cmd = "cuzk bench pipeline",
+    .usage =
+        "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
+        "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
+        "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
+        "         [--svg OUT.svg] [--witness-cache] [--synth-workers N] [--json]\n",
+    .about =
+        "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
+        "  params through the prover, the public API; the timing-only modes below\n"
+        "  through the engine directly: JSON \"driver\") and reports s/job,\n"
+        "  s/partition, partitions/min, device efficiency (the least efficient\n"
+        "  device, then each device), the mean device region per partition,\n"
+        "  overlap violations and peak RSS; the first count is the\n"
+        "  baseline of the ratio.\n"
+        "  Without --params, test parameters are generated in process (seeded) and\n"
+        "  every job is verified.\n"
+        "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
+        "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
+        "  hours); the proofs cannot verify, so the jobs are not verified\n"
+        "  (JSON \"verified\":false).\n"
+        "  --witness-cache: synthesize ONE witness (seed 1) before the timed runs and\n"
+        "  give every partition a deep copy of it (the copy is timed as synthesis), so\n"
+        "  the figures measure the device pipeline, not synthesis (JSON\n"
+        "  \"synthesis\":\"cache\"; else \"circuit\"). Proofs from the copies verify.\n",
+    CZ_OPTS(PIPE_OPTS), CZ_RULES(PIPE_RULES),
+};
 
 /* What every run shares: the params (as the driver takes them), the witness cache,
  * the temporary directory for params files and timelines. */
@@ -304,7 +273,7 @@ static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     if (rc == CZ_OK)
         rc = cz_tl_open(ctx, &tl, tl_path, 0);
     cz_engine_config_t cfg = { .backends = be, .num_devices = o->devices,
-                               .workers_per_device = w, .synth_workers = o->synth_workers,
+                               .workers_per_device = w, .synth_workers = (unsigned)o->synth_workers,
                                .memory_margin = env->margin,
                                .pool = cz_ctx_pool(ctx), .timeline = tl };
     if (rc == CZ_OK)
@@ -354,7 +323,7 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     pc.backend = o->kind;
     pc.devices = (unsigned)o->devices;
     pc.workers_per_device = w;
-    pc.synth_workers = o->synth_workers;
+    pc.synth_workers = (unsigned)o->synth_workers;
     pc.threads = (unsigned)o->threads;
     pc.memory_margin = env->margin;
     pc.params_allow_paths = true;   /* the file is named by its absolute path */
@@ -552,7 +521,7 @@ static void print_result(const pipe_opts *o, const pipe_env *env, const run_resu
                verified ? "true" : "false", threads, o->witness_cache ? "cache" : "circuit",
                env->api ? "prover" : "engine");
         if (o->synth_workers)
-            printf("%u}\n", o->synth_workers);
+            printf("%zu}\n", o->synth_workers);
         else
             printf("null}\n");
         return;
@@ -599,9 +568,9 @@ static void tmp_remove(pipe_env *env)
 int cz_bench_pipeline(int argc, char **argv)
 {
     pipe_opts o;
-    int p = parse(argc, argv, &o);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : (usage(stderr), CZ_EXIT_USAGE);
+    int p = cz_opts_parse(&PIPE_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
@@ -658,7 +627,7 @@ int cz_bench_pipeline(int argc, char **argv)
         else
             printf("synthesis: circuit (every partition synthesized)\n");
         if (o.synth_workers)
-            printf("synth workers: %u\n", o.synth_workers);
+            printf("synth workers: %zu\n", o.synth_workers);
     }
     bool verified = env.api || env.pvk;
     for (size_t i = 0; rc == CZ_OK && i < o.nw; i++) {

@@ -6,7 +6,6 @@
  * Each side is the best of K runs. Both sides must produce identical
  * outputs; a difference is reported as a bug and fails the run.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gadgets/poseidon.h"
 
 typedef struct {
@@ -24,54 +24,49 @@ typedef struct {
     bool json;
 } poseidon_opts;
 
-static void usage(FILE *f)
+typedef struct {
+    size_t arity, threads, count, iters;
+    bool json;
+} poseidon_args;
+
+/* --arity: one neptune has constants for (2, 4, 8, 11). */
+static bool parse_arity(void *field, const char *text, char *why, size_t cap)
 {
-    fprintf(f,
-            "usage: cuzk bench poseidon [--arity 2|4|8|11] [--threads T] [--count N]\n"
-            "                           [--iters K] [--json]\n"
-            "  Hashes N random preimages (default 65536) of the given arity (default 8)\n"
-            "  on T threads (default: all cores) and on 1 thread, best of K runs each\n"
-            "  (default 3), and prints hashes/s for both and the speedup.\n");
+    size_t v;
+    if (!cz_cli_parse_size(text, &v) || !cz_poseidon_constants_get((unsigned)v))
+        return snprintf(why, cap, "is not an arity with constants (2, 4, 8, 11)"), false;
+    *(size_t *)field = v;
+    return true;
 }
 
-/* 0 ok, 1 --help was printed, -1 usage error. */
+static const cz_opt POSEIDON_OPTS[] = {
+    { "arity", 0, CZ_O_CUSTOM(poseidon_args, arity), .hook = parse_arity, .def = "8",
+      .arg = "2|4|8|11", .help = "the preimages' arity" },
+    CZ_OPT_THREADS(poseidon_args, threads),
+    { "count", 0, CZ_O_SIZE(poseidon_args, count), .min = 1, .max = (size_t)1 << 26,
+      .def = "65536", .help = "random preimages" },
+    { "iters", 0, CZ_O_SIZE(poseidon_args, iters), .min = 1, .max = 1000, .def = "3", .arg = "K",
+      .help = "best of K runs each" },
+    CZ_OPT_JSON(poseidon_args, json, "one JSON line"),
+};
+static const cz_opts_spec POSEIDON_SPEC = {
+    .cmd = "cuzk bench poseidon",
+    .usage = "usage: cuzk bench poseidon [--arity 2|4|8|11] [--threads T] [--count N]\n"
+             "                           [--iters K] [--json]\n",
+    .about = "  Hashes N random preimages of the arity on T threads and on 1 thread, best of\n"
+             "  K runs each, and prints hashes/s for both and the speedup.\n",
+    CZ_OPTS(POSEIDON_OPTS),
+};
+
 static int parse(int argc, char **argv, poseidon_opts *o)
 {
-    static const struct option longopts[] = {
-        { "arity", required_argument, 0, 'a' }, { "threads", required_argument, 0, 't' },
-        { "count", required_argument, 0, 'n' }, { "iters", required_argument, 0, 'i' },
-        { "json", no_argument, 0, 'j' },        { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    *o = (poseidon_opts){ .arity = 8, .count = 65536, .iters = 3 };
-    int c;
-    size_t v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'a':
-            if (!cz_cli_parse_size(optarg, &v) || !cz_poseidon_constants_get((unsigned)v))
-                return -1;
-            o->arity = (unsigned)v;
-            break;
-        case 't':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096) return -1;
-            o->threads = (unsigned)v;
-            break;
-        case 'n':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > ((size_t)1 << 26)) return -1;
-            o->count = v;
-            break;
-        case 'i':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 1000) return -1;
-            o->iters = (int)v;
-            break;
-        case 'j': o->json = true; break;
-        case 'h': usage(stdout); return 1;
-        default: return -1;
-        }
-    }
-    return optind == argc ? 0 : -1;
+    poseidon_args a;
+    int rc = cz_opts_parse(&POSEIDON_SPEC, &a, argc, argv, NULL);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
+    *o = (poseidon_opts){ .arity = (unsigned)a.arity, .threads = (unsigned)a.threads,
+                          .count = a.count, .iters = (int)a.iters, .json = a.json };
+    return CZ_OPTS_RUN;
 }
 
 /* Best time of |iters| batch runs; < 0 on error. */
@@ -94,11 +89,8 @@ int cz_bench_poseidon(int argc, char **argv)
 {
     poseidon_opts o;
     int p = parse(argc, argv, &o);
-    if (p != 0) {
-        if (p < 0)
-            usage(stderr);
-        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
-    }
+    if (p != CZ_OPTS_RUN)
+        return p;
     const cz_poseidon_constants *c = cz_poseidon_constants_get(o.arity);
     cz_fr *in = malloc(sizeof(cz_fr) * o.count * o.arity);
     cz_fr *out1 = malloc(sizeof(cz_fr) * o.count), *outt = malloc(sizeof(cz_fr) * o.count);

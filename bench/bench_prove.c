@@ -12,7 +12,6 @@
  * cz_params_random): the proof is then not verified, since it cannot be.
  * --dry-run prints the shape and the memory it needs and proves nothing.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,31 +20,51 @@
 #include "bench/bench.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "engine/engine.h"
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
-            "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
-            "                        [--device N] [--dry-run] [--json]\n"
-            "  Proves on the backend (default cpu; auto = cuda when usable, else cpu;\n"
-            "  --device N picks the GPU) and prints the time of each stage: synthesis,\n"
-            "  prep, NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device\n"
-            "  region (the stages the backend runs; the time the engine holds the device\n"
-            "  lock) and the total (best of K by total). Here prep runs before the device\n"
-            "  region, so prep wait is ~0 (in the engine they overlap).\n"
-            "  Without --params, test parameters are generated in process (seeded) and\n"
-            "  the proof is verified.\n"
-            "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
-            "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
-            "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n"
-            "  --dry-run: print the circuit's shape, the params' and the partition's\n"
-            "  memory, and exit without making params or proving.\n");
-}
+typedef struct {
+    const char *circuit, *params, *backend;
+    size_t threads, iters, device;
+    bool json, random_params, dry_run;
+} bprove_opts_t;
+
+static const cz_opt BPROVE_OPTS[] = {
+    { "circuit", 0, CZ_O_STRING(bprove_opts_t, circuit), .arg = "bench:N", .def = "bench:65536",
+      .help = "the circuit" },
+    { "params", 0, CZ_O_STRING(bprove_opts_t, params), .arg = "FILE",
+      .help = "its params (default: a seeded test setup made here; the proof is verified)" },
+    CZ_OPT_THREADS(bprove_opts_t, threads),
+    { "iters", 0, CZ_O_SIZE(bprove_opts_t, iters), .min = 1, .def = "1", .arg = "K",
+      .help = "best of K by total time" },
+    CZ_OPT_BACKEND(bprove_opts_t, backend, "cpu"),
+    CZ_OPT_DEVICE(bprove_opts_t, device),
+    { "random-params", 0, CZ_O_FLAG(bprove_opts_t, random_params),
+      .help = "TIMING ONLY: random points of the circuit's shape; the proof is not checked" },
+    { "dry-run", 0, CZ_O_FLAG(bprove_opts_t, dry_run),
+      .help = "print the shape and the memory it needs; make no params, prove nothing" },
+    CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
+};
+static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
+static const cz_opts_spec BPROVE_SPEC = {
+    .cmd = "cuzk bench prove",
+    .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
+             "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
+             "                        [--device N] [--dry-run] [--json]\n",
+    .about =
+        "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
+        "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
+        "  (the stages the backend runs; the time the engine holds the device lock) and\n"
+        "  the total (best of K by total). Here prep runs before the device region, so\n"
+        "  prep wait is ~0 (in the engine they overlap).\n"
+        "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
+        "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
+        "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n",
+    CZ_OPTS(BPROVE_OPTS), CZ_RULES(BPROVE_RULES),
+};
 
 /* The params shape of |c| (FACTS 1): the one cz_g16_partition_new checks a
  * witness of |c| against (domain = 2^ceil(log2 rows), cz_g16_shape_of). */
@@ -173,39 +192,13 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
 
 int cz_bench_prove(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
-        { "threads", required_argument, 0, 't' }, { "iters", required_argument, 0, 'i' },
-        { "json", no_argument, 0, 'j' },          { "help", no_argument, 0, 'h' },
-        { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'd' },
-        { "random-params", no_argument, 0, 'r' }, { "dry-run", no_argument, 0, 'n' },
-        { 0, 0, 0, 0 },
-    };
-    const char *circuit_id = "bench:65536", *params_path = NULL, *backend = "cpu";
-    size_t threads = 0, iters = 1, device = 0;
-    int json = 0, random_params = 0, dry_run = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'c': circuit_id = optarg; break;
-        case 'p': params_path = optarg; break;
-        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
-        case 'i': if (!cz_cli_parse_size(optarg, &iters) || !iters) goto usage; break;
-        case 'j': json = 1; break;
-        case 'b': backend = optarg; break;
-        case 'd': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage; break;
-        case 'r': random_params = 1; break;
-        case 'n': dry_run = 1; break;
-        case 'h': usage(stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    if (optind != argc)
-        goto usage;
-    if (random_params && params_path) {
-        fprintf(stderr, "cuzk bench prove: --params and --random-params exclude each other\n");
-        goto usage;
-    }
+    bprove_opts_t o;
+    int p = cz_opts_parse(&BPROVE_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    const char *circuit_id = o.circuit, *params_path = o.params, *backend = o.backend;
+    size_t threads = o.threads, iters = o.iters, device = o.device;
+    bool json = o.json, random_params = o.random_params, dry_run = o.dry_run;
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads))
@@ -277,7 +270,4 @@ int cz_bench_prove(int argc, char **argv)
     cz_params_free(params);
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
-usage:
-    usage(stderr);
-    return CZ_EXIT_USAGE;
 }

@@ -20,7 +20,6 @@
  */
 #ifdef CUZK_HAVE_JANSSON
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/pool.h"
 #include "core/recycle.h"
 #include "cs/emit.h"
@@ -45,62 +45,50 @@ typedef struct {
     bool baseline, json;
 } synth_opts;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk bench synth (--c1 FILE | --sparse SIZE) [--partition K] [--threads T]\n"
-            "                        [--iters N] [--no-baseline] [--json]\n"
-            "  Synthesizes partition K (default 0) of a PoRep C1 as the engine does, N times\n"
-            "  (default 2) each: with direct emission on fresh pages and, alternating, on\n"
-            "  the general path (the baseline; --no-baseline skips it); then direct on warm\n"
-            "  buffers (recycled from the previous run, as the engine does). T threads\n"
-            "  (default: all cores). One witness is alive at a time.\n"
-            "  Prints wall and CPU time (user, sys) per run, the medians and the ratios;\n"
-            "  the two paths' witnesses must be identical. --sparse makes an all-zero sector\n"
-            "  of that size in process (2KiB .. 64GiB).\n");
-}
+typedef struct {
+    const char *c1_path;
+    uint64_t sparse_bytes;
+    size_t partition, threads, iters;
+    bool no_baseline, json;
+} synth_args;
+
+static const cz_opt SYNTH_OPTS[] = {
+    { "c1", 0, CZ_O_STRING(synth_args, c1_path), .arg = "FILE", .help = "the C1 JSON" },
+    { "sparse", 0, CZ_O_SECTOR(synth_args, sparse_bytes), .arg = "SIZE",
+      .help = "an all-zero sector of SIZE made in process instead (2KiB .. 64GiB)" },
+    { "partition", 0, CZ_O_SIZE(synth_args, partition), .max = 64, .arg = "K",
+      .help = "the partition synthesized" },
+    CZ_OPT_THREADS(synth_args, threads),
+    { "iters", 0, CZ_O_SIZE(synth_args, iters), .min = 1, .max = 100, .def = "2",
+      .help = "runs of each path" },
+    { "no-baseline", 0, CZ_O_FLAG(synth_args, no_baseline), .help = "skip the general path" },
+    CZ_OPT_JSON(synth_args, json, "one JSON line"),
+};
+static const cz_opt_rule SYNTH_RULES[] = { CZ_RULE(ONE_OF, "c1", "sparse") };
+static const cz_opts_spec SYNTH_SPEC = {
+    .cmd = "cuzk bench synth",
+    .usage = "usage: cuzk bench synth (--c1 FILE | --sparse SIZE) [--partition K] [--threads T]\n"
+             "                        [--iters N] [--no-baseline] [--json]\n",
+    .about =
+        "  Synthesizes partition K of a PoRep C1 as the engine does, N times each: with\n"
+        "  direct emission on fresh pages and, alternating, on the general path (the\n"
+        "  baseline); then direct on warm buffers (recycled from the previous run, as the\n"
+        "  engine does). One witness is alive at a time. Prints wall and CPU time (user,\n"
+        "  sys) per run, the medians and the ratios; the two paths' witnesses must be\n"
+        "  identical.\n",
+    CZ_OPTS(SYNTH_OPTS), CZ_RULES(SYNTH_RULES),
+};
 
 static int parse(int argc, char **argv, synth_opts *o)
 {
-    static const struct option longopts[] = {
-        { "c1", required_argument, 0, 'c' },      { "sparse", required_argument, 0, 's' },
-        { "partition", required_argument, 0, 'p' }, { "threads", required_argument, 0, 't' },
-        { "iters", required_argument, 0, 'i' },   { "no-baseline", no_argument, 0, 'n' },
-        { "json", no_argument, 0, 'j' },          { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    *o = (synth_opts){ .iters = 2, .baseline = true };
-    int c;
-    size_t v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'c': o->c1_path = optarg; break;
-        case 's':
-            if (cz_porep_parse_size(optarg, &o->sparse_bytes))
-                return -1;
-            break;
-        case 'p':
-            if (!cz_cli_parse_size(optarg, &v) || v > 64) return -1;
-            o->partition = (unsigned)v;
-            break;
-        case 't':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096) return -1;
-            o->threads = (unsigned)v;
-            break;
-        case 'i':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 100) return -1;
-            o->iters = (int)v;
-            break;
-        case 'n': o->baseline = false; break;
-        case 'j': o->json = true; break;
-        case 'h': usage(stdout); return 1;
-        default: return -1;
-        }
-    }
-    if (optind != argc || !o->c1_path == !o->sparse_bytes)
-        return -1;
-    return 0;
+    synth_args a;
+    int rc = cz_opts_parse(&SYNTH_SPEC, &a, argc, argv, NULL);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
+    *o = (synth_opts){ .c1_path = a.c1_path, .sparse_bytes = a.sparse_bytes,
+                       .partition = (unsigned)a.partition, .threads = (unsigned)a.threads,
+                       .iters = (int)a.iters, .baseline = !a.no_baseline, .json = a.json };
+    return CZ_OPTS_RUN;
 }
 
 /* User and system CPU seconds of the whole process so far. */
@@ -202,10 +190,8 @@ int cz_bench_synth(int argc, char **argv)
 {
     synth_opts o;
     int p = parse(argc, argv, &o);
-    if (p) {
-        usage(p > 0 ? stdout : stderr);
-        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
-    }
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, o.threads))
         return CZ_EXIT_FAIL;

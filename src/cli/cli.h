@@ -56,7 +56,8 @@ int cz_cli_write_file(cz_ctx_t *ctx, const char *path, const uint8_t *data, size
 /* Read all of |path| (at most |max| bytes: CZ_EFORMAT beyond); caller frees *data. */
 int cz_cli_read_file(cz_ctx_t *ctx, const char *path, size_t max, uint8_t **data, size_t *len);
 
-/* "123", "2^20", "1Mi" style unsigned parse; false on junk. */
+/* "123", "2^20", "1Mi" style unsigned parse; false on junk, a sign or overflow
+ * (cli/options.c: the CZ_OPT_SIZE kind). */
 bool cz_cli_parse_size(const char *s, size_t *out);
 
 int cmd_bench(int argc, char **argv);
@@ -86,12 +87,19 @@ int cmd_post(int argc, char **argv);
 int cmd_setup_post(int argc, char **argv);
 int cmd_prove_post(int argc, char **argv);
 int cmd_verify_post(int argc, char **argv);
-/* The `--kind porep-c2` usage of |command| ("prove", "setup" or "verify"),
- * which the plain form's --help prints after its own. */
+/* The `--kind porep-c2` help of |command| ("prove", "setup" or "verify"),
+ * which the plain form's --help prints after its own (cz_cli_kinds_help:
+ * that, and where the PoSt and SnapDeals forms' help is; cmd_prove.c). */
 void cz_cli_c2_usage(FILE *f, const char *command);
-/* The plain form's usage: the whole help (with the porep-c2 form) on stdout
- * for --help, else the plain form and a pointer to --help on stderr. */
-void cz_cli_usage_tail(FILE *f, const char *command);
+void cz_cli_kinds_help(FILE *f, const char *command);
+/* A --kind none of the forms took: prints the usage error naming it and
+ * returns CZ_EXIT_USAGE; CZ_OPTS_RUN (cli/options.h) when there is none. */
+int cz_cli_unknown_kind(const char *command, int argc, char **argv);
+/* `cuzk setup`'s work (cmd_setup.c), for every form: TEST params of
+ * |circuit_id| to |params_path| and |vk_path| (checked by the caller), the
+ * toxic waste from *seed, or the OS's CSPRNG for NULL. The exit code. */
+int cz_cli_setup(const char *circuit_id, const char *params_path, const char *vk_path,
+                 const uint64_t *seed, size_t threads);
 /* SnapDeals: `cuzk snap gen-vanilla` and the `--kind snap` forms (cmd_snap.c) */
 int cmd_snap(int argc, char **argv);
 int cmd_setup_snap(int argc, char **argv);

@@ -164,13 +164,3 @@ bool cz_cli_make_output_dir(const char *who, const char *what, const char *dir)
     }
     return dir_usable(who, what, dir, dir);
 }
-
-void cz_cli_usage_tail(FILE *f, const char *command)
-{
-    if (f == stdout) {
-        fputc('\n', f);
-        cz_cli_c2_usage(f, command);
-    } else {
-        fprintf(f, "  (cuzk %s --help also shows the --kind porep-c2 form)\n", command);
-    }
-}

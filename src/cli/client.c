@@ -18,16 +18,15 @@
 #include "cli/public_file.h"
 
 
-bool cz_client_opt(cz_client_t *cl, int opt, const char *arg)
+void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o)
 {
-    switch (opt) {
-    case 0x101: cl->socket = arg; cl->url = NULL; return true;
-    case 0x102: cl->url = arg; cl->socket = NULL; return true;
-    case 0x103: cl->token = arg; return true;
-    case 0x104: cl->token_file = arg; return true;
-    case 0x105: cl->json = true; return true;
-    default: return false;
-    }
+    memset(cl, 0, sizeof *cl);
+    cl->socket = o->socket;
+    cl->url = o->url;
+    cl->token = o->token;
+    cl->token_file = o->token_file;
+    cl->json = o->json;
+    cz_client_init(cl);
 }
 
 void cz_client_init(cz_client_t *cl)

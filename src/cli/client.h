@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/options.h"
 #include "cli/progress.h"
 
 #define CZ_EXIT_UNREACHABLE 3
@@ -32,16 +33,9 @@ typedef struct cz_client {
     bool json;                 /* --json: machine-readable output */
 } cz_client_t;
 
-/* Long options every client command takes; values are the getopt codes below. */
-#define CZ_CLIENT_LONGOPTS                                                              \
-    { "socket", required_argument, 0, 0x101 }, { "url", required_argument, 0, 0x102 },   \
-    { "token", required_argument, 0, 0x103 }, { "token-file", required_argument, 0, 0x104 }, \
-    { "json", no_argument, 0, 0x105 }
-#define CZ_CLIENT_USAGE                                                                  \
-    "  common: --socket PATH | --url http://HOST:PORT, --token T | --token-file F, --json\n"
-
-/* Take one of the common options; false if |opt| is not one. */
-bool cz_client_opt(cz_client_t *cl, int opt, const char *arg);
+/* A client of the common options' values (cli/options.h CZ_OPT_CLIENT),
+ * defaults resolved (cz_client_init). */
+void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o);
 /* Resolve defaults (env). */
 void cz_client_init(cz_client_t *cl);
 

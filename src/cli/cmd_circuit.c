@@ -27,63 +27,81 @@
 #include "circuits/post/fallback.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 
-static const char CIRCUIT_USAGE[] =
-    "usage: cuzk circuit shape --kind porep-c2 --sector-size SIZE [--json] [--threads N]\n"
-    "       cuzk circuit shape --kind snap --sector-size SIZE [--json]\n"
-    "       cuzk circuit shape --kind porep-c2 --nodes N --layers L --challenges C\n"
-    "                          --tree BASE-SUB-TOP [--json] [--threads N]\n"
-    "       cuzk circuit shape --kind winning-post|window-post --sector-size SIZE [--json]\n"
-    "                          [--threads N]\n"
-    "       cuzk circuit shape --circuit ID [--json]\n"
-    "  SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB; tree e.g. 8-0-0, 8-8-0, 8-8-2\n";
+typedef struct {
+    const char *kind, *circuit, *tree;
+    uint64_t sector, nodes, layers, challenges;
+    size_t threads;
+    bool json;
+} shape_opts_t;
+
+static const char *const SHAPE_KINDS[] = { "porep-c2", "snap", "winning-post", "window-post", NULL };
+
+static const cz_opt SHAPE_OPTS[] = {
+    { "kind", 0, CZ_O_ENUM(shape_opts_t, kind), .values = SHAPE_KINDS,
+      .help = "one partition of this proof's circuit" },
+    CZ_OPT_SECTOR_SIZE(shape_opts_t, sector, "the sector size"),
+    { "circuit", 0, CZ_O_STRING(shape_opts_t, circuit), .arg = "ID",
+      .help = "any registered circuit instead (toy, bench:N, porep:SIZE, snap:SIZE, ...)" },
+    { "nodes", 0, CZ_O_U64(shape_opts_t, nodes), .help = "porep-c2 of a custom graph: nodes" },
+    { "layers", 0, CZ_O_U64(shape_opts_t, layers), .max = 64, .arg = "L",
+      .help = "its layers (2, 4, 8 or 11)" },
+    { "challenges", 0, CZ_O_U64(shape_opts_t, challenges), .max = 1u << 20, .arg = "C",
+      .help = "its challenges per partition" },
+    { "tree", 0, CZ_O_STRING(shape_opts_t, tree), .arg = "BASE-SUB-TOP",
+      .help = "its tree arities, e.g. 8-0-0, 8-8-0, 8-8-2" },
+    CZ_OPT_JSON(shape_opts_t, json, "one JSON object"),
+    CZ_OPT_THREADS(shape_opts_t, threads),
+};
+static const cz_opt_rule SHAPE_RULES[] = {
+    CZ_RULE(ONE_OF, "kind", "circuit"),
+    CZ_RULE(EXCLUSIVE, "circuit", "sector-size"),
+    CZ_RULE(EXCLUSIVE, "sector-size", "nodes"),
+    CZ_RULE(EXCLUSIVE, "sector-size", "layers"),
+    CZ_RULE(EXCLUSIVE, "sector-size", "challenges"),
+    CZ_RULE(EXCLUSIVE, "sector-size", "tree"),
+    CZ_RULE(TOGETHER, "nodes", "layers", "challenges", "tree"),
+    CZ_RULE(NEEDS, "nodes", "kind"),
+};
+static const cz_opts_spec SHAPE_SPEC = {
+    .cmd = "cuzk circuit shape",
+    .usage =
+        "usage: cuzk circuit shape --kind porep-c2 --sector-size SIZE [--json] [--threads N]\n"
+        "       cuzk circuit shape --kind snap --sector-size SIZE [--json]\n"
+        "       cuzk circuit shape --kind porep-c2 --nodes N --layers L --challenges C\n"
+        "                          --tree BASE-SUB-TOP [--json] [--threads N]\n"
+        "       cuzk circuit shape --kind winning-post|window-post --sector-size SIZE [--json]\n"
+        "                          [--threads N]\n"
+        "       cuzk circuit shape --circuit ID [--json]\n",
+    .about =
+        "  Synthesizes one partition in SHAPE mode (no field arithmetic on values) and\n"
+        "  prints the circuit's own constraints, rows (constraints + one per input),\n"
+        "  inputs (ONE included), aux and the density popcounts. Exit 0, 1 (synthesis\n"
+        "  failed), 2 (usage).\n",
+    CZ_OPTS(SHAPE_OPTS), CZ_RULES(SHAPE_RULES),
+};
 
 static int usage_error(const char *why)
 {
-    if (why)
-        fprintf(stderr, "cuzk circuit: %s\n", why);
-    fputs(CIRCUIT_USAGE, stderr);
-    return CZ_EXIT_USAGE;
-}
-
-typedef struct {
-    const char *kind, *sector, *circuit, *tree;
-    const char *nodes, *layers, *challenges;
-    bool json;
-    unsigned threads;
-} shape_opts_t;
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end)
-        return false;
-    *out = v;
-    return true;
+    return cz_opts_error(&SHAPE_SPEC, "%s", why);
 }
 
 static int porep_params(const shape_opts_t *o, cz_porep_params_t *p)
 {
     if (o->sector) {
-        uint64_t bytes;
-        if (o->nodes || o->layers || o->challenges || o->tree)
-            return usage_error("--sector-size excludes --nodes/--layers/--challenges/--tree");
-        if (cz_porep_parse_size(o->sector, &bytes) || cz_porep_params_sector(p, bytes))
-            return usage_error("--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+        if (cz_porep_params_sector(p, o->sector))
+            return usage_error("--sector-size: no PoRep circuit of that size");
         return CZ_EXIT_OK;
     }
-    uint64_t nodes, layers, challenges;
     unsigned base, sub, top;
     char tail;
-    if (!parse_u64(o->nodes, &nodes) || !parse_u64(o->layers, &layers) ||
-        !parse_u64(o->challenges, &challenges) || !o->tree ||
-        sscanf(o->tree, "%u-%u-%u%c", &base, &sub, &top, &tail) != 3)
+    if (!o->tree)
         return usage_error("want --sector-size, or --nodes, --layers, --challenges and --tree");
-    if (layers > 64 || challenges > 1u << 20 ||
-        cz_porep_params_make(p, nodes, (unsigned)layers, (unsigned)challenges, base, sub, top))
+    if (sscanf(o->tree, "%u-%u-%u%c", &base, &sub, &top, &tail) != 3)
+        return usage_error("--tree wants BASE-SUB-TOP, e.g. 8-0-0, 8-8-0, 8-8-2");
+    if (cz_porep_params_make(p, o->nodes, (unsigned)o->layers, (unsigned)o->challenges, base, sub,
+                             top))
         return usage_error("invalid configuration (nodes must fill the tree; layers 2, 4, 8 "
                            "or 11; arities 2, 4, 8; top needs sub)");
     return CZ_EXIT_OK;
@@ -91,58 +109,29 @@ static int porep_params(const shape_opts_t *o, cz_porep_params_t *p)
 
 static int cmd_shape(int argc, char **argv)
 {
-    shape_opts_t o = { 0 };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **slot = !strcmp(a, "--kind")          ? &o.kind
-                            : !strcmp(a, "--sector-size") ? &o.sector
-                            : !strcmp(a, "--circuit")     ? &o.circuit
-                            : !strcmp(a, "--tree")        ? &o.tree
-                            : !strcmp(a, "--nodes")       ? &o.nodes
-                            : !strcmp(a, "--layers")      ? &o.layers
-                            : !strcmp(a, "--challenges")  ? &o.challenges
-                                                          : NULL;
-        if (slot) {
-            if (i + 1 >= argc)
-                return usage_error("option needs a value");
-            *slot = argv[++i];
-        } else if (!strcmp(a, "--json")) {
-            o.json = true;
-        } else if (!strcmp(a, "--threads")) {
-            uint64_t t;
-            if (i + 1 >= argc || !parse_u64(argv[++i], &t) || t > 1024)
-                return usage_error("--threads wants a number");
-            o.threads = (unsigned)t;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(CIRCUIT_USAGE, stdout);
-            return CZ_EXIT_OK;
-        } else {
-            return usage_error("unknown option");
-        }
-    }
+    shape_opts_t o;
+    int go = cz_opts_parse(&SHAPE_SPEC, &o, argc, argv, NULL);
+    if (go != CZ_OPTS_RUN)
+        return go;
     char snap_id[48];
-    if (!o.circuit && o.kind && !strcmp(o.kind, "snap")) {
+    if (!o.circuit && !strcmp(o.kind, "snap")) {
         /* the SnapDeals update circuit of one partition (circuits/update) */
-        if (!o.sector || snprintf(snap_id, sizeof snap_id, "snap:%s", o.sector) >= (int)sizeof snap_id)
+        if (!o.sector)
             return usage_error("--kind snap wants --sector-size SIZE");
+        snprintf(snap_id, sizeof snap_id, "snap:%s", cz_opt_sector_name(o.sector));
         o.circuit = snap_id;
     }
     cz_post_kind_t post_kind;
-    const bool post = !o.circuit && o.kind && cz_post_kind_parse(o.kind, &post_kind) == CZ_OK &&
-                      strchr(o.kind, '-');
+    const bool post = !o.circuit && cz_post_kind_parse(o.kind, &post_kind) == CZ_OK;
     cz_post_params_t pp;
     if (post) {
-        uint64_t bytes;
-        if (!o.sector || o.nodes || o.layers || o.challenges || o.tree)
+        if (!o.sector || o.nodes)
             return usage_error("--kind winning-post/window-post takes --sector-size only");
-        if (cz_porep_parse_size(o.sector, &bytes) || cz_post_params_sector(&pp, post_kind, bytes))
-            return usage_error("--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
-    } else if (!o.circuit && (!o.kind || strcmp(o.kind, "porep-c2"))) {
-        return usage_error("want --kind porep-c2|winning-post|window-post|snap or --circuit ID");
+        if (cz_post_params_sector(&pp, post_kind, o.sector))
+            return usage_error("--sector-size: no PoSt circuit of that size");
     }
-
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, o.threads)) {
+    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads)) {
         fprintf(stderr, "cuzk circuit: out of memory\n");
         return CZ_EXIT_FAIL;
     }
@@ -211,6 +200,7 @@ int cmd_circuit(int argc, char **argv)
     static const cz_cli_command sub[] = {
         { "shape", cmd_shape, "constraints, rows, inputs, aux, densities (SHAPE mode)" },
     };
-    return cz_cli_dispatch("cuzk circuit", sub, sizeof sub / sizeof sub[0], CIRCUIT_USAGE,
+    return cz_cli_dispatch("cuzk circuit", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk circuit shape ...   (cuzk circuit shape --help)",
                            argc, argv);
 }

@@ -4,13 +4,13 @@
  * through the daemon. Exit codes: cli/client.h.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/client.h"
 
 static void print_json(const json_t *o)
@@ -66,20 +66,47 @@ static bool job_id_ok(const char *id)
 
 /* ---- submit ---------------------------------------------------------------- */
 
-static void submit_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk submit --circuit ID --params NAME [--partitions P] [--seed S]\n"
-            "                   [--priority low|normal|high|critical] [--request-id R]\n"
-            "                   [--kind K] [--input FILE | --input-path PATH] [common]\n"
-            "  Submits a job to cuzkd and prints its id (with --json: the reply).\n"
-            "  NAME is a params file in the daemon's params.dir (or an absolute path the\n"
-            "  daemon may read). --input sends FILE's JSON inline; --input-path lets the\n"
-            "  daemon read PATH (made absolute here). Resubmitting the same --request-id\n"
-            "  returns the same job.\n"
-            CZ_CLIENT_USAGE
-            "  Exit: 0 accepted, 1 refused, 2 usage, 3 daemon unreachable.\n");
-}
+typedef struct {
+    const char *circuit, *params, *priority, *request_id, *kind, *input, *input_path;
+    size_t partitions;
+    uint64_t seed;
+    cz_opt_client_t cl;
+} submit_opts_t;
+
+static const cz_opt SUBMIT_OPTS[] = {
+    { "kind", 0, CZ_O_STRING(submit_opts_t, kind), .arg = "K", .def = "circuit",
+      .help = "the job kind: circuit, porep-c2, winning-post, window-post, snap (docs/API.md)" },
+    { "circuit", 0, CZ_O_STRING(submit_opts_t, circuit), .arg = "ID",
+      .help = "the circuit (kind circuit)" },
+    { "params", 0, CZ_O_STRING(submit_opts_t, params), .arg = "NAME",
+      .help = "a params file in the daemon's params.dir (or an absolute path it may read)" },
+    { "partitions", 0, CZ_O_SIZE(submit_opts_t, partitions), .arg = "P",
+      .help = "partitions (kind circuit)" },
+    { "seed", 0, CZ_O_U64(submit_opts_t, seed), .arg = "S", .help = "the witness's seed" },
+    { "priority", 0, CZ_O_STRING(submit_opts_t, priority), .arg = "low|normal|high|critical",
+      .help = "the job's priority (or 1..4)" },
+    { "request-id", 0, CZ_O_STRING(submit_opts_t, request_id), .arg = "R",
+      .help = "idempotency key: resubmitting the same R returns the same job" },
+    { "input", 0, CZ_O_STRING(submit_opts_t, input), .arg = "FILE",
+      .help = "send FILE's JSON inline" },
+    { "input-path", 0, CZ_O_STRING(submit_opts_t, input_path), .arg = "PATH",
+      .help = "let the daemon read PATH (made absolute here)" },
+    CZ_OPT_CLIENT(submit_opts_t, cl),
+};
+static const cz_opt_rule SUBMIT_RULES[] = {
+    CZ_RULE(EXCLUSIVE, "input", "input-path"),
+    CZ_OPT_CLIENT_RULES,
+};
+static const cz_opts_spec SUBMIT_SPEC = {
+    .cmd = "cuzk submit",
+    .usage = "usage: cuzk submit --circuit ID --params NAME [--partitions P] [--seed S]\n"
+             "                   [--priority low|normal|high|critical] [--request-id R]\n"
+             "                   [--kind K] [--input FILE | --input-path PATH] [common]\n",
+    .about = "  Submits a job to cuzkd and prints its id (with --json: the reply).\n"
+             "  common: --socket PATH | --url http://HOST:PORT, --token T | --token-file F, --json\n"
+             "  Exit: 0 accepted, 1 refused, 2 usage, 3 daemon unreachable.\n",
+    CZ_OPTS(SUBMIT_OPTS), CZ_RULES(SUBMIT_RULES),
+};
 
 static json_t *read_json_file(const char *path)
 {
@@ -111,145 +138,137 @@ static int do_submit(cz_client_t *cl, json_t *req, const char *who, char id[32],
 
 int cmd_submit(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
-        { "partitions", required_argument, 0, 'n' }, { "seed", required_argument, 0, 's' },
-        { "priority", required_argument, 0, 'P' }, { "request-id", required_argument, 0, 'r' },
-        { "kind", required_argument, 0, 'k' }, { "input", required_argument, 0, 'i' },
-        { "input-path", required_argument, 0, 'I' }, { "help", no_argument, 0, 'h' },
-        CZ_CLIENT_LONGOPTS, { 0, 0, 0, 0 },
-    };
-    cz_client_t cl = { 0 };
-    json_t *req = json_object();
-    const char *kind = "circuit";
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        size_t v;
-        if (cz_client_opt(&cl, c, optarg))
-            continue;
-        switch (c) {
-        case 'c': json_object_set_new(req, "circuit", json_string(optarg)); break;
-        case 'p': json_object_set_new(req, "params", json_string(optarg)); break;
-        case 'n':
-            if (!cz_cli_parse_size(optarg, &v)) goto usage;
-            json_object_set_new(req, "partitions", json_integer((json_int_t)v));
-            break;
-        case 's':
-            if (!cz_cli_parse_size(optarg, &v)) goto usage;
-            json_object_set_new(req, "seed", json_integer((json_int_t)v));
-            break;
-        case 'P': {
-            char *end;
-            long p = strtol(optarg, &end, 10);
-            json_object_set_new(req, "priority", *end ? json_string(optarg) : json_integer(p));
-            break;
-        }
-        case 'r': json_object_set_new(req, "request_id", json_string(optarg)); break;
-        case 'k': kind = optarg; break;
-        case 'i': {
-            json_t *in = read_json_file(optarg);
-            if (!in) {
-                json_decref(req);
-                return CZ_EXIT_USAGE;
-            }
-            json_object_set_new(req, "input", in);
-            break;
-        }
-        case 'I': {
-            /* the daemon runs elsewhere (another cwd): send an absolute path */
-            char abs[PATH_MAX];
-            if (!realpath(optarg, abs)) {
-                fprintf(stderr, "cuzk submit: --input-path %s: %s\n", optarg, strerror(errno));
-                json_decref(req);
-                return CZ_EXIT_USAGE;
-            }
-            json_object_set_new(req, "input_path", json_string(abs));
-            break;
-        }
-        case 'h': submit_usage(stdout); json_decref(req); return CZ_EXIT_OK;
-        default: goto usage;
-        }
+    submit_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int go = cz_opts_parse(&SUBMIT_SPEC, &o, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    json_t *req = json_object(), *in = NULL;
+    if (o.circuit)
+        json_object_set_new(req, "circuit", json_string(o.circuit));
+    if (o.params)
+        json_object_set_new(req, "params", json_string(o.params));
+    if (cz_opts_given(&SUBMIT_SPEC, &r, "partitions"))
+        json_object_set_new(req, "partitions", json_integer((json_int_t)o.partitions));
+    if (cz_opts_given(&SUBMIT_SPEC, &r, "seed"))
+        json_object_set_new(req, "seed", json_integer((json_int_t)o.seed));
+    if (o.priority) {
+        char *end;
+        long p = strtol(o.priority, &end, 10);
+        json_object_set_new(req, "priority",
+                            *end || end == o.priority ? json_string(o.priority) : json_integer(p));
     }
-    if (optind != argc)
-        goto usage;
-    json_object_set_new(req, "kind", json_string(kind));
-    cz_client_init(&cl);
+    if (o.request_id)
+        json_object_set_new(req, "request_id", json_string(o.request_id));
+    if (o.input) {
+        if (!(in = read_json_file(o.input))) {
+            json_decref(req);
+            return CZ_EXIT_USAGE;
+        }
+        json_object_set_new(req, "input", in);
+    }
+    if (o.input_path) {
+        /* the daemon runs elsewhere (another cwd): send an absolute path */
+        char abs[PATH_MAX];
+        if (!realpath(o.input_path, abs)) {
+            fprintf(stderr, "cuzk submit: --input-path %s: %s\n", o.input_path, strerror(errno));
+            json_decref(req);
+            return CZ_EXIT_USAGE;
+        }
+        json_object_set_new(req, "input_path", json_string(abs));
+    }
+    json_object_set_new(req, "kind", json_string(o.kind));
+    cz_client_t cl;
+    cz_client_set(&cl, &o.cl);
     char id[32];
     int rc = do_submit(&cl, req, "cuzk submit", id, true);
     json_decref(req);
     return rc;
-usage:
-    submit_usage(stderr);
-    json_decref(req);
-    return CZ_EXIT_USAGE;
 }
 
 /* ---- status / wait / cancel / proof: one job id -------------------------- */
 
+/* status, wait, cancel and proof: one job id and the common options. */
 typedef struct {
-    cz_client_t cl;
-    const char *id, *out, *pub;
+    const char *out, *pub;
     double timeout;
     bool quiet;
+    cz_opt_client_t copts;
+    /* what the command works with, after parsing */
+    cz_client_t cl;
+    const char *id;
 } id_opts;
 
-static int parse_id_cmd(int argc, char **argv, id_opts *o, void (*usage)(FILE *), bool files)
-{
-    static const struct option longopts[] = {
-        { "timeout", required_argument, 0, 't' }, { "wait", required_argument, 0, 'w' },
-        { "out", required_argument, 0, 'o' },     { "public", required_argument, 0, 'u' },
-        { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
-        CZ_CLIENT_LONGOPTS, { 0, 0, 0, 0 },
-    };
-    memset(o, 0, sizeof *o);
-    o->timeout = -1;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        if (cz_client_opt(&o->cl, c, optarg))
-            continue;
-        switch (c) {
-        case 't': case 'w': {
-            char *end;
-            o->timeout = strtod(optarg, &end);
-            if (*end || o->timeout < 0) goto usage;
-            break;
-        }
-        case 'o': if (!files) goto usage; o->out = optarg; break;
-        case 'u': if (!files) goto usage; o->pub = optarg; break;
-        case 'q': o->quiet = true; break;
-        case 'h': usage(stdout); return 1;
-        default: goto usage;
-        }
-    }
-    if (optind + 1 != argc)
-        goto usage;
-    o->id = argv[optind];
-    if (!job_id_ok(o->id)) {
-        fprintf(stderr, "cuzk: '%s' is not a job id (16 hex digits)\n", o->id);
-        return -1;
-    }
-    cz_client_init(&o->cl);
-    return 0;
-usage:
-    usage(stderr);
-    return -1;
-}
+#define TIMEOUT_OPTS(what)                                                                   \
+    { "timeout", 0, CZ_O_DOUBLE(id_opts, timeout), .arg = "S", .help = what },             \
+    { "wait", 0, CZ_O_DOUBLE(id_opts, timeout), .flags = CZ_OPT_ALIAS }
 
-static void status_usage(FILE *f)
+static const cz_opt ID_OPTS[] = {
+    TIMEOUT_OPTS("wait: give up after S seconds (exit 4; the job goes on)"),
+    { "quiet", 0, CZ_O_FLAG(id_opts, quiet), .help = "wait: no progress on stderr" },
+    CZ_OPT_CLIENT(id_opts, copts),
+};
+static const cz_opt PROOF_OPTS[] = {
+    { "out", 0, CZ_O_OUTPUT(id_opts, out), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof, 192 bytes per partition" },
+    { "public", 0, CZ_O_OUTPUT(id_opts, pub), .arg = "PUB",
+      .help = "its public inputs (the format `cuzk verify --public` reads)" },
+    TIMEOUT_OPTS("wait up to S seconds for the job to finish (default 0)"),
+    { "quiet", 0, CZ_O_FLAG(id_opts, quiet), .help = "(no progress is drawn here)" },
+    CZ_OPT_CLIENT(id_opts, copts),
+};
+static const cz_opt_rule ID_RULES[] = { CZ_OPT_CLIENT_RULES };
+
+#define CLIENT_COMMON                                                                        \
+    "  common: --socket PATH | --url http://HOST:PORT, --token T | --token-file F, --json\n"
+#define ID_SPEC(name, use, what, exits, table)                                               \
+    { .cmd = "cuzk " name, .usage = "usage: cuzk " name " " use "\n",                        \
+      .about = what CLIENT_COMMON exits, CZ_OPTS(table), CZ_RULES(ID_RULES),                 \
+      .args = "ID", .min_args = 1, .max_args = 1 }
+
+static const cz_opts_spec STATUS_SPEC =
+    ID_SPEC("status", "ID [common]", "  The job's state, stage, partitions done / total and timings.\n",
+            "  Exit: 0 ok, 1 unknown job, 2 usage, 3 daemon unreachable.\n", ID_OPTS);
+static const cz_opts_spec WAIT_SPEC =
+    ID_SPEC("wait", "ID [--timeout S] [--quiet] [common]",
+            "  Follows the job until it ends, with a progress bar on a TTY (plain lines\n"
+            "  otherwise; none with --quiet or --json).\n",
+            "  Exit: 0 done, 1 failed or canceled, 2 usage, 3 unreachable, 4 timeout.\n", ID_OPTS);
+static const cz_opts_spec CANCEL_SPEC =
+    ID_SPEC("cancel", "ID [common]",
+            "  Cancels the job: queued partitions are dropped at once, running ones at\n"
+            "  their next stage boundary. Cancelling an ended job is not an error.\n",
+            "  Exit: 0 ok, 1 unknown job, 2 usage, 3 unreachable.\n", ID_OPTS);
+static const cz_opts_spec PROOF_SPEC =
+    ID_SPEC("proof", "ID --out FILE [--public PUB] [--wait S] [common]",
+            "  Writes the finished job's proof and its public inputs, waiting up to S\n"
+            "  seconds for the job to finish.\n",
+            "  Exit: 0 written, 1 failed/canceled job or unknown id, 2 usage,\n"
+            "  3 unreachable, 4 not finished within S.\n", PROOF_OPTS);
+
+/* CZ_OPTS_RUN with *o ready, or the exit code (help, usage error). */
+static int parse_id_cmd(const cz_opts_spec *spec, int argc, char **argv, id_opts *o)
 {
-    fprintf(f, "usage: cuzk status ID [common]\n"
-               "  The job's state, stage, partitions done / total and timings.\n" CZ_CLIENT_USAGE
-               "  Exit: 0 ok, 1 unknown job, 2 usage, 3 daemon unreachable.\n");
+    cz_opts_result_t r = { 0 };
+    memset(o, 0, sizeof *o);
+    int go = cz_opts_parse(spec, o, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    if (!cz_opts_given(spec, &r, "timeout"))
+        o->timeout = -1;   /* none: wait follows the job to its end */
+    o->id = r.args[0];
+    if (!job_id_ok(o->id))
+        return cz_opts_error(spec, "'%s' is not a job id (16 hex digits)", o->id);
+    cz_client_set(&o->cl, &o->copts);
+    return CZ_OPTS_RUN;
 }
 
 int cmd_status(int argc, char **argv)
 {
     id_opts o;
-    int p = parse_id_cmd(argc, argv, &o, status_usage, false);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+    int p = parse_id_cmd(&STATUS_SPEC, argc, argv, &o);
+    if (p != CZ_OPTS_RUN)
+        return p;
     char path[64];
     snprintf(path, sizeof path, "/v1/proofs/%s", o.id);
     json_t *st = NULL;
@@ -264,20 +283,12 @@ int cmd_status(int argc, char **argv)
     return rc;
 }
 
-static void wait_usage(FILE *f)
-{
-    fprintf(f, "usage: cuzk wait ID [--timeout S] [--quiet] [common]\n"
-               "  Follows the job until it ends, with a progress bar on a TTY (plain lines\n"
-               "  otherwise; none with --quiet or --json).\n" CZ_CLIENT_USAGE
-               "  Exit: 0 done, 1 failed or canceled, 2 usage, 3 unreachable, 4 timeout.\n");
-}
-
 int cmd_wait(int argc, char **argv)
 {
     id_opts o;
-    int p = parse_id_cmd(argc, argv, &o, wait_usage, false);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+    int p = parse_id_cmd(&WAIT_SPEC, argc, argv, &o);
+    if (p != CZ_OPTS_RUN)
+        return p;
     json_t *st = NULL;
     int rc = cz_client_follow(&o.cl, "cuzk wait", o.id, o.timeout, o.quiet || o.cl.json, &st);
     if (st) {
@@ -290,20 +301,12 @@ int cmd_wait(int argc, char **argv)
     return rc;
 }
 
-static void cancel_usage(FILE *f)
-{
-    fprintf(f, "usage: cuzk cancel ID [common]\n"
-               "  Cancels the job: queued partitions are dropped at once, running ones at\n"
-               "  their next stage boundary. Cancelling an ended job is not an error.\n"
-               CZ_CLIENT_USAGE "  Exit: 0 ok, 1 unknown job, 2 usage, 3 unreachable.\n");
-}
-
 int cmd_cancel(int argc, char **argv)
 {
     id_opts o;
-    int p = parse_id_cmd(argc, argv, &o, cancel_usage, false);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+    int p = parse_id_cmd(&CANCEL_SPEC, argc, argv, &o);
+    if (p != CZ_OPTS_RUN)
+        return p;
     char path[64];
     snprintf(path, sizeof path, "/v1/proofs/%s", o.id);
     json_t *st = NULL;
@@ -318,29 +321,12 @@ int cmd_cancel(int argc, char **argv)
     return rc;
 }
 
-static void proof_usage(FILE *f)
-{
-    fprintf(f, "usage: cuzk proof ID --out FILE [--public PUB] [--wait S] [common]\n"
-               "  Writes the finished job's proof (192 bytes per partition) to FILE and its\n"
-               "  public inputs (the format `cuzk verify --public` reads) to PUB, waiting up\n"
-               "  to S seconds for the job to finish (default 0).\n" CZ_CLIENT_USAGE
-               "  Exit: 0 written, 1 failed/canceled job or unknown id, 2 usage,\n"
-               "  3 unreachable, 4 not finished within S.\n");
-}
-
 int cmd_proof(int argc, char **argv)
 {
     id_opts o;
-    int p = parse_id_cmd(argc, argv, &o, proof_usage, true);
-    if (p)
-        return p > 0 ? CZ_EXIT_OK : CZ_EXIT_USAGE;
-    if (!o.out) {
-        proof_usage(stderr);
-        return CZ_EXIT_USAGE;
-    }
-    if (!cz_cli_check_output("cuzk proof", "--out", o.out) ||
-        !cz_cli_check_output("cuzk proof", "--public", o.pub))
-        return CZ_EXIT_USAGE;
+    int p = parse_id_cmd(&PROOF_SPEC, argc, argv, &o);
+    if (p != CZ_OPTS_RUN)
+        return p;
     size_t parts = 0;
     int rc = cz_client_fetch_proof(&o.cl, "cuzk proof", o.id, o.timeout < 0 ? 0 : o.timeout, o.out,
                                    o.pub, &parts);
@@ -356,66 +342,63 @@ int cmd_proof(int argc, char **argv)
 
 /* ---- list / daemon-status ------------------------------------------------ */
 
-/* The states a job can be in (docs/API.md; daemon/api.c checks the same list). */
-/* the states cuzkd's GET /v1/jobs?state= takes (daemon/api.c) */
-#define JOB_STATES "queued, running, done, failed, canceled, lost"
+/* The states a job can be in: those cuzkd's GET /v1/proofs?state= takes
+ * (docs/API.md; daemon/api.c checks the same list). */
+static const char *const JOB_STATE_NAMES[] = { "queued", "running", "done", "failed", "canceled",
+                                                "lost", NULL };
 
-static bool job_state_ok(const char *s)
-{
-    static const char *const states[] = { "queued", "running", "done", "failed", "canceled",
-                                          "lost" };
-    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
-        if (!strcmp(s, states[i]))
-            return true;
-    return false;
-}
+typedef struct {
+    const char *state;
+    cz_opt_client_t cl;
+} get_opts_t;
 
-static int simple_get(int argc, char **argv, const char *who, const char *usage_text,
-                      bool state_opt, json_t **out, cz_client_t *cl)
+static const cz_opt LIST_OPTS[] = {
+    { "state", 0, CZ_O_ENUM(get_opts_t, state), .values = JOB_STATE_NAMES,
+      .help = "only the jobs in this state (lost: tombstones of jobs a restart lost)" },
+    CZ_OPT_CLIENT(get_opts_t, cl),
+};
+static const cz_opt DSTATUS_OPTS[] = { CZ_OPT_CLIENT(get_opts_t, cl) };
+static const cz_opt_rule GET_RULES[] = { CZ_OPT_CLIENT_RULES };
+static const cz_opts_spec LIST_SPEC = {
+    .cmd = "cuzk list",
+    .usage = "usage: cuzk list [--state queued|running|done|failed|canceled|lost] [common]\n",
+    .about = "  The daemon's jobs, newest first.\n" CLIENT_COMMON
+             "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
+    CZ_OPTS(LIST_OPTS), CZ_RULES(GET_RULES),
+};
+static const cz_opts_spec DSTATUS_SPEC = {
+    .cmd = "cuzk daemon-status",
+    .usage = "usage: cuzk daemon-status [common]\n",
+    .about = "  Devices, workers, queue depth, memory budget use and the params cache.\n"
+             CLIENT_COMMON "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
+    CZ_OPTS(DSTATUS_OPTS), CZ_RULES(GET_RULES),
+};
+
+/* GET the jobs (|spec| LIST_SPEC) or the daemon's status into *out: the exit code,
+ * -1 after --help. */
+static int simple_get(const cz_opts_spec *spec, int argc, char **argv, json_t **out,
+                      cz_client_t *cl)
 {
-    static const struct option longopts[] = {
-        { "state", required_argument, 0, 's' }, { "help", no_argument, 0, 'h' },
-        CZ_CLIENT_LONGOPTS, { 0, 0, 0, 0 },
-    };
-    const char *state = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        if (cz_client_opt(cl, c, optarg))
-            continue;
-        if (c == 's' && state_opt && !job_state_ok(optarg)) {
-            fprintf(stderr, "%s: --state '%s' is not one of %s\n", who, optarg, JOB_STATES);
-            return CZ_EXIT_USAGE;
-        } else if (c == 's' && state_opt)
-            state = optarg;
-        else if (c == 'h') {
-            fputs(usage_text, stdout);
-            return -1;
-        } else {
-            fputs(usage_text, stderr);
-            return CZ_EXIT_USAGE;
-        }
-    }
-    if (optind != argc) {
-        fputs(usage_text, stderr);
-        return CZ_EXIT_USAGE;
-    }
-    cz_client_init(cl);
+    get_opts_t o;
+    int go = cz_opts_parse(spec, &o, argc, argv, NULL);
+    if (go == CZ_EXIT_OK)
+        return -1;
+    if (go != CZ_OPTS_RUN)
+        return go;
+    cz_client_set(cl, &o.cl);
+    bool jobs = spec == &LIST_SPEC;
+    const char *state = jobs ? o.state : NULL;
     char path[96];
-    snprintf(path, sizeof path, "%s%s%.32s", state_opt ? "/v1/proofs" : "/v1/status",
+    snprintf(path, sizeof path, "%s%s%.32s", jobs ? "/v1/proofs" : "/v1/status",
              state ? "?state=" : "", state ? state : "");
-    return cz_client_json(cl, who, "GET", path, NULL, out, NULL);
+    return cz_client_json(cl, spec->cmd, "GET", path, NULL, out, NULL);
 }
 
 int cmd_list(int argc, char **argv)
 {
     cz_client_t cl = { 0 };
     json_t *o = NULL;
-    int rc = simple_get(argc, argv, "cuzk list",
-                        "usage: cuzk list [--state queued|running|done|failed|canceled] [common]\n"
-                        "  The daemon's jobs, newest first.\n" CZ_CLIENT_USAGE
-                        "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
-                        true, &o, &cl);
+    int rc = simple_get(&LIST_SPEC, argc, argv, &o, &cl);
     if (rc < 0)
         return CZ_EXIT_OK;
     if (rc == CZ_EXIT_OK) {
@@ -438,11 +421,7 @@ int cmd_daemon_status(int argc, char **argv)
 {
     cz_client_t cl = { 0 };
     json_t *o = NULL;
-    int rc = simple_get(argc, argv, "cuzk daemon-status",
-                        "usage: cuzk daemon-status [common]\n"
-                        "  Devices, workers, queue depth, memory budget use and the params cache.\n"
-                        CZ_CLIENT_USAGE "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
-                        false, &o, &cl);
+    int rc = simple_get(&DSTATUS_SPEC, argc, argv, &o, &cl);
     if (rc < 0)
         return CZ_EXIT_OK;
     if (rc == CZ_EXIT_OK && cl.json)

@@ -12,12 +12,12 @@
  * proof_K.json/public_K.json for the others.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/public_file.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
@@ -154,50 +154,37 @@ static int write_proof(cz_ctx_t *ctx, const char *dir, long k, const cz_proof_t 
     return close_out(ctx, f, path);
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk export snarkjs --vk FILE --proof FILE --public FILE --dir DIR\n"
-            "  Writes DIR/verification_key.json, DIR/proof.json and DIR/public.json in\n"
-            "  snarkjs's Groth16 format (curve bls12381); check them with\n"
-            "  `snarkjs groth16 verify DIR/verification_key.json DIR/public.json DIR/proof.json`.\n"
-            "  Partition K > 0 of a multi-partition proof goes to proof_K.json / public_K.json.\n");
-}
+typedef struct {
+    const char *vk, *proof, *public_path, *dir;
+} export_opts_t;
 
-int cmd_export(int argc, char **argv)
+static const cz_opt EXPORT_OPTS[] = {
+    { "vk", 0, CZ_O_STRING(export_opts_t, vk), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the verifying key (bellperson's format)" },
+    { "proof", 0, CZ_O_STRING(export_opts_t, proof), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof, 192 bytes per partition" },
+    { "public", 0, CZ_O_STRING(export_opts_t, public_path), .arg = "FILE",
+      .flags = CZ_OPT_REQUIRED, .help = "the public inputs, one block per partition" },
+    { "dir", 0, CZ_O_OUTDIR(export_opts_t, dir), .flags = CZ_OPT_REQUIRED,
+      .help = "where the JSON files go (created)" },
+};
+static const cz_opts_spec EXPORT_SPEC = {
+    .cmd = "cuzk export snarkjs",
+    .usage = "usage: cuzk export snarkjs --vk FILE --proof FILE --public FILE --dir DIR\n",
+    .about = "  Writes DIR/verification_key.json, DIR/proof.json and DIR/public.json in\n"
+             "  snarkjs's Groth16 format (curve bls12381); check them with\n"
+             "  `snarkjs groth16 verify DIR/verification_key.json DIR/public.json DIR/proof.json`.\n"
+             "  Partition K > 0 of a multi-partition proof goes to proof_K.json / public_K.json.\n",
+    CZ_OPTS(EXPORT_OPTS),
+};
+
+static int export_snarkjs(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "vk", required_argument, 0, 'v' },     { "proof", required_argument, 0, 'p' },
-        { "public", required_argument, 0, 'u' }, { "dir", required_argument, 0, 'd' },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
-    };
-    if (argc < 2 || strcmp(argv[1], "snarkjs") != 0) {
-        if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            usage(stdout);
-            return CZ_EXIT_OK;
-        }
-        usage(stderr);
-        return CZ_EXIT_USAGE;
-    }
-    const char *vk_path = NULL, *proof_path = NULL, *public_path = NULL, *dir = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc - 1, argv + 1, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'v': vk_path = optarg; break;
-        case 'p': proof_path = optarg; break;
-        case 'u': public_path = optarg; break;
-        case 'd': dir = optarg; break;
-        case 'h': usage(stdout); return CZ_EXIT_OK;
-        default: usage(stderr); return CZ_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1 || !vk_path || !proof_path || !public_path || !dir) {
-        usage(stderr);
-        return CZ_EXIT_USAGE;
-    }
-    if (!cz_cli_make_output_dir("cuzk export", "--dir", dir))
-        return CZ_EXIT_USAGE;
+    export_opts_t o;
+    int go = cz_opts_parse(&EXPORT_SPEC, &o, argc, argv, NULL);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    const char *vk_path = o.vk, *proof_path = o.proof, *public_path = o.public_path, *dir = o.dir;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
@@ -242,4 +229,14 @@ int cmd_export(int argc, char **argv)
     free(bytes);
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const cz_cli_command sub[] = {
+        { "snarkjs", export_snarkjs, "vk, proof and public inputs as snarkjs's Groth16 JSON" },
+    };
+    return cz_cli_dispatch("cuzk export", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk export snarkjs ...   (cuzk export snarkjs --help)",
+                           argc, argv);
 }

@@ -16,22 +16,44 @@
 
 #include "core/hex.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gadgets/poseidon.h"
 #include "gadgets/sha254.h"
 
-static const char HASH_USAGE[] =
-    "usage: cuzk hash poseidon --arity A X1 .. XA   (A in 2, 4, 8, 11; X decimal or 0x-hex)\n"
-    "       cuzk hash sha256 HEXBYTES\n"
-    "       cuzk hash sha254 HEXBYTES\n"
-    "       cuzk hash commd-zero SIZE                (power of two >= 64, e.g. 2K, 32Gi)\n";
+typedef struct {
+    size_t arity;
+} hash_opts_t;
 
-static int usage_error(const char *why)
-{
-    if (why)
-        fprintf(stderr, "cuzk hash: %s\n", why);
-    fputs(HASH_USAGE, stderr);
-    return CZ_EXIT_USAGE;
-}
+static const cz_opt POSEIDON_OPTS[] = {
+    { "arity", 0, CZ_O_SIZE(hash_opts_t, arity), .arg = "A", .flags = CZ_OPT_REQUIRED,
+      .help = "2, 4, 8 or 11 (neptune's MerkleTree constants)" },
+};
+static const cz_opts_spec POSEIDON_SPEC = {
+    .cmd = "cuzk hash poseidon",
+    .usage = "usage: cuzk hash poseidon --arity A X1 .. XA\n",
+    .about = "  neptune's Poseidon (MerkleTree tag) of A field elements, each decimal or\n"
+             "  0x-hex big-endian; prints the hash in 0x-hex big-endian.\n",
+    CZ_OPTS(POSEIDON_OPTS),
+    .args = "X1 .. XA", .min_args = 1, .max_args = CZ_POSEIDON_MAX_ARITY,
+};
+static const cz_opts_spec SHA256_SPEC = {
+    .cmd = "cuzk hash sha256",
+    .usage = "usage: cuzk hash sha256 HEXBYTES\n",
+    .about = "  The SHA-256 digest of HEXBYTES (may be empty, \"\", and start with 0x).\n",
+    .args = "HEXBYTES", .min_args = 1, .max_args = 1,
+};
+static const cz_opts_spec SHA254_SPEC = {
+    .cmd = "cuzk hash sha254",
+    .usage = "usage: cuzk hash sha254 HEXBYTES\n",
+    .about = "  SHA-256 with digest[31] &= 0x3f (Filecoin's Fr-truncated sha256).\n",
+    .args = "HEXBYTES", .min_args = 1, .max_args = 1,
+};
+static const cz_opts_spec COMMD_SPEC = {
+    .cmd = "cuzk hash commd-zero",
+    .usage = "usage: cuzk hash commd-zero SIZE\n",
+    .about = "  comm_d of SIZE zero bytes: a power of two >= 64, e.g. 2K, 32Gi.\n",
+    .args = "SIZE", .min_args = 1, .max_args = 1,
+};
 
 static void print_hex(const uint8_t *p, size_t n)
 {
@@ -56,37 +78,27 @@ static bool parse_hex(const char *s, uint8_t **out, size_t *len)
     return true;
 }
 
-static bool wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return true;
-    return false;
-}
-
 static int hash_poseidon(int argc, char **argv)
 {
-    if (argc < 3 || strcmp(argv[1], "--arity") != 0)
-        return usage_error("poseidon needs --arity A and A elements");
-    size_t arity;
-    if (!cz_cli_parse_size(argv[2], &arity))
-        return usage_error("bad arity");
+    hash_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int go = cz_opts_parse(&POSEIDON_SPEC, &o, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    size_t arity = o.arity;
     const cz_poseidon_constants *c = cz_poseidon_constants_get((unsigned)arity);
     if (!c || arity != c->arity)
-        return usage_error("arity must be 2, 4, 8 or 11");
-    if ((size_t)(argc - 3) != arity) {
-        fprintf(stderr, "cuzk hash: arity %zu needs %zu elements, got %d\n", arity, arity,
-                argc - 3);
-        return CZ_EXIT_USAGE;
-    }
+        return cz_opts_error(&POSEIDON_SPEC, "--arity: '%zu' is not 2, 4, 8 or 11", arity);
+    if ((size_t)r.nargs != arity)
+        return cz_opts_error(&POSEIDON_SPEC, "arity %zu needs %zu elements, got %d", arity, arity,
+                             r.nargs);
+    char **elems = r.args;
     cz_fr x[CZ_POSEIDON_MAX_ARITY], h;
     for (size_t i = 0; i < arity; i++) {
-        int rc = cz_fr_parse(&x[i], argv[3 + i]);
-        if (rc != CZ_OK) {
-            fprintf(stderr, "cuzk hash: element %zu '%s': %s\n", i + 1, argv[3 + i],
-                    cz_strerror(rc));
-            return CZ_EXIT_USAGE;
-        }
+        int rc = cz_fr_parse(&x[i], elems[i]);
+        if (rc != CZ_OK)
+            return cz_opts_error(&POSEIDON_SPEC, "element %zu '%s': %s", i + 1, elems[i],
+                                 cz_strerror(rc));
     }
     cz_poseidon_hash(c, &h, x);
     char hex[67];
@@ -97,12 +109,16 @@ static int hash_poseidon(int argc, char **argv)
 
 static int hash_sha(int argc, char **argv, bool sha254)
 {
-    if (argc != 2)
-        return usage_error("expected one HEXBYTES argument");
+    const cz_opts_spec *spec = sha254 ? &SHA254_SPEC : &SHA256_SPEC;
+    char none;
+    cz_opts_result_t r = { 0 };
+    int go = cz_opts_parse(spec, &none, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
     uint8_t *msg = NULL, d[32];
     size_t len = 0;
-    if (!parse_hex(argv[1], &msg, &len))
-        return usage_error("HEXBYTES is not an even-length hex string");
+    if (!parse_hex(r.args[0], &msg, &len))
+        return cz_opts_error(spec, "'%s' is not an even-length hex string", r.args[0]);
     if (sha254)
         cz_sha254(d, msg, len);
     else
@@ -112,35 +128,35 @@ static int hash_sha(int argc, char **argv, bool sha254)
     return CZ_EXIT_OK;
 }
 
+static int hash_sha256(int argc, char **argv) { return hash_sha(argc, argv, false); }
+static int hash_sha254(int argc, char **argv) { return hash_sha(argc, argv, true); }
+
 static int hash_commd_zero(int argc, char **argv)
 {
+    char none;
+    cz_opts_result_t r = { 0 };
+    int go = cz_opts_parse(&COMMD_SPEC, &none, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
     size_t size;
     uint8_t d[32];
-    if (argc != 2 || !cz_cli_parse_size(argv[1], &size))
-        return usage_error("expected one SIZE argument");
+    if (!cz_cli_parse_size(r.args[0], &size))
+        return cz_opts_error(&COMMD_SPEC, "'%s' is not a size", r.args[0]);
     if (cz_sha254_comm_d_zero(d, size) != CZ_OK)
-        return usage_error("SIZE must be a power of two >= 64");
+        return cz_opts_error(&COMMD_SPEC, "SIZE must be a power of two >= 64");
     print_hex(d, 32);
     return CZ_EXIT_OK;
 }
 
 int cmd_hash(int argc, char **argv)
 {
-    if (argc < 2)
-        return usage_error(NULL);
-    const char *what = argv[1];
-    if (wants_help(argc, argv)) {   /* `hash --help` and `hash poseidon --help` */
-        fputs(HASH_USAGE, stdout);
-        return CZ_EXIT_OK;
-    }
-    if (!strcmp(what, "poseidon"))
-        return hash_poseidon(argc - 1, argv + 1);
-    if (!strcmp(what, "sha256"))
-        return hash_sha(argc - 1, argv + 1, false);
-    if (!strcmp(what, "sha254"))
-        return hash_sha(argc - 1, argv + 1, true);
-    if (!strcmp(what, "commd-zero"))
-        return hash_commd_zero(argc - 1, argv + 1);
-    fprintf(stderr, "cuzk hash: unknown hash '%s'\n", what);
-    return usage_error(NULL);
+    static const cz_cli_command sub[] = {
+        { "poseidon", hash_poseidon, "--arity A X1 .. XA: neptune Poseidon (MerkleTree tag)" },
+        { "sha256", hash_sha256, "HEXBYTES: the 32 digest bytes in hex" },
+        { "sha254", hash_sha254, "HEXBYTES: the same with digest[31] &= 0x3f" },
+        { "commd-zero", hash_commd_zero, "SIZE: comm_d of SIZE zero bytes (e.g. 32Gi)" },
+    };
+    return cz_cli_dispatch("cuzk hash", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk hash poseidon|sha256|sha254|commd-zero ...   "
+                           "(cuzk hash poseidon --help)", argc, argv);
 }

@@ -19,7 +19,6 @@
  * unreadable. Extra files (.meta, caches, test params) never fail.
  */
 #include <dirent.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,20 +26,60 @@
 
 #include "circuits/porep/stacked.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "groth16/manifest.h"
 
-static const char USAGE[] =
-    "usage: cuzk params check DIR [--manifest FILE] [--sector-size S]... [--all] [--quiet]\n"
-    "  Checks the Filecoin params and vk files in DIR against the manifest's blake2b\n"
-    "  digests (built in: rust-fil-proofs' v28 parameters.json; --manifest FILE reads\n"
-    "  another). Expected files: those of each --sector-size S, every one with --all,\n"
-    "  else every manifest file of a sector size DIR holds any file of. --quiet\n"
-    "  prints only problems and the summary. A 32GiB .params file (~47 GB) takes\n"
-    "  a few minutes to digest.\n"
-    "  Exit 0 all good; 1 a file corrupt, unreadable or missing; 2 usage, DIR or\n"
-    "  manifest unreadable.\n";
-
 enum { MAX_SIZES = 8 };
+
+/* --sector-size S, repeatable: the sizes expected. */
+typedef struct {
+    uint64_t bytes[MAX_SIZES];
+    size_t n;
+} size_list_t;
+
+typedef struct {
+    const char *manifest;
+    size_list_t sizes;
+    bool all, quiet;
+} check_opts_t;
+
+static bool add_size(void *field, const char *text, char *why, size_t cap)
+{
+    size_list_t *l = field;
+    cz_porep_params_t p;
+    if (cz_porep_parse_size(text, &l->bytes[l->n < MAX_SIZES ? l->n : 0]) ||
+        cz_porep_params_sector(&p, l->bytes[l->n < MAX_SIZES ? l->n : 0]))
+        return snprintf(why, cap, "is not a sector size (2KiB, 8MiB, 512MiB, 32GiB or 64GiB)"),
+               false;
+    if (l->n == MAX_SIZES)
+        return snprintf(why, cap, "is one sector size too many (at most %d)", MAX_SIZES), false;
+    l->n++;
+    return true;
+}
+
+static const cz_opt CHECK_OPTS[] = {
+    { "manifest", 0, CZ_O_STRING(check_opts_t, manifest), .arg = "FILE",
+      .help = "another parameters.json (default: the built-in v28 one)" },
+    { "sector-size", 0, CZ_O_CUSTOM(check_opts_t, sizes), .hook = add_size, .arg = "S",
+      .help = "expect the files of S (repeatable; default: the sizes DIR holds files of)" },
+    { "all", 0, CZ_O_FLAG(check_opts_t, all), .help = "expect every file of the manifest" },
+    { "quiet", 0, CZ_O_FLAG(check_opts_t, quiet), .help = "print only problems and the summary" },
+};
+static const cz_opt_rule CHECK_RULES[] = { CZ_RULE(EXCLUSIVE, "all", "sector-size") };
+static const cz_opts_spec CHECK_SPEC = {
+    .cmd = "cuzk params check",
+    .usage = "usage: cuzk params check DIR [--manifest FILE] [--sector-size S]... [--all] [--quiet]\n",
+    .about =
+        "  Checks the Filecoin params and vk files in DIR against the manifest's blake2b\n"
+        "  digests (rust-fil-proofs' v28 parameters.json built in). Expected files: those\n"
+        "  of each --sector-size S, every one with --all, else every manifest file of a\n"
+        "  sector size DIR holds any file of. A 32GiB .params file (~47 GB) takes a few\n"
+        "  minutes to digest.\n"
+        "  Exit 0 all good; 1 a file corrupt, unreadable or missing; 2 usage, DIR or\n"
+        "  manifest unreadable.\n",
+    CZ_OPTS(CHECK_OPTS), CZ_RULES(CHECK_RULES),
+    .args = "DIR", .min_args = 1, .max_args = 1,
+};
 
 /* Is |size| among the sector sizes expected? */
 static bool expected_size(uint64_t size, const uint64_t *sizes, size_t n)
@@ -53,42 +92,16 @@ static bool expected_size(uint64_t size, const uint64_t *sizes, size_t n)
 
 static int params_check(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "manifest", required_argument, 0, 'm' }, { "sector-size", required_argument, 0, 's' },
-        { "all", no_argument, 0, 'a' },            { "quiet", no_argument, 0, 'q' },
-        { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 },
-    };
-    const char *manifest_path = NULL;
-    uint64_t sizes[MAX_SIZES];
-    size_t nsizes = 0;
-    bool all = false, quiet = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'm': manifest_path = optarg; break;
-        case 's': {
-            cz_porep_params_t p;
-            if (nsizes == MAX_SIZES || cz_porep_parse_size(optarg, &sizes[nsizes]) ||
-                cz_porep_params_sector(&p, sizes[nsizes])) {
-                fprintf(stderr, "cuzk params check: --sector-size wants 2KiB, 8MiB, 512MiB, "
-                                "32GiB or 64GiB (at most %d)\n", MAX_SIZES);
-                return CZ_EXIT_USAGE;
-            }
-            nsizes++;
-            break;
-        }
-        case 'a': all = true; break;
-        case 'q': quiet = true; break;
-        case 'h': fputs(USAGE, stdout); return CZ_EXIT_OK;
-        default: fputs(USAGE, stderr); return CZ_EXIT_USAGE;
-        }
-    }
-    if (optind + 1 != argc || (all && nsizes)) {
-        fputs(USAGE, stderr);
-        return CZ_EXIT_USAGE;
-    }
-    const char *dir = argv[optind];
+    check_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int go = cz_opts_parse(&CHECK_SPEC, &o, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    const char *manifest_path = o.manifest;
+    const uint64_t *sizes = o.sizes.bytes;
+    size_t nsizes = o.sizes.n;
+    bool all = o.all, quiet = o.quiet;
+    const char *dir = r.args[0];
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_USAGE;
@@ -161,9 +174,10 @@ static int params_check(int argc, char **argv)
 
 int cmd_params(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "check"))
-        return params_check(argc - 1, argv + 1);
-    bool help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-    fputs(USAGE, help ? stdout : stderr);
-    return help ? CZ_EXIT_OK : CZ_EXIT_USAGE;
+    static const cz_cli_command sub[] = {
+        { "check", params_check, "blake2b digests of DIR's params against parameters.json" },
+    };
+    return cz_cli_dispatch("cuzk params", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk params check DIR ...   (cuzk params check --help)",
+                           argc, argv);
 }

@@ -20,12 +20,12 @@
 
 #include "core/hex.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "circuits/porep/stacked.h"
 #include "cuzk/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include <errno.h>
-#include <getopt.h>
 
 #include <sys/stat.h>
 
@@ -59,82 +59,73 @@ static void bytes32(uint8_t out[32], const char *s)
     }
 }
 
-static int porep_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
-            "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
-            "                         [--registered-proof NAME] (NAME: StackedDrg<size>V1_1,\n"
-            "                          ...V1_1_Feat_SyntheticPoRep, ...V1_2_Feat_NonInteractivePoRep;\n"
-            "                          it sets the size, porep_id and challenges)\n"
-            "                         -o c1.json\n"
-            "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n"
-            "         (all-zero data, sparse trees: only the opened columns are materialized;\n"
-            "          SEED picks the unopened parents' labels)\n"
-            "       cuzk porep check-c1 c1.json\n"
-            "       cuzk porep public-inputs --registered-proof T SECTOR (--help)\n"
-            "T, S, P: 64 hex digits, or any text (its SHA-256 is used).\n");
-    return f == stdout ? CZ_EXIT_OK : CZ_EXIT_USAGE;
-}
+/* gen-c1's options; the 32-byte values as given (bytes32 makes them bytes). */
+typedef struct {
+    uint64_t sector_bytes, random, sector_id;
+    const char *data, *ticket, *seed, *prover_id, *out;
+    const cz_porep_proof_t *proof;
+    bool sparse;
+} gen_opts_t;
 
-static int usage(void) { return porep_usage(stderr); }
-
-/* --help / -h anywhere among the arguments */
-static bool wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return true;
-    return false;
-}
+static const cz_opt GEN_OPTS[] = {
+    CZ_OPT_SECTOR_SIZE(gen_opts_t, sector_bytes,
+                       "dense: 2KiB, 8MiB or 512MiB; --sparse: any of 2KiB..64GiB"),
+    { "data", 0, CZ_O_STRING(gen_opts_t, data), .arg = "FILE",
+      .help = "the sector's bytes (exactly the sector size)" },
+    { "random", 0, CZ_O_U64(gen_opts_t, random), .arg = "SEED",
+      .help = "pseudo-random data from SEED (--sparse: the unopened parents' labels)" },
+    { "ticket", 0, CZ_O_STRING(gen_opts_t, ticket), .arg = "T", .def = "ticket",
+      .help = "the ticket" },
+    { "seed", 0, CZ_O_STRING(gen_opts_t, seed), .arg = "S", .def = "seed",
+      .help = "the interactive seed" },
+    { "prover-id", 0, CZ_O_STRING(gen_opts_t, prover_id), .arg = "P", .def = "prover",
+      .help = "the prover id" },
+    { "sector-id", 0, CZ_O_U64(gen_opts_t, sector_id), .help = "the sector number" },
+    CZ_OPT_REGISTERED_PROOF(gen_opts_t, proof,
+                            "sets the size, porep_id and challenges (default: the size's V1_1)"),
+    { "sparse", 0, CZ_O_FLAG(gen_opts_t, sparse),
+      .help = "all-zero data, sparse trees: only the opened columns are materialized" },
+    { "out", 'o', CZ_O_OUTPUT(gen_opts_t, out), .arg = "c1.json", .flags = CZ_OPT_REQUIRED,
+      .help = "the C1 JSON" },
+};
+static const cz_opt_rule GEN_RULES[] = {
+    CZ_RULE(ANY_OF, "sector-size", "registered-proof"),
+    CZ_RULE(EXCLUSIVE, "sparse", "data"),
+    CZ_RULE_UNLESS(ONE_OF, "sparse", "data", "random"),
+};
+static const cz_opts_spec GEN_SPEC = {
+    .cmd = "cuzk porep gen-c1",
+    .usage =
+        "usage: cuzk porep gen-c1 --sector-size 2KiB|8MiB|512MiB (--data FILE | --random SEED)\n"
+        "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
+        "                         [--registered-proof NAME] -o c1.json\n"
+        "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n",
+    .about =
+        "  Seals a test sector and writes its C1 (SealCommit phase 1 output) JSON.\n"
+        "  NAME: StackedDrg<size>V1_1, ...V1_1_Feat_SyntheticPoRep,\n"
+        "  ...V1_2_Feat_NonInteractivePoRep. T, S, P: 64 hex digits, or any text (its\n"
+        "  SHA-256 is used).\n",
+    CZ_OPTS(GEN_OPTS), CZ_RULES(GEN_RULES),
+};
 
 static int gen_c1(int argc, char **argv)
 {
+    gen_opts_t o;
+    int p = cz_opts_parse(&GEN_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_seal_args_t a;
     memset(&a, 0, sizeof a);
-    const char *out = NULL, *data_path = NULL;
-    int have_random = 0, sparse = 0;
-    bytes32(a.ticket, "ticket");
-    bytes32(a.seed, "seed");
-    bytes32(a.prover_id, "prover");
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--sparse")) {
-            sparse = 1;
-            continue;
-        } else if (!strcmp(argv[i], "--sector-size") && v) {
-            if (cz_porep_parse_size(v, &a.sector_bytes))
-                return usage();
-        } else if (!strcmp(argv[i], "--data") && v) {
-            data_path = v;
-        } else if (!strcmp(argv[i], "--random") && v) {
-            a.random_seed = strtoull(v, NULL, 0);
-            have_random = 1;
-        } else if (!strcmp(argv[i], "--ticket") && v) {
-            bytes32(a.ticket, v);
-        } else if (!strcmp(argv[i], "--seed") && v) {
-            bytes32(a.seed, v);
-        } else if (!strcmp(argv[i], "--prover-id") && v) {
-            bytes32(a.prover_id, v);
-        } else if (!strcmp(argv[i], "--sector-id") && v) {
-            a.sector_id = strtoull(v, NULL, 0);
-        } else if (!strcmp(argv[i], "--registered-proof") && v) {
-            if (!(a.proof = cz_porep_proof_by_name(v)))
-                return usage();
-        } else if (!strcmp(argv[i], "-o") && v) {
-            out = v;
-        } else {
-            return usage();
-        }
-        i++;
-    }
+    a.sector_bytes = o.sector_bytes;
+    a.random_seed = o.random;
+    a.sector_id = o.sector_id;
+    a.proof = o.proof;
+    bytes32(a.ticket, o.ticket);
+    bytes32(a.seed, o.seed);
+    bytes32(a.prover_id, o.prover_id);
+    const char *out = o.out, *data_path = o.data;
     if (a.proof && !a.sector_bytes)
         a.sector_bytes = a.proof->sector_bytes;
-    if (!out || !a.sector_bytes ||
-        (sparse ? data_path != NULL : !data_path == !have_random))
-        return usage();
-    if (!cz_cli_check_output("porep gen-c1", "-o", out))   /* before sealing */
-        return CZ_EXIT_USAGE;
     uint8_t *data = NULL;
     if (data_path) {
         FILE *f = fopen(data_path, "rb");
@@ -157,7 +148,7 @@ static int gen_c1(int argc, char **argv)
     }
     double t0 = cz_mono_s();
     cz_c1_t c1;
-    int rc = sparse ? cz_seal_sparse_gen_c1(ctx, &a, &c1, NULL) : cz_seal_gen_c1(ctx, &a, &c1);
+    int rc = o.sparse ? cz_seal_sparse_gen_c1(ctx, &a, &c1, NULL) : cz_seal_gen_c1(ctx, &a, &c1);
     if (!rc)
         rc = cz_c1_save(ctx, &c1, out);
     double t1 = cz_mono_s();
@@ -178,16 +169,27 @@ static int gen_c1(int argc, char **argv)
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
 }
 
+static const cz_opts_spec CHECK_SPEC = {
+    .cmd = "cuzk porep check-c1",
+    .usage = "usage: cuzk porep check-c1 c1.json\n",
+    .about = "  Parses a C1 JSON and verifies it natively (every challenge's Merkle paths,\n"
+             "  labels and commitments). Exit 0 valid, 1 invalid, 2 unreadable.\n",
+    .args = "c1.json", .min_args = 1, .max_args = 1,
+};
+
 static int check_c1(int argc, char **argv)
 {
-    if (argc != 2)
-        return usage();
+    char none;
+    cz_opts_result_t r = { 0 };
+    int p = cz_opts_parse(&CHECK_SPEC, &none, argc, argv, &r);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
     double t0 = cz_mono_s();
     cz_c1_t c1;
-    int rc = cz_c1_load(ctx, &c1, argv[1]);
+    int rc = cz_c1_load(ctx, &c1, r.args[0]);
     double t1 = cz_mono_s();
     if (rc) {
         fprintf(stderr, "porep check-c1: %s\n", cz_ctx_message(ctx));
@@ -208,27 +210,19 @@ static int check_c1(int argc, char **argv)
 
 int cmd_porep(int argc, char **argv)
 {
-    if (wants_help(argc, argv))   /* porep, porep gen-c1, porep check-c1 --help */
-        return porep_usage(stdout);
-    if (argc < 2)
-        return usage();
-    if (!strcmp(argv[1], "gen-c1"))
-        return gen_c1(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "check-c1"))
-        return check_c1(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "public-inputs"))
-        return cz_cli_porep_public_inputs(argc - 1, argv + 1);
-    return usage();
+    static const cz_cli_command sub[] = {
+        { "gen-c1", gen_c1, "seal a test sector, write its C1 JSON (--help)" },
+        { "check-c1", check_c1, "parse and verify a C1 JSON natively" },
+        { "public-inputs", cz_cli_porep_public_inputs,
+          "a sealed sector's PoRep public inputs from the chain's values (--help)" },
+    };
+    return cz_cli_dispatch("cuzk porep", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk porep gen-c1 | check-c1 FILE | public-inputs ...   "
+                           "(cuzk porep SUBCOMMAND --help)", argc, argv);
 }
 
 
 /* ---- PoRep C2: prove / setup / verify --kind porep-c2 ------------------------ */
-
-/* 64 hex digits -> 32 bytes in order (the C1 JSON's byte order, as gen-c1 prints). */
-static bool hex32(uint8_t out[32], const char *s)
-{
-    return s && strlen(s) == 64 && cz_hex_decode(out, s, 32);
-}
 
 /* DIR/<Filecoin name>.EXT for the production params of |bytes|. */
 static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, const char *ext)
@@ -240,54 +234,100 @@ static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, con
     return n > 0 && (size_t)n < cap;
 }
 
-bool cz_cli_has_kind(int argc, char **argv, const char *kind)
-{
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], kind))
-            return true;
-        if (!strncmp(argv[i], "--kind=", 7) && !strcmp(argv[i] + 7, kind))
-            return true;
-    }
-    return false;
-}
-
-static const char C2_PROVE_USAGE[] =
-    "usage: cuzk prove --kind porep-c2 --c1 FILE (--params P | --params-dir D) --proof OUT\n"
-    "                  [--vk V] [--public PUB] [--workers W] [--threads T] [--quiet]\n"
-    "                  [--backend cpu|cuda|auto] [--device N]\n"
-    "       cuzk prove --kind porep-c2 --c1 FILE --random-params [--dry-run] [--proof OUT]\n"
-    "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
-    "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
-    "                  [--jobs N]\n"
-    "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
-    "  (after a native check of the C1), proved through the engine (W workers,\n"
-    "  default 2) on the backend: cpu, cuda (GPU N, default 0; fails with the reason\n"
-    "  when unusable) or auto (default: cuda when usable, else cpu); the timing line\n"
-    "  names it. The job is verified with the params' vk (or V), then the\n"
-    "  concatenated proof (192 bytes per partition) is verified again from the\n"
-    "  public values alone before it is written. --params-dir D takes the\n"
-    "  Filecoin file name (v28-stacked-proof-of-replication-...params) in D.\n"
-    "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape\n"
-    "  made of random points (cz_params_random, seed N, default 1; seconds even at\n"
-    "  32GiB), every partition synthesized and proved through the engine, NOT\n"
-    "  verified (the proof cannot verify); no file unless --proof (then not a valid\n"
-    "  proof). Prints s/proof (submit to done), synthesis per partition (mean, and\n"
-    "  the threads), the device region per partition, the device efficiency (the\n"
-    "  timeline's analysis, as bench pipeline), peak RSS (VmHWM); --json one line.\n"
-    "  --jobs N: N such jobs submitted at once into one engine, the params in memory\n"
-    "  (the daemon's steady state): also prints the first job's submit-to-done and\n"
-    "  the steady s/proof, (last done - first done) / (N - 1).\n"
-    "  --dry-run: print the C1's partition shape and stop. --workers-per-device is\n"
-    "  --workers. --timeline/--svg keep the engine's log / Gantt chart.\n"
-    "  Through cuzkd: cuzk submit --kind porep-c2 --input-path C1 --params NAME.\n"
-    "  Exit 0 on success, 1 on failure, 2 on usage errors.\n";
-
 
 typedef struct {
-    const char *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
-    size_t workers, threads, device;
-    bool quiet;
+    const char *kind, *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
+    const char *timeline_path, *svg_path;
+    size_t workers, threads, device, jobs;
+    uint64_t seed;
+    bool quiet, random_params, dry_run, json;
 } c2_prove_opts_t;
+
+static const char *const C2_KIND[] = { "porep-c2", NULL };
+
+static const cz_opt C2_PROVE_OPTS[] = {
+    { "kind", 0, CZ_O_ENUM(c2_prove_opts_t, kind), .values = C2_KIND, .flags = CZ_OPT_REQUIRED,
+      .help = "SealCommit phase 2" },
+    { "c1", 0, CZ_O_STRING(c2_prove_opts_t, c1_path), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the C1 JSON (cuzk porep gen-c1, or Curio's)" },
+    { "params", 0, CZ_O_STRING(c2_prove_opts_t, params_path), .arg = "P",
+      .help = "the params file (its vk beside it, NAME.vk, checks the proof)" },
+    { "params-dir", 0, CZ_O_STRING(c2_prove_opts_t, dir), .arg = "D",
+      .help = "the Filecoin-named params (v28-stacked-proof-of-replication-...) in D" },
+    { "proof", 'o', CZ_O_OUTPUT(c2_prove_opts_t, proof_path), .arg = "OUT",
+      .help = "the proof, 192 bytes per partition (--random-params: NOT a valid proof)" },
+    { "vk", 0, CZ_O_STRING(c2_prove_opts_t, vk_path), .arg = "V",
+      .help = "the verifying key of the final check from the public values" },
+    { "public", 0, CZ_O_OUTPUT(c2_prove_opts_t, public_path), .arg = "PUB",
+      .help = "the public inputs, one block per partition" },
+    { "workers", 0, CZ_O_SIZE(c2_prove_opts_t, workers), .min = 1, .max = 16, .def = "2",
+      .arg = "W", .help = "engine workers sharing the device" },
+    { "workers-per-device", 0, CZ_O_SIZE(c2_prove_opts_t, workers), .min = 1, .max = 16,
+      .flags = CZ_OPT_ALIAS },
+    CZ_OPT_THREADS(c2_prove_opts_t, threads),
+    CZ_OPT_QUIET(c2_prove_opts_t, quiet),
+    CZ_OPT_BACKEND(c2_prove_opts_t, backend, "auto"),
+    CZ_OPT_DEVICE(c2_prove_opts_t, device),
+    { "random-params", 0, CZ_O_FLAG(c2_prove_opts_t, random_params),
+      .help = "TIMING ONLY: random params of the partition's shape, nothing verified" },
+    { "dry-run", 0, CZ_O_FLAG(c2_prove_opts_t, dry_run),
+      .help = "print the C1's partition shape and stop" },
+    { "timeline", 0, CZ_O_OUTPUT(c2_prove_opts_t, timeline_path), .arg = "LOG",
+      .help = "keep the engine's timeline log" },
+    { "svg", 0, CZ_O_OUTPUT(c2_prove_opts_t, svg_path), .arg = "OUT.svg",
+      .help = "keep its Gantt chart" },
+    { "seed", 0, CZ_O_U64(c2_prove_opts_t, seed), .def = "1", .arg = "N",
+      .help = "the random params' seed" },
+    { "json", 0, CZ_O_FLAG(c2_prove_opts_t, json), .help = "one JSON line of the figures" },
+    { "jobs", 0, CZ_O_SIZE(c2_prove_opts_t, jobs), .min = 1, .max = 64, .def = "1",
+      .help = "jobs of the C1 submitted at once into one engine" },
+};
+static const cz_opt_rule C2_PROVE_RULES[] = {
+    CZ_RULE(EXCLUSIVE, "random-params", "params", "params-dir"),
+    CZ_RULE(EXCLUSIVE, "random-params", "vk"),
+    CZ_RULE(EXCLUSIVE, "random-params", "public"),
+    CZ_RULE_UNLESS(ONE_OF, "random-params", "params", "params-dir"),
+    CZ_RULE_UNLESS(REQUIRED, "random-params", "proof"),
+    CZ_RULE(NEEDS, "dry-run", "random-params"),
+    CZ_RULE(NEEDS, "json", "random-params"),
+    CZ_RULE(NEEDS, "timeline", "random-params"),
+    CZ_RULE(NEEDS, "svg", "random-params"),
+    CZ_RULE(NEEDS, "jobs", "random-params"),
+    CZ_RULE(NEEDS, "seed", "random-params"),
+};
+static const cz_opts_spec C2_PROVE_SPEC = {
+    .cmd = "cuzk prove",
+    .usage =
+        "usage: cuzk prove --kind porep-c2 --c1 FILE (--params P | --params-dir D) --proof OUT\n"
+        "                  [--vk V] [--public PUB] [--workers W] [--threads T] [--quiet]\n"
+        "                  [--backend cpu|cuda|auto] [--device N]\n"
+        "       cuzk prove --kind porep-c2 --c1 FILE --random-params [--dry-run] [--proof OUT]\n"
+        "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
+        "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
+        "                  [--jobs N]\n",
+    .about =
+        "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
+        "  (after a native check of the C1), proved through the engine (W workers) on\n"
+        "  the backend: cpu, cuda (GPU N; fails with the reason when unusable) or auto\n"
+        "  (cuda when usable, else cpu); the timing line names it. The job is verified\n"
+        "  with the params' vk (or V), then the concatenated proof (192 bytes per\n"
+        "  partition) is verified again from the public values alone before it is\n"
+        "  written.\n"
+        "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape\n"
+        "  made of random points (cz_params_random, seed N; seconds even at 32GiB),\n"
+        "  every partition synthesized and proved through the engine, NOT verified (the\n"
+        "  proof cannot verify); no file unless --proof (then not a valid proof). Prints\n"
+        "  s/proof (submit to done), synthesis per partition (mean, and the threads),\n"
+        "  the device region per partition, the device efficiency (the timeline's\n"
+        "  analysis, as bench pipeline), peak RSS (VmHWM); --json one line. --jobs N: N\n"
+        "  such jobs at once into one engine, the params in memory (the daemon's steady\n"
+        "  state): also prints the first job's submit-to-done and the steady s/proof,\n"
+        "  (last done - first done) / (N - 1).\n"
+        "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
+        "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
+    CZ_OPTS(C2_PROVE_OPTS), CZ_RULES(C2_PROVE_RULES),
+    .help_cmd = "cuzk prove --kind porep-c2 --help",
+};
 
 /* The public inputs (32-byte reprs) in the CLI's public-file format. */
 static int write_public(cz_ctx_t *ctx, const char *path, const uint8_t *in, size_t per,
@@ -424,69 +464,17 @@ static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *prog
 
 int cmd_prove_porep_c2(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "kind", required_argument, 0, 'k' },   { "c1", required_argument, 0, 'c' },
-        { "params", required_argument, 0, 'p' }, { "params-dir", required_argument, 0, 'd' },
-        { "proof", required_argument, 0, 'o' },  { "vk", required_argument, 0, 'v' },
-        { "public", required_argument, 0, 'u' }, { "workers", required_argument, 0, 'w' },
-        { "threads", required_argument, 0, 't' }, { "quiet", no_argument, 0, 'q' },
-        { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'D' },
-        { "random-params", no_argument, 0, 'R' }, { "dry-run", no_argument, 0, 'n' },
-        { "workers-per-device", required_argument, 0, 'w' },
-        { "timeline", required_argument, 0, 'l' }, { "svg", required_argument, 0, 's' },
-        { "seed", required_argument, 0, 'S' },   { "json", no_argument, 0, 'J' },
-        { "jobs", required_argument, 0, 'j' },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
-    };
-    c2_prove_opts_t o = { .backend = "auto", .workers = 2 };
-    const char *timeline_path = NULL, *svg_path = NULL;
-    uint64_t seed = 1;
-    size_t jobs = 1;
-    bool random_params = false, dry_run = false, json = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'k': if (strcmp(optarg, "porep-c2")) goto usage; break;
-        case 'c': o.c1_path = optarg; break;
-        case 'p': o.params_path = optarg; break;
-        case 'd': o.dir = optarg; break;
-        case 'o': o.proof_path = optarg; break;
-        case 'v': o.vk_path = optarg; break;
-        case 'u': o.public_path = optarg; break;
-        case 'w': if (!cz_cli_parse_size(optarg, &o.workers) || !o.workers || o.workers > 16) goto usage; break;
-        case 't': if (!cz_cli_parse_size(optarg, &o.threads)) goto usage; break;
-        case 'q': o.quiet = true; break;
-        case 'b': o.backend = optarg; break;
-        case 'D': if (!cz_cli_parse_size(optarg, &o.device) || o.device > 1024) goto usage; break;
-        case 'R': random_params = true; break;
-        case 'n': dry_run = true; break;
-        case 'l': timeline_path = optarg; break;
-        case 's': svg_path = optarg; break;
-        case 'S': seed = strtoull(optarg, NULL, 0); break;
-        case 'J': json = true; break;
-        case 'j': if (!cz_cli_parse_size(optarg, &jobs) || !jobs || jobs > 64) goto usage; break;
-        case 'h': fputs(C2_PROVE_USAGE, stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    if (!cz_cli_check_output("cuzk prove", "--proof", o.proof_path) ||
-        !cz_cli_check_output("cuzk prove", "--public", o.public_path) ||
-        !cz_cli_check_output("cuzk prove", "--timeline", timeline_path) ||
-        !cz_cli_check_output("cuzk prove", "--svg", svg_path))
-        return CZ_EXIT_USAGE;
-    if (random_params) {
+    c2_prove_opts_t o;
+    int p = cz_opts_parse(&C2_PROVE_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    if (o.random_params) {
         /* timing only: no params, vk or public file; --proof optional */
-        if (optind != argc || !o.c1_path || o.params_path || o.dir || o.vk_path || o.public_path)
-            goto usage;
-        cz_c2_random_opts_t ro = { o.c1_path, o.proof_path, o.backend, timeline_path, svg_path,
-                                   o.workers, o.threads, o.device, seed, o.quiet, json, dry_run,
-                                   jobs };
+        cz_c2_random_opts_t ro = { o.c1_path, o.proof_path, o.backend, o.timeline_path,
+                                   o.svg_path, o.workers, o.threads, o.device, o.seed, o.quiet,
+                                   o.json, o.dry_run, o.jobs };
         return cz_bench_c2_random(&ro);
     }
-    if (optind != argc || !o.c1_path || !o.proof_path || !o.params_path == !o.dir || dry_run ||
-        json || timeline_path || svg_path || jobs != 1)
-        goto usage;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
@@ -504,156 +492,138 @@ int cmd_prove_porep_c2(int argc, char **argv)
     cz_ctx_free(ctx);
     /* an unknown backend name is a usage error, as for the other provers */
     return rc == CZ_OK ? CZ_EXIT_OK : bad_backend ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
-usage:
-    fputs(C2_PROVE_USAGE, stderr);
-    return CZ_EXIT_USAGE;
 }
 
-static const char C2_SETUP_USAGE[] =
-    "usage: cuzk setup --kind porep-c2 --sector-size SIZE (--params P --vk V | --params-dir D)\n"
-    "                  [--seed S] [--threads T]\n"
-    "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-    "  of the StackedDRG circuit of SIZE (2KiB, 8MiB, 512MiB, 32GiB, 64GiB), in\n"
-    "  bellperson's format. --params-dir D writes D/<Filecoin name>.params and .vk\n"
-    "  (v28-stacked-proof-of-replication-merkletree-poseidon_hasher-...), the names\n"
-    "  real parameters have, so `prove --params-dir` finds either.\n";
+typedef struct {
+    const char *kind, *params, *vk, *dir;
+    uint64_t sector_bytes, seed;
+    size_t threads;
+} c2_setup_opts_t;
+
+static const cz_opt C2_SETUP_OPTS[] = {
+    { "kind", 0, CZ_O_ENUM(c2_setup_opts_t, kind), .values = C2_KIND, .flags = CZ_OPT_REQUIRED,
+      .help = "the StackedDRG partition circuit" },
+    { "sector-size", 0, CZ_O_SECTOR(c2_setup_opts_t, sector_bytes), .arg = "SIZE",
+      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
+    { "params", 0, CZ_O_OUTPUT(c2_setup_opts_t, params), .arg = "P", .help = "the params file" },
+    { "vk", 0, CZ_O_OUTPUT(c2_setup_opts_t, vk), .arg = "V", .help = "its verifying key" },
+    { "params-dir", 0, CZ_O_OUTDIR(c2_setup_opts_t, dir), .arg = "D",
+      .help = "D/<Filecoin name>.params and .vk instead (D is created)" },
+    { "seed", 0, CZ_O_U64(c2_setup_opts_t, seed), .arg = "S",
+      .help = "toxic waste from S (reproducible; forgeable)" },
+    CZ_OPT_THREADS(c2_setup_opts_t, threads),
+};
+static const cz_opt_rule C2_SETUP_RULES[] = {
+    CZ_RULE(TOGETHER, "params", "vk"),
+    CZ_RULE(ONE_OF, "params", "params-dir"),
+};
+static const cz_opts_spec C2_SETUP_SPEC = {
+    .cmd = "cuzk setup",
+    .usage =
+        "usage: cuzk setup --kind porep-c2 --sector-size SIZE (--params P --vk V | --params-dir D)\n"
+        "                  [--seed S] [--threads T]\n",
+    .about =
+        "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
+        "  of the StackedDRG circuit of SIZE, in bellperson's format. --params-dir D\n"
+        "  writes D/<Filecoin name>.params and .vk\n"
+        "  (v28-stacked-proof-of-replication-merkletree-poseidon_hasher-...), the names\n"
+        "  real parameters have, so `prove --params-dir` finds either.\n",
+    CZ_OPTS(C2_SETUP_OPTS), CZ_RULES(C2_SETUP_RULES),
+    .help_cmd = "cuzk setup --kind porep-c2 --help",
+};
 
 int cmd_setup_porep_c2(int argc, char **argv)
 {
-    const char *size = NULL, *params = NULL, *vk = NULL, *dir = NULL, *seed = NULL, *threads = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(C2_SETUP_USAGE, stdout);
-            return CZ_EXIT_OK;
-        }
-        if (!v)
-            goto usage;
-        if (!strcmp(argv[i], "--kind") && !strcmp(v, "porep-c2"))
-            ;
-        else if (!strcmp(argv[i], "--sector-size"))
-            size = v;
-        else if (!strcmp(argv[i], "--params"))
-            params = v;
-        else if (!strcmp(argv[i], "--vk"))
-            vk = v;
-        else if (!strcmp(argv[i], "--params-dir"))
-            dir = v;
-        else if (!strcmp(argv[i], "--seed"))
-            seed = v;
-        else if (!strcmp(argv[i], "--threads"))
-            threads = v;
-        else
-            goto usage;
-        i++;
-    }
-    uint64_t bytes;
+    c2_setup_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int p = cz_opts_parse(&C2_SETUP_SPEC, &o, argc, argv, &r);
+    if (p != CZ_OPTS_RUN)
+        return p;
     char circuit[64], pbuf[1024], vbuf[1024];
-    if (!size) {
-        fprintf(stderr, "cuzk setup: --kind porep-c2 needs --sector-size\n");
-        goto usage;
-    }
-    if (cz_porep_parse_size(size, &bytes) || !cz_porep_proof_v1_1(bytes)) {
-        fprintf(stderr, "cuzk setup: --sector-size %s: not a PoRep sector size (want 2KiB, "
-                        "8MiB, 512MiB, 32GiB or 64GiB)\n", size);
-        goto usage;
-    }
-    if (!params != !vk || !params == !dir) {
-        fprintf(stderr, "cuzk setup: give --params and --vk, or --params-dir\n");
-        goto usage;
-    }
-    /* the README's `--params-dir params` into a new directory: create it now,
-     * before minutes of setup */
-    if (dir && !cz_cli_make_output_dir("cuzk setup", "--params-dir", dir))
-        return CZ_EXIT_USAGE;
-    if (dir && (!c2_named(pbuf, sizeof pbuf, dir, bytes, "params") ||
-                !c2_named(vbuf, sizeof vbuf, dir, bytes, "vk")))
-        goto usage;
-    snprintf(circuit, sizeof circuit, "porep:%s", size);
-    char *av[12] = { "setup", "--circuit", circuit, "--params", dir ? pbuf : (char *)params,
-                     "--vk", dir ? vbuf : (char *)vk };
-    int ac = 7;
-    if (seed) {
-        av[ac++] = "--seed";
-        av[ac++] = (char *)seed;
-    }
-    if (threads) {
-        av[ac++] = "--threads";
-        av[ac++] = (char *)threads;
-    }
-    return cmd_setup(ac, av);
-usage:
-    fputs(C2_SETUP_USAGE, stderr);
-    return CZ_EXIT_USAGE;
+    if (!cz_porep_proof_v1_1(o.sector_bytes))
+        return cz_opts_error(&C2_SETUP_SPEC, "--sector-size: no StackedDrg V1_1 proof of that size");
+    /* the README's `--params-dir params` into a new directory: the table made
+     * it, before minutes of setup */
+    if (o.dir && (!c2_named(pbuf, sizeof pbuf, o.dir, o.sector_bytes, "params") ||
+                  !c2_named(vbuf, sizeof vbuf, o.dir, o.sector_bytes, "vk")))
+        return cz_opts_error(&C2_SETUP_SPEC, "--params-dir %s: path too long", o.dir);
+    snprintf(circuit, sizeof circuit, "porep:%s", cz_opt_sector_name(o.sector_bytes));
+    return cz_cli_setup(circuit, o.dir ? pbuf : o.params, o.dir ? vbuf : o.vk,
+                        cz_opts_given(&C2_SETUP_SPEC, &r, "seed") ? &o.seed : NULL, o.threads);
 }
 
-static const char C2_VERIFY_USAGE[] =
-    "usage: cuzk verify --kind porep-c2 (--vk V | --params-dir D) --proof P\n"
-    "                   (--sector-size S --replica-id HEX --comm-d HEX --comm-r HEX --seed HEX\n"
-    "                    | --c1 FILE)\n"
-    "  Verifies a PoRep C2 proof as a chain verifier does, from the public values\n"
-    "  alone: challenges, their DRG and expander parents and every partition's\n"
-    "  public inputs are derived from replica_id, comm_d, comm_r, seed and the\n"
-    "  sector size (registered proof StackedDrg<S>V1_1). HEX: 64 hex digits, the\n"
-    "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
-    "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n";
+typedef struct {
+    const char *kind, *vk_path, *dir, *proof_path, *c1_path;
+    uint64_t sector_size;
+    uint8_t replica_id[32], comm_d[32], comm_r[32], seed[32];
+} c2_verify_opts_t;
+
+static const cz_opt C2_VERIFY_OPTS[] = {
+    { "kind", 0, CZ_O_ENUM(c2_verify_opts_t, kind), .values = C2_KIND, .flags = CZ_OPT_REQUIRED,
+      .help = "a PoRep C2 proof" },
+    { "vk", 0, CZ_O_STRING(c2_verify_opts_t, vk_path), .arg = "V", .help = "the verifying key" },
+    { "params-dir", 0, CZ_O_STRING(c2_verify_opts_t, dir), .arg = "D",
+      .help = "the Filecoin-named vk in D instead" },
+    { "proof", 0, CZ_O_STRING(c2_verify_opts_t, proof_path), .arg = "P", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof, 192 bytes per partition" },
+    CZ_OPT_SECTOR_SIZE(c2_verify_opts_t, sector_size, "the sector size (StackedDrg<S>V1_1)"),
+    CZ_OPT_HEX32(c2_verify_opts_t, replica_id, "replica-id", "the replica id"),
+    CZ_OPT_HEX32(c2_verify_opts_t, comm_d, "comm-d", "the unsealed sector's commitment"),
+    CZ_OPT_HEX32(c2_verify_opts_t, comm_r, "comm-r", "the sealed sector's commitment"),
+    CZ_OPT_HEX32(c2_verify_opts_t, seed, "seed", "the interactive seed"),
+    { "c1", 0, CZ_O_STRING(c2_verify_opts_t, c1_path), .arg = "FILE",
+      .help = "the public values from this C1 instead" },
+};
+static const cz_opt_rule C2_VERIFY_RULES[] = {
+    CZ_RULE(ONE_OF, "vk", "params-dir"),
+    CZ_RULE(EXCLUSIVE, "c1", "sector-size"),
+    CZ_RULE(EXCLUSIVE, "c1", "replica-id"),
+    CZ_RULE(EXCLUSIVE, "c1", "comm-d"),
+    CZ_RULE(EXCLUSIVE, "c1", "comm-r"),
+    CZ_RULE(EXCLUSIVE, "c1", "seed"),
+    CZ_RULE_UNLESS(REQUIRED, "c1", "sector-size", "replica-id", "comm-d", "comm-r"),
+    CZ_RULE_UNLESS(REQUIRED, "c1", "seed"),
+};
+static const cz_opts_spec C2_VERIFY_SPEC = {
+    .cmd = "cuzk verify",
+    .usage =
+        "usage: cuzk verify --kind porep-c2 (--vk V | --params-dir D) --proof P\n"
+        "                   (--sector-size S --replica-id HEX --comm-d HEX --comm-r HEX --seed HEX\n"
+        "                    | --c1 FILE)\n"
+        "       `cuzk verify --kind porep-c2 --registered-proof T ...` (its own --help)\n",
+    .about =
+        "  Verifies a PoRep C2 proof as a chain verifier does, from the public values\n"
+        "  alone: challenges, their DRG and expander parents and every partition's\n"
+        "  public inputs are derived from replica_id, comm_d, comm_r, seed and the\n"
+        "  sector size (registered proof StackedDrg<S>V1_1). HEX: 64 hex digits, the\n"
+        "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
+        "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n",
+    CZ_OPTS(C2_VERIFY_OPTS), CZ_RULES(C2_VERIFY_RULES),
+    .help_cmd = "cuzk verify --kind porep-c2 --help",
+};
 
 void cz_cli_c2_usage(FILE *f, const char *command)
 {
-    fputs(!strcmp(command, "prove") ? C2_PROVE_USAGE
-          : !strcmp(command, "setup") ? C2_SETUP_USAGE : C2_VERIFY_USAGE, f);
+    cz_opts_usage(!strcmp(command, "prove") ? &C2_PROVE_SPEC
+                  : !strcmp(command, "setup") ? &C2_SETUP_SPEC : &C2_VERIFY_SPEC, f);
 }
 
 int cmd_verify_porep_c2(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "kind", required_argument, 0, 'k' },       { "vk", required_argument, 0, 'v' },
-        { "params-dir", required_argument, 0, 'd' }, { "proof", required_argument, 0, 'p' },
-        { "sector-size", required_argument, 0, 'S' }, { "replica-id", required_argument, 0, 'r' },
-        { "comm-d", required_argument, 0, 'D' },     { "comm-r", required_argument, 0, 'R' },
-        { "seed", required_argument, 0, 's' },       { "c1", required_argument, 0, 'c' },
-        { "help", no_argument, 0, 'h' },             { 0, 0, 0, 0 },
-    };
-    const char *vk_path = NULL, *dir = NULL, *proof_path = NULL, *c1_path = NULL, *size = NULL;
-    const char *hex[4] = { NULL };   /* replica_id, comm_d, comm_r, seed */
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'k': if (strcmp(optarg, "porep-c2")) goto usage; break;
-        case 'v': vk_path = optarg; break;
-        case 'd': dir = optarg; break;
-        case 'p': proof_path = optarg; break;
-        case 'S': size = optarg; break;
-        case 'r': hex[0] = optarg; break;
-        case 'D': hex[1] = optarg; break;
-        case 'R': hex[2] = optarg; break;
-        case 's': hex[3] = optarg; break;
-        case 'c': c1_path = optarg; break;
-        case 'h': fputs(C2_VERIFY_USAGE, stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    bool values = size || hex[0] || hex[1] || hex[2] || hex[3];
-    if (optind != argc || !proof_path || !vk_path == !dir || values == (c1_path != NULL))
-        goto usage;
+    c2_verify_opts_t o;
+    int p = cz_opts_parse(&C2_VERIFY_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    const char *vk_path = o.vk_path, *dir = o.dir, *proof_path = o.proof_path;
+    const char *c1_path = o.c1_path;
     cz_porep_public_t pub;
     memset(&pub, 0, sizeof pub);
-    if (values) {
-        char probe[256];
-        if (!size || cz_porep_parse_size(size, &pub.sector_size) ||
-            cz_porep_params_file_name(probe, sizeof probe, pub.sector_size, "vk", NULL)) {
-            fprintf(stderr, "cuzk verify: --sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n");
-            goto usage;
-        }
-        uint8_t *dst[4] = { pub.replica_id, pub.comm_d, pub.comm_r, pub.seed };
-        static const char *names[4] = { "--replica-id", "--comm-d", "--comm-r", "--seed" };
-        for (int i = 0; i < 4; i++) {
-            if (!hex32(dst[i], hex[i])) {
-                fprintf(stderr, "cuzk verify: %s wants 64 hex digits\n", names[i]);
-                goto usage;
-            }
-        }
+    if (!c1_path) {
+        pub.sector_size = o.sector_size;
+        memcpy(pub.replica_id, o.replica_id, 32);
+        memcpy(pub.comm_d, o.comm_d, 32);
+        memcpy(pub.comm_r, o.comm_r, 32);
+        memcpy(pub.seed, o.seed, 32);
     }
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1))
@@ -683,9 +653,6 @@ int cmd_verify_porep_c2(int argc, char **argv)
     free(c1);
     cz_ctx_free(ctx);
     return exit_code;
-usage:
-    fputs(C2_VERIFY_USAGE, stderr);
-    return CZ_EXIT_USAGE;
 }
 #else
 int cmd_porep(int argc, char **argv)
@@ -696,14 +663,6 @@ int cmd_porep(int argc, char **argv)
     return CZ_EXIT_FAIL;
 }
 
-bool cz_cli_has_kind(int argc, char **argv, const char *kind)
-{
-    for (int i = 1; i < argc; i++)
-        if ((!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], kind)) ||
-            (!strncmp(argv[i], "--kind=", 7) && !strcmp(argv[i] + 7, kind)))
-            return true;
-    return false;
-}
 
 static int no_c2(void)
 {

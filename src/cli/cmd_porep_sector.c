@@ -27,13 +27,13 @@
  * replica_id on stderr. Exit 0 done, 2 bad input. verify: 0 valid, 1
  * invalid, 2 bad input.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/public_file.h"
 #include "core/hex.h"
 #include "porep/porep.h"
@@ -49,26 +49,26 @@ typedef struct {
     uint8_t replica_id[32], comm_d[32], comm_r[32], seed[32];
 } sector_values_t;
 
-/* Options both commands take; `have` marks the ones given. */
-enum { O_PROOF, O_REPLICA, O_PROVER, O_MINER, O_SECTOR, O_TICKET, O_SEED, O_COMM_R, O_COMM_D,
-       O_NVALUES };
-static const char *const OPT_NAMES[O_NVALUES] = {
-    "--registered-proof", "--replica-id", "--prover-id", "--miner", "--sector",
-    "--ticket",           "--seed",       "--comm-r",    "--comm-d",
-};
-
-static bool hex32(uint8_t out[32], const char *s)
-{
-    return s && strlen(s) == 64 && cz_hex_decode(out, s, 32);
-}
+/* Both commands' options: the SECTOR values, then each command's own. */
+typedef struct {
+    const cz_porep_proof_t *proof;
+    uint8_t replica_id[32], prover_id[32], miner[32], ticket[32], seed[32], comm_r[32], comm_d[32];
+    uint64_t sector;
+    /* public-inputs */
+    size_t partition;
+    const char *out;
+    /* verify */
+    const char *kind, *vk, *dir, *proof_path;
+} sector_opts_t;
 
 /* "f01234" / "t01234" / "1234" -> the prover_id (LEB128 of the actor id). */
-static bool miner_prover_id(uint8_t out[32], const char *s)
+static bool miner_prover_id(void *field, const char *s, char *why, size_t cap)
 {
+    uint8_t *out = field;
     if ((s[0] == 'f' || s[0] == 't') && s[1] == '0')
         s += 2;
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19)
-        return false;
+        return snprintf(why, cap, "is not an actor id: f01234, t01234 or 1234"), false;
     uint64_t id = strtoull(s, NULL, 10);
     memset(out, 0, 32);
     unsigned i = 0;
@@ -82,85 +82,58 @@ static bool miner_prover_id(uint8_t out[32], const char *s)
     return true;
 }
 
+#define SECTOR_OPTS                                                                          \
+    CZ_OPT_REGISTERED_PROOF(sector_opts_t, proof, "the sector's StackedDrg registered proof"), \
+    CZ_OPT_HEX32(sector_opts_t, replica_id, "replica-id", "the replica id"),                 \
+    CZ_OPT_HEX32(sector_opts_t, prover_id, "prover-id", "the prover id (instead of --miner)"), \
+    { "miner", 0, CZ_O_CUSTOM(sector_opts_t, miner), .hook = miner_prover_id, .arg = "ID",   \
+      .help = "the miner's actor id (f01234, t01234, 1234): its prover id" },                \
+    { "sector", 0, CZ_O_U64(sector_opts_t, sector), .help = "the sector number" },         \
+    CZ_OPT_HEX32(sector_opts_t, ticket, "ticket", "the ticket"),                             \
+    CZ_OPT_HEX32(sector_opts_t, seed, "seed", "the interactive seed (not for NI-PoRep)"),     \
+    CZ_OPT_HEX32(sector_opts_t, comm_r, "comm-r", "the sealed sector's commitment"),         \
+    CZ_OPT_HEX32(sector_opts_t, comm_d, "comm-d", "the unsealed sector's commitment")
+
+/* The replica id, given or derived from the prover values; never both. */
+#define SECTOR_RULES                                                                         \
+    CZ_RULE(EXCLUSIVE, "replica-id", "prover-id"), CZ_RULE(EXCLUSIVE, "replica-id", "miner"), \
+    CZ_RULE(EXCLUSIVE, "replica-id", "sector"), CZ_RULE(EXCLUSIVE, "replica-id", "ticket"),  \
+    CZ_RULE_UNLESS(ONE_OF, "replica-id", "prover-id", "miner"),                              \
+    CZ_RULE_UNLESS(REQUIRED, "replica-id", "sector", "ticket")
+
 /*
- * Fill |v| from the option values |opt| (NULL = not given). False after
- * printing which value is missing or malformed, naming the option.
+ * The sector values of parsed options: the replica id (derived from the
+ * prover values when not given) and the seed, which NI-PoRep refuses and
+ * the others need. A usage error (printed) when they do not fit the proof.
  */
-static bool sector_values(sector_values_t *v, const char *cmd, const char *const opt[O_NVALUES])
+static int sector_values(sector_values_t *v, const cz_opts_spec *spec,
+                         const cz_opts_result_t *r, const sector_opts_t *o)
 {
     memset(v, 0, sizeof *v);
-    if (!opt[O_PROOF] || !(v->proof = cz_porep_proof_by_name(opt[O_PROOF]))) {
-        fprintf(stderr, "%s: --registered-proof wants a StackedDrg proof name, e.g. "
-                        "StackedDrg32GiBV1_1 or StackedDrg32GiBV1 (got '%s')\n",
-                cmd, opt[O_PROOF] ? opt[O_PROOF] : "");
-        return false;
-    }
-    const int h[4] = { O_SEED, O_COMM_R, O_COMM_D, -1 };
-    uint8_t *dst[3] = { v->seed, v->comm_r, v->comm_d };
+    v->proof = o->proof;
     /* NI-PoRep: no seed (challenges from replica_id and comm_r) */
     const bool ni = v->proof->challenges == CZ_POREP_NON_INTERACTIVE;
-    if (ni && opt[O_SEED]) {
-        fprintf(stderr, "%s: %s takes no --seed (non-interactive challenges)\n", cmd,
-                v->proof->name);
-        return false;
+    bool seed = cz_opts_given(spec, r, "seed");
+    if (ni && seed)
+        return cz_opts_error(spec, "%s takes no --seed (non-interactive challenges)",
+                             v->proof->name);
+    if (!ni && !seed)
+        return cz_opts_error(spec, "missing --seed HEX (%s has interactive challenges)",
+                             v->proof->name);
+    if (seed)
+        memcpy(v->seed, o->seed, 32);
+    memcpy(v->comm_r, o->comm_r, 32);
+    memcpy(v->comm_d, o->comm_d, 32);
+    if (cz_opts_given(spec, r, "replica-id")) {
+        memcpy(v->replica_id, o->replica_id, 32);
+        return CZ_OPTS_RUN;
     }
-    for (int i = ni ? 1 : 0; h[i] >= 0; i++) {
-        if (!hex32(dst[i], opt[h[i]])) {
-            fprintf(stderr, "%s: %s wants 64 hex digits\n", cmd, OPT_NAMES[h[i]]);
-            return false;
-        }
-    }
-    bool by_prover = opt[O_PROVER] || opt[O_MINER] || opt[O_SECTOR] || opt[O_TICKET];
-    if (opt[O_REPLICA]) {
-        if (by_prover) {
-            fprintf(stderr, "%s: give --replica-id or the prover values "
-                            "(--prover-id/--miner, --sector, --ticket), not both\n", cmd);
-            return false;
-        }
-        if (!hex32(v->replica_id, opt[O_REPLICA])) {
-            fprintf(stderr, "%s: --replica-id wants 64 hex digits\n", cmd);
-            return false;
-        }
-        return true;
-    }
-    uint8_t prover[32], ticket[32], porep_id[32];
-    if (!opt[O_PROVER] == !opt[O_MINER]) {
-        fprintf(stderr, "%s: give one of --prover-id HEX and --miner ID (or --replica-id)\n",
-                cmd);
-        return false;
-    }
-    if (opt[O_PROVER] ? !hex32(prover, opt[O_PROVER]) : !miner_prover_id(prover, opt[O_MINER])) {
-        fprintf(stderr, "%s: %s\n", cmd,
-                opt[O_PROVER] ? "--prover-id wants 64 hex digits"
-                              : "--miner wants an actor id: f01234, t01234 or 1234");
-        return false;
-    }
-    char *end = NULL;
-    unsigned long long sector = opt[O_SECTOR] ? strtoull(opt[O_SECTOR], &end, 10) : 0;
-    if (!opt[O_SECTOR] || !*opt[O_SECTOR] || *end || opt[O_SECTOR][0] == '-') {
-        fprintf(stderr, "%s: --sector wants the sector number (a u64)\n", cmd);
-        return false;
-    }
-    if (!hex32(ticket, opt[O_TICKET])) {
-        fprintf(stderr, "%s: --ticket wants 64 hex digits\n", cmd);
-        return false;
-    }
+    uint8_t porep_id[32];
     cz_porep_id(porep_id, v->proof);
-    cz_porep_replica_id(v->replica_id, prover, (uint64_t)sector, ticket, v->comm_d, porep_id);
-    return true;
+    cz_porep_replica_id(v->replica_id, cz_opts_given(spec, r, "miner") ? o->miner : o->prover_id,
+                        o->sector, o->ticket, v->comm_d, porep_id);
+    return CZ_OPTS_RUN;
 }
-
-/* Map long option |c| (its index + 1000) into opt[]. */
-#define SECTOR_LONGOPTS                                                                      \
-    { "registered-proof", required_argument, 0, 1000 + O_PROOF },                            \
-    { "replica-id", required_argument, 0, 1000 + O_REPLICA },                                \
-    { "prover-id", required_argument, 0, 1000 + O_PROVER },                                  \
-    { "miner", required_argument, 0, 1000 + O_MINER },                                       \
-    { "sector", required_argument, 0, 1000 + O_SECTOR },                                     \
-    { "ticket", required_argument, 0, 1000 + O_TICKET },                                     \
-    { "seed", required_argument, 0, 1000 + O_SEED },                                         \
-    { "comm-r", required_argument, 0, 1000 + O_COMM_R },                                     \
-    { "comm-d", required_argument, 0, 1000 + O_COMM_D }
 
 #define SECTOR_USAGE                                                                         \
     "  SECTOR: (--replica-id HEX | (--prover-id HEX | --miner f0ID) --sector N --ticket HEX)\n" \
@@ -171,63 +144,53 @@ static bool sector_values(sector_values_t *v, const char *cmd, const char *const
     "  C1 JSON order. The V1 proofs use their own graph (predecessor last, expander parents\n"\
     "  truncated to u32).\n"
 
-static const char PI_USAGE[] =
-    "usage: cuzk porep public-inputs --registered-proof T SECTOR [--partition K] [-o FILE]\n"
-    "  Every partition's public inputs (or partition K's) as a chain verifier derives\n"
-    "  them, in the file format `cuzk verify --vk --proof --public` reads.\n" SECTOR_USAGE
-    "  Exit 0 done, 2 bad input.\n";
+static const cz_opt PI_OPTS[] = {
+    SECTOR_OPTS,
+    { "partition", 0, CZ_O_SIZE(sector_opts_t, partition), .arg = "K",
+      .help = "partition K's inputs only (default: every partition's)" },
+    { "output", 'o', CZ_O_OUTPUT(sector_opts_t, out), .arg = "FILE",
+      .help = "the public-inputs file (default: stdout)" },
+};
+static const cz_opt_rule PI_RULES[] = {
+    CZ_RULE(REQUIRED, "registered-proof", "comm-r", "comm-d"),
+    SECTOR_RULES,
+};
+static const cz_opts_spec PI_SPEC = {
+    .cmd = "cuzk porep public-inputs",
+    .usage = "usage: cuzk porep public-inputs --registered-proof T SECTOR [--partition K] [-o FILE]\n",
+    .about = "  Every partition's public inputs (or partition K's) as a chain verifier derives\n"
+             "  them, in the file format `cuzk verify --vk --proof --public` reads.\n" SECTOR_USAGE
+             "  Exit 0 done, 2 bad input.\n",
+    CZ_OPTS(PI_OPTS), CZ_RULES(PI_RULES),
+};
 
 int cz_cli_porep_public_inputs(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        SECTOR_LONGOPTS,
-        { "partition", required_argument, 0, 'k' },
-        { "output", required_argument, 0, 'o' },
-        { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    const char *opt[O_NVALUES] = { NULL }, *out_path = NULL, *part = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-        if (c >= 1000 && c < 1000 + O_NVALUES)
-            opt[c - 1000] = optarg;
-        else if (c == 'k')
-            part = optarg;
-        else if (c == 'o')
-            out_path = optarg;
-        else if (c == 'h')
-            return fputs(PI_USAGE, stdout), CZ_EXIT_OK;
-        else
-            return fputs(PI_USAGE, stderr), CZ_EXIT_USAGE;
-    }
+    sector_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int rc = cz_opts_parse(&PI_SPEC, &o, argc, argv, &r);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
     sector_values_t v;
-    if (optind != argc)
-        return fputs(PI_USAGE, stderr), CZ_EXIT_USAGE;
-    if (!sector_values(&v, "cuzk porep public-inputs", opt))
-        return CZ_EXIT_USAGE;
+    if ((rc = sector_values(&v, &PI_SPEC, &r, &o)) != CZ_OPTS_RUN)
+        return rc;
     cz_porep_params_t p;
-    if (cz_porep_proof_params(&p, v.proof)) {
-        fprintf(stderr, "cuzk porep public-inputs: --registered-proof %s: no circuit "
-                        "configuration for its sector size\n", v.proof->name);
-        return CZ_EXIT_USAGE;
-    }
+    if (cz_porep_proof_params(&p, v.proof))
+        return cz_opts_error(&PI_SPEC, "--registered-proof %s: no circuit configuration for its "
+                             "sector size", v.proof->name);
     unsigned first = 0, count = p.partitions;
-    if (part) {
-        char *end;
-        unsigned long k = strtoul(part, &end, 10);
-        if (!*part || *end || k >= p.partitions) {
-            fprintf(stderr, "cuzk porep public-inputs: --partition wants 0..%u\n",
-                    p.partitions - 1);
-            return CZ_EXIT_USAGE;
-        }
-        first = (unsigned)k;
+    if (cz_opts_given(&PI_SPEC, &r, "partition")) {
+        if (o.partition >= p.partitions)
+            return cz_opts_error(&PI_SPEC, "--partition: '%zu' is out of range (0..%u)",
+                                 o.partition, p.partitions - 1);
+        first = (unsigned)o.partition;
         count = 1;
     }
+    const char *out_path = o.out;
     const size_t per = cz_porep_num_inputs(&p) - 1;
     cz_fr *in = malloc((size_t)count * per * sizeof *in);
     cz_ctx_t *ctx = NULL;
-    int rc = in ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
+    rc = in ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
     for (unsigned k = 0; rc == CZ_OK && k < count; k++)
         rc = cz_porep_public_inputs_proof(ctx, in + (size_t)k * per, per, &p, v.proof,
                                           v.replica_id, v.comm_d, v.comm_r, v.seed, first + k);
@@ -257,49 +220,45 @@ bool cz_cli_has_registered_proof(int argc, char **argv)
 }
 
 #ifdef CUZK_HAVE_JANSSON
-static const char VERIFY_USAGE[] =
-    "usage: cuzk verify --kind porep-c2 --registered-proof T (--vk V | --params-dir D)\n"
-    "                   --proof P SECTOR\n"
-    "  Verifies a PoRep proof (partitions x 192 bytes) from the sector values alone, as\n"
-    "  the chain does (rust-fil-proofs verify_seal). --params-dir D takes the Filecoin-\n"
-    "  named vk (v28-stacked-proof-of-replication-...vk) from D.\n" SECTOR_USAGE
-    "  Exit 0 valid, 1 invalid, 2 bad input.\n";
+static const char *const C2_KIND[] = { "porep-c2", NULL };
+
+static const cz_opt VS_OPTS[] = {
+    { "kind", 0, CZ_O_ENUM(sector_opts_t, kind), .values = C2_KIND, .flags = CZ_OPT_REQUIRED,
+      .help = "a PoRep proof" },
+    SECTOR_OPTS,
+    { "vk", 0, CZ_O_STRING(sector_opts_t, vk), .arg = "V", .help = "the verifying key" },
+    { "params-dir", 0, CZ_O_STRING(sector_opts_t, dir), .arg = "D",
+      .help = "the Filecoin-named vk (v28-stacked-proof-of-replication-...vk) in D instead" },
+    { "proof", 0, CZ_O_STRING(sector_opts_t, proof_path), .arg = "P", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof, 192 bytes per partition" },
+};
+static const cz_opt_rule VS_RULES[] = {
+    CZ_RULE(REQUIRED, "registered-proof", "comm-r", "comm-d"),
+    CZ_RULE(ONE_OF, "vk", "params-dir"),
+    SECTOR_RULES,
+};
+static const cz_opts_spec VS_SPEC = {
+    .cmd = "cuzk verify",
+    .usage = "usage: cuzk verify --kind porep-c2 --registered-proof T (--vk V | --params-dir D)\n"
+             "                   --proof P SECTOR\n",
+    .about = "  Verifies a PoRep proof (partitions x 192 bytes) from the sector values alone, as\n"
+             "  the chain does (rust-fil-proofs verify_seal).\n" SECTOR_USAGE
+             "  Exit 0 valid, 1 invalid, 2 bad input.\n",
+    CZ_OPTS(VS_OPTS), CZ_RULES(VS_RULES),
+    .help_cmd = "cuzk verify --kind porep-c2 --registered-proof X --help",
+};
 
 int cz_cli_verify_porep_sector(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        SECTOR_LONGOPTS,
-        { "kind", required_argument, 0, 'K' },
-        { "vk", required_argument, 0, 'v' },
-        { "params-dir", required_argument, 0, 'd' },
-        { "proof", required_argument, 0, 'p' },
-        { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    const char *opt[O_NVALUES] = { NULL }, *vk_path = NULL, *dir = NULL, *proof_path = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        if (c >= 1000 && c < 1000 + O_NVALUES)
-            opt[c - 1000] = optarg;
-        else if (c == 'K' && !strcmp(optarg, "porep-c2"))
-            continue;
-        else if (c == 'v')
-            vk_path = optarg;
-        else if (c == 'd')
-            dir = optarg;
-        else if (c == 'p')
-            proof_path = optarg;
-        else if (c == 'h')
-            return fputs(VERIFY_USAGE, stdout), CZ_EXIT_OK;
-        else
-            return fputs(VERIFY_USAGE, stderr), CZ_EXIT_USAGE;
-    }
-    if (optind != argc || !proof_path || !vk_path == !dir)
-        return fputs(VERIFY_USAGE, stderr), CZ_EXIT_USAGE;
+    sector_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int go = cz_opts_parse(&VS_SPEC, &o, argc, argv, &r);
+    if (go != CZ_OPTS_RUN)
+        return go;
     sector_values_t v;
-    if (!sector_values(&v, "cuzk verify", opt))
-        return CZ_EXIT_USAGE;
+    if ((go = sector_values(&v, &VS_SPEC, &r, &o)) != CZ_OPTS_RUN)
+        return go;
+    const char *vk_path = o.vk, *dir = o.dir, *proof_path = o.proof_path;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_USAGE;

@@ -19,7 +19,6 @@
  * 1 failed / INVALID, 2 bad input or usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +26,16 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "circuits/porep/stacked.h"
 #include "circuits/post/fallback.h"
 #include "cuzk/ctx.h"
+
+/* --kind of prove/verify/setup: winning-post or window-post. */
+bool cz_cli_post_kind(int argc, char **argv)
+{
+    return cz_cli_has_kind(argc, argv, "winning-post") || cz_cli_has_kind(argc, argv, "window-post");
+}
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
@@ -42,20 +48,6 @@ static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
 {
     fprintf(stderr, "cuzk %s: %s\n", cmd, *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     return rc;
-}
-
-/* --kind of prove/verify/setup: winning-post or window-post. */
-static bool kind_of(int argc, char **argv, cz_post_kind_t *k)
-{
-    return cz_cli_has_kind(argc, argv, "winning-post") ? (*k = CZ_POST_WINNING, true)
-           : cz_cli_has_kind(argc, argv, "window-post") ? (*k = CZ_POST_WINDOW, true)
-                                                         : false;
-}
-
-bool cz_cli_post_kind(int argc, char **argv)
-{
-    cz_post_kind_t k;
-    return kind_of(argc, argv, &k);
 }
 
 /* DIR/<Filecoin name>.EXT of |proof|'s circuit. */
@@ -73,41 +65,54 @@ static bool named(char *out, size_t cap, const char *dir, const cz_post_proof_t 
 
 /* ---- gen-vanilla ------------------------------------------------------------------ */
 
-static const char GEN_USAGE[] =
-    "usage: cuzk post gen-vanilla --kind winning|window --sector-size S [--sectors N]\n"
-    "                             --random SEED -o FILE\n"
-    "  Seals N test sectors (default 1; S = 2KiB, 8MiB or 512MiB) and writes the\n"
-    "  PoSt input FILE: randomness and miner from SEED, the public sectors, and\n"
-    "  each sector's bincode vanilla proof as rust-filecoin-proofs-api writes it.\n";
+static const char *const GEN_KINDS[] = { "winning", "window", "winning-post", "window-post", NULL };
+static const char *const POST_KINDS[] = { "winning-post", "window-post", NULL };
+
+typedef struct {
+    const char *kind, *out, *input, *dir, *proof, *backend;
+    uint64_t sector_bytes, seed;
+    size_t sectors, threads, device;
+    bool random;
+} post_opts_t;
+
+#define POST_KIND(what)                                                                     \
+    { "kind", 0, CZ_O_ENUM(post_opts_t, kind), .values = POST_KINDS, .flags = CZ_OPT_REQUIRED, \
+      .help = what }
+
+static const cz_opt GEN_OPTS[] = {
+    { "kind", 0, CZ_O_ENUM(post_opts_t, kind), .values = GEN_KINDS, .flags = CZ_OPT_REQUIRED,
+      .help = "WinningPoSt or WindowPoSt" },
+    { "sector-size", 0, CZ_O_SECTOR(post_opts_t, sector_bytes), .arg = "S",
+      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB or 512MiB (sealed here)" },
+    { "sectors", 0, CZ_O_SIZE(post_opts_t, sectors), .min = 1, .max = 1u << 16, .def = "1",
+      .help = "test sectors to seal" },
+    { "random", 0, CZ_O_U64(post_opts_t, seed), .arg = "SEED", .flags = CZ_OPT_REQUIRED,
+      .help = "the randomness, miner and sector data from SEED" },
+    { "out", 'o', CZ_O_OUTPUT(post_opts_t, out), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the PoSt input (post/input.h's JSON)" },
+};
+static const cz_opts_spec GEN_SPEC = {
+    .cmd = "cuzk post gen-vanilla",
+    .usage = "usage: cuzk post gen-vanilla --kind winning|window --sector-size S [--sectors N]\n"
+             "                             --random SEED -o FILE\n",
+    .about = "  Seals N test sectors and writes the PoSt input FILE: randomness and miner\n"
+             "  from SEED, the public sectors, and each sector's bincode vanilla proof as\n"
+             "  rust-filecoin-proofs-api writes it.\n",
+    CZ_OPTS(GEN_OPTS),
+};
 
 static int gen_vanilla(int argc, char **argv)
 {
-    const char *kind = NULL, *size = NULL, *sectors = "1", *seed = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = !strcmp(argv[i], "--kind")          ? &kind
-                            : !strcmp(argv[i], "--sector-size") ? &size
-                            : !strcmp(argv[i], "--sectors")     ? &sectors
-                            : !strcmp(argv[i], "--random")      ? &seed
-                            : !strcmp(argv[i], "-o")            ? &out
-                            : !strcmp(argv[i], "--out")         ? &out
-                                                                : NULL;
-        if (!strcmp(argv[i], "--help")) {
-            fputs(GEN_USAGE, stdout);
-            return CZ_EXIT_OK;
-        }
-        if (!slot || !v)
-            goto usage;
-        *slot = v;
-        i++;
-    }
+    post_opts_t o;
+    int p = cz_opts_parse(&GEN_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_post_kind_t k;
-    uint64_t bytes;
-    size_t n, s;
-    if (!kind || cz_post_kind_parse(kind, &k) || !size || cz_porep_parse_size(size, &bytes) ||
-        !cz_cli_parse_size(sectors, &n) || !seed || !cz_cli_parse_size(seed, &s) || !out ||
-        n > 1u << 16)
-        goto usage;
+    cz_post_kind_parse(o.kind, &k);   /* one of GEN_KINDS */
+    uint64_t bytes = o.sector_bytes;
+    size_t n = o.sectors;
+    uint64_t s = o.seed;
+    const char *out = o.out;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
@@ -123,9 +128,6 @@ static int gen_vanilla(int argc, char **argv)
     cz_post_input_free(&in);
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
-usage:
-    fputs(GEN_USAGE, stderr);
-    return CZ_EXIT_USAGE;
 }
 
 int cmd_post(int argc, char **argv)
@@ -133,94 +135,106 @@ int cmd_post(int argc, char **argv)
     static const cz_cli_command sub[] = {
         { "gen-vanilla", gen_vanilla, "seal test sectors, write their PoSt vanilla proofs" },
     };
-    return cz_cli_dispatch("cuzk post", sub, sizeof sub / sizeof sub[0], GEN_USAGE, argc, argv);
+    return cz_cli_dispatch("cuzk post", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk post gen-vanilla ...   (cuzk post gen-vanilla --help)",
+                           argc, argv);
 }
 
 /* ---- setup ------------------------------------------------------------------------ */
 
-static const char SETUP_USAGE[] =
-    "usage: cuzk setup --kind winning-post|window-post --sector-size S --params-dir D\n"
-    "                  [--seed N] [--threads T]\n"
-    "  TEST parameters (random toxic waste; never for production) under the\n"
-    "  Filecoin names (v28-proof-of-spacetime-fallback-...{params,vk}) in D.\n";
+static const cz_opt SETUP_OPTS[] = {
+    POST_KIND("the fallback PoSt circuit"),
+    { "sector-size", 0, CZ_O_SECTOR(post_opts_t, sector_bytes), .arg = "S",
+      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
+    { "params-dir", 0, CZ_O_OUTDIR(post_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
+      .help = "D/<Filecoin name>.params and .vk (D is created)" },
+    { "seed", 0, CZ_O_U64(post_opts_t, seed), .arg = "N",
+      .help = "toxic waste from N (reproducible; forgeable)" },
+    CZ_OPT_THREADS(post_opts_t, threads),
+};
+static const cz_opts_spec SETUP_SPEC = {
+    .cmd = "cuzk setup",
+    .usage = "usage: cuzk setup --kind winning-post|window-post --sector-size S --params-dir D\n"
+             "                  [--seed N] [--threads T]\n",
+    .about = "  TEST parameters (random toxic waste; never for production) under the\n"
+             "  Filecoin names (v28-proof-of-spacetime-fallback-...{params,vk}) in D.\n",
+    CZ_OPTS(SETUP_OPTS),
+    .help_cmd = "cuzk setup --kind winning-post --help",
+};
 
 int cmd_setup_post(int argc, char **argv)
 {
-    const char *size = NULL, *dir = NULL, *seed = NULL, *threads = NULL;
+    post_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int p = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_post_kind_t k;
-    if (!kind_of(argc, argv, &k))
-        goto usage;
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            goto usage;
-        if (!strcmp(argv[i], "--kind"))
-            ;
-        else if (!strcmp(argv[i], "--sector-size"))
-            size = v;
-        else if (!strcmp(argv[i], "--params-dir"))
-            dir = v;
-        else if (!strcmp(argv[i], "--seed"))
-            seed = v;
-        else if (!strcmp(argv[i], "--threads"))
-            threads = v;
-        else
-            goto usage;
-        i++;
-    }
-    uint64_t bytes;
+    cz_post_kind_parse(o.kind, &k);
     char circuit[64], pbuf[1024], vbuf[1024];
-    const cz_post_proof_t *proof;
-    if (!size || !dir || cz_porep_parse_size(size, &bytes) ||
-        !(proof = cz_post_proof_current(k, bytes)) ||
-        !named(pbuf, sizeof pbuf, dir, proof, "params") || !named(vbuf, sizeof vbuf, dir, proof, "vk"))
-        goto usage;
-    if (mkdir(dir, 0755) && errno != EEXIST) {
-        fprintf(stderr, "cuzk setup: cannot create %s: %s\n", dir, strerror(errno));
-        return CZ_EXIT_FAIL;
-    }
-    snprintf(circuit, sizeof circuit, "%s:%s", cz_post_kind_name(k), size);
-    char *av[12] = { "setup", "--circuit", circuit, "--params", pbuf, "--vk", vbuf };
-    int ac = 7;
-    if (seed) {
-        av[ac++] = "--seed";
-        av[ac++] = (char *)seed;
-    }
-    if (threads) {
-        av[ac++] = "--threads";
-        av[ac++] = (char *)threads;
-    }
-    return cmd_setup(ac, av);
-usage:
-    fputs(SETUP_USAGE, stderr);
-    return CZ_EXIT_USAGE;
+    const cz_post_proof_t *proof = cz_post_proof_current(k, o.sector_bytes);
+    if (!proof || !named(pbuf, sizeof pbuf, o.dir, proof, "params") ||
+        !named(vbuf, sizeof vbuf, o.dir, proof, "vk"))
+        return cz_opts_error(&SETUP_SPEC, "no %s params name for %s in %s", o.kind,
+                             cz_opt_sector_name(o.sector_bytes), o.dir);
+    snprintf(circuit, sizeof circuit, "%s:%s", cz_post_kind_name(k),
+             cz_opt_sector_name(o.sector_bytes));
+    return cz_cli_setup(circuit, pbuf, vbuf, cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL,
+                        o.threads);
 }
 
 /* ---- prove ------------------------------------------------------------------------ */
 
-static const char PROVE_USAGE[] =
-    "usage: cuzk prove --kind winning-post|window-post --input FILE --params-dir D\n"
-    "                  --proof OUT [--backend cpu|cuda|auto] [--device N] [--threads T]\n"
-    "       cuzk prove --kind winning-post|window-post --sector-size S --random-params\n"
-    "                  [--seed N] [--backend B] [--device N] [--threads T]\n"
-    "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape made of\n"
-    "  random points and a witness of random field elements (the real R1CS and scalar\n"
-    "  distribution; the proof cannot verify and is not written). Prints the shape,\n"
-    "  the params' generation time, synthesis, the device region and submit-to-done.\n";
+static const cz_opt PROVE_OPTS[] = {
+    POST_KIND("the fallback PoSt proof"),
+    { "input", 0, CZ_O_STRING(post_opts_t, input), .arg = "FILE",
+      .help = "the PoSt input (cuzk post gen-vanilla; Curio's fields)" },
+    { "params-dir", 0, CZ_O_STRING(post_opts_t, dir), .arg = "D",
+      .help = "the Filecoin-named params in D" },
+    { "proof", 0, CZ_O_OUTPUT(post_opts_t, proof), .arg = "OUT",
+      .help = "the 192-byte proof, written after it verified" },
+    CZ_OPT_BACKEND(post_opts_t, backend, "auto"),
+    CZ_OPT_DEVICE(post_opts_t, device),
+    CZ_OPT_THREADS(post_opts_t, threads),
+    { "sector-size", 0, CZ_O_SECTOR(post_opts_t, sector_bytes), .arg = "S",
+      .help = "the circuit's sector size (--random-params)" },
+    { "random-params", 0, CZ_O_FLAG(post_opts_t, random),
+      .help = "TIMING ONLY: random params and witness, nothing verified or written" },
+    { "seed", 0, CZ_O_U64(post_opts_t, seed), .def = "1", .help = "the random params' seed" },
+};
+static const cz_opt_rule PROVE_RULES[] = {
+    CZ_RULE(EXCLUSIVE, "random-params", "input"),
+    CZ_RULE(EXCLUSIVE, "random-params", "params-dir"),
+    CZ_RULE(EXCLUSIVE, "random-params", "proof"),
+    CZ_RULE_UNLESS(REQUIRED, "random-params", "input", "params-dir", "proof"),
+    CZ_RULE(NEEDS, "random-params", "sector-size"),
+    CZ_RULE(NEEDS, "sector-size", "random-params"),
+    CZ_RULE(NEEDS, "seed", "random-params"),
+};
+static const cz_opts_spec PROVE_SPEC = {
+    .cmd = "cuzk prove",
+    .usage = "usage: cuzk prove --kind winning-post|window-post --input FILE --params-dir D\n"
+             "                  --proof OUT [--backend cpu|cuda|auto] [--device N] [--threads T]\n"
+             "       cuzk prove --kind winning-post|window-post --sector-size S --random-params\n"
+             "                  [--seed N] [--backend B] [--device N] [--threads T]\n",
+    .about =
+        "  Checks every vanilla proof against the public values before anything is\n"
+        "  queued, proves through the engine, verifies the proof from the public values\n"
+        "  and writes its 192 bytes.\n"
+        "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape made of\n"
+        "  random points and a witness of random field elements (the real R1CS and scalar\n"
+        "  distribution; the proof cannot verify and is not written). Prints the shape,\n"
+        "  the params' generation time, synthesis, the device region and submit-to-done.\n",
+    CZ_OPTS(PROVE_OPTS), CZ_RULES(PROVE_RULES),
+    .help_cmd = "cuzk prove --kind winning-post --help",
+};
 
-typedef struct {
-    const char *input, *dir, *proof, *backend, *size;
-    size_t device, threads;
-    uint64_t seed;
-    bool random;
-} prove_opts_t;
+typedef post_opts_t prove_opts_t;
 
 /* --random-params: TIMING ONLY (post/job.h cz_post_job_random, cli/time_random.h). */
 static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
 {
-    uint64_t bytes;
-    if (cz_porep_parse_size(o->size, &bytes))
-        return cz_fail(ctx, CZ_EINVAL, "--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+    uint64_t bytes = o->sector_bytes;
     cz_post_job_t job;
     cz_backend_t *be = NULL;
     double t0 = cz_mono_s();
@@ -320,39 +334,12 @@ static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
 
 int cmd_prove_post(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "kind", required_argument, 0, 'k' },    { "input", required_argument, 0, 'i' },
-        { "params-dir", required_argument, 0, 'd' }, { "proof", required_argument, 0, 'o' },
-        { "backend", required_argument, 0, 'b' }, { "device", required_argument, 0, 'D' },
-        { "threads", required_argument, 0, 't' }, { "help", no_argument, 0, 'h' },
-        { "sector-size", required_argument, 0, 'S' }, { "random-params", no_argument, 0, 'R' },
-        { "seed", required_argument, 0, 's' },    { 0, 0, 0, 0 },
-    };
-    prove_opts_t o = { NULL, NULL, NULL, "auto", NULL, 0, 0, 1, false };
+    post_opts_t o;
+    int p = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_post_kind_t kind;
-    int c;
-    if (!kind_of(argc, argv, &kind))
-        goto usage;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'k': break;
-        case 'i': o.input = optarg; break;
-        case 'd': o.dir = optarg; break;
-        case 'o': o.proof = optarg; break;
-        case 'b': o.backend = optarg; break;
-        case 'D': if (!cz_cli_parse_size(optarg, &o.device)) goto usage; break;
-        case 't': if (!cz_cli_parse_size(optarg, &o.threads)) goto usage; break;
-        case 'S': o.size = optarg; break;
-        case 'R': o.random = true; break;
-        case 's': o.seed = strtoull(optarg, NULL, 0); break;
-        case 'h': fputs(PROVE_USAGE, stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    if (optind != argc || (o.random ? (!o.size || o.input || o.dir || o.proof)
-                                    : (!o.input || !o.dir || !o.proof || o.size)))
-        goto usage;
+    cz_post_kind_parse(o.kind, &kind);
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
@@ -361,43 +348,37 @@ int cmd_prove_post(int argc, char **argv)
         fail(ctx, "prove", rc);
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
-usage:
-    fputs(PROVE_USAGE, stderr);
-    return CZ_EXIT_USAGE;
 }
 
 /* ---- verify ----------------------------------------------------------------------- */
 
-static const char VERIFY_USAGE[] =
-    "usage: cuzk verify --kind winning-post|window-post --params-dir D --proof P --input FILE\n"
-    "  From the public values of FILE alone (randomness, miner, sector ids, comm_rs):\n"
-    "  exit 0 valid, 1 INVALID, 2 bad input.\n";
+static const cz_opt VERIFY_OPTS[] = {
+    POST_KIND("the fallback PoSt proof"),
+    { "params-dir", 0, CZ_O_STRING(post_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
+      .help = "the Filecoin-named vk in D" },
+    { "proof", 0, CZ_O_STRING(post_opts_t, proof), .arg = "P", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof" },
+    { "input", 0, CZ_O_STRING(post_opts_t, input), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the PoSt input: only its public values are read" },
+};
+static const cz_opts_spec VERIFY_SPEC = {
+    .cmd = "cuzk verify",
+    .usage = "usage: cuzk verify --kind winning-post|window-post --params-dir D --proof P --input FILE\n",
+    .about = "  From the public values of FILE alone (randomness, miner, sector ids, comm_rs):\n"
+             "  exit 0 valid, 1 INVALID, 2 bad input.\n",
+    CZ_OPTS(VERIFY_OPTS),
+    .help_cmd = "cuzk verify --kind winning-post --help",
+};
 
 int cmd_verify_post(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "kind", required_argument, 0, 'k' },  { "params-dir", required_argument, 0, 'd' },
-        { "proof", required_argument, 0, 'p' }, { "input", required_argument, 0, 'i' },
-        { "help", no_argument, 0, 'h' },        { 0, 0, 0, 0 },
-    };
-    const char *dir = NULL, *proof_path = NULL, *input = NULL;
+    post_opts_t o;
+    int p = cz_opts_parse(&VERIFY_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_post_kind_t kind;
-    int c;
-    if (!kind_of(argc, argv, &kind))
-        goto usage;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'k': break;
-        case 'd': dir = optarg; break;
-        case 'p': proof_path = optarg; break;
-        case 'i': input = optarg; break;
-        case 'h': fputs(VERIFY_USAGE, stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    if (optind != argc || !dir || !proof_path || !input)
-        goto usage;
+    cz_post_kind_parse(o.kind, &kind);
+    const char *dir = o.dir, *proof_path = o.proof, *input = o.input;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
@@ -437,17 +418,9 @@ int cmd_verify_post(int argc, char **argv)
     cz_post_input_free(&in);
     cz_ctx_free(ctx);
     return exit_code;
-usage:
-    fputs(VERIFY_USAGE, stderr);
-    return CZ_EXIT_USAGE;
 }
 
 #else /* no jansson */
-
-bool cz_cli_post_kind(int argc, char **argv)
-{
-    return cz_cli_has_kind(argc, argv, "winning-post") || cz_cli_has_kind(argc, argv, "window-post");
-}
 
 static int no_post(void)
 {

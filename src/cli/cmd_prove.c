@@ -11,7 +11,6 @@
  * unreadable or malformed input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "backend/backend.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/public_file.h"
 #include "core/clock.h"
@@ -29,33 +29,106 @@
 #include "groth16/prover.h"
 #include "groth16/verify.h"
 
+/* ---- the --kind forms ------------------------------------------------------- */
+
+/* The value of the first --kind / --kind= among the arguments; NULL: none. */
+static const char *kind_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--kind") && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], "--kind=", 7))
+            return argv[i] + 7;
+    }
+    return NULL;
+}
+
+bool cz_cli_has_kind(int argc, char **argv, const char *kind)
+{
+    const char *k = kind_arg(argc, argv);
+    return k && !strcmp(k, kind);
+}
+
+/* An unknown --kind (the known ones were handed over before): a usage error naming it. */
+int cz_cli_unknown_kind(const char *command, int argc, char **argv)
+{
+    const char *k = kind_arg(argc, argv);
+    if (!k)
+        return CZ_OPTS_RUN;
+    fprintf(stderr, "cuzk %s: --kind: '%s' is not one of porep-c2, winning-post, window-post "
+                    "or snap (cuzk %s --help)\n", command, k, command);
+    return CZ_EXIT_USAGE;
+}
+
+void cz_cli_kinds_help(FILE *f, const char *command)
+{
+    cz_cli_c2_usage(f, command);
+    fprintf(f, "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
+               "  `cuzk %s --kind snap --help`.\n", command, command);
+}
+
 /* ---- prove ------------------------------------------------------------------ */
 
-static void prove_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk prove --circuit ID --params FILE --proof OUT [--public PUB]\n"
-            "                  [--seed S] [--threads T] [--backend cpu|cuda|auto] [--device N]\n"
-            "                  [--json]\n"
-            "  Proves circuit ID (toy[:X] or bench:N) in this process, verifies the proof\n"
-            "  against the params' verifying key, then writes the 192-byte proof to OUT\n"
-            "  and the public inputs (one 0x-hex element per line) to PUB.\n"
-            "  --backend: cpu, cuda (fails with the reason when no usable GPU or no CUDA\n"
-            "  in this build) or auto (default: cuda when usable, else cpu); --device N\n"
-            "  picks the GPU (default 0). The result line (--json: one JSON object) names\n"
-            "  the backend that ran. Exit 0 on success, 1 on failure, 2 on usage errors.\n"
-            "\n"
-            "  Through cuzkd instead (--daemon, or any of --socket/--url, or $CUZK_SOCKET /\n"
-            "  $CUZK_URL set; --local forces the in-process path):\n"
-            "    cuzk prove --daemon --circuit ID --params NAME --proof OUT [--public PUB]\n"
-            "               [--partitions P] [--seed S] [--priority 1..4] [--request-id R]\n"
-            "               [--socket PATH | --url URL] [--token T] [--json]\n"
-            "  NAME is resolved by the daemon (its params.dir, or an absolute path).\n"
-            "  Progress (partitions, stage, elapsed, ETA) goes to stderr: a bar on a TTY,\n"
-            "  plain lines otherwise; --quiet hides it. Daemon exit codes add\n"
-            "  3 (daemon unreachable) and 4 (timeout); see docs/API.md.\n");
-    cz_cli_usage_tail(f, "prove");
-}
+typedef struct {
+    const char *circuit, *params, *proof, *public_path, *request_id, *backend;
+    uint64_t seed;
+    size_t threads, partitions, priority, device;
+    bool local, daemon, quiet;
+    cz_opt_client_t cl;
+} prove_opts_t;
+
+static const cz_opt PROVE_OPTS[] = {
+    { "circuit", 0, CZ_O_STRING(prove_opts_t, circuit), .arg = "ID", .flags = CZ_OPT_REQUIRED,
+      .help = "toy[:X] or bench:N (cuzk circuit shape lists the kinds' circuits)" },
+    { "params", 0, CZ_O_STRING(prove_opts_t, params), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the params (through cuzkd: a NAME in its params.dir, or an absolute path)" },
+    { "proof", 0, CZ_O_OUTPUT(prove_opts_t, proof), .arg = "OUT", .flags = CZ_OPT_REQUIRED,
+      .help = "the 192-byte proof, written after it verified" },
+    { "public", 0, CZ_O_OUTPUT(prove_opts_t, public_path), .arg = "PUB",
+      .help = "the public inputs, one 0x-hex element per line" },
+    { "seed", 0, CZ_O_U64(prove_opts_t, seed), .arg = "S", .help = "the witness's seed" },
+    CZ_OPT_THREADS(prove_opts_t, threads),
+    CZ_OPT_BACKEND(prove_opts_t, backend, "auto"),
+    CZ_OPT_DEVICE(prove_opts_t, device),
+    CZ_OPT_QUIET(prove_opts_t, quiet),
+    { "local", 0, CZ_O_FLAG(prove_opts_t, local),
+      .help = "prove in this process even with $CUZK_SOCKET / $CUZK_URL set" },
+    { "daemon", 0, CZ_O_FLAG(prove_opts_t, daemon), .help = "prove through cuzkd" },
+    { "partitions", 0, CZ_O_SIZE(prove_opts_t, partitions), .min = 1, .def = "1", .arg = "P",
+      .help = "partitions of the job (through cuzkd)" },
+    { "priority", 0, CZ_O_SIZE(prove_opts_t, priority), .min = 1, .max = 4, .def = "2",
+      .help = "the job's priority (through cuzkd)" },
+    { "request-id", 0, CZ_O_STRING(prove_opts_t, request_id), .arg = "R",
+      .help = "idempotency key (through cuzkd): the same R, the same job" },
+    CZ_OPT_CLIENT(prove_opts_t, cl),
+};
+static const cz_opt_rule PROVE_RULES[] = { CZ_OPT_CLIENT_RULES };
+
+static void prove_more(FILE *f) { cz_cli_kinds_help(f, "prove"); }
+
+static const cz_opts_spec PROVE_SPEC = {
+    .cmd = "cuzk prove",
+    .usage =
+        "usage: cuzk prove --circuit ID --params FILE --proof OUT [--public PUB]\n"
+        "                  [--seed S] [--threads T] [--backend cpu|cuda|auto] [--device N]\n"
+        "                  [--json]\n"
+        "       cuzk prove --daemon --circuit ID --params NAME --proof OUT [--public PUB]\n"
+        "                  [--partitions P] [--seed S] [--priority 1..4] [--request-id R]\n"
+        "                  [--socket PATH | --url URL] [--token T] [--json]\n",
+    .about =
+        "  Proves circuit ID (toy[:X] or bench:N) in this process, verifies the proof\n"
+        "  against the params' verifying key, then writes the 192-byte proof to OUT\n"
+        "  and the public inputs (one 0x-hex element per line) to PUB. The result line\n"
+        "  (--json: one JSON object) names the backend that ran.\n"
+        "  Through cuzkd instead with --daemon, or any of --socket/--url, or $CUZK_SOCKET /\n"
+        "  $CUZK_URL set (--local forces the in-process path); NAME is resolved by the\n"
+        "  daemon. Progress (partitions, stage, elapsed, ETA) goes to stderr: a bar on a\n"
+        "  TTY, plain lines otherwise; --quiet hides it.\n"
+        "  Exit 0 on success, 1 on failure, 2 on usage errors; through cuzkd also\n"
+        "  3 (daemon unreachable) and 4 (timeout); see docs/API.md.\n",
+    CZ_OPTS(PROVE_OPTS), CZ_RULES(PROVE_RULES),
+    .more = prove_more,
+};
 
 int cmd_prove(int argc, char **argv)
 {
@@ -65,84 +138,41 @@ int cmd_prove(int argc, char **argv)
         return cmd_prove_post(argc, argv);
     if (cz_cli_has_kind(argc, argv, "snap"))
         return cmd_prove_snap(argc, argv);
-    static const struct option longopts[] = {
-        { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
-        { "proof", required_argument, 0, 'o' },   { "public", required_argument, 0, 'u' },
-        { "seed", required_argument, 0, 's' },    { "threads", required_argument, 0, 't' },
-        { "help", no_argument, 0, 'h' },          { "local", no_argument, 0, 'L' },
-        { "daemon", no_argument, 0, 'D' },        { "partitions", required_argument, 0, 'n' },
-        { "priority", required_argument, 0, 'P' }, { "request-id", required_argument, 0, 'r' },
-        { "quiet", no_argument, 0, 'q' },
-        { "socket", required_argument, 0, 0x101 }, { "url", required_argument, 0, 0x102 },
-        { "token", required_argument, 0, 0x103 }, { "token-file", required_argument, 0, 0x104 },
-        { "json", no_argument, 0, 0x105 },        { "backend", required_argument, 0, 'b' },
-        { "device", required_argument, 0, 'd' },  { 0, 0, 0, 0 },
-    };
-    const char *circuit_id = NULL, *params_path = NULL, *proof_path = NULL, *public_path = NULL;
-    const char *request_id = NULL, *dsocket = NULL, *durl = NULL, *dtoken = NULL, *dtoken_file = NULL;
-    const char *backend = NULL;
-    size_t seed = 0, threads = 0, partitions = 1, priority = 2, device = 0;
-    bool have_device = false;
-    int local = 0, daemon = getenv("CUZK_SOCKET") || getenv("CUZK_URL"), quiet = 0, json = 0;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'L': local = 1; break;
-        case 'D': daemon = 1; break;
-        case 'n': if (!cz_cli_parse_size(optarg, &partitions) || !partitions) goto usage; break;
-        case 'P': if (!cz_cli_parse_size(optarg, &priority) || !priority || priority > 4) goto usage; break;
-        case 'r': request_id = optarg; break;
-        case 'q': quiet = 1; break;
-        case 0x101: dsocket = optarg; daemon = 1; break;
-        case 0x102: durl = optarg; daemon = 1; break;
-        case 0x103: dtoken = optarg; break;
-        case 0x104: dtoken_file = optarg; break;
-        case 0x105: json = 1; break;
-        case 'c': circuit_id = optarg; break;
-        case 'p': params_path = optarg; break;
-        case 'o': proof_path = optarg; break;
-        case 'u': public_path = optarg; break;
-        case 's': if (!cz_cli_parse_size(optarg, &seed)) goto usage; break;
-        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
-        case 'b': backend = optarg; break;
-        case 'd': if (!cz_cli_parse_size(optarg, &device) || device > 1024) goto usage;
-                  have_device = true; break;
-        case 'h': prove_usage(stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    if (optind != argc || !circuit_id || !params_path || !proof_path)
-        goto usage;
-    /* the proof is the end of the run: its files are checked at the start */
-    if (!cz_cli_check_output("cuzk prove", "--proof", proof_path) ||
-        !cz_cli_check_output("cuzk prove", "--public", public_path))
-        return CZ_EXIT_USAGE;
-    if (daemon && !local) {
-        if (backend || have_device) {
-            fprintf(stderr, "cuzk prove: --backend/--device choose the in-process backend; the "
-                            "daemon's is its config (devices.backend); add --local to prove here\n");
-            return CZ_EXIT_USAGE;
-        }
+    prove_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int rc = cz_cli_unknown_kind("prove", argc, argv);
+    if (rc == CZ_OPTS_RUN)
+        rc = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, &r);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
+    const char *circuit_id = o.circuit, *params_path = o.params, *proof_path = o.proof;
+    const char *public_path = o.public_path;
+    bool daemon = o.daemon || o.cl.socket || o.cl.url || getenv("CUZK_SOCKET") || getenv("CUZK_URL");
+    if (daemon && !o.local) {
+        if (cz_opts_given(&PROVE_SPEC, &r, "backend") || cz_opts_given(&PROVE_SPEC, &r, "device"))
+            return cz_opts_error(&PROVE_SPEC, "--backend/--device choose the in-process backend; "
+                                 "the daemon's is its config (devices.backend); add --local to "
+                                 "prove here");
 #ifdef CUZK_HAVE_CLIENT
-        cz_client_t cl = { .socket = dsocket, .url = durl, .token = dtoken,
-                           .token_file = dtoken_file, .json = json || quiet };
-        return cz_cli_prove_daemon(&cl, circuit_id, params_path, partitions, seed, proof_path,
-                                   public_path, (int)priority, request_id);
+        cz_client_t cl;
+        cz_client_set(&cl, &o.cl);
+        cl.json = o.cl.json || o.quiet;
+        return cz_cli_prove_daemon(&cl, circuit_id, params_path, o.partitions, o.seed, proof_path,
+                                   public_path, (int)o.priority, o.request_id);
 #else
-        (void)dsocket, (void)durl, (void)dtoken, (void)dtoken_file, (void)request_id;
         fprintf(stderr, "cuzk prove: this build has no daemon client (needs libcurl and jansson); "
                         "use --local\n");
         return CZ_EXIT_USAGE;
 #endif
     }
-    if (partitions != 1) {
-        fprintf(stderr, "cuzk prove: --partitions %zu needs the daemon (--daemon); the local "
-                        "path proves one partition\n", partitions);
-        return CZ_EXIT_USAGE;
-    }
+    if (o.partitions != 1)
+        return cz_opts_error(&PROVE_SPEC, "--partitions %zu needs the daemon (--daemon); the local "
+                             "path proves one partition", o.partitions);
+    const char *backend = o.backend;
+    size_t device = o.device, seed = o.seed;
+    bool quiet = o.quiet, json = o.cl.json;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
+    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
@@ -155,7 +185,7 @@ int cmd_prove(int argc, char **argv)
     }
     /* the backend next: an unusable one fails before synthesis and params */
     cz_backend_t *be = NULL;
-    int rc = cz_backend_new(ctx, &be, backend ? backend : "auto", (int)device);
+    rc = cz_backend_new(ctx, &be, backend, (int)device);
     if (rc != CZ_OK) {
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
         cz_ctx_free(ctx);
@@ -223,22 +253,35 @@ int cmd_prove(int argc, char **argv)
     free(inputs);
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
-usage:
-    prove_usage(stderr);
-    return CZ_EXIT_USAGE;
 }
 
 /* ---- verify ----------------------------------------------------------------- */
 
-static void verify_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk verify --vk FILE --proof FILE --public FILE\n"
-            "  Verifies a (multi-partition) proof: 192 bytes per partition, the public\n"
-            "  file holding one block of inputs per partition. Exit 0: valid;\n"
-            "  1: invalid; 2: usage error, unreadable or malformed input.\n");
-    cz_cli_usage_tail(f, "verify");
-}
+typedef struct {
+    const char *vk, *proof, *public_path;
+} verify_opts_t;
+
+static const cz_opt VERIFY_OPTS[] = {
+    { "vk", 0, CZ_O_STRING(verify_opts_t, vk), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the verifying key (bellperson's format)" },
+    { "proof", 0, CZ_O_STRING(verify_opts_t, proof), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof: 192 bytes per partition" },
+    { "public", 0, CZ_O_STRING(verify_opts_t, public_path), .arg = "FILE",
+      .flags = CZ_OPT_REQUIRED,
+      .help = "the public inputs, one block per partition (`cuzk prove --public` writes them)" },
+};
+
+static void verify_more(FILE *f) { cz_cli_kinds_help(f, "verify"); }
+
+static const cz_opts_spec VERIFY_SPEC = {
+    .cmd = "cuzk verify",
+    .usage = "usage: cuzk verify --vk FILE --proof FILE --public FILE\n",
+    .about = "  Verifies a (multi-partition) proof: 192 bytes per partition, the public\n"
+             "  file holding one block of inputs per partition. Exit 0: valid;\n"
+             "  1: invalid; 2: usage error, unreadable or malformed input.\n",
+    CZ_OPTS(VERIFY_OPTS),
+    .more = verify_more,
+};
 
 int cmd_verify(int argc, char **argv)
 {
@@ -250,34 +293,13 @@ int cmd_verify(int argc, char **argv)
         return cmd_verify_post(argc, argv);
     if (cz_cli_has_kind(argc, argv, "snap"))
         return cmd_verify_snap(argc, argv);
-    static const struct option longopts[] = {
-        { "vk", required_argument, 0, 'v' }, { "proof", required_argument, 0, 'p' },
-        { "public", required_argument, 0, 'u' }, { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    const char *vk_path = NULL, *proof_path = NULL, *public_path = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'v': vk_path = optarg; break;
-        case 'p': proof_path = optarg; break;
-        case 'u': public_path = optarg; break;
-        case 'h': verify_usage(stdout); return CZ_EXIT_OK;
-        default: verify_usage(stderr); return CZ_EXIT_USAGE;
-        }
-    }
-    const char *missing = !vk_path ? "--vk FILE" : !proof_path ? "--proof FILE"
-                        : !public_path ? "--public FILE (the public inputs; `cuzk prove --public` "
-                                         "writes them)" : NULL;
-    if (optind != argc || missing) {
-        if (optind != argc)
-            fprintf(stderr, "cuzk verify: unexpected argument '%s'\n", argv[optind]);
-        else
-            fprintf(stderr, "cuzk verify: missing %s\n", missing);
-        verify_usage(stderr);
-        return CZ_EXIT_USAGE;
-    }
+    verify_opts_t o;
+    int p = cz_cli_unknown_kind("verify", argc, argv);
+    if (p == CZ_OPTS_RUN)
+        p = cz_opts_parse(&VERIFY_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    const char *vk_path = o.vk, *proof_path = o.proof, *public_path = o.public_path;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_USAGE;

@@ -8,35 +8,51 @@
  * phase, percent done and ETA (groth16/setup.h's progress callback).
  * The output is for tests and benchmarks only: see the help text.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "core/clock.h"
 #include "groth16/setup.h"
 
-static void setup_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: cuzk setup --circuit ID --params OUT --vk OUT [--seed S] [--threads T]\n"
-            "  Generates Groth16 parameters for circuit ID (toy[:X] or bench:N, e.g.\n"
-            "  bench:65536, bench:2^16) and writes them to --params and its verifying\n"
-            "  key to --vk (bellperson file formats).\n"
-            "\n"
-            "  TEST PARAMETERS FROM RANDOM TOXIC WASTE: NEVER FOR PRODUCTION. This process\n"
-            "  sees the trapdoor (tau, alpha, beta, gamma, delta); whoever knows it can\n"
-            "  forge proofs. Real Filecoin parameters come from the trusted-setup\n"
-            "  ceremony and are downloaded, never generated.\n"
-            "\n"
-            "  --seed S    derive the toxic waste from S instead of the OS random generator\n"
-            "              (reproducible files for tests; anyone knowing S can forge proofs)\n"
-            "  --threads T pool width (default: all CPUs)\n");
-    cz_cli_usage_tail(f, "setup");
-}
+typedef struct {
+    const char *circuit, *params, *vk;
+    uint64_t seed;
+    size_t threads;
+} setup_opts_t;
 
+static const cz_opt SETUP_OPTS[] = {
+    { "circuit", 0, CZ_O_STRING(setup_opts_t, circuit), .arg = "ID", .flags = CZ_OPT_REQUIRED,
+      .help = "toy[:X] or bench:N (e.g. bench:65536, bench:2^16)" },
+    { "params", 0, CZ_O_OUTPUT(setup_opts_t, params), .arg = "OUT", .flags = CZ_OPT_REQUIRED,
+      .help = "the parameters (bellperson's format)" },
+    { "vk", 0, CZ_O_OUTPUT(setup_opts_t, vk), .arg = "OUT", .flags = CZ_OPT_REQUIRED,
+      .help = "their verifying key" },
+    { "seed", 0, CZ_O_U64(setup_opts_t, seed), .arg = "S",
+      .help = "toxic waste from S, not the OS's random generator (reproducible; forgeable)" },
+    CZ_OPT_THREADS(setup_opts_t, threads),
+};
+
+static void setup_more(FILE *f) { cz_cli_kinds_help(f, "setup"); }
+
+static const cz_opts_spec SETUP_SPEC = {
+    .cmd = "cuzk setup",
+    .usage = "usage: cuzk setup --circuit ID --params OUT --vk OUT [--seed S] [--threads T]\n",
+    .about =
+        "  Generates Groth16 parameters for circuit ID and writes them to --params and\n"
+        "  their verifying key to --vk (bellperson file formats).\n"
+        "\n"
+        "  TEST PARAMETERS FROM RANDOM TOXIC WASTE: NEVER FOR PRODUCTION. This process\n"
+        "  sees the trapdoor (tau, alpha, beta, gamma, delta); whoever knows it can\n"
+        "  forge proofs. Real Filecoin parameters come from the trusted-setup\n"
+        "  ceremony and are downloaded, never generated. With --seed S anyone knowing\n"
+        "  S can forge proofs.\n",
+    CZ_OPTS(SETUP_OPTS),
+    .more = setup_more,
+};
 
 /* groth16/setup.h's progress callback: the TTY line (cli/progress.h). */
 static void setup_progress(void *user, const char *phase, double fraction)
@@ -52,39 +68,22 @@ int cmd_setup(int argc, char **argv)
         return cmd_setup_post(argc, argv);
     if (cz_cli_has_kind(argc, argv, "snap"))
         return cmd_setup_snap(argc, argv);
-    static const struct option longopts[] = {
-        { "circuit", required_argument, 0, 'c' }, { "params", required_argument, 0, 'p' },
-        { "vk", required_argument, 0, 'v' },      { "seed", required_argument, 0, 's' },
-        { "threads", required_argument, 0, 't' }, { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    const char *circuit_id = NULL, *params_path = NULL, *vk_path = NULL;
-    size_t seed = 0, threads = 0;
-    bool have_seed = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'c': circuit_id = optarg; break;
-        case 'p': params_path = optarg; break;
-        case 'v': vk_path = optarg; break;
-        case 's':
-            if (!cz_cli_parse_size(optarg, &seed))
-                goto usage;
-            have_seed = true;
-            break;
-        case 't': if (!cz_cli_parse_size(optarg, &threads)) goto usage; break;
-        case 'h': setup_usage(stdout); return CZ_EXIT_OK;
-        default: goto usage;
-        }
-    }
-    if (optind != argc || !circuit_id || !params_path || !vk_path)
-        goto usage;
-    /* minutes of work end in these two files: check them first */
-    if (!cz_cli_check_output("cuzk setup", "--params", params_path) ||
-        !cz_cli_check_output("cuzk setup", "--vk", vk_path))
-        return CZ_EXIT_USAGE;
+    setup_opts_t o;
+    cz_opts_result_t r = { 0 };
+    int rc = cz_cli_unknown_kind("setup", argc, argv);
+    if (rc == CZ_OPTS_RUN)
+        rc = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
+    if (rc != CZ_OPTS_RUN)
+        return rc;
+    /* the output files were checked by the table: minutes of work end in them */
+    return cz_cli_setup(o.circuit, o.params, o.vk,
+                        cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL, o.threads);
+}
 
+int cz_cli_setup(const char *circuit_id, const char *params_path, const char *vk_path,
+                 const uint64_t *seed, size_t threads)
+{
+    bool have_seed = seed != NULL;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)threads)) {
         fprintf(stderr, "cuzk setup: out of memory\n");
@@ -121,7 +120,7 @@ int cmd_setup(int argc, char **argv)
         fflush(stdout);
         t1 = cz_mono_s();
         if (have_seed)
-            cz_setup_toxic_from_seed(&toxic, seed);
+            cz_setup_toxic_from_seed(&toxic, *seed);
         else
             rc = cz_setup_toxic_random(ctx, &toxic);
     }
@@ -151,7 +150,4 @@ int cmd_setup(int argc, char **argv)
     cz_params_free(params);
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : CZ_EXIT_FAIL;
-usage:
-    setup_usage(stderr);
-    return CZ_EXIT_USAGE;
 }

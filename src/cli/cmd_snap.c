@@ -15,13 +15,13 @@
  * alone before it is written. verify reads only the request's public values
  * (registered_proof and the three commitments). Needs jansson.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
@@ -151,88 +151,62 @@ static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char 
     return rc;
 }
 
-static const char SNAP_USAGE[] =
-    "usage: cuzk snap gen-vanilla --sector-size 2KiB|8MiB|512MiB --random SEED -o FILE\n"
-    "  Seals a CC test sector, encodes pseudo-random deal data (from SEED) into it\n"
-    "  and writes the SnapDeals request: registered_proof, comm_r_old, comm_r_new,\n"
-    "  comm_d_new and one bincode PartitionProof (base64) per partition.\n"
-    "  Prove it with `cuzk prove --kind snap --input FILE --params-dir D --proof OUT`.\n";
+typedef struct {
+    const char *kind, *dir, *input, *proof, *out, *backend;
+    uint64_t sector_bytes, seed;
+    size_t threads, device;
+    bool random;   /* --random-params */
+} snap_opts_t;
 
-int cmd_snap(int argc, char **argv)
+static const char *const SNAP_KIND[] = { "snap", NULL };
+#define SNAP_KIND_OPT(what)                                                                  \
+    { "kind", 0, CZ_O_ENUM(snap_opts_t, kind), .values = SNAP_KIND, .flags = CZ_OPT_REQUIRED, \
+      .help = what }
+
+static const cz_opt GEN_OPTS[] = {
+    { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "SIZE",
+      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB or 512MiB (a CC sector sealed here)" },
+    { "random", 0, CZ_O_U64(snap_opts_t, seed), .arg = "SEED", .flags = CZ_OPT_REQUIRED,
+      .help = "the sector and the deal data from SEED" },
+    { "out", 'o', CZ_O_OUTPUT(snap_opts_t, out), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the SnapDeals request (update/request.h)" },
+};
+static const cz_opts_spec GEN_SPEC = {
+    .cmd = "cuzk snap gen-vanilla",
+    .usage = "usage: cuzk snap gen-vanilla --sector-size 2KiB|8MiB|512MiB --random SEED -o FILE\n",
+    .about = "  Seals a CC test sector, encodes pseudo-random deal data (from SEED) into it\n"
+             "  and writes the SnapDeals request: registered_proof, comm_r_old, comm_r_new,\n"
+             "  comm_d_new and one bincode PartitionProof (base64) per partition.\n"
+             "  Prove it with `cuzk prove --kind snap --input FILE --params-dir D --proof OUT`.\n",
+    CZ_OPTS(GEN_OPTS),
+};
+
+static int snap_gen_vanilla(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "gen-vanilla")) {
-        fputs(SNAP_USAGE, argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr);
-        return argc >= 2 && !strcmp(argv[1], "--help") ? CZ_EXIT_OK : CZ_EXIT_USAGE;
-    }
-    const char *size = NULL, *out = NULL, *seed = NULL;
-    for (int i = 2; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--sector-size"))
-            size = argv[i + 1];
-        else if (!strcmp(argv[i], "--random"))
-            seed = argv[i + 1];
-        else if (!strcmp(argv[i], "-o"))
-            out = argv[i + 1];
-        else
-            size = out = NULL;
-    }
-    uint64_t bytes;
-    size_t s;
-    if (!size || !out || !seed || (argc % 2) || cz_porep_parse_size(size, &bytes) ||
-        !cz_cli_parse_size(seed, &s)) {
-        fputs(SNAP_USAGE, stderr);
-        return CZ_EXIT_USAGE;
-    }
+    snap_opts_t o;
+    int p = cz_opts_parse(&GEN_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
-    int rc = gen_vanilla(ctx, bytes, s, out);
+    int rc = gen_vanilla(ctx, o.sector_bytes, o.seed, o.out);
     int code = rc ? fail_exit(ctx, "snap gen-vanilla", rc) : CZ_EXIT_OK;
     cz_ctx_free(ctx);
     return code;
 }
 
-/* ---- setup / prove / verify --kind snap ------------------------------------------------- */
-
-typedef struct {
-    const char *size, *dir, *input, *proof, *seed, *threads, *backend, *device;
-    bool random;   /* --random-params */
-} snap_opts_t;
-
-static bool parse_opts(int argc, char **argv, snap_opts_t *o)
+int cmd_snap(int argc, char **argv)
 {
-    memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i += 2) {
-        if (!strcmp(argv[i], "--random-params")) {
-            o->random = true;
-            i--;
-            continue;
-        }
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return false;
-        if (!strcmp(argv[i], "--kind") && !strcmp(v, "snap"))
-            ;
-        else if (!strcmp(argv[i], "--sector-size"))
-            o->size = v;
-        else if (!strcmp(argv[i], "--params-dir"))
-            o->dir = v;
-        else if (!strcmp(argv[i], "--input"))
-            o->input = v;
-        else if (!strcmp(argv[i], "--proof"))
-            o->proof = v;
-        else if (!strcmp(argv[i], "--seed"))
-            o->seed = v;
-        else if (!strcmp(argv[i], "--threads"))
-            o->threads = v;
-        else if (!strcmp(argv[i], "--backend"))
-            o->backend = v;
-        else if (!strcmp(argv[i], "--device"))
-            o->device = v;
-        else
-            return false;
-    }
-    return true;
+    static const cz_cli_command sub[] = {
+        { "gen-vanilla", snap_gen_vanilla, "a SnapDeals update of a test sector (--help)" },
+    };
+    return cz_cli_dispatch("cuzk snap", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk snap gen-vanilla ...   (cuzk snap gen-vanilla --help)",
+                           argc, argv);
 }
+
+/* ---- setup / prove / verify --kind snap ------------------------------------------------- */
 
 static bool named(char *out, size_t cap, const char *dir, const cz_update_params_t *p,
                   const char *ext)
@@ -243,66 +217,100 @@ static bool named(char *out, size_t cap, const char *dir, const cz_update_params
     return snprintf(out, cap, "%s/%s", dir, name) < (int)cap;
 }
 
-static const char SNAP_SETUP_USAGE[] =
-    "usage: cuzk setup --kind snap --sector-size SIZE --params-dir D [--seed S] [--threads T]\n"
-    "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-    "  of the EmptySectorUpdate circuit of SIZE, written as D/<Filecoin name>.params\n"
-    "  and .vk (v28-empty-sector-update-merkletree-poseidon_hasher-...).\n";
+static const cz_opt SETUP_OPTS[] = {
+    SNAP_KIND_OPT("the EmptySectorUpdate circuit"),
+    { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "SIZE",
+      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
+    { "params-dir", 0, CZ_O_OUTDIR(snap_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
+      .help = "D/<Filecoin name>.params and .vk (D is created)" },
+    { "seed", 0, CZ_O_U64(snap_opts_t, seed), .arg = "S",
+      .help = "toxic waste from S (reproducible; forgeable)" },
+    CZ_OPT_THREADS(snap_opts_t, threads),
+};
+static const cz_opts_spec SETUP_SPEC = {
+    .cmd = "cuzk setup",
+    .usage = "usage: cuzk setup --kind snap --sector-size SIZE --params-dir D [--seed S] [--threads T]\n",
+    .about = "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
+             "  of the EmptySectorUpdate circuit of SIZE, written as D/<Filecoin name>.params\n"
+             "  and .vk (v28-empty-sector-update-merkletree-poseidon_hasher-...).\n",
+    CZ_OPTS(SETUP_OPTS),
+    .help_cmd = "cuzk setup --kind snap --help",
+};
 
 int cmd_setup_snap(int argc, char **argv)
 {
     snap_opts_t o;
-    uint64_t bytes;
-    cz_update_params_t p;
+    cz_opts_result_t r = { 0 };
+    int p = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    cz_update_params_t up;
     char circuit[64], pbuf[1024], vbuf[1024];
-    if (!parse_opts(argc, argv, &o) || !o.size || !o.dir || o.input || o.proof ||
-        cz_porep_parse_size(o.size, &bytes) || cz_update_params_sector(&p, bytes) ||
-        !named(pbuf, sizeof pbuf, o.dir, &p, "params") || !named(vbuf, sizeof vbuf, o.dir, &p, "vk")) {
-        fputs(SNAP_SETUP_USAGE, stderr);
-        return CZ_EXIT_USAGE;
-    }
-    snprintf(circuit, sizeof circuit, "snap:%s", o.size);
-    char *av[12] = { "setup", "--circuit", circuit, "--params", pbuf, "--vk", vbuf };
-    int ac = 7;
-    if (o.seed) {
-        av[ac++] = "--seed";
-        av[ac++] = (char *)o.seed;
-    }
-    if (o.threads) {
-        av[ac++] = "--threads";
-        av[ac++] = (char *)o.threads;
-    }
-    return cmd_setup(ac, av);
+    const char *size = cz_opt_sector_name(o.sector_bytes);
+    if (cz_update_params_sector(&up, o.sector_bytes) ||
+        !named(pbuf, sizeof pbuf, o.dir, &up, "params") || !named(vbuf, sizeof vbuf, o.dir, &up, "vk"))
+        return cz_opts_error(&SETUP_SPEC, "no update params name for %s in %s", size, o.dir);
+    snprintf(circuit, sizeof circuit, "snap:%s", size);
+    return cz_cli_setup(circuit, pbuf, vbuf, cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL,
+                        o.threads);
 }
 
-static const char SNAP_PROVE_USAGE[] =
-    "usage: cuzk prove --kind snap --input FILE --params-dir D --proof OUT\n"
-    "                  [--backend cpu|cuda|auto] [--device N] [--threads T]\n"
-    "       cuzk prove --kind snap --sector-size S --random-params [--seed N]\n"
-    "                  [--backend B] [--device N] [--threads T]\n"
-    "  Proves a SnapDeals update (every partition; backend auto by default) from a\n"
-    "  request file (cuzk snap gen-vanilla; Curio's fields), verifies it from the\n"
-    "  public values and writes the partition proofs concatenated (192 bytes each).\n"
-    "  --random-params: TIMING ONLY. Every partition of the update circuit's exact\n"
-    "  shape with random params and a random witness; nothing is verified or written.\n";
+static const cz_opt PROVE_OPTS[] = {
+    SNAP_KIND_OPT("a SnapDeals update"),
+    { "input", 0, CZ_O_STRING(snap_opts_t, input), .arg = "FILE",
+      .help = "the request (cuzk snap gen-vanilla; Curio's fields)" },
+    { "params-dir", 0, CZ_O_STRING(snap_opts_t, dir), .arg = "D",
+      .help = "the Filecoin-named params in D" },
+    { "proof", 0, CZ_O_OUTPUT(snap_opts_t, proof), .arg = "OUT",
+      .help = "the partition proofs concatenated (192 bytes each), written after they verified" },
+    CZ_OPT_BACKEND(snap_opts_t, backend, "auto"),
+    CZ_OPT_DEVICE(snap_opts_t, device),
+    CZ_OPT_THREADS(snap_opts_t, threads),
+    { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "S",
+      .help = "the circuit's sector size (--random-params)" },
+    { "random-params", 0, CZ_O_FLAG(snap_opts_t, random),
+      .help = "TIMING ONLY: random params and witness, nothing verified or written" },
+    { "seed", 0, CZ_O_U64(snap_opts_t, seed), .def = "1", .help = "the random params' seed" },
+};
+static const cz_opt_rule PROVE_RULES[] = {
+    CZ_RULE(EXCLUSIVE, "random-params", "input"),
+    CZ_RULE(EXCLUSIVE, "random-params", "params-dir"),
+    CZ_RULE(EXCLUSIVE, "random-params", "proof"),
+    CZ_RULE_UNLESS(REQUIRED, "random-params", "input", "params-dir", "proof"),
+    CZ_RULE(NEEDS, "random-params", "sector-size"),
+    CZ_RULE(NEEDS, "sector-size", "random-params"),
+    CZ_RULE(NEEDS, "seed", "random-params"),
+};
+static const cz_opts_spec PROVE_SPEC = {
+    .cmd = "cuzk prove",
+    .usage = "usage: cuzk prove --kind snap --input FILE --params-dir D --proof OUT\n"
+             "                  [--backend cpu|cuda|auto] [--device N] [--threads T]\n"
+             "       cuzk prove --kind snap --sector-size S --random-params [--seed N]\n"
+             "                  [--backend B] [--device N] [--threads T]\n",
+    .about = "  Proves a SnapDeals update (every partition) from a request file, verifies it\n"
+             "  from the public values and writes the partition proofs concatenated.\n"
+             "  --random-params: TIMING ONLY. Every partition of the update circuit's exact\n"
+             "  shape with random params and a random witness; nothing is verified or written.\n",
+    CZ_OPTS(PROVE_OPTS), CZ_RULES(PROVE_RULES),
+    .help_cmd = "cuzk prove --kind snap --help",
+};
 
 /* --random-params: TIMING ONLY (update/job.h cz_update_job_random, cli/time_random.h). */
 static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o, size_t device)
 {
-    uint64_t bytes, seed = o->seed ? strtoull(o->seed, NULL, 0) : 1;
-    if (cz_porep_parse_size(o->size, &bytes))
-        return cz_fail(ctx, CZ_EINVAL, "--sector-size wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+    uint64_t bytes = o->sector_bytes, seed = o->seed;
     cz_update_job_t job;
     cz_backend_t *be = NULL;
     double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend ? o->backend : "auto", (int)device);
+    int rc = cz_backend_new(ctx, &be, o->backend, (int)device);
     if (rc == CZ_OK)
         rc = cz_update_job_random(ctx, &job, bytes, seed);
     else
         memset(&job, 0, sizeof job);
     if (rc == CZ_OK) {
         char name[64];
-        snprintf(name, sizeof name, "snap %s (RegisteredUpdateProof %" PRIu64 ")", o->size,
+        snprintf(name, sizeof name, "snap %s (RegisteredUpdateProof %" PRIu64 ")",
+                 cz_opt_sector_name(o->sector_bytes),
                  job.pub.registered_proof);
         cz_cli_time_random_t t = { .name = name, .shape = &job.shape, .rows = job.rows,
                                    .spec = &job.spec, .seed = seed,
@@ -329,17 +337,12 @@ static int load_job(cz_ctx_t *ctx, cz_update_request_t *req, cz_update_job_t *jo
 int cmd_prove_snap(int argc, char **argv)
 {
     snap_opts_t o;
-    size_t threads = 0, device = 0;
-    if (!parse_opts(argc, argv, &o) ||
-        (o.random ? !o.size || o.input || o.dir || o.proof
-                  : !o.input || !o.dir || !o.proof || o.size || o.seed) ||
-        (o.threads && !cz_cli_parse_size(o.threads, &threads)) ||
-        (o.device && !cz_cli_parse_size(o.device, &device))) {
-        fputs(SNAP_PROVE_USAGE, stderr);
-        return CZ_EXIT_USAGE;
-    }
+    int p = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    size_t device = o.device;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)threads))
+    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
     if (o.random) {
         int rc = prove_random(ctx, &o, device);
@@ -371,7 +374,7 @@ int cmd_prove_snap(int argc, char **argv)
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     if (rc == CZ_OK)
-        rc = cz_backend_new(ctx, &be, o.backend ? o.backend : "auto", (int)device);
+        rc = cz_backend_new(ctx, &be, o.backend, (int)device);
     if (rc == CZ_OK) {
         cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
                                    .pool = cz_ctx_pool(ctx),
@@ -417,19 +420,31 @@ int cmd_prove_snap(int argc, char **argv)
     return code;
 }
 
-static const char SNAP_VERIFY_USAGE[] =
-    "usage: cuzk verify --kind snap --params-dir D --proof P --input FILE\n"
-    "  Verifies a SnapDeals update proof from the request's public values alone\n"
-    "  (registered_proof, comm_r_old, comm_r_new, comm_d_new). Exit 0 valid, 1\n"
-    "  invalid, 2 bad input.\n";
+static const cz_opt VERIFY_OPTS[] = {
+    SNAP_KIND_OPT("a SnapDeals update proof"),
+    { "params-dir", 0, CZ_O_STRING(snap_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
+      .help = "the Filecoin-named vk in D" },
+    { "proof", 0, CZ_O_STRING(snap_opts_t, proof), .arg = "P", .flags = CZ_OPT_REQUIRED,
+      .help = "the proof" },
+    { "input", 0, CZ_O_STRING(snap_opts_t, input), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the request: only its public values are read" },
+};
+static const cz_opts_spec VERIFY_SPEC = {
+    .cmd = "cuzk verify",
+    .usage = "usage: cuzk verify --kind snap --params-dir D --proof P --input FILE\n",
+    .about = "  Verifies a SnapDeals update proof from the request's public values alone\n"
+             "  (registered_proof, comm_r_old, comm_r_new, comm_d_new). Exit 0 valid, 1\n"
+             "  invalid, 2 bad input.\n",
+    CZ_OPTS(VERIFY_OPTS),
+    .help_cmd = "cuzk verify --kind snap --help",
+};
 
 int cmd_verify_snap(int argc, char **argv)
 {
     snap_opts_t o;
-    if (!parse_opts(argc, argv, &o) || !o.input || !o.dir || !o.proof || o.size || o.seed) {
-        fputs(SNAP_VERIFY_USAGE, stderr);
-        return CZ_EXIT_USAGE;
-    }
+    int go = cz_opts_parse(&VERIFY_SPEC, &o, argc, argv, NULL);
+    if (go != CZ_OPTS_RUN)
+        return go;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;

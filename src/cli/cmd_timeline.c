@@ -17,73 +17,73 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cuzk/ctx.h"
 #include "engine/analyze.h"
 #include "engine/svg.h"
 
-static const char TIMELINE_USAGE[] =
-    "usage: cuzk timeline analyze LOG [--json] [--svg OUT.svg [--from S] [--to S]]\n"
-    "       cuzk timeline svg LOG -o OUT.svg [--from S] [--to S] [--px-per-s P] [--title T]\n"
-    "  LOG          a log with TIMELINE,<offset_ms>,<event>,<job_id>,<detail> lines ('-': stdin)\n"
-    "  --json       machine-readable report\n"
-    "  --svg F, -o F  a Gantt chart: one lane per device worker and synthesis worker, each\n"
-    "               bar titled (hover) and, when wide enough, labelled with job and partition\n"
-    "  --from S, --to S  only the spans in this window (seconds on the log's clock), clipped\n"
-    "               to it: zoom into a long run\n"
-    "  --px-per-s P horizontal scale (default: the median bar about 64 px, plot <= 16000 px)\n"
-    "exit: 0 ok, 1 device regions overlap (analyze), 2 usage error or unreadable log\n";
+typedef struct {
+    const char *svg, *out;
+    bool json;
+    cz_tl_svg_opts_t chart;   /* --from/--to (window), --px-per-s, --title */
+} tl_opts_t;
 
-/* The chart's options from --from/--to/--px-per-s/--title at argv[*i]; false
- * when argv[*i] is none of them, *bad when its value is missing or junk. */
-static bool svg_option(int argc, char **argv, int *i, cz_tl_svg_opts_t *o, bool *bad)
-{
-    const char *a = argv[*i];
-    bool from = !strcmp(a, "--from"), to = !strcmp(a, "--to"), pps = !strcmp(a, "--px-per-s");
-    bool title = !strcmp(a, "--title");
-    if (!from && !to && !pps && !title)
-        return false;
-    if (*i + 1 >= argc) {
-        *bad = true;
-        return true;
-    }
-    const char *v = argv[++*i];
-    if (title) {
-        o->title = v;
-        return true;
-    }
-    char *end;
-    double x = strtod(v, &end);
-    if (*end || end == v || x < 0 || (pps && x <= 0)) {
-        *bad = true;
-        return true;
-    }
-    if (pps)
-        o->px_per_s = x;
-    else if (from)
-        o->from_s = x, o->window = true;
-    else
-        o->to_s = x, o->window = true;
-    return true;
-}
+#define CHART_OPTS                                                                           \
+    { "from", 0, CZ_O_DOUBLE(tl_opts_t, chart.from_s), .arg = "S",                         \
+      .help = "only the spans from S seconds (the log's clock), clipped to the window" },    \
+    { "to", 0, CZ_O_DOUBLE(tl_opts_t, chart.to_s), .arg = "S", .help = "... up to S" },   \
+    { "px-per-s", 0, CZ_O_DOUBLE(tl_opts_t, chart.px_per_s), .arg = "P", .flags = CZ_OPT_NONZERO, \
+      .help = "horizontal scale (default: the median bar about 64 px, plot <= 16000 px)" },  \
+    { "title", 0, CZ_O_STRING(tl_opts_t, chart.title), .arg = "T",                         \
+      .help = "the chart's heading (default: LOG's name)" }
 
-/* A window needs both ends, in order; the message says what is wrong. */
-static const char *window_problem(const cz_tl_svg_opts_t *o, bool have_from, bool have_to)
-{
-    if (!o->window)
-        return NULL;
-    if (!have_from || !have_to)
-        return "a window needs both --from S and --to S";
-    if (!(o->from_s < o->to_s))
-        return "--from must be before --to";
-    return NULL;
-}
+static const cz_opt ANALYZE_OPTS[] = {
+    CZ_OPT_JSON(tl_opts_t, json, "one JSON object: devices, stages, overlaps, warnings"),
+    { "svg", 0, CZ_O_OUTPUT(tl_opts_t, svg), .arg = "OUT.svg",
+      .help = "also the Gantt chart: one lane per device and synthesis worker" },
+    CHART_OPTS,
+};
+static const cz_opt_rule ANALYZE_RULES[] = {
+    CZ_RULE(TOGETHER, "from", "to"),
+    CZ_RULE(NEEDS, "from", "svg"),
+    CZ_RULE(NEEDS, "px-per-s", "svg"),
+    CZ_RULE(NEEDS, "title", "svg"),
+};
+#define TIMELINE_ABOUT                                                                       \
+    "  LOG: a log with TIMELINE,<offset_ms>,<event>,<job_id>,<detail> lines ('-': stdin),\n" \
+    "  a daemon's whole stderr will do. Each bar of the chart is titled (hover) and,\n"      \
+    "  when wide enough, labelled with job and partition.\n"                                \
+    "  Exit: 0 ok, 1 device regions overlap (analyze), 2 usage error or unreadable log.\n"
+static const cz_opts_spec ANALYZE_SPEC = {
+    .cmd = "cuzk timeline analyze",
+    .usage = "usage: cuzk timeline analyze LOG [--json] [--svg OUT.svg [--from S] [--to S]]\n",
+    .about = "  Device efficiency, gaps, the overlap check and stage percentiles of LOG.\n"
+             TIMELINE_ABOUT,
+    CZ_OPTS(ANALYZE_OPTS), CZ_RULES(ANALYZE_RULES),
+    .args = "LOG", .min_args = 1, .max_args = 1,
+};
 
-static int usage_error(const char *why)
+static const cz_opt SVG_OPTS[] = {
+    { "out", 'o', CZ_O_OUTPUT(tl_opts_t, out), .arg = "OUT.svg", .flags = CZ_OPT_REQUIRED,
+      .help = "the Gantt chart" },
+    CHART_OPTS,
+};
+static const cz_opt_rule SVG_RULES[] = { CZ_RULE(TOGETHER, "from", "to") };
+static const cz_opts_spec SVG_SPEC = {
+    .cmd = "cuzk timeline svg",
+    .usage = "usage: cuzk timeline svg LOG -o OUT.svg [--from S] [--to S] [--px-per-s P] [--title T]\n",
+    .about = "  The Gantt chart alone, of the whole log or a time window.\n" TIMELINE_ABOUT,
+    CZ_OPTS(SVG_OPTS), CZ_RULES(SVG_RULES),
+    .args = "LOG", .min_args = 1, .max_args = 1,
+};
+
+/* The window, when given, in order (the table has both ends or neither). */
+static int window_check(const cz_opts_spec *spec, const cz_opts_result_t *r, tl_opts_t *o)
 {
-    if (why)
-        fprintf(stderr, "cuzk timeline: %s\n", why);
-    fputs(TIMELINE_USAGE, stderr);
-    return CZ_EXIT_USAGE;
+    o->chart.window = cz_opts_given(spec, r, "from");
+    if (o->chart.window && !(o->chart.from_s < o->chart.to_s))
+        return cz_opts_error(spec, "--from must be before --to");
+    return CZ_OPTS_RUN;
 }
 
 /* JSON string body (quotes added by the caller). */
@@ -240,40 +240,16 @@ static cz_timeline_report_t *load_report(cz_ctx_t *ctx, const char *log, int *ex
 
 static int timeline_analyze(int argc, char **argv)
 {
-    const char *log = NULL, *svg = NULL;
-    bool json = false, bad = false, have_from = false, have_to = false;
-    cz_tl_svg_opts_t opts = { 0 };
-    for (int i = 1; i < argc; i++) {
-        have_from |= !strcmp(argv[i], "--from");
-        have_to |= !strcmp(argv[i], "--to");
-        if (svg_option(argc, argv, &i, &opts, &bad)) {
-            if (bad)
-                return usage_error("--from/--to/--px-per-s want a number of seconds (>= 0)");
-        } else if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--svg")) {
-            if (++i == argc)
-                return usage_error("--svg needs a file name");
-            svg = argv[i];
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(TIMELINE_USAGE, stdout);
-            return CZ_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return usage_error("unknown option");
-        else if (log)
-            return usage_error("one LOG only");
-        else
-            log = argv[i];
-    }
-    if (!log)
-        return usage_error("missing LOG");
-    const char *why = window_problem(&opts, have_from, have_to);
-    if (why)
-        return usage_error(why);
-    if ((opts.window || opts.px_per_s > 0 || opts.title) && !svg)
-        return usage_error("--from/--to/--px-per-s/--title shape the --svg chart: add --svg F");
-    if (!cz_cli_check_output("cuzk timeline", "--svg", svg))
-        return CZ_EXIT_USAGE;
+    tl_opts_t o;
+    cz_opts_result_t res = { 0 };
+    int go = cz_opts_parse(&ANALYZE_SPEC, &o, argc, argv, &res);
+    if (go == CZ_OPTS_RUN)
+        go = window_check(&ANALYZE_SPEC, &res, &o);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    const char *log = res.args[0], *svg = o.svg;
+    bool json = o.json;
+    cz_tl_svg_opts_t opts = o.chart;
 
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK) {
@@ -310,37 +286,15 @@ static int timeline_analyze(int argc, char **argv)
 
 static int timeline_svg(int argc, char **argv)
 {
-    const char *log = NULL, *out = NULL;
-    bool bad = false, have_from = false, have_to = false;
-    cz_tl_svg_opts_t opts = { 0 };
-    for (int i = 1; i < argc; i++) {
-        have_from |= !strcmp(argv[i], "--from");
-        have_to |= !strcmp(argv[i], "--to");
-        if (svg_option(argc, argv, &i, &opts, &bad)) {
-            if (bad)
-                return usage_error("--from/--to/--px-per-s want a number of seconds (>= 0)");
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) {
-            if (++i == argc)
-                return usage_error("-o needs a file name");
-            out = argv[i];
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(TIMELINE_USAGE, stdout);
-            return CZ_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error("unknown option");
-        } else if (log) {
-            return usage_error("one LOG only");
-        } else {
-            log = argv[i];
-        }
-    }
-    if (!log || !out)
-        return usage_error(!log ? "missing LOG" : "missing -o OUT.svg");
-    const char *why = window_problem(&opts, have_from, have_to);
-    if (why)
-        return usage_error(why);
-    if (!cz_cli_check_output("cuzk timeline", "-o", out))
-        return CZ_EXIT_USAGE;
+    tl_opts_t o;
+    cz_opts_result_t res = { 0 };
+    int go = cz_opts_parse(&SVG_SPEC, &o, argc, argv, &res);
+    if (go == CZ_OPTS_RUN)
+        go = window_check(&SVG_SPEC, &res, &o);
+    if (go != CZ_OPTS_RUN)
+        return go;
+    const char *log = res.args[0], *out = o.out;
+    cz_tl_svg_opts_t opts = o.chart;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK) {
         fprintf(stderr, "cuzk timeline: out of memory\n");
@@ -368,15 +322,12 @@ static int timeline_svg(int argc, char **argv)
 
 int cmd_timeline(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        if (argc < 2)
-            return usage_error(NULL);
-        fputs(TIMELINE_USAGE, stdout);
-        return CZ_EXIT_OK;
-    }
-    if (!strcmp(argv[1], "analyze"))
-        return timeline_analyze(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "svg"))
-        return timeline_svg(argc - 1, argv + 1);
-    return usage_error("unknown subcommand (want: analyze, svg)");
+    static const cz_cli_command sub[] = {
+        { "analyze", timeline_analyze, "device efficiency, gaps, overlaps, stage percentiles" },
+        { "svg", timeline_svg, "the Gantt chart alone, of the whole log or a window" },
+    };
+    return cz_cli_dispatch("cuzk timeline", sub, sizeof sub / sizeof sub[0],
+                           "usage: cuzk timeline analyze|svg LOG ...   "
+                           "(cuzk timeline analyze --help, cuzk timeline svg --help)",
+                           argc, argv);
 }

@@ -59,28 +59,6 @@ int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
     return help ? CZ_EXIT_OK : CZ_EXIT_USAGE;
 }
 
-bool cz_cli_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    if (!s || !*s)
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end[0] == '^') {                       /* 2^20 */
-        unsigned long long e = strtoull(end + 1, &end, 10);
-        if (v != 2 || e > 62)
-            return false;
-        v = 1ull << e;
-    } else if (end[0] == 'K' || end[0] == 'M' || end[0] == 'G') {
-        unsigned shift = end[0] == 'K' ? 10 : end[0] == 'M' ? 20 : 30;
-        end += end[1] == 'i' ? 2 : 1;
-        v <<= shift;
-    }
-    if (*end)
-        return false;
-    *out = (size_t)v;
-    return true;
-}
-
 int main(int argc, char **argv)
 {
     if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))

@@ -41,7 +41,7 @@ if [ $have_c2 -eq 1 ]; then
     run 2 "$CUZK" porep bogus
     # a sector size that is not one names it
     run 2 "$CUZK" setup --kind porep-c2 --sector-size 3KiB --params-dir p
-    err_has "--sector-size 3KiB"; err_has "2KiB"
+    err_has "--sector-size: '3KiB'"; err_has "2KiB"
     [ -e p ] && fail "setup with a bad size created its --params-dir"
 fi
 run 0 "$CUZK" hash poseidon --help; out_has "--arity"

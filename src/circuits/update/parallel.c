@@ -181,11 +181,12 @@ static void run_forks(void *arg, size_t begin, size_t end, unsigned slot)
  *
  * One fork per thread, each a run of consecutive parts (the parts are of
  * one size, so runs of n / width balance as well as one fork per part),
- * not one fork per part: a fork's density bitmaps span the parent's whole
- * range and are zeroed by the kernel on first touch, a 2 MB transparent
- * huge page at a time, so 137 forks of an 8MiB partition (one per apex
- * hash and challenge) cost 2.6x the sequential CPU time in page clearing
- * on the 2-core VM, runs of them 1.1x.
+ * not one fork per part: every fork costs its density bitmaps, which span
+ * the parent's whole range (calloc'd, so zeroed or faulted in, and their
+ * low part OR-ed into the parent on extend). With one fork per apex hash
+ * and challenge (137 at 8MiB, 45K-415K rows each) the parallel synthesis
+ * took 3.2x the sequential CPU time on the 2-core VM (memset, or_bits and
+ * page faults in the profile); with runs, 1.1-1.2x.
  */
 static int run_slots(cz_ctx_t *ctx, cz_cs_t *cs, cz_pool_t *pool, const cz_update_counts_t *each,
                      unsigned n, part_fn *part, void *arg, const char *what)

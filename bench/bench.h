@@ -26,7 +26,8 @@
 #else
 #define CZ_BENCH_NAMES_H ""
 #endif
-#define CZ_BENCH_NAMES "pipeline, prove, msm, ntt, poseidon" CZ_BENCH_NAMES_SYNTH CZ_BENCH_NAMES_H
+#define CZ_BENCH_NAMES \
+    "pipeline, prove, msm, ntt, poseidon" CZ_BENCH_NAMES_SYNTH ", snap-synth" CZ_BENCH_NAMES_H
 
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
@@ -35,6 +36,8 @@ int cz_bench_prove(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
 /* PoRep C2 partition synthesis, direct vs general path (jansson builds). */
 int cz_bench_synth(int argc, char **argv);
+/* SnapDeals update partition synthesis, T threads vs 1 (bench_snap_synth.c). */
+int cz_bench_snap_synth(int argc, char **argv);
 /* `cuzk bench pin [--gib G]` (bench_cuda.c, CUDA builds only). */
 int cz_bench_pin(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,

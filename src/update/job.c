@@ -146,6 +146,14 @@ static int load_partition(cz_ctx_t *ctx, cz_update_job_t *job, unsigned k, const
     return CZ_OK;
 }
 
+/* The slots of the parallel synthesis (a SHAPE synthesis of one challenge
+ * and one apex hash: ~1/86 of the partition's shape). */
+static int plan_of(cz_ctx_t *ctx, cz_update_job_t *job)
+{
+    int rc = cz_update_plan(&job->plan, &job->params);
+    return rc ? cz_fail(ctx, rc, "snap: planning the partition's synthesis") : CZ_OK;
+}
+
 /* ---- TIMING ONLY: a random witness of the real shape ---------------------------- */
 
 static void random_partition(cz_update_input_t *in, const cz_update_params_t *p, unsigned k,
@@ -213,6 +221,8 @@ int cz_update_job_random(cz_ctx_t *ctx, cz_update_job_t *job, uint64_t sector_by
         rc = cz_update_public_inputs_from(ctx, &job->pub, job->inputs, (size_t)n * 4);
     if (rc == CZ_OK)
         rc = cz_update_shape(ctx, &job->params, &job->shape, &job->rows);
+    if (rc == CZ_OK)
+        rc = plan_of(ctx, job);
     if (rc) {
         cz_update_job_clear(job);
         return rc;
@@ -345,6 +355,8 @@ int cz_update_job_from_curio_cached(cz_ctx_t *ctx, cz_update_job_t *job,
         rc = cz_update_public_inputs_from(ctx, &job->pub, job->inputs, (size_t)n * 4);
     if (rc == CZ_OK)
         rc = shape_of(ctx, cache, &job->params, &job->shape, &job->rows);
+    if (rc == CZ_OK)
+        rc = plan_of(ctx, job);
     if (rc == CZ_OK && params && (params->vk.n_ic != job->shape.num_inputs))
         rc = cz_fail(ctx, CZ_EMISMATCH, "snap: the params take %zu inputs, the update "
                      "circuit has %zu", params->vk.n_ic, job->shape.num_inputs);
@@ -376,7 +388,8 @@ int cz_update_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witne
         rc = cz_cs_reserve(cs, job->rows - job->shape.num_inputs, job->shape.num_aux,
                            job->shape.num_inputs);
     if (rc == CZ_OK)
-        rc = cz_update_circuit(cs, &job->params, &job->parts[partition]);
+        rc = cz_update_circuit_planned(ctx, cs, &job->params, &job->parts[partition],
+                                       &job->plan);
     if (rc == CZ_OK)
         rc = cz_cs_finish(cs);
     if (rc == CZ_OK)

@@ -64,6 +64,7 @@ typedef struct {
     cz_update_params_t params;
     cz_params_shape_t shape;       /* of one partition */
     size_t rows;
+    cz_update_plan_t plan;         /* the in-place forks' slots (update.h) */
     cz_update_input_t *parts;      /* [params.partitions], owned */
     cz_fr *inputs;                 /* [partitions x 4] public inputs, owned */
 } cz_update_job_t;
@@ -112,7 +113,10 @@ int cz_update_job_from_curio_cached(cz_ctx_t *ctx, cz_update_job_t *job,
                                     const cz_params_t *params, const cz_pvk_t *pvk,
                                     cz_update_shapes_t *cache);
 
-/* The engine's synthesize callback (arg = the job). */
+/* The engine's synthesize callback (arg = the job): PROVE without c, the
+ * arrays reserved from the job's shape, the partition synthesized on ctx's
+ * pool (cz_update_circuit_planned with the job's plan: the sequential
+ * synthesis's witness, byte for byte), the public inputs compared. */
 int cz_update_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out);
 
 /* One partition's params shape and rows (a SHAPE synthesis). */

@@ -19,8 +19,7 @@
 #include "gadgets/multipack.h"
 #include "gadgets/poseidon_gadget.h"
 
-/* The most challenge bits (64GiB: 31) and apex leaves. */
-#define MAX_BITS 32u
+#define MAX_BITS CZ__UPDATE_MAX_BITS
 #define MAX_APEX CZ_UPDATE_MAX_APEX
 
 int cz__update_shapes(cz__update_shapes_t *out, const cz_update_params_t *p)
@@ -99,13 +98,7 @@ static int alloc_siblings(cz_cs_t *cs, cz_num_t *out, size_t n, const char *ns, 
 
 /* ---- the prelude ---------------------------------------------------------------------- */
 
-typedef struct {
-    cz_bool_t partition_bits[MAX_BITS];
-    cz_bool_t h_select_bits[CZ_UPDATE_NUM_HS];
-    cz_num_t partition, comm_r_old, comm_d_new, comm_r_new, phi;
-    cz_num_t comm_c, root_r_old, root_r_new;
-    cz_num_t apex[MAX_APEX];
-} shared_t;
+typedef cz__update_shared_t shared_t;
 
 static int k_and_h_select(cz_cs_t *cs, const cz_update_params_t *p, shared_t *s,
                           const cz_update_input_t *in)
@@ -147,23 +140,43 @@ static int comm_r_check(cz_cs_t *cs, const shared_t *s, const cz_num_t *root,
     return cz_num_equal(cs, &calc, comm_r, name);
 }
 
-/* apex_por: the apex tree over the leaves, then its root through the
- * partition path to comm_d_new. */
-static int apex_por(cz_cs_t *cs, const cz_update_params_t *p, const cz__update_shapes_t *sh,
-                    const shared_t *s, const cz_num_t *partition_path)
+int cz__update_apex_hash(cz_cs_t *cs, unsigned r, unsigned i, cz_num_t *out,
+                         const cz_num_t pair[2])
 {
-    cz_num_t row[MAX_APEX];
-    memcpy(row, s->apex, sizeof(cz_num_t) * p->apex_leaves);
+    CZ__UTRY(cz_cs_pushf(cs, "apex_tree generation hash (tree_row=%u, siblings=%u)", r, i));
+    CZ__UTRY(cz_por_hash_circuit(cs, out, CZ_POR_SHA254, pair, 2));
+    return cz_cs_pop(cs);
+}
+
+/* One apex row in order: the sequential cz__update_apex_row_fn. */
+static int apex_row_seq(void *arg, cz_cs_t *cs, unsigned r, const cz_num_t *below,
+                        cz_num_t *out, unsigned n)
+{
+    (void)arg;
+    for (unsigned i = 0; i < n; i++)
+        CZ__UTRY(cz__update_apex_hash(cs, r, i, &out[i], &below[2 * i]));
+    return CZ_OK;
+}
+
+/* apex_por: the apex tree over the leaves (row by row through |row_fn|),
+ * then its root through the partition path to comm_d_new. */
+static int apex_por(cz_cs_t *cs, const cz_update_params_t *p, const cz__update_shapes_t *sh,
+                    const shared_t *s, const cz_num_t *partition_path,
+                    cz__update_apex_row_fn *row_fn, void *arg)
+{
+    /* Two rows, so that a row's hashes never overwrite what another reads. */
+    cz_num_t rows[2][MAX_APEX];
+    cz_num_t *below = rows[0], *above = rows[1];
+    memcpy(below, s->apex, sizeof(cz_num_t) * p->apex_leaves);
     CZ__UTRY(cz_cs_push(cs, "apex_gadget"));
     for (unsigned r = 0, width = p->apex_leaves; r < p->apex_bit_len; r++, width /= 2) {
-        for (unsigned i = 0; i < width / 2; i++) {
-            CZ__UTRY(cz_cs_pushf(cs, "apex_tree generation hash (tree_row=%u, siblings=%u)", r, i));
-            CZ__UTRY(cz_por_hash_circuit(cs, &row[i], CZ_POR_SHA254, &row[2 * i], 2));
-            CZ__UTRY(cz_cs_pop(cs));
-        }
+        CZ__UTRY(row_fn(arg, cs, r, below, above, width / 2));
+        cz_num_t *t = below;
+        below = above;
+        above = t;
     }
     CZ__UTRY(cz_cs_push(cs, "partition-tree por"));
-    CZ__UTRY(cz_por_no_challenge_input(cs, &sh->d_partition, s->partition_bits, &row[0],
+    CZ__UTRY(cz_por_no_challenge_input(cs, &sh->d_partition, s->partition_bits, &below[0],
                                        partition_path, &s->comm_d_new));
     CZ__UTRY(cz_cs_pop(cs));
     return cz_cs_pop(cs);
@@ -221,8 +234,9 @@ static int gen_challenge_bits(cz_cs_t *cs, const cz_update_params_t *p, const sh
     return cz_cs_pop(cs);
 }
 
-static int prelude(cz_cs_t *cs, const cz_update_params_t *p, const cz__update_shapes_t *sh,
-                   shared_t *s, const cz_update_input_t *in, cz_bool_t *gen)
+int cz__update_prelude(cz_cs_t *cs, const cz_update_params_t *p, const cz__update_shapes_t *sh,
+                       shared_t *s, const cz_update_input_t *in, cz_bool_t *gen,
+                       cz__update_apex_row_fn *row_fn, void *arg)
 {
     CZ__UTRY(k_and_h_select(cs, p, s, in));
     CZ__UTRY(alloc_input(cs, &s->comm_r_old, "comm_r_old", "comm_r_old_input",
@@ -254,7 +268,7 @@ static int prelude(cz_cs_t *cs, const cz_update_params_t *p, const cz__update_sh
                           "enforce comm_r_old_calc == comm_r_old"));
     CZ__UTRY(comm_r_check(cs, s, &s->root_r_new, &s->comm_r_new, "comm_r_new_calc",
                           "enforce comm_r_new_calc == comm_r_new"));
-    CZ__UTRY(apex_por(cs, p, sh, s, ppath));
+    CZ__UTRY(apex_por(cs, p, sh, s, ppath, row_fn ? row_fn : apex_row_seq, arg));
     return gen_challenge_bits(cs, p, s, gen);
 }
 
@@ -310,9 +324,9 @@ static int challenge_high(cz_cs_t *cs, const cz_update_params_t *p, const shared
     return rc;
 }
 
-static int challenge(cz_cs_t *cs, const cz_update_params_t *p, const cz__update_shapes_t *sh,
-                     const shared_t *s, unsigned ci, const cz_bool_t *gen,
-                     const cz_update_challenge_t *ch, cz_num_t *sib)
+int cz__update_challenge(cz_cs_t *cs, const cz_update_params_t *p,
+                         const cz__update_shapes_t *sh, const shared_t *s, unsigned ci,
+                         const cz_bool_t *gen, const cz_update_challenge_t *ch, cz_num_t *sib)
 {
     const unsigned len = p->challenge_bit_len, rand_bits = len - p->partition_bit_len;
     cz_bool_t c_bits[MAX_BITS];
@@ -377,11 +391,17 @@ static bool same_params(const cz_update_params_t *a, const cz_update_params_t *b
            a->top_arity == b->top_arity;
 }
 
-int cz_update_circuit(cz_cs_t *cs, const cz_update_params_t *p, const cz_update_input_t *in)
+size_t cz__update_sib_len(const cz_update_params_t *p, const cz__update_shapes_t *sh)
 {
-    cz__update_shapes_t sh;
+    const size_t rl = cz_por_path_len(&sh->r);
+    return rl > p->challenge_bit_len ? rl : p->challenge_bit_len;
+}
+
+int cz__update_validate(const cz_cs_t *cs, const cz_update_params_t *p,
+                        const cz_update_input_t *in, cz__update_shapes_t *sh)
+{
     if (!cs || !p || p->challenge_bit_len >= MAX_BITS || p->apex_leaves > MAX_APEX ||
-        cz__update_shapes(&sh, p))
+        cz__update_shapes(sh, p))
         return CZ_EINVAL;
     if (in ? !same_params(&in->params, p) : cz_cs_needs_values(cs))
         return CZ_EINVAL;
@@ -390,15 +410,22 @@ int cz_update_circuit(cz_cs_t *cs, const cz_update_params_t *p, const cz_update_
         if (in->k >= p->partitions || cz_update_h_index(p, in->h, &idx))
             return CZ_EINVAL;
     }
-    const size_t rl = cz_por_path_len(&sh.r);
+    return CZ_OK;
+}
+
+int cz_update_circuit(cz_cs_t *cs, const cz_update_params_t *p, const cz_update_input_t *in)
+{
+    cz__update_shapes_t sh;
+    CZ__UTRY(cz__update_validate(cs, p, in, &sh));
     shared_t *s = malloc(sizeof *s);
     cz_bool_t *gen = malloc(sizeof(cz_bool_t) * MAX_BITS * p->challenges);
-    cz_num_t *sib = malloc(sizeof(cz_num_t) * (rl > p->challenge_bit_len ? rl : p->challenge_bit_len));
+    cz_num_t *sib = malloc(sizeof(cz_num_t) * cz__update_sib_len(p, &sh));
     int rc = (s && gen && sib) ? CZ_OK : CZ_ENOMEM;
     if (rc == CZ_OK)
-        rc = prelude(cs, p, &sh, s, in, gen);
+        rc = cz__update_prelude(cs, p, &sh, s, in, gen, NULL, NULL);
     for (unsigned i = 0; rc == CZ_OK && i < p->challenges; i++)
-        rc = challenge(cs, p, &sh, s, i, &gen[(size_t)i * MAX_BITS], in ? &in->ch[i] : NULL, sib);
+        rc = cz__update_challenge(cs, p, &sh, s, i, &gen[(size_t)i * MAX_BITS],
+                                  in ? &in->ch[i] : NULL, sib);
     free(s);
     free(gen);
     free(sib);

@@ -163,4 +163,38 @@ int cz_update_public_inputs(const cz_update_params_t *p, unsigned k, unsigned h,
  * missing input in a value mode or an input of other params. */
 int cz_update_circuit(cz_cs_t *cs, const cz_update_params_t *p, const cz_update_input_t *in);
 
+/*
+ * What the parallel synthesis needs to know ahead: the rows, aux and inputs
+ * of one apex hash and of one challenge (all apex hashes have one shape,
+ * all challenges of a partition another). cz_update_plan finds them by a
+ * SHAPE synthesis of one of each over stand-in variables of the prelude's
+ * kinds (~1/86 of a 32GiB partition's shape: compute it once per job; a
+ * wrong plan cannot pass unnoticed: an in-place fork that does not fill
+ * its slot exactly fails). CZ_OK, CZ_EINVAL (bad params) or CZ_ENOMEM.
+ */
+typedef struct {
+    size_t rows, aux, inputs;
+} cz_update_counts_t;
+
+typedef struct {
+    cz_update_counts_t apex_hash, challenge;
+} cz_update_plan_t;
+
+int cz_update_plan(cz_update_plan_t *out, const cz_update_params_t *p);
+
+/*
+ * cz_update_circuit with the independent parts on ctx's pool (parallel.c):
+ * in PROVE, each row of the apex tree's hashes and then all challenges of
+ * the partition go into in-place forks (cs/cs.h cz_cs_fork_at) at their
+ * final slots of |cs|'s arrays, extended in order, so the R1CS, the
+ * assignment, a/b/c and the densities are those of the sequential
+ * synthesis byte for byte. |plan| (NULL: computed here) gives the slots.
+ * The other modes, a pool of width 1 and a partition of one challenge run
+ * cz_update_circuit (SHAPE and KEYGEN are always the sequential code).
+ * |cs| must be a root cs (not a fork). Errors: cz_update_circuit's, with
+ * a message naming the failing challenge or apex hash on |ctx|.
+ */
+int cz_update_circuit_planned(cz_ctx_t *ctx, cz_cs_t *cs, const cz_update_params_t *p,
+                              const cz_update_input_t *in, const cz_update_plan_t *plan);
+
 #endif /* CUZK_CIRCUITS_UPDATE_UPDATE_H */

@@ -266,20 +266,7 @@ static const cz_opt PROVE_OPTS[] = {
     CZ_OPT_BACKEND(snap_opts_t, backend, "auto"),
     CZ_OPT_DEVICE(snap_opts_t, device),
     CZ_OPT_THREADS(snap_opts_t, threads),
-    { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "S",
-      .help = "the circuit's sector size (--random-params)" },
-    { "random-params", 0, CZ_O_FLAG(snap_opts_t, random),
-      .help = "TIMING ONLY: random params and witness, nothing verified or written" },
-    { "seed", 0, CZ_O_U64(snap_opts_t, seed), .def = "1", .help = "the random params' seed" },
-};
-static const cz_opt_rule PROVE_RULES[] = {
-    CZ_RULE(EXCLUSIVE, "random-params", "input"),
-    CZ_RULE(EXCLUSIVE, "random-params", "params-dir"),
-    CZ_RULE(EXCLUSIVE, "random-params", "proof"),
-    CZ_RULE_UNLESS(REQUIRED, "random-params", "input", "params-dir", "proof"),
-    CZ_RULE(NEEDS, "random-params", "sector-size"),
-    CZ_RULE(NEEDS, "sector-size", "random-params"),
-    CZ_RULE(NEEDS, "seed", "random-params"),
+    CZ_CLI_RANDOM_PARAMS_OPTS(snap_opts_t),
 };
 static const cz_opts_spec PROVE_SPEC = {
     .cmd = "cuzk prove",
@@ -291,7 +278,7 @@ static const cz_opts_spec PROVE_SPEC = {
              "  from the public values and writes the partition proofs concatenated.\n"
              "  --random-params: TIMING ONLY. Every partition of the update circuit's exact\n"
              "  shape with random params and a random witness; nothing is verified or written.\n",
-    CZ_OPTS(PROVE_OPTS), CZ_RULES(PROVE_RULES),
+    CZ_OPTS(PROVE_OPTS), CZ_RULES(cz_cli_random_params_rules),
     .help_cmd = "cuzk prove --kind snap --help",
 };
 

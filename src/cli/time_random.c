@@ -9,6 +9,16 @@
 #include "core/clock.h"
 #include "cuzk/ctx.h"
 
+const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES] = {
+    CZ_RULE(EXCLUSIVE, "random-params", "input"),
+    CZ_RULE(EXCLUSIVE, "random-params", "params-dir"),
+    CZ_RULE(EXCLUSIVE, "random-params", "proof"),
+    CZ_RULE_UNLESS(REQUIRED, "random-params", "input", "params-dir", "proof"),
+    CZ_RULE(NEEDS, "random-params", "sector-size"),
+    CZ_RULE(NEEDS, "sector-size", "random-params"),
+    CZ_RULE(NEEDS, "seed", "random-params"),
+};
+
 int cz_cli_time_random(cz_ctx_t *ctx, cz_backend_t **be, const cz_cli_time_random_t *t)
 {
     const cz_params_shape_t *s = t->shape;

@@ -23,8 +23,26 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "cli/options.h"
 #include "engine/engine.h"
 #include "groth16/params.h"
+
+/*
+ * The options and rules of a `cuzk prove --kind K` that has a --random-params
+ * form besides its real one (PoSt, SnapDeals): --sector-size, --random-params
+ * and --seed in the command's options struct |type| (fields sector_bytes,
+ * random, seed), and the rules tying them to the real form's --input,
+ * --params-dir and --proof (cli/options.h).
+ */
+#define CZ_CLI_RANDOM_PARAMS_OPTS(type)                                                       \
+    { "sector-size", 0, CZ_O_SECTOR(type, sector_bytes), .arg = "S",                          \
+      .help = "the circuit's sector size (--random-params)" },                                \
+    { "random-params", 0, CZ_O_FLAG(type, random),                                            \
+      .help = "TIMING ONLY: random params and witness, nothing verified or written" },       \
+    { "seed", 0, CZ_O_U64(type, seed), .def = "1", .help = "the random params' seed" }
+
+#define CZ_CLI_RANDOM_PARAMS_NRULES 7
+extern const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES];
 
 typedef struct {
     const char *name;                  /* the circuit, as printed (e.g. a registered proof) */

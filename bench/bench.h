@@ -22,7 +22,7 @@
 #define CZ_BENCH_NAMES_SYNTH ""
 #endif
 #ifdef CUZK_HAVE_CUDA
-#define CZ_BENCH_NAMES_H ", h"
+#define CZ_BENCH_NAMES_H ", h, pin"
 #else
 #define CZ_BENCH_NAMES_H ""
 #endif

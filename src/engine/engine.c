@@ -156,6 +156,8 @@ static void job_free(job_t *j)
     free(j);
 }
 
+static void settle_devices(cz_engine_t *e);
+
 void cz_engine_free(cz_engine_t *e)
 {
     if (!e)
@@ -169,6 +171,7 @@ void cz_engine_free(cz_engine_t *e)
     pthread_mutex_unlock(&e->mu);
     cz_budget_close(&e->budget);
     cz__workers_join(e);
+    settle_devices(e);   /* the caller frees the jobs' params after this */
     for (size_t d = 0; e->devices && d < e->num_devices; d++)
         pthread_mutex_destroy(&e->devices[d].lock);
     free(e->devices);
@@ -197,8 +200,6 @@ static job_t *find_job(cz_engine_t *e, uint64_t id)
             return j;
     return NULL;
 }
-
-static void settle_devices(cz_engine_t *e);
 
 int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, uint64_t *id)
 {

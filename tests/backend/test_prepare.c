@@ -34,6 +34,7 @@ typedef struct {
     cz_prove_work_t bases;        /* what prepare() was given */
     atomic_int prepares;
     atomic_int ended_while_reading;   /* on_done saw the preparer still reading */
+    atomic_int ended;             /* on_done calls so far */
     uint64_t checksum;            /* of the params' h vector, read by the preparer */
 } prep_backend_t;
 
@@ -176,6 +177,20 @@ static void on_done(void *arg, uint64_t id, cz_job_state_t state)
     prep_backend_t *pb = arg;
     if (still_reading(pb))
         atomic_fetch_add(&pb->ended_while_reading, 1);
+    atomic_fetch_add(&pb->ended, 1);
+}
+
+/*
+ * cz_engine_wait returns once the job's state is final; its on_done runs
+ * after the engine drops its lock, so it may still be on its way. Wait for
+ * it before the next submission starts a new preparer, or that job's
+ * reading would be charged to this one (seen under ASan's timing).
+ */
+static void wait_for_on_done(prep_backend_t *pb, int calls)
+{
+    for (int waited_ms = 0; atomic_load(&pb->ended) < calls && waited_ms < 10000; waited_ms++)
+        sleep_ms(1);
+    CHECK_EQ_INT(atomic_load(&pb->ended), calls);
 }
 
 static cz_job_spec_t spec_of(prep_backend_t *pb, size_t partitions)
@@ -244,6 +259,7 @@ CZ_TEST(a_job_ends_only_after_the_preparer_is_done_with_its_params)
     REQUIRE(cz_engine_wait(e, id, -1, &info) == CZ_OK);
     CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
     CHECK(!still_reading(pb));
+    wait_for_on_done(pb, 1);
 
     atomic_store(&fail_synthesis, true);
     REQUIRE(cz_engine_submit(e, NULL, &spec, &id) == CZ_OK);
@@ -251,6 +267,7 @@ CZ_TEST(a_job_ends_only_after_the_preparer_is_done_with_its_params)
     CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
     CHECK(strstr(info.message, "injected synthesis failure") != NULL);
     CHECK(!still_reading(pb));
+    wait_for_on_done(pb, 2);
     atomic_store(&fail_synthesis, false);
 
     cz_engine_free(e);

@@ -377,13 +377,19 @@ static void settle_devices(cz_engine_t *e)
         cz_backend_settle(e->devices[d].backend);
 }
 
+/*
+ * Cancel takes effect at once: no partition of the job starts after this
+ * (a preparer may still be uploading its params). It may END the job only
+ * after settle_devices, so the job is marked first, the lock dropped for
+ * the settle, and the job ended after it — unless a resolving worker (which
+ * settles too) ended it in between.
+ */
 int cz_engine_cancel(cz_engine_t *e, uint64_t id)
 {
-    settle_devices(e);
-    ended_t ended = { 0 };
     pthread_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
-    if (j && !job_ended(j) && j->state != CZ_JOB_VERIFYING) {
+    bool marked = j && !job_ended(j) && j->state != CZ_JOB_VERIFYING;
+    if (marked) {
         atomic_store(&j->canceled, true);
         if (!j->error) {
             j->error = CZ_ECANCELED;
@@ -393,12 +399,21 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
         j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
         j->next_part = j->spec.partitions;
         j->n_retry = 0;
-        finish_if_resolved(e, j, &ended);
     }
     pthread_mutex_unlock(&e->mu);
+    if (!marked)
+        return j ? CZ_OK : CZ_ENOTFOUND;
     cz_budget_wake(&e->budget);   /* a synthesis worker may wait for this job's memory */
+
+    settle_devices(e);
+    ended_t ended = { 0 };
+    pthread_mutex_lock(&e->mu);
+    /* looked up again: a worker may have ended it meanwhile, and forget freed it */
+    if ((j = find_job(e, id)) != NULL)
+        finish_if_resolved(e, j, &ended);
+    pthread_mutex_unlock(&e->mu);
     notify(&ended);
-    return j ? CZ_OK : CZ_ENOTFOUND;
+    return CZ_OK;
 }
 
 int cz_engine_forget(cz_engine_t *e, uint64_t id)

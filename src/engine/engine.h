@@ -148,7 +148,12 @@ int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len);
  * CZ_EBUSY unless DONE, CZ_ENOTFOUND, CZ_ENOMEM.
  */
 int cz_engine_public_inputs(cz_engine_t *e, uint64_t id, cz_fr **inputs, size_t *per_partition);
-/* Request cancellation; CZ_OK also when the job had already ended. */
+/*
+ * Cancel: no partition of the job starts after this; queued ones resolve at
+ * once, running ones at their next stage boundary. May wait for a device's
+ * preparer (backend settle) before it ends the job. CZ_OK also when the job
+ * had already ended (its state then stays what it was).
+ */
 int cz_engine_cancel(cz_engine_t *e, uint64_t id);
 /* Drop an ended job's record. CZ_EBUSY while it runs. */
 int cz_engine_forget(cz_engine_t *e, uint64_t id);

@@ -200,7 +200,8 @@ CZ_EXTERN const char *cz_job_state_name(cz_job_state_t s);
  * thread with no library lock held, after the outcome is visible to
  * cz_prover_status / cz_prover_proof (so cz_prover_wait may return before it
  * runs). It may call any cz_prover_* function on |p| except cz_prover_free;
- * it should return quickly (it runs on an engine worker). When submit fails it is never called.
+ * it should return quickly (it runs on an engine worker). When submit fails
+ * it is never called.
  */
 typedef void cz_job_done_cb(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t state);
 

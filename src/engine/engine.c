@@ -377,6 +377,14 @@ static void settle_devices(cz_engine_t *e)
         cz_backend_settle(e->devices[d].backend);
 }
 
+/* e->mu held: the partitions never handed to synthesis (or waiting for a retry) resolve now. */
+static void drop_unstarted(job_t *j)
+{
+    j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
+    j->next_part = j->spec.partitions;
+    j->n_retry = 0;
+}
+
 /*
  * Cancel takes effect at once: no partition of the job starts after this
  * (a preparer may still be uploading its params). It may END the job only
@@ -395,10 +403,7 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
             j->error = CZ_ECANCELED;
             snprintf(j->message, sizeof j->message, "canceled");
         }
-        /* partitions never handed to synthesis resolve now */
-        j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
-        j->next_part = j->spec.partitions;
-        j->n_retry = 0;
+        drop_unstarted(j);
     }
     pthread_mutex_unlock(&e->mu);
     if (!marked)
@@ -520,9 +525,7 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
     if (rc != CZ_OK && !atomic_load(&j->canceled)) {
         /* one failed partition fails the job: drop the rest */
         atomic_store(&j->canceled, true);
-        j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
-        j->next_part = j->spec.partitions;
-        j->n_retry = 0;
+        drop_unstarted(j);
     }
     finish_if_resolved(e, j, &ended);
     bool verify = j->state == CZ_JOB_VERIFYING;

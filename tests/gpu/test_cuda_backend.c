@@ -151,6 +151,38 @@ CZ_TEST(two_params_sets_alternate)
     fixture_free(&f1);
 }
 
+/*
+ * The preparer uploads a params set with its lock released while a region
+ * runs (the region waits for a vector only where it needs it): a proof
+ * started the moment its set's preparation starts, alternating between two
+ * sets so that each preparation also evicts or reloads, has the CPU's bytes.
+ */
+CZ_TEST(a_region_racing_its_params_preparation_has_the_cpu_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f1, f2;
+    REQUIRE(fixture_new(&f1, "bench:60000", 7) == CZ_OK);
+    REQUIRE(fixture_new(&f2, "bench:60000", 8) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f1.ctx, &gpu, 0, NULL));
+    for (int i = 0; i < 6 && gpu; i++) {
+        fixture *f = i % 2 ? &f2 : &f1;
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove_bytes(f, cpu, (uint64_t)i, want));
+        cz_g16_prepare(gpu, f->params);
+        CHECK_OK(prove_bytes(f, gpu, (uint64_t)i, got));
+        cz_backend_settle(gpu);   /* the preparer may still read f's params */
+        if (memcmp(want, got, sizeof want))
+            CZ__FAIL("proof %d: cuda bytes differ from the cpu's", i);
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f2);
+    fixture_free(&f1);
+}
+
 /* Sets the cancel flag when the region reaches step boundary |at| (1-based). */
 typedef struct {
     atomic_bool *flag;

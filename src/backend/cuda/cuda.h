@@ -179,6 +179,16 @@ int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max
 void cz_cuda_h_free(cz_cuda_h *h);                      /* NULL: no-op */
 int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
                       const cz_fr *c, size_t n, unsigned log_n);
+/*
+ * For a caller that uploads a and b itself (from pageable memory through
+ * bounce buffers, say: cz_cuda_upload_bounced): the device buffer of input
+ * |k| (0: a, 1: b, 2: c), room for 2^log_n_max elements, NULL for another
+ * k. With the first n elements of a and b (and of c when |have_c|) written
+ * there, cz_cuda_h_compute_loaded computes what cz_cuda_h_compute would
+ * (the padding is zeroed here). Every compute overwrites the buffers.
+ */
+void *cz_cuda_h_input(cz_cuda_h *h, int k);
+int cz_cuda_h_compute_loaded(cz_ctx_t *ctx, cz_cuda_h *h, size_t n, unsigned log_n, bool have_c);
 /* Times of the last compute (zeros before the first). */
 void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t);
 /* Device pointer to the last result (2^log_n cz_fr), NULL before the first. */

@@ -36,10 +36,15 @@
  * contexts and the bounce buffers on a thread of its own, then starts the
  * staging slots' pinning: done in the first region they cost it 6.7 s at
  * 32GiB on the H200 machine, because the slots' pinning, started at the
- * first stage, held up the contexts' cudaMallocs. The contexts are guarded
- * by cmu, which the region holds throughout and the preparer while it
- * works (lock order: the engine's device lock, then cmu; smu is never
- * taken with cmu held, nor cmu with smu held).
+ * first stage, held up the contexts' cudaMallocs. Then it uploads the
+ * params set, one vector at a time, h first, each copy with cmu released
+ * and the vector marked loading: the first region starts meanwhile (its H
+ * needs no params) and waits for a vector only where it needs it. The
+ * contexts and the resident sets are guarded by cmu, which the region
+ * holds throughout (but for those waits) and the preparer while it makes
+ * the contexts and claims or publishes a vector (lock order: the engine's
+ * device lock, then cmu; smu is never taken with cmu held, nor cmu with
+ * smu held). A set with a vector loading is never evicted.
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
@@ -78,6 +83,7 @@ typedef struct {
     size_t n;                /* points */
     size_t point_bytes;
     void *dev;               /* NULL: not resident (CPU path) */
+    bool loading;            /* (cmu) the preparer is uploading it, cmu released: wait on ccv */
     uint8_t first[CZ__POINT_MAX], last[CZ__POINT_MAX];
 } rvec;
 
@@ -116,14 +122,16 @@ typedef struct cuda_backend {
      * hint that lets prepare() return at once without cmu (a region may hold it) */
     const void *prepared_id, *prepared_h;
     unsigned prepared_log;
-    cz_mutex_t cmu;                  /* h, h_log, msm, bounce: the region and the preparer */
+    cz_mutex_t cmu;                  /* h, h_log, msm, bounce, sets: the region and the preparer */
+    pthread_cond_t ccv;              /* (cmu) a vector the preparer was loading is done */
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
     rset sets[CZ__RESIDENT_SETS];
-    void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under the device lock */
+    void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under cmu */
+    void *pbounce[2];                /* the preparer's own pair: it uploads with cmu released */
     double upload_s;                 /* params upload time of the region running (device lock) */
     uint64_t clock;                  /* region counter, for LRU */
 } cuda_backend_t;
@@ -147,8 +155,18 @@ static size_t fixed_bytes(const cuda_backend_t *cb)
            3 * CZ__GIB;   /* buckets, at most 2.6 GiB, allocated by the MSM on need */
 }
 
+/* Is the preparer uploading into |s| (cmu released meanwhile)? Such a set is never dropped. */
+static bool set_loading(const rset *s)
+{
+    for (int v = 0; v < V_COUNT; v++)
+        if (s->v[v].loading)
+            return true;
+    return false;
+}
+
 static void drop_set(rset *s)
 {
+    CZ_ASSERT(!set_loading(s));
     for (int v = 0; v < V_COUNT; v++)
         cz_cuda_free(s->v[v].dev);
     memset(s, 0, sizeof *s);
@@ -169,7 +187,8 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
     while (!room_for(ctx, cb, bytes)) {
         rset *lru = NULL;
         for (int s = 0; s < CZ__RESIDENT_SETS; s++)
-            if (cb->sets[s].id && &cb->sets[s] != keep && (!lru || cb->sets[s].last_use < lru->last_use))
+            if (cb->sets[s].id && &cb->sets[s] != keep && !set_loading(&cb->sets[s]) &&
+                (!lru || cb->sets[s].last_use < lru->last_use))
                 lru = &cb->sets[s];
         if (!lru)
             return false;
@@ -225,7 +244,8 @@ static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
             continue;
         if (same_vector(&r->v[V_H], want[V_H].host, want[V_H].n, want[V_H].point_bytes))
             return r;
-        drop_set(r);
+        if (!set_loading(r))
+            drop_set(r);
     }
     return NULL;
 }
@@ -236,10 +256,9 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
     for (int s = 0; s < CZ__RESIDENT_SETS && !slot; s++)
         if (!cb->sets[s].id)
             slot = &cb->sets[s];
-    if (!slot) {   /* all used: replace the least recently used */
-        slot = &cb->sets[0];
-        for (int s = 1; s < CZ__RESIDENT_SETS; s++)
-            if (cb->sets[s].last_use < slot->last_use)
+    if (!slot) {   /* all used: replace the least recently used (one preparer: one set loading) */
+        for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+            if (!set_loading(&cb->sets[s]) && (!slot || cb->sets[s].last_use < slot->last_use))
                 slot = &cb->sets[s];
         drop_set(slot);
     }
@@ -303,55 +322,78 @@ static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
  * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
  * the plain copy.
  */
-/* The two bounce buffers, if they can be had (cmu held). */
-static void ensure_bounce(cuda_backend_t *cb)
+/*
+ * A pair of bounce buffers, if it can be had: cb->bounce (the region's, cmu
+ * held) or cb->pbounce (the preparer's, its thread only). Left NULL when
+ * the pinning fails: the uploads then take the plain copy.
+ */
+static void ensure_pair(void *pair[2])
 {
-    CZ_ASSERT(cz_mutex_held(&cb->cmu));
-    if (cb->bounce[0])
+    if (pair[0])
         return;
-    if (cz_cuda_host_alloc(NULL, &cb->bounce[0], CZ__BOUNCE_BYTES) != CZ_OK ||
-        cz_cuda_host_alloc(NULL, &cb->bounce[1], CZ__BOUNCE_BYTES) != CZ_OK) {
-        cz_cuda_host_free(cb->bounce[0]);
-        cb->bounce[0] = NULL;
+    if (cz_cuda_host_alloc(NULL, &pair[0], CZ__BOUNCE_BYTES) != CZ_OK ||
+        cz_cuda_host_alloc(NULL, &pair[1], CZ__BOUNCE_BYTES) != CZ_OK) {
+        cz_cuda_host_free(pair[0]);
+        pair[0] = NULL;
     }
 }
 
-static int upload_bases(cz_ctx_t *ctx, cuda_backend_t *cb, void *dev, const void *host,
-                        size_t bytes)
+/* |bytes| of pageable host memory to the device, through |pair| when it is large. */
+static int upload_pageable(cz_ctx_t *ctx, void *pair[2], void *dev, const void *host, size_t bytes)
 {
     if (bytes >= 4 * CZ__BOUNCE_BYTES)
-        ensure_bounce(cb);
-    if (bytes < 4 * CZ__BOUNCE_BYTES)
+        ensure_pair(pair);
+    if (bytes < 4 * CZ__BOUNCE_BYTES || !pair[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
-    if (!cb->bounce[0])
-        return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
-    return cz_cuda_upload_bounced(ctx, dev, host, bytes, cb->bounce, CZ__BOUNCE_BYTES,
-                                  fill_threads, NULL);
+    return cz_cuda_upload_bounced(ctx, dev, host, bytes, pair, CZ__BOUNCE_BYTES, fill_threads,
+                                  NULL);
 }
 
 /*
- * Make vector |k| of |set| resident if it is not and it fits. A vector of
- * another shape under the same id (a reloaded params file) replaces it.
- * Returns the device pointer or NULL (not resident: use the CPU).
+ * Point |r| at |want| with no device copy yet (the old one, of another
+ * shape, is freed) and allocate room for it: the device pointer, or NULL
+ * when it does not fit or the allocation failed (*rc says which). cmu held.
  */
-static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, int k,
-                                 const rvec *want, int *rc)
+static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
+                          const rvec *want, int *rc)
 {
-    rvec *r = &set->v[k];
-    if (r->dev && same_vector(r, want->host, want->n, want->point_bytes))
-        return r->dev;
+    CZ_ASSERT(cz_mutex_held(&cb->cmu) && !r->loading);
     cz_cuda_free(r->dev);
     *r = *want;
     r->dev = NULL;
     fingerprint(r);
     const size_t bytes = want->n * want->point_bytes;
+    void *dev = NULL;
     if (want->n == 0 || !make_room(ctx, cb, set, bytes))
         return NULL;
-    void *dev = NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
         return NULL;
+    return dev;
+}
+
+/*
+ * Make vector |k| of |set| resident if it is not and it fits (the region,
+ * cmu held). A vector the preparer is uploading is waited for (cmu is
+ * released meanwhile; the wait counts as this region's upload time). A
+ * vector of another shape under the same id (a reloaded params file)
+ * replaces it. Returns the device pointer or NULL (not resident: use the CPU).
+ */
+static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, int k,
+                                 const rvec *want, int *rc)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    rvec *r = &set->v[k];
     const double t0 = cz_mono_s();
-    *rc = upload_bases(ctx, cb, dev, want->host, bytes);
+    while (r->loading)
+        cz_cond_wait(&cb->ccv, &cb->cmu);
+    if (r->dev && same_vector(r, want->host, want->n, want->point_bytes)) {
+        cb->upload_s += cz_mono_s() - t0;
+        return r->dev;
+    }
+    void *dev = claim_vector(ctx, cb, set, r, want, rc);
+    if (!dev)
+        return NULL;
+    *rc = upload_pageable(ctx, cb->bounce, dev, want->host, want->n * want->point_bytes);
     cb->upload_s += cz_mono_s() - t0;
     if (*rc != CZ_OK) {
         cz_cuda_free(dev);
@@ -523,6 +565,25 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
     return CZ_OK;
 }
 
+/*
+ * The H coefficients on the device. a and b in a staging slot (pinned)
+ * upload behind the transforms; a and b left pageable (no slot was pinned
+ * yet: a cold process's first partitions) go first through the region's
+ * bounce buffers, at ~3.5x the driver's pageable rate (4 GiB each at 2^27).
+ */
+static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
+{
+    if (w->staged || w->c)
+        return cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
+    if (w->rows > ((size_t)1 << w->log_m) || w->log_m > cb->h_log)
+        return cz_fail(ctx, CZ_EMISMATCH, "cuda h: %zu rows > domain 2^%u", w->rows, w->log_m);
+    const size_t bytes = w->rows * sizeof(cz_fr);
+    int rc = upload_pageable(ctx, cb->bounce, cz_cuda_h_input(cb->h, 0), w->a, bytes);
+    if (rc == CZ_OK)
+        rc = upload_pageable(ctx, cb->bounce, cz_cuda_h_input(cb->h, 1), w->b, bytes);
+    return rc == CZ_OK ? cz_cuda_h_compute_loaded(ctx, cb->h, w->rows, w->log_m, false) : rc;
+}
+
 /* The H coefficients and the H MSM (on the CPU when the h bases are not resident). */
 static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
@@ -531,7 +592,7 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     if (rc != CZ_OK)
         return rc;
     double t0 = cz_mono_s();
-    rc = cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
+    rc = h_coefficients(ctx, cb, w);
     w->t_ntt = cz_mono_s() - t0;
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
@@ -624,20 +685,41 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
     return true;
 }
 
-/* Every vector of |w|'s params set resident where it fits (cmu held). */
-static void make_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
+/*
+ * The preparer's upload of vector |k| of |w|'s set: claimed under cmu
+ * (room made, device memory allocated, r->loading set), copied with cmu
+ * RELEASED through the preparer's own bounce pair, so that the first region
+ * runs meanwhile (its H needs no params) and waits for a vector only when
+ * it needs it; published under cmu. A vector that does not fit or fails
+ * to upload is left to the region (which uploads it or takes the CPU path).
+ */
+static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, int k)
 {
-    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    rvec want[V_COUNT];
+    describe(want, w);
+    cz_mutex_lock(&cb->cmu);
     rset *set = find_set(cb, w);
     if (!set)
         set = new_set(cb, w);
     set->last_use = ++cb->clock;
-    rvec want[V_COUNT];
-    describe(want, w);
+    rvec *r = &set->v[k];
     int rc = CZ_OK;
-    for (int k = 0; k < V_COUNT && rc == CZ_OK; k++)
-        if (k != V_B2 || !cb->opts.g2_on_cpu)
-            (void)ensure_vector(NULL, cb, set, k, &want[k], &rc);
+    void *dev = NULL;
+    if (!r->loading && !(r->dev && same_vector(r, want[k].host, want[k].n, want[k].point_bytes)) &&
+        (dev = claim_vector(NULL, cb, set, r, &want[k], &rc)) != NULL)
+        r->loading = true;
+    cz_mutex_unlock(&cb->cmu);
+    if (!dev)
+        return;
+    rc = upload_pageable(NULL, cb->pbounce, dev, want[k].host, want[k].n * want[k].point_bytes);
+    cz_mutex_lock(&cb->cmu);
+    r->loading = false;
+    if (rc == CZ_OK)
+        r->dev = dev;
+    else
+        cz_cuda_free(dev);
+    pthread_cond_broadcast(&cb->ccv);
+    cz_mutex_unlock(&cb->cmu);
 }
 
 /* Record (smu) what a region or the preparer found resident; |w| NULL: nothing known. */
@@ -651,9 +733,11 @@ static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, unsigned
 }
 
 /*
- * The preparer: contexts and bounce buffers first (the region needs them
- * and they are quick), then the staging slots' pinning is started (threads
- * of their own: seconds), then the params set is uploaded.
+ * The preparer: contexts and the region's bounce buffers first (the region
+ * needs them and they are quick), then the staging slots' pinning is
+ * started (threads of their own: seconds), then the params set is uploaded
+ * vector by vector, h first (the first region's first MSM), with cmu
+ * released during each copy.
  */
 static void *prepare_main(void *arg)
 {
@@ -662,14 +746,16 @@ static void *prepare_main(void *arg)
     cz_mutex_lock(&cb->cmu);
     int rc = ensure_contexts(NULL, cb, w->log_m);
     if (rc == CZ_OK)
-        ensure_bounce(cb);
+        ensure_pair(cb->bounce);
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
         pthread_mutex_lock(&cb->smu);
         grow_slots(cb, (size_t)2 << w->log_m);
         pthread_mutex_unlock(&cb->smu);
+        for (int k = 0; k < V_COUNT; k++)
+            if (k != V_B2 || !cb->opts.g2_on_cpu)
+                preload_vector(cb, w, k);
         cz_mutex_lock(&cb->cmu);
-        make_resident(cb, w);
         bool resident = set_resident(cb, w);
         unsigned h_log = cb->h_log;
         cz_mutex_unlock(&cb->cmu);
@@ -715,7 +801,7 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
     double t0 = cz_mono_s();
-    cz_mutex_lock(&cb->cmu);   /* a preparer still at work: its set-up is this region's */
+    cz_mutex_lock(&cb->cmu);   /* a preparer making the contexts: its set-up is this region's */
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     int rc = device_region(cb, ctx, w);
@@ -771,8 +857,11 @@ static void cuda_free_backend(cz_backend_t *be)
             pthread_join(cb->slots[s].grower, NULL);
         cz_cuda_pinned_free(&cb->slots[s].pin);
     }
-    cz_cuda_host_free(cb->bounce[0]);
-    cz_cuda_host_free(cb->bounce[1]);
+    for (int i = 0; i < 2; i++) {
+        cz_cuda_host_free(cb->bounce[i]);
+        cz_cuda_host_free(cb->pbounce[i]);
+    }
+    pthread_cond_destroy(&cb->ccv);
     pthread_cond_destroy(&cb->scv);
     pthread_mutex_destroy(&cb->smu);
     cz_mutex_destroy(&cb->cmu);
@@ -815,6 +904,7 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
     pthread_mutex_init(&cb->smu, NULL);
     pthread_cond_init(&cb->scv, NULL);
     cz_mutex_init(&cb->cmu);
+    pthread_cond_init(&cb->ccv, NULL);
     if (opts)
         cb->opts = *opts;
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit

@@ -101,10 +101,12 @@ extern "C" int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigne
     return CZ_OK;
 }
 
+/* src NULL: the n elements are in dst already (cz_cuda_h_compute_loaded); only the padding. */
 static int upload(cz_ctx_t *ctx, cz_cuda_h *h, cz_dfr *dst, const cz_fr *src, size_t n, size_t m,
                   cudaEvent_t done)
 {
-    CZ__CU(ctx, cudaMemcpyAsync(dst, src, n * sizeof(cz_fr), cudaMemcpyHostToDevice, h->copy));
+    if (src)
+        CZ__CU(ctx, cudaMemcpyAsync(dst, src, n * sizeof(cz_fr), cudaMemcpyHostToDevice, h->copy));
     if (m > n)
         CZ__CU(ctx, cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(cz_fr), h->copy));
     CZ__CU(ctx, cudaEventRecord(done, h->copy));
@@ -122,8 +124,13 @@ static int to_coset(cz_ctx_t *ctx, cz_cuda_h *h, cz_dfr *v)
     return rc;
 }
 
+/*
+ * a, b, c: host arrays, or NULL for an input already in its buffer
+ * (cz_cuda_h_compute_loaded). There is a c when c is given or |c_loaded|;
+ * without one, c = a∘b is formed on the device.
+ */
 static int enqueue(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
-                   size_t n, size_t m)
+                   bool c_loaded, size_t n, size_t m)
 {
     cz_dfr *A = h->buf[0], *B = h->buf[1], *C = h->buf[2];
     const cz_cuda_ntt_domain *d = h->dom;
@@ -133,18 +140,19 @@ static int enqueue(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, 
     if ((rc = upload(ctx, h, A, a, n, m, h->ev[EV_A])) != CZ_OK ||
         (rc = upload(ctx, h, B, b, n, m, h->ev[EV_B])) != CZ_OK)
         return rc;
-    if (c && (rc = upload(ctx, h, C, c, n, m, h->ev[EV_C])) != CZ_OK)
+    const bool have_c = c || c_loaded;
+    if (have_c && (rc = upload(ctx, h, C, c, n, m, h->ev[EV_C])) != CZ_OK)
         return rc;
-    if (!c)
+    if (!have_c)
         CZ__CU(ctx, cudaEventRecord(h->ev[EV_C], h->copy));   /* nothing more to upload */
 
     CZ__CU(ctx, cudaStreamWaitEvent(h->comp, h->ev[EV_A], 0));
-    if (!c)   /* keep the evaluations of a for c = a∘b (a device copy, ~2 ms at 2^27) */
+    if (!have_c)   /* keep the evaluations of a for c = a∘b (a device copy, ~2 ms at 2^27) */
         CZ__CU(ctx, cudaMemcpyAsync(C, A, m * sizeof(cz_fr), cudaMemcpyDeviceToDevice, h->comp));
     if ((rc = to_coset(ctx, h, A)) != CZ_OK)
         return rc;
     CZ__CU(ctx, cudaStreamWaitEvent(h->comp, h->ev[EV_B], 0));
-    if (!c) {
+    if (!have_c) {
         cz__h_pointwise<<<cz__blocks(m, 256), 256, 0, h->comp>>>(C, B, m);
         CZ__CU(ctx, cudaGetLastError());
     }
@@ -166,11 +174,9 @@ static int enqueue(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, 
     return CZ_OK;
 }
 
-extern "C" int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
-                                 const cz_fr *c, size_t n, unsigned log_n)
+static int compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                   bool c_loaded, size_t n, unsigned log_n)
 {
-    if (!h || !a || !b)
-        return cz_fail(ctx, CZ_EINVAL, "cuda h: NULL argument");
     if (log_n < 1 || log_n > h->log_n_max)
         return cz_fail(ctx, CZ_ERANGE, "cuda h: log_n %u outside 1..%u", log_n, h->log_n_max);
     const size_t m = (size_t)1 << log_n;
@@ -186,7 +192,7 @@ extern "C" int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, co
             return rc;
     }
     h->result = NULL;
-    rc = enqueue(ctx, h, a, b, c, n, m);
+    rc = enqueue(ctx, h, a, b, c, c_loaded, n, m);
     /* Wait for everything enqueued, also after an error in the middle. */
     cudaError_t e1 = cudaStreamSynchronize(h->copy);
     cudaError_t e2 = cudaStreamSynchronize(h->comp);
@@ -203,6 +209,27 @@ extern "C" int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, co
     h->result = h->buf[1];
     h->result_len = m;
     return CZ_OK;
+}
+
+extern "C" int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
+                                 const cz_fr *c, size_t n, unsigned log_n)
+{
+    if (!h || !a || !b)
+        return cz_fail(ctx, CZ_EINVAL, "cuda h: NULL argument");
+    return compute(ctx, h, a, b, c, false, n, log_n);
+}
+
+extern "C" void *cz_cuda_h_input(cz_cuda_h *h, int k)
+{
+    return h && k >= 0 && k < 3 ? h->buf[k] : NULL;
+}
+
+extern "C" int cz_cuda_h_compute_loaded(cz_ctx_t *ctx, cz_cuda_h *h, size_t n, unsigned log_n,
+                                        bool have_c)
+{
+    if (!h)
+        return cz_fail(ctx, CZ_EINVAL, "cuda h: NULL argument");
+    return compute(ctx, h, NULL, NULL, NULL, have_c, n, log_n);
 }
 
 extern "C" void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t) { *t = h->times; }

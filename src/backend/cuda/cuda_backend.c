@@ -123,7 +123,10 @@ typedef struct cuda_backend {
     const void *prepared_id, *prepared_h;
     unsigned prepared_log;
     cz_mutex_t cmu;                  /* h, h_log, msm, bounce, sets: the region and the preparer */
-    pthread_cond_t ccv;              /* (cmu) a vector the preparer was loading is done */
+    pthread_cond_t ccv;              /* (cmu) the preparer published a vector or finished */
+    rset *preload_set;               /* (cmu) the set the preparer uploads, NULL: none; its
+                                      * vectors k >= preload_next are still to come */
+    int preload_next;
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
     cz_cuda_h *h;
@@ -164,6 +167,18 @@ static bool set_loading(const rset *s)
     return false;
 }
 
+/* May |s| be dropped? Not while the preparer works on it (cmu held). */
+static bool set_busy(const cuda_backend_t *cb, const rset *s)
+{
+    return s == cb->preload_set || set_loading(s);
+}
+
+/* Is vector |k| of |s| still to come from the preparer (loading, or not reached yet)? */
+static bool preload_pending(const cuda_backend_t *cb, const rset *s, int k)
+{
+    return s->v[k].loading || (s == cb->preload_set && k >= cb->preload_next);
+}
+
 static void drop_set(rset *s)
 {
     CZ_ASSERT(!set_loading(s));
@@ -187,7 +202,7 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
     while (!room_for(ctx, cb, bytes)) {
         rset *lru = NULL;
         for (int s = 0; s < CZ__RESIDENT_SETS; s++)
-            if (cb->sets[s].id && &cb->sets[s] != keep && !set_loading(&cb->sets[s]) &&
+            if (cb->sets[s].id && &cb->sets[s] != keep && !set_busy(cb, &cb->sets[s]) &&
                 (!lru || cb->sets[s].last_use < lru->last_use))
                 lru = &cb->sets[s];
         if (!lru)
@@ -232,7 +247,10 @@ static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
 /*
  * The set for this params_id whose h vector matches; NULL if none. A set
  * under the same id whose h differs belongs to params freed since (another
- * object now lives at that address): it is dropped.
+ * object now lives at that address): it is dropped. The set the preparer
+ * works on is returned on its id alone: the preparer's params are alive
+ * (the engine settles the backend before their job ends), so a live job
+ * with the same id has the same params, whose h vector may not be claimed yet.
  */
 static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 {
@@ -242,9 +260,11 @@ static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
         rset *r = &cb->sets[s];
         if (r->id != w->params_id)
             continue;
+        if (r == cb->preload_set)   /* the preparer's params, alive: the same object */
+            return r;
         if (same_vector(&r->v[V_H], want[V_H].host, want[V_H].n, want[V_H].point_bytes))
             return r;
-        if (!set_loading(r))
+        if (!set_busy(cb, r))
             drop_set(r);
     }
     return NULL;
@@ -258,7 +278,7 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
             slot = &cb->sets[s];
     if (!slot) {   /* all used: replace the least recently used (one preparer: one set loading) */
         for (int s = 0; s < CZ__RESIDENT_SETS; s++)
-            if (!set_loading(&cb->sets[s]) && (!slot || cb->sets[s].last_use < slot->last_use))
+            if (!set_busy(cb, &cb->sets[s]) && (!slot || cb->sets[s].last_use < slot->last_use))
                 slot = &cb->sets[s];
         drop_set(slot);
     }
@@ -271,12 +291,21 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 #define CZ__BOUNCE_BYTES ((size_t)128 << 20)
 
 /*
- * The bounce fill: a memcpy on CZ__FILL_THREADS threads of its own. Not on
- * the ctx's pool: on the cold path the pool is busy with the next
- * partition's synthesis and this partition's prep, and a pool section
- * then runs on the calling thread alone.
+ * The bounce fill: a memcpy on threads of its own (the count is the fill
+ * argument). Not on the ctx's pool: on the cold path the pool is busy with
+ * the next partition's synthesis and this partition's prep, and a pool
+ * section then runs on the calling thread alone.
+ *
+ * The region fills with CZ__FILL_REGION threads. The preparer, whose upload
+ * of a 32GiB set bounds the first region, fills with CZ__FILL_PRELOAD: with
+ * 8 threads, against the next partition's synthesis on all 16 cores of the
+ * H200 host, 44 GiB took ~4.6 s of a cold C2 (9.6 GB/s; 19.6 GB/s alone),
+ * and that synthesis has time to spare then (its region waits for the
+ * first one).
  */
-#define CZ__FILL_THREADS 8
+#define CZ__FILL_REGION 8u
+#define CZ__FILL_PRELOAD 16u
+#define CZ__FILL_MAX 16u
 
 typedef struct {
     char *dst;
@@ -291,14 +320,16 @@ static void *fill_one(void *arg)
     return NULL;
 }
 
+/* |arg|: a const unsigned *, the thread count (1..CZ__FILL_MAX). */
 static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
 {
-    (void)arg;
-    fill_slice sl[CZ__FILL_THREADS];
-    pthread_t th[CZ__FILL_THREADS];
-    bool started[CZ__FILL_THREADS];
-    const size_t per = (bytes / CZ__FILL_THREADS + 63) & ~(size_t)63;
-    for (int t = 0; t < CZ__FILL_THREADS; t++) {
+    const unsigned want = *(const unsigned *)arg;
+    const unsigned n = want < 1 ? 1 : want > CZ__FILL_MAX ? CZ__FILL_MAX : want;
+    fill_slice sl[CZ__FILL_MAX];
+    pthread_t th[CZ__FILL_MAX];
+    bool started[CZ__FILL_MAX];
+    const size_t per = (bytes / n + 63) & ~(size_t)63;
+    for (unsigned t = 0; t < n; t++) {
         size_t b = per * (size_t)t < bytes ? per * (size_t)t : bytes;
         size_t e = b + per < bytes ? b + per : bytes;
         sl[t] = (fill_slice){ (char *)dst + b, (const char *)src + b, e - b };
@@ -307,7 +338,7 @@ static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
             fill_one(&sl[t]);   /* no thread: copy it here */
     }
     fill_one(&sl[0]);
-    for (int t = 1; t < CZ__FILL_THREADS; t++)
+    for (unsigned t = 1; t < n; t++)
         if (started[t])
             pthread_join(th[t], NULL);
 }
@@ -338,15 +369,17 @@ static void ensure_pair(void *pair[2])
     }
 }
 
-/* |bytes| of pageable host memory to the device, through |pair| when it is large. */
-static int upload_pageable(cz_ctx_t *ctx, void *pair[2], void *dev, const void *host, size_t bytes)
+/* |bytes| of pageable host memory to the device, through |pair| (filled by |fill| threads)
+ * when it is large. */
+static int upload_pageable(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
+                           const void *host, size_t bytes)
 {
     if (bytes >= 4 * CZ__BOUNCE_BYTES)
         ensure_pair(pair);
     if (bytes < 4 * CZ__BOUNCE_BYTES || !pair[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
     return cz_cuda_upload_bounced(ctx, dev, host, bytes, pair, CZ__BOUNCE_BYTES, fill_threads,
-                                  NULL);
+                                  &fill);
 }
 
 /*
@@ -384,7 +417,7 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     rvec *r = &set->v[k];
     const double t0 = cz_mono_s();
-    while (r->loading)
+    while (preload_pending(cb, set, k))
         cz_cond_wait(&cb->ccv, &cb->cmu);
     if (r->dev && same_vector(r, want->host, want->n, want->point_bytes)) {
         cb->upload_s += cz_mono_s() - t0;
@@ -393,7 +426,8 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     void *dev = claim_vector(ctx, cb, set, r, want, rc);
     if (!dev)
         return NULL;
-    *rc = upload_pageable(ctx, cb->bounce, dev, want->host, want->n * want->point_bytes);
+    *rc = upload_pageable(ctx, cb->bounce, CZ__FILL_REGION, dev, want->host,
+                          want->n * want->point_bytes);
     cb->upload_s += cz_mono_s() - t0;
     if (*rc != CZ_OK) {
         cz_cuda_free(dev);
@@ -578,9 +612,11 @@ static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
     if (w->rows > ((size_t)1 << w->log_m) || w->log_m > cb->h_log)
         return cz_fail(ctx, CZ_EMISMATCH, "cuda h: %zu rows > domain 2^%u", w->rows, w->log_m);
     const size_t bytes = w->rows * sizeof(cz_fr);
-    int rc = upload_pageable(ctx, cb->bounce, cz_cuda_h_input(cb->h, 0), w->a, bytes);
+    int rc = upload_pageable(ctx, cb->bounce, CZ__FILL_REGION, cz_cuda_h_input(cb->h, 0), w->a,
+                             bytes);
     if (rc == CZ_OK)
-        rc = upload_pageable(ctx, cb->bounce, cz_cuda_h_input(cb->h, 1), w->b, bytes);
+        rc = upload_pageable(ctx, cb->bounce, CZ__FILL_REGION, cz_cuda_h_input(cb->h, 1), w->b,
+                             bytes);
     return rc == CZ_OK ? cz_cuda_h_compute_loaded(ctx, cb->h, w->rows, w->log_m, false) : rc;
 }
 
@@ -617,52 +653,66 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
 }
 
 /*
- * The tails' bases on the device where they fit (dev[k] NULL: on the CPU).
- * Called before the wait for prep too: a set's first region uploads them
- * while prep runs (32 GiB at 32GiB, seconds); the second call finds them.
+ * Before the wait for prep: the tails' vectors that are neither resident
+ * nor being loaded by the preparer are uploaded now, while prep runs on the
+ * CPU (a set's first region with no preparer: 32 GiB at 32GiB, seconds).
+ * Those the preparer is loading are waited for one at a time in
+ * tails_part, each just before its MSM: L runs while a, b_g1 and b_g2 still
+ * arrive.
  */
-static int tails_bases(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w,
-                       const void *dev[V_COUNT])
+static int tails_ahead(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w)
 {
     rvec want[V_COUNT];
     describe(want, w);
     int rc = CZ_OK;
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
-        if (k != V_B2 || !cb->opts.g2_on_cpu)
-            dev[k] = ensure_vector(ctx, cb, set, k, &want[k], &rc);
+        if ((k != V_B2 || !cb->opts.g2_on_cpu) && !preload_pending(cb, set, k))
+            (void)ensure_vector(ctx, cb, set, k, &want[k], &rc);
     return rc;
 }
 
+/* One tail: its vector, the step's name, its group and where its inputs and result are. */
+typedef struct {
+    int k;
+    const char *step;
+    int group;
+    void *out;
+    const void *host;
+    const blst_scalar *inputs;
+    size_t n_inputs;
+    const cz_scalar_split *split;
+    double *t;
+} tail_spec;
+
 static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
-    const void *dev[V_COUNT] = { 0 };
-    int rc = tails_bases(ctx, cb, set, w, dev);
-    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "L")) != CZ_OK)
-        return rc;
-
-    double t0 = cz_mono_s();
-    rc = device_tail(ctx, cb, 1, &w->l, dev[V_L], w->l_bases, NULL, 0, w->l_split);
-    w->t_msm_l = cz_mono_s() - t0;
-    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "A")) == CZ_OK) {
-        t0 = cz_mono_s();
-        rc = device_tail(ctx, cb, 1, &w->a_acc, dev[V_A], w->a_bases, w->input_scalars,
-                         w->num_inputs, w->a_split);
-        w->t_msm_a = cz_mono_s() - t0;
-    }
-    if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
-        t0 = cz_mono_s();
-        rc = device_tail(ctx, cb, 1, &w->b1_acc, dev[V_B1], w->b1_bases, w->b_input_scalars,
-                         w->num_b_inputs, w->b_split);
-        w->t_msm_b1 = cz_mono_s() - t0;
-    }
+    const tail_spec tails[] = {
+        { V_L, "L", 1, &w->l, w->l_bases, NULL, 0, w->l_split, &w->t_msm_l },
+        { V_A, "A", 1, &w->a_acc, w->a_bases, w->input_scalars, w->num_inputs, w->a_split,
+          &w->t_msm_a },
+        { V_B1, "B1", 1, &w->b1_acc, w->b1_bases, w->b_input_scalars, w->num_b_inputs,
+          w->b_split, &w->t_msm_b1 },
+        { V_B2, "B2", 2, &w->b2_acc, w->b2_bases, w->b_input_scalars, w->num_b_inputs,
+          w->b_split, &w->t_msm_b2 },
+    };
+    const size_t count = cb->opts.g2_on_cpu ? 3 : 4;   /* b_g2 on the CPU: the epilogue's */
+    rvec want[V_COUNT];
+    describe(want, w);
     w->b2_done = false;
-    if (rc == CZ_OK && !cb->opts.g2_on_cpu && (rc = cz_backend_step(ctx, w, "B2")) == CZ_OK) {
-        t0 = cz_mono_s();
-        rc = device_tail(ctx, cb, 2, &w->b2_acc, dev[V_B2], w->b2_bases, w->b_input_scalars,
-                         w->num_b_inputs, w->b_split);
-        w->t_msm_b2 = cz_mono_s() - t0;
-        w->b2_done = rc == CZ_OK;
+    int rc = CZ_OK;
+    for (size_t i = 0; i < count && rc == CZ_OK; i++) {
+        const tail_spec *t = &tails[i];
+        if ((rc = cz_backend_step(ctx, w, t->step)) != CZ_OK)
+            break;
+        const void *dev = ensure_vector(ctx, cb, set, t->k, &want[t->k], &rc);
+        if (rc != CZ_OK)
+            break;
+        const double t0 = cz_mono_s();   /* the upload, or the wait for it, is t_upload's */
+        rc = device_tail(ctx, cb, t->group, t->out, dev, t->host, t->inputs, t->n_inputs,
+                         t->split);
+        *t->t = cz_mono_s() - t0;
     }
+    w->b2_done = rc == CZ_OK && count == 4;
     return rc;
 }
 
@@ -686,38 +736,40 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
 }
 
 /*
- * The preparer's upload of vector |k| of |w|'s set: claimed under cmu
- * (room made, device memory allocated, r->loading set), copied with cmu
- * RELEASED through the preparer's own bounce pair, so that the first region
- * runs meanwhile (its H needs no params) and waits for a vector only when
- * it needs it; published under cmu. A vector that does not fit or fails
- * to upload is left to the region (which uploads it or takes the CPU path).
+ * The preparer's upload of vector |k| of cb->preload_set (|w|'s): claimed
+ * under cmu (room made, device memory allocated, r->loading set), copied
+ * with cmu RELEASED through the preparer's own bounce pair, so that the
+ * first region runs meanwhile (its H needs no params) and waits for a
+ * vector only when it needs it (preload_pending); published under cmu. A
+ * vector that does not fit or fails to upload is left to the region (which
+ * uploads it or takes the CPU path).
  */
 static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, int k)
 {
     rvec want[V_COUNT];
     describe(want, w);
     cz_mutex_lock(&cb->cmu);
-    rset *set = find_set(cb, w);
-    if (!set)
-        set = new_set(cb, w);
+    rset *set = cb->preload_set;
     set->last_use = ++cb->clock;
     rvec *r = &set->v[k];
     int rc = CZ_OK;
     void *dev = NULL;
-    if (!r->loading && !(r->dev && same_vector(r, want[k].host, want[k].n, want[k].point_bytes)) &&
+    if (!(r->dev && same_vector(r, want[k].host, want[k].n, want[k].point_bytes)) &&
         (dev = claim_vector(NULL, cb, set, r, &want[k], &rc)) != NULL)
         r->loading = true;
     cz_mutex_unlock(&cb->cmu);
-    if (!dev)
-        return;
-    rc = upload_pageable(NULL, cb->pbounce, dev, want[k].host, want[k].n * want[k].point_bytes);
+    if (dev)
+        rc = upload_pageable(NULL, cb->pbounce, CZ__FILL_PRELOAD, dev, want[k].host,
+                             want[k].n * want[k].point_bytes);
     cz_mutex_lock(&cb->cmu);
-    r->loading = false;
-    if (rc == CZ_OK)
-        r->dev = dev;
-    else
-        cz_cuda_free(dev);
+    if (dev) {
+        r->loading = false;
+        if (rc == CZ_OK)
+            r->dev = dev;
+        else
+            cz_cuda_free(dev);
+    }
+    cb->preload_next = k + 1;
     pthread_cond_broadcast(&cb->ccv);
     cz_mutex_unlock(&cb->cmu);
 }
@@ -745,8 +797,12 @@ static void *prepare_main(void *arg)
     const cz_prove_work_t *w = &cb->prepare_bases;
     cz_mutex_lock(&cb->cmu);
     int rc = ensure_contexts(NULL, cb, w->log_m);
-    if (rc == CZ_OK)
+    if (rc == CZ_OK) {
         ensure_pair(cb->bounce);
+        rset *set = find_set(cb, w);
+        cb->preload_set = set ? set : new_set(cb, w);
+        cb->preload_next = 0;
+    }
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
         pthread_mutex_lock(&cb->smu);
@@ -756,6 +812,8 @@ static void *prepare_main(void *arg)
             if (k != V_B2 || !cb->opts.g2_on_cpu)
                 preload_vector(cb, w, k);
         cz_mutex_lock(&cb->cmu);
+        cb->preload_set = NULL;
+        pthread_cond_broadcast(&cb->ccv);
         bool resident = set_resident(cb, w);
         unsigned h_log = cb->h_log;
         cz_mutex_unlock(&cb->cmu);
@@ -833,8 +891,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
     rc = h_part(ctx, cb, set, w);
     if (rc != CZ_OK)
         return rc;
-    const void *dev[V_COUNT] = { 0 };
-    if ((rc = tails_bases(ctx, cb, set, w, dev)) != CZ_OK)
+    if ((rc = tails_ahead(ctx, cb, set, w)) != CZ_OK)
         return rc;
     t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);

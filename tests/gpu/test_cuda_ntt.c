@@ -176,9 +176,10 @@ static void plain_fill(void *arg, void *dst, const void *src, size_t bytes)
 /*
  * cz_cuda_h_compute_loaded, with a and b uploaded by the caller through
  * bounce buffers (several chunks and a short last one: the backend's path
- * for pageable a and b), equals cz_cuda_h_compute from host arrays bit for
- * bit, with c and with c = a∘b; the padding left by an earlier, larger
- * compute is zeroed.
+ * for pageable a and b), and cz_cuda_h_compute from arrays in device memory
+ * (the backend's staging slots) equal cz_cuda_h_compute from host arrays
+ * bit for bit, with c and with c = a∘b; the padding left by an earlier,
+ * larger compute is zeroed.
  */
 static void check_loaded(cz_cuda_h *gh, void *const bounce[2], size_t bounce_bytes, unsigned log_n,
                          size_t n, bool have_c)
@@ -201,10 +202,26 @@ static void check_loaded(cz_cuda_h *gh, void *const bounce[2], size_t bounce_byt
         fprintf(stderr, "loaded h 2^%u n=%zu c=%d differs\n", log_n, n, (int)have_c);
         CHECK(0);
     }
+    /* inputs in device memory of the caller's (the backend's staging slots) */
+    void *d[3] = { NULL, NULL, NULL };
+    const cz_fr *host[3] = { a, b, c };
+    for (int k = 0; k < 3; k++) {
+        REQUIRE(cz_cuda_malloc(ctx(), &d[k], in_bytes) == CZ_OK);
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), d[k], host[k], in_bytes));
+    }
+    memset(got, 0, bytes);
+    CHECK_OK(cz_cuda_h_compute(ctx(), gh, d[0], d[1], have_c ? d[2] : NULL, n, log_n));
+    CHECK_OK(cz_cuda_h_download(ctx(), gh, got, m));
+    if (memcmp(got, want, bytes) != 0) {
+        fprintf(stderr, "h from device inputs 2^%u n=%zu c=%d differs\n", log_n, n, (int)have_c);
+        CHECK(0);
+    }
+    for (int k = 0; k < 3; k++)
+        cz_cuda_free(d[k]);
     free(a); free(b); free(c); free(want); free(got);
 }
 
-CZ_TEST(h_from_inputs_loaded_by_the_caller_equals_h_from_host_arrays)
+CZ_TEST(h_from_inputs_loaded_by_the_caller_or_in_device_memory_equals_h_from_host_arrays)
 {
     if (!gpu_or_skip()) return;
     cz_cuda_h *gh;

@@ -150,12 +150,12 @@ int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
  * to m, iNTT, coset NTT, (a*b - c) * (g^m - 1)^-1, inverse coset NTT. The m
  * coefficients (the first m-1 meaningful) stay in device memory
  * (cz_cuda_h_result) for the H MSM, until the next compute or free.
- * a, b, c are host arrays of n elements, read and not kept (c may be NULL:
- * then c = a∘b element-wise, formed on the device from the uploaded a and b,
- * exact for a satisfying witness, and a third less to upload); from pinned
- * memory (cz_cuda_host_alloc) the uploads overlap the transforms, from
- * pageable memory the result is the same but slower. Synchronous: returns
- * when h is ready.
+ * a, b, c are arrays of n elements in host or device memory (any mix: the
+ * copies are cudaMemcpyDefault), read and not kept (c may be NULL: then
+ * c = a∘b element-wise, formed on the device from a and b, exact for a
+ * satisfying witness, and a third less to upload); from pinned or device
+ * memory the copies overlap the transforms, from pageable memory the result
+ * is the same but slower. Synchronous: returns when h is ready.
  *
  * Schedule (upload order a, b, c; compute stream waits on each upload):
  *   a: iNTT (x m^-1 g^i fused) -> coset NTT          overlaps upload of b

@@ -21,30 +21,32 @@
  * first and last points), so a params object freed and another loaded at
  * the same address is never mistaken for it.
  *
- * Staging (outside the device lock): a and b are copied into one of
- * CZ__STAGE_SLOTS pinned host buffers, so the region uploads them at full
- * PCIe rate; the slot is given back when the region ends. Pinning is slow
- * (cudaHostAlloc of a 2^27 slot, 8 GiB, took 9 s on the H200 host), so a
- * slot too small for a partition is grown by a thread of its own while the
- * partitions go on unstaged (their region uploads a and b from pageable
- * memory, ~1.5 s slower at 2^27, instead of waiting 9 s for the pinning).
+ * Staging (outside the device lock): a and b are uploaded into one of
+ * CZ__STAGE_SLOTS device buffers while another partition's region runs, so
+ * the region's H starts on data already on the device; its first step
+ * copies them into the H context and gives the slot back. The slots are
+ * sized under cmu (by the preparer, and at a region's end) only where the
+ * device has room beside the resident params, which come first (make_room
+ * drops idle slots before it gives up on a vector). Without a slot a
+ * partition goes unstaged: its region uploads a and b itself, through
+ * bounce buffers. (Pinned host slots came before: 16 GiB of host memory at
+ * 2^27, seconds of pinning at a cold start, and the region still uploaded.)
  *
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
  * lock, so calls never overlap (ARCHITECTURE.md); the memory is per device,
  * not per worker. prepare() (at a job's submission) makes the H and MSM
- * contexts and the bounce buffers on a thread of its own, then starts the
- * staging slots' pinning: done in the first region they cost it 6.7 s at
- * 32GiB on the H200 machine, because the slots' pinning, started at the
- * first stage, held up the contexts' cudaMallocs. Then it uploads the
+ * contexts and the bounce buffers on a thread of its own (done in the first
+ * region they cost it seconds at 32GiB), and the staging slots when the
+ * whole set fits beside them. Then it uploads the
  * params set, one vector at a time, h first, each copy with cmu released
  * and the vector marked loading: the first region starts meanwhile (its H
  * needs no params) and waits for a vector only where it needs it. The
  * contexts and the resident sets are guarded by cmu, which the region
  * holds throughout (but for those waits) and the preparer while it makes
  * the contexts and claims or publishes a vector (lock order: the engine's
- * device lock, then cmu; smu is never taken with cmu held, nor cmu with
- * smu held). A set with a vector loading is never evicted.
+ * device lock, cmu, smu; cmu is never taken with smu held). A set with a
+ * vector loading is never evicted.
  *
  * Errors: a CUDA failure is CZ_EDEVICE with CUDA's message; after a sticky
  * fault every later region fails the same way and the engine marks the
@@ -93,20 +95,20 @@ typedef struct {
     uint64_t last_use;
 } rset;
 
-/* A pinned host buffer holding one partition's a and b (2 * 2^log_m elements). */
+/*
+ * Device memory holding one partition's a and b, staged before the region:
+ * a at dev, b at dev + 2^log_m. dev and cap change only with cmu AND smu
+ * held, while the slot is idle; busy and resizing under smu. The bounce
+ * pair is used by the slot's holder only (busy).
+ */
 typedef struct {
-    cz_fr *mem;              /* = pin.mem */
-    cz_cuda_pinned pin;
-    size_t cap;              /* elements */
-    bool busy;               /* a partition's a and b are in it */
-    bool growing;            /* its grower thread owns mem/cap until it clears this */
-    size_t want;             /* elements the grower allocates */
-    size_t refused;          /* a size cudaHostAlloc refused (0: none): not asked again, or a
-                              * host short of pinnable memory would retry at every stage */
-    pthread_t grower;
-    bool joinable;           /* grower was started and not joined yet */
-    int device;
-    struct cuda_backend *cb;
+    cz_fr *dev;              /* NULL: none yet */
+    size_t cap;              /* elements, a and b together */
+    bool busy;               /* a partition's a and b are in it (or going in) */
+    bool resizing;           /* size_slots is replacing dev: take_slot skips it */
+    size_t refused;          /* a size the device had no room for (0: none): not asked again
+                              * until the slots are dropped for room */
+    void *bounce[2];         /* pinned, CZ__BOUNCE_BYTES each (ensure_pair on first use) */
 } stage_slot;
 
 typedef struct cuda_backend {
@@ -152,10 +154,13 @@ static size_t resident_bytes(const cuda_backend_t *cb)
     return sum;
 }
 
+static size_t slot_bytes(const cuda_backend_t *cb);
+static bool drop_idle_slots(struct cuda_backend *cb);
+
 static size_t fixed_bytes(const cuda_backend_t *cb)
 {
     return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) + (cb->msm ? cz_cuda_msm_mem_bytes(0) : 0) +
-           3 * CZ__GIB;   /* buckets, at most 2.6 GiB, allocated by the MSM on need */
+           slot_bytes(cb) + 3 * CZ__GIB;   /* buckets: at most 2.6 GiB, allocated on need */
 }
 
 /* Is the preparer uploading into |s| (cmu released meanwhile)? Such a set is never dropped. */
@@ -206,7 +211,7 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
                 (!lru || cb->sets[s].last_use < lru->last_use))
                 lru = &cb->sets[s];
         if (!lru)
-            return false;
+            return drop_idle_slots(cb) && room_for(ctx, cb, bytes);   /* params first */
         drop_set(lru);
     }
     return true;
@@ -242,6 +247,18 @@ static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
     v[V_A] = (rvec){ .host = w->a_bases, .n = w->n_a_bases, .point_bytes = g1 };
     v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->n_b_bases, .point_bytes = g1 };
     v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->n_b_bases, .point_bytes = g2 };
+}
+
+/* Device bytes of |w|'s whole params set (the vectors its regions put on the device). */
+static size_t set_bytes(const cuda_backend_t *cb, const cz_prove_work_t *w)
+{
+    rvec want[V_COUNT];
+    describe(want, w);
+    size_t sum = 0;
+    for (int k = 0; k < V_COUNT; k++)
+        if (k != V_B2 || !cb->opts.g2_on_cpu)
+            sum += want[k].n * want[k].point_bytes;
+    return sum;
 }
 
 /*
@@ -437,52 +454,82 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, i
     return dev;
 }
 
-/* ---- staging: a and b into pinned memory, outside the device lock ------------------ */
+/* ---- staging: a and b onto the device, outside the device lock -------------------- */
 
-/* Grower thread: pin a larger buffer for the slot (smu not held while it works). */
-static void *grow_slot(void *arg)
+/*
+ * Device memory of the slots (smu or cmu held: their memory changes only
+ * with both held).
+ */
+static size_t slot_bytes(const cuda_backend_t *cb)
 {
-    stage_slot *s = arg;
-    cz_cuda_pinned pin;
-    int ok = cz_cuda_set_device(NULL, s->device) == CZ_OK &&
-             cz_cuda_pinned_alloc(NULL, &pin, s->want * sizeof(cz_fr), 0) == CZ_OK;
-    pthread_mutex_lock(&s->cb->smu);
-    if (ok) {
-        cz_cuda_pinned_free(&s->pin);
-        s->pin = pin;
-        s->mem = pin.mem;
-        s->cap = s->want;
-    } else {
-        s->refused = s->want;
-    }
-    s->growing = false;   /* on failure the slot keeps its old buffer (or none) */
-    pthread_cond_broadcast(&s->cb->scv);
-    pthread_mutex_unlock(&s->cb->smu);
-    return NULL;
+    size_t sum = 0;
+    for (int i = 0; i < CZ__STAGE_SLOTS; i++)
+        sum += cb->slots[i].cap * sizeof(cz_fr);
+    return sum;
 }
 
-/* Start growing every idle slot smaller than |need| elements (smu held). */
-static void grow_slots(cuda_backend_t *cb, size_t need)
+/*
+ * Give every idle slot room for |need| elements where the device has it
+ * after the resident sets (cmu held; smu taken briefly: lock order cmu,
+ * smu). A slot being resized is invisible to take_slot.
+ */
+static void size_slots(cz_ctx_t *ctx, cuda_backend_t *cb, size_t need)
 {
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
     for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
         stage_slot *s = &cb->slots[i];
-        if (s->busy || s->growing || s->cap >= need || (s->refused && need >= s->refused))
+        pthread_mutex_lock(&cb->smu);
+        const bool resize = !s->busy && s->cap < need && !(s->refused && need >= s->refused);
+        s->resizing = resize;
+        pthread_mutex_unlock(&cb->smu);
+        if (!resize)
             continue;
-        if (s->joinable)
-            pthread_join(s->grower, NULL);   /* finished: it cleared growing */
-        s->joinable = false;
-        s->want = need;
-        s->device = cb->base.device_index;
-        s->cb = cb;
-        s->growing = pthread_create(&s->grower, NULL, grow_slot, s) == 0;
-        s->joinable = s->growing;
+        void *dev = NULL;
+        cz_cuda_free(s->dev);
+        pthread_mutex_lock(&cb->smu);
+        s->dev = NULL;
+        s->cap = 0;
+        pthread_mutex_unlock(&cb->smu);
+        const bool ok = room_for(ctx, cb, need * sizeof(cz_fr)) &&
+                        cz_cuda_malloc(NULL, &dev, need * sizeof(cz_fr)) == CZ_OK;
+        pthread_mutex_lock(&cb->smu);
+        if (ok) {
+            s->dev = dev;
+            s->cap = need;
+        } else {
+            s->refused = need;   /* not asked again at this size: the sets come first */
+        }
+        s->resizing = false;
+        pthread_cond_broadcast(&cb->scv);
+        pthread_mutex_unlock(&cb->smu);
     }
+}
+
+/* Free the idle slots' device memory (cmu held): room for params, which come first. */
+static bool drop_idle_slots(cuda_backend_t *cb)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    bool dropped = false;
+    for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
+        stage_slot *s = &cb->slots[i];
+        pthread_mutex_lock(&cb->smu);
+        void *dev = !s->busy && !s->resizing ? s->dev : NULL;
+        if (dev) {
+            s->dev = NULL;
+            s->cap = 0;
+            s->refused = 0;
+            dropped = true;
+        }
+        pthread_mutex_unlock(&cb->smu);
+        cz_cuda_free(dev);
+    }
+    return dropped;
 }
 
 /*
  * A free slot of at least |need| elements, waiting while every such slot
- * is busy (backpressure); NULL when no slot is that large yet: their
- * growth is started and the caller goes on unstaged.
+ * is busy (backpressure); NULL when no slot is that large (the region sizes
+ * them, where the device has room): the caller goes on unstaged.
  */
 static stage_slot *take_slot(cuda_backend_t *cb, size_t need)
 {
@@ -492,7 +539,7 @@ static stage_slot *take_slot(cuda_backend_t *cb, size_t need)
         bool any_large = false;
         for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
             stage_slot *t = &cb->slots[i];
-            if (t->growing || t->cap < need)
+            if (t->resizing || t->cap < need)
                 continue;
             any_large = true;
             if (!t->busy && (!s || t->cap < s->cap))
@@ -504,43 +551,59 @@ static stage_slot *take_slot(cuda_backend_t *cb, size_t need)
     }
     if (s)
         s->busy = true;
-    grow_slots(cb, need);
     pthread_mutex_unlock(&cb->smu);
     return s;
+}
+
+static void give_slot(cuda_backend_t *cb, stage_slot *s)
+{
+    pthread_mutex_lock(&cb->smu);
+    s->busy = false;
+    pthread_cond_broadcast(&cb->scv);
+    pthread_mutex_unlock(&cb->smu);
 }
 
 static void cuda_unstage(cz_backend_t *be, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
-    stage_slot *s = w->staged;
-    if (!s)
+    if (!w->staged)
         return;
-    pthread_mutex_lock(&cb->smu);
-    s->busy = false;
-    pthread_cond_signal(&cb->scv);
-    pthread_mutex_unlock(&cb->smu);
+    give_slot(cb, w->staged);
     w->staged = NULL;
 }
 
 /*
- * From pageable memory the upload runs at ~5.6 GB/s on the H200 machine
- * (1.5 s for a and b at 2^27, measured); from pinned memory at ~50 GB/s. So
- * a and b are copied (all cores, ~0.4 s at 2^27) into a pinned slot here,
- * before the device lock, and the region uploads from it.
+ * a and b go to the device here, before the device lock, while another
+ * partition's region runs (the copy engine is idle then; the region's H
+ * then starts on data already there: ~170 ms of each 32GiB region). From
+ * pageable memory through the slot's bounce buffers, CZ__FILL_REGION
+ * threads filling them (~0.4 s for a and b at 2^27 on the H200 host). The
+ * caller frees its host a and b once staged: w->a and w->b are NULL then.
+ * An upload that fails leaves the partition unstaged, its host arrays
+ * intact: the region hits the same device error and reports it.
  */
 static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
+    (void)ctx;
     cuda_backend_t *cb = (cuda_backend_t *)be;
-    if (w->staged || !w->a || !w->b || w->c)   /* c given: leave it all pageable */
+    if (w->staged || !w->a || !w->b || w->c)   /* c given: leave it all to the region */
         return CZ_OK;
-    const size_t m = (size_t)1 << w->log_m;
+    const size_t m = (size_t)1 << w->log_m, bytes = w->rows * sizeof(cz_fr);
+    if (w->rows > m)
+        return CZ_OK;   /* the region reports it */
     stage_slot *s = take_slot(cb, 2 * m);
     if (!s)
-        return CZ_OK;   /* no slot pinned at this size yet: the region reads pageable a, b */
-    cz_pool_memcpy(cz_ctx_pool(ctx), s->mem, w->a, w->rows * sizeof(cz_fr));
-    cz_pool_memcpy(cz_ctx_pool(ctx), s->mem + m, w->b, w->rows * sizeof(cz_fr));
-    w->a = s->mem;
-    w->b = s->mem + m;
+        return CZ_OK;
+    int rc = cz_cuda_set_device(NULL, cb->base.device_index);
+    if (rc == CZ_OK)
+        rc = upload_pageable(NULL, s->bounce, CZ__FILL_REGION, s->dev, w->a, bytes);
+    if (rc == CZ_OK)
+        rc = upload_pageable(NULL, s->bounce, CZ__FILL_REGION, s->dev + m, w->b, bytes);
+    if (rc != CZ_OK) {
+        give_slot(cb, s);
+        return CZ_OK;
+    }
+    w->a = w->b = NULL;
     w->staged = s;
     return CZ_OK;
 }
@@ -607,7 +670,14 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
  */
 static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
 {
-    if (w->staged || w->c)
+    if (w->staged) {   /* a and b on the device already: the slot is free once they are read */
+        const stage_slot *s = w->staged;
+        const cz_fr *a = s->dev, *b = s->dev + ((size_t)1 << w->log_m);
+        int rc = cz_cuda_h_compute(ctx, cb->h, a, b, NULL, w->rows, w->log_m);
+        cuda_unstage(&cb->base, w);
+        return rc;
+    }
+    if (w->c)
         return cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
     if (w->rows > ((size_t)1 << w->log_m) || w->log_m > cb->h_log)
         return cz_fail(ctx, CZ_EMISMATCH, "cuda h: %zu rows > domain 2^%u", w->rows, w->log_m);
@@ -641,12 +711,18 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
                                 .scalars_on_device = true, .scalars_montgomery = true };
         rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
     } else if (rc == CZ_OK) {
-        /* h bases not resident: coefficients to the host (into a, no longer needed), CPU MSM */
-        rc = cz_cuda_h_download(ctx, cb->h, w->a, m - 1);
+        /* h bases not resident: coefficients to the host (into a, no longer needed; staged
+         * partitions gave theirs back: a buffer of its own), CPU MSM */
+        cz_fr *coef = w->a ? w->a : malloc((m - 1) * sizeof(cz_fr));
+        if (!coef)
+            return cz_fail(ctx, CZ_ENOMEM, "cuda h: %zu coefficients for the CPU MSM", m - 1);
+        rc = cz_cuda_h_download(ctx, cb->h, coef, m - 1);
         if (rc == CZ_OK)
-            cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), w->a, m - 1);
+            cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), coef, m - 1);
         if (rc == CZ_OK)
-            rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)w->a, m - 1);
+            rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)coef, m - 1);
+        if (coef != w->a)
+            free(coef);
     }
     w->t_msm_h = cz_mono_s() - t0;
     return rc;
@@ -802,16 +878,19 @@ static void *prepare_main(void *arg)
         rset *set = find_set(cb, w);
         cb->preload_set = set ? set : new_set(cb, w);
         cb->preload_next = 0;
+        /* the slots now, for the first partitions, if the whole set fits beside them; else
+         * after the set, in what is left: the params come first */
+        const size_t need = (size_t)2 << w->log_m;
+        if (room_for(NULL, cb, set_bytes(cb, w) + CZ__STAGE_SLOTS * need * sizeof(cz_fr)))
+            size_slots(NULL, cb, need);
     }
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
-        pthread_mutex_lock(&cb->smu);
-        grow_slots(cb, (size_t)2 << w->log_m);
-        pthread_mutex_unlock(&cb->smu);
         for (int k = 0; k < V_COUNT; k++)
             if (k != V_B2 || !cb->opts.g2_on_cpu)
                 preload_vector(cb, w, k);
         cz_mutex_lock(&cb->cmu);
+        size_slots(NULL, cb, (size_t)2 << w->log_m);   /* no-op when sized above */
         cb->preload_set = NULL;
         pthread_cond_broadcast(&cb->ccv);
         bool resident = set_resident(cb, w);
@@ -866,10 +945,12 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
     bool resident = rc == CZ_OK && set_resident(cb, w);
+    if (rc == CZ_OK)   /* slots for the next partitions, where the device has room left */
+        size_slots(NULL, cb, (size_t)2 << w->log_m);
     unsigned h_log = cb->h ? cb->h_log : 0;
     cz_mutex_unlock(&cb->cmu);
     note_prepared(cb, resident ? w : NULL, h_log);
-    cuda_unstage(be, w);   /* a and b are on the device (or the region failed) */
+    cuda_unstage(be, w);   /* the region failed before its H: the slot goes back here */
     return rc;
 }
 
@@ -910,9 +991,9 @@ static void cuda_free_backend(cz_backend_t *be)
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(&cb->sets[s]);
     for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
-        if (cb->slots[s].joinable)
-            pthread_join(cb->slots[s].grower, NULL);
-        cz_cuda_pinned_free(&cb->slots[s].pin);
+        cz_cuda_free(cb->slots[s].dev);
+        cz_cuda_host_free(cb->slots[s].bounce[0]);
+        cz_cuda_host_free(cb->slots[s].bounce[1]);
     }
     for (int i = 0; i < 2; i++) {
         cz_cuda_host_free(cb->bounce[i]);

@@ -101,12 +101,16 @@ extern "C" int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigne
     return CZ_OK;
 }
 
-/* src NULL: the n elements are in dst already (cz_cuda_h_compute_loaded); only the padding. */
+/*
+ * src NULL: the n elements are in dst already (cz_cuda_h_compute_loaded);
+ * only the padding. src in host or device memory: cudaMemcpyDefault (unified
+ * addressing) takes either.
+ */
 static int upload(cz_ctx_t *ctx, cz_cuda_h *h, cz_dfr *dst, const cz_fr *src, size_t n, size_t m,
                   cudaEvent_t done)
 {
     if (src)
-        CZ__CU(ctx, cudaMemcpyAsync(dst, src, n * sizeof(cz_fr), cudaMemcpyHostToDevice, h->copy));
+        CZ__CU(ctx, cudaMemcpyAsync(dst, src, n * sizeof(cz_fr), cudaMemcpyDefault, h->copy));
     if (m > n)
         CZ__CU(ctx, cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(cz_fr), h->copy));
     CZ__CU(ctx, cudaEventRecord(done, h->copy));

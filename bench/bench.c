@@ -29,7 +29,7 @@ static const cz_cli_command benches[] = {
     { "snap-synth", cz_bench_snap_synth, "SnapDeals partition synthesis: T threads vs 1 thread" },
 #ifdef CUZK_HAVE_CUDA
     { "h", cz_bench_h, "H (NTTs of a, b, c) on the GPU incl. uploads vs the CPU H" },
-    { "pin", cz_bench_pin, "pinning a staging slot: registered hugepages vs cudaMallocHost" },
+    { "pin", cz_bench_pin, "pinning 8 GiB of host memory: registered hugepages vs cudaMallocHost" },
 #endif
 
 

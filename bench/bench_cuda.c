@@ -20,7 +20,7 @@
  * the CPU MSM on all cores, same bases and scalars, for N <= 22 (or
  * --baseline); the results must be equal.
  *
- * PIN: one staging slot's worth of pinned host memory (--gib G, default 8:
+ * PIN: 8 GiB (a 32GiB partition's a and b) of pinned host memory (--gib G, default 8:
  * a and b of a 2^27 partition) by cudaMallocHost (the baseline) and by
  * cz_cuda_pinned_alloc (hugepages faulted on 8 threads, then registered),
  * each while another thread times a 256 MiB cudaMalloc issued 50 ms after
@@ -549,7 +549,7 @@ static const cz_opt PIN_OPTS[] = {
 static const cz_opts_spec PIN_SPEC = {
     .cmd = "cuzk bench pin",
     .usage = "usage: cuzk bench pin [--gib G]\n",
-    .about = "  Pins a staging slot both ways, registered hugepages against\n"
+    .about = "  Pins a 32GiB partition's a and b both ways, registered hugepages against\n"
              "  cudaMallocHost, each with a 256 MiB cudaMalloc timed meanwhile.\n",
     CZ_OPTS(PIN_OPTS),
 };

@@ -98,9 +98,9 @@ typedef struct cz_backend_ops {
     void (*free)(cz_backend_t *be);
     /*
      * Optional (NULL: nothing to do), called WITHOUT the device lock before
-     * device(), on the ctx's pool: copy a and b (rows elements each) into
-     * memory the device reads fastest (CUDA: pinned host memory, ~10x the
-     * upload rate of pageable memory) and point work->a/b at the copies,
+     * device(): copy a and b (rows elements each) into memory the device
+     * reads fastest (CUDA: device memory, uploaded while another region
+     * runs; work->a/b become NULL) or point work->a/b at such copies,
      * setting work->staged. The caller then frees its own a/b at once. The
      * backend takes its memory back during or after device(); unstage()
      * does it for a partition that never reached device(). May block while

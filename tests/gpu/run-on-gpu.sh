@@ -24,7 +24,7 @@
 #                     32GiB-shaped partition cold then warm, the cold region's parts;
 #                     "post": 32GiB WinningPoSt and WindowPoSt partition, random params;
 #                     "snap": a whole 32GiB SnapDeals update, random params; "pin": pinning
-#                     an 8 GiB staging slot two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1)
+#                     8 GiB of host memory two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 

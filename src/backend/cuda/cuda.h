@@ -51,7 +51,7 @@ void cz_cuda_free(void *dptr);
 int cz_cuda_host_alloc(cz_ctx_t *ctx, void **hptr, size_t bytes);
 void cz_cuda_host_free(void *hptr);
 /*
- * Large pinned host buffers (the staging slots, GiBs). cudaMallocHost of an
+ * Large pinned host buffers (GiBs; `cuzk bench pin`). cudaMallocHost of an
  * 8 GiB slot took 9 s on the H200 host: the kernel faults and zeroes two
  * million 4 KiB pages on the calling thread and pins them, and the driver
  * serializes other allocations meanwhile, so a region's cudaMalloc on

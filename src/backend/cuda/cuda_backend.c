@@ -663,10 +663,11 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
 }
 
 /*
- * The H coefficients on the device. a and b in a staging slot (pinned)
- * upload behind the transforms; a and b left pageable (no slot was pinned
- * yet: a cold process's first partitions) go first through the region's
- * bounce buffers, at ~3.5x the driver's pageable rate (4 GiB each at 2^27).
+ * The H coefficients on the device. a and b staged in a device slot are
+ * read there (a device copy, milliseconds); a and b left pageable (no slot:
+ * the device had no room for one, or it was not sized yet) go first through
+ * the region's bounce buffers, at ~3.5x the driver's pageable rate (4 GiB
+ * each at 2^27).
  */
 static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
 {
@@ -862,10 +863,10 @@ static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, unsigned
 
 /*
  * The preparer: contexts and the region's bounce buffers first (the region
- * needs them and they are quick), then the staging slots' pinning is
- * started (threads of their own: seconds), then the params set is uploaded
- * vector by vector, h first (the first region's first MSM), with cmu
- * released during each copy.
+ * needs them and they are quick), and the staging slots if the whole set
+ * fits beside them; then the params set is uploaded vector by vector, h
+ * first (the first region's first MSM), with cmu released during each copy;
+ * then the slots, if they were left for after the set, in the room left.
  */
 static void *prepare_main(void *arg)
 {

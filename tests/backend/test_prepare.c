@@ -283,8 +283,10 @@ CZ_TEST(a_job_ends_only_after_the_preparer_is_done_with_its_params)
 /*
  * Cancel takes effect when called, not when the preparer is done: a job of
  * many tiny partitions would otherwise prove them all while cancel waits
- * out the 800 ms preparer, and end DONE (seen in CI). At most the
- * partitions already in synthesis or at the device when it is called run.
+ * out the 800 ms preparer, and end DONE (seen in CI). So no synthesis may
+ * start during the call beyond the one or two the worker could take before
+ * the mark, none after it, and the job ends CANCELED. How many ran BEFORE
+ * the call is timing (under TSan, 4 of them once): not checked.
  */
 CZ_TEST(a_cancel_stops_the_job_at_once_while_its_params_are_prepared)
 {
@@ -299,15 +301,18 @@ CZ_TEST(a_cancel_stops_the_job_at_once_while_its_params_are_prepared)
 
     atomic_store(&syntheses, 0);
     REQUIRE(cz_engine_submit(e, NULL, &spec, &id) == CZ_OK);
-    CHECK_OK(cz_engine_cancel(e, id));
-    int started_by_cancel = atomic_load(&syntheses);
+    const int before = atomic_load(&syntheses);
+    CHECK_OK(cz_engine_cancel(e, id));   /* returns after the preparer: >= 800 ms */
+    const int after = atomic_load(&syntheses);
     REQUIRE(cz_engine_wait(e, id, -1, &info) == CZ_OK);
     CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
     CHECK(!still_reading(pb));
     wait_for_on_done(pb, 1);
-    /* one synthesis worker, two device workers: at most three were under way */
-    CHECK(started_by_cancel <= 3);
-    CHECK(atomic_load(&syntheses) == started_by_cancel);
+    if (after - before > 2)
+        fprintf(stderr, "%d syntheses started during the cancel (%d before it)\n",
+                after - before, before);
+    CHECK(after - before <= 2);
+    CHECK(atomic_load(&syntheses) == after);
     cz_engine_free(e);
     CHECK_EQ_INT(atomic_load(&pb->ended_while_reading), 0);
     cz_backend_free(&pb->base);

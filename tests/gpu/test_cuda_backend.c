@@ -127,28 +127,41 @@ CZ_TEST(no_room_falls_back_to_cpu_msms)
     same_bytes_as_cpu("bench:3000", &o, 1);
 }
 
-/* Two params sets through one backend: each partition uses its own bases. */
-CZ_TEST(two_params_sets_alternate)
+/*
+ * |proofs| proofs through one CUDA backend, alternating between two params
+ * sets of |circuit|, each with the CPU backend's bytes. |prepare|: each
+ * proof starts the moment its set's preparation (cz_g16_prepare) starts.
+ */
+static void alternate_sets(const char *circuit, int proofs, bool prepare)
 {
-    if (!gpu_or_skip())
-        return;
     fixture f1, f2;
-    REQUIRE(fixture_new(&f1, "bench:4000", 5) == CZ_OK);
-    REQUIRE(fixture_new(&f2, "bench:4000", 6) == CZ_OK);
+    REQUIRE(fixture_new(&f1, circuit, 5) == CZ_OK);
+    REQUIRE(fixture_new(&f2, circuit, 6) == CZ_OK);
     cz_backend_t *cpu = NULL, *gpu = NULL;
     CHECK_OK(cz_cpu_backend_new(&cpu, 0));
     CHECK_OK(cz_cuda_backend_new(f1.ctx, &gpu, 0, NULL));
-    for (int i = 0; i < 4 && gpu; i++) {
+    for (int i = 0; i < proofs && gpu; i++) {
         fixture *f = i % 2 ? &f2 : &f1;
         uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
         CHECK_OK(prove_bytes(f, cpu, (uint64_t)i, want));
+        if (prepare)
+            cz_g16_prepare(gpu, f->params);
         CHECK_OK(prove_bytes(f, gpu, (uint64_t)i, got));
-        CHECK(memcmp(want, got, sizeof want) == 0);
+        cz_backend_settle(gpu);   /* the preparer may still read f's params */
+        if (memcmp(want, got, sizeof want))
+            CZ__FAIL("%s proof %d: cuda bytes differ from the cpu's", circuit, i);
     }
     cz_backend_free(gpu);
     cz_backend_free(cpu);
     fixture_free(&f2);
     fixture_free(&f1);
+}
+
+/* Two params sets through one backend: each partition uses its own bases. */
+CZ_TEST(two_params_sets_alternate)
+{
+    if (gpu_or_skip())
+        alternate_sets("bench:4000", 4, false);
 }
 
 /*
@@ -159,28 +172,8 @@ CZ_TEST(two_params_sets_alternate)
  */
 CZ_TEST(a_region_racing_its_params_preparation_has_the_cpu_bytes)
 {
-    if (!gpu_or_skip())
-        return;
-    fixture f1, f2;
-    REQUIRE(fixture_new(&f1, "bench:60000", 7) == CZ_OK);
-    REQUIRE(fixture_new(&f2, "bench:60000", 8) == CZ_OK);
-    cz_backend_t *cpu = NULL, *gpu = NULL;
-    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
-    CHECK_OK(cz_cuda_backend_new(f1.ctx, &gpu, 0, NULL));
-    for (int i = 0; i < 6 && gpu; i++) {
-        fixture *f = i % 2 ? &f2 : &f1;
-        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
-        CHECK_OK(prove_bytes(f, cpu, (uint64_t)i, want));
-        cz_g16_prepare(gpu, f->params);
-        CHECK_OK(prove_bytes(f, gpu, (uint64_t)i, got));
-        cz_backend_settle(gpu);   /* the preparer may still read f's params */
-        if (memcmp(want, got, sizeof want))
-            CZ__FAIL("proof %d: cuda bytes differ from the cpu's", i);
-    }
-    cz_backend_free(gpu);
-    cz_backend_free(cpu);
-    fixture_free(&f2);
-    fixture_free(&f1);
+    if (gpu_or_skip())
+        alternate_sets("bench:60000", 6, true);
 }
 
 /* Sets the cancel flag when the region reaches step boundary |at| (1-based). */

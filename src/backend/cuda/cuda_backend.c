@@ -106,8 +106,6 @@ typedef struct {
     size_t cap;              /* elements, a and b together */
     bool busy;               /* a partition's a and b are in it (or going in) */
     bool resizing;           /* size_slots is replacing dev: take_slot skips it */
-    size_t refused;          /* a size the device had no room for (0: none): not asked again
-                              * until the slots are dropped for room */
     void *bounce[2];         /* pinned, CZ__BOUNCE_BYTES each (ensure_pair on first use) */
 } stage_slot;
 
@@ -361,19 +359,18 @@ static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
 }
 
 /*
- * A params vector to the device. The host vectors are pageable (read from a
- * file, or generated), and a driver copy from pageable memory ran at
- * ~5.6 GB/s on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first
- * region. Through two pinned bounce buffers filled by 8 threads it ran at
- * 19.6 GB/s (44 GiB in 2.25 s, `bench prove` cold iteration), faster than
- * registering the vector's own pages for the copy (3.28 s, same run;
- * docs/PERFORMANCE.md). Small vectors, and a failed bounce allocation, take
+ * Uploads from pageable memory (params vectors, read from a file or
+ * generated; a and b). A driver copy from pageable memory ran at ~5.6 GB/s
+ * on the H200 host: a 32GiB set (44 GiB) took ~8 s of its first region.
+ * Through two pinned bounce buffers filled by 8 threads it ran at 19.6 GB/s
+ * (44 GiB in 2.25 s, `bench prove` cold iteration), faster than registering
+ * the vector's own pages for the copy (3.28 s, same run;
+ * docs/PERFORMANCE.md). Small copies, and a failed bounce allocation, take
  * the plain copy.
- */
-/*
+ *
  * A pair of bounce buffers, if it can be had: cb->bounce (the region's, cmu
- * held) or cb->pbounce (the preparer's, its thread only). Left NULL when
- * the pinning fails: the uploads then take the plain copy.
+ * held), cb->pbounce (the preparer's, its thread only) or a slot's (its
+ * holder's). Left NULL when the pinning fails.
  */
 static void ensure_pair(void *pair[2])
 {
@@ -479,7 +476,7 @@ static void size_slots(cz_ctx_t *ctx, cuda_backend_t *cb, size_t need)
     for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
         stage_slot *s = &cb->slots[i];
         pthread_mutex_lock(&cb->smu);
-        const bool resize = !s->busy && s->cap < need && !(s->refused && need >= s->refused);
+        const bool resize = !s->busy && s->cap < need;
         s->resizing = resize;
         pthread_mutex_unlock(&cb->smu);
         if (!resize)
@@ -493,11 +490,9 @@ static void size_slots(cz_ctx_t *ctx, cuda_backend_t *cb, size_t need)
         const bool ok = room_for(ctx, cb, need * sizeof(cz_fr)) &&
                         cz_cuda_malloc(NULL, &dev, need * sizeof(cz_fr)) == CZ_OK;
         pthread_mutex_lock(&cb->smu);
-        if (ok) {
+        if (ok) {   /* else no slot until there is room (asked again at each region's end) */
             s->dev = dev;
             s->cap = need;
-        } else {
-            s->refused = need;   /* not asked again at this size: the sets come first */
         }
         s->resizing = false;
         pthread_cond_broadcast(&cb->scv);
@@ -517,7 +512,6 @@ static bool drop_idle_slots(cuda_backend_t *cb)
         if (dev) {
             s->dev = NULL;
             s->cap = 0;
-            s->refused = 0;
             dropped = true;
         }
         pthread_mutex_unlock(&cb->smu);

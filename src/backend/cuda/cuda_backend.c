@@ -153,7 +153,13 @@ static size_t resident_bytes(const cuda_backend_t *cb)
 }
 
 static size_t slot_bytes(const cuda_backend_t *cb);
-static bool drop_idle_slots(struct cuda_backend *cb);
+static bool drop_idle_slots(cuda_backend_t *cb);
+
+/* Does vector |k| go to the device? All do but b_g2 with g2_on_cpu (the epilogue's then). */
+static bool on_device(const cuda_backend_t *cb, int k)
+{
+    return k != V_B2 || !cb->opts.g2_on_cpu;
+}
 
 static size_t fixed_bytes(const cuda_backend_t *cb)
 {
@@ -254,7 +260,7 @@ static size_t set_bytes(const cuda_backend_t *cb, const cz_prove_work_t *w)
     describe(want, w);
     size_t sum = 0;
     for (int k = 0; k < V_COUNT; k++)
-        if (k != V_B2 || !cb->opts.g2_on_cpu)
+        if (on_device(cb, k))
             sum += want[k].n * want[k].point_bytes;
     return sum;
 }
@@ -737,7 +743,7 @@ static int tails_ahead(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_pr
     describe(want, w);
     int rc = CZ_OK;
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
-        if ((k != V_B2 || !cb->opts.g2_on_cpu) && !preload_pending(cb, set, k))
+        if (on_device(cb, k) && !preload_pending(cb, set, k))
             (void)ensure_vector(ctx, cb, set, k, &want[k], &rc);
     return rc;
 }
@@ -766,13 +772,13 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
         { V_B2, "B2", 2, &w->b2_acc, w->b2_bases, w->b_input_scalars, w->num_b_inputs,
           w->b_split, &w->t_msm_b2 },
     };
-    const size_t count = cb->opts.g2_on_cpu ? 3 : 4;   /* b_g2 on the CPU: the epilogue's */
     rvec want[V_COUNT];
     describe(want, w);
-    w->b2_done = false;
     int rc = CZ_OK;
-    for (size_t i = 0; i < count && rc == CZ_OK; i++) {
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0] && rc == CZ_OK; i++) {
         const tail_spec *t = &tails[i];
+        if (!on_device(cb, t->k))
+            continue;   /* b_g2 with g2_on_cpu: the epilogue's */
         if ((rc = cz_backend_step(ctx, w, t->step)) != CZ_OK)
             break;
         const void *dev = ensure_vector(ctx, cb, set, t->k, &want[t->k], &rc);
@@ -783,7 +789,7 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
                          t->split);
         *t->t = cz_mono_s() - t0;
     }
-    w->b2_done = rc == CZ_OK && count == 4;
+    w->b2_done = rc == CZ_OK && on_device(cb, V_B2);
     return rc;
 }
 
@@ -799,7 +805,7 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
     rvec want[V_COUNT];
     describe(want, w);
     for (int k = 0; k < V_COUNT; k++)
-        if (want[k].n && (k != V_B2 || !cb->opts.g2_on_cpu) &&
+        if (want[k].n && on_device(cb, k) &&
             (!set->v[k].dev ||
              !same_vector(&set->v[k], want[k].host, want[k].n, want[k].point_bytes)))
             return false;
@@ -882,7 +888,7 @@ static void *prepare_main(void *arg)
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
         for (int k = 0; k < V_COUNT; k++)
-            if (k != V_B2 || !cb->opts.g2_on_cpu)
+            if (on_device(cb, k))
                 preload_vector(cb, w, k);
         cz_mutex_lock(&cb->cmu);
         size_slots(NULL, cb, (size_t)2 << w->log_m);   /* no-op when sized above */

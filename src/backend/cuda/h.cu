@@ -129,7 +129,7 @@ static int to_coset(cz_ctx_t *ctx, cz_cuda_h *h, cz_dfr *v)
 }
 
 /*
- * a, b, c: host arrays, or NULL for an input already in its buffer
+ * a, b, c: host or device arrays, or NULL for an input already in its buffer
  * (cz_cuda_h_compute_loaded). There is a c when c is given or |c_loaded|;
  * without one, c = a∘b is formed on the device.
  */

@@ -45,6 +45,25 @@
 #include "ec/msm.h"
 #include "ff/fr.h"
 
+/* The params vectors a work item names, in file order (groth16/params.h CZ_PV_*). */
+enum { CZ_BASES_H, CZ_BASES_L, CZ_BASES_A, CZ_BASES_B1, CZ_BASES_B2, CZ_BASES_COUNT };
+#define CZ_BASES_ALL ((1u << CZ_BASES_COUNT) - 1)
+
+/*
+ * Where the bases come from. Params may keep a vector out of host memory
+ * (groth16/params.h, vectors on demand): its *_bases pointer is then NULL
+ * and the backend goes through the source. read copies points
+ * [first, first + n) of vector k (CZ_BASES_*) into host memory (any thread,
+ * many at once: a device upload's bounce fill); host makes the whole vector
+ * resident in host memory, once, and returns it (valid while the params
+ * live): for a CPU MSM. No source (read NULL): every pointer is set.
+ */
+typedef struct cz_bases_source {
+    const void *obj;
+    int (*read)(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n, void *out);
+    int (*host)(cz_ctx_t *ctx, const void *obj, int k, const void **out);
+} cz_bases_source_t;
+
 typedef struct cz_prove_work {
     /* ---- H: inputs (consumed in place) -------------------------------- */
     cz_fr *a, *b, *c;                 /* rows evaluations each, capacity 2^log_m;
@@ -69,6 +88,7 @@ typedef struct cz_prove_work {
     size_t n_l_bases, n_a_bases, n_b_bases;   /* the params vectors' lengths (b: b1 and b2),
                                                * known before prep: a backend may upload
                                                * the tails' bases while prep runs */
+    cz_bases_source_t source;         /* for the *_bases pointers that are NULL (above) */
 
     /* ---- cancellation: the job's flag, borrowed; NULL: never canceled -- */
     const atomic_bool *cancel;
@@ -132,6 +152,18 @@ struct cz_backend {
     int device_index;
     cz_fault_t *fault;   /* this device's own fault object (core/fault.h); may be NULL */
 };
+
+/*
+ * Make the bases named in |mask| (1 << CZ_BASES_*) host memory: every NULL
+ * pointer among them is made resident through w->source and set. CZ_OK, or
+ * the source's error (CZ_ENOMEM). For the CPU MSMs.
+ */
+int cz_backend_host_bases(cz_ctx_t *ctx, cz_prove_work_t *w, unsigned mask);
+/* Points [first, first + n) of vector k: from its host pointer, else from w->source. */
+int cz_backend_read_bases(cz_ctx_t *ctx, const cz_prove_work_t *w, int k, size_t first, size_t n,
+                          void *out);
+/* Vector k's host pointer (NULL: only the source has it), its length and its point size. */
+const void *cz_backend_bases(const cz_prove_work_t *w, int k, size_t *n, size_t *point_bytes);
 
 /*
  * The step boundary |next| ("H", "MSM h", "L", "A", "B1", "B2") of a device

@@ -66,7 +66,7 @@ cz_params_vec_info_t cz_params_vec_info(const cz_params_t *p, enum cz_params_vec
     info.file_bytes = info.count * v->enc_size;
     info.mem_bytes = info.count * v->aff_size;
     info.g2 = v->g2;
-    info.points = *cz__pvec_points((cz_params_t *)p, which);
+    info.points = cz_params_vector(p, which);
     return info;
 }
 
@@ -342,9 +342,13 @@ fail:
 
 size_t cz_params_mem_bytes(const cz_params_t *p)
 {
-    size_t n = 0;
-    for (int v = 0; p && v < CZ_PV_COUNT; v++)
-        n += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
+    if (!p)
+        return 0;
+    size_t n = p->source ? p->source->bytes : 0;
+    for (int v = 0; v < CZ_PV_COUNT; v++) {
+        cz_params_vec_info_t info = cz_params_vec_info(p, (enum cz_params_vec)v);
+        n += info.points ? info.mem_bytes : 0;
+    }
     return n;
 }
 
@@ -355,6 +359,8 @@ void cz_params_free(cz_params_t *p)
     cz_vk_clear(&p->vk);
     for (int i = 0; i < CZ_PV_COUNT; i++)
         free(*cz__pvec_points(p, i));
+    if (p->source)
+        p->source->free(p->source);
     free(p);
 }
 

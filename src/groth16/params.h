@@ -57,11 +57,15 @@ typedef struct cz_vk {
 /* The five proving vectors, in file order. */
 enum cz_params_vec { CZ_PV_H, CZ_PV_L, CZ_PV_A, CZ_PV_B_G1, CZ_PV_B_G2, CZ_PV_COUNT };
 
+typedef struct cz__params_source cz__params_source;
+
 typedef struct cz_params {
     cz_vk_t vk;
-    blst_p1_affine *h, *l, *a, *b_g1;   /* owned, contiguous (MSM layout) */
+    blst_p1_affine *h, *l, *a, *b_g1;   /* owned, contiguous (MSM layout); NULL: not in host
+                                         * memory yet (a source's: cz_params_vector) */
     blst_p2_affine *b_g2;               /* owned */
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+    cz__params_source *source;          /* owned; NULL: every vector is in host memory */
 } cz_params_t;
 
 /*
@@ -116,14 +120,47 @@ int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
                    const cz_params_opts_t *opts);
 /*
  * TIMING ONLY (benchmarks at real scale): params of |shape| whose vectors
- * and vk are random points (a pool of up to 2^20 distinct points per group, tiled;
- * groth16/params_random.c). Proofs made with them DO NOT VERIFY. Seconds
- * even at the 32GiB PoRep shape, where a real setup takes hours.
+ * and vk are random points (a pool of up to 2^20 distinct points per group,
+ * tiled: vector v's point i is pool[i mod pool size]; groth16/params_random.c).
+ * Proofs made with them DO NOT VERIFY. The pool is their source: no vector
+ * is in host memory until cz_params_host asks for it (cz_params_vector).
+ * A second at the 32GiB PoRep shape, where a real setup takes hours.
  */
 int cz_params_random(cz_ctx_t *ctx, cz_params_t **out, const cz_params_shape_t *shape,
                      uint64_t seed);
 
-/* Bytes the params' points hold in memory (every vector; the vk is small). NULL: 0. */
+/*
+ * Vectors on demand. Params with a source (cz_params_random's) keep their
+ * proving vectors OUT of host memory: the counts are set, the pointers
+ * NULL, and any range of a vector is produced on request from the source.
+ * A device backend uploads them that way (cz_params_read, through its own
+ * bounce buffers), so host memory never holds the 44 GiB of a 32GiB set.
+ * A reader that needs a whole vector in host memory (a CPU MSM) makes it
+ * resident with cz_params_host: filled once, on the first call (concurrent
+ * callers wait for that one), kept until cz_params_free. Params without a
+ * source (parsed, loaded, made by a setup) have every vector resident and
+ * these calls only return it.
+ *
+ * Threads: any. A vector pointer goes from NULL to its host copy at most
+ * once; code that may run while another thread makes it resident reads it
+ * with cz_params_vector (an acquire load), not from the field.
+ */
+const void *cz_params_vector(const cz_params_t *p, enum cz_params_vec which);
+/* Vector |which| in host memory (made resident first if needed). CZ_ENOMEM, or the source's error. */
+int cz_params_host(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which,
+                   const void **out);
+/* Every vector in host memory (before code that reads the fields: encode, write). */
+int cz_params_host_all(cz_ctx_t *ctx, const cz_params_t *p);
+/*
+ * Copy points [first, first + n) of vector |which| into out (host memory, n
+ * affine points): from the host copy when resident, else from the source.
+ * CZ_ERANGE past the vector's end; else the source's error. Runs on the
+ * calling thread (callers split large copies over their own threads).
+ */
+int cz_params_read(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which, size_t first,
+                   size_t n, void *out);
+
+/* Bytes the params hold in host memory (resident vectors and the source; the vk is small). NULL: 0. */
 size_t cz_params_mem_bytes(const cz_params_t *p);
 
 /* NULL is a harmless no-op. */

@@ -5,6 +5,7 @@
 #ifndef CUZK_GROTH16_PARAMS_INT_H
 #define CUZK_GROTH16_PARAMS_INT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,23 @@ typedef struct {
 } cz__pvec;
 
 extern const cz__pvec cz__pvecs[CZ_PV_COUNT];
+
+/*
+ * Where the vectors of params with a source come from (cz_params_host and
+ * cz_params_read in params.h). read fills out with points [first, first+n)
+ * of vector |which| (bounds already checked) and may run on many threads at
+ * once; free releases the source. mu serializes cz_params_host's fills.
+ */
+struct cz__params_source {
+    pthread_mutex_t mu;
+    int (*read)(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first, size_t n,
+                void *out);
+    void (*free)(cz__params_source *s);
+    size_t bytes;   /* host memory the source holds */
+};
+/* Initialise the common part (mu); the caller sets read, free and bytes. */
+void cz__params_source_init(cz__params_source *s);
+void cz__params_source_destroy(cz__params_source *s);
 
 static inline size_t *cz__pvec_count(cz_params_t *p, int i)
 {

@@ -4,11 +4,13 @@
  *
  * A real setup at the 32GiB PoRep shape (2^27 domain, 130M aux) takes hours;
  * the device region's cost does not depend on which points the bases are,
- * only on how many and where they lie in memory. So each vector is filled
- * by tiling a pool of distinct random points (a random walk per pool chunk,
- * in parallel; as many as the longest vector, at most 2^20), and the vk is
+ * only on how many and where they lie in memory. So each vector is a tiling
+ * of a pool of distinct random points (a random walk per pool chunk, in
+ * parallel; as many as the longest vector, at most 2^20), and the vk is
  * made of random points too: proofs made with these params do not verify,
- * and callers must not try.
+ * and callers must not try. The pools are the params' source (params.h):
+ * a vector is written out in host memory only when a reader asks for it
+ * (a CPU MSM); a device backend uploads the tiling straight from the pools.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,22 +38,58 @@ static void pool_chunk(void *arg, size_t begin, size_t end, unsigned slot)
                                a->seed * 1000003u + c);
 }
 
-/* v[i] = pool[i mod np]: whole copies of the pool, then the rest. */
-static int fill(cz_ctx_t *ctx, void **out, size_t n, const uint8_t *pool, size_t np, size_t pb,
-                const char *name)
+/* The pools are the source: vector v's point i is pool[i mod np] (params.h). */
+typedef struct {
+    cz__params_source base;
+    uint8_t *pool[2];   /* G1, G2: np points each */
+    size_t np;
+} random_source;
+
+static int random_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first,
+                       size_t n, void *out)
 {
-    *out = NULL;
-    if (n == 0)
-        return CZ_OK;
-    uint8_t *v = malloc(n * pb);
-    if (!v)
-        return cz_fail(ctx, CZ_ENOMEM, "random params: %s (%zu points)", name, n);
-    for (size_t done = 0; done < n; done += np) {
-        size_t k = n - done < np ? n - done : np;
-        cz_pool_memcpy(cz_ctx_pool(ctx), v + done * pb, pool, k * pb);
+    (void)ctx;
+    const random_source *r = (const random_source *)s;
+    const cz__pvec *v = &cz__pvecs[which];
+    const uint8_t *pool = r->pool[v->g2];
+    uint8_t *dst = out;
+    for (size_t i = first, end = first + n; i < end;) {
+        const size_t j = i % r->np, k = r->np - j < end - i ? r->np - j : end - i;
+        memcpy(dst, pool + j * v->aff_size, k * v->aff_size);
+        dst += k * v->aff_size;
+        i += k;
     }
-    *out = v;
     return CZ_OK;
+}
+
+static void random_free(cz__params_source *s)
+{
+    random_source *r = (random_source *)s;
+    free(r->pool[0]);
+    free(r->pool[1]);
+    cz__params_source_destroy(s);
+    free(r);
+}
+
+static random_source *random_source_new(size_t np)
+{
+    random_source *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->pool[0] = malloc(np * sizeof(blst_p1_affine));
+    r->pool[1] = malloc(np * sizeof(blst_p2_affine));
+    if (!r->pool[0] || !r->pool[1]) {
+        free(r->pool[0]);
+        free(r->pool[1]);
+        free(r);
+        return NULL;
+    }
+    cz__params_source_init(&r->base);
+    r->base.read = random_read;
+    r->base.free = random_free;
+    r->base.bytes = np * (sizeof(blst_p1_affine) + sizeof(blst_p2_affine));
+    r->np = np;
+    return r;
 }
 
 /* Distinct points per group: the longest vector's length, in whole pool chunks, at most 2^20. */
@@ -71,50 +109,36 @@ int cz_params_random(cz_ctx_t *ctx, cz_params_t **out, const cz_params_shape_t *
     *out = NULL;
     cz_params_t *p = calloc(1, sizeof *p);
     const size_t np = pool_points(s);
-    uint8_t *g1 = malloc(np * sizeof(blst_p1_affine));
-    uint8_t *g2 = malloc(np * sizeof(blst_p2_affine));
-    int rc = p && g1 && g2 ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "random params: point pools");
-    if (rc == CZ_OK) {
-        pool_arg a1 = { &CZ_G1, g1, seed }, a2 = { &CZ_G2, g2, seed + 1 };
-        cz_pool_for(cz_ctx_pool(ctx), np / POOL_CHUNK, 1, pool_chunk, &a1);
-        cz_pool_for(cz_ctx_pool(ctx), np / POOL_CHUNK, 1, pool_chunk, &a2);
-        const blst_p1_affine *q1 = (const blst_p1_affine *)g1;
-        const blst_p2_affine *q2 = (const blst_p2_affine *)g2;
-        p->vk.alpha_g1 = q1[0];
-        p->vk.beta_g1 = q1[1];
-        p->vk.delta_g1 = q1[2];
-        p->vk.beta_g2 = q2[0];
-        p->vk.gamma_g2 = q2[1];
-        p->vk.delta_g2 = q2[2];
-        p->vk.n_ic = s->num_inputs;
-        p->vk.ic = malloc((s->num_inputs ? s->num_inputs : 1) * sizeof *p->vk.ic);
-        if (!p->vk.ic)
-            rc = cz_fail(ctx, CZ_ENOMEM, "random params: ic");
-        for (size_t i = 0; rc == CZ_OK && i < s->num_inputs; i++)
-            p->vk.ic[i] = q1[3 + i % (np - 3)];
+    random_source *src = p ? random_source_new(np) : NULL;
+    if (!src) {
+        free(p);
+        return cz_fail(ctx, CZ_ENOMEM, "random params: point pools");
     }
-    if (rc == CZ_OK) {
-        p->n_h = s->domain_size - 1;
-        p->n_l = s->num_aux;
-        p->n_a = s->num_inputs + s->a_aux_popcount;
-        p->n_b_g1 = p->n_b_g2 = s->b_input_popcount + s->b_aux_popcount;
-        const size_t g1b = sizeof(blst_p1_affine), g2b = sizeof(blst_p2_affine);
-        rc = fill(ctx, (void **)&p->h, p->n_h, g1, np, g1b, "h");
-        if (rc == CZ_OK)
-            rc = fill(ctx, (void **)&p->l, p->n_l, g1, np, g1b, "l");
-        if (rc == CZ_OK)
-            rc = fill(ctx, (void **)&p->a, p->n_a, g1, np, g1b, "a");
-        if (rc == CZ_OK)
-            rc = fill(ctx, (void **)&p->b_g1, p->n_b_g1, g1, np, g1b, "b_g1");
-        if (rc == CZ_OK)
-            rc = fill(ctx, (void **)&p->b_g2, p->n_b_g2, g2, np, g2b, "b_g2");
-    }
-    free(g1);
-    free(g2);
-    if (rc != CZ_OK) {
+    p->source = &src->base;
+    pool_arg a1 = { &CZ_G1, src->pool[0], seed }, a2 = { &CZ_G2, src->pool[1], seed + 1 };
+    cz_pool_for(cz_ctx_pool(ctx), np / POOL_CHUNK, 1, pool_chunk, &a1);
+    cz_pool_for(cz_ctx_pool(ctx), np / POOL_CHUNK, 1, pool_chunk, &a2);
+    const blst_p1_affine *q1 = (const blst_p1_affine *)src->pool[0];
+    const blst_p2_affine *q2 = (const blst_p2_affine *)src->pool[1];
+    p->vk.alpha_g1 = q1[0];
+    p->vk.beta_g1 = q1[1];
+    p->vk.delta_g1 = q1[2];
+    p->vk.beta_g2 = q2[0];
+    p->vk.gamma_g2 = q2[1];
+    p->vk.delta_g2 = q2[2];
+    p->vk.n_ic = s->num_inputs;
+    p->vk.ic = malloc((s->num_inputs ? s->num_inputs : 1) * sizeof *p->vk.ic);
+    if (!p->vk.ic) {
         cz_params_free(p);
-        return rc;
+        return cz_fail(ctx, CZ_ENOMEM, "random params: ic");
     }
+    for (size_t i = 0; i < s->num_inputs; i++)
+        p->vk.ic[i] = q1[3 + i % (np - 3)];
+    /* the vectors stay in the pools until a reader wants them in host memory */
+    p->n_h = s->domain_size - 1;
+    p->n_l = s->num_aux;
+    p->n_a = s->num_inputs + s->a_aux_popcount;
+    p->n_b_g1 = p->n_b_g2 = s->b_input_popcount + s->b_aux_popcount;
     *out = p;
     return CZ_OK;
 }

@@ -156,7 +156,7 @@ static int emit_params(sink *s, const cz_params_t *p)
     for (int i = 0; i < CZ_PV_COUNT; i++) {
         const cz__pvec *v = &cz__pvecs[i];
         size_t n = *cz__pvec_count((cz_params_t *)p, i);
-        const uint8_t *src = *cz__pvec_points((cz_params_t *)p, i);
+        const uint8_t *src = cz_params_vector(p, (enum cz_params_vec)i);
         if ((rc = sink_reserve(s, 4, &dst)))
             return rc;
         cz__put_be32(dst, (uint32_t)n);
@@ -175,8 +175,12 @@ static int emit_params(sink *s, const cz_params_t *p)
     return sink_flush(s);
 }
 
+/* The counts fit the format and every vector is in host memory (a source's made resident). */
 static int check_counts_fit(cz_ctx_t *ctx, const cz_params_t *p)
 {
+    int rc = cz_params_host_all(ctx, p);
+    if (rc != CZ_OK)
+        return rc;
     if (p->vk.n_ic > UINT32_MAX)
         return cz_fail(ctx, CZ_ERANGE, "params: ic count %zu does not fit the u32 count", p->vk.n_ic);
     for (int i = 0; i < CZ_PV_COUNT; i++) {
@@ -184,7 +188,7 @@ static int check_counts_fit(cz_ctx_t *ctx, const cz_params_t *p)
         if (n > UINT32_MAX)
             return cz_fail(ctx, CZ_ERANGE, "params: %s count %zu does not fit the u32 count",
                            cz__pvecs[i].name, n);
-        if (n && !*cz__pvec_points((cz_params_t *)p, i))
+        if (n && !cz_params_vector(p, (enum cz_params_vec)i))
             return cz_fail(ctx, CZ_EINVAL, "params: %s has %zu points but no array",
                            cz__pvecs[i].name, n);
     }

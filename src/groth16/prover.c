@@ -88,6 +88,36 @@ static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
     return CZ_OK;
 }
 
+/* The backend's view of the params (backend.h): vectors by index, in the same order. */
+_Static_assert(CZ_BASES_H == (int)CZ_PV_H && CZ_BASES_L == (int)CZ_PV_L &&
+               CZ_BASES_A == (int)CZ_PV_A && CZ_BASES_B1 == (int)CZ_PV_B_G1 &&
+               CZ_BASES_B2 == (int)CZ_PV_B_G2, "backend.h's CZ_BASES_* follow CZ_PV_*");
+
+static int source_read(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n, void *out)
+{
+    return cz_params_read(ctx, obj, (enum cz_params_vec)k, first, n, out);
+}
+
+static int source_host(cz_ctx_t *ctx, const void *obj, int k, const void **out)
+{
+    return cz_params_host(ctx, obj, (enum cz_params_vec)k, out);
+}
+
+/* The params fields of a work item: the vectors in host memory so far, and their source. */
+static void set_bases(cz_prove_work_t *w, const cz_params_t *params)
+{
+    w->h_bases = cz_params_vector(params, CZ_PV_H);
+    w->l_bases = cz_params_vector(params, CZ_PV_L);
+    w->a_bases = cz_params_vector(params, CZ_PV_A);
+    w->b1_bases = cz_params_vector(params, CZ_PV_B_G1);
+    w->b2_bases = cz_params_vector(params, CZ_PV_B_G2);
+    w->n_l_bases = params->n_l;
+    w->n_a_bases = params->n_a;
+    w->n_b_bases = params->n_b_g1;
+    w->params_id = params;
+    w->source = (cz_bases_source_t){ params, source_read, source_host };
+}
+
 int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_params_t *params,
                          cz_cs_witness_t *witness, const cz_fr *r, const cz_fr *s)
 {
@@ -125,15 +155,17 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
         cz_g16_partition_free(p);
         return rc;
     }
-    p->work = (cz_prove_work_t){
-        .a = p->w.a, .b = p->w.b, .c = p->w.c, .rows = p->w.num_rows,
-        .log_m = log2_ceil(p->w.num_rows), .h_bases = params->h,
-        .prep_done = &p->prep_done, .l_bases = params->l, .a_bases = params->a,
-        .b1_bases = params->b_g1, .b2_bases = params->b_g2,
-        .num_inputs = p->w.num_inputs, .params_id = params,
-        .n_l_bases = params->n_l, .n_a_bases = params->n_a, .n_b_bases = params->n_b_g1,
-        .l_split = &p->l_split, .a_split = &p->a_split, .b_split = &p->b_split,
-    };
+    set_bases(&p->work, params);
+    p->work.a = p->w.a;
+    p->work.b = p->w.b;
+    p->work.c = p->w.c;
+    p->work.rows = p->w.num_rows;
+    p->work.log_m = log2_ceil(p->w.num_rows);
+    p->work.prep_done = &p->prep_done;
+    p->work.num_inputs = p->w.num_inputs;
+    p->work.l_split = &p->l_split;
+    p->work.a_split = &p->a_split;
+    p->work.b_split = &p->b_split;
     *out = p;
     return CZ_OK;
 }
@@ -246,12 +278,9 @@ void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params)
 {
     if (!params || !params->n_h)
         return;
-    const cz_prove_work_t bases = {
-        .log_m = log2_ceil(params->n_h + 1), .h_bases = params->h, .l_bases = params->l,
-        .a_bases = params->a, .b1_bases = params->b_g1, .b2_bases = params->b_g2,
-        .params_id = params, .n_l_bases = params->n_l, .n_a_bases = params->n_a,
-        .n_b_bases = params->n_b_g1,
-    };
+    cz_prove_work_t bases = { 0 };
+    set_bases(&bases, params);
+    bases.log_m = log2_ceil(params->n_h + 1);
     cz_backend_prepare(be, &bases);
 }
 
@@ -342,8 +371,10 @@ int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
     int rc = CZ_OK;
     if (!p->work.b2_done) {
         double t1 = cz_mono_s();
-        rc = cz_backend_g2_tail(ctx, &p->work.b2_acc, p->work.b2_bases, p->b_input_scalars,
-                                p->work.num_b_inputs, &p->b_split);
+        rc = cz_backend_host_bases(ctx, &p->work, 1u << CZ_BASES_B2);
+        if (rc == CZ_OK)
+            rc = cz_backend_g2_tail(ctx, &p->work.b2_acc, p->work.b2_bases,
+                                    p->b_input_scalars, p->work.num_b_inputs, &p->b_split);
         p->t.msm_b2 = cz_mono_s() - t1;
     }
     if (rc == CZ_OK) {

@@ -56,6 +56,10 @@ static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     int rc = cz_backend_enter(ctx, be);
     if (rc)
         return rc;
+    /* the CPU MSMs read the bases in host memory (B2's is the epilogue's) */
+    const unsigned g1_bases = CZ_BASES_ALL & ~(1u << CZ_BASES_B2);
+    if ((rc = cz_backend_host_bases(ctx, w, g1_bases)))
+        return rc;
     size_t m = (size_t)1 << w->log_m;
     const cz_ntt_domain *dom = NULL;
     if ((rc = cz_backend_step(ctx, w, "H")))

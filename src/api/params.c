@@ -4,6 +4,8 @@
  */
 #include "api/prover_int.h"
 
+#include "groth16/prover.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +77,11 @@ int cz_prover_params_preload(cz_prover_t *p, const char *name, cz_params_item_t 
     if (rc == CZ_OK)
         rc = cz_pcache_acquire(p->pcache, ctx, path, &e, &ms);
     if (rc == CZ_OK) {
+        /* on every device too (a GPU's upload): the first job finds them there */
+        for (size_t d = 0; d < p->ndevices; d++)
+            cz_g16_prepare(p->backends[d], cz_pentry_params(e));
+        for (size_t d = 0; d < p->ndevices; d++)
+            cz_backend_settle(p->backends[d]);
         if (item)
             item_of(item, e, ms);
         cz_pcache_release(p->pcache, e);

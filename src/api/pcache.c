@@ -39,6 +39,7 @@ struct cz_pcache {
     size_t budget, bytes, entries;
     uint64_t hits, misses, evictions, load_errors;
     cz_pcheck_t *check;      /* manifest check before a load (owned; may be NULL) */
+    bool open_lazily;        /* cz_params_open instead of cz_params_load */
     cz_logger_t log;
 };
 
@@ -108,12 +109,23 @@ void cz_pcache_set_check(cz_pcache_t *pc, cz_pcheck_t *check)
     pc->check = check;
 }
 
+void cz_pcache_set_open_lazily(cz_pcache_t *pc, bool lazily)
+{
+    pc->open_lazily = lazily;
+}
+
+/* What |p| holds in host memory now (opened params grow as readers make vectors resident). */
 static size_t params_bytes(const cz_params_t *p)
 {
-    size_t b = sizeof *p + p->vk.n_ic * sizeof(blst_p1_affine);
-    for (int v = 0; v < CZ_PV_COUNT; v++)
-        b += cz_params_vec_info(p, (enum cz_params_vec)v).mem_bytes;
-    return b;
+    return sizeof *p + p->vk.n_ic * sizeof(blst_p1_affine) + cz_params_mem_bytes(p);
+}
+
+/* Re-read an entry's size (pc->mu held). */
+static void refresh_bytes(cz_pcache_t *pc, cz_pentry_t *e)
+{
+    pc->bytes -= e->bytes;
+    e->bytes = params_bytes(e->params);
+    pc->bytes += e->bytes;
 }
 
 /* Evict unused entries from the tail until the total fits (pc->mu held). */
@@ -188,7 +200,8 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loading", "path=%s", real);
     int rc = cz_pcheck_before_use(pc->check, ctx, real);
     if (rc == CZ_OK)
-        rc = cz_params_load(ctx, &e->params, real, NULL);
+        rc = pc->open_lazily ? cz_params_open(ctx, &e->params, real, NULL)
+                             : cz_params_load(ctx, &e->params, real, NULL);
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &e->pvk, &e->params->vk);
     double ms = cz_mono_ms() - t0;
@@ -224,6 +237,7 @@ void cz_pcache_release(cz_pcache_t *pc, cz_pentry_t *e)
         return;
     pthread_mutex_lock(&pc->mu);
     e->users--;
+    refresh_bytes(pc, e);
     if (!e->users)
         fit_budget(pc);
     pthread_mutex_unlock(&pc->mu);

@@ -44,6 +44,18 @@ void cz_pcache_free(cz_pcache_t *pc);
 void cz_pcache_set_check(cz_pcache_t *pc, cz_pcheck_t *check);
 
 /*
+ * Open params files instead of loading them (groth16/params.h
+ * cz_params_open): no vector is read at the acquire; a device backend
+ * uploads them from the file (decoded on the device), and a vector is
+ * decoded into host memory only when a CPU MSM reads it. For a prover
+ * whose devices are all GPUs: the 44 GiB of a 32GiB set never sit in host
+ * memory. A bad point then fails the job that reads it (naming it), not
+ * the acquire. Entries' bytes follow what they hold in host memory. Call
+ * before the first acquire.
+ */
+void cz_pcache_set_open_lazily(cz_pcache_t *pc, bool lazily);
+
+/*
  * The loaded params of |path| (a reference: release it). *load_ms (may be
  * NULL) gets the time this call spent loading or waiting for a load (0 on
  * a hit). Errors of the load (CZ_EIO, CZ_EFORMAT, ...) with the ctx message.

@@ -119,6 +119,14 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
     return CZ_OK;
 }
 
+static bool all_devices_are_gpus(const cz_prover_t *p)
+{
+    for (size_t d = 0; d < p->ndevices; d++)
+        if (strcmp(p->backends[d]->ops->name, "cuda") != 0)
+            return false;
+    return p->ndevices > 0;
+}
+
 static int make_timeline(cz_prover_t *p, cz_ctx_t *ctx)
 {
     if (!p->timeline_path)
@@ -147,6 +155,8 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         rc = make_timeline(p, ctx);
     if (rc == CZ_OK && (rc = cz_pcache_new(&p->pcache, p->cfg.params_cache_bytes, &p->log)))
         cz_fail(ctx, rc, "params cache");
+    if (rc == CZ_OK)   /* all GPUs: the params go from the file to the devices */
+        cz_pcache_set_open_lazily(p->pcache, all_devices_are_gpus(p));
     if (rc == CZ_OK && p->cfg.params_check)
         rc = params_check_new(p, ctx);
     for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)

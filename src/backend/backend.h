@@ -62,6 +62,10 @@ typedef struct cz_bases_source {
     const void *obj;
     int (*read)(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n, void *out);
     int (*host)(cz_ctx_t *ctx, const void *obj, int k, const void **out);
+    /* NULL, or the points as a params file has them (uncompressed, big-endian: 96 or
+     * 192 bytes, unchecked), for a backend that decodes them itself (CUDA) */
+    int (*read_encoded)(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n,
+                        void *out);
 } cz_bases_source_t;
 
 typedef struct cz_prove_work {

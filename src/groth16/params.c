@@ -75,8 +75,8 @@ cz_params_vec_info_t cz_params_vec_info(const cz_params_t *p, enum cz_params_vec
  * when the 0x80 flag is set (reading only the first half of the slot), which
  * would let a file that does not round-trip byte for byte through; refuse it.
  */
-static int decode_point(cz_ctx_t *ctx, int g2, void *out, const uint8_t *in, unsigned flags,
-                        const char *what)
+int cz__params_decode_point(cz_ctx_t *ctx, int g2, void *out, const uint8_t *in, unsigned flags,
+                            const char *what)
 {
     if (in[0] & 0x80)
         return cz_fail(ctx, CZ_EFORMAT, "%s: compressed flag set in an uncompressed point", what);
@@ -139,7 +139,7 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
                            prefix, off, fixed[i].name, sz, len - off);
         snprintf(what, sizeof what, "%s.%s at offset %zu", prefix, fixed[i].name, off);
         void *dst = (uint8_t *)vk + fixed[i].off;
-        rc = decode_point(ctx, fixed[i].g2, dst, buf + off, flags, what);
+        rc = cz__params_decode_point(ctx, fixed[i].g2, dst, buf + off, flags, what);
         if (rc)
             return rc;
         off += sz;
@@ -166,7 +166,7 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
     vk->n_ic = n_ic;
     for (size_t i = 0; i < n_ic; i++, off += CZ_G1_UNCOMPRESSED) {
         snprintf(what, sizeof what, "%s.ic[%zu] at offset %zu", prefix, i, off);
-        rc = decode_point(ctx, 0, &vk->ic[i], buf + off, flags, what);
+        rc = cz__params_decode_point(ctx, 0, &vk->ic[i], buf + off, flags, what);
         if (rc) {
             cz_vk_clear(vk);
             return rc;
@@ -241,7 +241,7 @@ static void decode_chunk(void *arg, size_t b, size_t e, unsigned slot)
             return;   /* an earlier point already failed: the rest is moot */
         const uint8_t *in = job->src + i * v->enc_size;
         void *out = (uint8_t *)job->dst + i * v->aff_size;
-        int rc = decode_point(NULL, v->g2, out, in, job->flags, "");
+        int rc = cz__params_decode_point(NULL, v->g2, out, in, job->flags, "");
         if (rc) {
             size_t cur = atomic_load(&job->first_bad);
             while (i < cur && !atomic_compare_exchange_weak(&job->first_bad, &cur, i))
@@ -267,8 +267,52 @@ static int decode_vector(cz_ctx_t *ctx, const cz__pvec *v, void *dst, const uint
     snprintf(what, sizeof what, "params: %s[%zu] at offset %zu", v->name, bad,
              file_off + bad * v->enc_size);
     const uint8_t *in = src + bad * v->enc_size;
-    int rc = decode_point(ctx, v->g2, tmp, in, flags, what);
+    int rc = cz__params_decode_point(ctx, v->g2, tmp, in, flags, what);
     return rc ? rc : cz_fail(ctx, CZ_EINTERNAL, "%s: decode failed only in parallel", what);
+}
+
+/*
+ * The first pass over a params image: the vk decoded into p->vk, every
+ * count checked against the bytes left (before anything a bogus count
+ * could make huge is allocated) and set in p, trailing bytes refused, the
+ * shape checked. start[i] gets the offset of vector i's first point.
+ */
+static int parse_structure(cz_ctx_t *ctx, cz_params_t *p, const uint8_t *buf, size_t len,
+                           const cz_params_opts_t *opts, size_t start[CZ_PV_COUNT])
+{
+    size_t off = 0, n[CZ_PV_COUNT];
+    int rc = vk_parse(ctx, &p->vk, buf, len, &off, "params: vk");
+    if (rc)
+        return rc;
+    for (int i = 0; i < CZ_PV_COUNT; i++) {
+        const cz__pvec *v = &cz__pvecs[i];
+        if (len - off < 4)
+            return cz_fail(ctx, CZ_EFORMAT,
+                           "params: truncated at offset %zu: %s count needs 4 bytes, %zu left",
+                           off, v->name, len - off);
+        n[i] = cz__be32(buf + off);
+        off += 4;
+        if (n[i] > (len - off) / v->enc_size)
+            return cz_fail(ctx, CZ_EFORMAT,
+                           "params: truncated at offset %zu: %s has %zu points (%zu bytes), %zu left",
+                           off, v->name, n[i], n[i] * v->enc_size, len - off);
+        start[i] = off;
+        off += n[i] * v->enc_size;
+    }
+    if (off != len)
+        return cz_fail(ctx, CZ_EFORMAT, "params: %zu trailing bytes after b_g2 at offset %zu",
+                       len - off, off);
+    if (opts && opts->expect && (rc = check_counts(ctx, p->vk.n_ic, n, opts->expect)))
+        return rc;
+    for (int i = 0; i < CZ_PV_COUNT; i++)
+        *cz__pvec_count(p, i) = n[i];
+    return CZ_OK;
+}
+
+unsigned cz__params_decode_flags(const cz_params_opts_t *opts)
+{
+    const unsigned flags = opts ? opts->flags : 0;
+    return CZ_DECODE_NO_INFINITY | ((flags & CZ_PARAMS_SUBGROUP) ? CZ_DECODE_SUBGROUP : 0);
 }
 
 int cz_params_parse(cz_ctx_t *ctx, cz_params_t **out, const uint8_t *buf, size_t len,
@@ -277,67 +321,34 @@ int cz_params_parse(cz_ctx_t *ctx, cz_params_t **out, const uint8_t *buf, size_t
     if (!out || (!buf && len))
         return cz_fail(ctx, CZ_EINVAL, "params: NULL argument");
     *out = NULL;
-    const unsigned flags = opts ? opts->flags : 0;
-
     cz_params_t *p = calloc(1, sizeof *p);
     if (!p)
         return cz_fail(ctx, CZ_ENOMEM, "params: allocating the params object");
-    size_t off = 0, n[CZ_PV_COUNT], start[CZ_PV_COUNT];
-    int rc = vk_parse(ctx, &p->vk, buf, len, &off, "params: vk");
-    if (rc)
-        goto fail;
-
-    /* Structure: counts against the bytes left, before any allocation. */
-    for (int i = 0; i < CZ_PV_COUNT; i++) {
-        const cz__pvec *v = &cz__pvecs[i];
-        if (len - off < 4) {
-            rc = cz_fail(ctx, CZ_EFORMAT,
-                         "params: truncated at offset %zu: %s count needs 4 bytes, %zu left",
-                         off, v->name, len - off);
-            goto fail;
-        }
-        n[i] = cz__be32(buf + off);
-        off += 4;
-        if (n[i] > (len - off) / v->enc_size) {
-            rc = cz_fail(ctx, CZ_EFORMAT,
-                         "params: truncated at offset %zu: %s has %zu points (%zu bytes), %zu left",
-                         off, v->name, n[i], n[i] * v->enc_size, len - off);
-            goto fail;
-        }
-        start[i] = off;
-        off += n[i] * v->enc_size;
-    }
-    if (off != len) {
-        rc = cz_fail(ctx, CZ_EFORMAT, "params: %zu trailing bytes after b_g2 at offset %zu",
-                     len - off, off);
-        goto fail;
-    }
-    if (opts && opts->expect && (rc = check_counts(ctx, p->vk.n_ic, n, opts->expect)))
-        goto fail;
+    size_t start[CZ_PV_COUNT];
+    int rc = parse_structure(ctx, p, buf, len, opts, start);
 
     /* Points, vector by vector (file order: errors name the first bad one). */
-    unsigned dflags = CZ_DECODE_NO_INFINITY | ((flags & CZ_PARAMS_SUBGROUP) ? CZ_DECODE_SUBGROUP : 0);
-    for (int i = 0; i < CZ_PV_COUNT; i++) {
+    const unsigned dflags = cz__params_decode_flags(opts);
+    for (int i = 0; i < CZ_PV_COUNT && rc == CZ_OK; i++) {
         const cz__pvec *v = &cz__pvecs[i];
         void **pts = cz__pvec_points(p, i);
-        *cz__pvec_count(p, i) = n[i];
-        if (n[i] == 0)
+        const size_t n = *cz__pvec_count(p, i);
+        if (n == 0)
             continue;
-        if (posix_memalign(pts, 64, n[i] * v->aff_size)) {
+        if (posix_memalign(pts, 64, n * v->aff_size)) {
             *pts = NULL;
-            rc = cz_fail(ctx, CZ_ENOMEM, "params: %s: %zu points (%zu bytes)", v->name, n[i],
-                         n[i] * v->aff_size);
-            goto fail;
+            rc = cz_fail(ctx, CZ_ENOMEM, "params: %s: %zu points (%zu bytes)", v->name, n,
+                         n * v->aff_size);
+            break;
         }
-        rc = decode_vector(ctx, v, *pts, buf + start[i], n[i], start[i], dflags);
-        if (rc)
-            goto fail;
+        rc = decode_vector(ctx, v, *pts, buf + start[i], n, start[i], dflags);
+    }
+    if (rc) {
+        cz_params_free(p);
+        return rc;
     }
     *out = p;
     return CZ_OK;
-fail:
-    cz_params_free(p);
-    return rc;
 }
 
 size_t cz_params_mem_bytes(const cz_params_t *p)
@@ -435,6 +446,35 @@ int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
     rc = cz_params_parse(ctx, out, mf.map, mf.len, opts);
     unmap_file(&mf);
     return rc ? with_path(ctx, rc, path) : CZ_OK;
+}
+
+int cz_params_open(cz_ctx_t *ctx, cz_params_t **out, const char *path,
+                   const cz_params_opts_t *opts)
+{
+    if (!out || !path)
+        return cz_fail(ctx, CZ_EINVAL, "params open: NULL argument");
+    *out = NULL;
+    mapped_file mf;
+    int rc = map_file(ctx, &mf, path, false);   /* the structure pass reads a few pages */
+    if (rc)
+        return rc;
+    cz_params_t *p = calloc(1, sizeof *p);
+    size_t start[CZ_PV_COUNT];
+    rc = p ? parse_structure(ctx, p, mf.map, mf.len, opts, start)
+           : cz_fail(ctx, CZ_ENOMEM, "params: allocating the params object");
+    if (mf.map)
+        munmap((void *)mf.map, mf.len);
+    if (rc == CZ_OK)   /* the descriptor is the source's now */
+        rc = cz__file_source_new(ctx, &p->source, mf.fd, path, mf.len, start,
+                                 cz__params_decode_flags(opts));
+    else
+        close(mf.fd);
+    if (rc) {
+        cz_params_free(p);
+        return with_path(ctx, rc, path);
+    }
+    *out = p;
+    return CZ_OK;
 }
 
 int cz_vk_load(cz_ctx_t *ctx, cz_vk_t *vk, const char *path)

@@ -39,6 +39,7 @@
 #ifndef CUZK_GROTH16_PARAMS_H
 #define CUZK_GROTH16_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -119,6 +120,19 @@ int cz_params_parse(cz_ctx_t *ctx, cz_params_t **out, const uint8_t *buf, size_t
 int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
                    const cz_params_opts_t *opts);
 /*
+ * Open |path| with its vectors left in the file: the structure is checked
+ * as cz_params_load checks it (the vk decoded, every count against the
+ * file's size, no trailing bytes, the shape) but no vector is read. The
+ * file is the params' source (vectors on demand, below): a device backend
+ * uploads the points as the file has them and decodes them on the device;
+ * cz_params_host decodes a vector into host memory when a CPU MSM needs
+ * it. Points are checked as they are decoded (as cz_params_load checks
+ * them), so a bad point fails the job that reads it, naming it. The file
+ * stays open (and must not change) until cz_params_free. Errors as load's.
+ */
+int cz_params_open(cz_ctx_t *ctx, cz_params_t **out, const char *path,
+                   const cz_params_opts_t *opts);
+/*
  * TIMING ONLY (benchmarks at real scale): params of |shape| whose vectors
  * and vk are random points (a pool of up to 2^20 distinct points per group,
  * tiled: vector v's point i is pool[i mod pool size]; groth16/params_random.c).
@@ -130,7 +144,7 @@ int cz_params_random(cz_ctx_t *ctx, cz_params_t **out, const cz_params_shape_t *
                      uint64_t seed);
 
 /*
- * Vectors on demand. Params with a source (cz_params_random's) keep their
+ * Vectors on demand. Params with a source (cz_params_random's, cz_params_open's) keep their
  * proving vectors OUT of host memory: the counts are set, the pointers
  * NULL, and any range of a vector is produced on request from the source.
  * A device backend uploads them that way (cz_params_read, through its own
@@ -159,6 +173,15 @@ int cz_params_host_all(cz_ctx_t *ctx, const cz_params_t *p);
  */
 int cz_params_read(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which, size_t first,
                    size_t n, void *out);
+/*
+ * Params opened from a file (cz_params_open): points [first, first + n) of
+ * vector |which| as the file has them (uncompressed encodings, 96 or 192
+ * bytes each, NOT checked: the reader decodes and checks them).
+ * cz_params_has_encoded says whether these params can; CZ_EUNAVAIL if not.
+ */
+bool cz_params_has_encoded(const cz_params_t *p);
+int cz_params_read_encoded(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which,
+                           size_t first, size_t n, void *out);
 
 /* Bytes the params hold in host memory (resident vectors and the source; the vk is small). NULL: 0. */
 size_t cz_params_mem_bytes(const cz_params_t *p);

@@ -39,27 +39,33 @@ static size_t vector_count(const cz_params_t *p, enum cz_params_vec which)
 }
 
 typedef struct {
-    cz_ctx_t *ctx;
     const cz__params_source *src;
     int which;
     uint8_t *out;
     size_t n, point_bytes;
-    _Atomic int rc;
+    atomic_size_t first_bad_chunk;   /* SIZE_MAX: none failed */
 } fill_arg;
 
 #define FILL_GRAIN ((size_t)1 << 16)   /* points per pool task */
+
+/* Points [c * FILL_GRAIN, ...) of the vector: chunk c's range. */
+static int fill_one_chunk(cz_ctx_t *ctx, const fill_arg *f, size_t c)
+{
+    const size_t first = c * FILL_GRAIN, n = f->n - first < FILL_GRAIN ? f->n - first : FILL_GRAIN;
+    return f->src->read(ctx, f->src, f->which, first, n, f->out + first * f->point_bytes);
+}
 
 static void fill_chunk(void *arg, size_t b, size_t e, unsigned slot)
 {
     (void)slot;
     fill_arg *f = arg;
-    const size_t first = b * FILL_GRAIN, last = e * FILL_GRAIN < f->n ? e * FILL_GRAIN : f->n;
-    int rc = f->src->read(NULL, f->src, f->which, first, last - first,
-                          f->out + first * f->point_bytes);
-    if (rc != CZ_OK) {
-        int ok = CZ_OK;
-        atomic_compare_exchange_strong(&f->rc, &ok, rc);
-    }
+    for (size_t c = b; c < e; c++)
+        if (fill_one_chunk(NULL, f, c) != CZ_OK) {
+            size_t cur = atomic_load(&f->first_bad_chunk);
+            while (c < cur && !atomic_compare_exchange_weak(&f->first_bad_chunk, &cur, c))
+                ;
+            return;
+        }
 }
 
 /* Fill a new host copy of vector |which| from the source, on the ctx's pool (s->mu held). */
@@ -71,13 +77,15 @@ static int fill_vector(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec w
     uint8_t *mem = malloc(n ? n * v->aff_size : 1);
     if (!mem)
         return cz_fail(ctx, CZ_ENOMEM, "params: %s in host memory (%zu points)", v->name, n);
-    fill_arg f = { ctx, p->source, which, mem, n, v->aff_size, CZ_OK };
+    fill_arg f = { p->source, which, mem, n, v->aff_size, SIZE_MAX };
     cz_pool_for(cz_ctx_pool(ctx), (n + FILL_GRAIN - 1) / FILL_GRAIN, 1, fill_chunk, &f);
-    int rc = atomic_load(&f.rc);
-    if (rc != CZ_OK) {
+    const size_t bad = atomic_load(&f.first_bad_chunk);
+    if (bad != SIZE_MAX) {
+        /* the pool's tasks have no ctx: the first failed chunk again, for its message */
+        int rc = fill_one_chunk(ctx, &f, bad);
         free(mem);
-        /* the pool's tasks have no ctx: say here which vector failed */
-        return cz_fail(ctx, rc, "params: %s: its source failed (%s)", v->name, cz_strerror(rc));
+        return rc != CZ_OK ? rc
+                           : cz_fail(ctx, CZ_EIO, "params: %s: a read failed once only", v->name);
     }
     *out = mem;
     return CZ_OK;
@@ -132,4 +140,23 @@ int cz_params_read(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which
     if (!p->source)
         return cz_fail(ctx, CZ_EINTERNAL, "params: %s has neither points nor a source", v->name);
     return p->source->read(ctx, p->source, which, first, n, out);
+}
+
+bool cz_params_has_encoded(const cz_params_t *p)
+{
+    return p->source && p->source->read_encoded;
+}
+
+int cz_params_read_encoded(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which,
+                           size_t first, size_t n, void *out)
+{
+    if ((unsigned)which >= CZ_PV_COUNT)
+        return cz_fail(ctx, CZ_EINVAL, "params: no vector %d", (int)which);
+    if (!cz_params_has_encoded(p))
+        return cz_fail(ctx, CZ_EUNAVAIL, "params: not opened from a file: no encoded points");
+    const size_t count = vector_count(p, which);
+    if (first > count || n > count - first)
+        return cz_fail(ctx, CZ_ERANGE, "params: %s[%zu..%zu) past its %zu points",
+                       cz__pvecs[which].name, first, first + n, count);
+    return n ? p->source->read_encoded(ctx, p->source, which, first, n, out) : CZ_OK;
 }

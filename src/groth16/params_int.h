@@ -36,9 +36,33 @@ struct cz__params_source {
     pthread_mutex_t mu;
     int (*read)(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first, size_t n,
                 void *out);
+    /* The points as the file has them (encoded, unchecked); NULL: not a file. */
+    int (*read_encoded)(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first,
+                        size_t n, void *out);
     void (*free)(cz__params_source *s);
     size_t bytes;   /* host memory the source holds */
 };
+
+/* The CZ_DECODE_* flags of a load with |opts| (may be NULL). params.c. */
+unsigned cz__params_decode_flags(const cz_params_opts_t *opts);
+
+/*
+ * The source of a params file opened with cz_params_open (params_file.c):
+ * the file |fd| (taken: closed on error too) of |file_bytes| bytes at
+ * |path|, vector i's first point at offset start[i]; reads decode with
+ * |decode_flags|.
+ */
+int cz__file_source_new(cz_ctx_t *ctx, cz__params_source **out, int fd, const char *path,
+                        size_t file_bytes, const size_t start[CZ_PV_COUNT],
+                        unsigned decode_flags);
+/*
+ * One uncompressed point of a params file (in[0..96) or [0..192) for g2)
+ * into |out|, with the cz_gX_decode |flags| (CZ_DECODE_*); a compressed
+ * flag is refused. Errors name |what|. params.c.
+ */
+int cz__params_decode_point(cz_ctx_t *ctx, int g2, void *out, const uint8_t *in, unsigned flags,
+                            const char *what);
+
 /* Initialise the common part (mu); the caller sets read, free and bytes. */
 void cz__params_source_init(cz__params_source *s);
 void cz__params_source_destroy(cz__params_source *s);

@@ -103,6 +103,12 @@ static int source_host(cz_ctx_t *ctx, const void *obj, int k, const void **out)
     return cz_params_host(ctx, obj, (enum cz_params_vec)k, out);
 }
 
+static int source_read_encoded(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n,
+                               void *out)
+{
+    return cz_params_read_encoded(ctx, obj, (enum cz_params_vec)k, first, n, out);
+}
+
 /* The params fields of a work item: the vectors in host memory so far, and their source. */
 static void set_bases(cz_prove_work_t *w, const cz_params_t *params)
 {
@@ -115,7 +121,8 @@ static void set_bases(cz_prove_work_t *w, const cz_params_t *params)
     w->n_a_bases = params->n_a;
     w->n_b_bases = params->n_b_g1;
     w->params_id = params;
-    w->source = (cz_bases_source_t){ params, source_read, source_host };
+    w->source = (cz_bases_source_t){ params, source_read, source_host,
+                                     cz_params_has_encoded(params) ? source_read_encoded : NULL };
 }
 
 int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_params_t *params,

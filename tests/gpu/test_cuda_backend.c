@@ -4,12 +4,16 @@
  * resident params are reused across partitions and replaced when another
  * params set comes, the G2-on-CPU option gives the same bytes, a device
  * memory limit too small for the bases falls back to the CPU MSMs with the
- * same bytes, and an injected kernel fault is a CZ_EDEVICE error.
+ * same bytes, params kept out of host memory go to the device from their
+ * source (and stay out of host memory) with the same bytes, and an
+ * injected kernel fault is a CZ_EDEVICE error.
  * Labelled gpu; skips without a device.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "circuits/registry.h"
@@ -18,6 +22,7 @@
 #include "groth16/verify.h"
 #include "core/fault.h"
 #include "gpu_test.h"
+#include "groth16/params_mirror.h"
 
 typedef struct {
     cz_ctx_t *ctx;
@@ -174,6 +179,170 @@ CZ_TEST(a_region_racing_its_params_preparation_has_the_cpu_bytes)
 {
     if (gpu_or_skip())
         alternate_sets("bench:60000", 6, true);
+}
+
+/*
+ * Params kept out of host memory (groth16/params.h: a source) through the
+ * CUDA backend with |opts|: the proof has the CPU's bytes and verifies, and
+ * the vectors in host memory afterwards are exactly |resident| (1 << CZ_PV_*):
+ * none when the device takes them all from the source.
+ */
+static void mirrored(const cz_cuda_backend_opts_t *opts, unsigned resident)
+{
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:60000", 8) == CZ_OK);
+    cz_params_t *real = f.params, *mirror = params_mirror_new(f.ctx, real);
+    REQUIRE(mirror != NULL);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, opts));
+    for (int seed = 0; seed < 2 && gpu; seed++) {
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        f.params = real;
+        CHECK_OK(prove_bytes(&f, cpu, (uint64_t)seed, want));
+        f.params = mirror;   /* prove_bytes verifies with the real vk */
+        if (seed == 0)
+            cz_g16_prepare(gpu, mirror);   /* the preparer's upload, then the region's reuse */
+        CHECK_OK(prove_bytes(&f, gpu, (uint64_t)seed, got));
+        cz_backend_settle(gpu);
+        if (memcmp(want, got, sizeof want))
+            CZ__FAIL("mirrored params, seed %d: cuda bytes differ from the cpu's", seed);
+        CHECK_EQ_INT((int)params_mirror_resident(mirror), (int)resident);
+    }
+    f.params = real;
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    cz_params_free(mirror);
+    fixture_free(&f);
+}
+
+CZ_TEST(params_kept_out_of_host_memory_go_to_the_device_from_their_source)
+{
+    if (!gpu_or_skip())
+        return;
+    mirrored(NULL, 0);
+    cz_cuda_backend_opts_t g2cpu = { .g2_on_cpu = true };
+    mirrored(&g2cpu, 1u << CZ_PV_B_G2);   /* the epilogue's CPU MSM reads b_g2 in host memory */
+    cz_cuda_backend_opts_t none = { .device_mem_limit = 1 };
+    mirrored(&none, (1u << CZ_PV_COUNT) - 1);   /* nothing fits: every MSM on the CPU */
+}
+
+/*
+ * Params opened from a file (cz_params_open: the vectors stay in it) go to
+ * the device as the file has them and are decoded there: the CPU's bytes,
+ * verified, nothing in host memory. A point corrupted in the file fails
+ * the region that uploads it with the load's message (vector, index,
+ * offset), and the backend then proves with good params.
+ */
+CZ_TEST(params_opened_from_a_file_are_decoded_on_the_device)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:60000", 12) == CZ_OK);
+    char path[] = "/tmp/cz_cuda_open_XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    CHECK_OK(cz_params_write(f.ctx, path, f.params));
+    cz_params_t *real = f.params, *opened = NULL;
+    REQUIRE(cz_params_open(f.ctx, &opened, path, NULL) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
+    uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+    CHECK_OK(prove_bytes(&f, cpu, 4, want));
+    f.params = opened;
+    CHECK_OK(prove_bytes(&f, gpu, 4, got));
+    CHECK_MEM_EQ(want, got, sizeof want);
+    for (int v = 0; v < CZ_PV_COUNT; v++)
+        CHECK(cz_params_vector(opened, (enum cz_params_vec)v) == NULL);
+    cz_params_free(opened);
+
+    /* l[1234] off the curve, in a file of the same shape: the upload of l fails */
+    cz_params_vec_info_t l = cz_params_vec_info(real, CZ_PV_L);
+    FILE *fp = fopen(path, "r+b");
+    REQUIRE(fp != NULL);
+    const long at = (long)(l.file_offset + 4 + 1234 * 96 + 95);
+    fseek(fp, at, SEEK_SET);
+    const int byte = fgetc(fp);
+    fseek(fp, at, SEEK_SET);
+    fputc(byte ^ 1, fp);
+    fclose(fp);
+    REQUIRE(cz_params_open(f.ctx, &opened, path, NULL) == CZ_OK);
+    f.params = opened;
+    CHECK_EQ_INT(prove_bytes(&f, gpu, 5, got), CZ_EFORMAT);
+    CHECK(strstr(cz_ctx_message(f.ctx), "l[1234] at offset") != NULL);
+    CHECK(strstr(cz_ctx_message(f.ctx), "not on curve") != NULL);
+    f.params = real;
+    CHECK_OK(prove_bytes(&f, cpu, 6, want));
+    CHECK_OK(prove_bytes(&f, gpu, 6, got));
+    CHECK_MEM_EQ(want, got, sizeof want);
+    cz_params_free(opened);
+    unlink(path);
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
+}
+
+/* Prove |circuit|'s witness |seed| with fixed r, s, unverified (random params). */
+static int prove_unverified(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params,
+                            const cz_circuit_t *c, uint64_t seed, uint8_t out[CZ_PROOF_BYTES])
+{
+    cz_cs_witness_t w;
+    int rc = cz_circuit_witness(ctx, c, seed, &w);
+    cz_fr r, s;
+    cz_fr_from_u64(&r, 31 + seed);
+    cz_fr_from_u64(&s, 57 + seed);
+    cz_proof_t proof;
+    if (rc == CZ_OK)
+        rc = cz_g16_prove(ctx, be, params, &w, &r, &s, &proof, NULL);
+    if (rc == CZ_OK)
+        cz_proof_encode(out, &proof);
+    else
+        fprintf(stderr, "prove (%s): %s\n", be->ops->name, cz_ctx_message(ctx));
+    return rc;
+}
+
+/*
+ * Random params (their pools are the source) of vectors longer than one
+ * bounce buffer: uploaded chunk by chunk from the source, each chunk split
+ * over the fill threads at point boundaries, and the tiling wraps inside
+ * chunks. The proof has the bytes of the CPU backend's from the same params
+ * made resident, and the CUDA side made nothing resident.
+ */
+CZ_TEST(random_params_upload_from_their_pools_in_many_chunks)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_ctx_t *ctx = NULL;
+    REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
+    cz_circuit_t c;
+    REQUIRE(cz_circuit_parse(ctx, "bench:1500000", &c) == CZ_OK);
+    cz_cs_witness_t w;
+    REQUIRE(cz_circuit_witness(ctx, &c, 0, &w) == CZ_OK);
+    cz_params_shape_t shape;
+    cz_g16_shape_of(&w, &shape);
+    cz_cs_witness_free(&w);
+    cz_params_t *on_device = NULL, *on_host = NULL;
+    REQUIRE(cz_params_random(ctx, &on_device, &shape, 11) == CZ_OK);
+    REQUIRE(cz_params_random(ctx, &on_host, &shape, 11) == CZ_OK);
+    CHECK_OK(cz_params_host_all(ctx, on_host));
+    CHECK(on_device->n_h * sizeof(blst_p1_affine) > ((size_t)128 << 20));   /* > 1 chunk */
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(ctx, &gpu, 0, NULL));
+    uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+    CHECK_OK(prove_unverified(ctx, cpu, on_host, &c, 3, want));
+    CHECK_OK(prove_unverified(ctx, gpu, on_device, &c, 3, got));
+    CHECK_MEM_EQ(want, got, sizeof want);
+    for (int v = 0; v < CZ_PV_COUNT; v++)
+        CHECK(cz_params_vector(on_device, (enum cz_params_vec)v) == NULL);
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    cz_params_free(on_host);
+    cz_params_free(on_device);
+    cz_ctx_free(ctx);
 }
 
 /* Sets the cancel flag when the region reaches step boundary |at| (1-based). */

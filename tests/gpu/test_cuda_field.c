@@ -2,11 +2,14 @@
  * tests/gpu/test_cuda_field.c — device Fr, Fp, Fp2 arithmetic and G1/G2
  * point formulas (Jacobian, XYZZ, affine) against blst on the host, on
  * random values and the edges 0, 1, modulus-1 (Montgomery -1) and the raw
- * representation modulus-1. Labelled gpu; skips without a device.
+ * representation modulus-1; params points decoded on the device
+ * (cz_cuda_decode_points) against the CPU decode, the refused ones
+ * included. Labelled gpu; skips without a device.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "ec/curve.h"
 #include "gpu_test.h"
 
 #define NRAND 200
@@ -317,5 +320,99 @@ EC_TESTS(g2, blst_p2, blst_p2_affine, blst_fp2)
 
 CZ_TEST(g1_points) { if (gpu_or_skip()) g1_check(1); }
 CZ_TEST(g2_points) { if (gpu_or_skip()) g2_check(2); }
+
+/* ---- params points decoded on the device ------------------------------------- */
+
+#define NDEC 300
+
+/* Corrupt encoded point |pt| (|len| bytes) by |how|: flags, a coordinate >= p, off the curve. */
+static void corrupt(uint8_t *pt, size_t len, int how)
+{
+    static const uint8_t P_BE[48] = {
+        0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
+        0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
+        0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab };
+    switch (how) {
+    case 0: pt[0] |= 0x80; break;                          /* the compressed flag */
+    case 1: memset(pt, 0, len); pt[0] = 0x40; break;       /* the infinity encoding */
+    case 2: pt[0] |= 0x20; break;                          /* a sort flag */
+    case 3: memcpy(pt + len - 48, P_BE, 48); break;        /* last coordinate = p */
+    default: pt[len - 1] ^= 1; break;                      /* off the curve */
+    }
+}
+
+static int cpu_decode(int g2, const uint8_t *in, void *out)
+{
+    if (in[0] & 0x80)
+        return CZ_EFORMAT;   /* as groth16/params.c: never the compressed form */
+    int rc = g2 ? cz_g2_decode(NULL, out, in, CZ_G2_UNCOMPRESSED, CZ_DECODE_NO_INFINITY, "")
+                : cz_g1_decode(NULL, out, in, CZ_G1_UNCOMPRESSED, CZ_DECODE_NO_INFINITY, "");
+    return rc;
+}
+
+/*
+ * NDEC encoded points (|bad| >= 0: point |bad| corrupted by |how|) decoded
+ * on the device: the bytes of the CPU decode, and the first refused index
+ * is the first the CPU refuses.
+ */
+static void check_decode(int g2, long bad, int how)
+{
+    const size_t enc = g2 ? CZ_G2_UNCOMPRESSED : CZ_G1_UNCOMPRESSED;
+    const size_t aff = g2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine);
+    REQUIRE(enc == aff);
+    uint8_t *in = malloc(NDEC * enc), *want = calloc(NDEC, aff), *got = malloc(NDEC * aff);
+    cz_rng rng;
+    cz_rng_seed(&rng, 99 + (uint64_t)bad);
+    for (size_t i = 0; i < NDEC; i++) {
+        byte sc[32];
+        for (int j = 0; j < 32; j++) sc[j] = (byte)cz_rng_next(&rng);
+        if (g2) {
+            blst_p2 q;
+            blst_p2_affine a;
+            blst_p2_mult(&q, blst_p2_generator(), sc, 255);
+            blst_p2_to_affine(&a, &q);
+            blst_p2_affine_serialize(in + i * enc, &a);
+        } else {
+            blst_p1 q;
+            blst_p1_affine a;
+            blst_p1_mult(&q, blst_p1_generator(), sc, 255);
+            blst_p1_to_affine(&a, &q);
+            blst_p1_affine_serialize(in + i * enc, &a);
+        }
+    }
+    if (bad >= 0)
+        corrupt(in + (size_t)bad * enc, enc, how);
+    size_t cpu_bad = SIZE_MAX;
+    for (size_t i = 0; i < NDEC && cpu_bad == SIZE_MAX; i++)
+        if (cpu_decode(g2, in + i * enc, want + i * aff) != CZ_OK)
+            cpu_bad = i;
+    CHECK(cpu_bad == (bad >= 0 ? (size_t)bad : SIZE_MAX));   /* the corruption is one */
+    void *dev = NULL;
+    REQUIRE(cz_cuda_malloc(ctx(), &dev, NDEC * enc) == CZ_OK);
+    CHECK_OK(cz_cuda_memcpy_htod(ctx(), dev, in, NDEC * enc));
+    size_t first_bad = 0;
+    CHECK_OK(cz_cuda_decode_points(ctx(), dev, NDEC, g2, &first_bad));
+    CHECK_OK(cz_cuda_memcpy_dtoh(ctx(), got, dev, NDEC * aff));
+    if (first_bad != cpu_bad)
+        CZ__FAIL("g%d, point %ld corrupted by %d: device refused %zu, the cpu %zu", g2 + 1, bad,
+                 how, first_bad, cpu_bad);
+    const size_t good = cpu_bad == SIZE_MAX ? NDEC : cpu_bad;
+    CHECK_MEM_EQ(want, got, good * aff);
+    cz_cuda_free(dev);
+    free(in);
+    free(want);
+    free(got);
+}
+
+CZ_TEST(params_points_decode_on_the_device_as_on_the_cpu)
+{
+    if (!gpu_or_skip())
+        return;
+    for (int g2 = 0; g2 < 2; g2++) {
+        check_decode(g2, -1, 0);
+        for (int how = 0; how < 5; how++)
+            check_decode(g2, how * 60 + 7, how);
+    }
+}
 
 CZ_TEST_MAIN()

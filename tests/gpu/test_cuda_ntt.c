@@ -167,10 +167,11 @@ CZ_TEST(h_matches_cpu)
     cz_cuda_h_free(gh);
 }
 
-static void plain_fill(void *arg, void *dst, const void *src, size_t bytes)
+/* The fill of an upload from |arg|, an array in host memory. */
+static int plain_fill(void *arg, void *dst, size_t off, size_t len)
 {
-    (void)arg;
-    memcpy(dst, src, bytes);
+    memcpy(dst, (const char *)arg + off, len);
+    return CZ_OK;
 }
 
 /*
@@ -190,10 +191,10 @@ static void check_loaded(cz_cuda_h *gh, void *const bounce[2], size_t bounce_byt
     CHECK_OK(cz_cuda_h_compute(ctx(), gh, a, b, have_c ? c : NULL, n, log_n));
     CHECK_OK(cz_cuda_h_download(ctx(), gh, want, m));
     const size_t in_bytes = n * sizeof(cz_fr);
-    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 0), a, in_bytes, bounce,
-                                    bounce_bytes, plain_fill, NULL));
-    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 1), b, in_bytes, bounce,
-                                    bounce_bytes, plain_fill, NULL));
+    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 0), in_bytes, bounce,
+                                    bounce_bytes, plain_fill, a));
+    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 1), in_bytes, bounce,
+                                    bounce_bytes, plain_fill, b));
     if (have_c)
         CHECK_OK(cz_cuda_memcpy_htod(ctx(), cz_cuda_h_input(gh, 2), c, in_bytes));
     CHECK_OK(cz_cuda_h_compute_loaded(ctx(), gh, n, log_n, have_c));

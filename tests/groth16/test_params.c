@@ -2,7 +2,10 @@
  * tests/groth16/test_params.c — params and vk files: byte-exact round trips
  * (memory and disk), truncation at every offset, corrupt / infinity /
  * off-subgroup points named by vector and index, shape checks, atomic
- * writes under a full disk. Layout: FACTS 2, BP src/groth16/mod.rs and params.rs.
+ * writes under a full disk; params opened with their vectors left in the
+ * file (cz_params_open): the same structure checks, the same points on
+ * demand, the file's own bytes, bad points named when read, a file cut
+ * short after the open. Layout: FACTS 2, BP src/groth16/mod.rs and params.rs.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -440,6 +443,120 @@ CZ_TEST(params_load_errors)
     CHECK_MSG(ctx, "vk: truncated at offset 0");
     unlink(empty);
     free((void *)empty);
+    cz_ctx_free(ctx);
+}
+
+/* Open a private file holding buf[0..len). */
+static int open_copy(cz_ctx_t *ctx, const uint8_t *buf, size_t len, const cz_params_opts_t *o,
+                     cz_params_t **out)
+{
+    const char *path = tmp_path("open.params");
+    if (dump(path, buf, len) != 0)
+        return -102;
+    *out = NULL;
+    int rc = cz_params_open(ctx, out, path, o);
+    if (rc != 0 && *out != NULL)
+        rc = -101;
+    return rc;
+}
+
+CZ_TEST(params_opened_read_their_points_from_the_file_on_demand)
+{
+    cz_ctx_t *ctx = new_ctx(2);
+    const size_t counts[CZ_PV_COUNT] = { 9000, 5, 6, 4, 70000 };   /* several fill chunks */
+    cz_params_t *p = g16_params_new(3, counts, 81), *q = NULL, *loaded = NULL;
+    size_t len;
+    uint8_t *bytes = g16_params_bytes(p, &len);
+    REQUIRE(bytes);
+    REQUIRE(open_copy(ctx, bytes, len, NULL, &q) == CZ_OK);
+    CHECK_OK(cz_params_load(ctx, &loaded, tmp_path("open.params"), NULL));
+    /* the structure: counts and the vk; no vector in host memory */
+    for (int v = 0; v < CZ_PV_COUNT; v++) {
+        CHECK_EQ_U64(cz_params_vec_info(q, (enum cz_params_vec)v).count, counts[v]);
+        CHECK(cz_params_vector(q, (enum cz_params_vec)v) == NULL);
+    }
+    CHECK(cz_params_mem_bytes(q) < 4096);
+    CHECK(blst_p2_affine_is_equal(&q->vk.delta_g2, &p->vk.delta_g2));
+    CHECK(cz_params_has_encoded(q) && !cz_params_has_encoded(loaded));
+
+    /* ranges read from the file are the loaded points; encoded ones are the file's bytes */
+    blst_p2_affine b2[3];
+    CHECK_OK(cz_params_read(ctx, q, CZ_PV_B_G2, 69997, 3, b2));
+    CHECK_MEM_EQ(b2, &loaded->b_g2[69997], sizeof b2);
+    uint8_t enc[3 * 192];
+    CHECK_OK(cz_params_read_encoded(ctx, q, CZ_PV_B_G2, 69997, 3, enc));
+    cz_params_vec_info_t info = cz_params_vec_info(q, CZ_PV_B_G2);
+    CHECK_MEM_EQ(enc, bytes + info.file_offset + 4 + 69997 * 192, sizeof enc);
+    CHECK_EQ_INT(cz_params_read_encoded(ctx, q, CZ_PV_B_G2, 69998, 3, enc), CZ_ERANGE);
+    CHECK_EQ_INT(cz_params_read_encoded(ctx, loaded, CZ_PV_H, 0, 1, enc), CZ_EUNAVAIL);
+
+    /* whole vectors on demand equal the loaded ones, and a writer sees them all */
+    CHECK_OK(cz_params_host_all(ctx, q));
+    for (int v = 0; v < CZ_PV_COUNT; v++) {
+        cz_params_vec_info_t a = cz_params_vec_info(q, (enum cz_params_vec)v);
+        cz_params_vec_info_t b = cz_params_vec_info(loaded, (enum cz_params_vec)v);
+        CHECK_MEM_EQ(a.points, b.points, a.mem_bytes);
+    }
+    uint8_t *again = malloc(len);
+    CHECK_OK(cz_params_encode(ctx, again, len, q));
+    CHECK_MEM_EQ(again, bytes, len);
+    free(again);
+    cz_params_free(loaded);
+    cz_params_free(q);
+    cz_params_free(p);
+    free(bytes);
+    cz_ctx_free(ctx);
+}
+
+CZ_TEST(params_opened_check_the_structure_and_name_bad_points_when_read)
+{
+    cz_ctx_t *ctx = new_ctx(2);
+    const size_t counts[CZ_PV_COUNT] = { 7, 300000, 6, 4, 4 };
+    cz_params_t *p = g16_params_new(2, counts, 91), *q = NULL;
+    size_t len;
+    uint8_t *bytes = g16_params_bytes(p, &len);
+    REQUIRE(bytes);
+    /* the structure checks of a load: truncation, trailing bytes, the shape, a missing file */
+    CHECK_EQ_INT(open_copy(ctx, bytes, len - 1, NULL, &q), CZ_EFORMAT);
+    CHECK_MSG(ctx, "truncated at offset");
+    uint8_t *longer = malloc(len + 1);
+    memcpy(longer, bytes, len);
+    longer[len] = 0;
+    CHECK_EQ_INT(open_copy(ctx, longer, len + 1, NULL, &q), CZ_EFORMAT);
+    CHECK_MSG(ctx, "1 trailing bytes");
+    free(longer);
+    cz_params_shape_t s = { .num_inputs = 2, .num_aux = 300001, .domain_size = 8,
+                            .a_aux_popcount = 4, .b_input_popcount = 1, .b_aux_popcount = 3 };
+    cz_params_opts_t o = { 0, &s };
+    CHECK_EQ_INT(open_copy(ctx, bytes, len, &o, &q), CZ_EMISMATCH);
+    CHECK_MSG(ctx, "params: l count 300000 != num_aux 300001");
+    CHECK_EQ_INT(cz_params_open(ctx, &q, tmp_path("missing.params"), NULL), CZ_ENOTFOUND);
+
+    /* a bad point deep in l: the open succeeds (nothing read), reading it names it */
+    cz_params_vec_info_t l = cz_params_vec_info(p, CZ_PV_L);
+    bytes[l.file_offset + 4 + 250123 * 96 + 95] ^= 1;
+    REQUIRE(open_copy(ctx, bytes, len, NULL, &q) == CZ_OK);
+    blst_p1_affine pt;
+    CHECK_OK(cz_params_read(ctx, q, CZ_PV_L, 250122, 1, &pt));
+    blst_p1_affine *run = malloc(200 * sizeof *run);
+    CHECK_EQ_INT(cz_params_read(ctx, q, CZ_PV_L, 250000, 200, run), CZ_EFORMAT);
+    CHECK_MSG(ctx, "l[250123]");
+    free(run);
+    const void *host = NULL;
+    CHECK_EQ_INT(cz_params_host(ctx, q, CZ_PV_L, &host), CZ_EFORMAT);
+    CHECK(host == NULL && cz_params_vector(q, CZ_PV_L) == NULL);
+    CHECK_MSG(ctx, "open.params: l[250123] at offset");
+    CHECK_MSG(ctx, "not on curve");
+    CHECK_OK(cz_params_host(ctx, q, CZ_PV_H, &host));   /* the other vectors are fine */
+
+    /* the file cut short after the open: a read error naming the offset, no SIGBUS */
+    CHECK_EQ_INT(truncate(tmp_path("open.params"), (off_t)(l.file_offset + 4 + 1000 * 96)), 0);
+    CHECK_EQ_INT(cz_params_read(ctx, q, CZ_PV_L, 999, 2, &pt), CZ_EIO);
+    CHECK_MSG(ctx, "the file ends before offset");
+    cz_params_free(q);
+    unlink(tmp_path("open.params"));
+    cz_params_free(p);
+    free(bytes);
     cz_ctx_free(ctx);
 }
 

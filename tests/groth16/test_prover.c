@@ -15,6 +15,7 @@
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "cz_test.h"
+#include "groth16/params_mirror.h"
 
 typedef struct {
     cz_ctx_t *ctx;
@@ -130,6 +131,47 @@ CZ_TEST(same_r_s_same_bytes_and_fresh_randomness_differs)
     free(in1);
     free(in2);
     free(in3);
+    fixture_free(&f);
+}
+
+/*
+ * Params kept out of host memory (a source, groth16/params.h): the CPU
+ * backend makes the vectors it reads resident and proves the same bytes,
+ * which verify; a second proof reads nothing more from the source.
+ */
+CZ_TEST(params_kept_out_of_host_memory_prove_the_same_bytes)
+{
+    cz_circuit_t c;
+    CHECK_OK(cz_circuit_parse(NULL, "bench:3000", &c));
+    fixture f;
+    REQUIRE(fixture_new(&f, &c, 4) == CZ_OK);
+    cz_params_t *mirror = params_mirror_new(f.ctx, f.params);
+    REQUIRE(mirror != NULL);
+    CHECK_EQ_INT((int)params_mirror_resident(mirror), 0);
+    cz_fr r, s;
+    cz_fr_from_u64(&r, 99);
+    cz_fr_from_u64(&s, 77);
+    cz_proof_t want, got;
+    cz_fr *in;
+    size_t n;
+    REQUIRE(prove(&f, &c, 1, &r, &s, &want, &in, &n) == CZ_OK);
+    for (int round = 0; round < 2; round++) {
+        cz_cs_witness_t w;
+        REQUIRE(cz_circuit_witness(f.ctx, &c, 1, &w) == CZ_OK);
+        REQUIRE(cz_g16_prove(f.ctx, f.be, mirror, &w, &r, &s, &got, NULL) == CZ_OK);
+        uint8_t b1[CZ_PROOF_BYTES], b2[CZ_PROOF_BYTES];
+        cz_proof_encode(b1, &want);
+        cz_proof_encode(b2, &got);
+        CHECK_MEM_EQ(b1, b2, sizeof b1);
+        CHECK_OK(cz_verify(f.ctx, f.pvk, &got, in, n));
+        /* every vector: the G1 MSMs in the region, B2 in the epilogue */
+        CHECK_EQ_INT((int)params_mirror_resident(mirror), (1 << CZ_PV_COUNT) - 1);
+        const size_t all = f.params->n_h + f.params->n_l + f.params->n_a + f.params->n_b_g1 +
+                           f.params->n_b_g2;
+        CHECK_EQ_U64(params_mirror_points_read(mirror), all);   /* once each, not per proof */
+    }
+    free(in);
+    cz_params_free(mirror);
     fixture_free(&f);
 }
 

@@ -83,18 +83,34 @@ int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
 int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
 int cz_cuda_sync(cz_ctx_t *ctx);
 /*
- * Upload |bytes| from PAGEABLE host memory at pinned speed: chunks are
- * copied by |fill| (e.g. a memcpy on all cores) into the two pinned
- * buffers |bounce| of |bounce_bytes| each, and each chunk's DMA overlaps
- * the fill of the next. From pageable memory the driver stages through its
- * own small buffers at ~5.6 GB/s on the H200 host; a params set is 44 GiB
- * at 32GiB. Synchronous: returns when the data is on the device.
+ * Upload |bytes| made in host memory at pinned speed: chunk by chunk,
+ * |fill| writes bytes [off, off + len) of the data into one of the two
+ * pinned buffers |bounce| (a memcpy from pageable memory on all cores, or
+ * points produced by a params source), and each chunk's DMA overlaps the
+ * fill of the next. Chunks are |chunk| bytes (<= the bounce buffers' size;
+ * a multiple of what |fill| must not split), the last one shorter. From
+ * pageable memory the driver stages through its own small buffers at ~5.6
+ * GB/s on the H200 host; a params set is 44 GiB at 32GiB. A fill that
+ * fails (non-zero) stops the upload with its error (its message in the
+ * ctx it was given). Synchronous: returns when the data is on the device.
  */
-typedef void cz_cuda_fill_fn(void *arg, void *dst, const void *src, size_t bytes);
+typedef int cz_cuda_fill_fn(void *arg, void *dst, size_t off, size_t len);
 
-int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes,
-                           void *const bounce[2], size_t bounce_bytes, cz_cuda_fill_fn *fill,
-                           void *fill_arg);
+int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, size_t bytes, void *const bounce[2],
+                           size_t chunk, cz_cuda_fill_fn *fill, void *fill_arg);
+
+/*
+ * Decode |n| params points in place on the current device: |pts| (device
+ * memory, 16-byte aligned) holds them as a params file has them
+ * (uncompressed, big-endian, ZCash flags: 96 bytes a G1 point, 192 a G2
+ * one, |g2| says which: the sizes of blst's affine points) and gets the
+ * affine points, blst's layout in Montgomery form. A point is accepted
+ * exactly when the CPU decode of a params file accepts it (no flag bits,
+ * coordinates below p, on the curve; no subgroup check: decode.cu).
+ * *first_bad: the index of the first point refused, SIZE_MAX for none;
+ * the points before it are decoded, the others undefined. Synchronous.
+ */
+int cz_cuda_decode_points(cz_ctx_t *ctx, void *pts, size_t n, int g2, size_t *first_bad);
 
 /* ---- NTT on device memory --------------------------------------------- */
 

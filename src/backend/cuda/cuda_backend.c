@@ -71,17 +71,20 @@
 #define CZ__GIB ((size_t)1 << 30)
 #define CZ__HEADROOM (2 * CZ__GIB)   /* left free for CUDA itself and other users */
 
-enum { V_H, V_L, V_A, V_B1, V_B2, V_COUNT };   /* the params vectors */
+/* the params vectors (backend.h's order) */
+enum { V_H = CZ_BASES_H, V_L = CZ_BASES_L, V_A = CZ_BASES_A, V_B1 = CZ_BASES_B1,
+       V_B2 = CZ_BASES_B2, V_COUNT = CZ_BASES_COUNT };
 
 #define CZ__POINT_MAX sizeof(blst_p2_affine)
 
 /*
  * One params vector: where it is on the device and its fingerprint, a COPY
- * of its first and last points (the host vector may be freed and another
- * mapped at its address: it is never read after the region that uploaded it).
+ * of its first and last points (the params may be freed and others made at
+ * their address: they are never read after the region that uploaded them).
+ * A work item's vector, described (describe), is the same record with no
+ * device copy: what a resident one must match.
  */
 typedef struct {
-    const void *host;        /* the caller's vector, valid only during a region */
     size_t n;                /* points */
     size_t point_bytes;
     void *dev;               /* NULL: not resident (CPU path) */
@@ -120,7 +123,8 @@ typedef struct cuda_backend {
     cz_prove_work_t prepare_bases;   /* the preparer's argument, written before it starts */
     /* (smu) the params set last seen wholly resident, with contexts for prepared_log: a
      * hint that lets prepare() return at once without cmu (a region may hold it) */
-    const void *prepared_id, *prepared_h;
+    const void *prepared_id;
+    rvec prepared_h;                 /* its h vector's fingerprint */
     unsigned prepared_log;
     cz_mutex_t cmu;                  /* h, h_log, msm, bounce, sets: the region and the preparer */
     pthread_cond_t ccv;              /* (cmu) the preparer published a vector or finished */
@@ -223,34 +227,34 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
 
 /* ---- resident params ---------------------------------------------------------- */
 
-/* Does |host| (n points of pb bytes) look like the vector fingerprinted in |r|? */
-static bool same_vector(const rvec *r, const void *host, size_t n, size_t pb)
+/* Is the vector fingerprinted in |r| the one described in |want|? */
+static bool same_vector(const rvec *r, const rvec *want)
 {
-    if (r->n != n || r->point_bytes != pb)
+    if (r->n != want->n || r->point_bytes != want->point_bytes)
         return false;
-    if (n == 0)
-        return true;
-    return memcmp(r->first, host, pb) == 0 &&
-           memcmp(r->last, (const char *)host + (n - 1) * pb, pb) == 0;
+    return r->n == 0 || (memcmp(r->first, want->first, r->point_bytes) == 0 &&
+                         memcmp(r->last, want->last, r->point_bytes) == 0);
 }
 
-static void fingerprint(rvec *r)
+/*
+ * Vector |k| of |w|: its length (from the params, known before prep) and
+ * its first and last points, read from host memory or the params' source
+ * (a failed read leaves a fingerprint no point has: the upload then reports
+ * the source's error).
+ */
+static void describe_one(rvec *v, const cz_prove_work_t *w, int k)
 {
-    if (r->n == 0)
-        return;
-    memcpy(r->first, r->host, r->point_bytes);
-    memcpy(r->last, (const char *)r->host + (r->n - 1) * r->point_bytes, r->point_bytes);
+    memset(v, 0, sizeof *v);
+    (void)cz_backend_bases(w, k, &v->n, &v->point_bytes);
+    if (v->n && (cz_backend_read_bases(NULL, w, k, 0, 1, v->first) != CZ_OK ||
+                 cz_backend_read_bases(NULL, w, k, v->n - 1, 1, v->last) != CZ_OK))
+        memset(v->first, 0xff, sizeof v->first);   /* >= p: no point's */
 }
 
-/* The params vectors of |w|: lengths from the params (known before prep). */
 static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
 {
-    const size_t g1 = sizeof(blst_p1_affine), g2 = sizeof(blst_p2_affine);
-    v[V_H] = (rvec){ .host = w->h_bases, .n = ((size_t)1 << w->log_m) - 1, .point_bytes = g1 };
-    v[V_L] = (rvec){ .host = w->l_bases, .n = w->n_l_bases, .point_bytes = g1 };
-    v[V_A] = (rvec){ .host = w->a_bases, .n = w->n_a_bases, .point_bytes = g1 };
-    v[V_B1] = (rvec){ .host = w->b1_bases, .n = w->n_b_bases, .point_bytes = g1 };
-    v[V_B2] = (rvec){ .host = w->b2_bases, .n = w->n_b_bases, .point_bytes = g2 };
+    for (int k = 0; k < V_COUNT; k++)
+        describe_one(&v[k], w, k);
 }
 
 /* Device bytes of |w|'s whole params set (the vectors its regions put on the device). */
@@ -283,7 +287,7 @@ static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
             continue;
         if (r == cb->preload_set)   /* the preparer's params, alive: the same object */
             return r;
-        if (same_vector(&r->v[V_H], want[V_H].host, want[V_H].n, want[V_H].point_bytes))
+        if (same_vector(&r->v[V_H], &want[V_H]))
             return r;
         if (!set_busy(cb, r))
             drop_set(r);
@@ -328,40 +332,72 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
 #define CZ__FILL_PRELOAD 16u
 #define CZ__FILL_MAX 16u
 
+/*
+ * What a bounce fill copies from: a host array, or vector k of a work
+ * item's bases (read from its host copy or its params' source, which then
+ * writes the points straight into the bounce buffer: no host copy of the
+ * vector is made). unit: the bytes a thread's slice may not split (a cache
+ * line for arrays, a point for a source).
+ */
 typedef struct {
+    unsigned threads;        /* 1..CZ__FILL_MAX */
+    const char *host;        /* NULL: w's vector k */
+    const cz_prove_work_t *w;
+    int k;
+    bool encoded;            /* w's vector k as its params file has it (decoded on the device) */
+    size_t unit;
+} fill_from;
+
+typedef struct {
+    const fill_from *from;
     char *dst;
-    const char *src;
-    size_t bytes;
+    size_t off, bytes;
+    int rc;
 } fill_slice;
 
 static void *fill_one(void *arg)
 {
     fill_slice *f = arg;
-    memcpy(f->dst, f->src, f->bytes);
+    const fill_from *from = f->from;
+    const cz_bases_source_t *src = from->w ? &from->w->source : NULL;
+    if (from->host)
+        memcpy(f->dst, from->host + f->off, f->bytes);
+    else if (f->bytes && from->encoded)
+        f->rc = src->read_encoded(NULL, src->obj, from->k, f->off / from->unit,
+                                  f->bytes / from->unit, f->dst);
+    else if (f->bytes)
+        f->rc = cz_backend_read_bases(NULL, from->w, from->k, f->off / from->unit,
+                                      f->bytes / from->unit, f->dst);
     return NULL;
 }
 
-/* |arg|: a const unsigned *, the thread count (1..CZ__FILL_MAX). */
-static void fill_threads(void *arg, void *dst, const void *src, size_t bytes)
+/* The cz_cuda_fill_fn of the uploads: bytes [off, off + len) on |arg|'s fill_from threads. */
+static int fill_threads(void *arg, void *dst, size_t off, size_t len)
 {
-    const unsigned want = *(const unsigned *)arg;
+    const fill_from *from = arg;
+    const unsigned want = from->threads;
     const unsigned n = want < 1 ? 1 : want > CZ__FILL_MAX ? CZ__FILL_MAX : want;
     fill_slice sl[CZ__FILL_MAX];
     pthread_t th[CZ__FILL_MAX];
     bool started[CZ__FILL_MAX];
-    const size_t per = (bytes / n + 63) & ~(size_t)63;
+    const size_t per = (len / n + from->unit - 1) / from->unit * from->unit;
     for (unsigned t = 0; t < n; t++) {
-        size_t b = per * (size_t)t < bytes ? per * (size_t)t : bytes;
-        size_t e = b + per < bytes ? b + per : bytes;
-        sl[t] = (fill_slice){ (char *)dst + b, (const char *)src + b, e - b };
+        size_t b = per * (size_t)t < len ? per * (size_t)t : len;
+        size_t e = b + per < len ? b + per : len;
+        sl[t] = (fill_slice){ from, (char *)dst + b, off + b, e - b, CZ_OK };
         started[t] = t > 0 && sl[t].bytes && pthread_create(&th[t], NULL, fill_one, &sl[t]) == 0;
         if (t > 0 && !started[t])
             fill_one(&sl[t]);   /* no thread: copy it here */
     }
     fill_one(&sl[0]);
-    for (unsigned t = 1; t < n; t++)
-        if (started[t])
+    int rc = CZ_OK;
+    for (unsigned t = 0; t < n; t++) {
+        if (t > 0 && started[t])
             pthread_join(th[t], NULL);
+        if (rc == CZ_OK)
+            rc = sl[t].rc;
+    }
+    return rc;
 }
 
 /*
@@ -398,8 +434,61 @@ static int upload_pageable(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *de
         ensure_pair(pair);
     if (bytes < 4 * CZ__BOUNCE_BYTES || !pair[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
-    return cz_cuda_upload_bounced(ctx, dev, host, bytes, pair, CZ__BOUNCE_BYTES, fill_threads,
-                                  &fill);
+    fill_from from = { fill, host, NULL, 0, false, 64 };
+    return cz_cuda_upload_bounced(ctx, dev, bytes, pair, CZ__BOUNCE_BYTES, fill_threads, &from);
+}
+
+/*
+ * A vector uploaded as its params file has it, decoded on the device in
+ * place. A point the device refuses is decoded again on the CPU from the
+ * source, for the same message a load gives ("params F: l[3] at offset
+ * N: G1 point not on curve").
+ */
+static int decode_uploaded(cz_ctx_t *ctx, void *dev, const cz_prove_work_t *w, int k, size_t n)
+{
+    size_t bad;
+    int rc = cz_cuda_decode_points(ctx, dev, n, k == V_B2, &bad);
+    if (rc != CZ_OK || bad == SIZE_MAX)
+        return rc;
+    uint8_t point[CZ__POINT_MAX];
+    rc = cz_backend_read_bases(ctx, w, k, bad, 1, point);
+    return rc != CZ_OK ? rc
+                       : cz_fail(ctx, CZ_EINTERNAL,
+                                 "cuda decode: params vector %d point %zu refused on the device, "
+                                 "accepted on the CPU", k, bad);
+}
+
+/*
+ * Vector |k| of |w|'s params to the device: from its host copy as above,
+ * else from the params' source through |pair|, which the source fills
+ * itself: a params set kept out of host memory (groth16/params.h) stays
+ * out of it. A params file hands over its points as it has them (pread
+ * into the bounce buffers: no CPU decode) and the device decodes them.
+ * Without a bounce pair the vector is made resident in host memory first
+ * (the slow way, that one vector).
+ */
+static int upload_bases(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
+                        const cz_prove_work_t *w, int k)
+{
+    size_t n, pb;
+    const void *host = cz_backend_bases(w, k, &n, &pb);
+    if (!host && n) {
+        ensure_pair(pair);
+        if (!pair[0] && w->source.host) {
+            int rc = w->source.host(ctx, w->source.obj, k, &host);
+            if (rc != CZ_OK)
+                return rc;
+        }
+    }
+    if (host || !n)
+        return upload_pageable(ctx, pair, fill, dev, host, n * pb);
+    /* the encoded sizes (96, 192 bytes) are the affine points' */
+    fill_from from = { fill, NULL, w, k, w->source.read_encoded != NULL, pb };
+    int rc = cz_cuda_upload_bounced(ctx, dev, n * pb, pair, CZ__BOUNCE_BYTES / pb * pb,
+                                    fill_threads, &from);
+    if (rc != CZ_OK && rc != CZ_EDEVICE)   /* the fill's: its threads had no ctx */
+        return cz_fail(ctx, rc, "cuda: params vector %d from its source: %s", k, cz_strerror(rc));
+    return rc == CZ_OK && from.encoded ? decode_uploaded(ctx, dev, w, k, n) : rc;
 }
 
 /*
@@ -412,9 +501,8 @@ static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu) && !r->loading);
     cz_cuda_free(r->dev);
-    *r = *want;
+    *r = *want;   /* its length and fingerprint */
     r->dev = NULL;
-    fingerprint(r);
     const size_t bytes = want->n * want->point_bytes;
     void *dev = NULL;
     if (want->n == 0 || !make_room(ctx, cb, set, bytes))
@@ -431,23 +519,22 @@ static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
  * vector of another shape under the same id (a reloaded params file)
  * replaces it. Returns the device pointer or NULL (not resident: use the CPU).
  */
-static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, int k,
-                                 const rvec *want, int *rc)
+static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
+                                 const cz_prove_work_t *w, int k, const rvec *want, int *rc)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     rvec *r = &set->v[k];
     const double t0 = cz_mono_s();
     while (preload_pending(cb, set, k))
         cz_cond_wait(&cb->ccv, &cb->cmu);
-    if (r->dev && same_vector(r, want->host, want->n, want->point_bytes)) {
+    if (r->dev && same_vector(r, want)) {
         cb->upload_s += cz_mono_s() - t0;
         return r->dev;
     }
     void *dev = claim_vector(ctx, cb, set, r, want, rc);
     if (!dev)
         return NULL;
-    *rc = upload_pageable(ctx, cb->bounce, CZ__FILL_REGION, dev, want->host,
-                          want->n * want->point_bytes);
+    *rc = upload_bases(ctx, cb->bounce, CZ__FILL_REGION, dev, w, k);
     cb->upload_s += cz_mono_s() - t0;
     if (*rc != CZ_OK) {
         cz_cuda_free(dev);
@@ -705,7 +792,7 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         return rc;
     rvec want[V_COUNT];
     describe(want, w);
-    const void *dev = ensure_vector(ctx, cb, set, V_H, &want[V_H], &rc);
+    const void *dev = ensure_vector(ctx, cb, set, w, V_H, &want[V_H], &rc);
     t0 = cz_mono_s();   /* the upload is t_upload's */
     if (rc == CZ_OK && dev) {
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
@@ -720,6 +807,8 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         rc = cz_cuda_h_download(ctx, cb->h, coef, m - 1);
         if (rc == CZ_OK)
             cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), coef, m - 1);
+        if (rc == CZ_OK)
+            rc = cz_backend_host_bases(ctx, w, 1u << V_H);
         if (rc == CZ_OK)
             rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)coef, m - 1);
         if (coef != w->a)
@@ -744,7 +833,7 @@ static int tails_ahead(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_pr
     int rc = CZ_OK;
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
         if (on_device(cb, k) && !preload_pending(cb, set, k))
-            (void)ensure_vector(ctx, cb, set, k, &want[k], &rc);
+            (void)ensure_vector(ctx, cb, set, w, k, &want[k], &rc);
     return rc;
 }
 
@@ -754,7 +843,6 @@ typedef struct {
     const char *step;
     int group;
     void *out;
-    const void *host;
     const blst_scalar *inputs;
     size_t n_inputs;
     const cz_scalar_split *split;
@@ -764,13 +852,12 @@ typedef struct {
 static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
 {
     const tail_spec tails[] = {
-        { V_L, "L", 1, &w->l, w->l_bases, NULL, 0, w->l_split, &w->t_msm_l },
-        { V_A, "A", 1, &w->a_acc, w->a_bases, w->input_scalars, w->num_inputs, w->a_split,
-          &w->t_msm_a },
-        { V_B1, "B1", 1, &w->b1_acc, w->b1_bases, w->b_input_scalars, w->num_b_inputs,
-          w->b_split, &w->t_msm_b1 },
-        { V_B2, "B2", 2, &w->b2_acc, w->b2_bases, w->b_input_scalars, w->num_b_inputs,
-          w->b_split, &w->t_msm_b2 },
+        { V_L, "L", 1, &w->l, NULL, 0, w->l_split, &w->t_msm_l },
+        { V_A, "A", 1, &w->a_acc, w->input_scalars, w->num_inputs, w->a_split, &w->t_msm_a },
+        { V_B1, "B1", 1, &w->b1_acc, w->b_input_scalars, w->num_b_inputs, w->b_split,
+          &w->t_msm_b1 },
+        { V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs, w->b_split,
+          &w->t_msm_b2 },
     };
     rvec want[V_COUNT];
     describe(want, w);
@@ -781,11 +868,14 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
             continue;   /* b_g2 with g2_on_cpu: the epilogue's */
         if ((rc = cz_backend_step(ctx, w, t->step)) != CZ_OK)
             break;
-        const void *dev = ensure_vector(ctx, cb, set, t->k, &want[t->k], &rc);
+        const void *dev = ensure_vector(ctx, cb, set, w, t->k, &want[t->k], &rc);
+        const void *host = NULL;   /* not resident: the CPU's, from host memory */
+        if (rc == CZ_OK && !dev && (rc = cz_backend_host_bases(ctx, w, 1u << t->k)) == CZ_OK)
+            host = cz_backend_bases(w, t->k, NULL, NULL);
         if (rc != CZ_OK)
             break;
         const double t0 = cz_mono_s();   /* the upload, or the wait for it, is t_upload's */
-        rc = device_tail(ctx, cb, t->group, t->out, dev, t->host, t->inputs, t->n_inputs,
+        rc = device_tail(ctx, cb, t->group, t->out, dev, host, t->inputs, t->n_inputs,
                          t->split);
         *t->t = cz_mono_s() - t0;
     }
@@ -806,8 +896,7 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
     describe(want, w);
     for (int k = 0; k < V_COUNT; k++)
         if (want[k].n && on_device(cb, k) &&
-            (!set->v[k].dev ||
-             !same_vector(&set->v[k], want[k].host, want[k].n, want[k].point_bytes)))
+            (!set->v[k].dev || !same_vector(&set->v[k], &want[k])))
             return false;
     return true;
 }
@@ -831,13 +920,12 @@ static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, int k)
     rvec *r = &set->v[k];
     int rc = CZ_OK;
     void *dev = NULL;
-    if (!(r->dev && same_vector(r, want[k].host, want[k].n, want[k].point_bytes)) &&
+    if (!(r->dev && same_vector(r, &want[k])) &&
         (dev = claim_vector(NULL, cb, set, r, &want[k], &rc)) != NULL)
         r->loading = true;
     cz_mutex_unlock(&cb->cmu);
     if (dev)
-        rc = upload_pageable(NULL, cb->pbounce, CZ__FILL_PRELOAD, dev, want[k].host,
-                             want[k].n * want[k].point_bytes);
+        rc = upload_bases(NULL, cb->pbounce, CZ__FILL_PRELOAD, dev, w, k);
     cz_mutex_lock(&cb->cmu);
     if (dev) {
         r->loading = false;
@@ -856,7 +944,8 @@ static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, unsigned
 {
     pthread_mutex_lock(&cb->smu);
     cb->prepared_id = w ? w->params_id : NULL;
-    cb->prepared_h = w ? (const void *)w->h_bases : NULL;
+    if (w)
+        describe_one(&cb->prepared_h, w, V_H);
     cb->prepared_log = w ? h_log : 0;
     pthread_mutex_unlock(&cb->smu);
 }
@@ -912,7 +1001,9 @@ static void cuda_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
     pthread_mutex_lock(&cb->smu);
     /* one preparer at a time; none when the set was resident last time we looked (a
      * daemon's later jobs): never cmu here, a region may hold it for a second */
-    bool known = cb->prepared_id == bases->params_id && cb->prepared_h == bases->h_bases &&
+    rvec h;
+    describe_one(&h, bases, V_H);
+    bool known = cb->prepared_id == bases->params_id && same_vector(&cb->prepared_h, &h) &&
                  cb->prepared_log >= bases->log_m;
     if (!cb->preparing && !known) {
         if (cb->preparer_joinable)

@@ -210,16 +210,18 @@ extern "C" int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, si
 
 /* Chunk k goes through bounce[k % 2]: before refilling a buffer, wait for
  * the DMA that last read it (its event). */
-static int upload_chunks(cz_ctx_t *ctx, char *dst, const char *src, size_t bytes,
-                         void *const bounce[2], size_t bb, cz_cuda_fill_fn *fill, void *arg,
-                         cudaStream_t st, cudaEvent_t ev[2])
+static int upload_chunks(cz_ctx_t *ctx, char *dst, size_t bytes, void *const bounce[2],
+                         size_t bb, cz_cuda_fill_fn *fill, void *arg, cudaStream_t st,
+                         cudaEvent_t ev[2])
 {
     for (size_t off = 0, k = 0; off < bytes; off += bb, k++) {
         const size_t len = bytes - off < bb ? bytes - off : bb;
         const int b = (int)(k & 1);
         if (k >= 2)
             CZ__CU(ctx, cudaEventSynchronize(ev[b]));
-        fill(arg, bounce[b], src + off, len);
+        int rc = fill(arg, bounce[b], off, len);
+        if (rc != CZ_OK)
+            return rc;
         CZ__CU(ctx, cudaMemcpyAsync(dst + off, bounce[b], len, cudaMemcpyHostToDevice, st));
         CZ__CU(ctx, cudaEventRecord(ev[b], st));
     }
@@ -227,10 +229,12 @@ static int upload_chunks(cz_ctx_t *ctx, char *dst, const char *src, size_t bytes
     return CZ_OK;
 }
 
-extern "C" int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes,
-                                      void *const bounce[2], size_t bounce_bytes,
+extern "C" int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, size_t bytes,
+                                      void *const bounce[2], size_t chunk,
                                       cz_cuda_fill_fn *fill, void *fill_arg)
 {
+    if (chunk == 0)
+        return cz_fail(ctx, CZ_EINVAL, "cuda upload: chunk of 0 bytes");
     cudaStream_t st = NULL;
     cudaEvent_t ev[2] = { NULL, NULL };
     CZ__CU(ctx, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
@@ -239,8 +243,7 @@ extern "C" int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, const void *src,
         if (cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming) != cudaSuccess)
             rc = cz_fail(ctx, CZ_EDEVICE, "cuda: cudaEventCreate failed");
     if (rc == CZ_OK)
-        rc = upload_chunks(ctx, (char *)dst, (const char *)src, bytes, bounce, bounce_bytes, fill,
-                           fill_arg, st, ev);
+        rc = upload_chunks(ctx, (char *)dst, bytes, bounce, chunk, fill, fill_arg, st, ev);
     if (rc != CZ_OK)
         cudaStreamSynchronize(st);   /* no DMA may still read a bounce buffer */
     for (int i = 0; i < 2; i++)

@@ -368,9 +368,12 @@ CZ_EXTERN const char *cz_prover_params_dir(const cz_prover_t *p);
 
 /*
  * Load params |name| (a name in params_dir, ".params" optional, or an
- * absolute path when allowed) into the cache now, so the first job does
- * not wait for it. |item| (may be NULL) describes the entry. A name
- * already loaded is a hit (no read; stats params_hits). Errors: CZ_EINVAL (not a name),
+ * absolute path when allowed) into the cache now, and onto every GPU, so
+ * the first job does not wait for it. When every device of the prover is a
+ * GPU the cache opens the file without reading its points into host memory
+ * and the GPUs read them from it (decoding them themselves); returns once
+ * they have them. |item| (may be NULL) describes the entry. A name already
+ * loaded is a hit (no read; stats params_hits). Errors: CZ_EINVAL (not a name),
  * CZ_ENOTFOUND, CZ_EIO / CZ_EFORMAT (the file, named). Thread-safe.
  */
 CZ_EXTERN int cz_prover_params_preload(cz_prover_t *p, const char *name, cz_params_item_t *item,

@@ -18,8 +18,12 @@
  * memory. A vector that does not fit is not uploaded: its MSMs run on the
  * CPU from the host bases (slower, but the partition is proved). A set is
  * recognised by params_id plus a fingerprint (the vectors' lengths and
- * first and last points), so a params object freed and another loaded at
- * the same address is never mistaken for it.
+ * first and last points), so a params object freed and other params loaded
+ * at the same address are told apart; params that differ from the freed
+ * ones only inside a vector are not (a params file must not change under
+ * a running prover: tests/gpu shows the case). The host bases are read
+ * from the work item's source when its pointers are NULL (backend.h):
+ * params kept out of host memory stay out of it.
  *
  * Staging (outside the device lock): a and b are uploaded into one of
  * CZ__STAGE_SLOTS device buffers while another partition's region runs, so

@@ -136,7 +136,7 @@ typedef struct cz_backend_ops {
      * Optional (NULL: nothing to do), non-blocking, best effort, any thread:
      * partitions proved with these params are coming (the engine calls it
      * when a job is submitted). Only |bases|' params fields are read: log_m,
-     * the five base vectors and their lengths, params_id. The backend may
+     * the five base vectors and their lengths, params_id and the source. The backend may
      * make its state for them now, in the background (CUDA: the H and MSM
      * contexts, the upload buffers, the staging slots, and the params
      * vectors made resident), so that the first region does not wait for

@@ -82,6 +82,18 @@ def ready(p, http_sock):
     fail("cuzkd did not answer within 20 s")
 
 
+def tcp_ready(p, port):
+    for _ in range(200):   # <= 20 s
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if p.poll() is not None:
+                fail("cuzkd exited before its gRPC port opened")
+            time.sleep(0.1)
+    fail("cuzkd's gRPC port %d did not open within 20 s" % port)
+
+
 def refused(grpc_listen, needle, what):
     p, _ = cuzkd("refused", grpc_listen)
     try:
@@ -169,6 +181,7 @@ def main():
     port = free_port()
     b, b_http = cuzkd("b", "127.0.0.1:%d" % port, "--set", "daemon.auth_token=s3cret")
     ready(b, b_http)
+    tcp_ready(b, port)   # the gRPC listener starts after the HTTP socket answers
     api = CuzkV1(DESC, "127.0.0.1:%d" % port)
     for md in (None, [("authorization", "Bearer wrong")], [("authorization", "s3cret")]):
         try:

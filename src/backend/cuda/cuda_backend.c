@@ -255,17 +255,16 @@ static void describe_one(rvec *v, const cz_prove_work_t *w, int k)
         memset(v->first, 0xff, sizeof v->first);   /* >= p: no point's */
 }
 
+/* Every vector of |w|: once per region or preparation, before cmu (a file's are read). */
 static void describe(rvec v[V_COUNT], const cz_prove_work_t *w)
 {
     for (int k = 0; k < V_COUNT; k++)
         describe_one(&v[k], w, k);
 }
 
-/* Device bytes of |w|'s whole params set (the vectors its regions put on the device). */
-static size_t set_bytes(const cuda_backend_t *cb, const cz_prove_work_t *w)
+/* Device bytes of a whole params set, described (the vectors its regions put on the device). */
+static size_t set_bytes(const cuda_backend_t *cb, const rvec want[V_COUNT])
 {
-    rvec want[V_COUNT];
-    describe(want, w);
     size_t sum = 0;
     for (int k = 0; k < V_COUNT; k++)
         if (on_device(cb, k))
@@ -281,10 +280,8 @@ static size_t set_bytes(const cuda_backend_t *cb, const cz_prove_work_t *w)
  * (the engine settles the backend before their job ends), so a live job
  * with the same id has the same params, whose h vector may not be claimed yet.
  */
-static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w)
+static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec want[V_COUNT])
 {
-    rvec want[V_COUNT];
-    describe(want, w);
     for (int s = 0; s < CZ__RESIDENT_SETS; s++) {
         rset *r = &cb->sets[s];
         if (r->id != w->params_id)
@@ -348,7 +345,6 @@ typedef struct {
     const char *host;        /* NULL: w's vector k */
     const cz_prove_work_t *w;
     int k;
-    bool encoded;            /* w's vector k as its params file has it (decoded on the device) */
     size_t unit;
 } fill_from;
 
@@ -366,7 +362,7 @@ static void *fill_one(void *arg)
     const cz_bases_source_t *src = from->w ? &from->w->source : NULL;
     if (from->host)
         memcpy(f->dst, from->host + f->off, f->bytes);
-    else if (f->bytes && from->encoded)
+    else if (f->bytes && src->read_encoded)   /* as its file has it: the device decodes */
         f->rc = src->read_encoded(NULL, src->obj, from->k, f->off / from->unit,
                                   f->bytes / from->unit, f->dst);
     else if (f->bytes)
@@ -438,7 +434,7 @@ static int upload_pageable(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *de
         ensure_pair(pair);
     if (bytes < 4 * CZ__BOUNCE_BYTES || !pair[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
-    fill_from from = { fill, host, NULL, 0, false, 64 };
+    fill_from from = { fill, host, NULL, 0, 64 };
     return cz_cuda_upload_bounced(ctx, dev, bytes, pair, CZ__BOUNCE_BYTES, fill_threads, &from);
 }
 
@@ -487,12 +483,12 @@ static int upload_bases(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
     if (host || !n)
         return upload_pageable(ctx, pair, fill, dev, host, n * pb);
     /* the encoded sizes (96, 192 bytes) are the affine points' */
-    fill_from from = { fill, NULL, w, k, w->source.read_encoded != NULL, pb };
+    fill_from from = { fill, NULL, w, k, pb };
     int rc = cz_cuda_upload_bounced(ctx, dev, n * pb, pair, CZ__BOUNCE_BYTES / pb * pb,
                                     fill_threads, &from);
     if (rc != CZ_OK && rc != CZ_EDEVICE)   /* the fill's: its threads had no ctx */
         return cz_fail(ctx, rc, "cuda: params vector %d from its source: %s", k, cz_strerror(rc));
-    return rc == CZ_OK && from.encoded ? decode_uploaded(ctx, dev, w, k, n) : rc;
+    return rc == CZ_OK && w->source.read_encoded ? decode_uploaded(ctx, dev, w, k, n) : rc;
 }
 
 /*
@@ -783,7 +779,8 @@ static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
 }
 
 /* The H coefficients and the H MSM (on the CPU when the h bases are not resident). */
-static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
+                  const rvec want[V_COUNT])
 {
     const size_t m = (size_t)1 << w->log_m;
     int rc = cz_backend_step(ctx, w, "H");
@@ -794,8 +791,6 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     w->t_ntt = cz_mono_s() - t0;
     if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
         return rc;
-    rvec want[V_COUNT];
-    describe(want, w);
     const void *dev = ensure_vector(ctx, cb, set, w, V_H, &want[V_H], &rc);
     t0 = cz_mono_s();   /* the upload is t_upload's */
     if (rc == CZ_OK && dev) {
@@ -830,10 +825,9 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
  * tails_part, each just before its MSM: L runs while a, b_g1 and b_g2 still
  * arrive.
  */
-static int tails_ahead(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w)
+static int tails_ahead(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_prove_work_t *w,
+                       const rvec want[V_COUNT])
 {
-    rvec want[V_COUNT];
-    describe(want, w);
     int rc = CZ_OK;
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
         if (on_device(cb, k) && !preload_pending(cb, set, k))
@@ -853,7 +847,8 @@ typedef struct {
     double *t;
 } tail_spec;
 
-static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w)
+static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
+                      const rvec want[V_COUNT])
 {
     const tail_spec tails[] = {
         { V_L, "L", 1, &w->l, NULL, 0, w->l_split, &w->t_msm_l },
@@ -863,8 +858,6 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
         { V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs, w->b_split,
           &w->t_msm_b2 },
     };
-    rvec want[V_COUNT];
-    describe(want, w);
     int rc = CZ_OK;
     for (size_t i = 0; i < sizeof tails / sizeof tails[0] && rc == CZ_OK; i++) {
         const tail_spec *t = &tails[i];
@@ -889,15 +882,13 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
 
 /* ---- prepare: the first region's set-up, ahead of it ------------------------------ */
 
-/* Is |w|'s params set resident, every vector of it (cmu held)? */
-static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
+/* Is |w|'s params set (described in |want|) resident, every vector of it (cmu held)? */
+static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec want[V_COUNT])
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
-    const rset *set = find_set(cb, w);
+    const rset *set = find_set(cb, w, want);
     if (!set)
         return false;
-    rvec want[V_COUNT];
-    describe(want, w);
     for (int k = 0; k < V_COUNT; k++)
         if (want[k].n && on_device(cb, k) &&
             (!set->v[k].dev || !same_vector(&set->v[k], &want[k])))
@@ -914,10 +905,9 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w)
  * vector that does not fit or fails to upload is left to the region (which
  * uploads it or takes the CPU path).
  */
-static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, int k)
+static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w,
+                           const rvec want[V_COUNT], int k)
 {
-    rvec want[V_COUNT];
-    describe(want, w);
     cz_mutex_lock(&cb->cmu);
     rset *set = cb->preload_set;
     set->last_use = ++cb->clock;
@@ -943,13 +933,17 @@ static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, int k)
     cz_mutex_unlock(&cb->cmu);
 }
 
-/* Record (smu) what a region or the preparer found resident; |w| NULL: nothing known. */
-static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, unsigned h_log)
+/*
+ * Record (smu) what a region or the preparer found resident: |w|'s set, its
+ * h vector described in |h|; |w| NULL: nothing known.
+ */
+static void note_prepared(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec *h,
+                          unsigned h_log)
 {
     pthread_mutex_lock(&cb->smu);
     cb->prepared_id = w ? w->params_id : NULL;
     if (w)
-        describe_one(&cb->prepared_h, w, V_H);
+        cb->prepared_h = *h;
     cb->prepared_log = w ? h_log : 0;
     pthread_mutex_unlock(&cb->smu);
 }
@@ -965,32 +959,34 @@ static void *prepare_main(void *arg)
 {
     cuda_backend_t *cb = arg;
     const cz_prove_work_t *w = &cb->prepare_bases;
+    rvec want[V_COUNT];   /* read once, before the lock (a params file's: from the file) */
+    describe(want, w);
     cz_mutex_lock(&cb->cmu);
     int rc = ensure_contexts(NULL, cb, w->log_m);
     if (rc == CZ_OK) {
         ensure_pair(cb->bounce);
-        rset *set = find_set(cb, w);
+        rset *set = find_set(cb, w, want);
         cb->preload_set = set ? set : new_set(cb, w);
         cb->preload_next = 0;
         /* the slots now, for the first partitions, if the whole set fits beside them; else
          * after the set, in what is left: the params come first */
         const size_t need = (size_t)2 << w->log_m;
-        if (room_for(NULL, cb, set_bytes(cb, w) + CZ__STAGE_SLOTS * need * sizeof(cz_fr)))
+        if (room_for(NULL, cb, set_bytes(cb, want) + CZ__STAGE_SLOTS * need * sizeof(cz_fr)))
             size_slots(NULL, cb, need);
     }
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
         for (int k = 0; k < V_COUNT; k++)
             if (on_device(cb, k))
-                preload_vector(cb, w, k);
+                preload_vector(cb, w, want, k);
         cz_mutex_lock(&cb->cmu);
         size_slots(NULL, cb, (size_t)2 << w->log_m);   /* no-op when sized above */
         cb->preload_set = NULL;
         pthread_cond_broadcast(&cb->ccv);
-        bool resident = set_resident(cb, w);
+        bool resident = set_resident(cb, w, want);
         unsigned h_log = cb->h_log;
         cz_mutex_unlock(&cb->cmu);
-        note_prepared(cb, resident ? w : NULL, h_log);
+        note_prepared(cb, resident ? w : NULL, &want[V_H], h_log);
     }
     pthread_mutex_lock(&cb->smu);
     cb->preparing = false;
@@ -1002,11 +998,11 @@ static void *prepare_main(void *arg)
 static void cuda_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
+    rvec h;
+    describe_one(&h, bases, V_H);   /* before smu: it may read the params file */
     pthread_mutex_lock(&cb->smu);
     /* one preparer at a time; none when the set was resident last time we looked (a
      * daemon's later jobs): never cmu here, a region may hold it for a second */
-    rvec h;
-    describe_one(&h, bases, V_H);
     bool known = cb->prepared_id == bases->params_id && same_vector(&cb->prepared_h, &h) &&
                  cb->prepared_log >= bases->log_m;
     if (!cb->preparing && !known) {
@@ -1028,29 +1024,33 @@ static void cuda_settle(cz_backend_t *be)
     pthread_mutex_unlock(&cb->smu);
 }
 
-static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w);
+static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w,
+                         const rvec want[V_COUNT]);
 
 static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
+    rvec want[V_COUNT];   /* the params' vectors, read once, before the lock */
+    describe(want, w);
     double t0 = cz_mono_s();
     cz_mutex_lock(&cb->cmu);   /* a preparer making the contexts: its set-up is this region's */
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
-    int rc = device_region(cb, ctx, w);
+    int rc = device_region(cb, ctx, w, want);
     w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
-    bool resident = rc == CZ_OK && set_resident(cb, w);
+    bool resident = rc == CZ_OK && set_resident(cb, w, want);
     if (rc == CZ_OK)   /* slots for the next partitions, where the device has room left */
         size_slots(NULL, cb, (size_t)2 << w->log_m);
     unsigned h_log = cb->h ? cb->h_log : 0;
     cz_mutex_unlock(&cb->cmu);
-    note_prepared(cb, resident ? w : NULL, h_log);
+    note_prepared(cb, resident ? w : NULL, &want[V_H], h_log);
     cuda_unstage(be, w);   /* the region failed before its H: the slot goes back here */
     return rc;
 }
 
-static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
+static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w,
+                         const rvec want[V_COUNT])
 {
     cb->clock++;
     double t0 = cz_mono_s();
@@ -1060,22 +1060,22 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w)
         return rc;
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
         return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
-    rset *set = find_set(cb, w);
+    rset *set = find_set(cb, w, want);
     if (!set)
         set = new_set(cb, w);
     set->last_use = cb->clock;
 
-    rc = h_part(ctx, cb, set, w);
+    rc = h_part(ctx, cb, set, w, want);
     if (rc != CZ_OK)
         return rc;
-    if ((rc = tails_ahead(ctx, cb, set, w)) != CZ_OK)
+    if ((rc = tails_ahead(ctx, cb, set, w, want)) != CZ_OK)
         return rc;
     t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);
     w->t_prep_wait = cz_mono_s() - t0;
     if (rc != CZ_OK)
         return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
-    return tails_part(ctx, cb, set, w);
+    return tails_part(ctx, cb, set, w, want);
 }
 
 static void cuda_free_backend(cz_backend_t *be)

@@ -87,11 +87,14 @@ CZ_TEST(fr_ops)
 static const uint64_t P_MINUS_1[6] = { 0xb9feffffffffaaaaull, 0x1eabfffeb153ffffull,
     0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull };
 
+/* Random values below 2^380 or (one in two) in [2^380, p): full top limbs too. */
 static void fp_random(blst_fp *r, cz_rng *rng)
 {
     for (int i = 0; i < 6; i++)
         r->l[i] = cz_rng_next(rng);
     r->l[5] &= (1ull << 60) - 1;                       /* < 2^380 < p */
+    if (cz_rng_next(rng) & 1)
+        r->l[5] = P_MINUS_1[5] - 1;                    /* >= 2^380, < p */
 }
 
 static size_t fp_inputs(blst_fp **pa, blst_fp **pb)

@@ -79,7 +79,9 @@ CZ__DI cz_dfp2 cz_dfp2_sub(const cz_dfp2 a, const cz_dfp2 b)
 { cz_dfp2 r = { cz_dfp_sub(a.c0, b.c0), cz_dfp_sub(a.c1, b.c1) }; return r; }
 CZ__DI cz_dfp2 cz_dfp2_neg(const cz_dfp2 a) { cz_dfp2 r = { cz_dfp_neg(a.c0), cz_dfp_neg(a.c1) }; return r; }
 
-/* Karatsuba, 3M: c0 = a0b0 - a1b1, c1 = (a0+a1)(b0+b1) - a0b0 - a1b1. */
+/* Karatsuba, 3M: c0 = a0b0 - a1b1, c1 = (a0+a1)(b0+b1) - a0b0 - a1b1. (Deferring the
+ * reductions, 3 double-width products + 2 reductions, was tried: 121 registers
+ * and a G2 MSM 14% slower on the H200; docs/PERFORMANCE.md.) */
 CZ__DI cz_dfp2 cz_dfp2_mul(const cz_dfp2 a, const cz_dfp2 b)
 {
     cz_dfp t0 = cz_dfp_mul(a.c0, b.c0);

@@ -141,10 +141,10 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
  * first instruction of the next row's O chain. The spare top bits keep O
  * below 2^(32*CZ_MN), so the O chains end without a carry out.
  */
-#define CZ__EO_REDC(e, o, P)                                                      \
+#define CZ__EO_REDC(e, o, P, FIRST_O)                                             \
     do {                                                                       \
         const uint32_t m_ = (e)[0] * CZ_MINV;                                  \
-        (o)[0] = cz__madlo_cc(m_, (P)[1], (o)[0]);                         \
+        (o)[0] = FIRST_O(m_, (P)[1], (o)[0]);                              \
         (o)[1] = cz__madchi_cc(m_, (P)[1], (o)[1]);                        \
         _Pragma("unroll")                                                      \
         for (int j_ = 3; j_ < CZ_MN - 1; j_ += 2) {                            \
@@ -176,6 +176,12 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
         (e)[0] = cz__add_cc((e)[0], e1_);                                      \
     } while (0)
 
+/*
+ * FIRST_O above is cz__madlo_cc where the caller consumes E'[0]'s pending
+ * carry itself before the next step (mul's product rows do), cz__madclo_cc
+ * where the next step follows at once and must take it in (redc_wide).
+ */
+
 /* a*b*R^-1 mod m. Needs a < mod and b < mod. */
 CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
 {
@@ -190,7 +196,7 @@ CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
         o[j] = a.l[j + 1] * b0;
         o[j + 1] = __umulhi(a.l[j + 1], b0);
     }
-    CZ__EO_REDC(e, o, p);
+    CZ__EO_REDC(e, o, p, cz__madlo_cc);
 #pragma unroll
     for (int i = 1; i < CZ_MN; i++) {
         const uint32_t bi = b.l[i];
@@ -211,7 +217,7 @@ CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
             e[j + 1] = cz__madchi_cc(bi, a.l[j], e[j + 1]);
         }
         o[CZ_MN - 1] = cz__addc(o[CZ_MN - 1], 0);
-        CZ__EO_REDC(e, o, p);
+        CZ__EO_REDC(e, o, p, cz__madlo_cc);
     }
     /* T = E + 2^32 O, with E[0]'s carry still pending */
     CZ_MT r;
@@ -221,9 +227,119 @@ CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
     r.l[CZ_MN - 1] = cz__addc(e[CZ_MN - 1], o[CZ_MN - 2]);
     return CZ_MF(reduce_once)(r);
 }
+
+/*
+ * ---- squaring: a double-width product and its reduction -------------------
+ *
+ * Squaring as a double-width product, then one Montgomery reduction: the
+ * cross products a_i a_j (i < j) are made once and doubled, so the product
+ * takes CZ_MN(CZ_MN-1)/2 + CZ_MN limb products, not CZ_MN^2. Measured on the
+ * H200: the G1 MSM's accumulation (8M + 2S per addition) 3.6% faster.
+ *
+ * The products are added as lo/hi pairs into two accumulators, X for the
+ * pairs that start at an even word and Y for those at an odd one, so every
+ * pair lands on an aligned register pair (ptxas fuses it into one
+ * IMAD.WIDE.U32, as in mul) and each row is one carry chain per accumulator.
+ * A row's chain ends with its carry added into the word after its last
+ * pair. That word is never covered by an earlier chain of its accumulator
+ * (the chains' last words do not decrease from row to row) and takes at most
+ * two such carries before a later chain covers it, so the carry add cannot
+ * overflow; and a partial sum of the product never exceeds the product, so
+ * no chain carries out of the top word.
+ */
+
+/* acc += ai * a_j * 2^(32(i+j)) for j = j0, j0+2, ... < CZ_MN (pairs of one start parity). */
+CZ__DI void CZ_MF(add_row)(uint32_t *acc, uint32_t ai, const uint32_t *a, int i, int j0)
+{
+    if (j0 >= CZ_MN)
+        return;
+    acc[i + j0] = cz__madlo_cc(ai, a[j0], acc[i + j0]);
+    acc[i + j0 + 1] = cz__madchi_cc(ai, a[j0], acc[i + j0 + 1]);
+#pragma unroll
+    for (int j = j0 + 2; j < CZ_MN; j += 2) {
+        acc[i + j] = cz__madclo_cc(ai, a[j], acc[i + j]);
+        acc[i + j + 1] = cz__madchi_cc(ai, a[j], acc[i + j + 1]);
+    }
+    const int after = i + j0 + 2 * ((CZ_MN - 1 - j0) / 2) + 2;
+    if (after < 2 * CZ_MN)
+        acc[after] = cz__addc(acc[after], 0);
+}
+
+/* t = x + y, 2*CZ_MN words; the sum fits (it is a partial product). */
+CZ__DI void CZ_MF(wide_sum)(uint32_t *t, const uint32_t *x, const uint32_t *y)
+{
+    t[0] = cz__add_cc(x[0], y[0]);
+#pragma unroll
+    for (int k = 1; k < 2 * CZ_MN - 1; k++) t[k] = cz__addc_cc(x[k], y[k]);
+    t[2 * CZ_MN - 1] = cz__addc(x[2 * CZ_MN - 1], y[2 * CZ_MN - 1]);
+}
+
+/* t = a^2 as 2*CZ_MN words: the cross products once, doubled, plus the squares. */
+CZ__DI void CZ_MF(wide_sqr)(uint32_t *t, const CZ_MT a)
+{
+    uint32_t x[2 * CZ_MN], y[2 * CZ_MN];
+#pragma unroll
+    for (int k = 0; k < 2 * CZ_MN; k++) x[k] = y[k] = 0;
+#pragma unroll
+    for (int i = 0; i < CZ_MN - 1; i++) {
+        CZ_MF(add_row)(y, a.l[i], a.l, i, i + 1);            /* pairs at 2i+1, 2i+3, ... */
+        CZ_MF(add_row)(x, a.l[i], a.l, i, i + 2);            /* pairs at 2i+2, 2i+4, ... */
+    }
+    CZ_MF(wide_sum)(t, x, y);
+    /* the cross sum is below a^2 / 2, so doubling it keeps 2*CZ_MN words */
+#pragma unroll
+    for (int k = 2 * CZ_MN - 1; k > 0; k--) t[k] = __funnelshift_l(t[k - 1], t[k], 1);
+    t[0] <<= 1;
+    t[0] = cz__madlo_cc(a.l[0], a.l[0], t[0]);
+    t[1] = cz__madchi_cc(a.l[0], a.l[0], t[1]);
+#pragma unroll
+    for (int i = 1; i < CZ_MN - 1; i++) {
+        t[2 * i] = cz__madclo_cc(a.l[i], a.l[i], t[2 * i]);
+        t[2 * i + 1] = cz__madchi_cc(a.l[i], a.l[i], t[2 * i + 1]);
+    }
+    t[2 * CZ_MN - 2] = cz__madclo_cc(a.l[CZ_MN - 1], a.l[CZ_MN - 1], t[2 * CZ_MN - 2]);
+    t[2 * CZ_MN - 1] = cz__madchi(a.l[CZ_MN - 1], a.l[CZ_MN - 1], t[2 * CZ_MN - 1]);
+}
+
+/*
+ * t * R^-1 mod m, fully reduced, for t < mod * R (t as 2*CZ_MN words). The
+ * CZ_MN reduction steps see only the low half L (the multiples they add are
+ * chosen from the low words), so REDC(t) = (L + q mod)/R + H with
+ * (L + q mod)/R <= mod and H < mod: one conditional subtraction.
+ */
+CZ__DI CZ_MT CZ_MF(redc_wide)(const uint32_t *t)
+{
+    uint32_t e[CZ_MN], o[CZ_MN], p[CZ_MN];
+#pragma unroll
+    for (int j = 0; j < CZ_MN; j++) {
+        p[j] = CZ_MMOD[j];
+        e[j] = t[j];
+        o[j] = 0;
+    }
+    CZ__EO_REDC(e, o, p, cz__madlo_cc);
+#pragma unroll
+    for (int i = 1; i < CZ_MN; i++)
+        CZ__EO_REDC(e, o, p, cz__madclo_cc);
+    CZ_MT r;
+    r.l[0] = e[0];
+#pragma unroll
+    for (int j = 1; j < CZ_MN - 1; j++) r.l[j] = cz__addc_cc(e[j], o[j - 1]);
+    r.l[CZ_MN - 1] = cz__addc(e[CZ_MN - 1], o[CZ_MN - 2]);
+    r.l[0] = cz__add_cc(r.l[0], t[CZ_MN]);
+#pragma unroll
+    for (int j = 1; j < CZ_MN - 1; j++) r.l[j] = cz__addc_cc(r.l[j], t[CZ_MN + j]);
+    r.l[CZ_MN - 1] = cz__addc(r.l[CZ_MN - 1], t[2 * CZ_MN - 1]);
+    return CZ_MF(reduce_once)(r);
+}
 #undef CZ__EO_REDC
 
-CZ__DI CZ_MT CZ_MF(sqr)(const CZ_MT a) { return CZ_MF(mul)(a, a); }
+/* a^2 R^-1: 234 fused limb products against mul's 300 for CZ_MN = 12 (66 + 12 + 156). */
+CZ__DI CZ_MT CZ_MF(sqr)(const CZ_MT a)
+{
+    uint32_t t[2 * CZ_MN];
+    CZ_MF(wide_sqr)(t, a);
+    return CZ_MF(redc_wide)(t);
+}
 
 /* a^e, e given as |nwords| little-endian 32-bit words (square and multiply). */
 static __device__ __noinline__ CZ_MT CZ_MF(pow)(const CZ_MT a, const uint32_t *e, int nwords)

@@ -8,10 +8,11 @@
  * The algorithm and the memory layout are described in msm.cu.
  *
  * Code size: only the mixed addition in the two hot loops (accumulate and
- * batch_partial) is inlined, and only for G1 (the H and L MSMs); every other
- * use calls one out-of-line copy of the formula. Inlining all of them made
- * this file take 11 CPU minutes to compile (and spill more), for no gain
- * outside the hot loops.
+ * batch_partial) is inlined; every other use calls one out-of-line copy of
+ * the formula. Inlining all of them made this file take 11 CPU minutes to
+ * compile (and spill more), for no gain outside the hot loops. G2 inlines it
+ * too: out of line (ptxas -v, sm_90) its callers kept an 808-byte stack
+ * frame and the callee spilled 512 bytes a call.
  */
 
 #define F_(x) CZ_EFN(x)
@@ -378,7 +379,7 @@ static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
         if ((rc = cz__msm_sort(ctx, m, pl, total, &keys, &vals)) != CZ_OK)
             break;
         cz__msm_prof_mark(m, CZ__PROF_SORT);
-        const uint32_t K = cz__msm_run_len(total);
+        const uint32_t K = cz__msm_run_len(total, nb);
         const uint32_t threads = (total + K - 1) / K;
         CZ_KP(msm_accumulate)<<<cz__blocks(threads, 128), 128, 0, st>>>(
             buckets, head, tail, m->flags, keys, vals, bases, m->zeros, total, K);

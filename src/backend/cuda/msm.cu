@@ -17,9 +17,12 @@
  *     (runs spanning many slices by pointer jumping). Each chunk fills empty buckets by stores; from the
  *     second chunk on they are then added into the totals by a merge kernel
  *     (one thread per bucket, no divergence).
- *  4. reduce: running sums over segments of each window's buckets, then a
- *     grouped sum per window, then to Jacobian: nwin points back to the host,
- *     combined there by Horner's rule (nwin*c doublings, microseconds).
+ *  4. reduce: per segment of S buckets a weighted (running) sum acc_k and a
+ *     plain sum run_k; the window's sum_k acc_k + S sum_k k run_k is taken
+ *     as sum_k acc_k + S sum_i 2^i U_i (U_i: the run_k with bit i of k set),
+ *     i.e. log2(segments) + 1 plain grouped sums and one Horner step per
+ *     window; then to Jacobian: nwin points back to the host, combined there
+ *     by Horner's rule (nwin*c doublings, microseconds).
  * The window size c minimises n*nwin(c) mixed additions plus the bucket work
  * nwin*2^(c-1)*(reduction + one add per chunk), within the key capacity.
  *
@@ -47,6 +50,7 @@
 #define CZ__PARTIALS (1u << 20)           /* slices per chunk, at most */
 #define CZ__SEGMENT_THREADS 65536u        /* bucket-reduction threads, about */
 #define CZ__SUM_FANIN 32u
+#define CZ__BIT_SUM_FANIN 8u              /* first pass of the window sums: short chains */
 #define CZ__BATCH_THREADS 262144u
 #define CZ__MIN_CHUNK ((size_t)1 << 20)
 #define CZ__MAX_CHUNK ((size_t)1 << 24)
@@ -141,11 +145,14 @@ static uint32_t cz__msm_run_len(uint32_t total, uint32_t buckets)
     return k < 16 ? 16 : k;
 }
 
-/* Buckets per reduction segment: a power of two giving ~CZ__SEGMENT_THREADS threads. */
+/*
+ * Buckets per reduction segment: a power of two giving ~CZ__SEGMENT_THREADS
+ * threads, and at least two segments a window (the window sums need one bit).
+ */
 static uint32_t cz__msm_segment(const cz__msm_plan *pl)
 {
     uint32_t s = 1;
-    while (s < pl->half && (size_t)pl->nwin * pl->half / s > CZ__SEGMENT_THREADS)
+    while (s < pl->half / 2 && (size_t)pl->nwin * pl->half / s > CZ__SEGMENT_THREADS)
         s <<= 1;
     return s;
 }

@@ -199,41 +199,80 @@ CZ_KP(msm_merge)(XYZZ *totals, const XYZZ *chunk, uint32_t n)
     CZ_KP(bucket_add)(totals + i, c);
 }
 
-/* k * p for a small k (a bucket-segment offset), double and add. */
-CZ__DI XYZZ CZ_KP(small_mul)(const XYZZ p, uint32_t k)
-{
-    XYZZ r = CZ_EP(xyzz_inf)();
-    for (int bit = 31 - __clz(k); bit >= 0; bit--) {
-        r = CZ_KP(dbl)(r);
-        if (k >> bit & 1)
-            r = CZ_KP(add)(r, p);
-    }
-    return r;
-}
-
 /*
- * Bucket reduction: thread (w, j) takes buckets [jS, jS+S) of window w
- * (bucket b holds the points of digit b+1) and writes
- * sum_b (b+1) B_b = sum_i (i+1) B_{jS+i} + jS * sum_i B_{jS+i},
- * the first by a running sum from the top.
+ * Bucket reduction, step 1: thread (w, k) takes the S buckets [kS, kS+S) of
+ * window w (bucket b holds the points of digit b+1) and writes
+ *   acc[t] = sum_i (i+1) B_{kS+i}   (a running sum from the top)
+ *   run[t] = sum_i B_{kS+i}
+ * so that the window's sum_b (b+1) B_b = sum_k acc_k + S * sum_k k run_k.
  */
 static __global__ void __launch_bounds__(128)
-CZ_KP(msm_segments)(XYZZ *out, const XYZZ *buckets, uint32_t half, uint32_t S, uint32_t nseg,
-                    uint32_t nwin)
+CZ_KP(msm_segments)(XYZZ *acc_out, XYZZ *run_out, const XYZZ *buckets, uint32_t half, uint32_t S,
+                    uint32_t nseg, uint32_t nwin)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg * nwin)
         return;
-    const uint32_t w = t / nseg, j = t % nseg;
-    const XYZZ *b = buckets + (size_t)w * half + (size_t)j * S;
+    const uint32_t w = t / nseg, k = t % nseg;
+    const XYZZ *b = buckets + (size_t)w * half + (size_t)k * S;
     XYZZ run = CZ_EP(xyzz_inf)(), acc = CZ_EP(xyzz_inf)();
     for (int i = (int)S - 1; i >= 0; i--) {
         run = CZ_KP(add)(run, CZ_KP(xload)(b + i));
         acc = CZ_KP(add)(acc, run);
     }
-    if (j)
-        acc = CZ_KP(add)(acc, CZ_KP(small_mul)(run, j * S));
-    CZ_KP(xstore)(out + t, acc);
+    CZ_KP(xstore)(acc_out + t, acc);
+    CZ_KP(xstore)(run_out + t, run);
+}
+
+/*
+ * Step 2, first pass of the grouped sums (nseg = 2^m): sum_k k run_k =
+ * sum_i 2^i U_i with U_i the sum of the run_k whose k has bit i set, so
+ * window w has m + 1 plain sums to take, each of nseg/2 elements: groups
+ * (w, i < m) sum U_i's elements, group (w, m) sums A = sum_k acc_k (an
+ * element: acc_2r + acc_2r+1). Thread (group, q) sums elements [qR, qR+R).
+ * This replaced a double-and-add of run_k by kS in every segment thread
+ * (log2(kS) doublings against its 2S additions: 2/3 of G2's c = 16 work).
+ */
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_bit_sums)(XYZZ *out, const XYZZ *acc, const XYZZ *run, uint32_t nseg, uint32_t m,
+                    uint32_t R, uint32_t outL, uint32_t nwin)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nwin * (m + 1) * outL)
+        return;
+    const uint32_t q = t % outL, group = t / outL, i = group % (m + 1), w = group / (m + 1);
+    const uint32_t elems = nseg / 2, lo = q * R, hi = lo + R < elems ? lo + R : elems;
+    const XYZZ *a = acc + (size_t)w * nseg, *r = run + (size_t)w * nseg;
+    XYZZ sum = CZ_EP(xyzz_inf)();
+    for (uint32_t e = lo; e < hi; e++) {
+        if (i == m) {
+            sum = CZ_KP(add)(sum, CZ_KP(xload)(a + 2 * e));
+            sum = CZ_KP(add)(sum, CZ_KP(xload)(a + 2 * e + 1));
+        } else {   /* the e-th k with bit i set: e with a one inserted at bit i */
+            const uint32_t k = (e >> i << (i + 1)) | 1u << i | (e & ((1u << i) - 1));
+            sum = CZ_KP(add)(sum, CZ_KP(xload)(r + k));
+        }
+    }
+    CZ_KP(xstore)(out + t, sum);
+}
+
+/*
+ * Step 3, one thread per window: from the m + 1 sums (U_0 .. U_m-1, A) of
+ * window w, A + S * sum_i 2^i U_i (Horner's rule; S = 2^log_s).
+ */
+static __global__ void CZ_KP(msm_window_sum)(XYZZ *out, const XYZZ *sums, uint32_t m,
+                                              uint32_t log_s, uint32_t nwin)
+{
+    const uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= nwin)
+        return;
+    const XYZZ *u = sums + (size_t)w * (m + 1);
+    XYZZ r = CZ_KP(xload)(u + m - 1);
+    for (int i = (int)m - 2; i >= 0; i--)
+        r = CZ_KP(add)(CZ_KP(dbl)(r), CZ_KP(xload)(u + i));
+    for (uint32_t i = 0; i < log_s; i++)
+        r = CZ_KP(dbl)(r);
+    CZ_KP(xstore)(out + w, CZ_KP(add)(r, CZ_KP(xload)(u + m)));
 }
 
 /* One step of a grouped sum: out[g][k] = sum of in[g][kR .. kR+R) (L per group). */
@@ -406,15 +445,26 @@ static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
         return rc;
 
     const uint32_t S = cz__msm_segment(pl), nseg = pl->half / S;
+    const uint32_t m_bits = 31 - __builtin_clz(nseg), log_s = 31 - __builtin_clz(S);
+    XYZZ *scratch = (XYZZ *)m->scratch;
     CZ_KP(msm_segments)<<<cz__blocks((size_t)nseg * pl->nwin, 128), 128, 0, st>>>(
-        head, totals, pl->half, S, nseg, pl->nwin);
+        head, tail, totals, pl->half, S, nseg, pl->nwin);
     if ((rc = cz__cuda_check(ctx, "msm: segment kernel")) != CZ_OK)
         return rc;
-    XYZZ *sums = CZ_KP(sum_all)(ctx, &rc, head, tail, nseg, pl->nwin, st);
+    const uint32_t groups = pl->nwin * (m_bits + 1);
+    const uint32_t outL = (nseg / 2 + CZ__BIT_SUM_FANIN - 1) / CZ__BIT_SUM_FANIN;
+    CZ_KP(msm_bit_sums)<<<cz__blocks((size_t)groups * outL, 128), 128, 0, st>>>(
+        scratch, head, tail, nseg, m_bits, CZ__BIT_SUM_FANIN, outL, pl->nwin);
+    if ((rc = cz__cuda_check(ctx, "msm: bit-sum kernel")) != CZ_OK)
+        return rc;
+    const XYZZ *sums = CZ_KP(sum_all)(ctx, &rc, scratch, head, outL, groups, st);
     if (rc != CZ_OK)
         return rc;
+    CZ_KP(msm_window_sum)<<<1, CZ__MAX_WINDOWS, 0, st>>>(tail, sums, m_bits, log_s, pl->nwin);
+    if ((rc = cz__cuda_check(ctx, "msm: window-sum kernel")) != CZ_OK)
+        return rc;
     JAC *d_win = (JAC *)m->out;
-    CZ_KP(to_jac)<<<1, CZ__MAX_WINDOWS, 0, st>>>(d_win, sums, pl->nwin);
+    CZ_KP(to_jac)<<<1, CZ__MAX_WINDOWS, 0, st>>>(d_win, tail, pl->nwin);
     if ((rc = cz__cuda_check(ctx, "msm: to_jac kernel")) != CZ_OK)
         return rc;
     CZ__CU(ctx, cudaMemcpyAsync(win, d_win, pl->nwin * sizeof(JAC), cudaMemcpyDeviceToHost, st));

@@ -48,7 +48,8 @@
 #define CZ__MAX_WINDOWS 128u              /* c = 2 over 255 bits */
 #define CZ__ENTRIES_PER_POINT 16u         /* key capacity = 16 * max_chunk */
 #define CZ__PARTIALS (1u << 20)           /* slices per chunk, at most */
-#define CZ__SEGMENT_THREADS 65536u        /* bucket-reduction threads, about */
+#define CZ__SEGMENT_THREADS 262144u       /* bucket-reduction threads, at most */
+#define CZ__SEGMENT_MIN 8u                /* buckets per reduction thread, at least */
 #define CZ__SUM_FANIN 32u
 #define CZ__BIT_SUM_FANIN 8u              /* first pass of the window sums: short chains */
 #define CZ__BATCH_THREADS 262144u
@@ -146,13 +147,16 @@ static uint32_t cz__msm_run_len(uint32_t total, uint32_t buckets)
 }
 
 /*
- * Buckets per reduction segment: a power of two giving ~CZ__SEGMENT_THREADS
- * threads, and at least two segments a window (the window sums need one bit).
+ * Buckets per reduction segment: a power of two, at least CZ__SEGMENT_MIN
+ * (the window sums cost ~log2(segments)/(4S) of the segment additions),
+ * giving at most CZ__SEGMENT_THREADS threads, and at least two segments a
+ * window (the window sums need one bit).
  */
 static uint32_t cz__msm_segment(const cz__msm_plan *pl)
 {
     uint32_t s = 1;
-    while (s < pl->half / 2 && (size_t)pl->nwin * pl->half / s > CZ__SEGMENT_THREADS)
+    while (s < pl->half / 2 &&
+           (s < CZ__SEGMENT_MIN || (size_t)pl->nwin * pl->half / s > CZ__SEGMENT_THREADS))
         s <<= 1;
     return s;
 }

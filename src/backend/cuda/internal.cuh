@@ -21,6 +21,8 @@ int cz__cuda_fail(cz_ctx_t *ctx, cudaError_t e, const char *what);
 
 /* Two-level tables: an exponent or index e < 2^28 splits as hi*2^14 + lo. */
 #define CZ__SPLIT 14u
+/* The direct twiddle table: w^(j 2^(log_n - D)) for j < 2^D, D = min(log_n, 18) (8 MiB). */
+#define CZ__DIRECT_BITS 18u
 
 /*
  * A per-element factor fused into an NTT pass: f(idx) = lo[idx & (2^14-1)] *
@@ -48,6 +50,7 @@ struct cz_cuda_ntt_domain {
     cz_dfr *mem;                    /* one allocation holding every table */
     const cz_dfr *om[2];            /* [fwd, inv] omega_1024^i, i < 512 */
     const cz_dfr *wlo[2], *whi[2];  /* [fwd, inv] w^e for e < 2^log_n, two-level */
+    const cz_dfr *wdir[2];          /* [fwd, inv] w^e for e a multiple of 2^(log_n - D), direct */
     const cz_dfr *g_lo, *ginv_lo;   /* g^i, g^-i, i < 2^14 */
     const cz_dfr *g_hi;             /* g^(j 2^14) */
     const cz_dfr *g_hi_minv;        /* m^-1 g^(j 2^14) */

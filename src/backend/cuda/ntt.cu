@@ -21,7 +21,9 @@
  * w^(lo * 2^(L-s-k) * bitrev_k(m)) (DIT, before it). So each pass costs the
  * butterflies of a size-2^k transform plus two multiplications per element
  * (building the twiddle from a two-level table, applying it), and only
- * P-1 passes carry such twiddles. This is the "four-step" factorisation
+ * P-1 passes carry such twiddles. A pass whose exponents are all multiples
+ * of 2^(L-18) (the middle one of three) reads them from a direct table of
+ * 2^18 (8 MiB, L2-resident) instead: one multiplication per element. This is the "four-step" factorisation
  * (Bailey, "FFTs in external or hierarchical memory", 1990) applied per pass.
  *
  * DIF (Gentleman-Sande) takes natural order to bit-reversed, DIT
@@ -50,6 +52,9 @@ typedef struct {
     cz_dfr *data;
     const cz_dfr *om;                 /* omega_1024^i, i < 512 */
     const cz_dfr *wlo, *whi;          /* w^e two-level */
+    const cz_dfr *wdir;               /* w^e, e a multiple of 2^dshift: direct */
+    unsigned dshift;
+    int direct;                       /* this pass's twiddle exponents are all in wdir */
     cz__ntt_scale in, out;
     unsigned L, s, k;
     unsigned lsl;                     /* log2 of the stride between a group's elements */
@@ -81,6 +86,12 @@ CZ__DI cz_dfr two_level(const cz_dfr *lo, const cz_dfr *hi, uint32_t e)
 {
     cz_dfr a = cz_dfr_load(lo + (e & ((1u << CZ__SPLIT) - 1)));
     return cz_dfr_mul(a, cz_dfr_load(hi + (e >> CZ__SPLIT)));
+}
+
+/* The between-pass twiddle w^e: one load from the direct table where it covers e. */
+CZ__DI cz_dfr pass_twiddle(const cz__pass &a, uint32_t e)
+{
+    return a.direct ? cz_dfr_load(a.wdir + (e >> a.dshift)) : two_level(a.wlo, a.whi, e);
 }
 
 CZ__DI cz_dfr scale_factor(const cz__ntt_scale sc, uint32_t pos, unsigned L)
@@ -156,7 +167,7 @@ static __global__ void __launch_bounds__(CZ__BLOCK_E / (2 * CZ_NTT_BPT), CZ_NTT_
         uint32_t pos = element_pos(a, threadIdx.x + h * T, &si, &m, &lo);
         cz_dfr v = sm_get(sm, si);
         if (a.twiddle)
-            v = cz_dfr_mul(v, two_level(a.wlo, a.whi, (lo * bitrev(m, a.k)) << a.s));
+            v = cz_dfr_mul(v, pass_twiddle(a, (lo * bitrev(m, a.k)) << a.s));
         if (a.last && a.out.lo)
             v = cz_dfr_mul(v, scale_factor(a.out, pos, a.L));
         cz_dfr_store(a.data + pos, v);
@@ -177,7 +188,7 @@ static __global__ void __launch_bounds__(CZ__BLOCK_E / (2 * CZ_NTT_BPT), CZ_NTT_
         if (a.first && a.in.lo)
             v = cz_dfr_mul(v, scale_factor(a.in, pos, a.L));
         if (a.twiddle)
-            v = cz_dfr_mul(v, two_level(a.wlo, a.whi, (lo * bitrev(m, a.k)) << (a.L - a.s - a.k)));
+            v = cz_dfr_mul(v, pass_twiddle(a, (lo * bitrev(m, a.k)) << (a.L - a.s - a.k)));
         sm_put(sm, si, v);
     }
     __syncthreads();
@@ -226,6 +237,11 @@ static __global__ void cz__bitrev_kernel(cz_dfr *data, unsigned L)
     }
 }
 
+static unsigned direct_bits(unsigned log_n)
+{
+    return log_n < CZ__DIRECT_BITS ? log_n : CZ__DIRECT_BITS;
+}
+
 static int run_passes(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, cz_dfr *data, int inverse,
                       cz__ntt_scale in, cz__ntt_scale out, cudaStream_t stream, int dit)
 {
@@ -238,6 +254,8 @@ static int run_passes(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, cz_dfr *data, 
     a.om = d->om[inverse ? 1 : 0];
     a.wlo = d->wlo[inverse ? 1 : 0];
     a.whi = d->whi[inverse ? 1 : 0];
+    a.wdir = d->wdir[inverse ? 1 : 0];
+    a.dshift = L - direct_bits(L);
     a.in = in;
     a.out = out;
     a.L = L;
@@ -251,6 +269,8 @@ static int run_passes(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, cz_dfr *data, 
         a.first = p == 0;
         a.last = p + 1 == npass;
         a.twiddle = dit ? s > 0 : s + a.k < L;
+        /* exponents are multiples of 2^(s) (DIF) or 2^(L-s-k) (DIT) below 2^L */
+        a.direct = (dit ? L - s - a.k : s) >= a.dshift;
         dim3 grid(1u << (L - lE)), block(1u << (lE - 1 - a.lbpt));
         if (dit)
             cz__dit_kernel<<<grid, block, 0, stream>>>(a);
@@ -307,7 +327,7 @@ extern "C" size_t cz__cuda_ntt_domain_elems(unsigned log_n)
 {
     size_t nlo = (size_t)1 << (log_n < CZ__SPLIT ? log_n : CZ__SPLIT);
     size_t nhi = (size_t)1 << (log_n > CZ__SPLIT ? log_n - CZ__SPLIT : 0);
-    return 1024 + 4 * nlo + 6 * nhi + 2;
+    return 1024 + 4 * nlo + 6 * nhi + 2 * ((size_t)1 << direct_bits(log_n)) + 2;
 }
 
 extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, unsigned log_n)
@@ -317,6 +337,7 @@ extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, u
         return cz_fail(ctx, CZ_ERANGE, "cuda ntt: log_n %u outside 1..28", log_n);
     const size_t nlo = (size_t)1 << (log_n < CZ__SPLIT ? log_n : CZ__SPLIT);
     const size_t nhi = (size_t)1 << (log_n > CZ__SPLIT ? log_n - CZ__SPLIT : 0);
+    const size_t ndir = (size_t)1 << direct_bits(log_n);
     const size_t total = cz__cuda_ntt_domain_elems(log_n);
     cz_fr *h = (cz_fr *)malloc(total * sizeof(cz_fr));
     cz_cuda_ntt_domain *d = (cz_cuda_ntt_domain *)calloc(1, sizeof *d);
@@ -354,6 +375,8 @@ extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, u
     size_t o_ghim = off; off += nhi;
     size_t o_ginvhim = off; off += nhi;
     size_t o_ginvhik = off; off += nhi;
+    size_t o_wdir0 = off; off += ndir;
+    size_t o_wdir1 = off; off += ndir;
     size_t o_cminv = off; off += 1;
     size_t o_ck = off; off += 1;
 
@@ -370,6 +393,13 @@ extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, u
     powers(h + o_ghim, nhi, &gs, &minv);
     powers(h + o_ginvhim, nhi, &gis, &minv);
     powers(h + o_ginvhik, nhi, &gis, &k);
+    cz_fr wd = w, wid = winv;                          /* w^(2^(log_n - D)) */
+    for (unsigned i = direct_bits(log_n); i < log_n; i++) {
+        cz_fr_sqr(&wd, &wd);
+        cz_fr_sqr(&wid, &wid);
+    }
+    powers(h + o_wdir0, ndir, &wd, &one);
+    powers(h + o_wdir1, ndir, &wid, &one);
     h[o_cminv] = minv;
     h[o_ck] = k;
 
@@ -394,6 +424,8 @@ extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, u
     d->wlo[1] = m + o_wlo1;
     d->whi[0] = m + o_whi0;
     d->whi[1] = m + o_whi1;
+    d->wdir[0] = m + o_wdir0;
+    d->wdir[1] = m + o_wdir1;
     d->g_lo = m + o_glo;
     d->ginv_lo = m + o_ginvlo;
     d->g_hi = m + o_ghi;

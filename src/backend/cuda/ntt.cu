@@ -23,8 +23,9 @@
  * (building the twiddle from a two-level table, applying it), and only
  * P-1 passes carry such twiddles. A pass whose exponents are all multiples
  * of 2^(L-18) (the middle one of three) reads them from a direct table of
- * 2^18 (8 MiB, L2-resident) instead: one multiplication per element. This is the "four-step" factorisation
- * (Bailey, "FFTs in external or hierarchical memory", 1990) applied per pass.
+ * 2^18 (8 MiB, L2-resident) instead: one multiplication per element. This
+ * is the "four-step" factorisation (Bailey, "FFTs in external or
+ * hierarchical memory", 1990) applied per pass.
  *
  * DIF (Gentleman-Sande) takes natural order to bit-reversed, DIT
  * (Cooley-Tukey) bit-reversed to natural, so NR/RN transforms need no
@@ -314,11 +315,11 @@ static void powers(cz_fr *out, size_t count, const cz_fr *x, const cz_fr *c)
     }
 }
 
-/* x^(2^14) */
-static cz_fr pow_split(const cz_fr *x)
+/* x^(2^k), by k squarings */
+static cz_fr pow_2k(const cz_fr *x, unsigned k)
 {
     cz_fr y = *x;
-    for (unsigned i = 0; i < CZ__SPLIT; i++)
+    for (unsigned i = 0; i < k; i++)
         cz_fr_sqr(&y, &y);
     return y;
 }
@@ -386,18 +387,16 @@ extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, u
     powers(h + o_wlo1, nlo, &winv, &one);
     powers(h + o_glo, nlo, &g, &one);
     powers(h + o_ginvlo, nlo, &ginv, &one);
-    cz_fr ws = pow_split(&w), wis = pow_split(&winv), gs = pow_split(&g), gis = pow_split(&ginv);
+    cz_fr ws = pow_2k(&w, CZ__SPLIT), wis = pow_2k(&winv, CZ__SPLIT);
+    cz_fr gs = pow_2k(&g, CZ__SPLIT), gis = pow_2k(&ginv, CZ__SPLIT);
     powers(h + o_whi0, nhi, &ws, &one);
     powers(h + o_whi1, nhi, &wis, &one);
     powers(h + o_ghi, nhi, &gs, &one);
     powers(h + o_ghim, nhi, &gs, &minv);
     powers(h + o_ginvhim, nhi, &gis, &minv);
     powers(h + o_ginvhik, nhi, &gis, &k);
-    cz_fr wd = w, wid = winv;                          /* w^(2^(log_n - D)) */
-    for (unsigned i = direct_bits(log_n); i < log_n; i++) {
-        cz_fr_sqr(&wd, &wd);
-        cz_fr_sqr(&wid, &wid);
-    }
+    const unsigned dshift = log_n - direct_bits(log_n);
+    cz_fr wd = pow_2k(&w, dshift), wid = pow_2k(&winv, dshift);   /* w^(2^(log_n - D)) */
     powers(h + o_wdir0, ndir, &wd, &one);
     powers(h + o_wdir1, ndir, &wid, &one);
     h[o_cminv] = minv;

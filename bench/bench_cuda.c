@@ -443,11 +443,14 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     blst_p2 got_dev, got_host, want;
     cz_cuda_msm_terms td = { .n = n, .scalars = d_scalars, .scalars_on_device = true };
     cz_cuda_msm_terms th = { .n = n, .scalars = s };
-    if (time_msm_cuda(ctx, m, group, &got_dev, d_bases, &td, iters, &dev) != CZ_OK ||
-        time_msm_cuda(ctx, m, group, &got_host, d_bases, &th, iters, &host) != CZ_OK) {
+    cz_cuda_msm_profile prof[2];   /* the last device-scalar run, the last host-scalar run */
+    int rc_dev = time_msm_cuda(ctx, m, group, &got_dev, d_bases, &td, iters, &dev);
+    cz_cuda_msm_last_profile(m, &prof[0]);
+    if (rc_dev != CZ_OK || time_msm_cuda(ctx, m, group, &got_host, d_bases, &th, iters, &host) != CZ_OK) {
         fail(ctx, "cuda msm");
         goto out;
     }
+    cz_cuda_msm_last_profile(m, &prof[1]);
     match = g2 ? blst_p2_is_equal(&got_dev, &got_host)
                : blst_p1_is_equal((blst_p1 *)&got_dev, (blst_p1 *)&got_host);
     if (baseline) {   /* the CPU MSM on all cores, same input: the ratio and the check */
@@ -476,12 +479,13 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
         if (cpu > 0)
             printf("; cpu %u threads %.1f ms, speedup %.1fx", threads, cpu * 1e3, cpu / dev);
         printf("; results %s\n", match ? "equal" : "DIFFER");
-        cz_cuda_msm_profile pr;
-        cz_cuda_msm_last_profile(m, &pr);
-        printf("  last run: c=%u, %u windows, %u chunk(s): digits %.2f ms, sort %.2f, "
-               "accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
-               pr.c, pr.nwin, pr.chunks, pr.digits_ms, pr.sort_ms, pr.accumulate_ms, pr.join_ms,
-               pr.merge_ms, pr.reduce_ms);
+        for (int k = 0; k < 2; k++) {
+            const cz_cuda_msm_profile *pr = &prof[k];
+            printf("  last %s run: c=%u, %u windows, %u pass(es): digits %.2f ms, sort %.2f, "
+                   "accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
+                   k ? "host-scalar" : "device-scalar", pr->c, pr->nwin, pr->passes, pr->digits_ms,
+                   pr->sort_ms, pr->accumulate_ms, pr->join_ms, pr->merge_ms, pr->reduce_ms);
+        }
     }
     ret = match ? CZ_EXIT_OK : CZ_EXIT_FAIL;
 out:

@@ -2,8 +2,9 @@
  * tests/gpu/test_cuda_msm.c — the device MSM and batch addition against the
  * CPU ones (ec/msm.h, themselves tested against naive sums): G1 and G2, many
  * sizes (1, 2, odd, chunked), every scalar mix, gathered bases, Montgomery
- * scalars on the device, skewed buckets (all scalars equal), duplicate
- * bases. Labelled gpu; skips without a device.
+ * scalars on the device (also in window passes, and at the H vector's
+ * 2^27 - 1), skewed buckets (all scalars equal), duplicate bases. Labelled
+ * gpu; skips without a device.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,123 @@ CZ_TEST(g1_msm_montgomery_device_scalars)
     free(f);
     free(s);
     cz_cuda_msm_free(m);
+}
+
+/*
+ * Device scalars in several window passes (the key capacity of a 2^20
+ * workspace is 2^24 entries: ~2^21 terms take 3 passes): Montgomery
+ * scalars converted in every pass, converted in place once (scratch), and
+ * canonical ones.
+ */
+CZ_TEST(g1_msm_device_scalars_in_window_passes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, (size_t)1 << 20));
+    const size_t n = ((size_t)1 << 21) + 12345;
+    void *bases = make_bases(1, n, 8192, 21);
+    cz_fr *f = malloc(n * sizeof *f);
+    blst_scalar *s = malloc(n * sizeof *s);
+    cz_rng rng;
+    cz_rng_seed(&rng, 22);
+    for (size_t i = 0; i < n; i++) {
+        cz_fr_random_rng(&f[i], &rng);
+        if (i % 7 == 0)
+            f[i] = CZ_FR_ZERO;
+        cz_fr_to_scalar(&s[i], &f[i]);
+    }
+    blst_p1 want, got;
+    CHECK_OK(cz_g1_msm(ctx(), &want, bases, s, n));
+    void *d = upload_bases(1, bases, n), *ds = NULL;
+    REQUIRE(d != NULL);
+    CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *f));
+    const struct { bool montgomery, scratch; const char *name; } cases[] = {
+        { true, false, "montgomery" }, { true, true, "montgomery, converted in place" },
+        { false, false, "canonical" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const void *src = cases[k].montgomery ? (const void *)f : (const void *)s;
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, src, n * sizeof *f));
+        cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true,
+                                .scalars_montgomery = cases[k].montgomery,
+                                .scalars_scratch = cases[k].scratch };
+        CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
+        cz_cuda_msm_profile pr;
+        cz_cuda_msm_last_profile(m, &pr);
+        CHECK(pr.passes > 1);
+        if (!blst_p1_is_equal(&want, &got))
+            CZ__FAIL("device scalars (%s), %u passes, c = %u: differs from the CPU", cases[k].name,
+                     pr.passes, pr.c);
+    }
+    cz_cuda_free(ds);
+    cz_cuda_free(d);
+    free(bases);
+    free(f);
+    free(s);
+    cz_cuda_msm_free(m);
+}
+
+/*
+ * The H MSM's size, 2^27 - 1 Montgomery scalars on the device, with the
+ * default workspace (the plan the 32GiB region runs: its widest windows, in
+ * passes). The bases are 16 points repeated, so the reference is cheap:
+ * sum_j (sum of the scalars of the terms i = j mod 16) P_j.
+ */
+CZ_TEST(g1_msm_h_sized_against_residue_sums)
+{
+    if (!gpu_or_skip())
+        return;
+    enum { POOL = 16 };
+    const size_t n = ((size_t)1 << 27) - 1, block = (size_t)1 << 20;
+    blst_p1_affine pool[POOL];
+    cz_group_random_affine(&CZ_G1, pool, POOL, 27);
+    blst_p1_affine *hb = malloc(block * sizeof *hb);
+    cz_fr *hf = malloc(block * sizeof *hf);
+    REQUIRE(hb && hf);
+    for (size_t i = 0; i < block; i++)
+        hb[i] = pool[i % POOL];
+    void *d = NULL, *ds = NULL;
+    CHECK_OK(cz_cuda_malloc(ctx(), &d, n * sizeof *hb));
+    CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *hf));
+    cz_fr sums[POOL];
+    for (int j = 0; j < POOL; j++)
+        sums[j] = CZ_FR_ZERO;
+    cz_rng rng;
+    cz_rng_seed(&rng, 28);
+    for (size_t off = 0; off < n; off += block) {   /* block is a multiple of POOL */
+        const size_t len = n - off < block ? n - off : block;
+        for (size_t i = 0; i < len; i++) {
+            /* a Montgomery representation below 2^254 < r: a valid element */
+            uint64_t l[4] = { cz_rng_next(&rng), cz_rng_next(&rng), cz_rng_next(&rng),
+                              cz_rng_next(&rng) >> 2 };
+            memcpy(&hf[i], l, sizeof l);
+            cz_fr_add(&sums[i % POOL], &sums[i % POOL], &hf[i]);
+        }
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), (char *)d + off * sizeof *hb, hb, len * sizeof *hb));
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), (char *)ds + off * sizeof *hf, hf, len * sizeof *hf));
+    }
+    blst_scalar ks[POOL];
+    for (int j = 0; j < POOL; j++)
+        cz_fr_to_scalar(&ks[j], &sums[j]);
+    blst_p1 want, got;
+    CHECK_OK(cz_g1_msm(ctx(), &want, pool, ks, POOL));
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true,
+                            .scalars_montgomery = true, .scalars_scratch = true };
+    CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
+    cz_cuda_msm_profile pr;
+    cz_cuda_msm_last_profile(m, &pr);
+    printf("  2^27 - 1 terms: c = %u, %u windows, %u passes\n", pr.c, pr.nwin, pr.passes);
+    if (!blst_p1_is_equal(&want, &got))
+        CZ__FAIL("2^27 - 1 device scalars (c = %u, %u passes) differ from the residue sums", pr.c,
+                 pr.passes);
+    cz_cuda_msm_free(m);
+    cz_cuda_free(ds);
+    cz_cuda_free(d);
+    free(hb);
+    free(hf);
 }
 
 CZ_TEST(batch_add_matches_cpu)

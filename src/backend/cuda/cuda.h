@@ -219,14 +219,17 @@ int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
  * multiplications and batch additions over bases already in device memory
  * (the layout of blst_p1_affine / blst_p2_affine arrays, as params files
  * hold them; the point at infinity is allowed). It owns one stream; use it
- * from one thread at a time. Terms are processed in chunks of at most
- * max_chunk (clamped to 2^20..2^24; 0 = 2^24), so any n works.
+ * from one thread at a time. Terms from the host (or gathered by an index)
+ * are processed in chunks of at most max_chunk (clamped to 2^20..2^24; 0 =
+ * 2^24), terms on the device in one chunk of up to 16 * max_chunk, its
+ * windows in passes that fit the sort's 16 * max_chunk keys, so any n works.
  *
  * Device memory: cz_cuda_msm_mem_bytes(max_chunk) at creation (about
- * 5.8 GiB for 2^24: the sort's keys/values for 16 digits per term, the
+ * 5.8 GiB for 2^24: the sort's keys/values for 16 * max_chunk digits, the
  * scalar staging, partial sums), plus the buckets, allocated on first need
  * and kept: nwin * 2^(c-1) points of 192 (G1) or 384 (G2) bytes, twice
- * when n exceeds one chunk (totals + the chunk's), at most 2.6 GiB (G1, c = 20).
+ * when n exceeds one chunk (totals + the chunk's), at most 5 GiB (G1 at
+ * 2^27 terms: c = 22, 4.5 GiB).
  *
  * Results are the same group elements as ec/msm.h computes (compare them as
  * points: Jacobian coordinates are not unique). Errors: CZ_EDEVICE (CUDA,
@@ -239,6 +242,8 @@ typedef struct {
     const void *scalars;        /* n 32-byte scalars */
     bool scalars_on_device;     /* device memory (else host, pinned or not) */
     bool scalars_montgomery;    /* cz_fr in Montgomery form (the H vector); else blst_scalar */
+    bool scalars_scratch;       /* device scalars the MSM may overwrite: Montgomery ones read
+                                 * in several passes are converted in place once */
     const uint32_t *index;      /* host: term i uses bases[index[i]]; NULL: bases[i] */
     unsigned nbits;             /* every scalar < 2^nbits (fewer windows); 0: 255 */
 } cz_cuda_msm_terms;

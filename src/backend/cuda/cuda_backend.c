@@ -172,7 +172,7 @@ static bool on_device(const cuda_backend_t *cb, int k)
 static size_t fixed_bytes(const cuda_backend_t *cb)
 {
     return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) + (cb->msm ? cz_cuda_msm_mem_bytes(0) : 0) +
-           slot_bytes(cb) + 3 * CZ__GIB;   /* buckets: at most 2.6 GiB, allocated on need */
+           slot_bytes(cb) + 5 * CZ__GIB;   /* buckets: at most 5 GiB (cuda.h), allocated on need */
 }
 
 /* Is the preparer uploading into |s| (cmu released meanwhile)? Such a set is never dropped. */
@@ -794,8 +794,10 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     const void *dev = ensure_vector(ctx, cb, set, w, V_H, &want[V_H], &rc);
     t0 = cz_mono_s();   /* the upload is t_upload's */
     if (rc == CZ_OK && dev) {
+        /* the coefficients are not read after the MSM: it may convert them in place */
         cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
-                                .scalars_on_device = true, .scalars_montgomery = true };
+                                .scalars_on_device = true, .scalars_montgomery = true,
+                                .scalars_scratch = true };
         rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
     } else if (rc == CZ_OK) {
         /* h bases not resident: coefficients to the host (into a, no longer needed; staged

@@ -2,20 +2,26 @@
  * backend/cuda/msm.cu — multi-scalar multiplication and batch addition on
  * the device, for G1 and G2 (the contract is in cuda.h).
  *
- * Pippenger with signed digits, per chunk of at most max_chunk terms:
+ * Pippenger with signed digits. The terms go in chunks: scalars on the
+ * host in chunks of at most max_chunk (the staging buffer's size), scalars
+ * on the device in one chunk of up to the key capacity. A chunk goes
+ * through its windows in passes of as many windows as the key capacity
+ * holds (all at once but for a large device chunk: the 2^27 H vector at
+ * c = 22 takes 6 passes of 2 windows), so buckets are added into across
+ * chunks (the merge below) only for host scalars. Per pass:
  *  1. digits: each scalar (converted from Montgomery form if it is the H
  *     vector) is cut into nwin signed c-bit digits d in [-2^(c-1), 2^(c-1)]
  *     (a digit above 2^(c-1) becomes d - 2^c and carries one into the next
- *     window). One (key, value) pair per window: key = w*2^(c-1) + |d|-1,
- *     value = base index | sign bit; a zero digit gets the key past every
- *     bucket and is counted.
+ *     window). One (key, value) pair per window of the pass: key = (w -
+ *     the pass's first window)*2^(c-1) + |d|-1, value = base index | sign
+ *     bit; a zero digit gets the key past every bucket and is counted.
  *  2. sort: CUB's radix sort over the key bits only: the entries of every
  *     bucket become one run, the zero digits sink to the end.
  *  3. accumulate (msm_impl.cuh): fixed-length slices of the sorted entries,
  *     one per thread (so skewed buckets cannot unbalance the load), summed
  *     in XYZZ with mixed additions; runs cut by slice ends are joined after
- *     (runs spanning many slices by pointer jumping). Each chunk fills empty buckets by stores; from the
- *     second chunk on they are then added into the totals by a merge kernel
+ *     (runs spanning many slices by pointer jumping). Each chunk fills
+ *     empty buckets by stores; from the second chunk on they are then added into the totals by a merge kernel
  *     (one thread per bucket, no divergence).
  *  4. reduce: per segment of S buckets a weighted (running) sum acc_k and a
  *     plain sum run_k; the window's sum_k acc_k + S sum_k k run_k is taken
@@ -24,7 +30,8 @@
  *     window; then to Jacobian: nwin points back to the host, combined there
  *     by Horner's rule (nwin*c doublings, microseconds).
  * The window size c minimises n*nwin(c) mixed additions plus the bucket work
- * nwin*2^(c-1)*(reduction + one add per chunk), within the key capacity.
+ * nwin*2^(c-1)*(reduction + one add per chunk), within the key capacity and
+ * CZ__MAX_BUCKET_BYTES of buckets.
  *
  * Batch addition: one thread per slice of bitmap words sums its set bits'
  * bases (mixed XYZZ additions), then the grouped sum.
@@ -44,7 +51,7 @@
 #define CZ__H_CONT 2u                     /* head[t] holds a run that goes on past slice t */
 #define CZ__T_VALID 4u                    /* tail[t] holds a run started in t and cut by its end */
 #define CZ__NO_LINK 0xffffffffu
-#define CZ__MAX_C 20u
+#define CZ__MAX_C 22u                     /* G1 2^27: 12 windows, not 13 */
 #define CZ__MAX_WINDOWS 128u              /* c = 2 over 255 bits */
 #define CZ__ENTRIES_PER_POINT 16u         /* key capacity = 16 * max_chunk */
 #define CZ__PARTIALS (1u << 20)           /* slices per chunk, at most */
@@ -55,6 +62,7 @@
 #define CZ__BATCH_THREADS 262144u
 #define CZ__MIN_CHUNK ((size_t)1 << 20)
 #define CZ__MAX_CHUNK ((size_t)1 << 24)
+#define CZ__MAX_BUCKET_BYTES ((size_t)5 << 30)   /* G1, c = 22: 12 * 2^21 * 192 B = 4.5 GiB */
 
 struct cz_cuda_msm {
     int device;
@@ -82,7 +90,8 @@ enum { CZ__PROF_START, CZ__PROF_DIGITS, CZ__PROF_SORT, CZ__PROF_ACCUMULATE, CZ__
        CZ__PROF_MERGE, CZ__PROF_END };
 
 typedef struct {
-    unsigned c, nwin, half, key_bits;
+    unsigned c, nwin, half;
+    unsigned wpp, key_bits;   /* windows per pass; key bits of a pass (of its sentinel) */
     size_t chunk;
 } cz__msm_plan;
 
@@ -100,32 +109,50 @@ static unsigned nwin_of(unsigned nbits, unsigned c)
     return (nbits + c - 1) / c + (nbits % c == 0);
 }
 
-static cz__msm_plan make_plan(const cz_cuda_msm *m, size_t n, unsigned nbits)
+/*
+ * Terms per chunk: host scalars go through the staging buffer and gathered
+ * ones through the index buffer (max_chunk each); device scalars read in
+ * place need only keys, cap_entries a pass.
+ */
+static size_t chunk_of(const cz_cuda_msm *m, const cz_cuda_msm_terms *tm)
 {
-    cz__msm_plan best = { 0, 0, 0, 0, 0 };
-    const size_t chunk = n < m->max_chunk ? n : m->max_chunk;
-    const double nchunks = (double)((n + chunk - 1) / chunk);
+    const size_t most = tm->scalars_on_device && !tm->index ? m->cap_entries : m->max_chunk;
+    return tm->n < most ? tm->n : most;
+}
+
+static cz__msm_plan make_plan(const cz_cuda_msm *m, const cz_cuda_msm_terms *tm, unsigned nbits,
+                              size_t xyzz_bytes)
+{
+    cz__msm_plan best = { 0, 0, 0, 0, 0, 0 };
+    const size_t n = tm->n, chunk = chunk_of(m, tm);
+    const size_t nchunks = (n + chunk - 1) / chunk;
+    const unsigned wpp_max = (unsigned)(m->cap_entries / chunk);   /* >= 16 but for device chunks */
     double best_cost = 0;
     for (unsigned c = 2; c <= CZ__MAX_C; c++) {
         const unsigned nwin = nwin_of(nbits, c);
-        if (nwin > CZ__MAX_WINDOWS || (size_t)nwin * chunk > m->cap_entries)
+        const size_t bucket_bytes = (size_t)nwin * ((size_t)1 << (c - 1)) * xyzz_bytes;
+        /* host scalars are uploaded once a chunk: all its windows in one pass */
+        if (nwin > CZ__MAX_WINDOWS || (!tm->scalars_on_device && nwin > wpp_max) ||
+            bucket_bytes * (nchunks > 1 ? 2 : 1) > CZ__MAX_BUCKET_BYTES)
             continue;
         const double buckets = (double)nwin * (double)(1u << (c - 1));
         /* a full addition ~1.3 mixed ones; reduction = 2 full adds per bucket */
-        const double cost = (double)n * nwin + buckets * (2.6 + 1.3 * nchunks);
+        const double cost = (double)n * nwin + buckets * (2.6 + 1.3 * (double)nchunks);
         if (best.c == 0 || cost < best_cost) {
             best_cost = cost;
             best.c = c;
             best.nwin = nwin;
         }
     }
-    if (best.c == 0) {   /* unreachable: c = 16..20 always fits 16 digits per term */
-        best.c = CZ__MAX_C;
+    if (best.c == 0) {   /* unreachable: c = 16 fits 16 digits a term and 2^15 buckets */
+        best.c = 16;
         best.nwin = nwin_of(nbits, best.c);
     }
     best.half = 1u << (best.c - 1);
     best.chunk = chunk;
-    const uint32_t sentinel = best.nwin * best.half;
+    const unsigned passes = (best.nwin + wpp_max - 1) / wpp_max;
+    best.wpp = (best.nwin + passes - 1) / passes;   /* even passes: 13 windows, 4 a pass: 4+4+4+1 */
+    const uint32_t sentinel = best.wpp * best.half;
     best.key_bits = 32 - __builtin_clz(sentinel);
     return best;
 }
@@ -194,15 +221,20 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
     return cudaEventElapsedTime(&ms, a, b) == cudaSuccess ? ms : 0;
 }
 
-/* One host wait per chunk (~100 ms of device work each): negligible. */
-static int cz__msm_prof_chunk_end(cz_ctx_t *ctx, cz_cuda_msm *m)
+/*
+ * The end of a pass whose last mark is |last| (CZ__PROF_JOIN, or
+ * CZ__PROF_MERGE for a chunk's last pass, the merge included): its phases
+ * are added up. One host wait per pass (~50-100 ms of device work each at
+ * the sizes that take several): negligible.
+ */
+static int cz__msm_prof_pass_end(cz_ctx_t *ctx, cz_cuda_msm *m, int last)
 {
-    CZ__CU(ctx, cudaEventSynchronize(m->ev[CZ__PROF_MERGE]));
+    CZ__CU(ctx, cudaEventSynchronize(m->ev[last]));
     float *f[] = { &m->prof.digits_ms, &m->prof.sort_ms, &m->prof.accumulate_ms,
                    &m->prof.join_ms, &m->prof.merge_ms };
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < last; k++)
         *f[k] += elapsed(m->ev[k], m->ev[k + 1]);
-    m->prof.chunks++;
+    m->prof.passes++;
     return CZ_OK;
 }
 
@@ -222,10 +254,15 @@ extern "C" void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profi
 
 /* ---- digits and sort (group-independent) ------------------------------------ */
 
+/*
+ * The entries of windows [w0, w0 + wn) of n terms (the windows below w0 are
+ * cut too, for their carries). |canonical| non-NULL (Montgomery scalars
+ * that later passes read again): the converted scalar is written there.
+ */
 static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, const cz_dfr *scalars,
                                              const uint32_t *index, uint32_t base_offset,
-                                             uint32_t n, unsigned c, unsigned nwin, int montgomery,
-                                             uint32_t *zeros)
+                                             uint32_t n, unsigned c, unsigned w0, unsigned wn,
+                                             int montgomery, cz_dfr *canonical, uint32_t *zeros)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t nz = 0;
@@ -235,6 +272,8 @@ static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, con
             cz_dfr one = cz_dfr_zero();
             one.l[0] = 1;
             s = cz_dfr_mul(s, one);               /* x R * 1 / R: canonical */
+            if (canonical)
+                cz_dfr_store(canonical + i, s);
         }
         uint32_t l[9];
 #pragma unroll
@@ -242,9 +281,9 @@ static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, con
             l[k] = s.l[k];
         l[8] = 0;
         const uint32_t point = index ? index[i] : base_offset + i;
-        const uint32_t half = 1u << (c - 1), full = 1u << c, sentinel = nwin * half;
+        const uint32_t half = 1u << (c - 1), full = 1u << c, sentinel = wn * half;
         uint32_t carry = 0;
-        for (unsigned w = 0; w < nwin; w++) {
+        for (unsigned w = 0; w < w0 + wn; w++) {
             const unsigned bit = w * c, word = bit >> 5, sh = bit & 31;
             uint32_t d = 0;
             if (word < 8) {
@@ -258,8 +297,11 @@ static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, con
                 d = full - d;                       /* |d - 2^c| */
                 v |= CZ__MSM_NEG;
             }
-            keys[(size_t)w * n + i] = d ? w * half + d - 1 : sentinel;
-            vals[(size_t)w * n + i] = v;
+            if (w < w0)
+                continue;
+            const unsigned lw = w - w0;
+            keys[(size_t)lw * n + i] = d ? lw * half + d - 1 : sentinel;
+            vals[(size_t)lw * n + i] = v;
             nz += d == 0;
         }
     }
@@ -268,28 +310,49 @@ static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, con
         atomicAdd(zeros, nz);
 }
 
+/*
+ * The entries of chunk [off, off + cn), windows [w0, w0 + wn), into keys[0]
+ * and vals[0]. A chunk's scalars are uploaded (host) or converted from
+ * Montgomery form (device) on its first pass; device scalars the caller
+ * lets the MSM overwrite are converted in place then, so later passes read
+ * them as they are.
+ */
 static int cz__msm_digits(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_cuda_msm_terms *tm,
-                          const cz__msm_plan *pl, size_t off, uint32_t cn)
+                          const cz__msm_plan *pl, size_t off, uint32_t cn, unsigned w0,
+                          unsigned wn)
 {
     cudaStream_t st = m->stream;
     const cz_dfr *scalars;
+    int montgomery = tm->scalars_montgomery;
+    cz_dfr *canonical = NULL;
     if (tm->scalars_on_device) {
         scalars = (const cz_dfr *)tm->scalars + off;
-    } else {
+        const bool reread = wn < pl->nwin;
+        if (montgomery && reread && tm->scalars_scratch) {
+            if (w0 == 0)
+                canonical = (cz_dfr *)scalars;
+            else
+                montgomery = 0;
+        }
+    } else if (w0 == 0) {
         CZ__CU(ctx, cudaMemcpyAsync(m->staging, (const char *)tm->scalars + off * 32, (size_t)cn * 32,
                                     cudaMemcpyHostToDevice, st));
         scalars = (const cz_dfr *)m->staging;
+    } else {
+        scalars = (const cz_dfr *)m->staging;   /* uploaded by the chunk's first pass */
     }
     const uint32_t *index = NULL;
     if (tm->index) {
-        CZ__CU(ctx, cudaMemcpyAsync(m->index, tm->index + off, (size_t)cn * 4, cudaMemcpyHostToDevice, st));
+        if (w0 == 0)
+            CZ__CU(ctx, cudaMemcpyAsync(m->index, tm->index + off, (size_t)cn * 4,
+                                        cudaMemcpyHostToDevice, st));
         index = m->index;
     }
     CZ__CU(ctx, cudaMemsetAsync(m->zeros, 0, sizeof *m->zeros, st));
     /* blocks of whole warps: the zero count is reduced per warp */
     cz__msm_digits_kernel<<<cz__blocks(cn, 256), 256, 0, st>>>(
-        m->keys[0], m->vals[0], scalars, index, (uint32_t)off, cn, pl->c, pl->nwin,
-        tm->scalars_montgomery, m->zeros);
+        m->keys[0], m->vals[0], scalars, index, (uint32_t)off, cn, pl->c, w0, wn, montgomery,
+        canonical, m->zeros);
     return cz__cuda_check(ctx, "msm: digits kernel");
 }
 
@@ -477,7 +540,8 @@ extern "C" int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *o
     }
     if ((rc = cz_cuda_set_device(ctx, m->device)) != CZ_OK)
         return rc;
-    const cz__msm_plan pl = make_plan(m, terms->n, terms->nbits ? terms->nbits : 255);
+    const cz__msm_plan pl = make_plan(m, terms, terms->nbits ? terms->nbits : 255,
+                                      group == 1 ? sizeof(cz_g1_xyzz) : sizeof(cz_g2_xyzz));
     if (group == 1) {
         cz_g1_jac win[CZ__MAX_WINDOWS];
         rc = cz__g1_msm_windows(ctx, m, (const cz_g1_aff *)d_bases, terms, &pl, win);

@@ -388,6 +388,45 @@ static int CZ_KP(join_heads)(cz_ctx_t *ctx, cz_cuda_msm *m, const XYZZ **heads, 
 }
 
 /*
+ * One pass: the entries of windows [w0, w0 + wpp) of chunk [off, off + cn)
+ * summed into their buckets (|buckets|: the chunk's set, window 0 first).
+ */
+static int CZ_KP(msm_pass)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
+                           const cz_cuda_msm_terms *tm, const cz__msm_plan *pl, size_t off,
+                           uint32_t cn, unsigned w0, XYZZ *buckets)
+{
+    cudaStream_t st = m->stream;
+    const unsigned wn = pl->nwin - w0 < pl->wpp ? pl->nwin - w0 : pl->wpp;
+    const uint32_t total = cn * wn, nb = wn * pl->half;
+    buckets += (size_t)w0 * pl->half;
+    cz__msm_prof_mark(m, CZ__PROF_START);
+    int rc = cz__msm_digits(ctx, m, tm, pl, off, cn, w0, wn);
+    if (rc != CZ_OK)
+        return rc;
+    cz__msm_prof_mark(m, CZ__PROF_DIGITS);
+    const uint32_t *keys, *vals;
+    if ((rc = cz__msm_sort(ctx, m, pl, total, &keys, &vals)) != CZ_OK)
+        return rc;
+    cz__msm_prof_mark(m, CZ__PROF_SORT);
+    const uint32_t K = cz__msm_run_len(total, nb);
+    const uint32_t threads = (total + K - 1) / K;
+    CZ_KP(msm_accumulate)<<<cz__blocks(threads, 128), 128, 0, st>>>(
+        buckets, (XYZZ *)m->head, (XYZZ *)m->tail, m->flags, keys, vals, bases, m->zeros, total, K);
+    if ((rc = cz__cuda_check(ctx, "msm: accumulate kernel")) != CZ_OK)
+        return rc;
+    cz__msm_prof_mark(m, CZ__PROF_ACCUMULATE);
+    const XYZZ *heads = NULL;
+    if ((rc = CZ_KP(join_heads)(ctx, m, &heads, total, K, threads)) != CZ_OK)
+        return rc;
+    CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, heads, (XYZZ *)m->tail,
+                                                              m->flags, keys, m->zeros, total, K);
+    if ((rc = cz__cuda_check(ctx, "msm: join kernel")) != CZ_OK)
+        return rc;
+    cz__msm_prof_mark(m, CZ__PROF_JOIN);
+    return w0 + wn < pl->nwin ? cz__msm_prof_pass_end(ctx, m, CZ__PROF_JOIN) : CZ_OK;
+}
+
+/*
  * The MSM of one group; the window sums (nwin Jacobian points, window 0
  * first) are copied to |win| (host) for msm.cu to combine.
  */
@@ -407,39 +446,17 @@ static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
 
     for (size_t off = 0; off < tm->n && rc == CZ_OK; off += pl->chunk) {
         const uint32_t cn = (uint32_t)(tm->n - off < pl->chunk ? tm->n - off : pl->chunk);
-        const uint32_t total = cn * pl->nwin;
         XYZZ *buckets = off == 0 ? totals : totals + nb;
         CZ__CU(ctx, cudaMemsetAsync(buckets, 0, bucket_bytes, st));   /* ZZ = 0: infinity */
-        cz__msm_prof_mark(m, CZ__PROF_START);
-        if ((rc = cz__msm_digits(ctx, m, tm, pl, off, cn)) != CZ_OK)
-            break;
-        cz__msm_prof_mark(m, CZ__PROF_DIGITS);
-        const uint32_t *keys, *vals;
-        if ((rc = cz__msm_sort(ctx, m, pl, total, &keys, &vals)) != CZ_OK)
-            break;
-        cz__msm_prof_mark(m, CZ__PROF_SORT);
-        const uint32_t K = cz__msm_run_len(total, nb);
-        const uint32_t threads = (total + K - 1) / K;
-        CZ_KP(msm_accumulate)<<<cz__blocks(threads, 128), 128, 0, st>>>(
-            buckets, head, tail, m->flags, keys, vals, bases, m->zeros, total, K);
-        if ((rc = cz__cuda_check(ctx, "msm: accumulate kernel")) != CZ_OK)
-            break;
-        cz__msm_prof_mark(m, CZ__PROF_ACCUMULATE);
-        const XYZZ *heads = NULL;
-        if ((rc = CZ_KP(join_heads)(ctx, m, &heads, total, K, threads)) != CZ_OK)
-            break;
-        CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, heads, tail, m->flags,
-                                                                  keys, m->zeros, total, K);
-        if ((rc = cz__cuda_check(ctx, "msm: join kernel")) != CZ_OK)
-            break;
-        cz__msm_prof_mark(m, CZ__PROF_JOIN);
-        if (off > 0) {
+        for (unsigned w0 = 0; w0 < pl->nwin && rc == CZ_OK; w0 += pl->wpp)
+            rc = CZ_KP(msm_pass)(ctx, m, bases, tm, pl, off, cn, w0, buckets);
+        if (rc == CZ_OK && off > 0) {
             CZ_KP(msm_merge)<<<cz__blocks(nb, 128), 128, 0, st>>>(totals, buckets, nb);
-            if ((rc = cz__cuda_check(ctx, "msm: merge kernel")) != CZ_OK)
-                break;
+            rc = cz__cuda_check(ctx, "msm: merge kernel");
         }
         cz__msm_prof_mark(m, CZ__PROF_MERGE);
-        rc = cz__msm_prof_chunk_end(ctx, m);
+        if (rc == CZ_OK)
+            rc = cz__msm_prof_pass_end(ctx, m, CZ__PROF_MERGE);
     }
     if (rc != CZ_OK)
         return rc;

@@ -102,8 +102,9 @@ typedef struct cz_prove_work {
     blst_p2 b2_acc;
     bool b2_done;                     /* false: the epilogue computes b2_acc on the CPU */
 
-    /* ---- staging (optional, see cz_backend_ops_t.stage) ---------------- */
+    /* ---- staging (optional, see cz_backend_ops_t.stage, .stage_tails) -- */
     void *staged;                     /* backend's handle while a/b point into its memory */
+    void *tails_staged;               /* backend's handle while it holds copies of the splits */
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
@@ -132,6 +133,18 @@ typedef struct cz_backend_ops {
      */
     int (*stage)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *work);
     void (*unstage)(cz_backend_t *be, cz_prove_work_t *work);
+    /*
+     * Optional (NULL: nothing to do), called by prep WITHOUT the device
+     * lock, on prep's thread, once the three splits are built and before
+     * prep_done is posted: copy them where the device reads them fastest
+     * (CUDA: device memory, while another region runs), setting
+     * work->tails_staged. Best effort and non-blocking: with no room free
+     * it leaves them (the region reads the host splits) and nothing is
+     * reported. unstage_tails() takes the memory back; the caller calls it
+     * once prep is over and no region of the partition runs.
+     */
+    void (*stage_tails)(cz_backend_t *be, cz_prove_work_t *work);
+    void (*unstage_tails)(cz_backend_t *be, cz_prove_work_t *work);
     /*
      * Optional (NULL: nothing to do), non-blocking, best effort, any thread:
      * partitions proved with these params are coming (the engine calls it

@@ -426,6 +426,7 @@ static void prove_on_device(worker_t *w, part_t *p)
     const unsigned k = w->index;
 
     cz_g16_set_cancel(p->g16, &j->canceled);
+    cz_g16_set_backend(p->g16, dev->backend);   /* prep may stage the splits there */
     prep_start(w, p);
     /* Staging (a, b into the backend's fast memory) is CPU work: before the lock. */
     cz_ctx_clear(w->ctx);

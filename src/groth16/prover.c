@@ -31,6 +31,8 @@ struct cz_g16_partition {
     blst_scalar *input_scalars, *b_input_scalars;
     cz_scalar_split l_split, a_split, b_split;
     cz_backend_t *staged_on;         /* the backend holding a/b's staged copies, if any */
+    cz_backend_t *prep_on;           /* the backend prep offers the splits to (set_backend) */
+    cz_backend_t *tails_on;          /* the backend holding copies of the splits, if any */
     cz_recycler_t *recycler;         /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
     cz_g16_timings_t t;
 };
@@ -177,12 +179,18 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
     return CZ_OK;
 }
 
-/* Give a staging slot back if the partition never finished its device region. */
+/*
+ * Give the staging memory back: a/b's slot if the partition never finished
+ * its device region, the splits' copies always (prep is over by now).
+ */
 static void unstage(cz_g16_partition_t *p)
 {
     if (p->staged_on && p->work.staged && p->staged_on->ops->unstage)
         p->staged_on->ops->unstage(p->staged_on, &p->work);
     p->staged_on = NULL;
+    if (p->tails_on && p->work.tails_staged && p->tails_on->ops->unstage_tails)
+        p->tails_on->ops->unstage_tails(p->tails_on, &p->work);
+    p->tails_on = NULL;
 }
 
 void cz_g16_release_abc(cz_g16_partition_t *p)
@@ -257,6 +265,13 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
         rc = cz_scalar_split_restrict(ctx, &p->a_split, &p->l_split, p->w.density[CZ_DENSITY_A_AUX]);
     if (rc == CZ_OK)
         rc = cz_scalar_split_restrict(ctx, &p->b_split, &p->l_split, p->w.density[CZ_DENSITY_B_AUX]);
+    cz_backend_t *be = p->prep_on;
+    if (rc == CZ_OK && be && be->ops->stage_tails) {
+        be->ops->stage_tails(be, &p->work);
+        if (p->work.tails_staged)
+            p->tails_on = be;
+        p->t.tails_staged = p->work.tails_staged != NULL;
+    }
     p->t.prep = cz_mono_s() - t0;
     cz_latch_post(&p->prep_done, rc);   /* also on failure: the device region must not hang */
     return rc;
@@ -289,6 +304,11 @@ void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params)
     set_bases(&bases, params);
     bases.log_m = log2_ceil(params->n_h + 1);
     cz_backend_prepare(be, &bases);
+}
+
+void cz_g16_set_backend(cz_g16_partition_t *p, cz_backend_t *be)
+{
+    p->prep_on = be;
 }
 
 void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
@@ -407,6 +427,7 @@ int cz_g16_prove(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params,
     int rc = cz_g16_partition_new(ctx, &p, params, witness, r, s);
     if (rc)
         return rc;
+    cz_g16_set_backend(p, be);
     rc = cz_g16_prep(ctx, p);
     if (rc == CZ_OK)
         rc = cz_g16_stage(ctx, be, p);

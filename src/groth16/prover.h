@@ -52,6 +52,7 @@ typedef struct cz_g16_timings {
     double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
     double upload;   /* params bases to the device (inside device; a set's first region) */
     double setup;    /* device contexts and buffers (inside device; the first region) */
+    bool tails_staged;   /* prep left the splits in the backend's memory (ops->stage_tails) */
 } cz_g16_timings_t;
 
 /*
@@ -80,7 +81,18 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
  * NULL is a harmless no-op. */
 void cz_g16_partition_free(cz_g16_partition_t *p);
 
+/*
+ * Prep (CPU): the input scalars and the three scalar splits, then posts
+ * the partition's latch (also on failure). With a backend set it offers
+ * the splits to it (backend.h, ops->stage_tails) before posting.
+ */
 int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p);
+/*
+ * The backend the partition will be proved on, for prep to hand its
+ * splits to (set before prep starts; NULL, the default: none). Once prep
+ * staged them there, the partition must be proved on |be| (or freed).
+ */
+void cz_g16_set_backend(cz_g16_partition_t *p, cz_backend_t *be);
 /*
  * Outside the device lock, before cz_g16_device: let the backend copy a and
  * b into its staging memory (backend.h, ops->stage); the partition's own a/b

@@ -6,7 +6,9 @@
  * backend; the device region sees the staged copies; every staged buffer
  * is given back (in the region, or by unstage when a partition is freed
  * before it); through the engine with two workers; a staging failure fails
- * the job with its message and the engine keeps serving.
+ * the job with its message and the engine keeps serving. The splits too
+ * (ops->stage_tails, by prep): offered once built, before the region, which
+ * finds copies equal to them; every copy given back by the release.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -25,8 +27,70 @@ typedef struct {
     cz_backend_t base;
     cz_backend_t *cpu;
     atomic_int staged, released, regions, regions_on_copies;
-    atomic_bool fail_stage;
+    atomic_int tails_staged, tails_released, regions_on_tail_copies;
+    atomic_bool fail_stage, no_tail_room;
 } stage_backend_t;
+
+/* The test backend's copies of the three splits (its "device memory"). */
+typedef struct {
+    cz_scalar_split s[3];
+} tail_copies;
+
+static bool copy_split(cz_scalar_split *dst, const cz_scalar_split *src)
+{
+    *dst = *src;
+    const size_t words = (src->n + 63) / 64;
+    dst->ones = malloc(words * 8 + 1);
+    dst->sig_index = malloc(src->n_sig * 4 + 1);
+    dst->sig_scalar = malloc(src->n_sig * 32 + 1);
+    if (!dst->ones || !dst->sig_index || !dst->sig_scalar)
+        return false;
+    memcpy(dst->ones, src->ones, words * 8);
+    memcpy(dst->sig_index, src->sig_index, src->n_sig * 4);
+    memcpy(dst->sig_scalar, src->sig_scalar, src->n_sig * 32);
+    return true;
+}
+
+static bool same_split(const cz_scalar_split *a, const cz_scalar_split *b)
+{
+    return a->n == b->n && a->n_sig == b->n_sig && a->n_ones == b->n_ones &&
+           memcmp(a->ones, b->ones, (a->n + 63) / 64 * 8) == 0 &&
+           memcmp(a->sig_index, b->sig_index, a->n_sig * 4) == 0 &&
+           memcmp(a->sig_scalar, b->sig_scalar, a->n_sig * 32) == 0;
+}
+
+static void sb_stage_tails(cz_backend_t *be, cz_prove_work_t *w)
+{
+    stage_backend_t *sb = (stage_backend_t *)be;
+    if (atomic_load(&sb->no_tail_room))
+        return;   /* a miss: the region reads the host splits */
+    tail_copies *t = calloc(1, sizeof *t);
+    const cz_scalar_split *src[3] = { w->l_split, w->a_split, w->b_split };
+    bool ok = t != NULL;
+    for (int k = 0; k < 3 && ok; k++)
+        ok = copy_split(&t->s[k], src[k]);
+    if (!ok) {
+        for (int k = 0; t && k < 3; k++)
+            cz_scalar_split_free(&t->s[k]);
+        free(t);
+        return;
+    }
+    w->tails_staged = t;
+    atomic_fetch_add(&sb->tails_staged, 1);
+}
+
+static void sb_unstage_tails(cz_backend_t *be, cz_prove_work_t *w)
+{
+    stage_backend_t *sb = (stage_backend_t *)be;
+    tail_copies *t = w->tails_staged;
+    if (!t)
+        return;
+    for (int k = 0; k < 3; k++)
+        cz_scalar_split_free(&t->s[k]);
+    free(t);
+    w->tails_staged = NULL;
+    atomic_fetch_add(&sb->tails_released, 1);
+}
 
 static void give_back(stage_backend_t *sb, cz_prove_work_t *w)
 {
@@ -68,6 +132,13 @@ static int sb_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     atomic_fetch_add(&sb->regions, 1);
     if (w->staged && w->a == (cz_fr *)w->staged)
         atomic_fetch_add(&sb->regions_on_copies, 1);
+    /* as the CUDA backend: the split copies are read after the wait for prep (its permit
+     * is put back for the wrapped CPU backend's own wait) */
+    cz_latch_post(w->prep_done, cz_latch_wait(w->prep_done));
+    const tail_copies *t = w->tails_staged;
+    if (t && same_split(&t->s[0], w->l_split) && same_split(&t->s[1], w->a_split) &&
+        same_split(&t->s[2], w->b_split))
+        atomic_fetch_add(&sb->regions_on_tail_copies, 1);
     /* the poisoned tail past the rows is padded by the backend (cpu h.c, the GPU upload) */
     int rc = sb->cpu->ops->device(sb->cpu, ctx, w);
     give_back(sb, w);   /* as the CUDA backend: the slot goes back when the region ends */
@@ -84,6 +155,7 @@ static void sb_free(cz_backend_t *be)
 static const cz_backend_ops_t sb_ops = {
     .name = "stage-test", .device = sb_device, .free = sb_free,
     .stage = sb_stage, .unstage = sb_unstage,
+    .stage_tails = sb_stage_tails, .unstage_tails = sb_unstage_tails,
 };
 
 static stage_backend_t *sb_new(void)
@@ -152,6 +224,16 @@ CZ_TEST(staged_proof_has_the_cpu_bytes)
     CHECK_EQ_INT(atomic_load(&sb->staged), 2);
     CHECK_EQ_INT(atomic_load(&sb->regions_on_copies), 2);
     CHECK_EQ_INT(atomic_load(&sb->released), 2);
+    CHECK_EQ_INT(atomic_load(&sb->tails_staged), 2);
+    CHECK_EQ_INT(atomic_load(&sb->regions_on_tail_copies), 2);
+    CHECK_EQ_INT(atomic_load(&sb->tails_released), 2);
+
+    atomic_store(&sb->no_tail_room, true);   /* a miss: the same bytes from the host splits */
+    uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+    CHECK_OK(prove(sb->cpu, 3, want));
+    CHECK_OK(prove(&sb->base, 3, got));
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    CHECK_EQ_INT(atomic_load(&sb->tails_staged), 2);
     cz_backend_free(&sb->base);
 }
 
@@ -164,11 +246,14 @@ CZ_TEST(partition_freed_after_staging_is_unstaged)
     REQUIRE(cz_circuit_witness(ctx, &circuit, 9, &w) == CZ_OK);
     cz_g16_partition_t *p = NULL;
     REQUIRE(cz_g16_partition_new(ctx, &p, params, &w, NULL, NULL) == CZ_OK);
+    cz_g16_set_backend(p, &sb->base);
     CHECK_OK(cz_g16_prep(ctx, p));
     CHECK_OK(cz_g16_stage(ctx, &sb->base, p));
     CHECK_EQ_INT(atomic_load(&sb->staged), 1);
+    CHECK_EQ_INT(atomic_load(&sb->tails_staged), 1);
     cz_g16_partition_free(p);
     CHECK_EQ_INT(atomic_load(&sb->released), 1);
+    CHECK_EQ_INT(atomic_load(&sb->tails_released), 1);
     cz_backend_free(&sb->base);
 }
 
@@ -210,6 +295,8 @@ CZ_TEST(engine_stages_every_partition_and_survives_a_staging_failure)
     CHECK_EQ_INT(ok.state, CZ_JOB_DONE);
     CHECK_EQ_INT(atomic_load(&sb->staged), 5);
     CHECK_EQ_INT(atomic_load(&sb->regions_on_copies), 5);
+    CHECK_EQ_INT(atomic_load(&sb->tails_staged), 5);
+    CHECK_EQ_INT(atomic_load(&sb->regions_on_tail_copies), 5);
 
     atomic_store(&sb->fail_stage, true);
     cz_job_info_t bad = run_job(e, 2);
@@ -221,6 +308,7 @@ CZ_TEST(engine_stages_every_partition_and_survives_a_staging_failure)
     CHECK_EQ_INT(again.state, CZ_JOB_DONE);
     cz_engine_free(e);
     CHECK_EQ_INT(atomic_load(&sb->released), atomic_load(&sb->staged));
+    CHECK_EQ_INT(atomic_load(&sb->tails_released), atomic_load(&sb->tails_staged));
     cz_backend_free(&sb->base);
 }
 

@@ -56,8 +56,9 @@ static void fixture_free(fixture *f)
     cz_ctx_free(f->ctx);
 }
 
-/* Prove witness |seed| on |be| with fixed r, s; verify; serialize. */
-static int prove_bytes(fixture *f, cz_backend_t *be, uint64_t seed, uint8_t out[CZ_PROOF_BYTES])
+/* Prove witness |seed| on |be| with fixed r, s; verify; serialize; |t| (may be NULL): timings. */
+static int prove_timed(fixture *f, cz_backend_t *be, uint64_t seed, uint8_t out[CZ_PROOF_BYTES],
+                       cz_g16_timings_t *t)
 {
     cz_cs_witness_t w;
     int rc = cz_circuit_witness(f->ctx, &f->circuit, seed, &w);
@@ -70,7 +71,7 @@ static int prove_bytes(fixture *f, cz_backend_t *be, uint64_t seed, uint8_t out[
     cz_fr_from_u64(&r, 1000 + seed);
     cz_fr_from_u64(&s, 2000 + seed);
     cz_proof_t proof;
-    rc = cz_g16_prove(f->ctx, be, f->params, &w, &r, &s, &proof, NULL);
+    rc = cz_g16_prove(f->ctx, be, f->params, &w, &r, &s, &proof, t);
     if (rc == CZ_OK)
         rc = cz_verify(f->ctx, f->pvk, &proof, in, n_in);
     if (rc == CZ_OK)
@@ -79,6 +80,11 @@ static int prove_bytes(fixture *f, cz_backend_t *be, uint64_t seed, uint8_t out[
         fprintf(stderr, "prove (%s): %s\n", be->ops->name, cz_ctx_message(f->ctx));
     free(in);
     return rc;
+}
+
+static int prove_bytes(fixture *f, cz_backend_t *be, uint64_t seed, uint8_t out[CZ_PROOF_BYTES])
+{
+    return prove_timed(f, be, seed, out, NULL);
 }
 
 static void same_bytes_as_cpu(const char *circuit, const cz_cuda_backend_opts_t *opts, int seeds)
@@ -113,6 +119,34 @@ CZ_TEST(bench_circuit_same_bytes_as_cpu)
     if (!gpu_or_skip())
         return;
     same_bytes_as_cpu("bench:20000", NULL, 3);
+}
+
+/*
+ * The splits staged by prep (ops->stage_tails): the first region misses
+ * (no tails slot yet) and sizes the slots at its end; from the second
+ * partition on the tails read the splits' device copies, for the same bytes.
+ */
+CZ_TEST(tails_read_from_the_splits_staged_by_prep)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:20000", 3) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
+    for (uint64_t seed = 0; seed < 3 && gpu; seed++) {
+        cz_g16_timings_t t[2];
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];   /* both verified */
+        CHECK_OK(prove_timed(&f, cpu, 60 + seed, want, &t[0]));
+        CHECK_OK(prove_timed(&f, gpu, 60 + seed, got, &t[1]));
+        CHECK(memcmp(want, got, sizeof want) == 0);
+        CHECK(!t[0].tails_staged);                 /* the CPU backend stages nothing */
+        CHECK(t[1].tails_staged == (seed > 0));    /* the first region sized the slots */
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
 }
 
 CZ_TEST(g2_on_cpu_same_bytes)

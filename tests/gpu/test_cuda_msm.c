@@ -136,7 +136,8 @@ CZ_TEST(g1_msm_chunked)
     cz_cuda_msm_free(m);
 }
 
-/* Gathered bases (an index per term) and a bit bound, as the tail MSMs use them. */
+/* Gathered bases (an index per term) and a bit bound, as the tail MSMs use them; the
+ * scalars and indices on the host, and on the device (splits staged by prep). */
 CZ_TEST(g1_g2_msm_gathered)
 {
     if (!gpu_or_skip())
@@ -161,12 +162,24 @@ CZ_TEST(g1_g2_msm_gathered)
         }
         blst_p2 want, got;
         CHECK_OK(cpu_msm(group, &want, bases, s, nb));
-        void *d = upload_bases(group, bases, nb);
+        void *d = upload_bases(group, bases, nb), *ds = NULL, *di = NULL;
         REQUIRE(d != NULL);
         cz_cuda_msm_terms t = { .n = n, .scalars = gs, .index = idx, .nbits = 200 };
         CHECK_OK(cz_cuda_msm_run(ctx(), m, group, &got, d, &t));
         if (!equal(group, &want, &got))
             CZ__FAIL("G%d gathered msm differs from the CPU", group);
+        CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *gs));
+        CHECK_OK(cz_cuda_malloc(ctx(), &di, n * sizeof *idx));
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, gs, n * sizeof *gs));
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), di, idx, n * sizeof *idx));
+        cz_cuda_msm_terms td = { .n = n, .scalars = ds, .scalars_on_device = true, .index = di,
+                                 .index_on_device = true, .nbits = 200 };
+        CHECK_OK(cz_cuda_msm_run(ctx(), m, group, &got, d, &td));
+        if (!equal(group, &want, &got))
+            CZ__FAIL("G%d gathered msm, scalars and indices on the device, differs from the CPU",
+                     group);
+        cz_cuda_free(di);
+        cz_cuda_free(ds);
         cz_cuda_free(d);
         free(bases);
         free(s);
@@ -349,11 +362,18 @@ CZ_TEST(batch_add_matches_cpu)
             blst_p2 want, got;
             CHECK_OK(group == 1 ? cz_g1_batch_add(ctx(), (blst_p1 *)&want, bases, bits, n)
                                 : cz_g2_batch_add(ctx(), &want, bases, bits, n));
-            void *d = upload_bases(group, bases, n);
+            void *d = upload_bases(group, bases, n), *dbits = NULL;
             REQUIRE(d != NULL);
-            CHECK_OK(cz_cuda_batch_add(ctx(), m, group, &got, d, bits, n));
+            CHECK_OK(cz_cuda_batch_add(ctx(), m, group, &got, d, bits, n, false));
             if (!equal(group, &want, &got))
                 CZ__FAIL("G%d batch add n=%zu differs from the CPU", group, n);
+            const size_t bytes = ((n + 63) / 64 + 1) * 8;   /* with the garbage word past n */
+            CHECK_OK(cz_cuda_malloc(ctx(), &dbits, bytes));
+            CHECK_OK(cz_cuda_memcpy_htod(ctx(), dbits, bits, bytes));
+            CHECK_OK(cz_cuda_batch_add(ctx(), m, group, &got, d, dbits, n, true));
+            if (!equal(group, &want, &got))
+                CZ__FAIL("G%d batch add n=%zu, bitmap on the device, differs from the CPU", group, n);
+            cz_cuda_free(dbits);
             cz_cuda_free(d);
             free(bases);
             free(bits);

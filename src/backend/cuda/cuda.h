@@ -244,7 +244,8 @@ typedef struct {
     bool scalars_montgomery;    /* cz_fr in Montgomery form (the H vector); else blst_scalar */
     bool scalars_scratch;       /* device scalars the MSM may overwrite: Montgomery ones read
                                  * in several passes are converted in place once */
-    const uint32_t *index;      /* host: term i uses bases[index[i]]; NULL: bases[i] */
+    const uint32_t *index;      /* term i uses bases[index[i]]; NULL: bases[i] */
+    bool index_on_device;       /* index is device memory (else host) */
     unsigned nbits;             /* every scalar < 2^nbits (fewer windows); 0: 255 */
 } cz_cuda_msm_terms;
 
@@ -254,15 +255,18 @@ void cz_cuda_msm_free(cz_cuda_msm *m);               /* NULL: no-op */
 /* group 1: out is a blst_p1, d_bases blst_p1_affine; group 2: blst_p2, blst_p2_affine. */
 int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
                     const cz_cuda_msm_terms *terms);
-/* Where the last MSM's device time went (device events; ms summed over chunks). */
+/* Where the last MSM's device time went (device events; ms summed over passes). */
 typedef struct {
     float digits_ms, sort_ms, accumulate_ms, join_ms, merge_ms, reduce_ms;
-    unsigned chunks, c, nwin;     /* chunks processed, window bits, windows */
+    unsigned passes, c, nwin;     /* (chunk, window group) passes, window bits, windows */
 } cz_cuda_msm_profile;
 void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out);
-/* out = sum of d_bases[i] over the set bits i < n of the host |bitmap| (bits past n ignored). */
+/*
+ * out = sum of d_bases[i] over the set bits i < n of |bitmap| (bits past n
+ * ignored), in host memory or, with |bitmap_on_device|, device memory.
+ */
 int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
-                      const uint64_t *bitmap, size_t n);
+                      const uint64_t *bitmap, size_t n, bool bitmap_on_device);
 
 /* ---- test-only entry points (selftest.cu) -------------------------------- */
 

@@ -9,7 +9,8 @@
  *   3. the wait for prep (it normally finished long before: W=2 overlaps it);
  *   4. L, A, B1 (G1) and B2 (G2): inputs by a small MSM, the ones by batch
  *      addition over the bitmap, the significant rest by an MSM over
- *      gathered bases (the split's indices are uploaded with its scalars).
+ *      gathered bases (the split's bitmap, indices and scalars read where
+ *      prep staged them on the device, else uploaded from the host).
  * Everything runs on the device except sums of a few points (blst).
  *
  * Resident bases: a params set's vectors (h, l, a, b_g1, b_g2) are uploaded
@@ -35,6 +36,13 @@
  * partition goes unstaged: its region uploads a and b itself, through
  * bounce buffers. (Pinned host slots came before: 16 GiB of host memory at
  * 2^27, seconds of pinning at a cold start, and the region still uploaded.)
+ * The three scalar splits go the same way into CZ__STAGE_SLOTS tails slots,
+ * uploaded by prep's thread once it built them (stage_tails), so the tails
+ * no longer upload ~0.5 GB of bitmaps, indices and scalars inside the
+ * region (~80 ms at 32GiB). A tails slot is taken without waiting (prep
+ * must not wait on a region that waits for it) and held until the
+ * partition is released; a miss leaves the splits on the host and records
+ * their size, and the next region's end sizes the idle tails slots to it.
  *
  * One device context (H buffers, MSM workspace, resident sets) serves all
  * of the device's workers: the engine calls device() under the device's
@@ -108,12 +116,22 @@ typedef struct {
  * held, while the slot is idle; busy and resizing under smu. The bounce
  * pair is used by the slot's holder only (busy).
  */
+/* One split's copy in a tails slot: its bitmap, indices and scalars on the device. */
+typedef struct {
+    const uint64_t *ones;
+    const uint32_t *sig_index;
+    const blst_scalar *sig_scalar;
+} dev_split;
+
+enum { T_L, T_A, T_B, T_COUNT };   /* the splits: l, a, b (B1 and B2 share b) */
+
 typedef struct {
     cz_fr *dev;              /* NULL: none yet */
-    size_t cap;              /* elements, a and b together */
-    bool busy;               /* a partition's a and b are in it (or going in) */
+    size_t cap;              /* 32-byte elements (a and b together in an a/b slot) */
+    bool busy;               /* a partition's data is in it (or going in) */
     bool resizing;           /* size_slots is replacing dev: take_slot skips it */
-    void *bounce[2];         /* pinned, CZ__BOUNCE_BYTES each (ensure_pair on first use) */
+    void *bounce[2];         /* a/b slots: pinned, CZ__BOUNCE_BYTES each (ensure_pair) */
+    dev_split split[T_COUNT];   /* tails slots: where the holder's splits lie in dev */
 } stage_slot;
 
 typedef struct cuda_backend {
@@ -121,6 +139,8 @@ typedef struct cuda_backend {
     pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
     pthread_cond_t scv;              /* a slot became free */
     stage_slot slots[CZ__STAGE_SLOTS];
+    stage_slot tslots[CZ__STAGE_SLOTS];   /* the splits' copies (stage_tails) */
+    size_t tails_want;               /* (smu) elements the largest missed splits needed */
     /* prepare(): one preparer at a time (smu) */
     pthread_t preparer;
     bool preparing, preparer_joinable;   /* (smu); settle() waits on scv for !preparing */
@@ -554,20 +574,21 @@ static size_t slot_bytes(const cuda_backend_t *cb)
 {
     size_t sum = 0;
     for (int i = 0; i < CZ__STAGE_SLOTS; i++)
-        sum += cb->slots[i].cap * sizeof(cz_fr);
+        sum += (cb->slots[i].cap + cb->tslots[i].cap) * sizeof(cz_fr);
     return sum;
 }
 
 /*
- * Give every idle slot room for |need| elements where the device has it
- * after the resident sets (cmu held; smu taken briefly: lock order cmu,
- * smu). A slot being resized is invisible to take_slot.
+ * Give every idle slot of |pool| (CZ__STAGE_SLOTS: cb->slots or cb->tslots)
+ * room for |need| elements where the device has it after the resident sets
+ * (cmu held; smu taken briefly: lock order cmu, smu). A slot being resized
+ * is invisible to take_slot.
  */
-static void size_slots(cz_ctx_t *ctx, cuda_backend_t *cb, size_t need)
+static void size_slots(cz_ctx_t *ctx, cuda_backend_t *cb, stage_slot *pool, size_t need)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
-        stage_slot *s = &cb->slots[i];
+        stage_slot *s = &pool[i];
         pthread_mutex_lock(&cb->smu);
         const bool resize = !s->busy && s->cap < need;
         s->resizing = resize;
@@ -598,8 +619,8 @@ static bool drop_idle_slots(cuda_backend_t *cb)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     bool dropped = false;
-    for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
-        stage_slot *s = &cb->slots[i];
+    for (int i = 0; i < 2 * CZ__STAGE_SLOTS; i++) {
+        stage_slot *s = i < CZ__STAGE_SLOTS ? &cb->slots[i] : &cb->tslots[i - CZ__STAGE_SLOTS];
         pthread_mutex_lock(&cb->smu);
         void *dev = !s->busy && !s->resizing ? s->dev : NULL;
         if (dev) {
@@ -614,25 +635,26 @@ static bool drop_idle_slots(cuda_backend_t *cb)
 }
 
 /*
- * A free slot of at least |need| elements, waiting while every such slot
- * is busy (backpressure); NULL when no slot is that large (the region sizes
- * them, where the device has room): the caller goes on unstaged.
+ * A free slot of |pool| of at least |need| elements, waiting while every
+ * such slot is busy (backpressure) if |wait|; NULL when no slot is that
+ * large (the region sizes them, where the device has room), or none is
+ * free and |!wait|: the caller goes on unstaged.
  */
-static stage_slot *take_slot(cuda_backend_t *cb, size_t need)
+static stage_slot *take_slot(cuda_backend_t *cb, stage_slot *pool, size_t need, bool wait)
 {
     pthread_mutex_lock(&cb->smu);
     stage_slot *s = NULL;
     for (;;) {
         bool any_large = false;
         for (int i = 0; i < CZ__STAGE_SLOTS; i++) {
-            stage_slot *t = &cb->slots[i];
+            stage_slot *t = &pool[i];
             if (t->resizing || t->cap < need)
                 continue;
             any_large = true;
             if (!t->busy && (!s || t->cap < s->cap))
                 s = t;
         }
-        if (s || !any_large)
+        if (s || !any_large || !wait)
             break;
         pthread_cond_wait(&cb->scv, &cb->smu);
     }
@@ -678,7 +700,7 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     const size_t m = (size_t)1 << w->log_m, bytes = w->rows * sizeof(cz_fr);
     if (w->rows > m)
         return CZ_OK;   /* the region reports it */
-    stage_slot *s = take_slot(cb, 2 * m);
+    stage_slot *s = take_slot(cb, cb->slots, 2 * m, true);
     if (!s)
         return CZ_OK;
     int rc = cz_cuda_set_device(NULL, cb->base.device_index);
@@ -693,6 +715,72 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     w->a = w->b = NULL;
     w->staged = s;
     return CZ_OK;
+}
+
+/* Bytes of one split's copy: bitmap, indices, scalars, each 256-byte aligned. */
+static size_t up256(size_t x) { return (x + 255) & ~(size_t)255; }
+
+static size_t split_bytes(const cz_scalar_split *sp)
+{
+    return up256((sp->n + 63) / 64 * 8) + up256(sp->n_sig * 4) + up256(sp->n_sig * 32);
+}
+
+/* |bytes| of |src| to *at (device), which moves past them; *dst: where they went. */
+static int put(char **at, const void *src, size_t bytes, const void **dst)
+{
+    *dst = *at;
+    int rc = bytes ? cz_cuda_memcpy_htod(NULL, *at, src, bytes) : CZ_OK;
+    *at += up256(bytes);
+    return rc;
+}
+
+/*
+ * The splits to a free tails slot, by prep's thread (backend.h): pageable
+ * copies, ~10 GB/s, while another partition's region runs. A miss (no free
+ * slot that large) records the size for the next region's end to provide;
+ * a failed copy leaves the splits on the host (the region meets the same
+ * device error and reports it).
+ */
+static void cuda_stage_tails(cz_backend_t *be, cz_prove_work_t *w)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    const cz_scalar_split *sp[T_COUNT] = { w->l_split, w->a_split, w->b_split };
+    size_t bytes = 0;
+    for (int k = 0; k < T_COUNT; k++)
+        bytes += split_bytes(sp[k]);
+    const size_t need = (bytes + sizeof(cz_fr) - 1) / sizeof(cz_fr);
+    stage_slot *s = take_slot(cb, cb->tslots, need, false);
+    if (!s) {
+        pthread_mutex_lock(&cb->smu);
+        if (cb->tails_want < need)
+            cb->tails_want = need;
+        pthread_mutex_unlock(&cb->smu);
+        return;
+    }
+    char *at = (char *)s->dev;
+    int rc = cz_cuda_set_device(NULL, be->device_index);
+    for (int k = 0; k < T_COUNT && rc == CZ_OK; k++) {
+        dev_split *d = &s->split[k];
+        const size_t n_sig = sp[k]->n_sig;
+        rc = put(&at, sp[k]->ones, (sp[k]->n + 63) / 64 * 8, (const void **)&d->ones);
+        if (rc == CZ_OK)
+            rc = put(&at, sp[k]->sig_index, n_sig * 4, (const void **)&d->sig_index);
+        if (rc == CZ_OK)
+            rc = put(&at, sp[k]->sig_scalar, n_sig * 32, (const void **)&d->sig_scalar);
+    }
+    if (rc != CZ_OK) {
+        give_slot(cb, s);
+        return;
+    }
+    w->tails_staged = s;
+}
+
+static void cuda_unstage_tails(cz_backend_t *be, cz_prove_work_t *w)
+{
+    if (!w->tails_staged)
+        return;
+    give_slot((cuda_backend_t *)be, w->tails_staged);
+    w->tails_staged = NULL;
 }
 
 /* ---- the region's parts --------------------------------------------------------- */
@@ -716,12 +804,13 @@ static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
 /*
  * inputs + ones + significant of one vector of |group| (1: G1, 2: G2):
  * a small MSM over the inputs' bases, a batch addition over the ones and an
- * MSM over the significant scalars' gathered bases. |dev| NULL: the vector
- * is not resident, all of it on the CPU from |host|.
+ * MSM over the significant scalars' gathered bases, the split read from
+ * its device copy |ds| when prep staged it (else from the host). |dev|
+ * NULL: the vector is not resident, all of it on the CPU from |host|.
  */
 static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, const void *dev,
                        const void *host, const blst_scalar *inputs, size_t n_inputs,
-                       const cz_scalar_split *sp)
+                       const cz_scalar_split *sp, const dev_split *ds)
 {
     if (!dev)
         return group == 1 ? cz_backend_g1_tail(ctx, out, host, inputs, n_inputs, sp)
@@ -732,9 +821,15 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
     cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
     cz_cuda_msm_terms ts = { .n = sp->n_sig, .scalars = sp->sig_scalar, .index = sp->sig_index,
                              .nbits = (unsigned)sp->sig_bits };
+    if (ds) {
+        ts.scalars = ds->sig_scalar;
+        ts.index = ds->sig_index;
+        ts.scalars_on_device = ts.index_on_device = true;
+    }
     int rc = cz_cuda_msm_run(ctx, cb->msm, group, &in, dev, &ti);
     if (rc == CZ_OK)
-        rc = cz_cuda_batch_add(ctx, cb->msm, group, &ones, aux, sp->ones, sp->n);
+        rc = cz_cuda_batch_add(ctx, cb->msm, group, &ones, aux, ds ? ds->ones : sp->ones, sp->n,
+                               ds != NULL);
     if (rc == CZ_OK)
         rc = cz_cuda_msm_run(ctx, cb->msm, group, &sig, aux, &ts);
     if (rc != CZ_OK)
@@ -846,6 +941,7 @@ typedef struct {
     const blst_scalar *inputs;
     size_t n_inputs;
     const cz_scalar_split *split;
+    int t_split;    /* its copy in a tails slot: T_L, T_A or T_B */
     double *t;
 } tail_spec;
 
@@ -853,13 +949,14 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
                       const rvec want[V_COUNT])
 {
     const tail_spec tails[] = {
-        { V_L, "L", 1, &w->l, NULL, 0, w->l_split, &w->t_msm_l },
-        { V_A, "A", 1, &w->a_acc, w->input_scalars, w->num_inputs, w->a_split, &w->t_msm_a },
-        { V_B1, "B1", 1, &w->b1_acc, w->b_input_scalars, w->num_b_inputs, w->b_split,
+        { V_L, "L", 1, &w->l, NULL, 0, w->l_split, T_L, &w->t_msm_l },
+        { V_A, "A", 1, &w->a_acc, w->input_scalars, w->num_inputs, w->a_split, T_A, &w->t_msm_a },
+        { V_B1, "B1", 1, &w->b1_acc, w->b_input_scalars, w->num_b_inputs, w->b_split, T_B,
           &w->t_msm_b1 },
-        { V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs, w->b_split,
+        { V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs, w->b_split, T_B,
           &w->t_msm_b2 },
     };
+    const stage_slot *ts = w->tails_staged;   /* prep is done: its writes are visible */
     int rc = CZ_OK;
     for (size_t i = 0; i < sizeof tails / sizeof tails[0] && rc == CZ_OK; i++) {
         const tail_spec *t = &tails[i];
@@ -875,7 +972,7 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
             break;
         const double t0 = cz_mono_s();   /* the upload, or the wait for it, is t_upload's */
         rc = device_tail(ctx, cb, t->group, t->out, dev, host, t->inputs, t->n_inputs,
-                         t->split);
+                         t->split, dev && ts ? &ts->split[t->t_split] : NULL);
         *t->t = cz_mono_s() - t0;
     }
     w->b2_done = rc == CZ_OK && on_device(cb, V_B2);
@@ -974,7 +1071,7 @@ static void *prepare_main(void *arg)
          * after the set, in what is left: the params come first */
         const size_t need = (size_t)2 << w->log_m;
         if (room_for(NULL, cb, set_bytes(cb, want) + CZ__STAGE_SLOTS * need * sizeof(cz_fr)))
-            size_slots(NULL, cb, need);
+            size_slots(NULL, cb, cb->slots, need);
     }
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
@@ -982,7 +1079,7 @@ static void *prepare_main(void *arg)
             if (on_device(cb, k))
                 preload_vector(cb, w, want, k);
         cz_mutex_lock(&cb->cmu);
-        size_slots(NULL, cb, (size_t)2 << w->log_m);   /* no-op when sized above */
+        size_slots(NULL, cb, cb->slots, (size_t)2 << w->log_m);   /* no-op when sized above */
         cb->preload_set = NULL;
         pthread_cond_broadcast(&cb->ccv);
         bool resident = set_resident(cb, w, want);
@@ -1042,8 +1139,14 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
     bool resident = rc == CZ_OK && set_resident(cb, w, want);
-    if (rc == CZ_OK)   /* slots for the next partitions, where the device has room left */
-        size_slots(NULL, cb, (size_t)2 << w->log_m);
+    if (rc == CZ_OK) {   /* slots for the next partitions, where the device has room left */
+        size_slots(NULL, cb, cb->slots, (size_t)2 << w->log_m);
+        pthread_mutex_lock(&cb->smu);
+        const size_t tails = cb->tails_want;
+        pthread_mutex_unlock(&cb->smu);
+        if (tails)
+            size_slots(NULL, cb, cb->tslots, tails);
+    }
     unsigned h_log = cb->h ? cb->h_log : 0;
     cz_mutex_unlock(&cb->cmu);
     note_prepared(cb, resident ? w : NULL, &want[V_H], h_log);
@@ -1090,6 +1193,7 @@ static void cuda_free_backend(cz_backend_t *be)
         drop_set(&cb->sets[s]);
     for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
         cz_cuda_free(cb->slots[s].dev);
+        cz_cuda_free(cb->tslots[s].dev);
         cz_cuda_host_free(cb->slots[s].bounce[0]);
         cz_cuda_host_free(cb->slots[s].bounce[1]);
     }
@@ -1112,6 +1216,8 @@ static const cz_backend_ops_t cuda_ops = {
     .free = cuda_free_backend,
     .stage = cuda_stage,
     .unstage = cuda_unstage,
+    .stage_tails = cuda_stage_tails,
+    .unstage_tails = cuda_unstage_tails,
     .prepare = cuda_prepare,
     .settle = cuda_settle,
 };

@@ -116,7 +116,8 @@ static unsigned nwin_of(unsigned nbits, unsigned c)
  */
 static size_t chunk_of(const cz_cuda_msm *m, const cz_cuda_msm_terms *tm)
 {
-    const size_t most = tm->scalars_on_device && !tm->index ? m->cap_entries : m->max_chunk;
+    const bool staged = !tm->scalars_on_device || (tm->index && !tm->index_on_device);
+    const size_t most = staged ? m->max_chunk : m->cap_entries;
     return tm->n < most ? tm->n : most;
 }
 
@@ -342,7 +343,9 @@ static int cz__msm_digits(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_cuda_msm_terms
         scalars = (const cz_dfr *)m->staging;   /* uploaded by the chunk's first pass */
     }
     const uint32_t *index = NULL;
-    if (tm->index) {
+    if (tm->index && tm->index_on_device) {
+        index = tm->index + off;
+    } else if (tm->index) {
         if (w0 == 0)
             CZ__CU(ctx, cudaMemcpyAsync(m->index, tm->index + off, (size_t)cn * 4,
                                         cudaMemcpyHostToDevice, st));
@@ -557,7 +560,8 @@ extern "C" int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *o
 }
 
 extern "C" int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out,
-                                 const void *d_bases, const uint64_t *bitmap, size_t n)
+                                 const void *d_bases, const uint64_t *bitmap, size_t n,
+                                 bool bitmap_on_device)
 {
     if (group != 1 && group != 2)
         return cz_fail(ctx, CZ_EINVAL, "cuda batch add: group %d (1 or 2)", group);
@@ -571,6 +575,8 @@ extern "C" int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void 
     if (rc != CZ_OK)
         return rc;
     if (group == 1)
-        return cz__g1_batch_add(ctx, m, (const cz_g1_aff *)d_bases, bitmap, n, (cz_g1_jac *)out);
-    return cz__g2_batch_add(ctx, m, (const cz_g2_aff *)d_bases, bitmap, n, (cz_g2_jac *)out);
+        return cz__g1_batch_add(ctx, m, (const cz_g1_aff *)d_bases, bitmap, n, bitmap_on_device,
+                                (cz_g1_jac *)out);
+    return cz__g2_batch_add(ctx, m, (const cz_g2_aff *)d_bases, bitmap, n, bitmap_on_device,
+                            (cz_g2_jac *)out);
 }

@@ -489,16 +489,19 @@ static int CZ_KP(msm_windows)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
     return cz__msm_prof_end(ctx, m);
 }
 
-/* The sum of bases[i] over the set bits i < n of |bitmap| (host) into *out (host). */
+/* The sum of bases[i] over the set bits i < n of |bitmap| (host or device) into *out (host). */
 static int CZ_KP(batch_add)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
-                            const uint64_t *bitmap, size_t n, JAC *out)
+                            const uint64_t *bitmap, size_t n, bool on_device, JAC *out)
 {
     const size_t words = (n + 63) / 64;
-    if (words * 8 > m->staging_bytes)
-        return cz_fail(ctx, CZ_ERANGE, "cuda batch add: %zu bases exceed the staging buffer", n);
     cudaStream_t st = m->stream;
-    uint64_t *d_bitmap = (uint64_t *)m->staging;
-    CZ__CU(ctx, cudaMemcpyAsync(d_bitmap, bitmap, words * 8, cudaMemcpyHostToDevice, st));
+    const uint64_t *d_bitmap = bitmap;
+    if (!on_device) {
+        if (words * 8 > m->staging_bytes)
+            return cz_fail(ctx, CZ_ERANGE, "cuda batch add: %zu bases exceed the staging buffer", n);
+        d_bitmap = (const uint64_t *)m->staging;
+        CZ__CU(ctx, cudaMemcpyAsync(m->staging, bitmap, words * 8, cudaMemcpyHostToDevice, st));
+    }
     /* about 2^18 threads: enough to fill the device, few partial sums */
     const uint32_t Q = (uint32_t)((words + CZ__BATCH_THREADS - 1) / CZ__BATCH_THREADS);
     const uint32_t threads = (uint32_t)((words + Q - 1) / Q);

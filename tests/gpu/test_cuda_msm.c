@@ -381,6 +381,51 @@ CZ_TEST(batch_add_matches_cpu)
     cz_cuda_msm_free(m);
 }
 
+/*
+ * Bases uploaded by cz_cuda_memcpy_htod are what the next batch addition
+ * (on the workspace's non-blocking stream) reads. cudaMemcpy from pageable
+ * memory can return before its DMA ends: batch_add_matches_cpu failed at
+ * n = 100003 (G1) right after the 2^27 test, whose large buffers had just
+ * been freed, reading bases the copy had not written yet. Each round here
+ * frees a large buffer first and uploads into a fresh allocation, then over
+ * the previous round's bases.
+ */
+CZ_TEST(bases_uploaded_by_memcpy_htod_are_seen_by_the_next_kernel)
+{
+    if (!gpu_or_skip())
+        return;
+    const size_t n = 100003, words = (n + 63) / 64;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    uint64_t *bits = malloc(words * 8);
+    REQUIRE(bits != NULL);
+    memset(bits, 0xff, words * 8);
+    void *old = NULL;
+    for (int round = 0; round < 4; round++) {
+        void *big = NULL, *d = NULL;
+        CHECK_OK(cz_cuda_malloc(ctx(), &big, (size_t)8 << 30));
+        cz_cuda_free(big);
+        CHECK_OK(cz_cuda_malloc(ctx(), &d, n * sizeof(blst_p1_affine)));
+        void *targets[2] = { d, old };
+        for (int k = 0; k < 2 && targets[k]; k++) {
+            void *bases = make_bases(1, n, 4096, 500 + 2 * round + k);
+            blst_p1 want, got;
+            CHECK_OK(cz_g1_batch_add(ctx(), &want, bases, bits, n));
+            CHECK_OK(cz_cuda_memcpy_htod(ctx(), targets[k], bases, n * sizeof(blst_p1_affine)));
+            CHECK_OK(cz_cuda_batch_add(ctx(), m, 1, &got, targets[k], bits, n, false));
+            if (!blst_p1_is_equal(&want, &got))
+                CZ__FAIL("round %d, %s buffer: the batch addition read bases the upload had "
+                         "not written yet", round, k ? "reused" : "fresh");
+            free(bases);
+        }
+        cz_cuda_free(old);
+        old = d;
+    }
+    cz_cuda_free(old);
+    free(bits);
+    cz_cuda_msm_free(m);
+}
+
 CZ_TEST(bad_arguments_are_errors)
 {
     if (!gpu_or_skip())

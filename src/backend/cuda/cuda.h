@@ -78,7 +78,13 @@ int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes);
  * device's context is unusable afterwards, as after any such fault.
  */
 int cz_cuda_inject_fault(cz_ctx_t *ctx);
-/* Synchronous copies, and a wait for all work on the current device. */
+/*
+ * Synchronous copies, and a wait for all work on the current device. A
+ * copy has landed when it returns, for work on every stream: cudaMemcpy
+ * from pageable memory may return once the bytes are in the driver's
+ * staging buffer, before its DMA ends, which only the default stream
+ * waits for (our streams are non-blocking), so htod waits for it.
+ */
 int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
 int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
 int cz_cuda_sync(cz_ctx_t *ctx);

@@ -205,6 +205,7 @@ extern "C" void cz_cuda_pinned_free(cz_cuda_pinned *p)
 extern "C" int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
 {
     CZ__CU(ctx, cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    CZ__CU(ctx, cudaStreamSynchronize(0));   /* the DMA itself (cuda.h) */
     return CZ_OK;
 }
 

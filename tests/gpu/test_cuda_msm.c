@@ -189,61 +189,21 @@ CZ_TEST(g1_g2_msm_gathered)
     cz_cuda_msm_free(m);
 }
 
-/* Scalars already on the device in Montgomery form (the H vector's case). */
-CZ_TEST(g1_msm_montgomery_device_scalars)
-{
-    if (!gpu_or_skip())
-        return;
-    cz_cuda_msm *m = NULL;
-    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
-    const size_t n = 65535;
-    void *bases = make_bases(1, n, 4096, 3);
-    cz_fr *f = malloc(n * sizeof *f);
-    blst_scalar *s = malloc(n * sizeof *s);
-    cz_rng rng;
-    cz_rng_seed(&rng, 4);
-    for (size_t i = 0; i < n; i++) {
-        cz_fr_random_rng(&f[i], &rng);
-        if (i % 10 == 0)
-            f[i] = CZ_FR_ZERO;
-        cz_fr_to_scalar(&s[i], &f[i]);
-    }
-    blst_p1 want, got;
-    CHECK_OK(cz_g1_msm(ctx(), &want, bases, s, n));
-    void *d = upload_bases(1, bases, n), *ds = NULL;
-    REQUIRE(d != NULL);
-    CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *f));
-    CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, f, n * sizeof *f));
-    cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true,
-                            .scalars_montgomery = true };
-    CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
-    CHECK(blst_p1_is_equal(&want, &got));
-    cz_cuda_free(ds);
-    cz_cuda_free(d);
-    free(bases);
-    free(f);
-    free(s);
-    cz_cuda_msm_free(m);
-}
-
 /*
- * Device scalars in several window passes (the key capacity of a 2^20
- * workspace is 2^24 entries: ~2^21 terms take 3 passes): Montgomery
- * scalars converted in every pass, converted in place once (scratch), and
- * canonical ones.
+ * n scalars already on the device, against the CPU, three ways: Montgomery
+ * form (the H vector's case) converted in every pass, converted in place
+ * once (scratch), and canonical. |passes|: the plan must take several
+ * window passes (a small workspace's key capacity).
  */
-CZ_TEST(g1_msm_device_scalars_in_window_passes)
+static void check_device_scalars(size_t max_chunk, size_t n, uint64_t seed, bool passes)
 {
-    if (!gpu_or_skip())
-        return;
     cz_cuda_msm *m = NULL;
-    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, (size_t)1 << 20));
-    const size_t n = ((size_t)1 << 21) + 12345;
-    void *bases = make_bases(1, n, 8192, 21);
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, max_chunk));
+    void *bases = make_bases(1, n, 8192, seed);
     cz_fr *f = malloc(n * sizeof *f);
     blst_scalar *s = malloc(n * sizeof *s);
     cz_rng rng;
-    cz_rng_seed(&rng, 22);
+    cz_rng_seed(&rng, seed + 1);
     for (size_t i = 0; i < n; i++) {
         cz_fr_random_rng(&f[i], &rng);
         if (i % 7 == 0)
@@ -268,10 +228,10 @@ CZ_TEST(g1_msm_device_scalars_in_window_passes)
         CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
         cz_cuda_msm_profile pr;
         cz_cuda_msm_last_profile(m, &pr);
-        CHECK(pr.passes > 1);
+        CHECK(!passes || pr.passes > 1);
         if (!blst_p1_is_equal(&want, &got))
-            CZ__FAIL("device scalars (%s), %u passes, c = %u: differs from the CPU", cases[k].name,
-                     pr.passes, pr.c);
+            CZ__FAIL("n=%zu device scalars (%s), %u passes, c = %u: differs from the CPU", n,
+                     cases[k].name, pr.passes, pr.c);
     }
     cz_cuda_free(ds);
     cz_cuda_free(d);
@@ -279,6 +239,21 @@ CZ_TEST(g1_msm_device_scalars_in_window_passes)
     free(f);
     free(s);
     cz_cuda_msm_free(m);
+}
+
+CZ_TEST(g1_msm_device_scalars)
+{
+    if (!gpu_or_skip())
+        return;
+    check_device_scalars(0, 65535, 3, false);
+}
+
+/* The key capacity of a 2^20 workspace is 2^24 entries: ~2^21 terms take 3 window passes. */
+CZ_TEST(g1_msm_device_scalars_in_window_passes)
+{
+    if (!gpu_or_skip())
+        return;
+    check_device_scalars((size_t)1 << 20, ((size_t)1 << 21) + 12345, 21, true);
 }
 
 /*

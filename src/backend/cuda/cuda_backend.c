@@ -38,8 +38,9 @@
  * 2^27, seconds of pinning at a cold start, and the region still uploaded.)
  * The three scalar splits go the same way into CZ__STAGE_SLOTS tails slots,
  * uploaded by prep's thread once it built them (stage_tails), so the tails
- * no longer upload ~0.5 GB of bitmaps, indices and scalars inside the
- * region (~80 ms at 32GiB). A tails slot is taken without waiting (prep
+ * no longer upload their bitmaps, indices and scalars inside the region
+ * (~0.5 GB, 108 ms, in the 32GiB-shaped bench partition; far less in real
+ * PoRep partitions, whose splits have fewer significant scalars). A tails slot is taken without waiting (prep
  * must not wait on a region that waits for it) and held until the
  * partition is released; a miss leaves the splits on the host and records
  * their size, and the next region's end sizes the idle tails slots to it.
@@ -110,12 +111,6 @@ typedef struct {
     uint64_t last_use;
 } rset;
 
-/*
- * Device memory holding one partition's a and b, staged before the region:
- * a at dev, b at dev + 2^log_m. dev and cap change only with cmu AND smu
- * held, while the slot is idle; busy and resizing under smu. The bounce
- * pair is used by the slot's holder only (busy).
- */
 /* One split's copy in a tails slot: its bitmap, indices and scalars on the device. */
 typedef struct {
     const uint64_t *ones;
@@ -125,6 +120,13 @@ typedef struct {
 
 enum { T_L, T_A, T_B, T_COUNT };   /* the splits: l, a, b (B1 and B2 share b) */
 
+/*
+ * Device memory holding one partition's a and b, staged before the region
+ * (a at dev, b at dev + 2^log_m), or in a tails slot its three splits (where
+ * |split| says). dev and cap change only with cmu AND smu
+ * held, while the slot is idle; busy and resizing under smu. The bounce
+ * pair is used by the slot's holder only (busy).
+ */
 typedef struct {
     cz_fr *dev;              /* NULL: none yet */
     size_t cap;              /* 32-byte elements (a and b together in an a/b slot) */

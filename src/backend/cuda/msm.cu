@@ -21,8 +21,9 @@
  *     one per thread (so skewed buckets cannot unbalance the load), summed
  *     in XYZZ with mixed additions; runs cut by slice ends are joined after
  *     (runs spanning many slices by pointer jumping). Each chunk fills
- *     empty buckets by stores; from the second chunk on they are then added into the totals by a merge kernel
- *     (one thread per bucket, no divergence).
+ *     empty buckets by stores; from the second chunk on they are then
+ *     added into the totals by a merge kernel (one thread per bucket, no
+ *     divergence).
  *  4. reduce: per segment of S buckets a weighted (running) sum acc_k and a
  *     plain sum run_k; the window's sum_k acc_k + S sum_k k run_k is taken
  *     as sum_k acc_k + S sum_i 2^i U_i (U_i: the run_k with bit i of k set),

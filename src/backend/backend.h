@@ -140,8 +140,9 @@ typedef struct cz_backend_ops {
      * (CUDA: device memory, while another region runs), setting
      * work->tails_staged. Best effort and non-blocking: with no room free
      * it leaves them (the region reads the host splits) and nothing is
-     * reported. unstage_tails() takes the memory back; the caller calls it
-     * once prep is over and no region of the partition runs.
+     * reported. unstage_tails() (required with stage_tails) takes the
+     * memory back; the caller calls it once prep is over and no region of
+     * the partition runs.
      */
     void (*stage_tails)(cz_backend_t *be, cz_prove_work_t *work);
     void (*unstage_tails)(cz_backend_t *be, cz_prove_work_t *work);

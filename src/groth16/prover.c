@@ -31,8 +31,8 @@ struct cz_g16_partition {
     blst_scalar *input_scalars, *b_input_scalars;
     cz_scalar_split l_split, a_split, b_split;
     cz_backend_t *staged_on;         /* the backend holding a/b's staged copies, if any */
-    cz_backend_t *prep_on;           /* the backend prep offers the splits to (set_backend) */
-    cz_backend_t *tails_on;          /* the backend holding copies of the splits, if any */
+    cz_backend_t *prep_on;           /* the backend prep offers the splits to (set_backend);
+                                      * it holds their copies while work.tails_staged */
     cz_recycler_t *recycler;         /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
     cz_g16_timings_t t;
 };
@@ -188,9 +188,8 @@ static void unstage(cz_g16_partition_t *p)
     if (p->staged_on && p->work.staged && p->staged_on->ops->unstage)
         p->staged_on->ops->unstage(p->staged_on, &p->work);
     p->staged_on = NULL;
-    if (p->tails_on && p->work.tails_staged && p->tails_on->ops->unstage_tails)
-        p->tails_on->ops->unstage_tails(p->tails_on, &p->work);
-    p->tails_on = NULL;
+    if (p->work.tails_staged)   /* set only by prep_on's stage_tails */
+        p->prep_on->ops->unstage_tails(p->prep_on, &p->work);
 }
 
 void cz_g16_release_abc(cz_g16_partition_t *p)
@@ -268,8 +267,6 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
     cz_backend_t *be = p->prep_on;
     if (rc == CZ_OK && be && be->ops->stage_tails) {
         be->ops->stage_tails(be, &p->work);
-        if (p->work.tails_staged)
-            p->tails_on = be;
         p->t.tails_staged = p->work.tails_staged != NULL;
     }
     p->t.prep = cz_mono_s() - t0;

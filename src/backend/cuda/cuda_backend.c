@@ -621,8 +621,8 @@ static bool drop_idle_slots(cuda_backend_t *cb)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     bool dropped = false;
-    for (int i = 0; i < 2 * CZ__STAGE_SLOTS; i++) {
-        stage_slot *s = i < CZ__STAGE_SLOTS ? &cb->slots[i] : &cb->tslots[i - CZ__STAGE_SLOTS];
+    for (int i = 0; i < 2 * CZ__STAGE_SLOTS; i++) {   /* the a/b slots, then the tails slots */
+        stage_slot *s = &(i < CZ__STAGE_SLOTS ? cb->slots : cb->tslots)[i % CZ__STAGE_SLOTS];
         pthread_mutex_lock(&cb->smu);
         void *dev = !s->busy && !s->resizing ? s->dev : NULL;
         if (dev) {
@@ -821,13 +821,12 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
     const void *aux = (const char *)dev + n_inputs * pb;
     blst_p2 in, ones, sig;   /* room for either group */
     cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
-    cz_cuda_msm_terms ts = { .n = sp->n_sig, .scalars = sp->sig_scalar, .index = sp->sig_index,
+    cz_cuda_msm_terms ts = { .n = sp->n_sig,
+                             .scalars = ds ? (const void *)ds->sig_scalar : sp->sig_scalar,
+                             .scalars_on_device = ds != NULL,
+                             .index = ds ? ds->sig_index : sp->sig_index,
+                             .index_on_device = ds != NULL,
                              .nbits = (unsigned)sp->sig_bits };
-    if (ds) {
-        ts.scalars = ds->sig_scalar;
-        ts.index = ds->sig_index;
-        ts.scalars_on_device = ts.index_on_device = true;
-    }
     int rc = cz_cuda_msm_run(ctx, cb->msm, group, &in, dev, &ti);
     if (rc == CZ_OK)
         rc = cz_cuda_batch_add(ctx, cb->msm, group, &ones, aux, ds ? ds->ones : sp->ones, sp->n,

@@ -197,6 +197,117 @@ CZ_TEST(fp2_ops)
     free(a1); free(b1); free(a); free(b); free(out);
 }
 
+/* ---- the lazy operations of Fp and Fp2: inputs in [p, 2p) too ----------- */
+
+/*
+ * Each Fp element of x[0 .. count) plus p, as 384-bit integers: the other
+ * representative of the same value below 2p (2p < 2^384), the form the
+ * lazy operations must accept.
+ */
+static void fp_lift(blst_fp *x, size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        uint64_t carry = 0;
+        for (int i = 0; i < 6; i++) {
+            const uint64_t p = P_MINUS_1[i] + (i == 0);   /* p's limbs: p - 1 has no borrow out of limb 0 */
+            const uint64_t s = x[k].l[i] + p, t = s + carry;
+            carry = (s < p) | (t < s);
+            x[k].l[i] = t;
+        }
+    }
+}
+
+static void fp_want_lz(int op, blst_fp *want, const blst_fp *a, const blst_fp *b)
+{
+    static const uint64_t one[6] = { 1, 0, 0, 0, 0, 0 };
+    static const blst_fp zero;
+    switch (op) {
+    case CZ_CUDA_TEST_ADD_LZ: blst_fp_add(want, a, b); break;
+    case CZ_CUDA_TEST_SUB_LZ: blst_fp_sub(want, a, b); break;
+    case CZ_CUDA_TEST_DBL_LZ: blst_fp_add(want, a, a); break;
+    case CZ_CUDA_TEST_MUL_LZ: blst_fp_mul(want, a, b); break;
+    case CZ_CUDA_TEST_SQR_LZ: blst_fp_sqr(want, a); break;
+    case CZ_CUDA_TEST_IS_ZERO_LZ:
+        if (memcmp(a, &zero, sizeof zero) == 0)
+            blst_fp_from_uint64(want, one);
+        else
+            *want = zero;
+        break;
+    }
+}
+
+CZ_TEST(fp_lazy_ops_take_either_representative_below_2p)
+{
+    if (!gpu_or_skip()) return;
+    blst_fp *a, *b;
+    size_t n = fp_inputs(&a, &b);
+    blst_fp *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb), *out = malloc(n * sizeof *out);
+    for (int lift = 0; lift < 4; lift++) {                 /* a, b, both or neither in [p, 2p) */
+        memcpy(la, a, n * sizeof *a);
+        memcpy(lb, b, n * sizeof *b);
+        if (lift & 1) fp_lift(la, n);
+        if (lift & 2) fp_lift(lb, n);
+        for (int op = CZ_CUDA_TEST_ADD_LZ; op <= CZ_CUDA_TEST_IS_ZERO_LZ; op++) {
+            CHECK_OK(cz_cuda_test_field(ctx(), 1, op, out, la, lb, n));
+            int bad = 0;
+            for (size_t i = 0; i < n; i++) {
+                blst_fp want;
+                fp_want_lz(op, &want, &a[i], &b[i]);
+                if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
+                    fprintf(stderr, "fp lazy op %d lift %d input %zu differs\n", op, lift, i);
+            }
+            CHECK_EQ_INT(bad, 0);
+        }
+    }
+    free(a); free(b); free(la); free(lb); free(out);
+}
+
+CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
+{
+    if (!gpu_or_skip()) return;
+    blst_fp *a1, *b1;
+    size_t n1 = fp_inputs(&a1, &b1), n = n1 - 1;
+    blst_fp2 *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *out = malloc(n * sizeof *out);
+    blst_fp2 *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb);
+    for (size_t i = 0; i < n; i++) {
+        a[i].fp[0] = a1[i], a[i].fp[1] = a1[i + 1];
+        b[i].fp[0] = b1[i + 1], b[i].fp[1] = b1[i];
+    }
+    for (int lift = 0; lift < 16; lift++) {                /* bit k: coefficient k of (a.c0, a.c1, b.c0, b.c1) */
+        memcpy(la, a, n * sizeof *a);
+        memcpy(lb, b, n * sizeof *b);
+        for (size_t i = 0; i < n; i++) {
+            if (lift & 1) fp_lift(&la[i].fp[0], 1);
+            if (lift & 2) fp_lift(&la[i].fp[1], 1);
+            if (lift & 4) fp_lift(&lb[i].fp[0], 1);
+            if (lift & 8) fp_lift(&lb[i].fp[1], 1);
+        }
+        for (int op = CZ_CUDA_TEST_ADD_LZ; op <= CZ_CUDA_TEST_IS_ZERO_LZ; op++) {
+            CHECK_OK(cz_cuda_test_field(ctx(), 2, op, out, la, lb, n));
+            int bad = 0;
+            for (size_t i = 0; i < n; i++) {
+                blst_fp2 want;
+                switch (op) {
+                case CZ_CUDA_TEST_ADD_LZ: blst_fp2_add(&want, &a[i], &b[i]); break;
+                case CZ_CUDA_TEST_SUB_LZ: blst_fp2_sub(&want, &a[i], &b[i]); break;
+                case CZ_CUDA_TEST_DBL_LZ: blst_fp2_add(&want, &a[i], &a[i]); break;
+                case CZ_CUDA_TEST_MUL_LZ: blst_fp2_mul(&want, &a[i], &b[i]); break;
+                case CZ_CUDA_TEST_SQR_LZ: blst_fp2_sqr(&want, &a[i]); break;
+                case CZ_CUDA_TEST_IS_ZERO_LZ:         /* one (c0 = 1) when both coefficients are 0 */
+                    memset(&want, 0, sizeof want);
+                    if (memcmp(&a[i], &want, sizeof want) == 0)
+                        fp_want_lz(op, &want.fp[0], &want.fp[0], NULL);
+                    break;
+                }
+                if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
+                    fprintf(stderr, "fp2 lazy op %d lift %d input %zu differs\n", op, lift, i);
+            }
+            CHECK_EQ_INT(bad, 0);
+        }
+    }
+    free(a1); free(b1); free(a); free(b); free(la); free(lb); free(out);
+}
+
 /* ---- G1 and G2, written once over blst's p1/p2 names ------------------- */
 
 #define NPTS 48
@@ -298,6 +409,25 @@ static void G##_check(int group)                                               \
         if (!P##_is_equal(&want, &tmp) && bad++ < 3) fprintf(stderr, "g%d xyzz_madd %d\n", group, i); \
     }                                                                          \
     CHECK_EQ_INT(bad, 0);                                                      \
+    /* the lazy mixed addition: each coordinate of p in either form below 2p */ \
+    FP (*lx)[4] = calloc(NPTS, sizeof *lx);                                    \
+    for (int lift = 0; lift < 16; lift++) {                                    \
+        memcpy(lx, px, NPTS * sizeof *px);                                     \
+        for (int i = 0; i < NPTS; i++)                                         \
+            for (int k = 0; k < 4; k++)                                        \
+                if (lift >> k & 1)                                             \
+                    fp_lift((blst_fp *)&lx[i][k], sizeof(FP) / sizeof(blst_fp)); \
+        CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_XYZZ_MADD_LZ, ox, lx, qa, NPTS)); \
+        bad = 0;                                                               \
+        for (int i = 0; i < NPTS; i++) {                                       \
+            P##_add_or_double(&want, &p[i], &q[i]);                            \
+            G##_from_xyzz(&tmp, ox[i]);                                        \
+            if (!P##_is_equal(&want, &tmp) && bad++ < 3)                       \
+                fprintf(stderr, "g%d xyzz_madd_lz lift %d point %d\n", group, lift, i); \
+        }                                                                      \
+        CHECK_EQ_INT(bad, 0);                                                  \
+    }                                                                          \
+    free(lx);                                                                  \
     CHECK_OK(cz_cuda_test_ec(ctx(), group, CZ_CUDA_TEST_XYZZ_DBL, ox, px, NULL, NPTS)); \
     bad = 0;                                                                   \
     for (int i = 0; i < NPTS; i++) {                                           \

@@ -283,7 +283,11 @@ int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const
  * POW raises a[i] to the 64-bit exponent held in the first 8 bytes of b[i].
  */
 enum { CZ_CUDA_TEST_ADD, CZ_CUDA_TEST_SUB, CZ_CUDA_TEST_NEG, CZ_CUDA_TEST_DBL,
-       CZ_CUDA_TEST_MUL, CZ_CUDA_TEST_SQR, CZ_CUDA_TEST_INV, CZ_CUDA_TEST_POW };
+       CZ_CUDA_TEST_MUL, CZ_CUDA_TEST_SQR, CZ_CUDA_TEST_INV, CZ_CUDA_TEST_POW,
+       /* the lazy operations, Fp and Fp2 only: inputs below 2p (not reduced),
+        * the result reduced; IS_ZERO_LZ gives one or zero */
+       CZ_CUDA_TEST_ADD_LZ, CZ_CUDA_TEST_SUB_LZ, CZ_CUDA_TEST_DBL_LZ, CZ_CUDA_TEST_MUL_LZ,
+       CZ_CUDA_TEST_SQR_LZ, CZ_CUDA_TEST_IS_ZERO_LZ };
 int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *a,
                        const void *b, size_t n);
 
@@ -293,11 +297,12 @@ int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *
  *   JAC_ADD  a jac,  b jac  -> jac      XYZZ_ADD  a xyzz, b xyzz -> xyzz
  *   JAC_MADD a jac,  b aff  -> jac      XYZZ_MADD a xyzz, b aff  -> xyzz
  *   JAC_DBL  a jac          -> jac      XYZZ_DBL  a xyzz         -> xyzz
- *   AFF_ADD  a aff,  b aff  -> aff
+ *   AFF_ADD  a aff,  b aff  -> aff      XYZZ_MADD_LZ a xyzz with coordinates
+ *                                          below 2p, b aff -> xyzz reduced
  */
 enum { CZ_CUDA_TEST_JAC_ADD, CZ_CUDA_TEST_JAC_MADD, CZ_CUDA_TEST_JAC_DBL,
        CZ_CUDA_TEST_XYZZ_ADD, CZ_CUDA_TEST_XYZZ_MADD, CZ_CUDA_TEST_XYZZ_DBL,
-       CZ_CUDA_TEST_AFF_ADD };
+       CZ_CUDA_TEST_AFF_ADD, CZ_CUDA_TEST_XYZZ_MADD_LZ };
 int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a,
                     const void *b, size_t n);
 

@@ -178,6 +178,38 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_madd)(const CZ_EP(xyzz) p, const CZ_EP(aff) q)
     return r;
 }
 
+/*
+ * madd-2008-s on lazy coordinates (in [0, 2p), the _lz field operations):
+ * p lazy, q fully reduced, the result lazy; xyzz_canon reduces it. The
+ * MSM's hot loops chain these and reduce once per bucket.
+ */
+CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_madd_lz)(const CZ_EP(xyzz) p, const CZ_EP(aff) q)
+{
+    if (CZ_EP(aff_is_inf)(q)) return p;
+    if (F_(is_zero_lz)(p.ZZ)) return CZ_EP(xyzz_from_aff)(q);
+    CZ_EF U2 = F_(mul_lz)(q.X, p.ZZ);
+    CZ_EF S2 = F_(mul_lz)(q.Y, p.ZZZ);
+    CZ_EF P = F_(sub_lz)(U2, p.X);
+    CZ_EF R = F_(sub_lz)(S2, p.Y);
+    if (F_(is_zero_lz)(P))
+        return F_(is_zero_lz)(R) ? CZ_EP(xyzz_dbl)(CZ_EP(xyzz_from_aff)(q)) : CZ_EP(xyzz_inf)();
+    CZ_EF PP = F_(sqr_lz)(P);
+    CZ_EF PPP = F_(mul_lz)(P, PP);
+    CZ_EF Q = F_(mul_lz)(p.X, PP);
+    CZ_EP(xyzz) r;
+    r.X = F_(sub_lz)(F_(sub_lz)(F_(sqr_lz)(R), PPP), F_(dbl_lz)(Q));
+    r.Y = F_(sub_lz)(F_(mul_lz)(R, F_(sub_lz)(Q, r.X)), F_(mul_lz)(p.Y, PPP));
+    r.ZZ = F_(mul_lz)(p.ZZ, PP);
+    r.ZZZ = F_(mul_lz)(p.ZZZ, PPP);
+    return r;
+}
+
+CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_canon)(const CZ_EP(xyzz) p)
+{
+    CZ_EP(xyzz) r = { F_(canon)(p.X), F_(canon)(p.Y), F_(canon)(p.ZZ), F_(canon)(p.ZZZ) };
+    return r;
+}
+
 /* ---- affine ---------------------------------------------------------------- */
 
 /*

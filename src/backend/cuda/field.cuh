@@ -7,7 +7,8 @@
  *
  * Each field gets zero, one, is_zero, eq, load, store, add, dbl, sub, neg,
  * mul, sqr, pow, inverse (mont_impl.cuh). Values in and out are fully
- * reduced. Moduli: FACTS 1 (r); p from the BLS12-381 definition (as in
+ * reduced. Fp and Fp2 also get the lazy operations (_lz: values in [0, 2p),
+ * canon to reduce; mont_impl.cuh). Moduli: FACTS 1 (r); p from the BLS12-381 definition (as in
  * blst's src/consts.c). The 32-bit limbs and -m^-1 mod 2^32 were computed
  * from those integers (R mod m likewise; R mod r equals CZ_FR_ONE in fr.c).
  */
@@ -32,6 +33,10 @@ static __constant__ uint32_t CZ_DFP_MOD[12] = {
 static __constant__ uint32_t CZ_DFP_ONE[12] = {
     0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
     0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u };
+/* 2p, for the lazy operations (p < 2^381 = R/8) */
+static __constant__ uint32_t CZ_DFP_MOD2[12] = {
+    0xffff5556u, 0x73fdffffu, 0x62a7ffffu, 0x3d57fffdu, 0xed61ec48u, 0xce61a541u,
+    0xe70a257eu, 0xc8ee9709u, 0x869759aeu, 0x96374f6cu, 0x72ffcd34u, 0x340223d4u };
 
 #define CZ_MN 8
 #define CZ_MT cz_dfr
@@ -53,6 +58,7 @@ static __constant__ uint32_t CZ_DFP_ONE[12] = {
 #define CZ_MMOD CZ_DFP_MOD
 #define CZ_MINV 0xfffcfffdu
 #define CZ_MONE CZ_DFP_ONE
+#define CZ_MMOD2 CZ_DFP_MOD2
 #include "backend/cuda/mont_impl.cuh"
 #undef CZ_MN
 #undef CZ_MT
@@ -60,6 +66,7 @@ static __constant__ uint32_t CZ_DFP_ONE[12] = {
 #undef CZ_MMOD
 #undef CZ_MINV
 #undef CZ_MONE
+#undef CZ_MMOD2
 
 /* ---- Fp2 = Fp[i]/(i^2 + 1) ------------------------------------------------ */
 
@@ -96,6 +103,32 @@ CZ__DI cz_dfp2 cz_dfp2_sqr(const cz_dfp2 a)
 {
     cz_dfp t = cz_dfp_mul(a.c0, a.c1);
     cz_dfp2 r = { cz_dfp_mul(cz_dfp_add(a.c0, a.c1), cz_dfp_sub(a.c0, a.c1)), cz_dfp_dbl(t) };
+    return r;
+}
+
+/* Lazy Fp2 (coefficients in [0, 2p), see mont_impl.cuh): the formulas above on the lazy Fp operations. */
+CZ__DI cz_dfp2 cz_dfp2_canon(const cz_dfp2 a) { cz_dfp2 r = { cz_dfp_canon(a.c0), cz_dfp_canon(a.c1) }; return r; }
+CZ__DI bool cz_dfp2_is_zero_lz(const cz_dfp2 a) { return cz_dfp_is_zero_lz(a.c0) && cz_dfp_is_zero_lz(a.c1); }
+CZ__DI cz_dfp2 cz_dfp2_add_lz(const cz_dfp2 a, const cz_dfp2 b)
+{ cz_dfp2 r = { cz_dfp_add_lz(a.c0, b.c0), cz_dfp_add_lz(a.c1, b.c1) }; return r; }
+CZ__DI cz_dfp2 cz_dfp2_dbl_lz(const cz_dfp2 a) { return cz_dfp2_add_lz(a, a); }
+CZ__DI cz_dfp2 cz_dfp2_sub_lz(const cz_dfp2 a, const cz_dfp2 b)
+{ cz_dfp2 r = { cz_dfp_sub_lz(a.c0, b.c0), cz_dfp_sub_lz(a.c1, b.c1) }; return r; }
+
+CZ__DI cz_dfp2 cz_dfp2_mul_lz(const cz_dfp2 a, const cz_dfp2 b)
+{
+    cz_dfp t0 = cz_dfp_mul_lz(a.c0, b.c0);
+    cz_dfp t1 = cz_dfp_mul_lz(a.c1, b.c1);
+    cz_dfp t2 = cz_dfp_mul_lz(cz_dfp_add_lz(a.c0, a.c1), cz_dfp_add_lz(b.c0, b.c1));
+    cz_dfp2 r = { cz_dfp_sub_lz(t0, t1), cz_dfp_sub_lz(cz_dfp_sub_lz(t2, t0), t1) };
+    return r;
+}
+
+CZ__DI cz_dfp2 cz_dfp2_sqr_lz(const cz_dfp2 a)
+{
+    cz_dfp t = cz_dfp_mul_lz(a.c0, a.c1);
+    cz_dfp2 r = { cz_dfp_mul_lz(cz_dfp_add_lz(a.c0, a.c1), cz_dfp_sub_lz(a.c0, a.c1)),
+                  cz_dfp_dbl_lz(t) };
     return r;
 }
 

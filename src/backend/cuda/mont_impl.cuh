@@ -9,6 +9,8 @@
  *   CZ_MMOD    a __constant__ uint32_t[CZ_MN]: the modulus, little-endian
  *   CZ_MINV    -modulus^-1 mod 2^32
  *   CZ_MONE    a __constant__ uint32_t[CZ_MN]: R mod modulus (Montgomery 1)
+ *   CZ_MMOD2   (optional) a __constant__ uint32_t[CZ_MN]: 2 * modulus, for
+ *              a modulus below R/4: declares the lazy operations below
  * and undefines them afterwards.
  *
  * Elements are kept fully reduced (< modulus) in Montgomery form with
@@ -182,8 +184,14 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
  * where the next step follows at once and must take it in (redc_wide).
  */
 
-/* a*b*R^-1 mod m. Needs a < mod and b < mod. */
-CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
+/*
+ * a*b*R^-1 mod m + (0 or mod): below 2 mod, before mul's last conditional
+ * subtraction. Needs a < mod and b < mod, or (with CZ_MMOD2, mod < R/4)
+ * a < 2 mod and b < 2 mod: the product is then (ab + q mod)/R < (4 mod^2 +
+ * R mod)/R < 2 mod, and every row's accumulator stays below 6 mod 2^32 <
+ * 2^(32*CZ_MN+32), so the chains below keep their carry bounds.
+ */
+CZ__DI CZ_MT CZ_MF(mul_lz)(const CZ_MT a, const CZ_MT b)
 {
     uint32_t e[CZ_MN], o[CZ_MN], p[CZ_MN];
 #pragma unroll
@@ -225,7 +233,13 @@ CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
 #pragma unroll
     for (int j = 1; j < CZ_MN - 1; j++) r.l[j] = cz__addc_cc(e[j], o[j - 1]);
     r.l[CZ_MN - 1] = cz__addc(e[CZ_MN - 1], o[CZ_MN - 2]);
-    return CZ_MF(reduce_once)(r);
+    return r;
+}
+
+/* a*b*R^-1 mod m, fully reduced. Needs a < mod and b < mod. */
+CZ__DI CZ_MT CZ_MF(mul)(const CZ_MT a, const CZ_MT b)
+{
+    return CZ_MF(reduce_once)(CZ_MF(mul_lz)(a, b));
 }
 
 /*
@@ -302,12 +316,14 @@ CZ__DI void CZ_MF(wide_sqr)(uint32_t *t, const CZ_MT a)
 }
 
 /*
- * t * R^-1 mod m, fully reduced, for t < mod * R (t as 2*CZ_MN words). The
+ * t * R^-1 mod m + (0 or mod), for t < mod * R (t as 2*CZ_MN words). The
  * CZ_MN reduction steps see only the low half L (the multiples they add are
  * chosen from the low words), so REDC(t) = (L + q mod)/R + H with
- * (L + q mod)/R <= mod and H < mod: one conditional subtraction.
+ * (L + q mod)/R <= mod and H < mod: below 2 mod, one conditional
+ * subtraction from fully reduced. (For t = a^2 with a < 2 mod < R/2, H =
+ * a^2/R < mod still holds.)
  */
-CZ__DI CZ_MT CZ_MF(redc_wide)(const uint32_t *t)
+CZ__DI CZ_MT CZ_MF(redc_wide_lz)(const uint32_t *t)
 {
     uint32_t e[CZ_MN], o[CZ_MN], p[CZ_MN];
 #pragma unroll
@@ -329,17 +345,95 @@ CZ__DI CZ_MT CZ_MF(redc_wide)(const uint32_t *t)
 #pragma unroll
     for (int j = 1; j < CZ_MN - 1; j++) r.l[j] = cz__addc_cc(r.l[j], t[CZ_MN + j]);
     r.l[CZ_MN - 1] = cz__addc(r.l[CZ_MN - 1], t[2 * CZ_MN - 1]);
-    return CZ_MF(reduce_once)(r);
+    return r;
 }
 #undef CZ__EO_REDC
+
+CZ__DI CZ_MT CZ_MF(redc_wide)(const uint32_t *t)
+{
+    return CZ_MF(reduce_once)(CZ_MF(redc_wide_lz)(t));
+}
+
+/* a^2 R^-1, below 2 mod (the input bounds of mul_lz). */
+CZ__DI CZ_MT CZ_MF(sqr_lz)(const CZ_MT a)
+{
+    uint32_t t[2 * CZ_MN];
+    CZ_MF(wide_sqr)(t, a);
+    return CZ_MF(redc_wide_lz)(t);
+}
 
 /* a^2 R^-1: 234 fused limb products against mul's 300 for CZ_MN = 12 (66 + 12 + 156). */
 CZ__DI CZ_MT CZ_MF(sqr)(const CZ_MT a)
 {
-    uint32_t t[2 * CZ_MN];
-    CZ_MF(wide_sqr)(t, a);
-    return CZ_MF(redc_wide)(t);
+    return CZ_MF(reduce_once)(CZ_MF(sqr_lz)(a));
 }
+
+#ifdef CZ_MMOD2
+/*
+ * ---- lazy reduction: values in [0, 2 mod) ---------------------------------
+ *
+ * For a modulus below R/4 (Fp: p < 2^381, R = 2^384) products of values
+ * below 2 mod stay below 2 mod (mul_lz), so a chain of operations may skip
+ * each product's last conditional subtraction, about 25 instructions on
+ * the critical path between two dependent products, and reduce once at
+ * its end (canon). Sums and differences are kept in [0, 2 mod) against
+ * 2 mod. Zero has two forms there: 0 and mod.
+ */
+
+/* a - 2 mod if a >= 2 mod, else a; for a < 4 mod < R. */
+CZ__DI CZ_MT CZ_MF(reduce_once2)(const CZ_MT a)
+{
+    CZ_MT t;
+    t.l[0] = cz__sub_cc(a.l[0], CZ_MMOD2[0]);
+#pragma unroll
+    for (int i = 1; i < CZ_MN; i++) t.l[i] = cz__subc_cc(a.l[i], CZ_MMOD2[i]);
+    uint32_t borrow = cz__subc(0, 0);
+    CZ_MT r;
+#pragma unroll
+    for (int i = 0; i < CZ_MN; i++) r.l[i] = borrow ? a.l[i] : t.l[i];
+    return r;
+}
+
+/* The fully reduced form of a < 2 mod. */
+CZ__DI CZ_MT CZ_MF(canon)(const CZ_MT a) { return CZ_MF(reduce_once)(a); }
+
+CZ__DI bool CZ_MF(is_zero_lz)(const CZ_MT a)
+{
+    uint32_t z = 0, m = 0;
+#pragma unroll
+    for (int i = 0; i < CZ_MN; i++) {
+        z |= a.l[i];
+        m |= a.l[i] ^ CZ_MMOD[i];
+    }
+    return z == 0 || m == 0;
+}
+
+CZ__DI CZ_MT CZ_MF(add_lz)(const CZ_MT a, const CZ_MT b)
+{
+    CZ_MT s;                                   /* a + b < 4 mod < R */
+    s.l[0] = cz__add_cc(a.l[0], b.l[0]);
+#pragma unroll
+    for (int i = 1; i < CZ_MN - 1; i++) s.l[i] = cz__addc_cc(a.l[i], b.l[i]);
+    s.l[CZ_MN - 1] = cz__addc(a.l[CZ_MN - 1], b.l[CZ_MN - 1]);
+    return CZ_MF(reduce_once2)(s);
+}
+
+CZ__DI CZ_MT CZ_MF(dbl_lz)(const CZ_MT a) { return CZ_MF(add_lz)(a, a); }
+
+CZ__DI CZ_MT CZ_MF(sub_lz)(const CZ_MT a, const CZ_MT b)
+{
+    CZ_MT d;
+    d.l[0] = cz__sub_cc(a.l[0], b.l[0]);
+#pragma unroll
+    for (int i = 1; i < CZ_MN; i++) d.l[i] = cz__subc_cc(a.l[i], b.l[i]);
+    uint32_t mask = cz__subc(0, 0);            /* all ones when a < b: add 2 mod back */
+    d.l[0] = cz__add_cc(d.l[0], CZ_MMOD2[0] & mask);
+#pragma unroll
+    for (int i = 1; i < CZ_MN - 1; i++) d.l[i] = cz__addc_cc(d.l[i], CZ_MMOD2[i] & mask);
+    d.l[CZ_MN - 1] = cz__addc(d.l[CZ_MN - 1], CZ_MMOD2[CZ_MN - 1] & mask);
+    return d;
+}
+#endif /* CZ_MMOD2 */
 
 /* a^e, e given as |nwords| little-endian 32-bit words (square and multiply). */
 static __device__ __noinline__ CZ_MT CZ_MF(pow)(const CZ_MT a, const uint32_t *e, int nwords)

@@ -5,6 +5,7 @@
  *   CZ_EF, CZ_EFN(x), CZ_EP(x)   the group, as for ec_impl.cuh
  *   CZ_KP(x)                     the prefix of what is declared here
  *   CZ_MSM_INLINE_MADD           1: the hot mixed addition is inlined
+ *   CZ_MSM_LAZY_MADD             1: ... on lazy coordinates (xyzz_madd_lz)
  * The algorithm and the memory layout are described in msm.cu.
  *
  * Code size: only the mixed addition in the two hot loops (accumulate and
@@ -27,12 +28,23 @@ static __device__ __noinline__ XYZZ CZ_KP(add)(const XYZZ p, const XYZZ q)
 
 static __device__ __noinline__ XYZZ CZ_KP(dbl)(const XYZZ p) { return CZ_EP(xyzz_dbl)(p); }
 
+/*
+ * The hot loops' addition. With CZ_MSM_LAZY_MADD its coordinates are lazy
+ * (in [0, 2p), ec_impl.cuh) and CZ__CANON reduces a sum before its store.
+ */
+#if CZ_MSM_LAZY_MADD
+#define CZ__MADD_FORMULA CZ_EP(xyzz_madd_lz)
+#define CZ__CANON(v) CZ_EP(xyzz_canon)(v)
+#else
+#define CZ__MADD_FORMULA CZ_EP(xyzz_madd)
+#define CZ__CANON(v) (v)
+#endif
 #if CZ_MSM_INLINE_MADD
-#define CZ__MADD CZ_EP(xyzz_madd)
+#define CZ__MADD CZ__MADD_FORMULA
 #else
 static __device__ __noinline__ XYZZ CZ_KP(madd)(const XYZZ p, const AFF q)
 {
-    return CZ_EP(xyzz_madd)(p, q);
+    return CZ__MADD_FORMULA(p, q);
 }
 #define CZ__MADD CZ_KP(madd)
 #endif
@@ -101,11 +113,12 @@ CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
     for (size_t i = s; i < e; i++) {
         const uint32_t k = keys[i];
         if (k != cur) {
+            const XYZZ sum = CZ__CANON(acc);
             if (first && cut_at_start) {
-                CZ_KP(xstore)(head + t, acc);
+                CZ_KP(xstore)(head + t, sum);
                 f |= CZ__H_ENDS;
             } else {
-                CZ_KP(xstore)(buckets + cur, acc);
+                CZ_KP(xstore)(buckets + cur, sum);
             }
             first = false;
             acc = CZ_EP(xyzz_inf)();
@@ -114,6 +127,7 @@ CZ_KP(msm_accumulate)(XYZZ *buckets, XYZZ *head, XYZZ *tail, uint8_t *flags,
         acc = CZ__MADD(acc, CZ_KP(signed_base)(bases, vals[i]));
     }
     const bool cut_at_end = e < live && keys[e] == cur;
+    acc = CZ__CANON(acc);
     if (first && cut_at_start) {
         CZ_KP(xstore)(head + t, acc);
         f |= cut_at_end ? CZ__H_CONT : CZ__H_ENDS;
@@ -330,7 +344,7 @@ CZ_KP(batch_partial)(XYZZ *out, const AFF *bases, const uint64_t *bitmap, size_t
             acc = CZ__MADD(acc, p);
         }
     }
-    CZ_KP(xstore)(out + t, acc);
+    CZ_KP(xstore)(out + t, CZ__CANON(acc));
 }
 
 /* ---- host side ------------------------------------------------------------ */
@@ -524,6 +538,8 @@ static int CZ_KP(batch_add)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
 }
 
 #undef CZ__MADD
+#undef CZ__MADD_FORMULA
+#undef CZ__CANON
 #undef F_
 #undef XYZZ
 #undef AFF

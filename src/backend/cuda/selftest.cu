@@ -54,6 +54,28 @@ CZ__FIELD_KERNEL(cz__test_fp2, cz_dfp2, cz_dfp2_)
 CZ__POW_FIELD_KERNEL(cz__test_fr, cz_dfr, cz_dfr_)
 CZ__POW_FIELD_KERNEL(cz__test_fp, cz_dfp, cz_dfp_)
 
+/* The lazy operations of Fp and Fp2 on inputs below 2p; the result reduced (canon). */
+#define CZ__LAZY_FIELD_KERNEL(name, T, F)                                      \
+    static __global__ void name(int op, T *out, const T *a, const T *b, size_t n) \
+    {                                                                          \
+        size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;              \
+        if (i >= n) return;                                                    \
+        T x = a[i], y = b[i], r;                                               \
+        switch (op) {                                                          \
+        case CZ_CUDA_TEST_ADD_LZ: r = F##add_lz(x, y); break;                  \
+        case CZ_CUDA_TEST_SUB_LZ: r = F##sub_lz(x, y); break;                  \
+        case CZ_CUDA_TEST_DBL_LZ: r = F##dbl_lz(x); break;                     \
+        case CZ_CUDA_TEST_MUL_LZ: r = F##mul_lz(x, y); break;                  \
+        case CZ_CUDA_TEST_SQR_LZ: r = F##sqr_lz(x); break;                     \
+        case CZ_CUDA_TEST_IS_ZERO_LZ: r = F##is_zero_lz(x) ? F##one() : F##zero(); break; \
+        default: r = F##zero(); break;                                         \
+        }                                                                      \
+        out[i] = F##canon(r);                                                  \
+    }
+
+CZ__LAZY_FIELD_KERNEL(cz__test_fp_lz, cz_dfp, cz_dfp_)
+CZ__LAZY_FIELD_KERNEL(cz__test_fp2_lz, cz_dfp2, cz_dfp2_)
+
 #define CZ__EC_KERNEL(name, G)                                                 \
     static __global__ void name(int op, void *out, const void *a, const void *b, size_t n) \
     {                                                                          \
@@ -74,6 +96,9 @@ CZ__POW_FIELD_KERNEL(cz__test_fp, cz_dfp, cz_dfp_)
             ((G##xyzz *)out)[i] = G##xyzz_dbl(((const G##xyzz *)a)[i]); break; \
         case CZ_CUDA_TEST_AFF_ADD:                                             \
             ((G##aff *)out)[i] = G##aff_add(((const G##aff *)a)[i], ((const G##aff *)b)[i]); break; \
+        case CZ_CUDA_TEST_XYZZ_MADD_LZ:                                        \
+            ((G##xyzz *)out)[i] = G##xyzz_canon(G##xyzz_madd_lz(((const G##xyzz *)a)[i], \
+                                                                ((const G##aff *)b)[i])); break; \
         }                                                                      \
     }
 
@@ -94,7 +119,12 @@ static int round_trip(cz_ctx_t *ctx, int field_or_group, int is_ec, int op, void
     if (rc == CZ_OK && b && sb) rc = cz_cuda_memcpy_htod(ctx, db, b, n * sb);
     if (rc == CZ_OK) {
         unsigned blocks = cz__blocks(n, 64);
-        if (!is_ec) {
+        if (!is_ec && op >= CZ_CUDA_TEST_ADD_LZ) {
+            if (field_or_group == 1)
+                cz__test_fp_lz<<<blocks, 64>>>(op, (cz_dfp *)dout, (const cz_dfp *)da, (const cz_dfp *)db, n);
+            else
+                cz__test_fp2_lz<<<blocks, 64>>>(op, (cz_dfp2 *)dout, (const cz_dfp2 *)da, (const cz_dfp2 *)db, n);
+        } else if (!is_ec) {
             if (field_or_group == 0)
                 cz__test_fr<<<blocks, 64>>>(op, (cz_dfr *)dout, (const cz_dfr *)da, (const cz_dfr *)db, n);
             else if (field_or_group == 1)
@@ -123,8 +153,8 @@ extern "C" int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, c
                                   const void *b, size_t n)
 {
     static const size_t size[3] = { sizeof(cz_dfr), sizeof(cz_dfp), sizeof(cz_dfp2) };
-    if (field < 0 || field > 2 || op < CZ_CUDA_TEST_ADD || op > CZ_CUDA_TEST_POW ||
-        (field == 2 && op == CZ_CUDA_TEST_POW))
+    if (field < 0 || field > 2 || op < CZ_CUDA_TEST_ADD || op > CZ_CUDA_TEST_IS_ZERO_LZ ||
+        (field == 2 && op == CZ_CUDA_TEST_POW) || (field == 0 && op >= CZ_CUDA_TEST_ADD_LZ))
         return cz_fail(ctx, CZ_EINVAL, "cuda selftest: field %d op %d", field, op);
     size_t s = size[field];
     return round_trip(ctx, field, 0, op, out, a, b ? b : a, n, s, s, s);
@@ -143,7 +173,8 @@ extern "C" int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, cons
     case CZ_CUDA_TEST_JAC_MADD: sa = jac; sb = aff; so = jac; break;
     case CZ_CUDA_TEST_JAC_DBL: sa = jac; sb = 0; so = jac; break;
     case CZ_CUDA_TEST_XYZZ_ADD: sa = xyzz; sb = xyzz; so = xyzz; break;
-    case CZ_CUDA_TEST_XYZZ_MADD: sa = xyzz; sb = aff; so = xyzz; break;
+    case CZ_CUDA_TEST_XYZZ_MADD:
+    case CZ_CUDA_TEST_XYZZ_MADD_LZ: sa = xyzz; sb = aff; so = xyzz; break;
     case CZ_CUDA_TEST_XYZZ_DBL: sa = xyzz; sb = 0; so = xyzz; break;
     case CZ_CUDA_TEST_AFF_ADD: sa = aff; sb = aff; so = aff; break;
     default: return cz_fail(ctx, CZ_EINVAL, "cuda selftest: ec op %d", op);

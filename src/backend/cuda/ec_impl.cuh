@@ -156,53 +156,39 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_add)(const CZ_EP(xyzz) p, const CZ_EP(xyzz) q)
     return r;
 }
 
-/* madd-2008-s, 8M + 2S: p + q with q affine; complete. */
-CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_madd)(const CZ_EP(xyzz) p, const CZ_EP(aff) q)
-{
-    if (CZ_EP(aff_is_inf)(q)) return p;
-    if (F_(is_zero)(p.ZZ)) return CZ_EP(xyzz_from_aff)(q);
-    CZ_EF U2 = F_(mul)(q.X, p.ZZ);
-    CZ_EF S2 = F_(mul)(q.Y, p.ZZZ);
-    CZ_EF P = F_(sub)(U2, p.X);
-    CZ_EF R = F_(sub)(S2, p.Y);
-    if (F_(is_zero)(P))
-        return F_(is_zero)(R) ? CZ_EP(xyzz_dbl)(CZ_EP(xyzz_from_aff)(q)) : CZ_EP(xyzz_inf)();
-    CZ_EF PP = F_(sqr)(P);
-    CZ_EF PPP = F_(mul)(P, PP);
-    CZ_EF Q = F_(mul)(p.X, PP);
-    CZ_EP(xyzz) r;
-    r.X = F_(sub)(F_(sub)(F_(sqr)(R), PPP), F_(dbl)(Q));
-    r.Y = F_(sub)(F_(mul)(R, F_(sub)(Q, r.X)), F_(mul)(p.Y, PPP));
-    r.ZZ = F_(mul)(p.ZZ, PP);
-    r.ZZZ = F_(mul)(p.ZZZ, PPP);
-    return r;
-}
-
 /*
- * madd-2008-s on lazy coordinates (in [0, 2p), the _lz field operations):
- * p lazy, q fully reduced, the result lazy; xyzz_canon reduces it. The
- * MSM's hot loops chain these and reduce once per bucket.
+ * madd-2008-s, 8M + 2S: p + q with q affine; complete. Written once over
+ * the field operations it is given: xyzz_madd on reduced coordinates, and
+ * xyzz_madd_lz on lazy ones (in [0, 2p), the _lz field operations): p lazy,
+ * q fully reduced, the result lazy, reduced by xyzz_canon. The G1 MSM's
+ * hot loops chain the lazy one and reduce once a bucket.
  */
-CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_madd_lz)(const CZ_EP(xyzz) p, const CZ_EP(aff) q)
-{
-    if (CZ_EP(aff_is_inf)(q)) return p;
-    if (F_(is_zero_lz)(p.ZZ)) return CZ_EP(xyzz_from_aff)(q);
-    CZ_EF U2 = F_(mul_lz)(q.X, p.ZZ);
-    CZ_EF S2 = F_(mul_lz)(q.Y, p.ZZZ);
-    CZ_EF P = F_(sub_lz)(U2, p.X);
-    CZ_EF R = F_(sub_lz)(S2, p.Y);
-    if (F_(is_zero_lz)(P))
-        return F_(is_zero_lz)(R) ? CZ_EP(xyzz_dbl)(CZ_EP(xyzz_from_aff)(q)) : CZ_EP(xyzz_inf)();
-    CZ_EF PP = F_(sqr_lz)(P);
-    CZ_EF PPP = F_(mul_lz)(P, PP);
-    CZ_EF Q = F_(mul_lz)(p.X, PP);
-    CZ_EP(xyzz) r;
-    r.X = F_(sub_lz)(F_(sub_lz)(F_(sqr_lz)(R), PPP), F_(dbl_lz)(Q));
-    r.Y = F_(sub_lz)(F_(mul_lz)(R, F_(sub_lz)(Q, r.X)), F_(mul_lz)(p.Y, PPP));
-    r.ZZ = F_(mul_lz)(p.ZZ, PP);
-    r.ZZZ = F_(mul_lz)(p.ZZZ, PPP);
-    return r;
-}
+#ifndef CZ__XYZZ_MADD
+#define CZ__XYZZ_MADD(NAME, MUL, SQR, SUB, DBL, IS_ZERO)                         \
+    CZ__DI CZ_EP(xyzz) NAME(const CZ_EP(xyzz) p, const CZ_EP(aff) q)             \
+    {                                                                          \
+        if (CZ_EP(aff_is_inf)(q)) return p;                                    \
+        if (IS_ZERO(p.ZZ)) return CZ_EP(xyzz_from_aff)(q);                     \
+        CZ_EF U2 = MUL(q.X, p.ZZ);                                             \
+        CZ_EF S2 = MUL(q.Y, p.ZZZ);                                            \
+        CZ_EF P = SUB(U2, p.X);                                                \
+        CZ_EF R = SUB(S2, p.Y);                                                \
+        if (IS_ZERO(P))                                                        \
+            return IS_ZERO(R) ? CZ_EP(xyzz_dbl)(CZ_EP(xyzz_from_aff)(q)) : CZ_EP(xyzz_inf)(); \
+        CZ_EF PP = SQR(P);                                                     \
+        CZ_EF PPP = MUL(P, PP);                                                \
+        CZ_EF Q = MUL(p.X, PP);                                                \
+        CZ_EP(xyzz) r;                                                         \
+        r.X = SUB(SUB(SQR(R), PPP), DBL(Q));                                   \
+        r.Y = SUB(MUL(R, SUB(Q, r.X)), MUL(p.Y, PPP));                         \
+        r.ZZ = MUL(p.ZZ, PP);                                                  \
+        r.ZZZ = MUL(p.ZZZ, PPP);                                               \
+        return r;                                                              \
+    }
+#endif
+
+CZ__XYZZ_MADD(CZ_EP(xyzz_madd), F_(mul), F_(sqr), F_(sub), F_(dbl), F_(is_zero))
+CZ__XYZZ_MADD(CZ_EP(xyzz_madd_lz), F_(mul_lz), F_(sqr_lz), F_(sub_lz), F_(dbl_lz), F_(is_zero_lz))
 
 CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_canon)(const CZ_EP(xyzz) p)
 {

@@ -86,27 +86,33 @@ CZ__DI cz_dfp2 cz_dfp2_sub(const cz_dfp2 a, const cz_dfp2 b)
 { cz_dfp2 r = { cz_dfp_sub(a.c0, b.c0), cz_dfp_sub(a.c1, b.c1) }; return r; }
 CZ__DI cz_dfp2 cz_dfp2_neg(const cz_dfp2 a) { cz_dfp2 r = { cz_dfp_neg(a.c0), cz_dfp_neg(a.c1) }; return r; }
 
-/* Karatsuba, 3M: c0 = a0b0 - a1b1, c1 = (a0+a1)(b0+b1) - a0b0 - a1b1. (Deferring the
- * reductions, 3 double-width products + 2 reductions, was tried: 121 registers
- * and a G2 MSM 14% slower on the H200; docs/PERFORMANCE.md.) */
-CZ__DI cz_dfp2 cz_dfp2_mul(const cz_dfp2 a, const cz_dfp2 b)
-{
-    cz_dfp t0 = cz_dfp_mul(a.c0, b.c0);
-    cz_dfp t1 = cz_dfp_mul(a.c1, b.c1);
-    cz_dfp t2 = cz_dfp_mul(cz_dfp_add(a.c0, a.c1), cz_dfp_add(b.c0, b.c1));
-    cz_dfp2 r = { cz_dfp_sub(t0, t1), cz_dfp_sub(cz_dfp_sub(t2, t0), t1) };
-    return r;
-}
+/*
+ * Karatsuba, 3M: c0 = a0b0 - a1b1, c1 = (a0+a1)(b0+b1) - a0b0 - a1b1; squaring
+ * 2M: c0 = (a0+a1)(a0-a1), c1 = 2*a0*a1. Written once over the Fp operations
+ * given: reduced (cz_dfp2_mul, _sqr) and lazy (_mul_lz, _sqr_lz: coefficients
+ * in [0, 2p), see mont_impl.cuh). (Deferring the reductions, 3 double-width
+ * products + 2 reductions, was tried: 121 registers and a G2 MSM 14% slower
+ * on the H200; docs/PERFORMANCE.md.)
+ */
+#define CZ__FP2_MUL_SQR(SFX, MUL, ADD, SUB, DBL)                                 \
+    CZ__DI cz_dfp2 cz_dfp2_mul##SFX(const cz_dfp2 a, const cz_dfp2 b)         \
+    {                                                                          \
+        cz_dfp t0 = MUL(a.c0, b.c0);                                           \
+        cz_dfp t1 = MUL(a.c1, b.c1);                                           \
+        cz_dfp t2 = MUL(ADD(a.c0, a.c1), ADD(b.c0, b.c1));                     \
+        cz_dfp2 r = { SUB(t0, t1), SUB(SUB(t2, t0), t1) };                     \
+        return r;                                                              \
+    }                                                                          \
+    CZ__DI cz_dfp2 cz_dfp2_sqr##SFX(const cz_dfp2 a)                          \
+    {                                                                          \
+        cz_dfp t = MUL(a.c0, a.c1);                                            \
+        cz_dfp2 r = { MUL(ADD(a.c0, a.c1), SUB(a.c0, a.c1)), DBL(t) };         \
+        return r;                                                              \
+    }
 
-/* 2M: c0 = (a0+a1)(a0-a1), c1 = 2*a0*a1. */
-CZ__DI cz_dfp2 cz_dfp2_sqr(const cz_dfp2 a)
-{
-    cz_dfp t = cz_dfp_mul(a.c0, a.c1);
-    cz_dfp2 r = { cz_dfp_mul(cz_dfp_add(a.c0, a.c1), cz_dfp_sub(a.c0, a.c1)), cz_dfp_dbl(t) };
-    return r;
-}
+CZ__FP2_MUL_SQR(, cz_dfp_mul, cz_dfp_add, cz_dfp_sub, cz_dfp_dbl)
 
-/* Lazy Fp2 (coefficients in [0, 2p), see mont_impl.cuh): the formulas above on the lazy Fp operations. */
+/* Lazy Fp2 (coefficients in [0, 2p), see mont_impl.cuh). */
 CZ__DI cz_dfp2 cz_dfp2_canon(const cz_dfp2 a) { cz_dfp2 r = { cz_dfp_canon(a.c0), cz_dfp_canon(a.c1) }; return r; }
 CZ__DI bool cz_dfp2_is_zero_lz(const cz_dfp2 a) { return cz_dfp_is_zero_lz(a.c0) && cz_dfp_is_zero_lz(a.c1); }
 CZ__DI cz_dfp2 cz_dfp2_add_lz(const cz_dfp2 a, const cz_dfp2 b)
@@ -115,22 +121,8 @@ CZ__DI cz_dfp2 cz_dfp2_dbl_lz(const cz_dfp2 a) { return cz_dfp2_add_lz(a, a); }
 CZ__DI cz_dfp2 cz_dfp2_sub_lz(const cz_dfp2 a, const cz_dfp2 b)
 { cz_dfp2 r = { cz_dfp_sub_lz(a.c0, b.c0), cz_dfp_sub_lz(a.c1, b.c1) }; return r; }
 
-CZ__DI cz_dfp2 cz_dfp2_mul_lz(const cz_dfp2 a, const cz_dfp2 b)
-{
-    cz_dfp t0 = cz_dfp_mul_lz(a.c0, b.c0);
-    cz_dfp t1 = cz_dfp_mul_lz(a.c1, b.c1);
-    cz_dfp t2 = cz_dfp_mul_lz(cz_dfp_add_lz(a.c0, a.c1), cz_dfp_add_lz(b.c0, b.c1));
-    cz_dfp2 r = { cz_dfp_sub_lz(t0, t1), cz_dfp_sub_lz(cz_dfp_sub_lz(t2, t0), t1) };
-    return r;
-}
-
-CZ__DI cz_dfp2 cz_dfp2_sqr_lz(const cz_dfp2 a)
-{
-    cz_dfp t = cz_dfp_mul_lz(a.c0, a.c1);
-    cz_dfp2 r = { cz_dfp_mul_lz(cz_dfp_add_lz(a.c0, a.c1), cz_dfp_sub_lz(a.c0, a.c1)),
-                  cz_dfp_dbl_lz(t) };
-    return r;
-}
+CZ__FP2_MUL_SQR(_lz, cz_dfp_mul_lz, cz_dfp_add_lz, cz_dfp_sub_lz, cz_dfp_dbl_lz)
+#undef CZ__FP2_MUL_SQR
 
 /* (a0 - a1 i) / (a0^2 + a1^2); the inverse of 0 is 0. */
 static __device__ __noinline__ cz_dfp2 cz_dfp2_inverse(const cz_dfp2 a)

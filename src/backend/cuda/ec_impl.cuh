@@ -163,7 +163,6 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_add)(const CZ_EP(xyzz) p, const CZ_EP(xyzz) q)
  * q fully reduced, the result lazy, reduced by xyzz_canon. The G1 MSM's
  * hot loops chain the lazy one and reduce once a bucket.
  */
-#ifndef CZ__XYZZ_MADD
 #define CZ__XYZZ_MADD(NAME, MUL, SQR, SUB, DBL, IS_ZERO)                         \
     CZ__DI CZ_EP(xyzz) NAME(const CZ_EP(xyzz) p, const CZ_EP(aff) q)             \
     {                                                                          \
@@ -185,10 +184,10 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_add)(const CZ_EP(xyzz) p, const CZ_EP(xyzz) q)
         r.ZZZ = MUL(p.ZZZ, PPP);                                               \
         return r;                                                              \
     }
-#endif
 
 CZ__XYZZ_MADD(CZ_EP(xyzz_madd), F_(mul), F_(sqr), F_(sub), F_(dbl), F_(is_zero))
 CZ__XYZZ_MADD(CZ_EP(xyzz_madd_lz), F_(mul_lz), F_(sqr_lz), F_(sub_lz), F_(dbl_lz), F_(is_zero_lz))
+#undef CZ__XYZZ_MADD
 
 CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_canon)(const CZ_EP(xyzz) p)
 {

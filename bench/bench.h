@@ -22,7 +22,7 @@
 #define CZ_BENCH_NAMES_SYNTH ""
 #endif
 #ifdef CUZK_HAVE_CUDA
-#define CZ_BENCH_NAMES_H ", h, pin"
+#define CZ_BENCH_NAMES_H ", h, pin, fmul"
 #else
 #define CZ_BENCH_NAMES_H ""
 #endif
@@ -40,6 +40,9 @@ int cz_bench_synth(int argc, char **argv);
 int cz_bench_snap_synth(int argc, char **argv);
 /* `cuzk bench pin [--gib G]` (bench_cuda.c, CUDA builds only). */
 int cz_bench_pin(int argc, char **argv);
+/* `cuzk bench fmul [--iters K]`: CIOS vs FP64-limb Montgomery products on the
+ * device (bench_cuda.c, CUDA builds only). */
+int cz_bench_fmul(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */
 int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json);

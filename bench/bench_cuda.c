@@ -3,6 +3,7 @@
  *   cuzk bench ntt --backend cuda --log-n N   (cz_bench_ntt_cuda, called by bench_ntt.c)
  *   cuzk bench h [--backend cuda|cpu] --log-n N [--iters K] [--json]
  *   cuzk bench msm --backend cuda --log-n N [--g2] [--mix M] (cz_bench_msm_cuda)
+ *   cuzk bench fmul [--iters K]
  *
  * NTT: the device-resident forward NTT (data already on the device) in the
  * natural->natural order (with its bit-reversal pass, as sppark's NN figure)
@@ -26,6 +27,10 @@
  * each while another thread times a 256 MiB cudaMalloc issued 50 ms after
  * the pinning began (does the pinning hold the device's allocations up?).
  * One run of each, baseline first.
+ *
+ * FMUL: Montgomery products, Fr and Fp, CIOS on the IMAD pipe (the
+ * baseline) against 52-bit limbs on the FP64 pipe and the two side by side,
+ * the same chains of products in one launch; all three results must match.
  *
  * Times are the best of K runs after one warm-up run.
  */
@@ -590,4 +595,123 @@ int cz_bench_pin(int argc, char **argv)
            fast_pin, fast_probe, fast_pin > 0 ? base_pin / fast_pin : 0);
     cz_ctx_free(ctx);
     return CZ_EXIT_OK;
+}
+
+/* ---- FMUL: the Montgomery products, CIOS vs FP64 limbs ------------------- */
+
+#define FMUL_THREADS (1u << 18)
+#define FMUL_CHAINS 4u
+
+typedef struct {
+    size_t iters;
+} fmul_opts_t;
+
+static const cz_opt FMUL_OPTS[] = {
+    { "iters", 0, CZ_O_SIZE(fmul_opts_t, iters), .min = 1, .max = 100, .def = "3", .arg = "K",
+      .help = "timed launches per kind (best of K, after one warm-up)" },
+};
+static const cz_opts_spec FMUL_SPEC = {
+    .cmd = "cuzk bench fmul",
+    .usage = "usage: cuzk bench fmul [--iters K]\n",
+    .about = "  Montgomery products on the device, Fr and Fp: CIOS on the IMAD pipe (the\n"
+             "  baseline), 52-bit limbs on the FP64 pipe, and both side by side; 2^18\n"
+             "  threads x 4 chains, then each alone at 2^20 threads x 1 chain. The\n"
+             "  results of all five must be equal.\n",
+    CZ_OPTS(FMUL_OPTS),
+};
+
+/* Random elements below m: Fr by rejection (cz_fr_random_rng), Fp below 2^380. */
+static void fmul_inputs(int field, void *v, size_t count, uint64_t seed)
+{
+    cz_rng rng;
+    cz_rng_seed(&rng, seed);
+    for (size_t i = 0; i < count; i++) {
+        if (field == 0) {
+            cz_fr_random_rng(&((cz_fr *)v)[i], &rng);
+        } else {
+            blst_fp *p = &((blst_fp *)v)[i];
+            for (int k = 0; k < 6; k++)
+                p->l[k] = cz_rng_next(&rng);
+            p->l[5] &= (1ull << 60) - 1;
+        }
+    }
+}
+
+/* Best time of one kind; its final values left in |got| (host). */
+static int fmul_kind(cz_ctx_t *ctx, int field, int kind, void *dio, const void *dy,
+                     const void *start, void *got, size_t bytes, int mul_iters, int iters, float *best)
+{
+    *best = -1;
+    for (int i = 0; i <= iters; i++) {
+        float ms;
+        int rc = cz_cuda_memcpy_htod(ctx, dio, start, bytes);
+        if (rc == CZ_OK)
+            rc = cz_cuda_bench_fmul(ctx, field, kind, dio, dy, FMUL_THREADS, mul_iters, &ms);
+        if (rc != CZ_OK)
+            return rc;
+        if (i > 0 && (*best < 0 || ms < *best))
+            *best = ms;
+    }
+    return cz_cuda_memcpy_dtoh(ctx, got, dio, bytes);
+}
+
+static int fmul_field(cz_ctx_t *ctx, int field, int iters)
+{
+    static const char *names[5] = { "CIOS (IMAD)", "FP64 limbs", "both, half each",
+                                    "CIOS 1 chain/thread", "FP64 1 chain/thread" };
+    const size_t elem = field == 0 ? sizeof(cz_fr) : sizeof(blst_fp);
+    const size_t count = (size_t)FMUL_THREADS * FMUL_CHAINS, bytes = count * elem;
+    const int mul_iters = field == 0 ? 1024 : 512;
+    void *start = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes), *dio = NULL, *dy = NULL;
+    unsigned char y[sizeof(blst_fp)];
+    float ms[5] = { -1, -1, -1, -1, -1 };
+    bool equal = true;
+    int rc = start && want && got ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "fmul inputs");
+    if (rc == CZ_OK) {
+        fmul_inputs(field, start, count, 7 + field);
+        fmul_inputs(field, y, 1, 99 + field);
+        rc = cz_cuda_malloc(ctx, &dio, bytes);
+    }
+    if (rc == CZ_OK) rc = cz_cuda_malloc(ctx, &dy, elem);
+    if (rc == CZ_OK) rc = cz_cuda_memcpy_htod(ctx, dy, y, elem);
+    for (int kind = 0; kind < 5 && rc == CZ_OK; kind++) {
+        rc = fmul_kind(ctx, field, kind, dio, dy, start, kind ? got : want, bytes, mul_iters,
+                       iters, &ms[kind]);
+        if (rc == CZ_OK && kind > 0 && memcmp(want, got, bytes) != 0)
+            equal = false;
+    }
+    if (rc == CZ_OK) {
+        const double muls = (double)count * mul_iters;
+        printf("FMUL %s (cuda, %u threads x %u chains x %d products, best of %d):", field ? "Fp" : "Fr",
+               FMUL_THREADS, FMUL_CHAINS, mul_iters, iters);
+        for (int k = 0; k < 5; k++)
+            printf("%s %s %.2f ms (%.1f G/s, %.2fx)", k ? ";" : "", names[k], ms[k],
+                   muls / (ms[k] * 1e-3) / 1e9, ms[0] / ms[k]);
+        printf("; results %s\n", equal ? "equal" : "DIFFER");
+    }
+    cz_cuda_free(dio);
+    cz_cuda_free(dy);
+    free(start); free(want); free(got);
+    if (rc == CZ_OK && !equal)
+        rc = cz_fail(ctx, CZ_EINVAL, "fmul: the FP64 products differ from CIOS");
+    return rc;
+}
+
+int cz_bench_fmul(int argc, char **argv)
+{
+    fmul_opts_t o;
+    int p = cz_opts_parse(&FMUL_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    if (probe_or_fail())
+        return CZ_EXIT_FAIL;
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_FAIL;
+    int rc = cz_cuda_set_device(ctx, 0);
+    for (int field = 0; field < 2 && rc == CZ_OK; field++)
+        rc = fmul_field(ctx, field, (int)o.iters);
+    int code = rc == CZ_OK ? CZ_EXIT_OK : fail(ctx, "bench fmul");
+    cz_ctx_free(ctx);
+    return code;
 }

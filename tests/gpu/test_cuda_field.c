@@ -204,17 +204,23 @@ CZ_TEST(fp2_ops)
  * representative of the same value below 2p (2p < 2^384), the form the
  * lazy operations must accept.
  */
+static void add_limbs(uint64_t *x, const uint64_t *m, int n)
+{
+    uint64_t carry = 0;
+    for (int i = 0; i < n; i++) {
+        const uint64_t s = x[i] + m[i], t = s + carry;
+        carry = (s < m[i]) | (t < s);
+        x[i] = t;
+    }
+}
+
 static void fp_lift(blst_fp *x, size_t count)
 {
-    for (size_t k = 0; k < count; k++) {
-        uint64_t carry = 0;
-        for (int i = 0; i < 6; i++) {
-            const uint64_t p = P_MINUS_1[i] + (i == 0);   /* p's limbs: p - 1 has no borrow out of limb 0 */
-            const uint64_t s = x[k].l[i] + p, t = s + carry;
-            carry = (s < p) | (t < s);
-            x[k].l[i] = t;
-        }
-    }
+    uint64_t p[6];
+    memcpy(p, P_MINUS_1, sizeof p);
+    p[0] += 1;                                 /* p - 1 has no borrow out of limb 0 */
+    for (size_t k = 0; k < count; k++)
+        add_limbs(x[k].l, p, 6);
 }
 
 static void fp_want_lz(int op, blst_fp *want, const blst_fp *a, const blst_fp *b)
@@ -306,6 +312,68 @@ CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
         }
     }
     free(a1); free(b1); free(a); free(b); free(la); free(lb); free(out);
+}
+
+/* ---- the FP64-pipe Montgomery product (fmont_impl.cuh) ------------------ */
+
+/*
+ * It gives a*b/R' (R' = 2^260 for Fr, 2^416 for Fp) where blst's gives
+ * a*b/R (2^256, 2^384): the same as blst's product of blst's product and
+ * C = R^2/R', whose limbs are 2^252 (Fr) and 2^352 (Fp). Inputs below 2m:
+ * each operand as given and lifted by m.
+ */
+CZ_TEST(fr_fp_f64_products_match_blst_on_either_representative)
+{
+    if (!gpu_or_skip()) return;
+    static const uint64_t r[4] = { 0xffffffff00000001ull, 0x53bda402fffe5bfeull,
+                                   0x3339d80809a1d805ull, 0x73eda753299d7d48ull };
+    blst_fr *a, *b, cr;
+    size_t n = fr_inputs(&a, &b);
+    memset(&cr, 0, sizeof cr);
+    cr.l[3] = 1ull << 60;
+    blst_fr *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb), *out = malloc(n * sizeof *out);
+    for (int lift = 0; lift < 4; lift++) {
+        memcpy(la, a, n * sizeof *a);
+        memcpy(lb, b, n * sizeof *b);
+        for (size_t i = 0; i < n; i++) {
+            if (lift & 1) add_limbs(la[i].l, r, 4);
+            if (lift & 2) add_limbs(lb[i].l, r, 4);
+        }
+        CHECK_OK(cz_cuda_test_field(ctx(), 0, CZ_CUDA_TEST_MUL_F64, out, la, lb, n));
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            blst_fr want;
+            blst_fr_mul(&want, &a[i], &b[i]);
+            blst_fr_mul(&want, &want, &cr);
+            if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
+                fprintf(stderr, "fr f64 mul lift %d input %zu differs\n", lift, i);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(a); free(b); free(la); free(lb); free(out);
+
+    blst_fp *pa, *pb, cp;
+    n = fp_inputs(&pa, &pb);
+    memset(&cp, 0, sizeof cp);
+    cp.l[5] = 1ull << 32;
+    blst_fp *pla = malloc(n * sizeof *pla), *plb = malloc(n * sizeof *plb), *pout = malloc(n * sizeof *pout);
+    for (int lift = 0; lift < 4; lift++) {
+        memcpy(pla, pa, n * sizeof *pa);
+        memcpy(plb, pb, n * sizeof *pb);
+        if (lift & 1) fp_lift(pla, n);
+        if (lift & 2) fp_lift(plb, n);
+        CHECK_OK(cz_cuda_test_field(ctx(), 1, CZ_CUDA_TEST_MUL_F64, pout, pla, plb, n));
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            blst_fp want;
+            blst_fp_mul(&want, &pa[i], &pb[i]);
+            blst_fp_mul(&want, &want, &cp);
+            if (memcmp(&want, &pout[i], sizeof want) != 0 && bad++ < 3)
+                fprintf(stderr, "fp f64 mul lift %d input %zu differs\n", lift, i);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(pa); free(pb); free(pla); free(plb); free(pout);
 }
 
 /* ---- G1 and G2, written once over blst's p1/p2 names ------------------- */

@@ -287,7 +287,10 @@ enum { CZ_CUDA_TEST_ADD, CZ_CUDA_TEST_SUB, CZ_CUDA_TEST_NEG, CZ_CUDA_TEST_DBL,
        /* the lazy operations, Fp and Fp2 only: inputs below 2p (not reduced),
         * the result reduced; IS_ZERO_LZ gives one or zero */
        CZ_CUDA_TEST_ADD_LZ, CZ_CUDA_TEST_SUB_LZ, CZ_CUDA_TEST_DBL_LZ, CZ_CUDA_TEST_MUL_LZ,
-       CZ_CUDA_TEST_SQR_LZ, CZ_CUDA_TEST_IS_ZERO_LZ };
+       CZ_CUDA_TEST_SQR_LZ, CZ_CUDA_TEST_IS_ZERO_LZ,
+       /* Fr and Fp: the FP64-pipe product (fmont_impl.cuh) of inputs below
+        * 2m, a*b/R' with R' = 2^260 (Fr) or 2^416 (Fp), the result reduced */
+       CZ_CUDA_TEST_MUL_F64 };
 int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *a,
                        const void *b, size_t n);
 
@@ -305,6 +308,19 @@ enum { CZ_CUDA_TEST_JAC_ADD, CZ_CUDA_TEST_JAC_MADD, CZ_CUDA_TEST_JAC_DBL,
        CZ_CUDA_TEST_AFF_ADD, CZ_CUDA_TEST_XYZZ_MADD_LZ };
 int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a,
                     const void *b, size_t n);
+
+/*
+ * `cuzk bench fmul`: one timed launch of threads (a multiple of 256) each
+ * running 4 chains x_k <- x_k * y, |iters| times, over field 0 Fr
+ * (blst_fr, CIOS reduced) or 1 Fp (blst_fp, CIOS lazy as in the MSM); kind
+ * 0 every chain on CIOS (IMAD pipe), 1 every chain on the FP64 product
+ * (fmont_impl.cuh), 2 two of each in one loop; 3 and 4 as 0 and 1 with one
+ * chain a thread and 4 * threads threads. io: device array of 4 * threads
+ * elements below m, the chains' starts in and their reduced ends out, equal
+ * for every kind; y: one device element. *ms: the launch's time.
+ */
+int cz_cuda_bench_fmul(cz_ctx_t *ctx, int field, int kind, void *io, const void *y,
+                       size_t threads, int iters, float *ms);
 
 #ifdef __cplusplus
 }

@@ -8,13 +8,16 @@
  * Each field gets zero, one, is_zero, eq, load, store, add, dbl, sub, neg,
  * mul, sqr, pow, inverse (mont_impl.cuh). Values in and out are fully
  * reduced. Fp and Fp2 also get the lazy operations (_lz: values in [0, 2p),
- * canon to reduce; mont_impl.cuh). Moduli: FACTS 1 (r); p from the BLS12-381 definition (as in
+ * canon to reduce; mont_impl.cuh). cz_dfr64 and cz_dfp64 are the same
+ * fields as 52-bit limbs in doubles, with a Montgomery product on the FP64
+ * pipe (fmont_impl.cuh). Moduli: FACTS 1 (r); p from the BLS12-381 definition (as in
  * blst's src/consts.c). The 32-bit limbs and -m^-1 mod 2^32 were computed
  * from those integers (R mod m likewise; R mod r equals CZ_FR_ONE in fr.c).
  */
 #ifndef CUZK_BACKEND_CUDA_FIELD_CUH
 #define CUZK_BACKEND_CUDA_FIELD_CUH
 
+#include "backend/cuda/f64.cuh"
 #include "backend/cuda/ptx.cuh"
 
 /* r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 */
@@ -38,6 +41,17 @@ static __constant__ uint32_t CZ_DFP_MOD2[12] = {
     0xffff5556u, 0x73fdffffu, 0x62a7ffffu, 0x3d57fffdu, 0xed61ec48u, 0xce61a541u,
     0xe70a257eu, 0xc8ee9709u, 0x869759aeu, 0x96374f6cu, 0x72ffcd34u, 0x340223d4u };
 
+/* The moduli's 52-bit limbs and -m^-1 mod 2^52, for fmont_impl.cuh (computed
+ * from the integers above). */
+static __constant__ double CZ_DFR64_MOD[5] = {
+    4503595332403201.0, 52776117727231.0, 2711223964777892.0, 2203984808738944.0,
+    127464551688605.0 };
+#define CZ_DFR64_NP 0xffffeffffffffull
+static __constant__ double CZ_DFP64_MOD[8] = {
+    4222124650637995.0, 4480601151241119.0, 1883421074697215.0, 329812468902415.0,
+    2080788367864709.0, 486514101631693.0, 539007656565323.0, 106513.0 };
+#define CZ_DFP64_NP 0x3fffcfffcfffdull
+
 #define CZ_MN 8
 #define CZ_MT cz_dfr
 #define CZ_MF(x) cz_dfr_##x
@@ -45,6 +59,17 @@ static __constant__ uint32_t CZ_DFP_MOD2[12] = {
 #define CZ_MINV 0xffffffffu
 #define CZ_MONE CZ_DFR_ONE
 #include "backend/cuda/mont_impl.cuh"
+#define CZ_FN 5
+#define CZ_FT cz_dfr64
+#define CZ_FF(x) cz_dfr64_##x
+#define CZ_FMOD CZ_DFR64_MOD
+#define CZ_FNP CZ_DFR64_NP
+#include "backend/cuda/fmont_impl.cuh"
+#undef CZ_FN
+#undef CZ_FT
+#undef CZ_FF
+#undef CZ_FMOD
+#undef CZ_FNP
 #undef CZ_MN
 #undef CZ_MT
 #undef CZ_MF
@@ -60,6 +85,17 @@ static __constant__ uint32_t CZ_DFP_MOD2[12] = {
 #define CZ_MONE CZ_DFP_ONE
 #define CZ_MMOD2 CZ_DFP_MOD2
 #include "backend/cuda/mont_impl.cuh"
+#define CZ_FN 8
+#define CZ_FT cz_dfp64
+#define CZ_FF(x) cz_dfp64_##x
+#define CZ_FMOD CZ_DFP64_MOD
+#define CZ_FNP CZ_DFP64_NP
+#include "backend/cuda/fmont_impl.cuh"
+#undef CZ_FN
+#undef CZ_FT
+#undef CZ_FF
+#undef CZ_FMOD
+#undef CZ_FNP
 #undef CZ_MN
 #undef CZ_MT
 #undef CZ_MF

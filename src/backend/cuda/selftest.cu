@@ -76,6 +76,18 @@ CZ__POW_FIELD_KERNEL(cz__test_fp, cz_dfp, cz_dfp_)
 CZ__LAZY_FIELD_KERNEL(cz__test_fp_lz, cz_dfp, cz_dfp_)
 CZ__LAZY_FIELD_KERNEL(cz__test_fp2_lz, cz_dfp2, cz_dfp2_)
 
+/* The FP64-pipe product: through the 52-bit form and back, then reduced. */
+#define CZ__F64_FIELD_KERNEL(name, T, F, F64)                                  \
+    static __global__ void name(T *out, const T *a, const T *b, size_t n)      \
+    {                                                                          \
+        size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;              \
+        if (i >= n) return;                                                    \
+        out[i] = F##reduce_once(F64##to_mont(F64##mul(F64##from_mont(a[i]), F64##from_mont(b[i])))); \
+    }
+
+CZ__F64_FIELD_KERNEL(cz__test_fr64, cz_dfr, cz_dfr_, cz_dfr64_)
+CZ__F64_FIELD_KERNEL(cz__test_fp64, cz_dfp, cz_dfp_, cz_dfp64_)
+
 #define CZ__EC_KERNEL(name, G)                                                 \
     static __global__ void name(int op, void *out, const void *a, const void *b, size_t n) \
     {                                                                          \
@@ -119,7 +131,12 @@ static int round_trip(cz_ctx_t *ctx, int field_or_group, int is_ec, int op, void
     if (rc == CZ_OK && b && sb) rc = cz_cuda_memcpy_htod(ctx, db, b, n * sb);
     if (rc == CZ_OK) {
         unsigned blocks = cz__blocks(n, 64);
-        if (!is_ec && op >= CZ_CUDA_TEST_ADD_LZ) {
+        if (!is_ec && op == CZ_CUDA_TEST_MUL_F64) {
+            if (field_or_group == 0)
+                cz__test_fr64<<<blocks, 64>>>((cz_dfr *)dout, (const cz_dfr *)da, (const cz_dfr *)db, n);
+            else
+                cz__test_fp64<<<blocks, 64>>>((cz_dfp *)dout, (const cz_dfp *)da, (const cz_dfp *)db, n);
+        } else if (!is_ec && op >= CZ_CUDA_TEST_ADD_LZ) {
             if (field_or_group == 1)
                 cz__test_fp_lz<<<blocks, 64>>>(op, (cz_dfp *)dout, (const cz_dfp *)da, (const cz_dfp *)db, n);
             else
@@ -153,8 +170,9 @@ extern "C" int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, c
                                   const void *b, size_t n)
 {
     static const size_t size[3] = { sizeof(cz_dfr), sizeof(cz_dfp), sizeof(cz_dfp2) };
-    if (field < 0 || field > 2 || op < CZ_CUDA_TEST_ADD || op > CZ_CUDA_TEST_IS_ZERO_LZ ||
-        (field == 2 && op == CZ_CUDA_TEST_POW) || (field == 0 && op >= CZ_CUDA_TEST_ADD_LZ))
+    if (field < 0 || field > 2 || op < CZ_CUDA_TEST_ADD || op > CZ_CUDA_TEST_MUL_F64 ||
+        (field == 2 && (op == CZ_CUDA_TEST_POW || op == CZ_CUDA_TEST_MUL_F64)) ||
+        (field == 0 && op >= CZ_CUDA_TEST_ADD_LZ && op != CZ_CUDA_TEST_MUL_F64))
         return cz_fail(ctx, CZ_EINVAL, "cuda selftest: field %d op %d", field, op);
     size_t s = size[field];
     return round_trip(ctx, field, 0, op, out, a, b ? b : a, n, s, s, s);

@@ -24,7 +24,8 @@
 #                     32GiB-shaped partition cold then warm, the cold region's parts;
 #                     "post": 32GiB WinningPoSt and WindowPoSt partition, random params;
 #                     "snap": a whole 32GiB SnapDeals update, random params; "pin": pinning
-#                     8 GiB of host memory two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1)
+#                     8 GiB of host memory two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1
+#                     (CUZK_GPU_STEADY_W: which W); "fmul": Montgomery products, CIOS vs FP64 limbs)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -106,6 +107,9 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
         run "$cuzk" bench pipeline --circuit bench:1000000 --devices cuda --workers-per-device 1,2 \
             --jobs 2 --partitions 4 ;;
     esac
+    case " $benches " in *" fmul "*)
+        run "$cuzk" bench fmul --iters 5 ;;
+    esac
     case " $benches " in *" pin "*)
         run "$cuzk" bench pin --gib 8 ;;
     esac
@@ -153,6 +157,6 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
 fi
 
 say "summary:"
-grep -E '^(NTT|H|MSM) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|s/partition|first iteration|^PIN |jobs submitted at once|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
+grep -E '^(NTT|H|MSM|FMUL) |^(NTT|H) 2\^|^(direct|warm): |tests passed|tests failed|^== rc=[^0]|s/proof|s/partition|first iteration|^PIN |jobs submitted at once|^synthesis per partition|^device region per partition|^peak RSS|Maximum resident' "$log" | tee -a "$log.summary"
 say "status $status (log: $log)"
 exit "$status"

@@ -322,58 +322,67 @@ CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
  * C = R^2/R', whose limbs are 2^252 (Fr) and 2^352 (Fp). Inputs below 2m:
  * each operand as given and lifted by m.
  */
+static void fr_lift(void *x, size_t count)
+{
+    static const uint64_t r[4] = { 0xffffffff00000001ull, 0x53bda402fffe5bfeull,
+                                   0x3339d80809a1d805ull, 0x73eda753299d7d48ull };
+    for (size_t k = 0; k < count; k++)
+        add_limbs(((blst_fr *)x)[k].l, r, 4);
+}
+
+static void fp_lift_any(void *x, size_t count) { fp_lift(x, count); }
+
+static void fr_want_f64(void *want, const void *a, const void *b)
+{
+    blst_fr c;
+    memset(&c, 0, sizeof c);
+    c.l[3] = 1ull << 60;
+    blst_fr_mul(want, a, b);
+    blst_fr_mul(want, want, &c);
+}
+
+static void fp_want_f64(void *want, const void *a, const void *b)
+{
+    blst_fp c;
+    memset(&c, 0, sizeof c);
+    c.l[5] = 1ull << 32;
+    blst_fp_mul(want, a, b);
+    blst_fp_mul(want, want, &c);
+}
+
+/* The device's MUL_F64 of field on a[i], b[i] (size bytes each) in all four lift patterns. */
+static void check_f64_mul(int field, const void *a, const void *b, size_t n, size_t size,
+                          void (*lift)(void *, size_t), void (*want_of)(void *, const void *, const void *))
+{
+    unsigned char *la = malloc(n * size), *lb = malloc(n * size), *out = malloc(n * size), want[48];
+    for (int k = 0; k < 4; k++) {
+        memcpy(la, a, n * size);
+        memcpy(lb, b, n * size);
+        if (k & 1) lift(la, n);
+        if (k & 2) lift(lb, n);
+        CHECK_OK(cz_cuda_test_field(ctx(), field, CZ_CUDA_TEST_MUL_F64, out, la, lb, n));
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            want_of(want, (const unsigned char *)a + i * size, (const unsigned char *)b + i * size);
+            if (memcmp(want, out + i * size, size) != 0 && bad++ < 3)
+                fprintf(stderr, "field %d f64 mul lift %d input %zu differs\n", field, k, i);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(la); free(lb); free(out);
+}
+
 CZ_TEST(fr_fp_f64_products_match_blst_on_either_representative)
 {
     if (!gpu_or_skip()) return;
-    static const uint64_t r[4] = { 0xffffffff00000001ull, 0x53bda402fffe5bfeull,
-                                   0x3339d80809a1d805ull, 0x73eda753299d7d48ull };
-    blst_fr *a, *b, cr;
+    blst_fr *a, *b;
     size_t n = fr_inputs(&a, &b);
-    memset(&cr, 0, sizeof cr);
-    cr.l[3] = 1ull << 60;
-    blst_fr *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb), *out = malloc(n * sizeof *out);
-    for (int lift = 0; lift < 4; lift++) {
-        memcpy(la, a, n * sizeof *a);
-        memcpy(lb, b, n * sizeof *b);
-        for (size_t i = 0; i < n; i++) {
-            if (lift & 1) add_limbs(la[i].l, r, 4);
-            if (lift & 2) add_limbs(lb[i].l, r, 4);
-        }
-        CHECK_OK(cz_cuda_test_field(ctx(), 0, CZ_CUDA_TEST_MUL_F64, out, la, lb, n));
-        int bad = 0;
-        for (size_t i = 0; i < n; i++) {
-            blst_fr want;
-            blst_fr_mul(&want, &a[i], &b[i]);
-            blst_fr_mul(&want, &want, &cr);
-            if (memcmp(&want, &out[i], sizeof want) != 0 && bad++ < 3)
-                fprintf(stderr, "fr f64 mul lift %d input %zu differs\n", lift, i);
-        }
-        CHECK_EQ_INT(bad, 0);
-    }
-    free(a); free(b); free(la); free(lb); free(out);
-
-    blst_fp *pa, *pb, cp;
+    check_f64_mul(0, a, b, n, sizeof *a, fr_lift, fr_want_f64);
+    free(a); free(b);
+    blst_fp *pa, *pb;
     n = fp_inputs(&pa, &pb);
-    memset(&cp, 0, sizeof cp);
-    cp.l[5] = 1ull << 32;
-    blst_fp *pla = malloc(n * sizeof *pla), *plb = malloc(n * sizeof *plb), *pout = malloc(n * sizeof *pout);
-    for (int lift = 0; lift < 4; lift++) {
-        memcpy(pla, pa, n * sizeof *pa);
-        memcpy(plb, pb, n * sizeof *pb);
-        if (lift & 1) fp_lift(pla, n);
-        if (lift & 2) fp_lift(plb, n);
-        CHECK_OK(cz_cuda_test_field(ctx(), 1, CZ_CUDA_TEST_MUL_F64, pout, pla, plb, n));
-        int bad = 0;
-        for (size_t i = 0; i < n; i++) {
-            blst_fp want;
-            blst_fp_mul(&want, &pa[i], &pb[i]);
-            blst_fp_mul(&want, &want, &cp);
-            if (memcmp(&want, &pout[i], sizeof want) != 0 && bad++ < 3)
-                fprintf(stderr, "fp f64 mul lift %d input %zu differs\n", lift, i);
-        }
-        CHECK_EQ_INT(bad, 0);
-    }
-    free(pa); free(pb); free(pla); free(plb); free(pout);
+    check_f64_mul(1, pa, pb, n, sizeof *pa, fp_lift_any, fp_want_f64);
+    free(pa); free(pb);
 }
 
 /* ---- G1 and G2, written once over blst's p1/p2 names ------------------- */

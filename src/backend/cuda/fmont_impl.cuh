@@ -5,6 +5,9 @@
  * MSM and the NTT keep ~80% busy, while the FP64 pipe (64 DFMA a clock an SM
  * on sm_90, as many as IMADs) sits idle. Here an element is CZ_FN limbs of
  * 52 bits, each an exact integer held in a double, and R' = 2^(52*CZ_FN).
+ * Measured on the H200 (`cuzk bench fmul`, docs/PERFORMANCE.md 2026-12-04):
+ * 1.16-1.18x CIOS's throughput for Fr, 0.78-0.92x for Fp, and no gain from
+ * mixing the two; so no production kernel uses it yet.
  *
  * A template by inclusion (no include guard, on purpose): field.cuh
  * includes it once per field after mont_impl.cuh, defining

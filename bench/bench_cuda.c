@@ -29,8 +29,9 @@
  * One run of each, baseline first.
  *
  * FMUL: Montgomery products, Fr and Fp, CIOS on the IMAD pipe (the
- * baseline) against 52-bit limbs on the FP64 pipe and the two side by side,
- * the same chains of products in one launch; all three results must match.
+ * baseline) against 52-bit limbs on the FP64 pipe, the two side by side,
+ * and each with one chain a thread: the same chains of products in every
+ * launch, so all five results must match.
  *
  * Times are the best of K runs after one warm-up run.
  */

@@ -16,54 +16,55 @@ static __constant__ cz_dfp CZ__K_FP = { { 0xa8e9b9afu, 0x44f6480eu, 0x766c8fe4u,
                                           0x28b540feu, 0xe82efd42u, 0xade53b2eu, 0x6723e5f0u,
                                           0xfdd4230au, 0x25ff6eb6u, 0xef23c24au, 0x14c8ee06u } };
 
-#define CZ__CHAINS 4
-
 /*
- * Each thread: CZ__CHAINS chains x_k <- x_k * y, |iters| times; _cios all
- * on CIOS, _f64 all on the FP64 product, _both chains 0-1 on CIOS and 2-3
- * on FP64 in one loop. One kernel each, so that each gets its own register
- * allocation. Every kernel computes the same values (x y^iters / R^iters),
- * left reduced in io.
+ * Each thread: C chains x_k <- x_k * y, |iters| times, reading and writing
+ * io[C * t + k], so C = 4 with n threads and C = 1 with 4n threads cover the
+ * same elements. _cios<C> all on CIOS, _f64<C> all on the FP64 product,
+ * _both (C = 4) chains 0-1 on CIOS and 2-3 on FP64 in one loop. One kernel
+ * each, so that each gets its own register allocation. Every kernel computes
+ * the same values (x y^iters / R^iters), left reduced in io.
  */
-#define CZ__FMUL_PROLOGUE(T, F, T64, F64, K)                                   \
+#define CZ__FMUL_LOAD(T, C)                                                    \
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;            \
     const T y = *yp;                                                           \
-    T x[CZ__CHAINS];                                                           \
+    T x[C];                                                                    \
     _Pragma("unroll")                                                          \
-    for (int k = 0; k < CZ__CHAINS; k++) x[k] = io[CZ__CHAINS * t + k]
+    for (int k = 0; k < (C); k++) x[k] = io[(C) * t + k]
 
-#define CZ__FMUL_EPILOGUE(F)                                                   \
+#define CZ__FMUL_STORE(F, C)                                                   \
     _Pragma("unroll")                                                          \
-    for (int k = 0; k < CZ__CHAINS; k++) io[CZ__CHAINS * t + k] = F##reduce_once(x[k])
+    for (int k = 0; k < (C); k++) io[(C) * t + k] = F##reduce_once(x[k])
 
-#define CZ__FMUL_KERNELS(tag, T, F, T64, F64, CIOS, K)                          \
-    static __global__ void cz__fmul_##tag##_cios(T *io, const T *yp, int iters) \
+#define CZ__FMUL_KERNELS(tag, C, T, F, T64, F64, CIOS, K)                       \
+    static __global__ void cz__fmul_##tag##_cios##C(T *io, const T *yp, int iters) \
     {                                                                          \
-        CZ__FMUL_PROLOGUE(T, F, T64, F64, K);                                  \
+        CZ__FMUL_LOAD(T, C);                                                   \
         _Pragma("unroll 1")                                                    \
         for (int it = 0; it < iters; it++)                                     \
             _Pragma("unroll")                                                  \
-            for (int k = 0; k < CZ__CHAINS; k++) x[k] = CIOS(x[k], y);         \
-        CZ__FMUL_EPILOGUE(F);                                                  \
+            for (int k = 0; k < (C); k++) x[k] = CIOS(x[k], y);                \
+        CZ__FMUL_STORE(F, C);                                                  \
     }                                                                          \
-    static __global__ void cz__fmul_##tag##_f64(T *io, const T *yp, int iters) \
+    static __global__ void cz__fmul_##tag##_f64##C(T *io, const T *yp, int iters) \
     {                                                                          \
-        CZ__FMUL_PROLOGUE(T, F, T64, F64, K);                                  \
+        CZ__FMUL_LOAD(T, C);                                                   \
         const T64 y64 = F64##from_mont(F##mul(y, K));                          \
-        T64 z[CZ__CHAINS];                                                     \
+        T64 z[C];                                                              \
         _Pragma("unroll")                                                      \
-        for (int k = 0; k < CZ__CHAINS; k++) z[k] = F64##from_mont(x[k]);      \
+        for (int k = 0; k < (C); k++) z[k] = F64##from_mont(x[k]);             \
         _Pragma("unroll 1")                                                    \
         for (int it = 0; it < iters; it++)                                     \
             _Pragma("unroll")                                                  \
-            for (int k = 0; k < CZ__CHAINS; k++) z[k] = F64##mul(z[k], y64);   \
+            for (int k = 0; k < (C); k++) z[k] = F64##mul(z[k], y64);          \
         _Pragma("unroll")                                                      \
-        for (int k = 0; k < CZ__CHAINS; k++) x[k] = F64##to_mont(z[k]);        \
-        CZ__FMUL_EPILOGUE(F);                                                  \
-    }                                                                          \
+        for (int k = 0; k < (C); k++) x[k] = F64##to_mont(z[k]);               \
+        CZ__FMUL_STORE(F, C);                                                  \
+    }
+
+#define CZ__FMUL_BOTH(tag, T, F, T64, F64, CIOS, K)                             \
     static __global__ void cz__fmul_##tag##_both(T *io, const T *yp, int iters) \
     {                                                                          \
-        CZ__FMUL_PROLOGUE(T, F, T64, F64, K);                                  \
+        CZ__FMUL_LOAD(T, 4);                                                   \
         const T64 y64 = F64##from_mont(F##mul(y, K));                          \
         T64 z2 = F64##from_mont(x[2]), z3 = F64##from_mont(x[3]);              \
         _Pragma("unroll 1")                                                    \
@@ -75,39 +76,25 @@ static __constant__ cz_dfp CZ__K_FP = { { 0xa8e9b9afu, 0x44f6480eu, 0x766c8fe4u,
         }                                                                      \
         x[2] = F64##to_mont(z2);                                               \
         x[3] = F64##to_mont(z3);                                               \
-        CZ__FMUL_EPILOGUE(F);                                                  \
+        CZ__FMUL_STORE(F, 4);                                                  \
     }
 
-/* One chain a thread (4x the threads, the same io layout): more warps, less ILP. */
-#define CZ__FMUL_KERNELS1(tag, T, F, T64, F64, CIOS, K)                         \
-    static __global__ void cz__fmul_##tag##_cios1(T *io, const T *yp, int iters) \
-    {                                                                          \
-        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;        \
-        const T y = *yp;                                                       \
-        T x = io[t];                                                           \
-        _Pragma("unroll 1")                                                    \
-        for (int it = 0; it < iters; it++) x = CIOS(x, y);                     \
-        io[t] = F##reduce_once(x);                                             \
-    }                                                                          \
-    static __global__ void cz__fmul_##tag##_f641(T *io, const T *yp, int iters) \
-    {                                                                          \
-        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;        \
-        const T64 y64 = F64##from_mont(F##mul(*yp, K));                        \
-        T64 z = F64##from_mont(io[t]);                                         \
-        _Pragma("unroll 1")                                                    \
-        for (int it = 0; it < iters; it++) z = F64##mul(z, y64);               \
-        io[t] = F##reduce_once(F64##to_mont(z));                               \
-    }
-
-CZ__FMUL_KERNELS1(fr, cz_dfr, cz_dfr_, cz_dfr64, cz_dfr64_, cz_dfr_mul, CZ__K_FR)
-CZ__FMUL_KERNELS1(fp, cz_dfp, cz_dfp_, cz_dfp64, cz_dfp64_, cz_dfp_mul_lz, CZ__K_FP)
-#undef CZ__FMUL_KERNELS1
-
-CZ__FMUL_KERNELS(fr, cz_dfr, cz_dfr_, cz_dfr64, cz_dfr64_, cz_dfr_mul, CZ__K_FR)
-CZ__FMUL_KERNELS(fp, cz_dfp, cz_dfp_, cz_dfp64, cz_dfp64_, cz_dfp_mul_lz, CZ__K_FP)
+#define CZ__FR_ARGS cz_dfr, cz_dfr_, cz_dfr64, cz_dfr64_, cz_dfr_mul, CZ__K_FR
+#define CZ__FP_ARGS cz_dfp, cz_dfp_, cz_dfp64, cz_dfp64_, cz_dfp_mul_lz, CZ__K_FP
+#define CZ__EXPAND(m, ...) m(__VA_ARGS__)
+CZ__EXPAND(CZ__FMUL_KERNELS, fr, 4, CZ__FR_ARGS)
+CZ__EXPAND(CZ__FMUL_KERNELS, fr, 1, CZ__FR_ARGS)
+CZ__EXPAND(CZ__FMUL_BOTH, fr, CZ__FR_ARGS)
+CZ__EXPAND(CZ__FMUL_KERNELS, fp, 4, CZ__FP_ARGS)
+CZ__EXPAND(CZ__FMUL_KERNELS, fp, 1, CZ__FP_ARGS)
+CZ__EXPAND(CZ__FMUL_BOTH, fp, CZ__FP_ARGS)
+#undef CZ__EXPAND
+#undef CZ__FR_ARGS
+#undef CZ__FP_ARGS
 #undef CZ__FMUL_KERNELS
-#undef CZ__FMUL_PROLOGUE
-#undef CZ__FMUL_EPILOGUE
+#undef CZ__FMUL_BOTH
+#undef CZ__FMUL_LOAD
+#undef CZ__FMUL_STORE
 
 extern "C" int cz_cuda_bench_fmul(cz_ctx_t *ctx, int field, int kind, void *io, const void *y,
                                   size_t threads, int iters, float *ms)
@@ -121,16 +108,23 @@ extern "C" int cz_cuda_bench_fmul(cz_ctx_t *ctx, int field, int kind, void *io, 
     if (e == cudaSuccess) e = cudaEventRecord(e0, 0);
     if (e == cudaSuccess) {
         const unsigned blocks = (unsigned)(threads / 256);
-        if (field == 0 && kind == 0) cz__fmul_fr_cios<<<blocks, 256>>>((cz_dfr *)io, (const cz_dfr *)y, iters);
-        if (field == 0 && kind == 1) cz__fmul_fr_f64<<<blocks, 256>>>((cz_dfr *)io, (const cz_dfr *)y, iters);
-        if (field == 0 && kind == 2) cz__fmul_fr_both<<<blocks, 256>>>((cz_dfr *)io, (const cz_dfr *)y, iters);
-        if (field == 1 && kind == 0) cz__fmul_fp_cios<<<blocks, 256>>>((cz_dfp *)io, (const cz_dfp *)y, iters);
-        if (field == 1 && kind == 1) cz__fmul_fp_f64<<<blocks, 256>>>((cz_dfp *)io, (const cz_dfp *)y, iters);
-        if (field == 1 && kind == 2) cz__fmul_fp_both<<<blocks, 256>>>((cz_dfp *)io, (const cz_dfp *)y, iters);
-        if (field == 0 && kind == 3) cz__fmul_fr_cios1<<<4 * blocks, 256>>>((cz_dfr *)io, (const cz_dfr *)y, iters);
-        if (field == 0 && kind == 4) cz__fmul_fr_f641<<<4 * blocks, 256>>>((cz_dfr *)io, (const cz_dfr *)y, iters);
-        if (field == 1 && kind == 3) cz__fmul_fp_cios1<<<4 * blocks, 256>>>((cz_dfp *)io, (const cz_dfp *)y, iters);
-        if (field == 1 && kind == 4) cz__fmul_fp_f641<<<4 * blocks, 256>>>((cz_dfp *)io, (const cz_dfp *)y, iters);
+        if (field == 0) {
+            cz_dfr *d = (cz_dfr *)io;
+            const cz_dfr *dy = (const cz_dfr *)y;
+            if (kind == 0) cz__fmul_fr_cios4<<<blocks, 256>>>(d, dy, iters);
+            if (kind == 1) cz__fmul_fr_f644<<<blocks, 256>>>(d, dy, iters);
+            if (kind == 2) cz__fmul_fr_both<<<blocks, 256>>>(d, dy, iters);
+            if (kind == 3) cz__fmul_fr_cios1<<<4 * blocks, 256>>>(d, dy, iters);
+            if (kind == 4) cz__fmul_fr_f641<<<4 * blocks, 256>>>(d, dy, iters);
+        } else {
+            cz_dfp *d = (cz_dfp *)io;
+            const cz_dfp *dy = (const cz_dfp *)y;
+            if (kind == 0) cz__fmul_fp_cios4<<<blocks, 256>>>(d, dy, iters);
+            if (kind == 1) cz__fmul_fp_f644<<<blocks, 256>>>(d, dy, iters);
+            if (kind == 2) cz__fmul_fp_both<<<blocks, 256>>>(d, dy, iters);
+            if (kind == 3) cz__fmul_fp_cios1<<<4 * blocks, 256>>>(d, dy, iters);
+            if (kind == 4) cz__fmul_fp_f641<<<4 * blocks, 256>>>(d, dy, iters);
+        }
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaEventRecord(e1, 0);

@@ -37,15 +37,25 @@
 
 /* ---- checks of the daemon's own fields ------------------------------------------------ */
 
-static bool name_ok(const char *n)
+/*
+ * A request_id is an opaque key, compared byte for byte: any UTF-8 text
+ * (jansson has checked that) of 1..CZ_REQUEST_ID_MAX bytes without NUL.
+ * Curio forms its ids with fmt.Sprintf, and some hold blanks and brackets
+ * (its WindowPoSt id prints randomness[:8] with %d: "wdpost-1000-0-[12 34
+ * ...]"), so no character set is imposed. Nothing is derived from it: the
+ * journal names files by the job id, logs quote it (cz_log_q).
+ */
+static int check_request_id(cz_ctx_t *ctx, const json_t *rid)
 {
-    if (!*n || *n == '.' || strlen(n) > 200)
-        return false;
-    for (; *n; n++)
-        if (!((*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') || (*n >= '0' && *n <= '9') ||
-              *n == '.' || *n == '_' || *n == '-'))
-            return false;
-    return true;
+    if (!json_is_string(rid))
+        return cz_fail(ctx, CZ_EINVAL, "request_id: must be a string");
+    size_t n = json_string_length(rid);
+    if (n == 0 || n > CZ_REQUEST_ID_MAX)
+        return cz_fail(ctx, CZ_EINVAL, "request_id: %zu bytes; it must be 1..%d bytes of UTF-8 "
+                       "text", n, CZ_REQUEST_ID_MAX);
+    if (memchr(json_string_value(rid), 0, n))
+        return cz_fail(ctx, CZ_EINVAL, "request_id: holds a NUL character");
+    return CZ_OK;
 }
 
 static int read_input_file(cz_server_t *s, cz_ctx_t *ctx, const char *path, char **out, size_t *len)
@@ -206,9 +216,8 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_
     if (rc)
         return rc;
     const json_t *rid = json_object_get(req, "request_id");
-    if (rid && (!json_is_string(rid) || !name_ok(json_string_value(rid)) ||
-                json_string_length(rid) > 128))
-        return cz_fail(ctx, CZ_EINVAL, "request_id: must be 1..128 of letters, digits, '.', '_', '-'");
+    if (rid && (rc = check_request_id(ctx, rid)) != CZ_OK)
+        return rc;
     const json_t *params = json_object_get(req, "params");
     if (params && !json_is_string(params))
         return cz_fail(ctx, CZ_EINVAL, "params: must be a string (a name in params.dir or a path)");
@@ -305,8 +314,9 @@ static void unlink_job(cz_server_t *s, djob_t *j)
 static void forget_free(cz_server_t *s, djob_t *j)
 {
     cz_journal_remove(s->journal, j->id);
-    CZ_LOGI("job superseded by a retry", "id=%s request_id=%s state=%s", j->id, j->request_id,
-            cz__state_name(j->state));
+    char q[CZ_REQUEST_ID_MAX + 8];
+    CZ_LOGI("job superseded by a retry", "id=%s request_id=%s state=%s", j->id,
+            cz_log_q(q, sizeof q, j->request_id), cz__state_name(j->state));
     cz__djob_free(j);
 }
 

@@ -50,6 +50,8 @@
 typedef struct cz_server cz_server_t;
 
 #define CZ_JOB_ID_LEN 16
+/* The longest request_id in bytes: an opaque key, any UTF-8 text (Curio's hold blanks). */
+#define CZ_REQUEST_ID_MAX 1024
 
 /* Open the journal and the prover, replay the journal, start the finisher. */
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out);

@@ -57,7 +57,7 @@ typedef struct djob {
     struct djob *next;                    /* (mu) newest first */
     struct cz_server *server;             /* (const) */
     char id[CZ_JOB_ID_LEN + 1];           /* (const) */
-    char request_id[129];                 /* (const) "" = none */
+    char request_id[CZ_REQUEST_ID_MAX + 1];   /* (const) "" = none; any UTF-8 (jobs.c) */
     json_t *request;                      /* (const) as journaled; NULL for a lost job */
     char kind[32];                        /* (const) the request's kind ("" lost) */
     char summary[128];                    /* (const) the kind's, from the prover */

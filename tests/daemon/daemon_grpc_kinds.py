@@ -185,6 +185,20 @@ def post_request(kind, j, request_id, **change):
     return api.msg("SubmitProofRequest", **f)
 
 
+def curio_id(kind, j, taskid=None):
+    """The request_id exactly as Curio's request builders form it (curio lib/ffi/cuzk_funcs.go,
+    tasks/proofshare/task_prove.go; Go's %d prints a []byte as "[b0 b1 ...]")."""
+    r8 = bytes.fromhex(j["randomness"])[:8] if "randomness" in j else b""
+    if kind == "window":
+        return "wdpost-%d-%d-[%s]" % (j["miner_id"], j["partition_index"],
+                                       " ".join(str(b) for b in r8))
+    if kind == "winning":
+        return "winpost-%d-%s" % (j["miner_id"], r8.hex())
+    if kind == "snap":
+        return ("ps-snap-1000-5-%d" % taskid) if taskid is not None else "snap-1000-5"
+    raise ValueError(kind)
+
+
 def snap_request(j, request_id, **change):
     f = dict(request_id=request_id, proof_kind=api.enum("ProofKind", "SNAP_DEALS_UPDATE"),
              registered_proof=j["registered_proof"], priority=api.enum("Priority", "NORMAL"),
@@ -304,10 +318,10 @@ def main():
 
     # ---- WinningPoSt: Prove -> COMPLETED, verifies --------------------------------------
     t0 = time.time()
-    res = prove(post_request("winning", win, "winning-1000-1"))
+    res = prove(post_request("winning", win, curio_id("winning", win)))
     completed(res, "WinningPoSt")
     verify("winning-post", win_path, res.proof, "winning.proof")
-    again = prove(post_request("winning", win, "winning-1000-1"), timeout=30)
+    again = prove(post_request("winning", win, curio_id("winning", win)), timeout=30)
     if again.status != S().COMPLETED or again.proof != res.proof or again.job_id != res.job_id:
         fail("WinningPoSt retry: %s, same job %s" % (S().Status.Name(again.status),
                                                        again.job_id == res.job_id))
@@ -316,7 +330,7 @@ def main():
 
     # ---- snap (CID commitments) is accepted at submit -----------------------------------
     sub = api.call("SubmitProof", snap_request(
-        snap, "snap-cid", comm_r_old=cid(bytes.fromhex(snap["comm_r_old"]), False),
+        snap, curio_id("snap", snap), comm_r_old=cid(bytes.fromhex(snap["comm_r_old"]), False),
         comm_r_new=cid(bytes.fromhex(snap["comm_r_new"]), False),
         comm_d_new=cid(bytes.fromhex(snap["comm_d_new"]), True), sector_size=2048), timeout=120)
     api.call("CancelProof", api.msg("CancelProofRequest", job_id=sub.job_id), timeout=10)
@@ -324,8 +338,9 @@ def main():
        "its vanilla proof checked against them at submit")
 
     # ---- snap + window: SubmitProof, kill -9, restart, Prove the same request_ids -------
-    snap_sub = api.call("SubmitProof", snap_request(snap, "ps-snap-1000-5-1"), timeout=120)
-    wdw_sub = api.call("SubmitProof", post_request("window", wdw, "wdpost-1000-0"), timeout=120)
+    snap_sub = api.call("SubmitProof", snap_request(snap, curio_id("snap", snap, 1)), timeout=120)
+    wdw_sub = api.call("SubmitProof", post_request("window", wdw, curio_id("window", wdw)),
+                       timeout=120)
     states = [http("/v1/proofs/" + s.job_id).get("state") for s in (snap_sub, wdw_sub)]
     api.close()
     stop(kill=True)
@@ -335,9 +350,9 @@ def main():
     start()
     api = CuzkV1(DESC, "unix://" + sock)
     t0 = time.time()
-    res_w = prove(post_request("window", wdw, "wdpost-1000-0"))
+    res_w = prove(post_request("window", wdw, curio_id("window", wdw)))
     completed(res_w, "WindowPoSt after kill -9")
-    res_s = prove(snap_request(snap, "ps-snap-1000-5-1"))
+    res_s = prove(snap_request(snap, curio_id("snap", snap, 1)))
     completed(res_s, "snap after kill -9")
     if res_w.job_id != wdw_sub.job_id or res_s.job_id != snap_sub.job_id:
         fail("after restart other jobs answered: window %s (submitted %s), snap %s (%s)" % (

@@ -204,6 +204,75 @@ CZ_TEST(one_request_id_is_one_job_however_submits_race)
     free_server(s, &cfg);
 }
 
+/* Submit circuit job |seed| under |rid|; *existing and the job id out. */
+static int submit_rid(cz_server_t *s, cz_ctx_t *ctx, const char *rid, int seed, bool *existing,
+                      char id[32])
+{
+    json_t *req = json_pack("{s:s,s:s,s:s,s:i,s:s}", "kind", "circuit", "circuit", "toy", "params",
+                            "toy", "seed", seed, "request_id", rid);
+    json_t *resp = NULL;
+    cz_ctx_clear(ctx);
+    int rc = cz_server_submit_retry(s, ctx, req, &resp, existing);
+    if (rc == CZ_OK)
+        snprintf(id, 32, "%s", json_string_value(json_object_get(resp, "id")));
+    json_decref(req);
+    json_decref(resp);
+    return rc;
+}
+
+/* The request ids exactly as Curio's request builders form them (filecoin-project/curio
+ * lib/ffi/cuzk_funcs.go, tasks/proofshare/task_prove.go: fmt.Sprintf; WindowPoSt prints
+ * randomness[:8], a []byte, with %d), and the longest id the daemon takes. */
+CZ_TEST(request_ids_as_curio_forms_them_are_opaque_keys)
+{
+    static char longest[CZ_REQUEST_ID_MAX + 1], too_long[CZ_REQUEST_ID_MAX + 2];
+    memset(longest, 'x', CZ_REQUEST_ID_MAX);
+    memset(too_long, 'y', CZ_REQUEST_ID_MAX + 1);
+    const char *ids[] = {
+        "porep-1000-7",                           /* porep-%d-%d (miner, sector) */
+        "snap-1000-8",                            /* snap-%d-%d */
+        "wdpost-1000-0-[12 34 255 0 1 2 3 4]",    /* wdpost-%d-%d-%d (miner, partition, r[:8]) */
+        "winpost-1000-0c22ff0001020304",          /* winpost-%d-%x */
+        "ps-porep-1000-7-42",                     /* ps-porep-%d-%d-%d (proofshare) */
+        "ps-snap-1000-8-43",
+        "sector \"7\" \u00e9t\u00e9 / ..\\x",    /* blanks, quotes, slashes, non-ASCII */
+        longest,
+    };
+    enum { N = sizeof ids / sizeof *ids };
+    char job[N][32];
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-rid", "");
+    REQUIRE(s);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    bool existing = true;
+    char again[32];
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(submit_rid(s, ctx, ids[i], 20 + i, &existing, job[i]));
+        CHECK(!existing);
+        CHECK_OK(submit_rid(s, ctx, ids[i], 20 + i, &existing, again));
+        CHECK(existing && !strcmp(again, job[i]));
+    }
+    CHECK_EQ_INT(submit_rid(s, ctx, too_long, 1, &existing, again), CZ_EINVAL);
+    CHECK(strstr(cz_ctx_message(ctx), "request_id: 1025 bytes") != NULL);
+    CHECK_EQ_INT(submit_rid(s, ctx, "", 1, &existing, again), CZ_EINVAL);
+    for (int i = 0; i < N; i++)
+        CHECK_OK(cz_server_await(s, ctx, job[i], 120, NULL, false));
+    free_server(s, &cfg);
+
+    /* a restart serves every id from the journal: the same jobs, done */
+    s = new_server(&cfg, "j-rid", "");
+    REQUIRE(s);
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(submit_rid(s, ctx, ids[i], 20 + i, &existing, again));
+        CHECK(existing && !strcmp(again, job[i]));
+        char st[32];
+        CHECK(!strcmp(state_of(s, again, st, sizeof st), "done"));
+    }
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
 typedef struct {
     cz_server_t *s;
     const char *id;

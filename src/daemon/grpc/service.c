@@ -172,8 +172,10 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
         res.error_message = st.message;
         reply_msg(r, &out.base);
     } else if (ctx) {
+        char q[CZ_REQUEST_ID_MAX + 8];
         CZ_LOGI("grpc Prove", "job=%s request_id=%s existing=%d bytes=%zu", id,
-                pr->submit->request_id, existing, pr->submit->vanilla_proof.len);
+                cz_log_q(q, sizeof q, pr->submit->request_id), existing,
+                pr->submit->vanilla_proof.len);
         rc = cz_server_await(env->server, ctx, id, -1, env->gone, true);
         if (rc == CZ_EUNAVAIL)
             reply_status(r, GRPC_STATUS_UNAVAILABLE, "%s", cz_ctx_message(ctx));

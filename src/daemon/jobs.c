@@ -58,21 +58,42 @@ static int check_request_id(cz_ctx_t *ctx, const json_t *rid)
     return CZ_OK;
 }
 
+/* What |mode| is, for "not a regular file" messages. */
+static const char *file_type(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a device"
+         : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "special";
+}
+
+/*
+ * The client-named file |path| into *out (NUL-terminated; caller frees).
+ * It is opened O_NONBLOCK and checked to be a regular file before any
+ * read: a plain open(2) of a FIFO blocks until a writer comes, which would
+ * hang this request thread (and shutdown) for good. Messages name the path
+ * and never hold the file's bytes.
+ */
 static int read_input_file(cz_server_t *s, cz_ctx_t *ctx, const char *path, char **out, size_t *len)
 {
     if (!s->cfg.allow_client_paths)
         return cz_fail(ctx, CZ_EINVAL, "input_path: paths are not accepted (daemon.allow_client_paths = false)");
     if (path[0] != '/')
         return cz_fail(ctx, CZ_EINVAL, "input_path: must be an absolute path");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return cz_fail(ctx, CZ_ENOTFOUND, "input_path: %s: %s", path, strerror(errno));
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st)) {
         int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return cz_fail(ctx, CZ_ENOTFOUND, "input_path: %s: %s", path,
-                       fd >= 0 ? "not a regular file" : strerror(e));
+        close(fd);
+        return cz_fail(ctx, CZ_EIO, "input_path: %s: %s", path, strerror(e));
     }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return cz_fail(ctx, CZ_EINVAL, "input_path: %s: %s, not a regular file", path,
+                       file_type(st.st_mode));
+    }
+    /* a regular file: reads never block on O_NONBLOCK, but say what is meant */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     if ((size_t)st.st_size > MAX_INPUT_FILE) {
         close(fd);
         return cz_fail(ctx, CZ_EINVAL, "input_path: %s: %lld bytes is over the %u-byte limit", path,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "circuits/registry.h"
+#include "core/json_error.h"
 
 /* ---- the table: add new kinds here --------------------------------------- */
 
@@ -109,16 +110,19 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
         rc = get_seed(ctx, js, "seed", &j->seed);
     if (rc == CZ_OK && input) {
         json_error_t err;
+        char what[160];
         json_t *in = json_loadb(input, input_len, JSON_REJECT_DUPLICATES, &err);
-        if (!json_is_object(in))
-            rc = cz_fail(ctx, CZ_EFORMAT, "input: not a JSON object {\"seed\": N} (%s)",
-                         in ? "wrong type" : err.text);
+        if (!in)
+            rc = cz_fail(ctx, CZ_EFORMAT, "input: not JSON (line %d, column %d: %s)", err.line,
+                         err.column, cz_json_error_what(&err, what, sizeof what));
+        else if (!json_is_object(in))
+            rc = cz_fail(ctx, CZ_EFORMAT, "input: not a JSON object {\"seed\": N}");
         void *it = json_is_object(in) ? json_object_iter(in) : NULL;
         for (; it && rc == CZ_OK; it = json_object_iter_next(in, it)) {
             const char *key = json_object_iter_key(it);
-            if (strcmp(key, "seed"))
-                rc = cz_fail(ctx, CZ_EINVAL, "input.%s: unknown field (the circuit kind takes seed)",
-                             key);
+            if (strcmp(key, "seed"))   /* the key is not echoed: the input may be a file's */
+                rc = cz_fail(ctx, CZ_EINVAL, "input: an unknown field (the circuit kind's input "
+                                             "takes only seed)");
             else
                 rc = get_seed(ctx, json_object_iter_value(it), "input.seed", &j->seed);
         }

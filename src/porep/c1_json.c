@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include "core/json_error.h"
 
 typedef struct {
     cz_ctx_t *ctx;
@@ -437,10 +438,11 @@ int cz_c1_parse(cz_ctx_t *ctx, cz_c1_t *out, const char *text, size_t len)
 {
     memset(out, 0, sizeof *out);
     json_error_t err;
+    char what[160];
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root)
         return cz_fail(ctx, CZ_EFORMAT, "c1: JSON syntax error at line %d column %d: %s",
-                       err.line, err.column, err.text);
+                       err.line, err.column, cz_json_error_what(&err, what, sizeof what));
     parser_t p = { .ctx = ctx, .c = out };
     int rc = parse_root(&p, root, out);
     json_decref(root);

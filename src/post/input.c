@@ -11,6 +11,7 @@
 
 #include "circuits/post/post_int.h"
 #include "core/hex.h"
+#include "core/json_error.h"
 
 void cz_post_input_free(cz_post_input_t *in)
 {
@@ -74,8 +75,9 @@ static int parse(cz_ctx_t *ctx, cz_post_input_t *in, const json_t *root)
 {
     const char *name = json_string_value(json_object_get(root, "registered_proof"));
     if (!(in->proof = cz_post_proof_by_name(name)))
-        return cz_fail(ctx, CZ_EFORMAT, "post input: unknown \"registered_proof\" %s",
-                       name ? name : "(missing)");
+        return cz_fail(ctx, CZ_EFORMAT, "post input: \"registered_proof\" %s",   /* not echoed */
+                       name ? "is not a RegisteredPoStProof name (StackedDrgWindow32GiBV1_2, ...)"
+                            : "is missing");
     uint64_t part = 0;
     uint8_t want[32];
     CZ__QTRY(get_u64(ctx, root, "miner_id", &in->miner_id, ""));
@@ -124,8 +126,10 @@ static int parse(cz_ctx_t *ctx, cz_post_input_t *in, const json_t *root)
 static int parse_root(cz_ctx_t *ctx, cz_post_input_t *in, json_t *root, const char *what,
                       const json_error_t *err)
 {
+    char why[160];
     if (!root)
-        return cz_fail(ctx, CZ_EFORMAT, "post input: %s line %d: %s", what, err->line, err->text);
+        return cz_fail(ctx, CZ_EFORMAT, "post input: %s line %d, column %d: %s", what, err->line,
+                       err->column, cz_json_error_what(err, why, sizeof why));
     int rc = json_is_object(root) ? parse(ctx, in, root)
                                   : cz_fail(ctx, CZ_EFORMAT, "post input: not a JSON object");
     json_decref(root);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/hex.h"
+#include "core/json_error.h"
 
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -89,9 +90,11 @@ int cz_update_request_parse(cz_ctx_t *ctx, cz_update_request_t *out, const char 
 {
     memset(out, 0, sizeof *out);
     json_error_t err;
+    char what[160];
     json_t *root = json_loadb(json, len, 0, &err);
     if (!root)
-        return cz_fail(ctx, CZ_EFORMAT, "snap request: JSON line %d: %s", err.line, err.text);
+        return cz_fail(ctx, CZ_EFORMAT, "snap request: JSON line %d, column %d: %s", err.line,
+                       err.column, cz_json_error_what(&err, what, sizeof what));
     int rc = CZ_OK;
     json_t *rp = json_object_get(root, "registered_proof"), *vp;
     if (!json_is_integer(rp) || json_integer_value(rp) < 0)

@@ -29,6 +29,11 @@ cz_api_err_t cz_errmap_of(int rc, cz_errmap_ctx_t where)
     return CZ_API_E_INTERNAL;
 }
 
+int cz_errmap_grpc(int rc, cz_errmap_ctx_t where)
+{
+    return cz_api_err_info(cz_errmap_of(rc, where))->grpc;
+}
+
 const char *cz_grpc_code_name(int code)
 {
     switch (code) {

@@ -47,7 +47,9 @@
     X(METHOD_NOT_ALLOWED, 405, "method_not_allowed", CZ_GRPC_UNIMPLEMENTED,                    \
       "wrong method for the route (message lists the allowed ones)")                          \
     X(CONFLICT, 409, "conflict", CZ_GRPC_ALREADY_EXISTS,                                       \
-      "`request_id` reused with a different request; evicting params in use")                \
+      "`request_id` reused with a different request")                                         \
+    X(PARAMS_IN_USE, 409, "params_in_use", CZ_GRPC_FAILED_PRECONDITION,                        \
+      "evict: a job is using the params; retry after it ends")                                \
     X(JOB_CANCELED, 410, "job_canceled", CZ_GRPC_CANCELLED, "proof of a canceled job")         \
     X(JOB_LOST, 410, "job_lost", CZ_GRPC_DATA_LOSS,                                            \
       "proof of a job whose journal entry was corrupt (state `lost`, message = why)")        \
@@ -87,6 +89,8 @@ typedef enum { CZ_ERRMAP_REQUEST, CZ_ERRMAP_PARAMS } cz_errmap_ctx_t;
 const cz_api_err_info_t *cz_api_err_info(cz_api_err_t e);
 /* The API error a CZ_E* code of a server call becomes in |where|. */
 cz_api_err_t cz_errmap_of(int rc, cz_errmap_ctx_t where);
+/* The gRPC status code a CZ_E* code of a server call becomes in |where| (its row's). */
+int cz_errmap_grpc(int rc, cz_errmap_ctx_t where);
 /* "INVALID_ARGUMENT" for CZ_GRPC_INVALID_ARGUMENT, ...; "UNKNOWN" otherwise. */
 const char *cz_grpc_code_name(int code);
 
@@ -103,7 +107,7 @@ const char *cz_grpc_code_name(int code);
     X(DEVICE, INTERNAL, INTERNAL)                                 \
     X(UNAVAIL, UNAVAILABLE, UNAVAILABLE)                          \
     X(CANCELED, JOB_CANCELED, JOB_CANCELED)                       \
-    X(BUSY, CONFLICT, CONFLICT)                                   \
+    X(BUSY, CONFLICT, PARAMS_IN_USE)                              \
     X(NOTFOUND, NOT_FOUND, NOT_FOUND)                             \
     X(INTERNAL, INTERNAL, INTERNAL)
 

@@ -130,4 +130,22 @@ CZ_TEST(contexts_and_fallback)
     }
 }
 
+/* The gRPC door answers through the same table (daemon/grpc/service.c reply_error). */
+CZ_TEST(grpc_codes_come_from_the_table)
+{
+    /* a full disk is retryable, not a bug */
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_EIO, CZ_ERRMAP_REQUEST), CZ_GRPC_UNAVAILABLE);
+    /* a request_id reused with another request */
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_EBUSY, CZ_ERRMAP_REQUEST), CZ_GRPC_ALREADY_EXISTS);
+    /* shutting down, or no usable backend: not "unimplemented" */
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_EUNAVAIL, CZ_ERRMAP_REQUEST), CZ_GRPC_UNAVAILABLE);
+    /* evicting params a job uses */
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_EBUSY, CZ_ERRMAP_PARAMS), CZ_GRPC_FAILED_PRECONDITION);
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_ENOTFOUND, CZ_ERRMAP_PARAMS), CZ_GRPC_NOT_FOUND);
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_ECANCELED, CZ_ERRMAP_REQUEST), CZ_GRPC_CANCELLED);
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_ENOMEM, CZ_ERRMAP_REQUEST), CZ_GRPC_RESOURCE_EXHAUSTED);
+    CHECK_EQ_INT(cz_errmap_grpc(CZ_EINVAL, CZ_ERRMAP_REQUEST), CZ_GRPC_INVALID_ARGUMENT);
+    CHECK_EQ_INT(cz_errmap_grpc(-99, CZ_ERRMAP_REQUEST), CZ_GRPC_INTERNAL);
+}
+
 CZ_TEST_MAIN()

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/errmap.h"
 #include "daemon/grpc/curio.h"
 #include "daemon/log.h"
 
@@ -43,15 +44,12 @@ static void reply_msg(cz_grpc_reply_t *r, const ProtobufCMessage *m)
     r->status = GRPC_STATUS_OK;
 }
 
-/* The job layer's error as a gRPC status, for methods without an error field. */
-static void reply_error(cz_grpc_reply_t *r, int rc, cz_ctx_t *ctx)
+/* The job layer's error as a gRPC status, for methods without an error field: the code
+ * from the daemon's one error table (daemon/errmap.h), as the HTTP door's. */
+static void reply_error(cz_grpc_reply_t *r, int rc, cz_ctx_t *ctx, cz_errmap_ctx_t where)
 {
-    grpc_status_code code = rc == CZ_ENOTFOUND ? GRPC_STATUS_NOT_FOUND
-                          : rc == CZ_EINVAL || rc == CZ_EFORMAT ? GRPC_STATUS_INVALID_ARGUMENT
-                          : rc == CZ_EUNAVAIL ? GRPC_STATUS_UNIMPLEMENTED
-                          : rc == CZ_EBUSY ? GRPC_STATUS_FAILED_PRECONDITION
-                          : rc == CZ_ENOMEM ? GRPC_STATUS_RESOURCE_EXHAUSTED : GRPC_STATUS_INTERNAL;
-    reply_status(r, code, "%s", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    reply_status(r, (grpc_status_code)cz_errmap_grpc(rc, where), "%s",
+                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
 }
 
 /* Unpack the request as cuzk.v1.|name| or answer INVALID_ARGUMENT (and return). */
@@ -202,9 +200,7 @@ static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     bool existing = false;
     int rc = ctx ? submit(env->server, ctx, sr, id, &existing) : CZ_ENOMEM;
     if (ctx && rc != CZ_OK) {
-        reply_error(r, rc, ctx);
-        if (rc == CZ_EUNAVAIL && cz_server_stopping(env->server))
-            r->status = GRPC_STATUS_UNAVAILABLE;
+        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx) {
         /* queue_position: the jobs accepted and not started, this one included */
         json_t *list = cz_server_list(env->server, "queued");
@@ -234,11 +230,7 @@ static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
         reply_msg(r, &out.base);
         free(st.proof);
     } else if (ctx) {
-        reply_error(r, rc, ctx);
-        if (rc == CZ_EUNAVAIL)
-            r->status = GRPC_STATUS_UNAVAILABLE;
-        else if (rc == CZ_ECANCELED)
-            r->status = GRPC_STATUS_CANCELLED;
+        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);   /* EUNAVAIL, ECANCELED: their rows */
     }
     cz_ctx_free(ctx);
     cuzk__v1__await_proof_request__free_unpacked(ar, NULL);
@@ -255,7 +247,7 @@ static void do_cancel(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     if (rc == CZ_OK)
         rc = cz_server_cancel(env->server, ctx, cr->job_id, &after);
     if (ctx && rc != CZ_OK) {
-        reply_error(r, rc, ctx);
+        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx) {
         const char *state = json_string_value(json_object_get(before, "state"));
         Cuzk__V1__CancelProofResponse out = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
@@ -431,7 +423,7 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
     if (rc == CZ_OK)
         rc = cz_server_preload(env->server, ctx, name, &res);
     if (ctx && rc != CZ_OK) {
-        reply_error(r, rc, ctx);
+        reply_error(r, rc, ctx, CZ_ERRMAP_PARAMS);
     } else if (ctx) {
         Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
         double ms = json_number_value(json_object_get(res, "load_ms"));
@@ -458,7 +450,7 @@ static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     if (rc == CZ_OK && loaded)
         rc = cz_server_evict(env->server, ctx, name, &res);
     if (ctx && rc != CZ_OK) {
-        reply_error(r, rc, ctx);   /* in use: FAILED_PRECONDITION; unknown name: NOT_FOUND */
+        reply_error(r, rc, ctx, CZ_ERRMAP_PARAMS);   /* in use: FAILED_PRECONDITION */
     } else if (ctx) {
         Cuzk__V1__EvictSrsResponse out = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
         out.was_loaded = loaded;

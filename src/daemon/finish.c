@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/blake2b.h"
 #include "core/clock.h"
 #include "daemon/log.h"
 
@@ -54,6 +55,23 @@ static json_t *timings_json(const cz_job_timings_t *t)
                      "total_ms", t->total);
 }
 
+int cz__result_digest(const uint8_t *proof, size_t len, const json_t *pub,
+                      char out[2 * CZ_RESULT_DIGEST_BYTES + 1])
+{
+    char *text = json_dumps(pub, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    if (!text)
+        return CZ_ENOMEM;
+    uint8_t d[CZ_RESULT_DIGEST_BYTES];
+    cz_blake2b_ctx c;
+    cz_blake2b_init(&c, sizeof d);
+    cz_blake2b_update(&c, proof, len);
+    cz_blake2b_update(&c, text, strlen(text));
+    cz_blake2b_final(&c, d);
+    free(text);
+    cz_hex_encode(out, d, sizeof d);
+    return CZ_OK;
+}
+
 /* The ID.result document; NULL when memory is short. */
 static json_t *result_doc(const djob_t *j, const struct dj_pending *p)
 {
@@ -63,11 +81,13 @@ static json_t *result_doc(const djob_t *j, const struct dj_pending *p)
         return NULL;
     int bad = 0;
     if (p->st == DJ_DONE) {
-        char *hex = malloc(2 * p->proof_len + 1);
+        char *hex = malloc(2 * p->proof_len + 1), digest[2 * CZ_RESULT_DIGEST_BYTES + 1];
         if (hex)
             cz_hex_encode(hex, p->proof, p->proof_len);
         bad |= !hex || !p->pub || json_object_set_new(doc, "proof", json_string(hex)) ||
-               json_object_set(doc, "public_inputs", p->pub);
+               json_object_set(doc, "public_inputs", p->pub) ||
+               cz__result_digest(p->proof, p->proof_len, p->pub, digest) ||
+               json_object_set_new(doc, "digest", json_string(digest));
         free(hex);
     } else {
         bad |= json_object_set_new(doc, "error", json_string(cz_err_name(p->error))) ||

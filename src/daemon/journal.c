@@ -141,13 +141,23 @@ void cz_journal_mark_fetched(cz_journal_t *j, const char *id)
 
 void cz_journal_remove(cz_journal_t *j, const char *id)
 {
-    static const char *const suffixes[] = { "result", "fetched", "job" };   /* job last */
+    static const char *const suffixes[] = { "result", "fetched", "result.corrupt", "job.corrupt",
+                                            "job" };   /* job last */
     char name[128];
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         snprintf(name, sizeof name, "%s.%s", id, suffixes[i]);
         unlinkat(j->dir_fd, name, 0);
     }
     fsync(j->dir_fd);
+}
+
+void cz_journal_set_aside(cz_journal_t *j, const char *id, const char *suffix)
+{
+    char name[128], aside[160];
+    snprintf(name, sizeof name, "%s.%s", id, suffix);
+    snprintf(aside, sizeof aside, "%s.corrupt", name);
+    if (renameat(j->dir_fd, name, j->dir_fd, aside) == 0)
+        fsync(j->dir_fd);
 }
 
 /* Parse |path| as a JSON object; NULL with why in |why| (a parse error, or not an object). */
@@ -191,6 +201,39 @@ static void lost_reason(char *out, size_t len, const char *id, const char *why)
              "request cannot be recovered: submit it again", id, why, id);
 }
 
+/* Whether ID.|suffix| exists. */
+static bool has_file(cz_journal_t *j, const char *id, const char *suffix)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", id, suffix);
+    return faccessat(j->dir_fd, name, F_OK, 0) == 0;
+}
+
+/*
+ * Job |id| whose ID.job is corrupt (|why|): its result, when one parses,
+ * is still the job's outcome — the proof is what matters — and is handed
+ * to |cb| with no job document; without one the job is lost.
+ */
+static void scan_torn(cz_journal_t *j, const char *id, const char *why, cz_journal_scan_cb *cb,
+                      cz_journal_lost_cb *lost, void *arg)
+{
+    char rn[32], fn[32], rwhy[200], reason[400];
+    snprintf(rn, sizeof rn, "%s.result", id);
+    snprintf(fn, sizeof fn, "%s.fetched", id);
+    bool corrupt;
+    json_t *result = load_doc(j, rn, &corrupt, rwhy, sizeof rwhy);
+    if (!result) {
+        lost_reason(reason, sizeof reason, id, why);
+        lost(arg, id, reason);
+        return;
+    }
+    struct stat st;
+    time_t fetched = fstatat(j->dir_fd, fn, &st, 0) == 0 ? st.st_mtime : 0;
+    CZ_LOGW("journal: job entry corrupt, its result kept", "id=%s", id);
+    cb(arg, id, NULL, result, fetched);
+    json_decref(result);
+}
+
 static bool is_id(const char *s, size_t n)
 {
     if (n != 16)
@@ -204,7 +247,7 @@ static bool is_id(const char *s, size_t n)
 int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
                     cz_journal_lost_cb *lost, void *arg)
 {
-    char why[200], reason[400];
+    char why[200];
     DIR *d = opendir(j->dir);
     if (!d)
         return cz_fail(ctx, CZ_EIO, "journal %s: %s", j->dir, strerror(errno));
@@ -223,9 +266,8 @@ int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
         memcpy(id, n, 16);
         id[16] = '\0';
         if (!strcmp(dot, ".result")) {
-            char jn[32];
-            snprintf(jn, sizeof jn, "%s.job", id);
-            if (faccessat(j->dir_fd, jn, F_OK, 0)) {
+            /* a torn ID.job (set aside as .job.corrupt) keeps its result */
+            if (!has_file(j, id, "job") && !has_file(j, id, "job.corrupt")) {
                 CZ_LOGW("journal: result without its job removed", "id=%s", id);
                 cz_journal_remove(j, id);
             }
@@ -238,8 +280,7 @@ int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
             if (doc)
                 snprintf(why, sizeof why, "set aside earlier");
             json_decref(doc);
-            lost_reason(reason, sizeof reason, id, why);
-            lost(arg, id, reason);
+            scan_torn(j, id, why, cb, lost, arg);
             continue;
         }
         if (strcmp(dot, ".job"))
@@ -247,10 +288,8 @@ int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
         bool corrupt;
         json_t *job = load_doc(j, n, &corrupt, why, sizeof why);
         if (!job) {
-            if (corrupt) {
-                lost_reason(reason, sizeof reason, id, why);
-                lost(arg, id, reason);
-            }
+            if (corrupt)
+                scan_torn(j, id, why, cb, lost, arg);
             continue;
         }
         char rn[32], fn[32];

@@ -8,6 +8,9 @@
  *                "public_inputs", "timings", "error", "message", "finished"}
  *   ID.fetched   empty marker; its mtime is when the result was first fetched
  *   ID.job.corrupt  an ID.job that did not parse, set aside: the job's tombstone
+ *                (its ID.result, if intact, is kept and still served)
+ *   ID.result.corrupt  an ID.result that did not parse or whose proof did not
+ *                check (daemon/replay.c), set aside: the job is proved again
  *   LOCK         flock()ed by the one daemon that owns the directory
  *
  * Every put is atomic and durable: the document is written to a temporary
@@ -45,8 +48,10 @@ int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *s
                    const json_t *doc);
 /* Create ID.fetched (not fsynced: losing it only delays expiry). */
 void cz_journal_mark_fetched(cz_journal_t *j, const char *id);
-/* Remove all of ID's files. */
+/* Remove all of ID's files (the set-aside ones too). */
 void cz_journal_remove(cz_journal_t *j, const char *id);
+/* Rename ID.|suffix| to ID.|suffix|.corrupt (kept for the operator; no error if absent). */
+void cz_journal_set_aside(cz_journal_t *j, const char *id, const char *suffix);
 
 /*
  * Call |cb| for every ID.job found, with its parsed documents (borrowed for
@@ -54,11 +59,13 @@ void cz_journal_remove(cz_journal_t *j, const char *id);
  * never fetched. A result without its job is removed; a result that does
  * not parse is renamed to ID.result.corrupt (the job is then unfinished).
  *
- * An ID.job that does not parse is renamed to ID.job.corrupt (logged) and
- * |lost| is called with why; the file stays as the job's tombstone, so
- * every later scan calls |lost| for it again (until an operator removes
- * it). The same id may be reported twice in one scan (a renamed entry can
- * show up again in the listing): the callee ignores a repeat.
+ * An ID.job that does not parse is renamed to ID.job.corrupt (logged). If
+ * its ID.result parses, the result is still the job's outcome: |cb| is
+ * called with |job| NULL. Otherwise |lost| is called with why; the file
+ * stays as the job's tombstone, so every later scan calls |lost| (or |cb|)
+ * for it again (until an operator removes it). The same id may be reported
+ * twice in one scan (a renamed entry can show up again in the listing):
+ * the callee ignores a repeat.
  */
 typedef void cz_journal_scan_cb(void *arg, const char *id, json_t *job, json_t *result,
                                 time_t fetched);

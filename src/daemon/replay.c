@@ -37,9 +37,62 @@ static void list_job(cz_server_t *s, djob_t *j)
     cz_mutex_unlock(&s->mu);
 }
 
-/* The journaled outcome |result| into |j| (a DONE one with a proof that does not
- * decode is FAILED, saying so). */
-static void load_result(djob_t *j, const json_t *result, time_t fetched)
+/*
+ * Why the proof of a "done" |result| cannot be served, or NULL when it can
+ * (then j->proof, proof_len and partitions are set). A journaled proof is
+ * checked before it is served again: its hex, a whole number of 192-byte
+ * partition proofs, every point on its curve and in the prime-order
+ * subgroup (cz_proofs_decode), and the result's digest of the proof and
+ * public inputs (finish.c; absent in results written before it existed).
+ * The digest finds any changed bit, a point check alone not all: flipping
+ * a compressed point's sign flag gives another valid point.
+ */
+static const char *check_proof(djob_t *j, const json_t *result, char *why, size_t cap)
+{
+    const char *hex = json_string_value(json_object_get(result, "proof"));
+    const json_t *pub = json_object_get(result, "public_inputs");
+    size_t hlen = hex ? strlen(hex) : 0, n = hlen / 2;
+    if (!hex || hlen % 2 || n == 0 || n % CZ_PROOF_BYTES)
+        return snprintf(why, cap, "its proof is not hex of whole 192-byte partition proofs "
+                        "(%zu characters)", hlen), why;
+    if (!json_is_array(pub))
+        return snprintf(why, cap, "its public_inputs are missing"), why;
+    uint8_t *proof = malloc(n);
+    if (!proof || !cz_hex_decode(proof, hex, n)) {
+        free(proof);
+        return snprintf(why, cap, proof ? "its proof is not hex" : "out of memory"), why;
+    }
+    const char *want = json_string_value(json_object_get(result, "digest"));
+    char got[2 * CZ_RESULT_DIGEST_BYTES + 1] = "";
+    cz_proof_t *pts = calloc(n / CZ_PROOF_BYTES, sizeof *pts);
+    cz_ctx_t *ctx = NULL;
+    const char *bad = NULL;
+    if (!pts || cz_ctx_new(&ctx, NULL, 1) != CZ_OK ||
+        (want && cz__result_digest(proof, n, pub, got) != CZ_OK))
+        bad = "out of memory";
+    else if (want && strcmp(want, got))
+        bad = "its digest does not match its proof and public inputs";
+    else if (cz_proofs_decode(ctx, pts, n / CZ_PROOF_BYTES, proof, n) != CZ_OK)
+        bad = cz_ctx_message(ctx);
+    if (bad)
+        snprintf(why, cap, "%s", bad);
+    cz_ctx_free(ctx);
+    free(pts);
+    if (bad) {
+        free(proof);
+        return why;
+    }
+    j->proof = proof;
+    j->proof_len = n;
+    j->partitions = n / CZ_PROOF_BYTES;
+    j->partitions_done = j->partitions;
+    j->public_inputs = json_incref((json_t *)pub);
+    return NULL;
+}
+
+/* The journaled outcome |result| into |j|; false (*why says it) when it is "done" and
+ * its proof does not check. */
+static bool load_result(djob_t *j, const json_t *result, time_t fetched, char *why, size_t cap)
 {
     const char *st = json_string_value(json_object_get(result, "state"));
     j->state = st && !strcmp(st, "done") ? DJ_DONE : st && !strcmp(st, "canceled") ? DJ_CANCELED
@@ -59,62 +112,91 @@ static void load_result(djob_t *j, const json_t *result, time_t fetched)
                                json_number_value(json_object_get(t, "synthesis_ms")),
                                json_number_value(json_object_get(t, "device_ms")),
                                json_number_value(json_object_get(t, "total_ms")) };
-    if (j->state != DJ_DONE)
-        return;
-    const char *hex = json_string_value(json_object_get(result, "proof"));
-    size_t n = hex ? strlen(hex) / 2 : 0;
-    j->proof = n ? malloc(n) : NULL;
-    j->public_inputs = json_incref(json_object_get(result, "public_inputs"));
-    if (!j->proof || !cz_hex_decode(j->proof, hex, n) || n % CZ_PROOF_BYTES) {
-        free(j->proof);
-        j->proof = NULL;
-        j->state = DJ_FAILED;
-        j->error = CZ_EFORMAT;
-        snprintf(j->message, sizeof j->message, "journaled result of %s is corrupt", j->id);
+    return j->state != DJ_DONE || !check_proof(j, result, why, cap);
+}
+
+/* Add unfinished job |j| to the jobs handed to the prover after the scan; false: no memory. */
+static bool again_add(replay_t *r, djob_t *j)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        djob_t **g = realloc(r->again, cap * sizeof *g);
+        if (!g)
+            return false;
+        r->again = g;
+        r->cap = cap;
+    }
+    r->again[r->n++] = j;
+    return true;
+}
+
+static void replay_lost(void *arg, const char *id, const char *reason);
+
+/* Job |id| whose ID.job was torn: its intact |result| is served (no request, no
+ * request_id); a "done" one whose proof does not check leaves a tombstone. */
+static void replay_torn(replay_t *r, djob_t *j, const json_t *result, time_t fetched)
+{
+    char why[256], reason[512];
+    snprintf(j->kind, sizeof j->kind, "?");
+    if (!load_result(j, result, fetched, why, sizeof why)) {
+        snprintf(reason, sizeof reason, "journal entry %s.job is corrupt (set aside as %s.job.corrupt)"
+                 " and its result does not check: %s; submit the request again", j->id, j->id, why);
+        cz_journal_set_aside(r->s->journal, j->id, "result");
+        replay_lost(r, j->id, reason);
+        cz__djob_free(j);
         return;
     }
-    j->proof_len = n;
-    j->partitions = n / CZ_PROOF_BYTES;
-    j->partitions_done = j->partitions;
+    list_job(r->s, j);
 }
 
 static void replay_one(void *arg, const char *id, json_t *job, json_t *result, time_t fetched)
 {
     replay_t *r = arg;
-    djob_t *j = calloc(1, sizeof *j);
+    cz_mutex_lock(&r->s->mu);
+    bool seen = cz__find(r->s, id) != NULL;   /* a set-aside entry listed again in this scan */
+    cz_mutex_unlock(&r->s->mu);
+    djob_t *j = seen ? NULL : calloc(1, sizeof *j);
     if (!j) {
-        r->oom = true;
+        r->oom |= !seen;
         return;
     }
     j->server = r->s;
     snprintf(j->id, sizeof j->id, "%s", id);
+    j->recovered = true;
+    j->t_accept = cz_mono_s();
+    if (!job) {
+        replay_torn(r, j, result, fetched);
+        return;
+    }
     json_t *req = json_object_get(job, "request");
     const char *rid = json_string_value(json_object_get(job, "request_id"));
     snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
     j->request = json_incref(req);
     j->created = (time_t)json_integer_value(json_object_get(job, "created"));
     j->seq = (uint64_t)json_integer_value(json_object_get(job, "seq"));
-    j->recovered = true;
-    j->t_accept = cz_mono_s();
     const char *kname = json_string_value(json_object_get(req, "kind"));
     snprintf(j->kind, sizeof j->kind, "%s", kname ? kname : "?");
     const json_t *pr = json_object_get(req, "partitions");
     j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
-    if (result) {
-        load_result(j, result, fetched);
+    char why[256];
+    if (result && load_result(j, result, fetched, why, sizeof why)) {
         list_job(r->s, j);
         return;
     }
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 16;
-        djob_t **g = realloc(r->again, cap * sizeof *g);
-        if (!g) {
-            r->oom = true;
-            cz__djob_free(j);
-            return;
-        }
-        r->again = g;
-        r->cap = cap;
+    if (result) {   /* a proof that does not check is never served: prove it again */
+        char q[300];
+        CZ_LOGE("journaled proof does not check; set aside, the job is proved again",
+                "id=%s why=%s", id, cz_log_q(q, sizeof q, why));
+        cz_journal_set_aside(r->s->journal, id, "result");
+        j->state = DJ_LIVE;
+        j->error = CZ_OK;
+        j->message[0] = '\0';
+        j->finished = j->fetched = 0;
+    }
+    if (!again_add(r, j)) {
+        r->oom = true;
+        cz__djob_free(j);
+        return;
     }
     j->state = DJ_LIVE;
     /* the priority the prover will order it by (unchecked: the re-submit checks it) */
@@ -123,7 +205,6 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
     j->priority = json_is_integer(pv) ? (int)json_integer_value(pv)
                 : !pn ? 2 : !strcmp(pn, "low") ? 1 : !strcmp(pn, "high") ? 3
                 : !strcmp(pn, "critical") ? 4 : 2;
-    r->again[r->n++] = j;
     list_job(r->s, j);
 }
 

@@ -143,6 +143,16 @@ void cz__withdraw(cz_server_t *s, djob_t *j);
 void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
                  uint8_t *proof, size_t proof_len, json_t *pub, const cz_job_timings_t *t);
 void cz__retry_results(cz_server_t *s, double *next);
+/*
+ * finish.c: the digest an ID.result carries, "digest": BLAKE2b-256 of the
+ * proof bytes and then the compact, key-sorted JSON text of the public
+ * inputs, as lowercase hex. The replay recomputes it: any change to a
+ * journaled proof or its inputs is found before the proof is served.
+ * CZ_ENOMEM.
+ */
+#define CZ_RESULT_DIGEST_BYTES 32
+int cz__result_digest(const uint8_t *proof, size_t len, const json_t *pub,
+                      char out[2 * CZ_RESULT_DIGEST_BYTES + 1]);
 json_t *cz__pending_json(const djob_t *j);
 void cz__pending_free(djob_t *j);
 

@@ -129,8 +129,22 @@ api POST /v1/proofs '{"kind":"circuit","circuit":"bench:1024","params":"b1k","se
 [ "$code" = 201 ] || fail "submit: HTTP $code"
 id5=$(json_get "$dir/body" id)
 wait_state "$id5" done 60
+api GET "/v1/proofs/$id5/proof?format=json"
+proof5=$(json_get "$dir/body" proof)
+[ -n "$proof5" ] || fail "no proof: $(cat "$dir/body")"
 stop_daemon
 printf '{"id":"%s","request":{"kind":' "$id5" >"$dir/journal/$id5.job"   # torn by hand
+start_daemon   # its result is intact: the proof is what matters, and it is served
+[ -f "$dir/journal/$id5.job.corrupt" ] && [ -f "$dir/journal/$id5.result" ] \
+    || fail "torn entry: not set aside, or its result gone"
+api GET "/v1/proofs/$id5"
+[ "$code" = 200 ] && [ "$(json_get "$dir/body" state)" = done ] || fail "torn entry with its result: $(cat "$dir/body")"
+api GET "/v1/proofs/$id5/proof?format=json"
+[ "$code" = 200 ] && [ "$(json_get "$dir/body" proof)" = "$proof5" ] \
+    || fail "torn entry: not the same proof: HTTP $code $(cat "$dir/body")"
+stop_daemon
+ok "a torn journal entry whose result is intact: set aside, the result kept and served"
+rm "$dir/journal/$id5.result"   # now nothing of the job can be recovered
 for round in 1 2; do
     start_daemon
     [ -f "$dir/journal/$id5.job.corrupt" ] || fail "corrupt entry not set aside"

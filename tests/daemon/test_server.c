@@ -273,6 +273,169 @@ CZ_TEST(request_ids_as_curio_forms_them_are_opaque_keys)
     free_server(s, &cfg);
 }
 
+/* The whole of file dir/|journal|/|name| (caller frees), or NULL. */
+static char *slurp(const char *journal, const char *name, size_t *len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, journal, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 20);
+    *len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+static void spill(const char *journal, const char *name, const char *text, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, journal, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(text, 1, len, f) != len)
+        abort();
+    fclose(f);
+}
+
+static bool exists(const char *journal, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, journal, name);
+    return access(path, F_OK) == 0;
+}
+
+/* A done 2-partition toy job on journal |journal|; its id and proof out (caller frees). */
+static void done_job(const char *journal, int seed, char id[32], uint8_t **proof, size_t *len)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, journal, "");
+    REQUIRE(s);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    bool existing;
+    char rid[32];
+    snprintf(rid, sizeof rid, "sector %d", seed);
+    json_t *pub = NULL;
+    json_t *req = json_pack("{s:s,s:s,s:s,s:i,s:i,s:s}", "kind", "circuit", "circuit", "toy",
+                            "params", "toy", "seed", seed, "partitions", 2, "request_id", rid);
+    json_t *resp = NULL;
+    REQUIRE(cz_server_submit(s, ctx, req, &resp, &existing) == CZ_OK);
+    snprintf(id, 32, "%s", json_string_value(json_object_get(resp, "id")));
+    CHECK_OK(cz_server_await(s, ctx, id, 120, NULL, false));
+    CHECK_OK(cz_server_result(s, ctx, id, proof, len, &pub));
+    json_decref(pub);
+    json_decref(req);
+    json_decref(resp);
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
+/* The state of job |id| on journal |journal| after a restart, and its proof if done. */
+static void after_restart(const char *journal, const char *id, char *state, size_t cap,
+                          uint8_t **proof, size_t *len)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, journal, "");
+    REQUIRE(s);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    CHECK_OK(cz_server_await(s, ctx, id, 120, NULL, false));
+    state_of(s, id, state, cap);
+    json_t *pub = NULL;
+    *proof = NULL;
+    *len = 0;
+    if (!strcmp(state, "done"))
+        CHECK_OK(cz_server_result(s, ctx, id, proof, len, &pub));
+    json_decref(pub);
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
+/* A journaled proof is checked before it is served again: one flipped sign flag (the
+ * point stays on its curve and in its subgroup: only the digest finds it) or a point
+ * off the curve, and the job is proved again; its result is set aside. */
+CZ_TEST(a_corrupt_journaled_proof_is_proved_again_not_served)
+{
+    static const struct { const char *what; size_t at; int flip; bool no_digest; } cases[] = {
+        { "A's sign flag", 0, 0x2, false },          /* first hex digit: flags 0x80 0x40 0x20 */
+        { "B's x, a low bit", 48 * 2 + 30, 0x1, false },
+        /* a result written before results had digests: the point checks find it */
+        { "B's x, a low bit, no digest", 48 * 2 + 30, 0x1, true },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char journal[32], id[32], name[64], state[32];
+        snprintf(journal, sizeof journal, "j-check-%zu", k);
+        uint8_t *proof = NULL, *again = NULL;
+        size_t len = 0, len2 = 0, n = 0;
+        done_job(journal, 40 + (int)k, id, &proof, &len);
+        snprintf(name, sizeof name, "%s.result", id);
+        char *text = slurp(journal, name, &n);
+        REQUIRE(text);
+        char *hex = strstr(text, "\"proof\":\"");
+        REQUIRE(hex);
+        char *d = hex + 9 + cases[k].at;
+        int v = *d <= '9' ? *d - '0' : *d - 'a' + 10;
+        *d = "0123456789abcdef"[v ^ cases[k].flip];
+        char *dg = strstr(text, ",\"digest\":\"");
+        if (cases[k].no_digest && dg) {
+            size_t cut = strlen(",\"digest\":\"") + 2 * 32 + 1;
+            memmove(dg, dg + cut, strlen(dg + cut) + 1);
+            n -= cut;
+        }
+        spill(journal, name, text, n);
+        free(text);
+        after_restart(journal, id, state, sizeof state, &again, &len2);
+        if (strcmp(state, "done"))
+            CZ__FAIL("%s flipped: the job is %s after the restart", cases[k].what, state);
+        CHECK_EQ_U64(len2, len);
+        snprintf(name, sizeof name, "%s.result.corrupt", id);
+        CHECK(exists(journal, name));   /* set aside, the job proved again */
+        snprintf(name, sizeof name, "%s.result", id);
+        text = slurp(journal, name, &n);
+        CHECK(text && strstr(text, "\"digest\":\""));
+        free(text);
+        free(proof);
+        free(again);
+    }
+}
+
+/* A torn ID.job keeps its intact ID.result: the proof is served; with a bad result too
+ * the id answers lost. */
+CZ_TEST(a_torn_job_entry_keeps_its_result)
+{
+    char id[32], name[64], state[32];
+    uint8_t *proof = NULL, *again = NULL;
+    size_t len = 0, len2 = 0, n = 0;
+    done_job("j-torn", 50, id, &proof, &len);
+    snprintf(name, sizeof name, "%s.job", id);
+    char *text = slurp("j-torn", name, &n);
+    REQUIRE(text && n > 20);
+    spill("j-torn", name, text, n / 2);   /* torn mid-document */
+    free(text);
+    for (int start = 0; start < 2; start++) {   /* the first start sets it aside; both serve */
+        after_restart("j-torn", id, state, sizeof state, &again, &len2);
+        CHECK(!strcmp(state, "done"));
+        CHECK(len2 == len && again && !memcmp(again, proof, len));
+        free(again);
+        snprintf(name, sizeof name, "%s.job.corrupt", id);
+        CHECK(exists("j-torn", name));
+        snprintf(name, sizeof name, "%s.result", id);
+        CHECK(exists("j-torn", name));
+    }
+    /* and a result that does not check: nothing to serve, nothing to prove from */
+    snprintf(name, sizeof name, "%s.result", id);
+    text = slurp("j-torn", name, &n);
+    REQUIRE(text);
+    char *hex = strstr(text, "\"proof\":\"");
+    REQUIRE(hex);
+    hex[9] = hex[9] == '8' ? 'a' : '8';
+    spill("j-torn", name, text, n);
+    free(text);
+    after_restart("j-torn", id, state, sizeof state, &again, &len2);
+    CHECK(!strcmp(state, "lost"));
+    free(proof);
+}
+
 typedef struct {
     cz_server_t *s;
     const char *id;

@@ -485,7 +485,9 @@ int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeou
             rc = CZ_OK;
             break;
         }
-        if (s->stopping) {
+        /* shutting down: a job still running has the grace to end (its waiters get the
+         * proof); one left for the next start answers now */
+        if (j->abandoned || s->abandon) {
             rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; job %s stays journaled "
                                            "and resumes when it restarts", id);
             break;

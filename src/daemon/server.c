@@ -369,8 +369,8 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
         return;
     }
     s->stopping = true;
-    pthread_cond_broadcast(&s->changed);   /* long polls return now */
     abandon_unstarted(s);
+    pthread_cond_broadcast(&s->changed);   /* waiters of the abandoned jobs answer now */
     double deadline = cz_mono_s() + grace_s;
     for (;;) {
         size_t running = still_running(s);
@@ -386,6 +386,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
      * written is waited for, then no result is journaled any more */
     for (djob_t *j = s->jobs; j; j = j->next)
         j->abandoned |= j->state == DJ_LIVE;
+    pthread_cond_broadcast(&s->changed);   /* their waiters answer now */
     for (;;) {
         bool writing = false;
         for (djob_t *j = s->jobs; j; j = j->next)
@@ -397,6 +398,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
     s->abandon = true;
     s->stop_threads = true;
     pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->changed);   /* a parked result never lands: its waiters answer */
     cz_mutex_unlock(&s->mu);
     if (s->threads_started) {
         pthread_join(s->finisher, NULL);

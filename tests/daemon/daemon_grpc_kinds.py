@@ -94,7 +94,7 @@ def run(*args):
     return subprocess.run(list(args), capture_output=True, cwd=tmp)
 
 
-def start():
+def start(*extra):
     global daemon
     daemon = subprocess.Popen(
         [CUZKD, "--socket", http_sock, "--journal", os.path.join(tmp, "journal"),
@@ -102,7 +102,7 @@ def start():
          "--set", "synthesis.threads=2", "--set", "memory.total_budget=6GiB",
          "--set", "devices.workers_per_device=1",
          # seeded TEST params under the Filecoin names: not the published bytes
-         "--set", "params.check=false"],
+         "--set", "params.check=false", *extra],
         stdout=log, stderr=log)
     for _ in range(200):   # <= 20 s
         try:
@@ -375,6 +375,44 @@ def main():
        "counts the proofs")
     api.close()
     stop()
+    shutdown_grace(win, win_path)
+
+
+def shutdown_grace(win, win_path):
+    """SIGTERM while a Prove waits on a running job: the job ends within the grace and the
+    Prove gets its proof (a WinningPoSt would otherwise miss its block)."""
+    global api
+    import threading
+    start("--set", "test.fault=device_step:1+~1000", "--set", "journal.shutdown_grace=120")
+    api = CuzkV1(DESC, "unix://" + sock)
+    rid = curio_id("winning", win) + "-grace"
+    got = {}
+
+    def call():
+        try:
+            got["res"] = prove(post_request("winning", win, rid), timeout=300)
+        except grpc.RpcError as e:
+            got["err"] = "%s %s" % (e.code(), e.details())
+    th = threading.Thread(target=call)
+    th.start()
+    for _ in range(600):   # <= 60 s: until the job is on the device
+        jobs = [j for j in (http("/v1/proofs") or {}).get("jobs", []) if j.get("request_id") == rid]
+        if jobs and jobs[0].get("state") == "running":
+            break
+        time.sleep(0.1)
+    else:
+        fail("the WinningPoSt job did not start: %s" % jobs)
+    t0 = time.time()
+    daemon.send_signal(signal.SIGTERM)
+    th.join(timeout=180)
+    if th.is_alive() or "res" not in got:
+        fail("Prove during shutdown: %s" % got.get("err", "no answer"))
+    completed(got["res"], "WinningPoSt whose job ended within the shutdown grace")
+    verify("winning-post", win_path, got["res"].proof, "winning-grace.proof")
+    api.close()
+    stop()
+    ok("SIGTERM while a Prove waits: its job ends within the grace, the Prove gets the proof "
+       "(%.1f s after SIGTERM), which verifies; clean exit" % (time.time() - t0))
 
 
 try:

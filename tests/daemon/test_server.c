@@ -503,6 +503,54 @@ CZ_TEST(waiters_results_cancel_and_a_restart)
     free_server(s, &cfg);
 }
 
+/* A started job of |partitions| with 0.3 s device steps, and a waiter on it; returns once
+ * the job is running (in the proving queues: shutdown does not abandon it). */
+static void running_job_with_waiter(cz_server_t *s, int partitions, int seed, submit_t *t,
+                                    waiter_t *w, pthread_t *th)
+{
+    char body[160];
+    snprintf(body, sizeof body, "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\","
+             "\"partitions\":%d,\"seed\":%d}", partitions, seed);
+    const char *bodies[] = { body };
+    submit_all(s, t, bodies, 1);
+    REQUIRE(t->rc == CZ_OK);
+    char st[32];
+    for (int i = 0; i < 600 && strcmp(state_of(s, t->id, st, sizeof st), "running"); i++)
+        usleep(10000);
+    REQUIRE(!strcmp(st, "running"));
+    *w = (waiter_t){ .s = s, .id = t->id };
+    REQUIRE(pthread_create(th, NULL, waiter, w) == 0);
+}
+
+/* SIGTERM's shutdown: a waiter whose job ends within the grace gets its outcome (a
+ * WinningPoSt would otherwise miss its block); past the grace it is told the daemon stops. */
+CZ_TEST(a_waiter_gets_its_proof_when_the_job_ends_within_the_shutdown_grace)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-grace", "device_step:1+~300");
+    REQUIRE(s);
+    submit_t t;
+    waiter_t w;
+    pthread_t th;
+    running_job_with_waiter(s, 2, 60, &t, &w, &th);
+    cz_server_shutdown(s, 60);
+    pthread_join(th, NULL);
+    CHECK_OK(w.rc);
+    char st[32];
+    CHECK(!strcmp(state_of(s, t.id, st, sizeof st), "done"));
+    free_server(s, &cfg);
+
+    s = new_server(&cfg, "j-grace-0", "device_step:1+~300");
+    REQUIRE(s);
+    running_job_with_waiter(s, 8, 61, &t, &w, &th);
+    double t0 = cz_mono_s();
+    cz_server_shutdown(s, 0);
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(w.rc, CZ_EUNAVAIL);
+    CHECK(cz_mono_s() - t0 < 5.0);   /* not after the job's 8 partitions x several 0.3 s steps */
+    free_server(s, &cfg);
+}
+
 CZ_TEST(cancel_of_a_running_job)
 {
     cz_dconfig_t cfg;

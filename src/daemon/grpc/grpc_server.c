@@ -30,10 +30,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/grpc/service.h"
 #include "daemon/log.h"
+
+/* How long cz_grpc_stop lets the calls in flight send their answers before cancelling. */
+#define CZ_GRPC_DRAIN_S 10
 
 #define PENDING_REQUESTS 8   /* calls requested ahead, so a burst is not served one by one */
 
@@ -293,6 +297,7 @@ static void *cq_main(void *arg)
         if (ev.tag == &g->t_shutdown) {
             pthread_mutex_lock(&g->mu);
             g->shut_down = true;
+            pthread_cond_broadcast(&g->idle);
             bool none = g->calls == 0;
             pthread_mutex_unlock(&g->mu);
             if (none)
@@ -443,6 +448,24 @@ int cz_grpc_start(cz_ctx_t *ctx, cz_server_t *s, const cz_dconfig_t *cfg, cz_grp
     return CZ_OK;
 }
 
+/*
+ * Wait up to |seconds| for the calls in flight to finish on their own once
+ * the server stops taking new ones: cz_grpc_stop runs after the job layer's
+ * shutdown, so every wait has its answer by now — a Prove whose job ended
+ * within the shutdown grace its proof, the others UNAVAILABLE — and only
+ * the sending is left. Cancelling at once could cut those replies off.
+ */
+static void drain_calls(struct cz_grpc *g, double seconds)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);   /* g->idle has the default (realtime) clock */
+    ts.tv_sec += (time_t)seconds;
+    pthread_mutex_lock(&g->mu);
+    while (!g->shut_down && pthread_cond_timedwait(&g->idle, &g->mu, &ts) != ETIMEDOUT)
+        ;
+    pthread_mutex_unlock(&g->mu);
+}
+
 void cz_grpc_stop(cz_grpc_t *g)
 {
     if (!g)
@@ -452,6 +475,8 @@ void cz_grpc_stop(cz_grpc_t *g)
     pthread_mutex_unlock(&g->mu);
     g->t_shutdown = (tag_t){ NULL, T_NEW };
     grpc_server_shutdown_and_notify(g->srv, g->cq, &g->t_shutdown);
+    if (g->cq_thread_started)
+        drain_calls(g, CZ_GRPC_DRAIN_S);
     grpc_server_cancel_all_calls(g->srv);
     if (g->cq_thread_started) {
         pthread_join(g->cq_thread, NULL);

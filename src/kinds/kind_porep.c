@@ -11,6 +11,12 @@
  *   input         the C1 JSON (required, inline or input_path)
  *   sector_size   optional: the sector size in bytes the client means; a C1
  *                 of another size is refused (400) before any work
+ *   miner_id, sector_number   optional, together: the sector the client
+ *                 means (Curio's fields 21, 20); a C1 whose replica_id is
+ *                 not that sector's (prover_id = LEB128 of miner_id, with
+ *                 the C1's ticket, comm_d and porep_id) is refused (400)
+ *   registered_proof  optional: the abi.RegisteredSealProof id (Curio's
+ *                 field 4); one that is not the C1's is refused (400)
  *   params        default: the Filecoin file name of the C1's sector size
  *                 (v28-stacked-proof-of-replication-...params, FACTS 2), so a
  *                 params.dir holding real Filecoin parameters works as is
@@ -29,13 +35,74 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "kinds/kinds.h"
 #include "porep/c2.h"
+#include "porep/porep.h"
+#include "post/post.h"
 
 typedef struct {
     cz_c1_t c1;
     cz_c2_job_t job;   /* borrows c1; its inputs are the chain's */
 } porep_job;
+
+/* A non-negative integer field |key| of |req| into *out; *have whether it is there. */
+static int uint_field(cz_ctx_t *ctx, const json_t *req, const char *key, uint64_t *out, bool *have)
+{
+    const json_t *v = json_object_get(req, key);
+    *have = v != NULL;
+    *out = 0;
+    if (v && (!json_is_integer(v) || json_integer_value(v) < 0))
+        return cz_fail(ctx, CZ_EINVAL, "%s: must be a non-negative integer", key);
+    *out = v ? (uint64_t)json_integer_value(v) : 0;
+    return CZ_OK;
+}
+
+/*
+ * The sector the request names (miner_id, sector_number, registered_proof;
+ * each optional) against the C1's: a proof made for the C1's sector under
+ * the request's name would fail on chain, so a mismatch is refused before
+ * any work, naming both. The C1 holds no miner or sector number; its
+ * replica_id is their digest (rust-fil-proofs generate_replica_id), so the
+ * request's are checked by deriving it again.
+ */
+static int check_sector(cz_ctx_t *ctx, const json_t *req, const cz_c1_t *c1)
+{
+    uint64_t miner, sector, reg;
+    bool have_m, have_s, have_r;
+    int rc = uint_field(ctx, req, "miner_id", &miner, &have_m);
+    if (rc == CZ_OK)
+        rc = uint_field(ctx, req, "sector_number", &sector, &have_s);
+    if (rc == CZ_OK)
+        rc = uint_field(ctx, req, "registered_proof", &reg, &have_r);
+    if (rc != CZ_OK)
+        return rc;
+    if (have_r && reg != c1->proof->id) {
+        const cz_porep_proof_t *named = cz_porep_proof_by_id(reg);
+        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %llu (%s), but the C1 is %s (%u)",
+                       (unsigned long long)reg, named ? named->name : "not a RegisteredSealProof",
+                       c1->proof->name, c1->proof->id);
+    }
+    if (have_m != have_s)
+        return cz_fail(ctx, CZ_EINVAL, "%s: given without %s (the C1 is checked against both)",
+                       have_m ? "miner_id" : "sector_number", have_m ? "sector_number" : "miner_id");
+    if (!have_m)
+        return CZ_OK;
+    uint8_t prover[32], porep_id[32], replica[32];
+    cz_post_prover_id(prover, miner);
+    cz_porep_id(porep_id, c1->proof);
+    cz_porep_replica_id(replica, prover, sector, c1->ticket, c1->comm_d, porep_id);
+    if (memcmp(replica, c1->replica_id, 32)) {
+        char have[65], want[65];
+        cz_hex_encode(have, c1->replica_id, 32);
+        cz_hex_encode(want, replica, 32);
+        return cz_fail(ctx, CZ_EINVAL, "miner_id %llu, sector_number %llu: the C1 is not of this "
+                       "sector: its replica_id is %s, this sector's (with the C1's ticket, comm_d "
+                       "and %s) is %s", (unsigned long long)miner, (unsigned long long)sector,
+                       have, c1->proof->name, want);
+    }
+    return CZ_OK;
+}
 
 static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
                          size_t input_len, cz_kind_job_t *out)
@@ -56,13 +123,16 @@ static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const ch
         rc = cz_fail(ctx, CZ_EINVAL, "sector_size: the request says %lld bytes, the C1 is for %s "
                      "(%llu bytes)", (long long)json_integer_value(want), j->c1.proof->name,
                      (unsigned long long)j->c1.proof->sector_bytes);
+    bool sector_wrong = false;
+    if (rc == CZ_OK && !size_wrong)
+        sector_wrong = (rc = check_sector(ctx, req, &j->c1)) != CZ_OK;
     if (rc == CZ_OK)
         rc = cz_c2_job_init_cached(ctx, &j->job, &j->c1, NULL, NULL, state);
     if (rc == CZ_OK)
         rc = cz_c2_params_name(out->default_params, sizeof out->default_params, &j->c1.params,
                                "params");
     if (rc != CZ_OK) {
-        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM && !size_wrong) {
+        if (rc != CZ_EFORMAT && rc != CZ_ENOMEM && !size_wrong && !sector_wrong) {
             /* a C1 with zero or non-field public values is the client's fault */
             char msg[256];
             snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
@@ -126,7 +196,8 @@ static void porep_stats(void *state, size_t *hits, size_t *lookups)
     cz_c2_shapes_stats(state, hits, lookups);
 }
 
-static const char *const porep_fields[] = { "sector_size", NULL };
+static const char *const porep_fields[] = { "sector_size", "miner_id", "sector_number",
+                                            "registered_proof", NULL };
 
 const cz_job_kind_t cz_kind_porep_c2 = {
     .name = "porep-c2",

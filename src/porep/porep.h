@@ -47,6 +47,8 @@ typedef struct {
 
 /* The registered proof called |name|, or NULL. */
 const cz_porep_proof_t *cz_porep_proof_by_name(const char *name);
+/* The registered proof of abi id |id| (RegisteredSealProof: 0..19), or NULL. */
+const cz_porep_proof_t *cz_porep_proof_by_id(uint64_t id);
 /* The V1_1 registered proof of a sector size, or NULL. */
 const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes);
 /* porep_id of a registered proof. */

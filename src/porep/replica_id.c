@@ -54,6 +54,11 @@ const cz_porep_proof_t *cz_porep_proof_by_name(const char *name)
     return NULL;
 }
 
+const cz_porep_proof_t *cz_porep_proof_by_id(uint64_t id)
+{
+    return id < sizeof PROOFS / sizeof PROOFS[0] ? &PROOFS[id] : NULL;   /* PROOFS[i].id == i */
+}
+
 const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes)
 {
     for (size_t i = 0; i < sizeof PROOFS / sizeof PROOFS[0]; i++)

@@ -38,6 +38,8 @@ static int uvarint(const uint8_t *in, size_t len, size_t *pos, uint64_t *v)
     return CZ_EFORMAT;
 }
 
+#define CZ_COMMCID_MIN_BYTES (1 + 3 + 2 + 1 + 32)
+
 int cz_update_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size_t len,
                          bool unsealed, const char *what)
 {
@@ -45,7 +47,12 @@ int cz_update_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size
         memcpy(out, in, 32);
         return CZ_OK;
     }
-    /* go-fil-commcid: CIDv1 <codec> <multihash code> <32> <digest> */
+    /* go-fil-commcid: CIDv1 <codec> <multihash code> <32> <digest>: 0x01, the codec's
+     * varint (3 bytes), the multihash code's (2 or 3), the length byte, the digest; so a
+     * shorter input is a wrong length, not a strange CID */
+    if (!in || len < CZ_COMMCID_MIN_BYTES || in[0] != 0x01)
+        return cz_fail(ctx, CZ_EFORMAT, "snap: %s: %zu bytes; want the 32-byte commitment (or "
+                       "its CIDv1, %d bytes or more)", what, len, CZ_COMMCID_MIN_BYTES);
     const uint64_t want_codec = unsealed ? 0xf101 : 0xf102, want_mh = unsealed ? 0x1012 : 0xb401;
     uint64_t version, codec, mh, mlen;
     size_t pos = 0;

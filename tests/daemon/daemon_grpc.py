@@ -134,9 +134,22 @@ def run(*args):
 
 
 # ---- the C1 of a 2KiB test sector, wrapped as Curio does -------------------------
-def gen_c1(name, random_seed):
+def prover_id(miner):
+    """The prover_id of a miner actor id: its ID address payload, unsigned LEB128, zero padded."""
+    out = bytearray()
+    while True:
+        b = miner & 0x7f
+        miner >>= 7
+        out.append(b | (0x80 if miner else 0))
+        if not miner:
+            return (bytes(out) + bytes(32 - len(out))).hex()
+
+
+def gen_c1(name, random_seed, sector):
+    """The C1 of 2KiB test sector |sector| of miner MINER (its replica_id is theirs)."""
     path = os.path.join(tmp, name)
-    r = run(CUZK, "porep", "gen-c1", "--sector-size", "2KiB", "--random", str(random_seed), "-o", path)
+    r = run(CUZK, "porep", "gen-c1", "--sector-size", "2KiB", "--random", str(random_seed),
+            "--prover-id", prover_id(MINER), "--sector-id", str(sector), "-o", path)
     if r.returncode:
         fail("gen-c1: " + r.stderr.decode())
     return path, open(path, "rb").read()
@@ -188,30 +201,48 @@ def main():
     if mode != 0o660:
         fail("socket mode %o, want 660" % mode)
     ok("cuzkd created the socket's directory and the socket (mode 0660)")
-    c1_path, c1 = gen_c1("c1.json", 1)
+    c1s = {n: gen_c1("c1-%d.json" % n, 1, n) for n in (7, 8, 20, 21)}
+    c1_path, c1 = c1s[7]
 
     # ---- bad requests: FAILED naming the field, and the daemon keeps serving ----------
     expect_failed(api, porep_request(api, b"{not json", 8), "vanilla_proof: not JSON", "bad wrapper JSON")
     expect_failed(api, porep_request(api, b'{"SectorNum":8,"SectorSize":2048}', 8),
                   "vanilla_proof.Phase1Out: missing", "wrapper without Phase1Out")
-    w = wrapper(c1, 8)
+    w = wrapper(c1s[8][1], 8)
     at = w.index(b'"Phase1Out":"') + len(b'"Phase1Out":"')
     bad64 = w[:at] + b"#" + w[at + 1:]   # same length, one character outside the alphabet
     expect_failed(api, porep_request(api, bad64, 8),
                   "vanilla_proof.Phase1Out: not base64: '#' (0x23) at offset 0", "bad base64")
-    expect_failed(api, porep_request(api, wrapper(c1, 9), 8), "vanilla_proof.SectorNum: 9",
+    expect_failed(api, porep_request(api, wrapper(c1s[8][1], 9), 8), "vanilla_proof.SectorNum: 9",
                   "SectorNum mismatch")
     big = 32 << 30
-    expect_failed(api, porep_request(api, wrapper(c1, 8, big), 8, big),
+    expect_failed(api, porep_request(api, wrapper(c1s[8][1], 8, big), 8, big),
                   "sector_size: the request says", "a 2KiB C1 sent as 32GiB")
-    broken = json.loads(c1)
+    broken = json.loads(c1s[8][1])
     del broken["comm_r"]
     expect_failed(api, porep_request(api, wrapper(json.dumps(broken).encode(), 8), 8), "comm_r",
                   "C1 without comm_r (bad JSON path)")
-    tampered = json.loads(c1)
+    tampered = json.loads(c1s[8][1])
     tampered["comm_r"][0] ^= 1
     secs = expect_failed(api, porep_request(api, wrapper(json.dumps(tampered).encode(), 8), 8),
                          "comm_r != H(comm_c, comm_r_last)", "tampered C1 (the native check)")
+    # the C1 of sector 7 sent as sector 8 (wrapper and fields agree), or for another miner,
+    # or under another registered_proof: named before any work
+    expect_failed(api, porep_request(api, wrapper(c1s[7][1], 8), 8),
+                  "miner_id 1000, sector_number 8: the C1 is not of this sector",
+                  "the C1 of another sector")
+    other = api.msg("SubmitProofRequest", request_id="porep-1001-7",
+                    proof_kind=api.enum("ProofKind", "POREP_SEAL_COMMIT"), sector_size=SECTOR_2K,
+                    registered_proof=RSP_2K_V1_1, vanilla_proof=wrapper(c1s[7][1], 7),
+                    sector_number=7, miner_id=MINER + 1)
+    expect_failed(api, other, "miner_id 1001, sector_number 7: the C1 is not of this sector",
+                  "the C1 of another miner")
+    synth = api.msg("SubmitProofRequest", request_id="porep-1000-7-synth",
+                    proof_kind=api.enum("ProofKind", "POREP_SEAL_COMMIT"), sector_size=SECTOR_2K,
+                    registered_proof=RSP_2K_V1_1 + 5, vanilla_proof=wrapper(c1s[7][1], 7),
+                    sector_number=7, miner_id=MINER)
+    expect_failed(api, synth, "registered_proof: 10 (StackedDrg2KiBV1_1_Feat_SyntheticPoRep), but "
+                  "the C1 is StackedDrg2KiBV1_1 (5)", "another registered_proof than the C1's")
     snap = api.msg("SubmitProofRequest", request_id="snap-1000-8",
                    proof_kind=api.enum("ProofKind", "SNAP_DEALS_UPDATE"), sector_size=SECTOR_2K,
                    vanilla_proofs=[b"\x00" * 64], sector_number=8, miner_id=MINER)
@@ -253,7 +284,7 @@ def main():
                                                st.uptime_seconds))
 
     # ---- cancel, deadlines -----------------------------------------------------------
-    sub = api.call("SubmitProof", porep_request(api, wrapper(c1, 20), 20), timeout=60)
+    sub = api.call("SubmitProof", porep_request(api, wrapper(c1s[20][1], 20), 20), timeout=60)
     api.call("CancelProof", api.msg("CancelProofRequest", job_id=sub.job_id), timeout=10)
     aw = api.call("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id, timeout_ms=60000),
                   timeout=90)
@@ -263,7 +294,7 @@ def main():
 
     # ---- kill -9 between submit and completion, restart, Prove -> COMPLETED ----------
     # (the one proof this test runs: 2KiB, one partition)
-    sub = api.call("SubmitProof", porep_request(api, wrapper(c1, 7), 7), timeout=60)
+    sub = api.call("SubmitProof", porep_request(api, wrapper(c1s[7][1], 7), 7), timeout=60)
     for _ in range(1200):   # <= 120 s (the first job loads the 1 GiB params)
         if http("/v1/proofs/" + sub.job_id).get("state") == "running":
             break
@@ -282,16 +313,16 @@ def main():
     waiter = api.future("AwaitProof", api.msg("AwaitProofRequest", job_id=sub.job_id),
                         timeout=PROVE_TIMEOUT)
     time.sleep(0.3)   # the AwaitProof waits before the Prove's deadline passes
-    expire(api, porep_request(api, wrapper(c1, 7), 7))
+    expire(api, porep_request(api, wrapper(c1s[7][1], 7), 7))
     time.sleep(2)
     state = http("/v1/proofs/" + sub.job_id).get("state")
     if state not in ("queued", "running"):
         fail("a job another call waits on did not keep running after a Prove's deadline: %s" % state)
-    expire(api, porep_request(api, wrapper(c1, 21), 21))
+    expire(api, porep_request(api, wrapper(c1s[21][1], 21), 21))
     wait_state("porep-1000-21", "canceled", 90)
     ok("an expired Prove cancels its job unless another call waits on it")
     t0 = time.time()
-    res = prove(api, porep_request(api, wrapper(c1, 7), 7), timeout=PROVE_TIMEOUT)
+    res = prove(api, porep_request(api, wrapper(c1s[7][1], 7), 7), timeout=PROVE_TIMEOUT)
     first_s = time.time() - t0
     if res.status != S().COMPLETED or res.job_id != sub.job_id:
         fail("after kill -9 + restart: %s job %s (submitted %s) %s" % (
@@ -311,7 +342,7 @@ def main():
 
     # ---- the same request_id again: the same proof at once --------------------------
     t0 = time.time()
-    again = prove(api, porep_request(api, wrapper(c1, 7), 7), timeout=60)
+    again = prove(api, porep_request(api, wrapper(c1s[7][1], 7), 7), timeout=60)
     if again.status != S().COMPLETED or again.proof != res.proof or again.job_id != res.job_id:
         fail("retry: %s job %s (first %s), same proof %s" % (
             S().Status.Name(again.status), again.job_id, res.job_id, again.proof == res.proof))

@@ -170,8 +170,15 @@ static int map_porep(cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequest *r, json_
     if (!input)   /* jansson refuses text that is not UTF-8 */
         return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: the decoded C1 is not UTF-8 "
                                        "text (it must be the SealCommitPhase1Output JSON)");
+    /* the sector Curio names, checked against the C1 by the kind; proto3 cannot tell 0
+     * from unset: registered_proof 0 (2KiB V1) is not proved anyway, and no miner is f00 */
     if (json_object_set_new(req, "input", input) ||
-        (size && json_object_set_new(req, "sector_size", json_integer((json_int_t)size))))
+        (size && json_object_set_new(req, "sector_size", json_integer((json_int_t)size))) ||
+        (r->registered_proof &&
+         json_object_set_new(req, "registered_proof", json_integer((json_int_t)r->registered_proof))) ||
+        (r->miner_id &&
+         (json_object_set_new(req, "miner_id", json_integer((json_int_t)r->miner_id)) ||
+          json_object_set_new(req, "sector_number", json_integer((json_int_t)num)))))
         return cz_fail(ctx, CZ_ENOMEM, "request");
     return CZ_OK;
 }

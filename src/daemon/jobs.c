@@ -467,6 +467,20 @@ int cz_server_submit_retry(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, jso
 
 /* ---- waiting, results, cancel ---------------------------------------------------------------- */
 
+int cz_server_lookup(cz_server_t *s, cz_ctx_t *ctx, const char *key, char id[CZ_JOB_ID_LEN + 1])
+{
+    cz_mutex_lock(&s->mu);
+    const djob_t *j = cz__find(s, key);
+    for (const djob_t *o = s->jobs; !j && o; o = o->next)   /* newest first */
+        if (*o->request_id && !strcmp(o->request_id, key))
+            j = o;
+    if (j)
+        snprintf(id, CZ_JOB_ID_LEN + 1, "%s", j->id);
+    cz_mutex_unlock(&s->mu);
+    return j ? CZ_OK : cz_fail(ctx, CZ_ENOTFOUND, "job %.64s: not found (neither a job id nor a "
+                                                  "request_id known)", key);
+}
+
 int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s,
                     const atomic_bool *gone, bool cancel_if_last)
 {

@@ -78,6 +78,13 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **
  */
 int cz_server_submit_retry(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
                            bool *existing);
+/*
+ * The job |key| names into id: a job id as is, else the newest job of
+ * request_id |key| — Curio's own daemon answers with the request_id as
+ * job_id, so a client written for it may wait or cancel by request_id.
+ * CZ_ENOTFOUND.
+ */
+int cz_server_lookup(cz_server_t *s, cz_ctx_t *ctx, const char *key, char id[CZ_JOB_ID_LEN + 1]);
 /* The job's status object (new reference). CZ_ENOTFOUND. */
 int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out);
 /* Wait up to |timeout_s| for the job to end: CZ_OK (ended) or CZ_EBUSY (still running). */

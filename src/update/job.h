@@ -11,10 +11,11 @@
  * so the size comes from here), vanilla_proofs = one bincode
  * PartitionProof per partition (proofs-api update.rs
  * generate_partition_proofs), and comm_r_old / comm_r_new / comm_d_new:
- * 32 raw bytes on the PSProve path, but cid.Bytes() on ProveUpdateCuzk
- * (CIDv1: 0x01, codec 0xf102 sealed / 0xf101 unsealed, multihash 0xb401
- * poseidon / 0x1012 sha2-256-trunc254-padded, length 32, digest): both are
- * taken. The answer is the partition proofs concatenated (192 bytes each,
+ * 32 raw bytes on both paths (ProveUpdateCuzk extracts the digests with
+ * commcid.CIDToReplicaCommitmentV1 / CIDToDataCommitmentV1). A CID's bytes
+ * are taken too, for other clients (CIDv1: 0x01, codec 0xf102 sealed /
+ * 0xf101 unsealed, multihash 0xb401 poseidon / 0x1012
+ * sha2-256-trunc254-padded, length 32, digest). The answer is the partition proofs concatenated (192 bytes each,
  * partition order): proofs-api EmptySectorUpdateProof.
  *
  * Everything that can be known before proving is checked in

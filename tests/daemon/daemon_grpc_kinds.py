@@ -10,8 +10,8 @@ through cuzkd's gRPC door (cuzk.v1), driven by a real gRPC client
   snap (curio lib/ffi/cuzk_funcs.go, the PSProve path computeSnap):
   registered_proof (abi.RegisteredUpdateProof), sector_size 0,
   vanilla_proofs = one bincode PartitionProof per partition (`cuzk snap
-  gen-vanilla`), comm_r_old / comm_r_new / comm_d_new as 32 raw bytes (and
-  as the CIDv1 bytes ProveUpdateCuzk sends).
+  gen-vanilla`), comm_r_old / comm_r_new / comm_d_new as 32 raw bytes (as
+  ProveUpdateCuzk and PSProve send them; CIDv1 bytes are taken too).
 
   - Prove WINNING_POST -> COMPLETED, 192 bytes, verified with `cuzk verify
     --kind winning-post` from the public values;
@@ -325,8 +325,14 @@ def main():
     if again.status != S().COMPLETED or again.proof != res.proof or again.job_id != res.job_id:
         fail("WinningPoSt retry: %s, same job %s" % (S().Status.Name(again.status),
                                                        again.job_id == res.job_id))
+    # Curio's own daemon answers with job_id = request_id: AwaitProof takes either
+    for key in (res.job_id, curio_id("winning", win)):
+        aw = api.call("AwaitProof", api.msg("AwaitProofRequest", job_id=key), timeout=30)
+        if aw.status != S().COMPLETED or aw.proof != res.proof:
+            fail("AwaitProof{%s}: %s %s" % (key, S().Status.Name(aw.status), aw.error_message))
     ok("WINNING_POST -> COMPLETED, 192 bytes, verifies (cuzk verify --kind winning-post); "
-       "a retry gets the same proof (%.1f s)" % (time.time() - t0))
+       "a retry gets the same proof; AwaitProof by job id and by request_id (%.1f s)"
+       % (time.time() - t0))
 
     # ---- snap (CID commitments) is accepted at submit -----------------------------------
     sub = api.call("SubmitProof", snap_request(
@@ -334,7 +340,7 @@ def main():
         comm_r_new=cid(bytes.fromhex(snap["comm_r_new"]), False),
         comm_d_new=cid(bytes.fromhex(snap["comm_d_new"]), True), sector_size=2048), timeout=120)
     api.call("CancelProof", api.msg("CancelProofRequest", job_id=sub.job_id), timeout=10)
-    ok("SNAP_DEALS_UPDATE with CIDv1 commitments (ProveUpdateCuzk's cid.Bytes()) accepted, "
+    ok("SNAP_DEALS_UPDATE with CIDv1 commitments (Curio sends raw digests; CIDs are taken too) accepted, "
        "its vanilla proof checked against them at submit")
 
     # ---- snap + window: SubmitProof, kill -9, restart, Prove the same request_ids -------

@@ -346,7 +346,7 @@ CZ_TEST(snap_maps_to_the_snap_request)
     Cuzk__V1__SubmitProofRequest r = snap_request(vp);
     for (int cid = 0; cid < 2; cid++) {
         uint8_t c_old[40], c_new[40], c_d[40];
-        if (cid) {   /* ProveUpdateCuzk sends key.Bytes(), sealed.Bytes(), unsealed.Bytes() */
+        if (cid) {   /* CIDv1 bytes, which a client other than Curio may send */
             r.comm_r_old = (ProtobufCBinaryData){ .data = c_old, .len = cid_of(c_old, old_r, false) };
             r.comm_r_new = (ProtobufCBinaryData){ .data = c_new, .len = cid_of(c_new, new_r, false) };
             r.comm_d_new = (ProtobufCBinaryData){ .data = c_d, .len = cid_of(c_d, new_d, true) };

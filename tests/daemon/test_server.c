@@ -253,6 +253,13 @@ CZ_TEST(request_ids_as_curio_forms_them_are_opaque_keys)
         CHECK_OK(submit_rid(s, ctx, ids[i], 20 + i, &existing, again));
         CHECK(existing && !strcmp(again, job[i]));
     }
+    for (int i = 0; i < N; i++) {   /* a request_id names its job where a job id does */
+        CHECK_OK(cz_server_lookup(s, ctx, ids[i], again));
+        CHECK(!strcmp(again, job[i]));
+        CHECK_OK(cz_server_lookup(s, ctx, job[i], again));
+        CHECK(!strcmp(again, job[i]));
+    }
+    CHECK_EQ_INT(cz_server_lookup(s, ctx, "wdpost-1000-1-[1 2 3 4 5 6 7 8]", again), CZ_ENOTFOUND);
     CHECK_EQ_INT(submit_rid(s, ctx, too_long, 1, &existing, again), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "request_id: 1025 bytes") != NULL);
     CHECK_EQ_INT(submit_rid(s, ctx, "", 1, &existing, again), CZ_EINVAL);

@@ -288,8 +288,9 @@ static int map_window(cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequest *r, json
     return map_post(ctx, r, req, CZ_POST_WINDOW);
 }
 
-/* A commitment as Curio sends it: 32 raw bytes (PSProve) or a CID's bytes
- * (ProveUpdateCuzk: cid.Bytes()), update/job.h cz_update_commitment. */
+/* A commitment: 32 raw bytes, as Curio sends it on both its paths (ProveUpdateCuzk
+ * extracts the digests with commcid.CIDTo*CommitmentV1; PSProve has them raw), or a
+ * CIDv1's bytes, which other clients may send (update/job.h cz_update_commitment). */
 static int commitment(cz_ctx_t *ctx, uint8_t out[32], const ProtobufCBinaryData *b, bool unsealed,
                       const char *field)
 {
@@ -307,7 +308,7 @@ static int commitment(cz_ctx_t *ctx, uint8_t out[32], const ProtobufCBinaryData 
  * generate_empty_sector_update_proof_with_vanilla): registered_proof (4)
  * abi.RegisteredUpdateProof 0-4, vanilla_proofs (11) one bincode
  * PartitionProof per partition, comm_r_old / comm_r_new / comm_d_new
- * (30-32) raw 32 bytes or CIDv1 bytes. sector_size (3) is 0 on the PSProve
+ * (30-32) raw 32 bytes (what Curio sends) or CIDv1 bytes. sector_size (3) is 0 on the PSProve
  * path: the size comes from registered_proof, and a set one must agree.
  * sector_number / miner_id (20, 21) are not part of the proof.
  */

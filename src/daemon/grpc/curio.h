@@ -32,8 +32,8 @@
  * SNAP_DEALS_UPDATE: registered_proof (4, abi.RegisteredUpdateProof 0-4; it
  * gives the sector size, which the PSProve path leaves 0), vanilla_proofs
  * (11, one bincode PartitionProof per partition), comm_r_old / comm_r_new /
- * comm_d_new (30-32: 32 raw bytes, or the CIDv1 bytes ProveUpdateCuzk
- * sends, update/job.h cz_update_commitment). Maps to
+ * comm_d_new (30-32: 32 raw bytes, as Curio's ProveUpdateCuzk and PSProve
+ * send them, or a CIDv1's bytes, update/job.h cz_update_commitment). Maps to
  *     {"kind":"snap", "input": <the snap request JSON, update/request.h>,
  *      "priority": p, "request_id": r}
  *

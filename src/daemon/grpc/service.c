@@ -221,12 +221,15 @@ static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
            cuzk__v1__await_proof_request__unpack, ar, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     double timeout = ar->timeout_ms ? (double)ar->timeout_ms / 1e3 : -1;
-    int rc = ctx ? cz_server_await(env->server, ctx, ar->job_id, timeout, env->gone, false) : CZ_ENOMEM;
+    char id[CZ_JOB_ID_LEN + 1];
+    int rc = ctx ? cz_server_lookup(env->server, ctx, ar->job_id, id) : CZ_ENOMEM;
+    if (rc == CZ_OK)
+        rc = cz_server_await(env->server, ctx, id, timeout, env->gone, false);
     if (ctx && (rc == CZ_OK || rc == CZ_EBUSY)) {
         Cuzk__V1__AwaitProofResponse out = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
         result_store_t st = { .proof = NULL };
         cz_ctx_clear(ctx);
-        fill_result(env->server, ctx, ar->job_id, &out, &st);
+        fill_result(env->server, ctx, id, &out, &st);
         reply_msg(r, &out.base);
         free(st.proof);
     } else if (ctx) {
@@ -243,9 +246,12 @@ static void do_cancel(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
            cuzk__v1__cancel_proof_request__unpack, cr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     json_t *before = NULL, *after = NULL;
-    int rc = ctx ? cz_server_job(env->server, ctx, cr->job_id, &before) : CZ_ENOMEM;
+    char id[CZ_JOB_ID_LEN + 1];
+    int rc = ctx ? cz_server_lookup(env->server, ctx, cr->job_id, id) : CZ_ENOMEM;
     if (rc == CZ_OK)
-        rc = cz_server_cancel(env->server, ctx, cr->job_id, &after);
+        rc = cz_server_job(env->server, ctx, id, &before);
+    if (rc == CZ_OK)
+        rc = cz_server_cancel(env->server, ctx, id, &after);
     if (ctx && rc != CZ_OK) {
         reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx) {

@@ -22,7 +22,7 @@
 #include "daemon/log.h"
 
 #define OVERFLOW_CONNECTIONS 64   /* accepted past max_connections, only to be answered 503 */
-#define OVERFLOW_PER_IP 8          /* the same past max_connections_per_ip */
+#define OVERFLOW_PER_IP 32         /* the same past max_connections_per_ip */
 #define RETRY_FULL_S 1             /* Retry-After of a 503 for the connection limits */
 #define RETRY_BODY_S 2             /* ... and for the body budget */
 

@@ -1,8 +1,22 @@
 /*
  * daemon/http.h — cuzkd's listeners: HTTP/1.1 over a unix socket (mode
  * daemon.socket_mode, 0660 by default) and optionally TCP, served by
- * libmicrohttpd with one thread per connection (long polls block only
- * their own connection), at most daemon.max_connections at once.
+ * libmicrohttpd.
+ *
+ * Threads: per listener one polling thread (epoll) reads headers and
+ * bodies of every connection; a complete request runs cz_api_handle on a
+ * worker thread of its own while its connection is suspended (a long poll
+ * blocks only its worker). Idle or stalled clients cost a socket, never a
+ * worker: they are closed after daemon.header_timeout seconds of silence
+ * before their headers are complete (daemon.body_timeout within a body).
+ *
+ * Limits (daemon/admit.h counts them): past daemon.max_connections open
+ * connections (both listeners), or daemon.max_connections_per_ip from one
+ * TCP address, a request is answered 503 "busy" + Retry-After: 1 and its
+ * connection closed; MHD resets only connections past a fixed overflow
+ * beyond those. Request bodies are reserved in daemon.body_budget (from
+ * Content-Length at once, in one buffer; chunked ones as they grow): past
+ * it 503 "busy" + Retry-After: 2.
  *
  * On TCP with daemon.auth_token set, every request must carry
  * "Authorization: Bearer <token>" (compared in constant time) or gets 401;
@@ -13,8 +27,9 @@
  * says so (the connection is closed after the reply), otherwise once the
  * limit is crossed (the rest is read and dropped, never buffered).
  *
- * Thread-safety: start and stop from one thread; the handler runs on
- * connection threads and calls only cz_api_handle.
+ * Thread-safety: start and stop from one thread. cz_http_stop waits for
+ * the workers (requests arriving meanwhile get 503 "unavailable"), so it
+ * belongs after cz_server_shutdown, which ends their waits.
  */
 #ifndef CUZK_DAEMON_HTTP_H
 #define CUZK_DAEMON_HTTP_H

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon/http.h"
 #include "daemon/netaddr.h"
 
 /* T_STRINT: a string that the file may also write as an integer (devices = 2;) */
@@ -513,9 +514,10 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
         return cz_fail(ctx, CZ_EINVAL, "journal.dir is empty (the journal is required)");
     if (cfg->max_body < 1024)
         return cz_fail(ctx, CZ_EINVAL, "daemon.max_body: %zu is below 1024 bytes", cfg->max_body);
-    if (cfg->body_budget < cfg->max_body)
-        return cz_fail(ctx, CZ_EINVAL, "daemon.body_budget: %zu is below daemon.max_body (%zu): "
-                       "a largest body could never be accepted", cfg->body_budget, cfg->max_body);
+    if (cfg->body_budget / CZ_HTTP_BODY_COST < cfg->max_body)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.body_budget: %zu is below %d x daemon.max_body (%zu; "
+                       "a body counts %d times its size): a largest body could never be accepted",
+                       cfg->body_budget, CZ_HTTP_BODY_COST, cfg->max_body, CZ_HTTP_BODY_COST);
     if (*cfg->auth_token_file && (rc = read_token_file(ctx, cfg)) != CZ_OK)
         return rc;
     if (*cfg->grpc_listen && (rc = validate_grpc_listen(ctx, cfg)) != CZ_OK)

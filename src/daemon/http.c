@@ -58,7 +58,7 @@ typedef struct conn {
     struct MHD_Connection *c;
     char *body;
     size_t len, cap;
-    size_t reserved;               /* body bytes held in the budget */
+    size_t reserved;               /* budget held: CZ_HTTP_BODY_COST x the buffer */
     bool too_large;
     bool over_budget;              /* a chunked body outgrew the budget: 503 at the end */
     bool replied;
@@ -193,17 +193,17 @@ static enum MHD_Result on_headers(conn_t *cn)
         return reply_early(cn, &r, 0);
     }
     if (want) {   /* one buffer of the announced size: no growing copies */
-        if (!cz_admit_body(h->admit, (size_t)want + 1)) {
+        if (!cz_admit_body(h->admit, ((size_t)want + 1) * CZ_HTTP_BODY_COST)) {
             cz_api_error(&r, CZ_API_E_BUSY, "request bodies in memory are at daemon.body_budget "
                          "(%zu bytes); retry after %d s", h->cfg->body_budget, RETRY_BODY_S);
             return reply_early(cn, &r, RETRY_BODY_S);
         }
-        cn->reserved = (size_t)want + 1;
-        if (!(cn->body = malloc(cn->reserved))) {
+        cn->reserved = ((size_t)want + 1) * CZ_HTTP_BODY_COST;
+        cn->cap = (size_t)want + 1;
+        if (!(cn->body = malloc(cn->cap))) {
             cz_api_error(&r, CZ_API_E_OUT_OF_MEMORY, "no memory for a %llu-byte body", want);
             return reply_early(cn, &r, RETRY_BODY_S);
         }
-        cn->cap = cn->reserved;
     }
     return MHD_YES;
 }
@@ -222,11 +222,11 @@ static enum MHD_Result on_upload(conn_t *cn, const char *data, size_t n)
         size_t cap = (cn->len + n + 1) * 2;
         if (cap > h->cfg->max_body + 1)
             cap = h->cfg->max_body + 1;
-        if (!cz_admit_body(h->admit, cap - cn->reserved)) {
+        if (!cz_admit_body(h->admit, (cap - cn->cap) * CZ_HTTP_BODY_COST)) {
             cn->over_budget = true;
             return MHD_YES;
         }
-        cn->reserved = cap;
+        cn->reserved += (cap - cn->cap) * CZ_HTTP_BODY_COST;
         char *g = realloc(cn->body, cap);
         if (!g)
             return MHD_NO;
@@ -238,6 +238,14 @@ static enum MHD_Result on_upload(conn_t *cn, const char *data, size_t n)
     return MHD_YES;
 }
 
+/* The body is parsed: its buffer goes (its reservation stays until the request ends). */
+static void free_body(void *cls)
+{
+    conn_t *cn = cls;
+    free(cn->body);
+    cn->body = NULL;
+}
+
 /* A worker: the API call (it may block: ?wait=, a journal fsync), then the connection resumes. */
 static void *worker_main(void *arg)
 {
@@ -246,7 +254,8 @@ static void *worker_main(void *arg)
     struct MHD_Connection *c = cn->c;
     cz_api_req_t req = { .method = cn->method, .path = cn->url, .arg = get_arg, .arg_cls = c,
                          .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type"),
-                         .body = cn->body, .body_len = cn->len, .body_too_large = cn->too_large };
+                         .body = cn->body, .body_len = cn->len, .body_too_large = cn->too_large,
+                         .body_parsed = free_body, .body_cls = cn };
     cz_api_handle(h->server, &req, &cn->resp);
     cn->answered = true;
     MHD_resume_connection(c);   /* |cn| is the polling thread's again */

@@ -10,7 +10,7 @@
 #     grpc.listen; a good one lets a non-loopback grpc.listen pass the
 #     check without a token (only --check-config: nothing binds it);
 #   - the new HTTP limits are refused out of range (header_timeout 0,
-#     body_budget below max_body).
+#     body_budget below 5 x max_body: a body counts 5 times its size).
 # gRPC parts are skipped (not failed) in a build without gRPC.
 . "$(dirname "$0")/lib.sh"
 
@@ -46,7 +46,8 @@ accept --token-file "$dir/token" --listen 0.0.0.0:0
 ok "token file readable by group/others refused, naming file and mode; 0600 taken"
 
 refuse "daemon.header_timeout" --set daemon.header_timeout=0
-refuse "daemon.body_budget" --set daemon.max_body=64MiB --set daemon.body_budget=32MiB
+refuse "daemon.body_budget" --set daemon.max_body=64MiB --set daemon.body_budget=256MiB
+accept --set daemon.max_body=64MiB --set daemon.body_budget=320MiB
 refuse "daemon.max_connections_per_ip" --set daemon.max_connections_per_ip=-1
 ok "HTTP limits refused out of range"
 

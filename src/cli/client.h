@@ -26,7 +26,7 @@
 
 #define CZ_EXIT_UNREACHABLE 3
 #define CZ_EXIT_TIMEOUT 4
-#define CZ_CLIENT_BUSY_RETRIES 5
+#define CZ_CLIENT_BUSY_RETRIES 10
 
 typedef struct cz_client {
     const char *url, *socket, *token, *token_file;

@@ -73,6 +73,7 @@ static const key_def keys[] = {
     { "grpc", "listen", T_STR, F(grpc_listen), 0, 0, "", "Curio's cuzk.v1 gRPC: unix:///path.sock or HOST:PORT (\"\" = none)", 0 },
     { "grpc", "allow_from", T_LIST, F(grpc_allow_from), 0, 0, "", "client CIDRs a TCP grpc.listen serves without a token (loopback always)", F(ngrpc_allow_from) },
     { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)", 0 },
+    { "test", "grpc_peer", T_STR, F(test_grpc_peer), 0, 0, "", "TESTS ONLY: the peer a TCP gRPC call is checked as (e.g. ipv4:192.0.2.9:1)", 0 },
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])

@@ -80,6 +80,8 @@ typedef struct cz_dconfig {
     size_t ngrpc_allow_from;
     /* test */
     char *fault;               /* fault injection spec (core/fault.h); "" = none */
+    char *test_grpc_peer;      /* "" or the peer TCP gRPC calls are checked as (tests: only
+                                * loopback can be bound here, and loopback is always allowed) */
 } cz_dconfig_t;
 
 /* Fill with the defaults (strings owned). CZ_ENOMEM only. */

@@ -23,6 +23,7 @@
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
 #include <grpc/support/alloc.h>
+#include <grpc/support/string_util.h>
 #include <grpc/support/time.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -234,7 +235,8 @@ static bool call_admitted(call_t *c)
     if (!g->tcp)
         return true;   /* a unix socket: its file mode decided */
     if (g->allow.n) {
-        char *peer = grpc_call_get_peer(c->call);
+        char *peer = *g->cfg->test_grpc_peer ? gpr_strdup(g->cfg->test_grpc_peer)
+                                              : grpc_call_get_peer(c->call);
         bool ok = peer && cz_peer_allowed(&g->allow, peer);
         if (!ok && !(g->tcp_token && token_ok(g, &c->md))) {
             char d[300];

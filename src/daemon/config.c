@@ -42,7 +42,7 @@ static const key_def keys[] = {
     { "daemon", "max_wait", T_LONG, F(max_wait), 0, 86400, "300", "cap of ?wait=SECONDS", 0 },
     { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "1024", "connections served at once (past it: 503 + Retry-After)", 0 },
     { "daemon", "max_connections_per_ip", T_LONG, F(max_connections_per_ip), 0, 65536, "256", "TCP connections from one client address (0 = no cap; past it: 503)", 0 },
-    { "daemon", "header_timeout", T_LONG, F(header_timeout), 1, 3600, "5", "seconds a connection may stay silent before its request's headers are complete", 0 },
+    { "daemon", "header_timeout", T_LONG, F(header_timeout), 1, 3600, "5", "seconds a connection has to complete its request's headers (however it trickles them)", 0 },
     { "daemon", "body_timeout", T_LONG, F(body_timeout), 1, 3600, "60", "seconds a request body may stall", 0 },
     { "daemon", "body_budget", T_BYTES, F(body_budget), 0, 0, "1GiB", "request bodies buffered at once, all connections (past it: 503 + Retry-After)", 0 },
     { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "128", "partitions per job", 0 },

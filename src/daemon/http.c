@@ -19,6 +19,7 @@
 #include "core/mutex.h"
 #include "daemon/admit.h"
 #include "daemon/api.h"
+#include "daemon/hdeadline.h"
 #include "daemon/log.h"
 
 #define OVERFLOW_CONNECTIONS 64   /* accepted past max_connections, only to be answered 503 */
@@ -39,6 +40,7 @@ struct cz_http {
     listener_t unix_l, tcp_l;
     char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     cz_admit_t *admit;
+    cz_hdeadline_t *deadline;      /* daemon.header_timeout, however the headers trickle */
     cz_mutex_t mu;
     pthread_cond_t idle;           /* a worker ended */
     unsigned workers;              /* (mu) request threads running */
@@ -50,6 +52,7 @@ typedef struct sock {
     struct sockaddr_storage peer;
     bool has_peer;
     cz_admit_verdict_t verdict;    /* at accept: over a connection limit or not */
+    cz_hdeadline_conn_t dl;        /* its entry in the header deadline's watch */
 } sock_t;
 
 /* One request (MHD's con_cls). */
@@ -140,20 +143,22 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
             sk->has_peer = true;
         }
         sk->verdict = cz_admit_open(l->h->admit, sk->has_peer ? (struct sockaddr *)&sk->peer : NULL);
+        const union MHD_ConnectionInfo *fi = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        cz_hdeadline_add(l->h->deadline, &sk->dl, fi ? fi->connect_fd : -1);
         *socket_context = sk;
-    } else if (sk) {
+    } else if (sk) {   /* MHD closes the descriptor after this: the watch lets go first */
+        cz_hdeadline_remove(l->h->deadline, &sk->dl);
         cz_admit_close(l->h->admit, sk->has_peer ? (struct sockaddr *)&sk->peer : NULL);
         free(sk);
         *socket_context = NULL;
     }
 }
 
-/* The connection's verdict at accept; 503 when none was recorded (out of memory). */
-static cz_admit_verdict_t verdict_of(struct MHD_Connection *c)
+/* The connection's own state, or NULL when there was no memory for it at accept. */
+static sock_t *sock_of(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    const sock_t *sk = ci ? ci->socket_context : NULL;
-    return sk ? sk->verdict : CZ_ADMIT_FULL;
+    return ci ? ci->socket_context : NULL;
 }
 
 /* ---- a request ---------------------------------------------------------------- */
@@ -169,7 +174,10 @@ static enum MHD_Result on_headers(conn_t *cn)
     struct MHD_Connection *c = cn->c;
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)h->cfg->body_timeout);
     cz_api_resp_t r = { 0 };
-    cz_admit_verdict_t v = verdict_of(c);
+    sock_t *sk = sock_of(c);
+    if (sk)   /* the headers are in: no deadline while the request runs */
+        cz_hdeadline_request(h->deadline, &sk->dl, true);
+    cz_admit_verdict_t v = sk ? sk->verdict : CZ_ADMIT_FULL;   /* no memory: 503 */
     if (v == CZ_ADMIT_FULL) {
         cz_api_error(&r, CZ_API_E_BUSY, "cuzkd is serving daemon.max_connections (%ld) connections; "
                      "retry after %d s", h->cfg->max_connections, RETRY_FULL_S);
@@ -355,6 +363,9 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     }
     /* between requests of a kept-alive connection: the header deadline again */
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)l->h->cfg->header_timeout);
+    sock_t *sk = sock_of(c);
+    if (sk)
+        cz_hdeadline_request(l->h->deadline, &sk->dl, false);
 }
 
 /* ---- listening ------------------------------------------------------------------ */
@@ -490,6 +501,8 @@ int cz_http_start(cz_ctx_t *ctx, cz_server_t *s, const cz_dconfig_t *cfg, cz_htt
     pthread_cond_init(&h->idle, NULL);
     int rc = cz_admit_new(&h->admit, cfg->max_connections, cfg->max_connections_per_ip,
                           cfg->body_budget);
+    if (rc == CZ_OK)
+        rc = cz_hdeadline_start(&h->deadline, (double)cfg->header_timeout);
     if (rc != CZ_OK) {
         cz_http_stop(h);
         return cz_fail(ctx, rc, "http: out of memory");
@@ -528,6 +541,7 @@ void cz_http_stop(cz_http_t *h)
     }
     if (*h->socket_path)
         unlink(h->socket_path);
+    cz_hdeadline_stop(h->deadline);   /* every connection is closed: nothing is watched */
     cz_admit_free(h->admit);
     pthread_cond_destroy(&h->idle);
     cz_mutex_destroy(&h->mu);

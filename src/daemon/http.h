@@ -7,8 +7,9 @@
  * bodies of every connection; a complete request runs cz_api_handle on a
  * worker thread of its own while its connection is suspended (a long poll
  * blocks only its worker). Idle or stalled clients cost a socket, never a
- * worker: they are closed after daemon.header_timeout seconds of silence
- * before their headers are complete (daemon.body_timeout within a body).
+ * worker: a connection must complete its request's headers within
+ * daemon.header_timeout seconds however it trickles them (daemon/hdeadline.h),
+ * and a body may stall daemon.body_timeout seconds.
  *
  * Limits (daemon/admit.h counts them): past daemon.max_connections open
  * connections (both listeners), or daemon.max_connections_per_ip from one

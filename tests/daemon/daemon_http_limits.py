@@ -5,7 +5,8 @@ crowding and large-body clients (loopback only, python3 sockets):
   - 150 connections that never finish their headers (more than the old
     limit of 64 connection threads) do not block an authorised request: it
     is answered within 2 s while they are open; the daemon closes them
-    after daemon.header_timeout;
+    after daemon.header_timeout, and so is one trickling its headers a byte
+    at a time (the timeout is a deadline, not only a silence);
   - past daemon.max_connections a request is answered 503 "busy" with
     Retry-After (not reset); once the idle ones are gone, 200 again;
   - past daemon.max_connections_per_ip, the same from one address;
@@ -212,6 +213,34 @@ def main():
     close_held()
     ok("150 stalled header senders: an authorised request answered in %.3f s; they are closed "
        "after daemon.header_timeout" % took)
+
+    # a client trickling its headers a byte every 0.4 s is cut at the deadline all the same
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    t0 = time.monotonic()
+    cut = None
+    for ch in (b"GET /v1/status HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40):
+        try:
+            s.sendall(bytes([ch]))
+        except OSError:
+            cut = time.monotonic() - t0
+            break
+        s.settimeout(0.4)
+        try:
+            if s.recv(1) == b"":
+                cut = time.monotonic() - t0
+                break
+        except socket.timeout:
+            pass
+        except OSError:
+            cut = time.monotonic() - t0
+            break
+        if time.monotonic() - t0 > 8:
+            break
+    s.close()
+    if cut is None or cut > 4:
+        fail("a trickling header sender was not cut within 4 s of daemon.header_timeout=2 (%s)" % cut)
+    print("   (a client trickling its headers was cut after %.2f s)" % cut)
+    ok("a client trickling its headers is cut at daemon.header_timeout (%.2f s)" % cut)
 
     # ---- 200 concurrent requests at the defaults: none reset -----------------------------
     results = []

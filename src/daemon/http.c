@@ -1,6 +1,15 @@
 /*
- * daemon/http.c — libmicrohttpd glue: sockets, auth, body accumulation
- * (see daemon/http.h). Everything about the API itself is in daemon/api.c.
+ * daemon/http.c — libmicrohttpd glue: sockets, admission (daemon/admit.h),
+ * the header deadline (daemon/hdeadline.h), auth, body accumulation and
+ * the request workers (see daemon/http.h). Everything about the API itself
+ * is in daemon/api.c.
+ *
+ * A request's life: MHD's polling thread reads the headers (on_headers:
+ * limits, token, Content-Length and the body's reservation), the body
+ * (on_upload), then dispatch() suspends the connection and starts a worker
+ * that runs cz_api_handle and resumes it; the polling thread then queues
+ * the worker's answer. A conn_t belongs to the polling thread except
+ * between the suspend and the resume, when only its worker touches it.
  */
 #include "daemon/http.h"
 

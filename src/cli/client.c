@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,10 +75,28 @@ static size_t on_data(char *p, size_t size, size_t n, void *arg)
     return add;
 }
 
+/* "Retry-After: N" -> *arg (seconds); other headers are ignored. */
+static size_t on_header(char *p, size_t size, size_t n, void *arg)
+{
+    static const char name[] = "retry-after:";
+    size_t len = size * n;
+    if (len > sizeof name - 1 && !strncasecmp(p, name, sizeof name - 1)) {
+        char v[32];
+        size_t vl = len - (sizeof name - 1);
+        snprintf(v, sizeof v, "%.*s", (int)(vl < sizeof v - 1 ? vl : sizeof v - 1), p + sizeof name - 1);
+        char *end;
+        long s = strtol(v, &end, 10);
+        if (end != v && s >= 0)
+            *(long *)arg = s;
+    }
+    return len;
+}
+
 bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const char *body,
                     cz_http_reply_t *out)
 {
     memset(out, 0, sizeof *out);
+    out->retry_after = -1;
     const cz_curl_api_t *curl = cz_curl_load(out->error, sizeof out->error);
     if (!curl)
         return false;
@@ -111,6 +130,8 @@ bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const
     curl->easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
     curl->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
     curl->easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+    curl->easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl->easy_setopt(c, CURLOPT_HEADERDATA, &out->retry_after);
     curl->easy_setopt(c, CURLOPT_ERRORBUFFER, err);
     curl->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
     curl->easy_setopt(c, CURLOPT_TIMEOUT, 3600L);
@@ -144,21 +165,37 @@ int cz_client_json(cz_client_t *cl, const char *who, const char *method, const c
     *out = NULL;
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
     cz_http_reply_t r;
-    bool ok = cz_client_call(cl, method, path, text, &r);
+    json_t *o = NULL;
+    for (int attempt = 0;; attempt++) {
+        bool ok = cz_client_call(cl, method, path, text, &r);
+        if (status)
+            *status = r.status;
+        if (!ok) {
+            free(text);
+            fprintf(stderr, "%s: cannot reach cuzkd: %s\n", who, r.error);
+            return CZ_EXIT_UNREACHABLE;
+        }
+        json_error_t err;
+        o = json_loadb(r.body, r.len, 0, &err);
+        free(r.body);
+        if (!o) {
+            free(text);
+            fprintf(stderr, "%s: %s %s: HTTP %ld with a body that is not JSON\n", who, method, path,
+                    r.status);
+            return CZ_EXIT_UNREACHABLE;
+        }
+        const char *code = json_string_value(json_object_get(o, "error"));
+        if (r.status != 503 || !code || strcmp(code, "busy") || r.retry_after < 0 ||
+            attempt == CZ_CLIENT_BUSY_RETRIES)
+            break;
+        long wait_s = r.retry_after < 1 ? 1 : r.retry_after > 30 ? 30 : r.retry_after;
+        const char *msg = json_string_value(json_object_get(o, "message"));
+        fprintf(stderr, "%s: cuzkd is busy (HTTP 503 busy: %s); retrying in %ld s (%d of %d)\n", who,
+                msg ? msg : "", wait_s, attempt + 1, CZ_CLIENT_BUSY_RETRIES);
+        json_decref(o);
+        sleep((unsigned)wait_s);
+    }
     free(text);
-    if (status)
-        *status = r.status;
-    if (!ok) {
-        fprintf(stderr, "%s: cannot reach cuzkd: %s\n", who, r.error);
-        return CZ_EXIT_UNREACHABLE;
-    }
-    json_error_t err;
-    json_t *o = json_loadb(r.body, r.len, 0, &err);
-    free(r.body);
-    if (!o) {
-        fprintf(stderr, "%s: %s %s: HTTP %ld with a body that is not JSON\n", who, method, path, r.status);
-        return CZ_EXIT_UNREACHABLE;
-    }
     if (r.status >= 400) {
         const char *msg = json_string_value(json_object_get(o, "message"));
         const char *code = json_string_value(json_object_get(o, "error"));

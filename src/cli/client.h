@@ -26,6 +26,7 @@
 
 #define CZ_EXIT_UNREACHABLE 3
 #define CZ_EXIT_TIMEOUT 4
+#define CZ_CLIENT_BUSY_RETRIES 10
 
 typedef struct cz_client {
     const char *url, *socket, *token, *token_file;
@@ -44,13 +45,17 @@ typedef struct cz_http_reply {
     char *body;                /* NUL-terminated, caller frees */
     size_t len;
     char error[256];           /* transport error when status == 0 */
+    long retry_after;          /* a Retry-After header's seconds; -1 when absent */
 } cz_http_reply_t;
 
 /* One request; |body| may be NULL. Returns false when the daemon was not reached. */
 bool cz_client_call(cz_client_t *cl, const char *method, const char *path, const char *body,
                     cz_http_reply_t *out);
 /*
- * The same, expecting JSON: *out (new reference) is the parsed body. On a
+ * The same, expecting JSON: *out (new reference) is the parsed body. A 503
+ * "busy" with Retry-After (cuzkd's connection or body limits: the request
+ * was not handled) is retried after that many seconds (at most 30), up to
+ * CZ_CLIENT_BUSY_RETRIES times, saying so on stderr. On a
  * transport error, a non-JSON body or status >= 400, prints the problem to
  * stderr (prefixed |who|) and returns the exit code (1 or 3); 0 on success.
  * |status| (may be NULL) receives the HTTP status.

@@ -96,6 +96,8 @@ static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **o
     }
     json_error_t err;
     json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
+    if (req->body_parsed)
+        req->body_parsed(req->body_cls);   /* req->body is gone from here on */
     if (!o) {
         cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: line %d column %d: %s", err.line,
                      err.column, err.text);

@@ -39,6 +39,11 @@ typedef struct cz_api_req {
     const char *body;             /* NULL when none */
     size_t body_len;
     bool body_too_large;          /* the transport dropped a body over daemon.max_body */
+    /* Called (when set) once the body has been parsed, before the request is
+     * acted on: the transport may free |body| then (a large body's buffer
+     * need not live on beside its parsed document). At most once. */
+    void (*body_parsed)(void *cls);
+    void *body_cls;
 } cz_api_req_t;
 
 typedef struct cz_api_resp {

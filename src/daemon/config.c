@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "daemon/http.h"
+#include "daemon/netaddr.h"
 
 /* T_STRINT: a string that the file may also write as an integer (devices = 2;) */
 typedef enum { T_STR, T_BOOL, T_LONG, T_BYTES, T_LIST, T_STRINT } key_type;
@@ -24,45 +28,52 @@ typedef struct {
     long min, max;            /* T_LONG bounds */
     const char *def;          /* default as text (T_LIST: comma-separated) */
     const char *help;
+    size_t count_off;         /* T_LIST: where its entry count (size_t) lives */
 } key_def;
 
 #define F(field) offsetof(cz_dconfig_t, field)
 static const key_def keys[] = {
-    { "daemon", "socket", T_STR, F(socket), 0, 0, "/run/cuzk/cuzkd.sock", "unix socket path (\"\" = none)" },
-    { "daemon", "socket_mode", T_STR, F(socket_mode), 0, 0, "0660", "octal permissions of the socket" },
-    { "daemon", "listen", T_STR, F(listen), 0, 0, "", "TCP HOST:PORT (\"\" = none); loopback only without auth_token" },
-    { "daemon", "auth_token", T_STR, F(auth_token), 0, 0, "", "bearer token required on TCP" },
-    { "daemon", "auth_token_file", T_STR, F(auth_token_file), 0, 0, "", "file holding the token (first line)" },
-    { "daemon", "max_body", T_BYTES, F(max_body), 0, 0, "64MiB", "largest request body accepted" },
-    { "daemon", "max_wait", T_LONG, F(max_wait), 0, 86400, "300", "cap of ?wait=SECONDS" },
-    { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "64", "concurrent connections" },
-    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "128", "partitions per job" },
-    { "daemon", "allow_client_paths", T_BOOL, F(allow_client_paths), 0, 0, "true", "accept absolute params/input paths from clients" },
-    { "daemon", "log_level", T_STR, F(log_level), 0, 0, "info", "debug, info, warn or error" },
-    { "daemon", "pid_file", T_STR, F(pid_file), 0, 0, "", "write the pid here (\"\" = none)" },
-    { "memory", "total_budget", T_STR, F(total_budget), 0, 0, "auto", "\"auto\" (RAM - safety_margin) or a size" },
-    { "memory", "safety_margin", T_BYTES, F(safety_margin), 0, 0, "5GiB", "kept free with total_budget=auto" },
-    { "devices", "backend", T_STR, F(backend), 0, 0, "auto", "\"auto\" (cuda when usable, else cpu), \"cpu\" or \"cuda\"" },
-    { "devices", "devices", T_STRINT, F(devices), 0, 0, "all", "\"all\" or a count N (also \"cpu:N\", \"cuda:N\", \"cuda:all\")" },
-    { "devices", "cuda_device_mem_limit", T_BYTES, F(cuda_device_mem_limit), 0, 0, "0", "device memory each CUDA backend may use (0 = all but 2GiB)" },
-    { "devices", "cuda_g2_on_cpu", T_BOOL, F(cuda_g2_on_cpu), 0, 0, "false", "leave the B2 (G2) MSM to the CPU on CUDA backends" },
-    { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2", "workers sharing one device lock" },
-    { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0", "synthesized partitions waiting (0 = devices x workers)" },
-    { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1", "re-synthesis after a device error" },
-    { "synthesis", "workers", T_LONG, F(synth_workers), 1, 256, "1", "parallel partition syntheses" },
-    { "synthesis", "threads", T_LONG, F(threads), 0, 4096, "0", "thread pool width (0 = all CPUs)" },
-    { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params", "where params names resolve" },
-    { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB", "bytes of loaded params kept (LRU)" },
-    { "params", "check", T_BOOL, F(params_check), 0, 0, "true", "blake2b-check a file named in Filecoin's v28 parameters.json before its first use (once per size+mtime)" },
-    { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up" },
-    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines to timeline.file" },
-    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "the timeline's own file (\"\" = no timeline; never the log)" },
-    { "journal", "dir", T_STR, F(journal_dir), 0, 0, "/var/lib/cuzk/journal", "durable job and result records" },
-    { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept" },
-    { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept" },
-    { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions" },
-    { "grpc", "listen", T_STR, F(grpc_listen), 0, 0, "", "Curio's cuzk.v1 gRPC: unix:///path.sock or HOST:PORT (\"\" = none)" },
-    { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)" },
+    { "daemon", "socket", T_STR, F(socket), 0, 0, "/run/cuzk/cuzkd.sock", "unix socket path (\"\" = none)", 0 },
+    { "daemon", "socket_mode", T_STR, F(socket_mode), 0, 0, "0660", "octal permissions of the socket", 0 },
+    { "daemon", "listen", T_STR, F(listen), 0, 0, "", "TCP HOST:PORT (\"\" = none); loopback only without auth_token", 0 },
+    { "daemon", "auth_token", T_STR, F(auth_token), 0, 0, "", "bearer token required on TCP", 0 },
+    { "daemon", "auth_token_file", T_STR, F(auth_token_file), 0, 0, "", "file holding the token (first line)", 0 },
+    { "daemon", "max_body", T_BYTES, F(max_body), 0, 0, "64MiB", "largest request body accepted", 0 },
+    { "daemon", "max_wait", T_LONG, F(max_wait), 0, 86400, "300", "cap of ?wait=SECONDS", 0 },
+    { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "1024", "connections served at once (past it: 503 + Retry-After)", 0 },
+    { "daemon", "max_connections_per_ip", T_LONG, F(max_connections_per_ip), 0, 65536, "256", "TCP connections from one client address (0 = no cap; past it: 503)", 0 },
+    { "daemon", "header_timeout", T_LONG, F(header_timeout), 1, 3600, "5", "seconds a connection has to complete its request's headers (however it trickles them)", 0 },
+    { "daemon", "body_timeout", T_LONG, F(body_timeout), 1, 3600, "60", "seconds a request body may stall", 0 },
+    { "daemon", "body_budget", T_BYTES, F(body_budget), 0, 0, "1GiB", "request bodies buffered at once, all connections (past it: 503 + Retry-After)", 0 },
+    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "128", "partitions per job", 0 },
+    { "daemon", "allow_client_paths", T_BOOL, F(allow_client_paths), 0, 0, "true", "accept absolute params/input paths from clients", 0 },
+    { "daemon", "log_level", T_STR, F(log_level), 0, 0, "info", "debug, info, warn or error", 0 },
+    { "daemon", "pid_file", T_STR, F(pid_file), 0, 0, "", "write the pid here (\"\" = none)", 0 },
+    { "memory", "total_budget", T_STR, F(total_budget), 0, 0, "auto", "\"auto\" (RAM - safety_margin) or a size", 0 },
+    { "memory", "safety_margin", T_BYTES, F(safety_margin), 0, 0, "5GiB", "kept free with total_budget=auto", 0 },
+    { "devices", "backend", T_STR, F(backend), 0, 0, "auto", "\"auto\" (cuda when usable, else cpu), \"cpu\" or \"cuda\"", 0 },
+    { "devices", "devices", T_STRINT, F(devices), 0, 0, "all", "\"all\" or a count N (also \"cpu:N\", \"cuda:N\", \"cuda:all\")", 0 },
+    { "devices", "cuda_device_mem_limit", T_BYTES, F(cuda_device_mem_limit), 0, 0, "0", "device memory each CUDA backend may use (0 = all but 2GiB)", 0 },
+    { "devices", "cuda_g2_on_cpu", T_BOOL, F(cuda_g2_on_cpu), 0, 0, "false", "leave the B2 (G2) MSM to the CPU on CUDA backends", 0 },
+    { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2", "workers sharing one device lock", 0 },
+    { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0", "synthesized partitions waiting (0 = devices x workers)", 0 },
+    { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1", "re-synthesis after a device error", 0 },
+    { "synthesis", "workers", T_LONG, F(synth_workers), 1, 256, "1", "parallel partition syntheses", 0 },
+    { "synthesis", "threads", T_LONG, F(threads), 0, 4096, "0", "thread pool width (0 = all CPUs)", 0 },
+    { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params", "where params names resolve", 0 },
+    { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB", "bytes of loaded params kept (LRU)", 0 },
+    { "params", "check", T_BOOL, F(params_check), 0, 0, "true", "blake2b-check a file named in Filecoin's v28 parameters.json before its first use (once per size+mtime)", 0 },
+    { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up", F(npreload) },
+    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines to timeline.file", 0 },
+    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "the timeline's own file (\"\" = no timeline; never the log)", 0 },
+    { "journal", "dir", T_STR, F(journal_dir), 0, 0, "/var/lib/cuzk/journal", "durable job and result records", 0 },
+    { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept", 0 },
+    { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept", 0 },
+    { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions", 0 },
+    { "grpc", "listen", T_STR, F(grpc_listen), 0, 0, "", "Curio's cuzk.v1 gRPC: unix:///path.sock or HOST:PORT (\"\" = none)", 0 },
+    { "grpc", "allow_from", T_LIST, F(grpc_allow_from), 0, 0, "", "client CIDRs a TCP grpc.listen serves without a token (loopback always)", F(ngrpc_allow_from) },
+    { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)", 0 },
+    { "test", "grpc_peer", T_STR, F(test_grpc_peer), 0, 0, "", "TESTS ONLY: the peer a TCP gRPC call is checked as (e.g. ipv4:192.0.2.9:1)", 0 },
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -149,7 +160,7 @@ static int set_text(cz_ctx_t *ctx, cz_dconfig_t *cfg, const key_def *k, const ch
         return CZ_OK;
     case T_LIST: {
         char ***lp = (char ***)p;
-        size_t *np = (size_t *)((char *)cfg + offsetof(cz_dconfig_t, npreload));
+        size_t *np = (size_t *)((char *)cfg + k->count_off);
         char **l = NULL;
         size_t n = 0;
         const char *s = v;
@@ -263,7 +274,7 @@ static int setting_text(cz_ctx_t *ctx, const char *path, const key_def *k, confi
                                k->section, k->name, i);
             const char *v = config_setting_get_string(e);
             if (strchr(v, ',') || !*v)
-                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s[%d]: '%s' is not a params name",
+                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s[%d]: '%s' is empty or has a comma",
                                path, line, k->section, k->name, i, v);
             int m = snprintf(buf + n, cap - n, "%s%s", n ? "," : "", v);
             if (m < 0 || (size_t)m >= cap - n)
@@ -385,10 +396,53 @@ int cz_dconfig_devices(cz_ctx_t *ctx, const cz_dconfig_t *cfg, const char **kind
     return CZ_OK;
 }
 
-static bool is_loopback(const char *host)
+/* |key|'s HOST:PORT -> host (brackets of [v6] removed). CZ_EINVAL naming the key. */
+static int split_host(cz_ctx_t *ctx, const char *key, const char *a, char *host, size_t cap)
 {
-    return !strcmp(host, "127.0.0.1") || !strcmp(host, "localhost") || !strcmp(host, "::1") ||
-           !strncmp(host, "127.", 4);
+    const char *colon = strrchr(a, ':');
+    char *end;
+    long port = colon ? strtol(colon + 1, &end, 10) : -1;
+    if (!colon || colon == a || colon[1] == '\0' || *end || port < 0 || port > 65535)
+        return cz_fail(ctx, CZ_EINVAL, "%s: '%s' is not HOST:PORT", key, a);
+    size_t hl = (size_t)(colon - a);
+    if (hl >= cap)
+        return cz_fail(ctx, CZ_EINVAL, "%s: host too long", key);
+    memcpy(host, a, hl);
+    host[hl] = '\0';
+    if (hl > 2 && host[0] == '[' && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    return CZ_OK;
+}
+
+/* A token file must be the daemon's secret: no group or other access. */
+static int read_token_file(cz_ctx_t *ctx, cz_dconfig_t *cfg)
+{
+    const char *path = cfg->auth_token_file;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cz_fail(ctx, CZ_EIO, "daemon.auth_token_file: %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077)) {
+        fclose(f);
+        return cz_fail(ctx, CZ_EINVAL, "daemon.auth_token_file: %s has mode %04o: group or others "
+                       "may read or change the token; chmod 600 it", path,
+                       (unsigned)(st.st_mode & 07777));
+    }
+    char line[512] = "";
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    fclose(f);
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!*line)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.auth_token_file: %s is empty", path);
+    char *dup = strdup(line);
+    if (!dup)
+        return cz_fail(ctx, CZ_ENOMEM, "token");
+    free(cfg->auth_token);
+    cfg->auth_token = dup;
+    return CZ_OK;
 }
 
 /* grpc.listen: unix:///ABS/PATH, or HOST:PORT on loopback unless a token is set (as for HTTP) */
@@ -400,7 +454,16 @@ static int validate_grpc_listen(cz_ctx_t *ctx, const cz_dconfig_t *cfg)
                    "libgrpc-dev, libprotobuf-c-dev and protobuf-c-compiler: run scripts/deps.sh "
                    "and rebuild)", a);
 #else
+    cz_allow_t allow;
+    if (cz_allow_parse(ctx, cfg->grpc_allow_from, cfg->ngrpc_allow_from, &allow) != CZ_OK) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
+        return cz_fail(ctx, CZ_EINVAL, "grpc.allow_from: %s", msg);
+    }
     if (!strncmp(a, "unix:", 5)) {
+        if (cfg->ngrpc_allow_from)
+            return cz_fail(ctx, CZ_EINVAL, "grpc.allow_from: set, but grpc.listen '%s' is a unix "
+                           "socket (its file mode decides who may connect)", a);
         const char *path = a + 5;
         if (!strncmp(path, "//", 2))
             path += 2;
@@ -411,23 +474,13 @@ static int validate_grpc_listen(cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     }
     if (strstr(a, "://"))
         return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': want unix:///PATH or HOST:PORT", a);
-    const char *colon = strrchr(a, ':');
-    char *end;
-    long port = colon ? strtol(colon + 1, &end, 10) : -1;
-    if (!colon || colon == a || *end || port < 0 || port > 65535)
-        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s' is neither unix:///PATH nor HOST:PORT", a);
     char host[256];
-    size_t hl = (size_t)(colon - a);
-    if (hl >= sizeof host)
-        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: host too long");
-    memcpy(host, a, hl);
-    host[hl] = '\0';
-    if (hl > 2 && host[0] == '[' && host[hl - 1] == ']') {
-        memmove(host, host + 1, hl - 2);
-        host[hl - 2] = '\0';
-    }
-    if (!*cfg->auth_token && !is_loopback(host))
-        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s' is not a loopback address; set "
+    int rc = split_host(ctx, "grpc.listen", a, host, sizeof host);
+    if (rc != CZ_OK)
+        return rc;
+    if (!*cfg->auth_token && !cfg->ngrpc_allow_from && !cz_host_is_loopback(host))
+        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s' is not a loopback address (every address "
+                       "it resolves to must be); set grpc.allow_from (the clients' addresses) or "
                        "daemon.auth_token (or auth_token_file) to serve gRPC beyond this host", a);
     return CZ_OK;
 #endif
@@ -462,41 +515,25 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
         return cz_fail(ctx, CZ_EINVAL, "journal.dir is empty (the journal is required)");
     if (cfg->max_body < 1024)
         return cz_fail(ctx, CZ_EINVAL, "daemon.max_body: %zu is below 1024 bytes", cfg->max_body);
-    if (*cfg->auth_token_file) {
-        FILE *f = fopen(cfg->auth_token_file, "r");
-        char line[512] = "";
-        if (!f)
-            return cz_fail(ctx, CZ_EIO, "daemon.auth_token_file: %s: %s", cfg->auth_token_file,
-                           strerror(errno));
-        if (!fgets(line, sizeof line, f))
-            line[0] = '\0';
-        fclose(f);
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!*line)
-            return cz_fail(ctx, CZ_EINVAL, "daemon.auth_token_file: %s is empty", cfg->auth_token_file);
-        char *dup = strdup(line);
-        if (!dup)
-            return cz_fail(ctx, CZ_ENOMEM, "token");
-        free(cfg->auth_token);
-        cfg->auth_token = dup;
-    }
+    if (cfg->body_budget / CZ_HTTP_BODY_COST < cfg->max_body)
+        return cz_fail(ctx, CZ_EINVAL, "daemon.body_budget: %zu is below %d x daemon.max_body (%zu; "
+                       "a body counts %d times its size): a largest body could never be accepted",
+                       cfg->body_budget, CZ_HTTP_BODY_COST, cfg->max_body, CZ_HTTP_BODY_COST);
+    if (*cfg->auth_token_file && (rc = read_token_file(ctx, cfg)) != CZ_OK)
+        return rc;
     if (*cfg->grpc_listen && (rc = validate_grpc_listen(ctx, cfg)) != CZ_OK)
         return rc;
+    if (!*cfg->grpc_listen && cfg->ngrpc_allow_from)
+        return cz_fail(ctx, CZ_EINVAL, "grpc.allow_from: set, but grpc.listen is empty");
     if (*cfg->listen) {
-        const char *colon = strrchr(cfg->listen, ':');
-        long port = colon ? strtol(colon + 1, &end, 10) : -1;
-        if (!colon || colon == cfg->listen || *end || port < 0 || port > 65535)
-            return cz_fail(ctx, CZ_EINVAL, "daemon.listen: '%s' is not HOST:PORT", cfg->listen);
         char host[256];
-        size_t hl = (size_t)(colon - cfg->listen);
-        if (hl >= sizeof host)
-            return cz_fail(ctx, CZ_EINVAL, "daemon.listen: host too long");
-        memcpy(host, cfg->listen, hl);
-        host[hl] = '\0';
-        if (!*cfg->auth_token && !is_loopback(host))
+        if ((rc = split_host(ctx, "daemon.listen", cfg->listen, host, sizeof host)) != CZ_OK)
+            return rc;
+        if (!*cfg->auth_token && !cz_host_is_loopback(host))
             return cz_fail(ctx, CZ_EINVAL,
-                           "daemon.listen: '%s' is not a loopback address; set daemon.auth_token "
-                           "(or auth_token_file) to serve TCP beyond this host", cfg->listen);
+                           "daemon.listen: '%s' is not a loopback address (every address it "
+                           "resolves to must be); set daemon.auth_token (or auth_token_file) to "
+                           "serve TCP beyond this host", cfg->listen);
     }
     return CZ_OK;
 }
@@ -524,12 +561,15 @@ void cz_dconfig_print(const cz_dconfig_t *cfg, FILE *out)
         case T_BOOL: fprintf(out, "%s;", *(const bool *)p ? "true" : "false"); break;
         case T_LONG: fprintf(out, "%ld;", *(const long *)p); break;
         case T_BYTES: fprintf(out, "\"%zu\";", *(const size_t *)p); break;
-        case T_LIST:
+        case T_LIST: {
+            char *const *l = *(char **const *)p;
+            size_t n = *(const size_t *)((const char *)cfg + k->count_off);
             fputc('[', out);
-            for (size_t j = 0; j < cfg->npreload; j++)
-                fprintf(out, "%s\"%s\"", j ? ", " : " ", cfg->preload[j]);
+            for (size_t j = 0; j < n; j++)
+                fprintf(out, "%s\"%s\"", j ? ", " : " ", l[j]);
             fprintf(out, " ];");
             break;
+        }
         }
         fprintf(out, "   # %s\n", k->help);
     }
@@ -545,5 +585,6 @@ void cz_dconfig_clear(cz_dconfig_t *cfg)
             free(*(char **)p);
     }
     free_list(cfg->preload, cfg->npreload);
+    free_list(cfg->grpc_allow_from, cfg->ngrpc_allow_from);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -37,7 +37,11 @@ typedef struct cz_dconfig {
     char *auth_token_file;     /* read at start-up when set */
     size_t max_body;           /* request body limit in bytes */
     long max_wait;             /* cap of ?wait=SECONDS */
-    long max_connections;
+    long max_connections;      /* served at once; past it a request gets 503 + Retry-After */
+    long max_connections_per_ip;  /* TCP, per client address; 0 = no cap */
+    long header_timeout;       /* seconds of silence allowed before the headers are complete */
+    long body_timeout;         /* seconds of silence allowed within a body */
+    size_t body_budget;        /* bytes of request bodies buffered at once */
     long max_partitions;       /* per job */
     bool allow_client_paths;   /* accept absolute params / input paths from clients */
     char *log_level;
@@ -72,8 +76,12 @@ typedef struct cz_dconfig {
     long shutdown_grace;       /* seconds SIGTERM waits for running partitions */
     /* grpc (daemon/grpc/grpc_server.h) */
     char *grpc_listen;         /* "unix:///path.sock" or HOST:PORT; "" = none */
+    char **grpc_allow_from;    /* client CIDRs served without a token on TCP (daemon/netaddr.h) */
+    size_t ngrpc_allow_from;
     /* test */
     char *fault;               /* fault injection spec (core/fault.h); "" = none */
+    char *test_grpc_peer;      /* "" or the peer TCP gRPC calls are checked as (tests: only
+                                * loopback can be bound here, and loopback is always allowed) */
 } cz_dconfig_t;
 
 /* Fill with the defaults (strings owned). CZ_ENOMEM only. */

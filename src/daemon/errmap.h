@@ -66,6 +66,8 @@
       "shutting down (submits refused); a backend not usable")                                \
     X(OUT_OF_MEMORY, 503, "out_of_memory", CZ_GRPC_RESOURCE_EXHAUSTED,                         \
       "the daemon is out of memory; retry later")                                             \
+    X(BUSY, 503, "busy", CZ_GRPC_RESOURCE_EXHAUSTED,                                           \
+      "the connection limits or `daemon.body_budget` reached; retry after `Retry-After` seconds") \
     X(STORAGE_UNAVAILABLE, 503, "storage_unavailable", CZ_GRPC_UNAVAILABLE,                    \
       "the journal could not be written (disk full or failing) or a file read; retry later")
 

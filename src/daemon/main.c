@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "daemon/config.h"
@@ -58,6 +59,29 @@ static void usage(FILE *f)
             "NOT available"
 #endif
     );
+}
+
+/*
+ * Each HTTP connection is a descriptor: raise the soft limit to the hard
+ * one (the usual 1024 is below daemon.max_connections' default), and say
+ * so when even that is short of the connections allowed plus room for the
+ * journal, params files and gRPC.
+ */
+static void raise_fd_limit(const cz_dconfig_t *cfg)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl))
+        return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    rlim_t want = (rlim_t)cfg->max_connections * (*cfg->socket && *cfg->listen ? 2 : 1) + 256;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want)
+        CZ_LOGW("file descriptor limit low", "nofile=%llu want=%llu hint=\"raise LimitNOFILE, or "
+                "lower daemon.max_connections\"", (unsigned long long)rl.rlim_cur,
+                (unsigned long long)want);
 }
 
 int main(int argc, char **argv)
@@ -143,6 +167,7 @@ int main(int argc, char **argv)
     cz_log_level_t level = CZ_LOG_INFO;
     cz_log_level_parse(cfg.log_level, &level);
     cz_log_set_level(level);
+    raise_fd_limit(&cfg);
 
     /* SIGTERM/SIGINT are blocked in every thread and taken by sigwait below;
      * SIGPIPE is ignored (clients may hang up mid-reply) */

@@ -8,7 +8,11 @@ client (python3-grpcio), no proving params needed:
   - grpc.listen on a path that is not a socket, or that another live cuzkd
     serves -> start-up refused, naming the path;
   - TCP with daemon.auth_token: no token or a wrong one -> UNAUTHENTICATED,
-    the right one -> answered.
+    the right one -> answered;
+  - TCP on port 0: the log names the port bound; with grpc.allow_from set,
+    a loopback caller is answered without a token (the allowlist's
+    refusals of other peers are test_netaddr's: nothing but loopback
+    may be bound here).
 
 Usage: daemon_grpc_listen.py BIN_DIR DESCRIPTOR. Every wait is bounded;
 exit 77 (skip) without grpcio / protobuf.
@@ -197,6 +201,77 @@ def main():
     if b.wait(timeout=60) != 0:
         fail("cuzkd (TCP) exit status after SIGTERM")
     ok("TCP with daemon.auth_token: UNAUTHENTICATED without the right Bearer token, answered with it")
+
+    # ---- TCP on port 0 (the port logged), grpc.allow_from ---------------------------------
+    mark = os.path.getsize(os.path.join(tmp, "daemon.log"))
+    c, c_http = cuzkd("c", "127.0.0.1:0", "--set", "daemon.auth_token=s3cret",
+                      "--set", "grpc.allow_from=10.1.2.0/24,192.0.2.7,fd00::/8")
+    ready(c, c_http)
+    port = None
+    for _ in range(100):   # <= 10 s
+        log.flush()
+        with open(os.path.join(tmp, "daemon.log"), "rb") as f:
+            f.seek(mark)
+            for line in f.read().decode(errors="replace").splitlines():
+                if 'msg="listening" grpc=127.0.0.1:' in line:
+                    port = int(line.split("grpc=127.0.0.1:")[1].split()[0])
+        if port:
+            break
+        time.sleep(0.1)
+    if not port:
+        fail("grpc.listen 127.0.0.1:0: no 'listening grpc=127.0.0.1:PORT' line with the bound port")
+    tcp_ready(c, port)
+    api = CuzkV1(DESC, "127.0.0.1:%d" % port)
+    for md in (None, [("authorization", "Bearer wrong")], [("authorization", "Bearer s3cret")]):
+        api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10, metadata=md)
+    api.close()
+    c.send_signal(signal.SIGTERM)
+    if c.wait(timeout=60) != 0:
+        fail("cuzkd (allow_from) exit status after SIGTERM")
+    ok("grpc.listen 127.0.0.1:0 logs its bound port %d; with grpc.allow_from set, loopback calls "
+       "are answered with or without the token" % port)
+
+    # ---- a peer outside grpc.allow_from (test.grpc_peer stands in for a remote address) ----
+    for peer, allowed in (("ipv4:10.1.2.77:4000", True), ("ipv6:%5Bfd00::9%5D:4000", True),
+                          ("ipv4:10.1.3.77:4000", False), ("ipv6:[2001:db8::9]:4000", False)):
+        d, d_http = cuzkd("d", "127.0.0.1:0", "--set", "daemon.auth_token=s3cret",
+                          "--set", "grpc.allow_from=10.1.2.0/24,fd00::/8",
+                          "--set", "test.grpc_peer=" + peer)
+        ready(d, d_http)
+        dport = None
+        for _ in range(100):
+            log.flush()
+            with open(os.path.join(tmp, "daemon.log"), "rb") as f:
+                lines = [ln for ln in f.read().decode(errors="replace").splitlines()
+                         if 'msg="listening" grpc=127.0.0.1:' in ln]
+            if lines:
+                dport = int(lines[-1].split("grpc=127.0.0.1:")[1].split()[0])
+                if dport != port:
+                    break
+            time.sleep(0.1)
+        tcp_ready(d, dport)
+        api = CuzkV1(DESC, "127.0.0.1:%d" % dport)
+        for md in (None, [("authorization", "Bearer wrong")]):
+            try:
+                api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10, metadata=md)
+                if not allowed:
+                    fail("peer %s (not in allow_from) was answered" % peer)
+            except grpc.RpcError as e:
+                if allowed:
+                    fail("peer %s (in allow_from): %s %s" % (peer, e.code(), e.details()))
+                if e.code() != grpc.StatusCode.PERMISSION_DENIED or peer not in e.details():
+                    fail("peer %s: %s '%s', want PERMISSION_DENIED naming the peer"
+                         % (peer, e.code(), e.details()))
+        # the token still opens the door from anywhere
+        api.call("GetStatus", api.msg("GetStatusRequest"), timeout=10,
+                 metadata=[("authorization", "Bearer s3cret")])
+        api.close()
+        d.send_signal(signal.SIGTERM)
+        if d.wait(timeout=60) != 0:
+            fail("cuzkd (peer %s) exit status after SIGTERM" % peer)
+        port = dport
+    ok("every call's peer checked against grpc.allow_from: inside answered, outside "
+       "PERMISSION_DENIED naming the peer (unless it carries the token)")
 
 
 try:

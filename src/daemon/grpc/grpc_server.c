@@ -22,6 +22,8 @@
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/string_util.h>
 #include <grpc/support/time.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,6 +37,7 @@
 
 #include "daemon/grpc/service.h"
 #include "daemon/log.h"
+#include "daemon/netaddr.h"
 
 /* How long cz_grpc_stop lets the calls in flight send their answers before cancelling. */
 #define CZ_GRPC_DRAIN_S 10
@@ -72,7 +75,9 @@ struct cz_grpc {
     grpc_completion_queue *cq;
     pthread_t cq_thread;
     bool cq_thread_started;
-    bool tcp_token;                /* TCP with daemon.auth_token: check every call */
+    bool tcp;                      /* a TCP listener: every call's peer and token are checked */
+    bool tcp_token;                /* TCP with daemon.auth_token */
+    cz_allow_t allow;              /* grpc.allow_from (n = 0: the token alone decides) */
     char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     tag_t t_shutdown;
 
@@ -221,6 +226,42 @@ static bool token_ok(const struct cz_grpc *g, const grpc_metadata_array *md)
     return ok;
 }
 
+/*
+ * Whether this call may go on, checked on every call (a connection's peer
+ * could be anyone once the listener is not loopback-only). Refused calls
+ * are answered here: PERMISSION_DENIED naming the peer when an allowlist
+ * is set and neither it nor a token admits the call, UNAUTHENTICATED when
+ * only the token decides.
+ */
+static bool call_admitted(call_t *c)
+{
+    struct cz_grpc *g = c->g;
+    if (!g->tcp)
+        return true;   /* a unix socket: its file mode decided */
+    if (g->allow.n) {
+        char *peer = *g->cfg->test_grpc_peer ? gpr_strdup(g->cfg->test_grpc_peer)
+                                              : grpc_call_get_peer(c->call);
+        bool ok = peer && cz_peer_allowed(&g->allow, peer);
+        if (!ok && !(g->tcp_token && token_ok(g, &c->md))) {
+            char d[300];
+            snprintf(d, sizeof d, "peer %.200s is not in grpc.allow_from%s", peer ? peer : "(unknown)",
+                     g->tcp_token ? " and sent no valid \"authorization: Bearer\" token" : "");
+            CZ_LOGW("grpc call refused", "peer=%s", peer ? peer : "?");
+            gpr_free(peer);
+            reply_now(c, GRPC_STATUS_PERMISSION_DENIED, d);
+            return false;
+        }
+        gpr_free(peer);
+        return true;
+    }
+    if (g->tcp_token && !token_ok(g, &c->md)) {
+        reply_now(c, GRPC_STATUS_UNAUTHENTICATED, "authorization: this TCP listener needs "
+                                                  "\"Bearer <daemon.auth_token>\"");
+        return false;
+    }
+    return true;
+}
+
 static void on_new(call_t *c)
 {
     struct cz_grpc *g = c->g;
@@ -234,11 +275,8 @@ static void on_new(call_t *c)
         call_unref(c);
     const char *m = (const char *)GRPC_SLICE_START_PTR(c->details.method);
     size_t ml = GRPC_SLICE_LENGTH(c->details.method);
-    if (g->tcp_token && !token_ok(g, &c->md)) {
-        reply_now(c, GRPC_STATUS_UNAUTHENTICATED, "authorization: this TCP listener needs "
-                                                  "\"Bearer <daemon.auth_token>\"");
+    if (!call_admitted(c))
         return;
-    }
     if (!(c->fn = cz__grpc_method(m, ml))) {
         char d[300];
         snprintf(d, sizeof d, "%.*s: not a method of cuzk.v1.ProvingEngine", (int)(ml < 200 ? ml : 200), m);
@@ -388,7 +426,11 @@ static int bind_listener(cz_ctx_t *ctx, struct cz_grpc *g)
         snprintf(target, sizeof target, "unix:%s", path);
     } else {
         snprintf(target, sizeof target, "%s", addr);
+        g->tcp = true;
         g->tcp_token = *g->cfg->auth_token != '\0';
+        int rc = cz_allow_parse(ctx, g->cfg->grpc_allow_from, g->cfg->ngrpc_allow_from, &g->allow);
+        if (rc != CZ_OK)
+            return rc;
     }
     grpc_server_credentials *cr = grpc_insecure_server_credentials_create();
     mode_t old = unix_sock ? umask(0777 & ~mode) : 0;
@@ -402,8 +444,14 @@ static int bind_listener(cz_ctx_t *ctx, struct cz_grpc *g)
     }
     if (unix_sock && chmod(g->socket_path, mode))
         return cz_fail(ctx, CZ_EIO, "grpc.listen: chmod %s: %s", g->socket_path, strerror(errno));
-    CZ_LOGI("listening", "grpc=%s mode=%s auth=%s", addr, unix_sock ? g->cfg->socket_mode : "-",
-            g->tcp_token ? "token" : "none");
+    char shown[300];   /* with the port bound: HOST:0 asks the kernel for one */
+    if (unix_sock)
+        snprintf(shown, sizeof shown, "%s", addr);
+    else
+        snprintf(shown, sizeof shown, "%.*s:%d", (int)(strrchr(addr, ':') - addr), addr, port);
+    CZ_LOGI("listening", "grpc=%s mode=%s auth=%s%s allow_from=%zu", shown,
+            unix_sock ? g->cfg->socket_mode : "-", g->tcp_token ? "token" : "none",
+            g->allow.n ? "+allowlist" : "", g->allow.n);
     return CZ_OK;
 }
 

@@ -7,9 +7,13 @@
  *   unix:///path/cuzk.sock  the socket's directory is created (0755) when
  *       missing; a stale socket (its daemon died) is replaced; a live one
  *       is refused; the socket gets daemon.socket_mode (0660).
- *   HOST:PORT  plaintext HTTP/2 on TCP: loopback unless daemon.auth_token is
- *       set (config.c refuses it); with a token, every call must carry the
- *       metadata "authorization: Bearer <token>" (UNAUTHENTICATED otherwise).
+ *   HOST:PORT  plaintext HTTP/2 on TCP (port 0: a free one, logged): loopback
+ *       unless grpc.allow_from or daemon.auth_token is set (config.c refuses
+ *       it). Every call is checked: with grpc.allow_from, a call is served
+ *       when its peer is loopback or in the list (daemon/netaddr.h), or it
+ *       carries the token, else PERMISSION_DENIED naming the peer; without
+ *       a list and with a token, it must carry the metadata
+ *       "authorization: Bearer <token>" (UNAUTHENTICATED otherwise).
  * Messages up to 256 MiB both ways (Curio's limits; gRPC answers
  * RESOURCE_EXHAUSTED beyond). A call's deadline is gRPC's: when it passes,
  * or the client cancels, the call's waiting ends (service.h says what

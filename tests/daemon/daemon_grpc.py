@@ -228,7 +228,7 @@ def main():
                          "comm_r != H(comm_c, comm_r_last)", "tampered C1 (the native check)")
     # the C1 of sector 7 sent as sector 8 (wrapper and fields agree), or for another miner,
     # or under another registered_proof: named before any work
-    expect_failed(api, porep_request(api, wrapper(c1s[7][1], 8), 8),
+    expect_failed(api, porep_request(api, wrapper(c1s[7][1], 8), 8, request_id="porep-1000-8-c1-of-7"),
                   "miner_id 1000, sector_number 8: the C1 is not of this sector",
                   "the C1 of another sector")
     other = api.msg("SubmitProofRequest", request_id="porep-1001-7",

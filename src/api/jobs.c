@@ -1,6 +1,7 @@
 /*
  * api/jobs.c — a prover's jobs: submit (validate and prepare), the stager
- * thread (params, then the engine), the engine's completion callback, and
+ * thread (ready jobs by priority to the engine; params loads beside it,
+ * api/pload.c), the engine's completion callback, and
  * status, wait, proof, cancel, forget (cuzk.h; phases and locking in
  * api/prover_int.h).
  *
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "groth16/params.h"
 #include "groth16/proof.h"
 
 /* ---- submit -------------------------------------------------------------------- */
@@ -163,7 +165,7 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
 /*
  * Record the outcome (|proof| and |inputs| are taken), give back the params and the
  * kind's resources, wake the waiters, then call the job's callback.
- * p->mu NOT held; the caller owns the job's transition (LOADING or ENGINE).
+ * p->mu NOT held; the caller owns the job's transition (STAGING or ENGINE).
  */
 static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, const char *msg,
                     uint8_t *proof, size_t proof_len, cz_fr *inputs, const cz_job_timings_t *t)
@@ -278,37 +280,61 @@ static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
 
 /* ---- the stager ----------------------------------------------------------------- */
 
-/* The STAGED job to start next: priority (higher first), then submit order (p->mu held). */
-static pjob_t *next_staged(cz_prover_t *p)
+/* Ready for the stager: new, or waiting for a load that has ended, or canceled while it waited. */
+static bool ready(const pjob_t *j)
+{
+    return j->phase == PJ_STAGED || (j->phase == PJ_PARAMS && (j->cancel || j->pload->done));
+}
+
+/* Canceled first (ending one is instant), then priority (higher first), then submit order. */
+static bool goes_before(const pjob_t *a, const pjob_t *b)
+{
+    if (a->cancel != b->cancel)
+        return a->cancel;
+    if (a->priority != b->priority)
+        return a->priority > b->priority;
+    return a->id < b->id;
+}
+
+/* The ready job to take next, or NULL (p->mu held). */
+static pjob_t *next_ready(cz_prover_t *p)
 {
     CZ_ASSERT(cz_mutex_held(&p->mu));
     pjob_t *best = NULL;
     for (pjob_t *j = p->jobs; j; j = j->next)
-        if (j->phase == PJ_STAGED &&
-            (!best || j->priority > best->priority ||
-             (j->priority == best->priority && j->id < best->id)))
+        if (ready(j) && (!best || goes_before(j, best)))
             best = j;
     return best;
 }
 
-/* Params for |j| (acquired and checked against its shape), then the engine. p->mu NOT held. */
-static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
+/* A job nobody will start now: STAGED, or waiting for its params (p->mu held). */
+static pjob_t *next_unstarted(cz_prover_t *p)
 {
-    /* the input's expensive checks first: a bad C1 fails in milliseconds, not after a
-     * multi-GB params load */
-    int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
+    CZ_ASSERT(cz_mutex_held(&p->mu));
+    for (pjob_t *j = p->jobs; j; j = j->next)
+        if (j->phase == PJ_STAGED || j->phase == PJ_PARAMS)
+            return j;
+    return NULL;
+}
+
+/* Wrap the ctx's shape message: "params P do not fit SUMMARY: ..." (callers grep for it). */
+static int does_not_fit(cz_ctx_t *ctx, int rc, const pjob_t *j)
+{
+    char m[256];
+    snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
+    return cz_fail(ctx, rc, "params %s do not fit %s: %s", j->params_path, j->kj.summary, m);
+}
+
+/*
+ * |j| (STAGING, params loaded, *pe its reference) to the engine. The reference
+ * is the job's from here (end_job releases it). p->mu NOT held.
+ */
+static int submit_to_engine(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j, cz_pentry_t *pe)
+{
+    int rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape);
     if (rc != CZ_OK)
-        return rc;
-    cz_pentry_t *pe = NULL;
-    double load_ms = 0;
-    rc = cz_pcache_acquire(p->pcache, ctx, j->params_path, &pe, &load_ms);
-    if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
-        char m[256];
-        snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
-        cz_fail(ctx, rc, "params %s do not fit %s: %s", j->params_path, j->kj.summary, m);
-    }
+        rc = does_not_fit(ctx, rc, j);
     cz_mutex_lock(&p->mu);
-    j->params_load_ms = load_ms;
     j->pentry = pe;
     bool cancel = j->cancel;
     cz_mutex_unlock(&p->mu);
@@ -332,7 +358,7 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     rc = cz_engine_submit(p->engine, ctx, &spec, &eid);
     cz_mutex_lock(&p->mu);
     if (rc != CZ_OK) {
-        j->phase = PJ_LOADING;
+        j->phase = PJ_STAGING;
         engine_leave(p);
     } else {
         j->eid = eid;
@@ -345,6 +371,74 @@ static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     return rc;
 }
 
+/*
+ * |j|'s params are not loaded: refuse a file of another shape from its count
+ * words (nothing bulk is read), then wait for the file's load (PARAMS; the
+ * stager goes on with other jobs). p->mu NOT held.
+ */
+static int wait_for_load(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
+{
+    int rc = cz_params_check_file_shape(ctx, j->params_path, &j->kj.shape);
+    if (rc == CZ_EMISMATCH || rc == CZ_EINVAL)
+        return does_not_fit(ctx, rc, j);
+    if (rc != CZ_OK)
+        return rc;
+    cz_mutex_lock(&p->mu);
+    if (j->cancel) {
+        rc = cz_fail(ctx, CZ_ECANCELED, "canceled before it started");
+    } else if ((rc = cz__pload_join(p, ctx, j)) == CZ_OK) {
+        j->phase = PJ_PARAMS;
+        pthread_cond_broadcast(&p->changed);
+    }
+    cz_mutex_unlock(&p->mu);
+    return rc;
+}
+
+/* A new job: its input's checks, then its params (cached: the engine; else: a load). */
+static int stage_new(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
+{
+    /* the input's expensive checks first: a bad C1 fails in milliseconds, not after a
+     * multi-GB params load */
+    int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
+    if (rc != CZ_OK)
+        return rc;
+    double t0 = cz_mono_ms();
+    cz_pentry_t *pe = NULL;
+    if (!cz_pcache_acquire_loaded(p->pcache, j->params_path, &pe))
+        return wait_for_load(p, ctx, j);
+    cz_mutex_lock(&p->mu);
+    j->params_load_ms = cz_mono_ms() - t0;
+    cz_mutex_unlock(&p->mu);
+    return submit_to_engine(p, ctx, j, pe);
+}
+
+/* A job whose load has ended (or that was canceled while it waited): it leaves the load. */
+static int stage_loaded(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
+{
+    cz_mutex_lock(&p->mu);
+    pload_t *l = j->pload;
+    bool cancel = j->cancel;
+    int rc = l->done ? l->rc : CZ_OK;
+    cz_pentry_t *pe = !cancel && rc == CZ_OK ? l->entry : NULL;
+    if (pe)   /* the job's own reference: the load's goes when the load is reaped */
+        cz_pcache_retain(p->pcache, pe);
+    if (rc != CZ_OK)
+        cz_fail(ctx, rc, "%s", l->message);
+    j->params_load_ms = (cz_mono_s() - j->t_params_wait) * 1e3;
+    cz__pload_leave(p, j);
+    cz_mutex_unlock(&p->mu);
+    if (cancel)
+        return cz_fail(ctx, CZ_ECANCELED, "canceled while its params were loading");
+    return rc != CZ_OK ? rc : submit_to_engine(p, ctx, j, pe);
+}
+
+/* End |j| (STAGING) with the outcome of a failed or canceled staging. */
+static void end_unstaged(cz_prover_t *p, pjob_t *j, int rc, const char *msg)
+{
+    end_job(p, j, rc == CZ_ECANCELED ? CZ_JOB_CANCELED : CZ_JOB_FAILED, rc, msg, NULL, 0, NULL,
+            NULL);
+}
+
 void *cz__prover_stager(void *arg)
 {
     cz_prover_t *p = arg;
@@ -353,34 +447,34 @@ void *cz__prover_stager(void *arg)
         return NULL;
     cz_mutex_lock(&p->mu);
     while (!p->stopping) {
-        pjob_t *j = next_staged(p);
+        cz__pload_reap(p, false);
+        pjob_t *j = next_ready(p);
         if (!j) {
             cz_cond_wait(&p->work, &p->mu);
             continue;
         }
-        j->phase = PJ_LOADING;
-        j->t_staged = cz_mono_s();
-        bool cancel = j->cancel;
+        bool fresh = j->phase == PJ_STAGED;
+        j->phase = PJ_STAGING;
+        if (fresh)
+            j->t_staged = cz_mono_s();
         pthread_cond_broadcast(&p->changed);
         cz_mutex_unlock(&p->mu);
         cz_ctx_clear(ctx);
-        int rc = cancel ? cz_fail(ctx, CZ_ECANCELED, "canceled before it started") : stage(p, ctx, j);
+        int rc = fresh ? stage_new(p, ctx, j) : stage_loaded(p, ctx, j);
         if (rc != CZ_OK)
-            end_job(p, j, rc == CZ_ECANCELED ? CZ_JOB_CANCELED : CZ_JOB_FAILED, rc,
-                    cz_ctx_message(ctx), NULL, 0, NULL, NULL);
+            end_unstaged(p, j, rc, cz_ctx_message(ctx));
         cz_mutex_lock(&p->mu);
     }
-    /* jobs never staged end CANCELED: nobody will start them */
-    for (;;) {
-        pjob_t *j = next_staged(p);
-        if (!j)
-            break;
-        j->phase = PJ_LOADING;
+    /* jobs not started end CANCELED: nobody will start them; then the loads end */
+    pjob_t *j;
+    while ((j = next_unstarted(p))) {
+        j->phase = PJ_STAGING;
+        cz__pload_leave(p, j);
         cz_mutex_unlock(&p->mu);
-        end_job(p, j, CZ_JOB_CANCELED, CZ_ECANCELED, "the prover is shutting down", NULL, 0, NULL,
-                NULL);
+        end_unstaged(p, j, CZ_ECANCELED, "the prover is shutting down");
         cz_mutex_lock(&p->mu);
     }
+    cz__pload_reap(p, true);
     cz_mutex_unlock(&p->mu);
     cz_ctx_free(ctx);
     return NULL;
@@ -406,7 +500,7 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
     out->id = j->id;
     out->partitions = j->partitions;
     snprintf(out->summary, sizeof out->summary, "%s", j->summary);
-    out->loading_params = j->phase == PJ_LOADING;
+    out->loading_params = j->phase == PJ_PARAMS;
     out->started = j->eid != 0;   /* the engine took it (it stays set once ended) */
     if (j->phase == PJ_ENDED) {
         out->state = j->state;

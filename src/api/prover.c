@@ -246,7 +246,7 @@ void cz_prover_free(cz_prover_t *p)
     pthread_cond_broadcast(&p->changed);
     cz_mutex_unlock(&p->mu);
     if (p->stager_started)
-        pthread_join(p->stager, NULL);   /* no job is LOADING after this */
+        pthread_join(p->stager, NULL);   /* no job is STAGING or PARAMS, no load runs, after this */
     /* every job in the engine ends CANCELED through its callback */
     for (;;) {
         uint64_t eid = 0;

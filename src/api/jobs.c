@@ -447,10 +447,13 @@ void *cz__prover_stager(void *arg)
         return NULL;
     cz_mutex_lock(&p->mu);
     while (!p->stopping) {
+        /* reaping drops p->mu: a stop or a job may have come meanwhile, so every
+         * check below is made after it (a stop missed here would never be woken) */
         cz__pload_reap(p, false);
-        pjob_t *j = next_ready(p);
+        pjob_t *j = p->stopping ? NULL : next_ready(p);
         if (!j) {
-            cz_cond_wait(&p->work, &p->mu);
+            if (!p->stopping)
+                cz_cond_wait(&p->work, &p->mu);
             continue;
         }
         bool fresh = j->phase == PJ_STAGED;

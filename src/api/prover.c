@@ -1,7 +1,8 @@
 /*
  * api/prover.c — the prover's life: configuration, the devices, the
  * engine, the params cache and the kinds' state; version, errors, stats
- * (cuzk.h; the jobs are in api/jobs.c, params in api/params.c).
+ * (cuzk.h; the jobs are in api/jobs.c and api/stager.c, params in
+ * api/params.c and api/pload.c).
  */
 #include "api/prover_int.h"
 #include "api/internal.h"

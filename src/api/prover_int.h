@@ -113,7 +113,7 @@ int cz__err(cz_error_t *err, int code, const char *fmt, ...)
 int cz__err_ctx(cz_error_t *err, const cz_ctx_t *ctx, int rc);
 void cz__err_clear(cz_error_t *err);
 
-/* jobs.c: the stager thread, started by cz_prover_new. */
+/* stager.c: the stager thread, started by cz_prover_new. */
 void *cz__prover_stager(void *arg);
 /* jobs.c: free what an ended or never-started job holds (p->mu NOT held). */
 void cz__pjob_free(cz_prover_t *p, pjob_t *j);

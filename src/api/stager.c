@@ -255,6 +255,11 @@ static int wait_for_load(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
 /* A new job: its input's checks, then its params (cached: the engine; else: a load). */
 static int stage_new(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
 {
+    cz_mutex_lock(&p->mu);
+    bool cancel = j->cancel;
+    cz_mutex_unlock(&p->mu);
+    if (cancel)
+        return cz_fail(ctx, CZ_ECANCELED, "canceled before it started");
     /* the input's expensive checks first: a bad C1 fails in milliseconds, not after a
      * multi-GB params load */
     int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;

@@ -229,7 +229,11 @@ CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, cons
  * refused), the partition count, and the params file (resolved, present).
  * The params are loaded (once, shared through the cache) and checked
  * against the circuit's shape afterwards, asynchronously: a mismatch fails
- * the job with a message naming both. The first porep-c2 job of a sector
+ * the job with a message naming both (a file's counts are checked before
+ * its load starts, so a wrong file is refused without being read). A load
+ * runs beside the other jobs: one whose params are cached is not held
+ * behind it, and a job waiting for one can be canceled at once. A failed
+ * load fails every job waiting for it. The first porep-c2 job of a sector
  * size computes that size's partition shape in this call (~6 s at 32GiB,
  * 0.3 s at 2KiB); later ones take it from the kind's cache.
  * The input is copied; |req| may be freed when this returns.

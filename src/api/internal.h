@@ -6,8 +6,9 @@
  * The fault object (core/fault.h) is test machinery: cuzkd's test.fault
  * key and the tests arm one and hand it to the prover, which passes it to
  * its engine (every ctx the engine makes: synthesis, prep, device region,
- * epilogue) and reaches the PREPARE site in each submit before the kind
- * prepares the job. A program using only cuzk.h never has one.
+ * epilogue), reaches the PREPARE site in each submit before the kind
+ * prepares the job, and the PARAMS_LOAD site in each params load before the
+ * file is read (api/pload.c). A program using only cuzk.h never has one.
  */
 #ifndef CUZK_API_INTERNAL_H
 #define CUZK_API_INTERNAL_H

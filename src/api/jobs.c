@@ -1,6 +1,5 @@
 /*
- * api/jobs.c — a prover's jobs: submit (validate and prepare), the stager
- * thread (params, then the engine), the engine's completion callback, and
+ * api/jobs.c — a prover's jobs: submit (validate and prepare), and
  * status, wait, proof, cancel, forget (cuzk.h; phases and locking in
  * api/prover_int.h).
  *
@@ -16,7 +15,6 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "groth16/proof.h"
 
 /* ---- submit -------------------------------------------------------------------- */
 
@@ -158,234 +156,6 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
     return CZ_OK;
 }
 
-/* ---- ending a job ------------------------------------------------------------------ */
-
-/*
- * Record the outcome (|proof| and |inputs| are taken), give back the params and the
- * kind's resources, wake the waiters, then call the job's callback.
- * p->mu NOT held; the caller owns the job's transition (LOADING or ENGINE).
- */
-static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, const char *msg,
-                    uint8_t *proof, size_t proof_len, cz_fr *inputs, const cz_job_timings_t *t)
-{
-    cz_mutex_lock(&p->mu);
-    cz_pentry_t *pe = j->pentry;
-    bool prepared = j->prepared;
-    j->pentry = NULL;
-    j->prepared = false;
-    cz_mutex_unlock(&p->mu);
-    if (pe)
-        cz_pcache_release(p->pcache, pe);
-    if (prepared)
-        j->kind->release(&j->kj);   /* the engine calls its synthesize no more */
-
-    cz_mutex_lock(&p->mu);
-    j->state = st;
-    j->error = st == CZ_JOB_DONE ? CZ_OK : error ? error : st == CZ_JOB_CANCELED ? CZ_ECANCELED
-                                                                                 : CZ_EINTERNAL;
-    snprintf(j->message, sizeof j->message, "%s", msg && *msg ? msg : st == CZ_JOB_DONE ? "" : cz_strerror(j->error));
-    j->proof = proof;
-    j->proof_len = proof ? proof_len : 0;
-    j->inputs = inputs;
-    if (t)
-        j->t = *t;
-    j->t.params_load = j->params_load_ms;
-    j->t.total = (cz_mono_s() - j->t_accept) * 1e3;
-    if (j->t_staged > 0)
-        j->t.queue_wait += (j->t_staged - j->t_accept) * 1e3;
-    if (st == CZ_JOB_DONE)
-        j->partitions_done = j->partitions;
-    j->phase = PJ_ENDED;
-    cz_job_done_cb *cb = j->on_done;
-    void *user = j->user;
-    uint64_t id = j->id;
-    pthread_cond_broadcast(&p->changed);
-    cz_mutex_unlock(&p->mu);
-    cz__log(&p->log, st == CZ_JOB_DONE ? CZ_LOG_LEVEL_DEBUG : CZ_LOG_LEVEL_INFO, "job ended",
-            "job=%llu state=%s error=%s", (unsigned long long)id, cz_job_state_name(st),
-            cz_err_name(st == CZ_JOB_DONE ? CZ_OK : error));
-    if (cb)
-        cb(user, p, id, st);
-}
-
-/* Jobs in the engine, for the time the engine had work (p->mu held). */
-static void engine_enter(cz_prover_t *p)
-{
-    CZ_ASSERT(cz_mutex_held(&p->mu));
-    if (p->in_engine++ == 0)
-        p->active_since = cz_mono_s();
-}
-
-static void engine_leave(cz_prover_t *p)
-{
-    CZ_ASSERT(cz_mutex_held(&p->mu) && p->in_engine > 0);
-    if (--p->in_engine == 0)
-        p->active_s += cz_mono_s() - p->active_since;
-}
-
-/* The engine's completion callback (an engine thread, no engine lock held). */
-static void engine_done(void *arg, uint64_t eid, cz_job_state_t state)
-{
-    pjob_t *j = arg;
-    cz_prover_t *p = j->prover;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    int err = CZ_OK;
-    const char *msg = "";
-    if (cz_engine_info(p->engine, eid, &info) == CZ_OK) {
-        err = info.error;
-        msg = info.message;
-    }
-    if (state == CZ_JOB_DONE && cz_engine_proof(p->engine, eid, &proof, &len) != CZ_OK) {
-        state = CZ_JOB_FAILED;
-        err = CZ_EINTERNAL;
-        msg = "the engine lost the proof";
-    }
-    if (state == CZ_JOB_DONE && len != j->partitions * CZ_PROOF_BYTES) {
-        state = CZ_JOB_FAILED;
-        err = CZ_EINTERNAL;
-        msg = "proof length does not match the partitions";
-    }
-    /* the public inputs the engine verified the proof against (it keeps them) */
-    cz_fr *inputs = NULL;
-    size_t per = 0;
-    if (state == CZ_JOB_DONE && cz_engine_public_inputs(p->engine, eid, &inputs, &per) != CZ_OK) {
-        state = CZ_JOB_FAILED;
-        err = CZ_ENOMEM;
-        msg = "public inputs";
-    } else if (state == CZ_JOB_DONE && per != j->n_inputs) {
-        state = CZ_JOB_FAILED;
-        err = CZ_EINTERNAL;
-        msg = "the partitions' public inputs do not match the circuit's shape";
-    }
-    if (state != CZ_JOB_DONE) {
-        free(proof);
-        proof = NULL;
-        free(inputs);
-        inputs = NULL;
-    }
-    char m[256];
-    snprintf(m, sizeof m, "%s", msg);
-    cz_mutex_lock(&p->mu);
-    j->partitions_done = info.partitions_done;
-    engine_leave(p);
-    cz_mutex_unlock(&p->mu);
-    cz_engine_forget(p->engine, eid);
-    end_job(p, j, state, err, m, proof, len, inputs, &info.t);
-}
-
-/* ---- the stager ----------------------------------------------------------------- */
-
-/* The STAGED job to start next: priority (higher first), then submit order (p->mu held). */
-static pjob_t *next_staged(cz_prover_t *p)
-{
-    CZ_ASSERT(cz_mutex_held(&p->mu));
-    pjob_t *best = NULL;
-    for (pjob_t *j = p->jobs; j; j = j->next)
-        if (j->phase == PJ_STAGED &&
-            (!best || j->priority > best->priority ||
-             (j->priority == best->priority && j->id < best->id)))
-            best = j;
-    return best;
-}
-
-/* Params for |j| (acquired and checked against its shape), then the engine. p->mu NOT held. */
-static int stage(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
-{
-    /* the input's expensive checks first: a bad C1 fails in milliseconds, not after a
-     * multi-GB params load */
-    int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
-    if (rc != CZ_OK)
-        return rc;
-    cz_pentry_t *pe = NULL;
-    double load_ms = 0;
-    rc = cz_pcache_acquire(p->pcache, ctx, j->params_path, &pe, &load_ms);
-    if (rc == CZ_OK && (rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape))) {
-        char m[256];
-        snprintf(m, sizeof m, "%s", cz_ctx_message(ctx));
-        cz_fail(ctx, rc, "params %s do not fit %s: %s", j->params_path, j->kj.summary, m);
-    }
-    cz_mutex_lock(&p->mu);
-    j->params_load_ms = load_ms;
-    j->pentry = pe;
-    bool cancel = j->cancel;
-    cz_mutex_unlock(&p->mu);
-    if (rc != CZ_OK)
-        return rc;
-    if (cancel)
-        return cz_fail(ctx, CZ_ECANCELED, "canceled before it started");
-    size_t pb = 0, abc = 0;
-    cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
-    cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,
-                           .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
-                           .partition_bytes = pb, .abc_bytes = abc,
-                           .synthesize = j->kj.synthesize, .arg = j->kj.arg,
-                           .on_done = engine_done, .done_arg = j };
-    /* ENGINE before the submit: the callback may come before cz_engine_submit returns */
-    cz_mutex_lock(&p->mu);
-    j->phase = PJ_ENGINE;
-    engine_enter(p);
-    cz_mutex_unlock(&p->mu);
-    uint64_t eid = 0;
-    rc = cz_engine_submit(p->engine, ctx, &spec, &eid);
-    cz_mutex_lock(&p->mu);
-    if (rc != CZ_OK) {
-        j->phase = PJ_LOADING;
-        engine_leave(p);
-    } else {
-        j->eid = eid;
-        cancel = j->cancel;
-        pthread_cond_broadcast(&p->changed);
-    }
-    cz_mutex_unlock(&p->mu);
-    if (rc == CZ_OK && cancel)
-        cz_engine_cancel(p->engine, eid);   /* canceled while it was being submitted */
-    return rc;
-}
-
-void *cz__prover_stager(void *arg)
-{
-    cz_prover_t *p = arg;
-    cz_ctx_t *ctx = NULL;
-    if (cz_ctx_new(&ctx, p->pool, 0) != CZ_OK)
-        return NULL;
-    cz_mutex_lock(&p->mu);
-    while (!p->stopping) {
-        pjob_t *j = next_staged(p);
-        if (!j) {
-            cz_cond_wait(&p->work, &p->mu);
-            continue;
-        }
-        j->phase = PJ_LOADING;
-        j->t_staged = cz_mono_s();
-        bool cancel = j->cancel;
-        pthread_cond_broadcast(&p->changed);
-        cz_mutex_unlock(&p->mu);
-        cz_ctx_clear(ctx);
-        int rc = cancel ? cz_fail(ctx, CZ_ECANCELED, "canceled before it started") : stage(p, ctx, j);
-        if (rc != CZ_OK)
-            end_job(p, j, rc == CZ_ECANCELED ? CZ_JOB_CANCELED : CZ_JOB_FAILED, rc,
-                    cz_ctx_message(ctx), NULL, 0, NULL, NULL);
-        cz_mutex_lock(&p->mu);
-    }
-    /* jobs never staged end CANCELED: nobody will start them */
-    for (;;) {
-        pjob_t *j = next_staged(p);
-        if (!j)
-            break;
-        j->phase = PJ_LOADING;
-        cz_mutex_unlock(&p->mu);
-        end_job(p, j, CZ_JOB_CANCELED, CZ_ECANCELED, "the prover is shutting down", NULL, 0, NULL,
-                NULL);
-        cz_mutex_lock(&p->mu);
-    }
-    cz_mutex_unlock(&p->mu);
-    cz_ctx_free(ctx);
-    return NULL;
-}
-
 /* ---- queries ------------------------------------------------------------------------ */
 
 /* The job |id| (p->mu held). */
@@ -406,7 +176,7 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
     out->id = j->id;
     out->partitions = j->partitions;
     snprintf(out->summary, sizeof out->summary, "%s", j->summary);
-    out->loading_params = j->phase == PJ_LOADING;
+    out->loading_params = j->phase == PJ_PARAMS;
     out->started = j->eid != 0;   /* the engine took it (it stays set once ended) */
     if (j->phase == PJ_ENDED) {
         out->state = j->state;

@@ -157,6 +157,32 @@ static cz_pentry_t *find(cz_pcache_t *pc, const char *path)
     return NULL;
 }
 
+/* A reference to the loaded entry |e|, now the most recent (pc->mu held). */
+static void take_hit(cz_pcache_t *pc, cz_pentry_t *e)
+{
+    e->users++;
+    e->hits++;
+    pc->hits++;
+    unlink_entry(pc, e);
+    push_front(pc, e);
+}
+
+bool cz_pcache_acquire_loaded(cz_pcache_t *pc, const char *path, cz_pentry_t **out)
+{
+    char real[PATH_MAX];
+    *out = NULL;
+    if (!realpath(path, real))
+        return false;
+    pthread_mutex_lock(&pc->mu);
+    cz_pentry_t *e = find(pc, real);
+    if (e && !e->loading) {
+        take_hit(pc, e);
+        *out = e;
+    }
+    pthread_mutex_unlock(&pc->mu);
+    return *out != NULL;
+}
+
 int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentry_t **out,
                       double *load_ms)
 {
@@ -173,11 +199,7 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     while ((e = find(pc, real)) && e->loading)
         pthread_cond_wait(&pc->loaded, &pc->mu);
     if (e) {
-        e->users++;
-        e->hits++;
-        pc->hits++;
-        unlink_entry(pc, e);
-        push_front(pc, e);
+        take_hit(pc, e);
         pthread_mutex_unlock(&pc->mu);
         if (load_ms)
             *load_ms = cz_mono_ms() - t0;
@@ -229,6 +251,13 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
         *load_ms = ms;
     *out = e;
     return CZ_OK;
+}
+
+void cz_pcache_retain(cz_pcache_t *pc, cz_pentry_t *e)
+{
+    pthread_mutex_lock(&pc->mu);
+    e->users++;
+    pthread_mutex_unlock(&pc->mu);
 }
 
 void cz_pcache_release(cz_pcache_t *pc, cz_pentry_t *e)

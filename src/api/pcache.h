@@ -62,6 +62,14 @@ void cz_pcache_set_open_lazily(cz_pcache_t *pc, bool lazily);
  */
 int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentry_t **out,
                       double *load_ms);
+/*
+ * Never waits: a reference to |path|'s params when they are loaded (true),
+ * else false (absent, still loading, or no such file) with *out NULL.
+ * A hit counts as cz_pcache_acquire's; a false counts nothing.
+ */
+bool cz_pcache_acquire_loaded(cz_pcache_t *pc, const char *path, cz_pentry_t **out);
+/* Another reference to |e|, which the caller holds one of (release each). */
+void cz_pcache_retain(cz_pcache_t *pc, cz_pentry_t *e);
 void cz_pcache_release(cz_pcache_t *pc, cz_pentry_t *e);
 const cz_params_t *cz_pentry_params(const cz_pentry_t *e);
 const cz_pvk_t *cz_pentry_pvk(const cz_pentry_t *e);

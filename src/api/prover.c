@@ -1,7 +1,8 @@
 /*
  * api/prover.c — the prover's life: configuration, the devices, the
  * engine, the params cache and the kinds' state; version, errors, stats
- * (cuzk.h; the jobs are in api/jobs.c, params in api/params.c).
+ * (cuzk.h; the jobs are in api/jobs.c and api/stager.c, params in
+ * api/params.c and api/pload.c).
  */
 #include "api/prover_int.h"
 #include "api/internal.h"
@@ -246,7 +247,7 @@ void cz_prover_free(cz_prover_t *p)
     pthread_cond_broadcast(&p->changed);
     cz_mutex_unlock(&p->mu);
     if (p->stager_started)
-        pthread_join(p->stager, NULL);   /* no job is LOADING after this */
+        pthread_join(p->stager, NULL);   /* no job is STAGING or PARAMS, no load runs, after this */
     /* every job in the engine ends CANCELED through its callback */
     for (;;) {
         uint64_t eid = 0;

@@ -2,18 +2,25 @@
  * api/prover_int.h — private to src/api: the prover and its job records
  * (cuzk.h is the contract).
  *
- * A job goes STAGED (accepted, waiting for the stager) -> LOADING (the
- * stager acquires its params from the cache and checks their shape) ->
- * ENGINE (submitted to the engine) -> ENDED (the engine's completion
- * callback, or the stager on a params error or a cancel before it
- * started, recorded the outcome). Only ENDED jobs may be forgotten.
+ * A job goes STAGED (accepted, waiting for the stager) -> STAGING (the
+ * stager checks its input and its params file's shape and, when its params
+ * are loaded, its shape against them) -> ENGINE (submitted to the engine)
+ * -> ENDED (the engine's completion callback, or the stager on a params
+ * error or a cancel before it started, recorded the outcome). A job whose
+ * params are not loaded goes from STAGING to PARAMS: it waits for a params
+ * load (j->pload, api/pload.c) that runs on its own thread, and no thread
+ * works on it; when the load ends (or the job is canceled) it is ready for
+ * the stager again, which takes ready jobs by priority, then age. So a job
+ * whose params are cached passes every job whose params are loading, and a
+ * cancel is seen by a stager that never waits for a load. Only ENDED jobs
+ * may be forgotten.
  *
- * Locking: p->mu protects the job list, every pjob field marked (mu), the
- * counters and the stopping flags. Fields marked (const) are set before
- * the job is published and never change. Lock order: p->mu before the
- * engine's and the cache's locks (the prover calls into them holding
- * p->mu; neither calls back with its own lock held: the engine's
- * completion callback runs unlocked). A job's public inputs are the
+ * Locking: p->mu protects the job list, the loads list, every pjob and
+ * pload field marked (mu), the counters and the stopping flags. Fields
+ * marked (const) are set before the job (load) is published and never
+ * change. Lock order: p->mu before the engine's and the cache's locks (the
+ * prover calls into them holding p->mu; neither calls back with its own
+ * lock held: the engine's completion callback runs unlocked). A job's public inputs are the
  * engine's (cz_engine_public_inputs), copied once by the completion
  * callback: the prover does not wrap the kind's synthesize.
  */
@@ -34,7 +41,9 @@
 
 #define CZ_PROVER_MAX_DEVICES 16
 
-typedef enum { PJ_STAGED, PJ_LOADING, PJ_ENGINE, PJ_ENDED } pj_phase_t;
+typedef enum { PJ_STAGED, PJ_STAGING, PJ_PARAMS, PJ_ENGINE, PJ_ENDED } pj_phase_t;
+
+typedef struct pload pload_t;
 
 typedef struct pjob {
     struct pjob *next;                /* (mu) newest first */
@@ -53,6 +62,8 @@ typedef struct pjob {
     pj_phase_t phase;                 /* (mu) */
     bool cancel;                      /* (mu) cancel requested */
     uint64_t eid;                     /* (mu) engine id once submitted, else 0 */
+    pload_t *pload;                   /* (mu) the load it waits for (PARAMS), else NULL */
+    double t_params_wait;             /* (mu) cz_mono_s when it joined pload */
     cz_pentry_t *pentry;              /* (mu) the params reference while in the engine */
     cz_job_state_t state;             /* (mu) the outcome once ENDED */
     int error;                        /* (mu) */
@@ -83,6 +94,7 @@ struct cz_prover {
     pthread_cond_t changed;           /* a job changed phase (broadcast) */
     pthread_cond_t work;              /* the stager has something to do */
     pjob_t *jobs;                     /* (mu) */
+    pload_t *loads;                   /* (mu) params loads running or not yet joined */
     uint64_t next_id;                 /* (mu) */
     bool stopping;                    /* (mu) no new submits; the stager exits */
     size_t in_engine;                 /* (mu) jobs in phase ENGINE */
@@ -101,10 +113,40 @@ int cz__err(cz_error_t *err, int code, const char *fmt, ...)
 int cz__err_ctx(cz_error_t *err, const cz_ctx_t *ctx, int rc);
 void cz__err_clear(cz_error_t *err);
 
-/* jobs.c: the stager thread, started by cz_prover_new. */
+/* stager.c: the stager thread, started by cz_prover_new. */
 void *cz__prover_stager(void *arg);
 /* jobs.c: free what an ended or never-started job holds (p->mu NOT held). */
 void cz__pjob_free(cz_prover_t *p, pjob_t *j);
+
+/*
+ * pload.c: params loads beside the stager (the contract is at the top of
+ * pload.c). All three are called with p->mu held.
+ *
+ * cz__pload_join: attach |j| (STAGING) to the load of its params, starting
+ * one (a thread) when none for the path is running; j->pload is set. A
+ * load that has ended is not joined (a failed one is not reused: the file
+ * may have been fixed). CZ_ENOMEM (in ctx) when no load could be started.
+ */
+struct pload {
+    pload_t *next;                    /* (mu) */
+    cz_prover_t *prover;              /* (const) */
+    char path[PATH_MAX];              /* (const) the resolved path the jobs named */
+    pthread_t thread;                 /* (const) the loader, joined by cz__pload_reap */
+    unsigned waiters;                 /* (mu) jobs whose j->pload is this load */
+    bool done;                        /* (mu) the load has ended */
+    int rc;                           /* (mu) once done: CZ_OK or the load's error */
+    char message[256];                /* (mu) once done and failed: the load's message */
+    cz_pentry_t *entry;               /* (mu) once done: the loader's reference, or NULL */
+};
+int cz__pload_join(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j);
+/* Detach |j| from its load (a no-op without one); the load goes on. */
+void cz__pload_leave(cz_prover_t *p, pjob_t *j);
+/*
+ * Join and free the loads that have ended and that no job waits for (every
+ * load, waiting for those still running, with |all|: at shutdown, once no
+ * job waits). Drops p->mu around the joins: the caller re-checks its state.
+ */
+void cz__pload_reap(cz_prover_t *p, bool all);
 
 /* params.c: resolve a params name or path; CZ_EINVAL / CZ_ENOTFOUND naming it. */
 int cz__params_resolve(const cz_prover_t *p, cz_ctx_t *ctx, const char *name, char out[PATH_MAX]);

@@ -17,6 +17,7 @@ static const char *const SITE_NAMES[CZ_FAULT__COUNT] = {
     [CZ_FAULT_DEVICE] = "device",
     [CZ_FAULT_DEVICE_STEP] = "device_step",
     [CZ_FAULT_PREPARE] = "prepare",
+    [CZ_FAULT_PARAMS_LOAD] = "params_load",
 };
 
 void cz_fault_init(cz_fault_t *f)
@@ -67,7 +68,7 @@ int cz__fault_code(cz_fault_site_t site)
 {
     switch (site) {
     case CZ_FAULT_ALLOC: case CZ_FAULT_PREPARE: return CZ_ENOMEM;
-    case CZ_FAULT_WRITE: return CZ_EIO;
+    case CZ_FAULT_WRITE: case CZ_FAULT_PARAMS_LOAD: return CZ_EIO;
     default: return CZ_EDEVICE;
     }
 }

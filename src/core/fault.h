@@ -47,6 +47,9 @@ typedef enum {
     CZ_FAULT_DEVICE_STEP,   /* a step boundary inside the device region: CZ_EDEVICE */
     CZ_FAULT_PREPARE,       /* a job kind's prepare, in the prover's submit: CZ_ENOMEM
                              * (delayed: a stand-in for a 32GiB C1's seconds of prepare) */
+    CZ_FAULT_PARAMS_LOAD,   /* a prover's params load, before the file is read: CZ_EIO
+                             * (delayed or held by a callback: a stand-in for minutes of
+                             * 32GiB load) */
     CZ_FAULT__COUNT
 } cz_fault_site_t;
 
@@ -73,10 +76,10 @@ void cz_fault_arm_times(cz_fault_t *f, cz_fault_site_t site, uint64_t n, uint64_
                         uint32_t ms);
 /* How often |site| was reached. NULL f: 0. */
 uint64_t cz_fault_reached(const cz_fault_t *f, cz_fault_site_t site);
-/* "alloc", "write", "device", "device_step", "prepare". */
+/* "alloc", "write", "device", "device_step", "prepare", "params_load". */
 const char *cz_fault_site_name(cz_fault_site_t site);
-/* The code a fired site returns (CZ_ENOMEM for alloc and prepare, CZ_EIO for write,
- * CZ_EDEVICE else). */
+/* The code a fired site returns (CZ_ENOMEM for alloc and prepare, CZ_EIO for write and
+ * params_load, CZ_EDEVICE else). */
 int cz__fault_code(cz_fault_site_t site);
 /* Arm from "site:n[+|xK][~MS],..." (see above). CZ_EINVAL naming the bad part, in ctx. */
 int cz_fault_parse(cz_fault_t *f, cz_ctx_t *ctx, const char *spec);

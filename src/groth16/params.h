@@ -189,6 +189,17 @@ size_t cz_params_mem_bytes(const cz_params_t *p);
 /* NULL is a harmless no-op. */
 void cz_params_free(cz_params_t *p);
 
+/*
+ * Check the count words of the file at |path| against |shape| without
+ * reading any vector (groth16/params_header.c): a few 4-byte reads at the
+ * offsets the counts before them give. CZ_EMISMATCH names the file, the
+ * count, its offset, the found and the expected value; CZ_ENOTFOUND /
+ * CZ_EIO when the file cannot be read; CZ_EINVAL for a bad |shape|. A count
+ * that lies past the end of the file is not checked (CZ_OK): loading the
+ * file reports the truncation. Thread-safe (no state).
+ */
+int cz_params_check_file_shape(cz_ctx_t *ctx, const char *path, const cz_params_shape_t *shape);
+
 /* Check the counts against |shape| (parse does this when opts->expect is set). */
 int cz_params_check_shape(cz_ctx_t *ctx, const cz_params_t *p, const cz_params_shape_t *shape);
 

@@ -1,7 +1,9 @@
 # cuzk — the two commands of the README, and a few more.
 #
 #   make demo    install what is missing, build, run the main job on sample data
-#   make test    build and run every test (ctest)
+#   make test    build and run the tests (ctest), all but the long ones
+#   make test-long   the long ones (label long: minutes each on 2 cores;
+#                CI runs them after make test)
 #   make install PREFIX=/usr/local [DESTDIR=/stage]   header, libcuzk.so/.a,
 #                cuzk.pc, cuzk, cuzkd and the systemd unit
 #
@@ -39,7 +41,7 @@ endif
 
 PREFIX    ?= /usr/local
 
-.PHONY: all deps build test install demo asan tsan gpu-test clean
+.PHONY: all deps build test test-long install demo asan tsan gpu-test clean
 
 all: build
 
@@ -53,7 +55,10 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
+
+test-long: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L long
 
 # DESTDIR (staged installs, packaging) is read by cmake --install from the environment
 install: build

@@ -1,7 +1,9 @@
 # cuzk — the two commands of the README, and a few more.
 #
 #   make demo    install what is missing, build, run the main job on sample data
-#   make test    build and run every test (ctest)
+#   make test    build and run the tests (ctest), all but the long ones
+#   make test-long   the long ones (label long: minutes each on 2 cores;
+#                CI runs them after make test)
 #   make install PREFIX=/usr/local [DESTDIR=/stage]   header, libcuzk.so/.a,
 #                cuzk.pc, cuzk, cuzkd and the systemd unit
 #
@@ -11,9 +13,16 @@
 #   make tsan    ThreadSanitizer build in build-tsan, run the concurrency tests
 #   make gpu-test   GPU tests and benchmarks (tests/gpu/run-on-gpu.sh)
 #
-# Variables: BUILD (build dir), JOBS, CUZK_CUDA=AUTO|ON|OFF, BLST_DIR,
+# Variables: BUILD (build dir), JOBS, BLST_DIR,
+#            CUZK_CUDA=AUTO|ON|OFF (AUTO: the CUDA backend when nvcc and a GPU
+#            are present; ON compiles it on a machine without a GPU too),
 #            CUDA_ARCHS (e.g. 90-real; default: the GPU present, else sm_90;
-#            CUZK_CUDA_ALL_ARCHS=ON for sm_80/86/89/90 + PTX, as packagers want).
+#            CUZK_CUDA_ALL_ARCHS=ON for sm_80/86/89/90 + PTX, as packagers want),
+#            CUZK_PTXAS_VERBOSE=ON (ptxas reports register spills per kernel).
+
+# cmake's generated makefiles recurse; without this every level prints
+# "Entering directory" lines
+MAKEFLAGS += --no-print-directory
 
 BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
@@ -24,14 +33,15 @@ DEPS_PREFIX = $(abspath $(BUILD))/deps/prefix
 CMAKE_ARGS ?=
 CUDA_ARCHS ?=
 CUZK_CUDA_ALL_ARCHS ?= OFF
-CMAKE_ARGS += -DCUZK_CUDA_ALL_ARCHS=$(CUZK_CUDA_ALL_ARCHS)
+CUZK_PTXAS_VERBOSE ?= OFF
+CMAKE_ARGS += -DCUZK_CUDA_ALL_ARCHS=$(CUZK_CUDA_ALL_ARCHS) -DCUZK_PTXAS_VERBOSE=$(CUZK_PTXAS_VERBOSE)
 ifneq ($(CUDA_ARCHS),)
 CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)
 endif
 
 PREFIX    ?= /usr/local
 
-.PHONY: all deps build test install demo asan tsan gpu-test clean
+.PHONY: all deps build test test-long install demo asan tsan gpu-test clean
 
 all: build
 
@@ -45,7 +55,10 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
+
+test-long: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L long
 
 # DESTDIR (staged installs, packaging) is read by cmake --install from the environment
 install: build

@@ -7,9 +7,10 @@
 #    engine (`cuzk bench pipeline`) with the timeline analysed and drawn.
 # 2. cuzkd on a temporary socket: a bench job, then the real main job — a
 #    2KiB PoRep test sector sealed here (`cuzk porep gen-c1`), its C2 proved
-#    by the daemon with test parameters (cached after the first run, which
-#    takes minutes on a small machine) and verified from the public values
-#    alone, as a chain verifier would. CUZK_DEMO_POREP=0 skips the PoRep job.
+#    by the daemon with test parameters (seeded; made by the first run, which
+#    takes minutes on a small machine, into BUILD/tests/c2-params, the cache
+#    `make test` shares) and verified from the public values alone, as a
+#    chain verifier would. CUZK_DEMO_POREP=0 skips the PoRep job.
 set -euo pipefail
 build=${1:-build}
 cuzk="$build/bin/cuzk"
@@ -58,15 +59,20 @@ if [ -x "$cuzkd" ] && "$cuzk" help 2>/dev/null | grep -q '^  submit'; then
     ln -s "$(cd "$out" && pwd)/demo.params" "$dtmp/params/demo.params"
     porep=${CUZK_DEMO_POREP:-1}
     pdir="$(cd "$out" && pwd)/porep"
+    # the tests' cache of the same params (tests/cli/c2_params.sh: seed 7,
+    # Filecoin names): made once, by whichever of `make demo` and `make test`
+    # runs first
+    pparams="$(cd "$build" && pwd)/tests/c2-params"
+    pname=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
     if [ "$porep" = 1 ]; then
         echo "-- a 2KiB PoRep test sector: seal it and write its C1"
-        mkdir -p "$pdir/params"
+        mkdir -p "$pdir" "$pparams"
         "$cuzk" porep gen-c1 --sector-size 2KiB --random 1 -o "$pdir/c1.json"
-        if ! ls "$pdir"/params/*.params >/dev/null 2>&1; then
-            echo "-- PoRep 2KiB test parameters (first run only; random toxic waste, tests only)"
-            "$cuzk" setup --kind porep-c2 --sector-size 2KiB --params-dir "$pdir/params"
+        if [ ! -s "$pparams/$pname.params" ] || [ ! -s "$pparams/$pname.vk" ]; then
+            echo "-- PoRep 2KiB test parameters (first run only; seeded toxic waste, tests only)"
+            "$cuzk" setup --kind porep-c2 --sector-size 2KiB --params-dir "$pparams" --seed 7
         fi
-        for f in "$pdir"/params/*; do ln -s "$f" "$dtmp/params/"; done
+        ln -s "$pparams/$pname.params" "$pparams/$pname.vk" "$dtmp/params/"
     fi
     export CUZK_SOCKET="$dtmp/cuzkd.sock"
     "$cuzkd" --socket "$CUZK_SOCKET" --journal "$dtmp/journal" --params-dir "$dtmp/params" \
@@ -88,7 +94,7 @@ if [ -x "$cuzkd" ] && "$cuzk" help 2>/dev/null | grep -q '^  submit'; then
         "$cuzk" wait "$pid" --timeout 1800
         "$cuzk" proof "$pid" --out "$pdir/proof.bin"
         echo "-- verify from public values alone (replica_id, comm_d, comm_r, seed from the C1)"
-        "$cuzk" verify --kind porep-c2 --params-dir "$pdir/params" --proof "$pdir/proof.bin" \
+        "$cuzk" verify --kind porep-c2 --params-dir "$pparams" --proof "$pdir/proof.bin" \
             --c1 "$pdir/c1.json"
     fi
     stop_cuzkd

@@ -14,6 +14,8 @@
  *   memory_budget_bytes, memory_reserved_bytes, memory_reserved_peak_bytes
  *   params_cache_bytes, params_cache_budget_bytes, params_cache_entries
  *   params_cache_{hits,misses,evictions,load_errors}_total
+ *   jobs_active{kind,priority,state} gauge   queued | running jobs by kind and priority
+ *   jobs_ended_total{kind,state}     counter jobs ended here: done | failed | canceled
  *   job_errors_total{error}          counter failed jobs by error kind
  *   http_responses_total{code}       counter responses by status class (2xx ...)
  *   uptime_seconds                   gauge
@@ -30,8 +32,15 @@
 static const char *const STATES[] = { "queued", "running", "done", "failed", "canceled", "lost" };
 #define NSTATES (sizeof STATES / sizeof *STATES)
 
+/* cuzk_jobs_active's states and cuzk_jobs_ended_total's outcomes. */
+static const char *const ACTIVE[] = { "queued", "running" };
+static const char *const ENDED[] = { "done", "failed", "canceled" };
+#define NPRIO 4   /* priorities 1..4 */
+
 typedef struct {
     size_t by_state[NSTATES];
+    size_t active[CZ_METRIC_KINDS + 1][NPRIO][2];
+    uint64_t ended[CZ_METRIC_KINDS + 1][3];
     uint64_t accepted, recovered, errors[CZ_E_COUNT], http[6];
     double uptime_s;
     bool stopping;
@@ -48,7 +57,11 @@ static void snapshot(cz_server_t *s, snap_t *o)
         const char *st = cz__live(s, j, NULL, NULL);
         for (size_t k = 0; k < NSTATES; k++)
             o->by_state[k] += !strcmp(st, STATES[k]);
+        int pr = j->priority >= 1 && j->priority <= NPRIO ? j->priority - 1 : NPRIO - 1;
+        for (size_t k = 0; k < 2; k++)
+            o->active[cz__kind_slot(j->kind)][pr][k] += !strcmp(st, ACTIVE[k]);
     }
+    memcpy(o->ended, s->ended, sizeof o->ended);
     o->accepted = s->jobs_accepted;
     o->recovered = s->jobs_recovered;
     memcpy(o->errors, s->errors, sizeof o->errors);
@@ -60,6 +73,15 @@ static void snapshot(cz_server_t *s, snap_t *o)
     o->synth_workers = (unsigned)s->cfg.synth_workers;
     cz_prover_info(s->prover, &o->pi);
     cz_prover_stats(s->prover, &o->ps);
+}
+
+size_t cz__kind_slot(const char *kind)
+{
+    size_t n = cz_kind_count() < CZ_METRIC_KINDS ? cz_kind_count() : CZ_METRIC_KINDS;
+    for (size_t i = 0; kind && i < n; i++)
+        if (!strcmp(kind, cz_kind_name(i)))
+            return i;
+    return CZ_METRIC_KINDS;
 }
 
 /* Device |d|'s busy time over the time the engine had work (0..1). */
@@ -221,6 +243,33 @@ char *cz_server_metrics(cz_server_t *s)
     put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)ps->params_evictions);
     head(&b, "params_cache_load_errors_total", "counter", "Params loads that failed.");
     put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps->params_load_errors);
+    /* every known kind's series, zeros included (a dashboard's rate() needs
+     * the series before the first job); "other" only once it counts one */
+    size_t nk = cz_kind_count() < CZ_METRIC_KINDS ? cz_kind_count() : CZ_METRIC_KINDS;
+    head(&b, "jobs_active", "gauge", "Jobs queued or running, by kind and priority (1 low .. 4 critical).");
+    for (size_t i = 0; i <= CZ_METRIC_KINDS; i++) {
+        if (i >= nk && i < CZ_METRIC_KINDS)
+            continue;
+        size_t any = 0;
+        for (int p = 0; p < NPRIO; p++)
+            any += sn.active[i][p][0] + sn.active[i][p][1];
+        if (i == CZ_METRIC_KINDS && !any)
+            break;
+        for (int p = 0; p < NPRIO; p++)
+            for (size_t k = 0; k < 2; k++)
+                put(&b, "cuzk_jobs_active{kind=\"%s\",priority=\"%d\",state=\"%s\"} %zu\n",
+                    i < nk ? cz_kind_name(i) : "other", p + 1, ACTIVE[k], sn.active[i][p][k]);
+    }
+    head(&b, "jobs_ended_total", "counter", "Jobs ended in this process, by kind and outcome.");
+    for (size_t i = 0; i <= CZ_METRIC_KINDS; i++) {
+        if (i >= nk && i < CZ_METRIC_KINDS)
+            continue;
+        if (i == CZ_METRIC_KINDS && !(sn.ended[i][0] + sn.ended[i][1] + sn.ended[i][2]))
+            break;
+        for (size_t k = 0; k < 3; k++)
+            put(&b, "cuzk_jobs_ended_total{kind=\"%s\",state=\"%s\"} %llu\n",
+                i < nk ? cz_kind_name(i) : "other", ENDED[k], (unsigned long long)sn.ended[i][k]);
+    }
     head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
     for (int c = 1; c < CZ_E_COUNT; c++)
         put(&b, "cuzk_job_errors_total{error=\"%s\"} %llu\n", cz_err_name(-c),

@@ -41,6 +41,12 @@ typedef enum {
 
 #define DJ_ENDED(st) ((st) >= DJ_DONE)
 
+/* Kinds told apart by the per-kind metrics; slot CZ_METRIC_KINDS gathers a
+ * kind beyond them (or none). cz__kind_slot (metrics.c): |kind|'s slot, its
+ * index in cz_kind_name order. */
+#define CZ_METRIC_KINDS 16
+size_t cz__kind_slot(const char *kind);
+
 /*
  * A submit between its checks and its publication (jobs.c): the job id it
  * chose, and its request_id (NULL: none). A second submit of that
@@ -101,6 +107,9 @@ struct cz_server {
     double t_start;                       /* cz_mono_s */
     uint64_t jobs_accepted, jobs_recovered;   /* (mu) */
     uint64_t errors[CZ_E_COUNT];          /* (mu) failed jobs by -CZ_E code */
+    /* (mu) jobs that ended in this process, by kind (cz__kind_slot) and
+     * outcome (done, failed, canceled): cuzk_jobs_ended_total */
+    uint64_t ended[CZ_METRIC_KINDS + 1][3];
     uint64_t http[6];                     /* (mu) responses by status class 1xx..5xx */
     uint64_t http_4xx[8];                 /* (mu) 400 401 404 405 409 413 415 422 */
 };

@@ -116,10 +116,15 @@ bad=$(grep -v '^#' "$dir/body" | grep -Ev '^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_]
 [ -z "$bad" ] || fail "metrics lines not in exposition format: $bad"
 for m in cuzk_jobs cuzk_partitions_proved_total cuzk_device_busy_seconds_total cuzk_device_efficiency \
          cuzk_queue_depth cuzk_memory_reserved_bytes cuzk_memory_recycled_bytes \
-         cuzk_memory_recycle_hits_total cuzk_params_cache_bytes cuzk_job_errors_total; do
+         cuzk_memory_recycle_hits_total cuzk_params_cache_bytes cuzk_job_errors_total \
+         cuzk_jobs_active cuzk_jobs_ended_total; do
     grep -q "^# TYPE $m " "$dir/body" || fail "metrics lack $m"
 done
 grep -q '^cuzk_jobs{state="done"} [1-9]' "$dir/body" || fail "metrics: no done jobs counted"
+grep -q '^cuzk_jobs_ended_total{kind="circuit",state="done"} [1-9]' "$dir/body" \
+    || fail "metrics: no done circuit job in cuzk_jobs_ended_total"
+grep -q '^cuzk_jobs_active{kind="porep-c2",priority="4",state="queued"} 0' "$dir/body" \
+    || fail "metrics: cuzk_jobs_active lacks the zero series of an idle kind"
 ok "metrics parse as Prometheus text"
 
 # ---- graceful shutdown ----------------------------------------------------------------

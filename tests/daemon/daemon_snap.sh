@@ -4,9 +4,10 @@
 # or comm_d_new, a wrong registered_proof, broken base64, a truncated
 # PartitionProof) is refused at submit with 400 naming what is wrong, and
 # the daemon keeps serving. With the 2KiB snap params in PARAMS_DIR (the
-# build tree's cache, filled by cli_snap / test_update_prove), a 2KiB update
-# is proved through the daemon and its proof verifies from the public
-# values alone (cuzk verify --kind snap); without them that part is skipped.
+# build tree's cache, made by the snap_params fixture), a 2KiB update is
+# proved through the daemon and its proof verifies from the public values
+# alone (cuzk verify --kind snap); without PARAMS_DIR that part is skipped,
+# and params missing from a PARAMS_DIR given fail the test.
 #
 # Usage: daemon_snap.sh BIN_DIR [PARAMS_DIR]
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,8 @@ if [ -n "$PARAMS" ] && [ -s "$PARAMS/$name.params" ] && [ -s "$PARAMS/$name.vk" 
     have_params=1
     mkdir -p "$dir/params"
     ln -s "$PARAMS/$name.params" "$dir/params/$name.params"
+elif [ -n "$PARAMS" ]; then
+    fail "no 2KiB snap params ($name) in $PARAMS"
 fi
 start_daemon --set params.check=false   # seeded TEST params under the Filecoin names
 
@@ -58,7 +61,7 @@ if [ $have_params -eq 1 ]; then
         >/dev/null || fail "the daemon's snap proof does not verify from the public values"
     ok "2KiB snap proved through cuzkd, verified from public values"
 else
-    echo "note: no 2KiB snap params in '${PARAMS}': the proving part is skipped"
+    echo "note: no params dir given: the proving part is skipped"
 fi
 stop_daemon
 echo "$passed passed, 0 failed"

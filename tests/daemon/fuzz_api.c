@@ -15,7 +15,6 @@
  * and always as fuzz_api_replay, which runs the files given (or every file
  * in the directories given) once: ctest runs the seed corpus that way.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,50 +138,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(body);
     return 0;
 }
-
-#ifndef CUZK_FUZZ_LIBFUZZER
-static int run_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        return 1;
-    }
-    static uint8_t buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    uint8_t *copy = malloc(n ? n : 1);
-    if (!copy)
-        return 1;
-    memcpy(copy, buf, n);
-    LLVMFuzzerTestOneInput(copy, n);
-    free(copy);
-    return 0;
-}
-
-int main(int argc, char **argv)
-{
-    size_t runs = 0;
-    int bad = 0;
-    for (int i = 1; i < argc; i++) {
-        DIR *d = opendir(argv[i]);
-        if (!d) {
-            bad |= run_file(argv[i]);
-            runs++;
-            continue;
-        }
-        struct dirent *de;
-        while ((de = readdir(d))) {
-            if (de->d_name[0] == '.')
-                continue;
-            char p[4096];
-            snprintf(p, sizeof p, "%s/%s", argv[i], de->d_name);
-            bad |= run_file(p);
-            runs++;
-        }
-        closedir(d);
-    }
-    printf("%zu inputs replayed, no crash\n", runs);
-    return bad || runs == 0;
-}
-#endif

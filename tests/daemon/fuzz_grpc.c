@@ -16,7 +16,6 @@
  *   build-fuzz/tests/fuzz_grpc -max_total_time=120 tests/daemon/corpus_grpc
  * and always as fuzz_grpc_replay (ctest replays the seed corpus).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,57 +108,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     protobuf_c_message_free_unpacked(m, NULL);
     return 0;
 }
-
-#ifndef CUZK_FUZZ_LIBFUZZER
-static int run_file(const char *path, size_t *runs)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        return 1;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0)
-        if ((n += r) == cap) {
-            uint8_t *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-        }
-    fclose(f);
-    if (!buf)
-        return 1;
-    LLVMFuzzerTestOneInput(buf, n);
-    free(buf);
-    ++*runs;
-    return 0;
-}
-
-int main(int argc, char **argv)
-{
-    size_t runs = 0;
-    int bad = 0;
-    for (int i = 1; i < argc; i++) {
-        DIR *d = opendir(argv[i]);
-        if (!d) {
-            bad |= run_file(argv[i], &runs);
-            continue;
-        }
-        struct dirent *de;
-        while ((de = readdir(d))) {
-            if (de->d_name[0] == '.')
-                continue;
-            char p[4096];
-            snprintf(p, sizeof p, "%s/%s", argv[i], de->d_name);
-            bad |= run_file(p, &runs);
-        }
-        closedir(d);
-    }
-    printf("%zu inputs replayed, no crash\n", runs);
-    return bad || runs == 0;
-}
-#endif

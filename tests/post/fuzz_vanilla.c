@@ -10,9 +10,7 @@
  * read (ASan/UBSan); a rejection is CZ_EFORMAT with a message naming a
  * byte offset; an accepted proof re-serializes to exactly the input.
  */
-#include <dirent.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,53 +56,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cz_post_vanilla_free(&v);
     return 0;
 }
-
-#ifndef CUZK_FUZZ_LIBFUZZER
-static int run_file(const char *path, size_t *runs)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        return 1;
-    }
-    static uint8_t buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    uint8_t *copy = malloc(n ? n : 1);
-    if (!copy)
-        return 1;
-    memcpy(copy, buf, n);
-    LLVMFuzzerTestOneInput(copy, n);
-    /* and every prefix: each truncation point is a distinct error path */
-    for (size_t k = 0; k < n; k += 1 + n / 2000, (*runs)++)
-        LLVMFuzzerTestOneInput(copy, k);
-    free(copy);
-    return 0;
-}
-
-int main(int argc, char **argv)
-{
-    size_t files = 0, runs = 0;
-    int bad = 0;
-    for (int i = 1; i < argc; i++) {
-        DIR *d = opendir(argv[i]);
-        if (!d) {
-            bad |= run_file(argv[i], &runs);
-            files++;
-            continue;
-        }
-        struct dirent *de;
-        while ((de = readdir(d))) {
-            if (de->d_name[0] == '.')
-                continue;
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", argv[i], de->d_name);
-            bad |= run_file(path, &runs);
-            files++;
-        }
-        closedir(d);
-    }
-    printf("fuzz_vanilla replay: %zu files, %zu runs\n", files, runs + files);
-    return bad || files == 0;
-}
-#endif

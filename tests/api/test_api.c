@@ -22,6 +22,7 @@
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "cz_test.h"
+#include "cz_toy_params.h"
 
 static char dir[64];
 static cz_params_t *params;
@@ -46,13 +47,7 @@ static void make_params_dir(void)
     atexit(remove_params_dir);
     cz_ctx_t *ctx;
     cz_ctx_new(&ctx, NULL, 2);
-    cz_circuit_t c;
-    cz_circuit_parse(ctx, "toy", &c);
-    cz_setup_toxic_t toxic;
-    cz_setup_toxic_from_seed(&toxic, 5);
-    if (cz_setup(ctx, &params, cz_circuit_body, &c, &toxic, NULL) != CZ_OK)
-        abort();
-    cz_setup_toxic_scrub(&toxic);
+    params = cz_test_toy_params(5);
     char path[128];
     snprintf(path, sizeof path, "%s/toy.params", dir);
     if (cz_params_write(ctx, path, params) != CZ_OK)

@@ -27,6 +27,7 @@
 #include "core/clock.h"
 #include "cuzk.h"
 #include "cz_test.h"
+#include "cz_toy_params.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
 
@@ -73,14 +74,7 @@ static void make_params_dir(void)
     atexit(remove_params_dir);
     cz_ctx_t *ctx;
     cz_ctx_new(&ctx, NULL, 2);
-    cz_circuit_t c;
-    cz_circuit_parse(ctx, "toy", &c);
-    cz_setup_toxic_t toxic;
-    cz_setup_toxic_from_seed(&toxic, 7);
-    cz_params_t *params = NULL;
-    if (cz_setup(ctx, &params, cz_circuit_body, &c, &toxic, NULL) != CZ_OK)
-        abort();
-    cz_setup_toxic_scrub(&toxic);
+    cz_params_t *params = cz_test_toy_params(7);
     toy_len = cz_params_encoded_size(params);
     toy_n_ic = params->vk.n_ic;
     if (!(toy_bytes = malloc(toy_len)) || cz_params_encode(ctx, toy_bytes, toy_len, params))

@@ -25,6 +25,7 @@
 #include "daemon/server.h"
 #include "groth16/setup.h"
 #include "cz_test.h"
+#include "cz_toy_params.h"
 
 static char dir[64];
 
@@ -49,21 +50,8 @@ static void make_dirs(void)
     char path[160];
     snprintf(path, sizeof path, "%s/params", dir);
     mkdir(path, 0700);
-    cz_ctx_t *ctx;
-    cz_ctx_new(&ctx, NULL, 2);
-    cz_circuit_t c;
-    cz_circuit_parse(ctx, "toy", &c);
-    cz_setup_toxic_t toxic;
-    cz_setup_toxic_from_seed(&toxic, 9);
-    cz_params_t *params = NULL;
-    if (cz_setup(ctx, &params, cz_circuit_body, &c, &toxic, NULL) != CZ_OK)
-        abort();
-    cz_setup_toxic_scrub(&toxic);
     snprintf(path, sizeof path, "%s/params/toy.params", dir);
-    if (cz_params_write(ctx, path, params) != CZ_OK)
-        abort();
-    cz_params_free(params);
-    cz_ctx_free(ctx);
+    cz_test_write_toy_params(path, 9);
 }
 
 /* A server over journal dir/|journal| and dir/params; |fault| a test.fault spec or "". */

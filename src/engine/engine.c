@@ -112,7 +112,7 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
         e->cfg.max_retries = 1;
     e->tl = cfg->timeline;
     e->next_id = 1;
-    pthread_mutex_init(&e->mu, NULL);
+    cz_mutex_init(&e->mu);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->devq_cv, NULL);
     pthread_cond_init(&e->done_cv, NULL);
@@ -162,13 +162,13 @@ void cz_engine_free(cz_engine_t *e)
 {
     if (!e)
         return;
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     e->shutdown = true;
     for (job_t *j = e->jobs; j; j = j->next)
         atomic_store(&j->canceled, true);
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->devq_cv);
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     cz_budget_close(&e->budget);
     cz__workers_join(e);
     settle_devices(e);   /* the caller frees the jobs' params after this */
@@ -187,7 +187,7 @@ void cz_engine_free(cz_engine_t *e)
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->devq_cv);
     pthread_cond_destroy(&e->done_cv);
-    pthread_mutex_destroy(&e->mu);
+    cz_mutex_destroy(&e->mu);
     free(e);
 }
 
@@ -231,9 +231,9 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
      * freed) only after settle_devices, which then waits for this. */
     for (size_t d = 0; d < e->num_devices; d++)
         cz_g16_prepare(e->devices[d].backend, spec->params);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     if (e->shutdown) {
-        pthread_mutex_unlock(&e->mu);
+        cz_mutex_unlock(&e->mu);
         job_free(j);
         settle_devices(e);   /* the caller may free the params when this returns */
         return cz_fail(ctx, CZ_ECANCELED, "engine: shutting down");
@@ -245,7 +245,7 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
     e->jobs = j;
     *id = j->id;
     pthread_cond_broadcast(&e->work_cv);
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return CZ_OK;
 }
 
@@ -271,11 +271,11 @@ static void fill_info(cz_engine_t *e, const job_t *j, cz_job_info_t *out)
 
 int cz_engine_info(cz_engine_t *e, uint64_t id, cz_job_info_t *out)
 {
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
     if (j)
         fill_info(e, j, out);
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return j ? CZ_OK : CZ_ENOTFOUND;
 }
 
@@ -283,12 +283,12 @@ int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t 
 {
     struct timespec deadline = cz_deadline_in(timeout_s);
     int rc = CZ_OK;
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     job_t *j;
     while ((j = find_job(e, id)) && !job_ended(j)) {
         if (timeout_s < 0) {
-            pthread_cond_wait(&e->done_cv, &e->mu);
-        } else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &deadline) != 0) {
+            cz_cond_wait(&e->done_cv, &e->mu);
+        } else if (cz_cond_timedwait(&e->done_cv, &e->mu, &deadline) != 0) {
             rc = CZ_EBUSY;
             break;
         }
@@ -297,7 +297,7 @@ int cz_engine_wait(cz_engine_t *e, uint64_t id, double timeout_s, cz_job_info_t 
         rc = CZ_ENOTFOUND;
     else if (out)
         fill_info(e, j, out);
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return rc;
 }
 
@@ -305,7 +305,7 @@ int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len)
 {
     *proof = NULL;
     *len = 0;
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
     int rc = !j ? CZ_ENOTFOUND : j->state != CZ_JOB_DONE ? CZ_EBUSY : CZ_OK;
     if (rc == CZ_OK) {
@@ -317,7 +317,7 @@ int cz_engine_proof(cz_engine_t *e, uint64_t id, uint8_t **proof, size_t *len)
             rc = CZ_ENOMEM;
         }
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return rc;
 }
 
@@ -325,7 +325,7 @@ int cz_engine_public_inputs(cz_engine_t *e, uint64_t id, cz_fr **inputs, size_t 
 {
     *inputs = NULL;
     *per_partition = 0;
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
     int rc = !j ? CZ_ENOTFOUND : j->state != CZ_JOB_DONE ? CZ_EBUSY : CZ_OK;
     if (rc == CZ_OK) {
@@ -340,7 +340,7 @@ int cz_engine_public_inputs(cz_engine_t *e, uint64_t id, cz_fr **inputs, size_t 
             rc = CZ_ENOMEM;
         }
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return rc;
 }
 
@@ -373,6 +373,7 @@ static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended);
  */
 static void settle_devices(cz_engine_t *e)
 {
+    CZ_ASSERT(!cz_mutex_held(&e->mu));
     for (size_t d = 0; d < e->num_devices; d++)
         cz_backend_settle(e->devices[d].backend);
 }
@@ -394,7 +395,7 @@ static void drop_unstarted(job_t *j)
  */
 int cz_engine_cancel(cz_engine_t *e, uint64_t id)
 {
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
     bool marked = j && !job_ended(j) && j->state != CZ_JOB_VERIFYING;
     if (marked) {
@@ -405,25 +406,25 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
         }
         drop_unstarted(j);
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     if (!marked)
         return j ? CZ_OK : CZ_ENOTFOUND;
     cz_budget_wake(&e->budget);   /* a synthesis worker may wait for this job's memory */
 
     settle_devices(e);
     ended_t ended = { 0 };
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     /* looked up again: a worker may have ended it meanwhile, and forget freed it */
     if ((j = find_job(e, id)) != NULL)
         finish_if_resolved(e, j, &ended);
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     notify(&ended);
     return CZ_OK;
 }
 
 int cz_engine_forget(cz_engine_t *e, uint64_t id)
 {
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     job_t **pp = &e->jobs;
     while (*pp && (*pp)->id != id)
         pp = &(*pp)->next;
@@ -431,7 +432,7 @@ int cz_engine_forget(cz_engine_t *e, uint64_t id)
     job_t *j = *pp;
     if (rc == CZ_OK)
         *pp = j->next;
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     if (rc == CZ_OK)
         job_free(j);
     return rc;
@@ -440,7 +441,7 @@ int cz_engine_forget(cz_engine_t *e, uint64_t id)
 void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
 {
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     for (job_t *j = e->jobs; j; j = j->next) {
         out->jobs[j->state]++;
         if (!job_ended(j))
@@ -448,7 +449,7 @@ void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
     }
     out->device_queue = e->devq_len;
     out->partitions_proved = e->proved;
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     out->budget_total = e->budget.total;
     out->budget_reserved = cz_budget_reserved(&e->budget);
     out->budget_peak = cz_budget_peak(&e->budget);
@@ -469,6 +470,7 @@ void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
 /* Verify every partition proof of |j| against its public inputs (e->mu NOT held). */
 static int verify_job(cz_engine_t *e, job_t *j, char *msg, size_t msg_len)
 {
+    CZ_ASSERT(!cz_mutex_held(&e->mu));
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, e->pool, 0) != CZ_OK)
         return CZ_ENOMEM;
@@ -484,6 +486,7 @@ static int verify_job(cz_engine_t *e, job_t *j, char *msg, size_t msg_len)
 /* e->mu held; *ended receives the callback to make once the lock is dropped. */
 static void end_job(cz_engine_t *e, job_t *j, cz_job_state_t state, ended_t *ended)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     *ended = (ended_t){ j->spec.on_done, j->spec.done_arg, j->id, state };
     j->state = state;
     j->t_done = cz__engine_now_ms(e);
@@ -494,6 +497,7 @@ static void end_job(cz_engine_t *e, job_t *j, cz_job_state_t state, ended_t *end
 
 static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     if (j->resolved < j->spec.partitions || job_ended(j) || j->state == CZ_JOB_VERIFYING)
         return;
     if (j->error == CZ_ECANCELED)
@@ -511,7 +515,7 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
     job_t *j = p->job;
     ended_t ended = { 0 };
     settle_devices(e);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     j->in_flight--;
     j->resolved++;
     if (rc == CZ_OK) {
@@ -529,20 +533,20 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
     }
     finish_if_resolved(e, j, &ended);
     bool verify = j->state == CZ_JOB_VERIFYING;
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     free(p);
     notify(&ended);
 
     if (verify) {
         char vmsg[256] = "";
         int vrc = verify_job(e, j, vmsg, sizeof vmsg);
-        pthread_mutex_lock(&e->mu);
+        cz_mutex_lock(&e->mu);
         if (vrc) {
             j->error = vrc;
             snprintf(j->message, sizeof j->message, "%s", vmsg);
         }
         end_job(e, j, vrc ? CZ_JOB_FAILED : CZ_JOB_DONE, &ended);
-        pthread_mutex_unlock(&e->mu);
+        cz_mutex_unlock(&e->mu);
         notify(&ended);
     }
 }
@@ -552,7 +556,7 @@ void cz__engine_requeue(cz_engine_t *e, part_t *p)
     job_t *j = p->job;
     ended_t ended = { 0 };
     settle_devices(e);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     j->in_flight--;
     if (atomic_load(&j->canceled)) {
         j->resolved++;
@@ -561,7 +565,7 @@ void cz__engine_requeue(cz_engine_t *e, part_t *p)
         j->retry[j->n_retry++] = p->index;
         pthread_cond_broadcast(&e->work_cv);
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     free(p);
     notify(&ended);
 }

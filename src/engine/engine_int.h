@@ -3,8 +3,10 @@
  * (jobs, API) and workers.c (threads). Private to src/engine.
  *
  * Locking: |e->mu| protects every job field marked (mu), the job list, the
- * device queue and the shutdown flag. A device's |lock| protects nothing but
- * the device itself: it is held only around the device region.
+ * device queue and the shutdown flag; it is a cz_mutex_t, and a function
+ * said to run with it held (or NOT held) asserts so (core/mutex.h: on in
+ * debug and sanitizer builds). A device's |lock| protects nothing but the
+ * device itself: it is held only around the device region.
  */
 #ifndef CUZK_ENGINE_INT_H
 #define CUZK_ENGINE_INT_H
@@ -12,6 +14,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "core/mutex.h"
 #include "core/recycle.h"
 #include "engine/budget.h"
 #include "engine/engine.h"
@@ -72,7 +75,7 @@ struct cz_engine {
      * for the next synthesis; trimmed after IDLE_TRIM_S without work. */
     cz_recycler_t *recycler;
 
-    pthread_mutex_t mu;
+    cz_mutex_t mu;                  /* asserted held where a function says so */
     pthread_cond_t work_cv;         /* partitions to synthesize, or shutdown */
     pthread_cond_t devq_cv;         /* device queue changed (items or room) */
     pthread_cond_t done_cv;         /* a job changed state */

@@ -52,6 +52,7 @@ typedef struct {
 /* Best job with work for synthesis: priority, then age (lower id). e->mu held. */
 static job_t *pick_job(cz_engine_t *e)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     job_t *best = NULL;
     for (job_t *j = e->jobs; j; j = j->next) {
         if (atomic_load(&j->canceled) || (j->next_part >= j->spec.partitions && !j->n_retry))
@@ -108,7 +109,7 @@ static int capture_inputs(cz_engine_t *e, job_t *j, size_t idx, const cz_cs_witn
 {
     size_t n = w->num_inputs - 1;
     int rc = CZ_OK;
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     if (!j->inputs) {
         j->inputs = calloc(j->spec.partitions * (n ? n : 1), sizeof *j->inputs);
         j->n_inputs = n;
@@ -118,7 +119,7 @@ static int capture_inputs(cz_engine_t *e, job_t *j, size_t idx, const cz_cs_witn
         rc = cz_fail(ctx, CZ_EMISMATCH, "partition has %zu public inputs, partition 0 had %zu",
                      n, j->n_inputs);
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     if (rc == CZ_OK && n)
         memcpy(j->inputs + idx * n, w->input + 1, n * sizeof *w->input);
     return rc;
@@ -126,9 +127,9 @@ static int capture_inputs(cz_engine_t *e, job_t *j, size_t idx, const cz_cs_witn
 
 static void push_device_queue(cz_engine_t *e, part_t *p)
 {
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     while (e->devq_len >= e->cfg.device_queue_depth && !e->shutdown && e->live_devices)
-        pthread_cond_wait(&e->devq_cv, &e->mu);
+        cz_cond_wait(&e->devq_cv, &e->mu);
     bool usable = e->live_devices > 0;
     if (usable) {
         /* By priority, FIFO within one: a CRITICAL partition (WinningPoSt)
@@ -142,7 +143,7 @@ static void push_device_queue(cz_engine_t *e, part_t *p)
         e->devq_len++;
         pthread_cond_broadcast(&e->devq_cv);
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     if (!usable)
         drop(e, p, CZ_EDEVICE, "no usable device left (every device failed)");
 }
@@ -175,9 +176,9 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
     double ms = cz__engine_now_ms(e) - t0;
     cz_tl_emit(e->tl, CZ_TL_SYNTH_END, j->id, "synth_worker=%u,partition=%zu,synth_ms=%.1f",
                widx, p->index, ms);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     j->synth_ms += ms;
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
 
     if (rc == CZ_OK && w.num_inputs == 0)
         rc = cz_fail(ctx, CZ_EINVAL, "synthesis produced no witness");
@@ -209,17 +210,18 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
 
 static void idle_wait(cz_engine_t *e)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     cz_recycler_stats_t rs;
     cz_recycler_stats(e->recycler, &rs);
     if (!rs.kept_blocks) {
-        pthread_cond_wait(&e->work_cv, &e->mu);
+        cz_cond_wait(&e->work_cv, &e->mu);
         return;
     }
     struct timespec until = cz_deadline_in(IDLE_TRIM_S);
-    if (pthread_cond_timedwait(&e->work_cv, &e->mu, &until) == ETIMEDOUT && !pick_job(e)) {
-        pthread_mutex_unlock(&e->mu);
+    if (cz_cond_timedwait(&e->work_cv, &e->mu, &until) == ETIMEDOUT && !pick_job(e)) {
+        cz_mutex_unlock(&e->mu);
         cz_recycler_trim(e->recycler);
-        pthread_mutex_lock(&e->mu);
+        cz_mutex_lock(&e->mu);
     }
 }
 
@@ -229,27 +231,27 @@ static void *synth_main(void *argp)
     cz_engine_t *e = a->e;
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, e->pool, 0) != CZ_OK) {
-        pthread_mutex_lock(&e->mu);
+        cz_mutex_lock(&e->mu);
         e->synth_running--;
         pthread_cond_broadcast(&e->devq_cv);
-        pthread_mutex_unlock(&e->mu);
+        cz_mutex_unlock(&e->mu);
         free(a);
         return NULL;
     }
     cz_ctx_set_recycler(ctx, e->recycler);   /* the witness takes warm buffers */
     cz_ctx_set_fault(ctx, e->cfg.fault);
     for (;;) {
-        pthread_mutex_lock(&e->mu);
+        cz_mutex_lock(&e->mu);
         job_t *j = NULL;
         while (!e->shutdown && !(j = pick_job(e)))
             idle_wait(e);
         if (e->shutdown) {
-            pthread_mutex_unlock(&e->mu);
+            cz_mutex_unlock(&e->mu);
             break;
         }
         part_t *p = calloc(1, sizeof *p);
         if (!p) {
-            pthread_mutex_unlock(&e->mu);
+            cz_mutex_unlock(&e->mu);
             continue;   /* try again: memory may come back */
         }
         p->job = j;
@@ -258,7 +260,7 @@ static void *synth_main(void *argp)
         j->in_flight++;
         if (e->live_devices == 0) {
             /* nothing could prove it: fail now instead of synthesizing for minutes */
-            pthread_mutex_unlock(&e->mu);
+            cz_mutex_unlock(&e->mu);
             drop(e, p, CZ_EDEVICE, "no usable device left (every device failed)");
             continue;
         }
@@ -266,15 +268,15 @@ static void *synth_main(void *argp)
             j->state = CZ_JOB_RUNNING;
         if (j->t_first_synth == 0)
             j->t_first_synth = cz__engine_now_ms(e);
-        pthread_mutex_unlock(&e->mu);
+        cz_mutex_unlock(&e->mu);
         synthesize_one(e, ctx, a->index, j, p);
     }
     cz_ctx_free(ctx);
     free(a);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     e->synth_running--;
     pthread_cond_broadcast(&e->devq_cv);   /* draining device workers may exit now */
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return NULL;
 }
 
@@ -333,10 +335,10 @@ static part_t *pop_device_queue(worker_t *w)
 {
     cz_engine_t *e = w->e;
     device_t *dev = &e->devices[w->device];
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     /* at shutdown, drain until synthesis can add nothing more */
     while (!e->devq_head && !(e->shutdown && e->synth_running == 0) && !atomic_load(&dev->failed))
-        pthread_cond_wait(&e->devq_cv, &e->mu);
+        cz_cond_wait(&e->devq_cv, &e->mu);
     part_t *p = NULL;
     if (e->devq_head && !atomic_load(&dev->failed)) {
         p = e->devq_head;
@@ -344,7 +346,7 @@ static part_t *pop_device_queue(worker_t *w)
         e->devq_len--;
         pthread_cond_broadcast(&e->devq_cv);   /* room for synthesis */
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     return p;
 }
 
@@ -353,12 +355,12 @@ static void device_failed(worker_t *w, part_t *p, const char *msg)
 {
     cz_engine_t *e = w->e;
     device_t *dev = &e->devices[w->device];
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     if (!atomic_exchange(&dev->failed, true))
         e->live_devices--;
     bool retry = e->live_devices > 0 && p->attempt < e->cfg.max_retries;
     pthread_cond_broadcast(&e->devq_cv);
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     if (!retry) {
         drop(e, p, CZ_EDEVICE, msg);
         return;
@@ -444,9 +446,9 @@ static void prove_on_device(worker_t *w, part_t *p)
     cz_budget_release(&e->budget, abc);
     p->reserved -= abc;
     cz_g16_release_abc(p->g16);
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     j->device_ms += held_ms;
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
 
     if (rc == CZ_EDEVICE) {
         device_failed(w, p, cz_ctx_message(w->ctx));
@@ -492,7 +494,7 @@ static void *device_main(void *argp)
             prove_on_device(w, p);
     }
     /* If no device is left, nothing will ever take what is queued: fail it. */
-    pthread_mutex_lock(&e->mu);
+    cz_mutex_lock(&e->mu);
     part_t *orphans = NULL;
     if (e->live_devices == 0) {
         orphans = e->devq_head;
@@ -500,7 +502,7 @@ static void *device_main(void *argp)
         e->devq_len = 0;
         pthread_cond_broadcast(&e->devq_cv);
     }
-    pthread_mutex_unlock(&e->mu);
+    cz_mutex_unlock(&e->mu);
     while (orphans) {
         part_t *next = orphans->next;
         drop(e, orphans, CZ_EDEVICE, "no usable device left (every device failed)");
@@ -543,13 +545,13 @@ int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
         if (!a)
             return CZ_ENOMEM;
         *a = (synth_arg_t){ e, i };
-        pthread_mutex_lock(&e->mu);
+        cz_mutex_lock(&e->mu);
         e->synth_running++;
-        pthread_mutex_unlock(&e->mu);
+        cz_mutex_unlock(&e->mu);
         if (pthread_create(&e->synth_threads[i], NULL, synth_main, a)) {
-            pthread_mutex_lock(&e->mu);
+            cz_mutex_lock(&e->mu);
             e->synth_running--;
-            pthread_mutex_unlock(&e->mu);
+            cz_mutex_unlock(&e->mu);
             free(a);
             return CZ_ENOMEM;
         }

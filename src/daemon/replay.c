@@ -24,6 +24,7 @@ typedef struct {
     djob_t **again;               /* unfinished jobs, to hand to the prover after the scan */
     size_t n, cap;
     bool oom;
+    cz_ctx_t *check;              /* for check_proof's decodes, one for the whole scan */
 } replay_t;
 
 /* List |j| (s->mu taken here). */
@@ -47,7 +48,8 @@ static void list_job(cz_server_t *s, djob_t *j)
  * The digest finds any changed bit, a point check alone not all: flipping
  * a compressed point's sign flag gives another valid point.
  */
-static const char *check_proof(djob_t *j, const json_t *result, char *why, size_t cap)
+static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, char *why,
+                               size_t cap)
 {
     const char *hex = json_string_value(json_object_get(result, "proof"));
     const json_t *pub = json_object_get(result, "public_inputs");
@@ -65,9 +67,9 @@ static const char *check_proof(djob_t *j, const json_t *result, char *why, size_
     const char *want = json_string_value(json_object_get(result, "digest"));
     char got[2 * CZ_RESULT_DIGEST_BYTES + 1] = "";
     cz_proof_t *pts = calloc(n / CZ_PROOF_BYTES, sizeof *pts);
-    cz_ctx_t *ctx = NULL;
     const char *bad = NULL;
-    if (!pts || cz_ctx_new(&ctx, NULL, 1) != CZ_OK ||
+    cz_ctx_clear(ctx);
+    if (!pts ||
         (want && cz__result_digest(proof, n, pub, got) != CZ_OK))
         bad = "out of memory";
     else if (want && strcmp(want, got))
@@ -76,7 +78,6 @@ static const char *check_proof(djob_t *j, const json_t *result, char *why, size_
         bad = cz_ctx_message(ctx);
     if (bad)
         snprintf(why, cap, "%s", bad);
-    cz_ctx_free(ctx);
     free(pts);
     if (bad) {
         free(proof);
@@ -92,7 +93,8 @@ static const char *check_proof(djob_t *j, const json_t *result, char *why, size_
 
 /* The journaled outcome |result| into |j|; false (*why says it) when it is "done" and
  * its proof does not check. */
-static bool load_result(djob_t *j, const json_t *result, time_t fetched, char *why, size_t cap)
+static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t fetched,
+                        char *why, size_t cap)
 {
     const char *st = json_string_value(json_object_get(result, "state"));
     j->state = st && !strcmp(st, "done") ? DJ_DONE : st && !strcmp(st, "canceled") ? DJ_CANCELED
@@ -112,7 +114,7 @@ static bool load_result(djob_t *j, const json_t *result, time_t fetched, char *w
                                json_number_value(json_object_get(t, "synthesis_ms")),
                                json_number_value(json_object_get(t, "device_ms")),
                                json_number_value(json_object_get(t, "total_ms")) };
-    return j->state != DJ_DONE || !check_proof(j, result, why, cap);
+    return j->state != DJ_DONE || !check_proof(ctx, j, result, why, cap);
 }
 
 /* Add unfinished job |j| to the jobs handed to the prover after the scan; false: no memory. */
@@ -138,7 +140,7 @@ static void replay_torn(replay_t *r, djob_t *j, const json_t *result, time_t fet
 {
     char why[256], reason[512];
     snprintf(j->kind, sizeof j->kind, "?");
-    if (!load_result(j, result, fetched, why, sizeof why)) {
+    if (!load_result(r->check, j, result, fetched, why, sizeof why)) {
         snprintf(reason, sizeof reason, "journal entry %s.job is corrupt (set aside as %s.job.corrupt)"
                  " and its result does not check: %s; submit the request again", j->id, j->id, why);
         cz_journal_set_aside(r->s->journal, j->id, "result");
@@ -179,7 +181,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
     const json_t *pr = json_object_get(req, "partitions");
     j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
     char why[256];
-    if (result && load_result(j, result, fetched, why, sizeof why)) {
+    if (result && load_result(r->check, j, result, fetched, why, sizeof why)) {
         list_job(r->s, j);
         return;
     }
@@ -188,7 +190,6 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
         CZ_LOGE("journaled proof does not check; set aside, the job is proved again",
                 "id=%s why=%s", id, cz_log_q(q, sizeof q, why));
         cz_journal_set_aside(r->s->journal, id, "result");
-        j->state = DJ_LIVE;
         j->error = CZ_OK;
         j->message[0] = '\0';
         j->finished = j->fetched = 0;
@@ -265,7 +266,10 @@ static void requeue(cz_server_t *s, djob_t *j)
 int cz__replay(cz_server_t *s, cz_ctx_t *ctx)
 {
     replay_t r = { .s = s };
+    if (cz_ctx_new(&r.check, NULL, 1) != CZ_OK)
+        return cz_fail(ctx, CZ_ENOMEM, "journal replay");
     int rc = cz_journal_scan(s->journal, ctx, replay_one, replay_lost, &r);
+    cz_ctx_free(r.check);
     if (rc == CZ_OK && r.oom)
         rc = cz_fail(ctx, CZ_ENOMEM, "journal replay");
     if (rc == CZ_OK) {

@@ -250,12 +250,23 @@ typedef struct {
     bool scalars_montgomery;    /* cz_fr in Montgomery form (the H vector); else blst_scalar */
     bool scalars_scratch;       /* device scalars the MSM may overwrite: Montgomery ones read
                                  * in several passes are converted in place once */
-    const uint32_t *index;      /* term i uses bases[index[i]]; NULL: bases[i] */
+    const uint32_t *index;      /* term i uses bases[index[i] - index_base]; NULL: bases[i] */
+    uint32_t index_base;        /* with index: subtracted from every entry (a window of a
+                                 * vector's bases streamed through the device: its first
+                                 * point's index), each entry >= it */
     bool index_on_device;       /* index is device memory (else host) */
     unsigned nbits;             /* every scalar < 2^nbits (fewer windows); 0: 255 */
 } cz_cuda_msm_terms;
 
 size_t cz_cuda_msm_mem_bytes(size_t max_chunk);
+/*
+ * The most bucket memory an MSM of |m| may take from now on (0: the
+ * default, 5 GiB; at least 512 MiB): a smaller window size where it would
+ * take more. Buckets held beyond it are freed now. Not while an MSM runs.
+ * cz_cuda_msm_buckets_held: what |m| holds now.
+ */
+void cz_cuda_msm_set_bucket_cap(cz_cuda_msm *m, size_t bytes);
+size_t cz_cuda_msm_buckets_held(const cz_cuda_msm *m);
 int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, size_t max_chunk);
 void cz_cuda_msm_free(cz_cuda_msm *m);               /* NULL: no-op */
 /* group 1: out is a blst_p1, d_bases blst_p1_affine; group 2: blst_p2, blst_p2_affine. */

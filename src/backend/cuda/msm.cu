@@ -83,6 +83,7 @@ struct cz_cuda_msm {
     void *out;                            /* CZ__MAX_WINDOWS G2 Jacobian points */
     void *buckets;
     size_t bucket_bytes;
+    size_t bucket_cap;                    /* the most bucket memory a plan may take */
     cudaEvent_t ev[7];                    /* profile marks (CZ__PROF_*), then the end */
     cz_cuda_msm_profile prof;             /* of the last MSM */
 };
@@ -135,7 +136,7 @@ static cz__msm_plan make_plan(const cz_cuda_msm *m, const cz_cuda_msm_terms *tm,
         const size_t bucket_bytes = (size_t)nwin * ((size_t)1 << (c - 1)) * xyzz_bytes;
         /* host scalars are uploaded once a chunk: all its windows in one pass */
         if (nwin > CZ__MAX_WINDOWS || (!tm->scalars_on_device && nwin > wpp_max) ||
-            bucket_bytes * (nchunks > 1 ? 2 : 1) > CZ__MAX_BUCKET_BYTES)
+            bucket_bytes * (nchunks > 1 ? 2 : 1) > m->bucket_cap)
             continue;
         const double buckets = (double)nwin * (double)(1u << (c - 1));
         /* a full addition ~1.3 mixed ones; reduction = 2 full adds per bucket */
@@ -146,7 +147,7 @@ static cz__msm_plan make_plan(const cz_cuda_msm *m, const cz_cuda_msm_terms *tm,
             best.nwin = nwin;
         }
     }
-    if (best.c == 0) {   /* unreachable: c = 16 fits 16 digits a term and 2^15 buckets */
+    if (best.c == 0) {   /* unreachable: c = 16 fits 16 digits a term, its buckets the least cap */
         best.c = 16;
         best.nwin = nwin_of(nbits, best.c);
     }
@@ -262,8 +263,8 @@ extern "C" void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profi
  * that later passes read again): the converted scalar is written there.
  */
 static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, const cz_dfr *scalars,
-                                             const uint32_t *index, uint32_t base_offset,
-                                             uint32_t n, unsigned c, unsigned w0, unsigned wn,
+                                             const uint32_t *index, uint32_t index_base,
+                                             uint32_t base_offset, uint32_t n, unsigned c, unsigned w0, unsigned wn,
                                              int montgomery, cz_dfr *canonical, uint32_t *zeros)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -282,7 +283,7 @@ static __global__ void cz__msm_digits_kernel(uint32_t *keys, uint32_t *vals, con
         for (int k = 0; k < 8; k++)
             l[k] = s.l[k];
         l[8] = 0;
-        const uint32_t point = index ? index[i] : base_offset + i;
+        const uint32_t point = index ? index[i] - index_base : base_offset + i;
         const uint32_t half = 1u << (c - 1), full = 1u << c, sentinel = wn * half;
         uint32_t carry = 0;
         for (unsigned w = 0; w < w0 + wn; w++) {
@@ -355,7 +356,7 @@ static int cz__msm_digits(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_cuda_msm_terms
     CZ__CU(ctx, cudaMemsetAsync(m->zeros, 0, sizeof *m->zeros, st));
     /* blocks of whole warps: the zero count is reduced per warp */
     cz__msm_digits_kernel<<<cz__blocks(cn, 256), 256, 0, st>>>(
-        m->keys[0], m->vals[0], scalars, index, (uint32_t)off, cn, pl->c, w0, wn, montgomery,
+        m->keys[0], m->vals[0], scalars, index, tm->index_base, (uint32_t)off, cn, pl->c, w0, wn, montgomery,
         canonical, m->zeros);
     return cz__cuda_check(ctx, "msm: digits kernel");
 }
@@ -459,6 +460,7 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
         return cz_fail(ctx, CZ_ENOMEM, "cuda msm: workspace");
     m->device = device;
     m->max_chunk = clamp_chunk(max_chunk);
+    m->bucket_cap = CZ__MAX_BUCKET_BYTES;
     m->cap_entries = CZ__ENTRIES_PER_POINT * m->max_chunk;
     m->staging_bytes = m->max_chunk * 32;
     int rc = cz_cuda_set_device(ctx, device);
@@ -499,6 +501,23 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
     *out = m;
     return CZ_OK;
 }
+
+extern "C" void cz_cuda_msm_set_bucket_cap(cz_cuda_msm *m, size_t bytes)
+{
+    /* G2 at c = 16, twice (host scalars in chunks): 2 * 17 * 2^15 * 384 B = 408 MiB */
+    const size_t least = (size_t)512 << 20;
+    m->bucket_cap = bytes == 0 || bytes > CZ__MAX_BUCKET_BYTES ? CZ__MAX_BUCKET_BYTES
+                    : bytes < least                            ? least
+                                                               : bytes;
+    if (m->bucket_bytes > m->bucket_cap) {   /* held from a larger plan: give it back */
+        cudaSetDevice(m->device);
+        cz_cuda_free(m->buckets);
+        m->buckets = NULL;
+        m->bucket_bytes = 0;
+    }
+}
+
+extern "C" size_t cz_cuda_msm_buckets_held(const cz_cuda_msm *m) { return m->bucket_bytes; }
 
 static int check_terms(cz_ctx_t *ctx, const cz_cuda_msm_terms *tm, int group)
 {

@@ -1,0 +1,186 @@
+/*
+ * backend/devplan.c — the device-memory plan (devplan.h).
+ */
+#include "backend/devplan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Residency order. A streamed vector costs its copy where its MSMs do not
+ * hide it. The tails (L, A, B1, B2) of a PoRep partition are sparse: most
+ * of their scalars are zero or one (a batch addition, bandwidth-bound), so
+ * their windows' MSMs are short and the copy shows; H's MSM is dense over
+ * 2^27 terms and hides its copy. So the tails stay resident first and H
+ * streams first. Among the tails, G1 before G2: a G2 point is twice the
+ * bytes and its MSM three times the work per point (it hides more).
+ */
+const int cz_devplan_residency[CZ_BASES_COUNT] = { CZ_BASES_L, CZ_BASES_A, CZ_BASES_B1,
+                                                   CZ_BASES_B2, CZ_BASES_H };
+
+static size_t all_vectors(const cz_devplan_in *in)
+{
+    size_t sum = 0;
+    for (int k = 0; k < CZ_BASES_COUNT; k++)
+        sum += in->vec_bytes[k];
+    return sum;
+}
+
+static unsigned on_device_mask(const cz_devplan_in *in)
+{
+    unsigned m = 0;
+    for (int k = 0; k < CZ_BASES_COUNT; k++)
+        if (in->vec_bytes[k])
+            m |= 1u << k;
+    return m;
+}
+
+/* Staging slots that fit in what |p| leaves of the budget. */
+static void add_slots(const cz_devplan_in *in, cz_devplan *p)
+{
+    while (p->slots < in->max_slots && in->slot_bytes &&
+           p->total + in->slot_bytes <= in->budget) {
+        p->slots++;
+        p->total += in->slot_bytes;
+    }
+}
+
+/* Everything resident, the full workspace and buckets: fits or not. */
+static bool plan_resident(const cz_devplan_in *in, cz_devplan *p)
+{
+    const size_t need = in->h_bytes + in->msm_bytes[0] + in->bucket_full + all_vectors(in);
+    if (need > in->budget)
+        return false;
+    *p = (cz_devplan){ .level = CZ_DEVPLAN_RESIDENT, .resident = on_device_mask(in),
+                       .h_on_device = true, .msm_size = 0, .bucket_cap = in->bucket_full,
+                       .total = need };
+    add_slots(in, p);
+    return true;
+}
+
+/*
+ * Bucket room for MSM workspace |msm| beside |fixed| bytes: up to twice the
+ * least (a window size closer to the best one), never above the full
+ * plan's; 0 when even the least does not fit.
+ */
+static size_t bucket_room(const cz_devplan_in *in, size_t fixed, int msm)
+{
+    const size_t base = fixed + in->msm_bytes[msm];
+    if (in->msm_bytes[msm] == 0 || base + in->bucket_least > in->budget)
+        return 0;
+    size_t cap = in->bucket_least * 2 < in->bucket_full ? in->bucket_least * 2 : in->bucket_full;
+    return base + cap <= in->budget ? cap : in->bucket_least;
+}
+
+static size_t resident_bytes(const cz_devplan_in *in, unsigned mask)
+{
+    size_t sum = 0;
+    for (int k = 0; k < CZ_BASES_COUNT; k++)
+        if (mask >> k & 1)
+            sum += in->vec_bytes[k];
+    return sum;
+}
+
+/* Vectors made resident in cz_devplan_residency's order while they fit; the rest stream. */
+static void choose_resident(const cz_devplan_in *in, cz_devplan *p)
+{
+    for (int i = 0; i < CZ_BASES_COUNT; i++) {
+        const int k = cz_devplan_residency[i];
+        const size_t b = in->vec_bytes[k];
+        if (!b)
+            continue;
+        if (p->total + b <= in->budget) {
+            p->resident |= 1u << k;
+            p->total += b;
+        } else {
+            p->streamed |= 1u << k;
+        }
+    }
+}
+
+/*
+ * A streaming plan at |level| with |fixed| bytes besides the MSM: of the
+ * workspaces that fit, the one that leaves the most bytes resident (a
+ * resident vector saves its copy every region; a larger workspace saves
+ * far less), the larger one on a tie. False when none fits.
+ */
+static bool plan_streaming(const cz_devplan_in *in, cz_devplan *p, cz_devplan_level level,
+                           size_t fixed, size_t window)
+{
+    bool found = false;
+    for (int i = 0; i < CZ_DEVPLAN_MSM_SIZES; i++) {
+        const size_t cap = bucket_room(in, fixed, i);
+        if (!cap)
+            continue;
+        cz_devplan c = { .level = level, .h_on_device = level == CZ_DEVPLAN_STREAM,
+                         .msm_size = i, .bucket_cap = cap, .stream_bytes = window,
+                         .own_stream_buffers = level == CZ_DEVPLAN_STREAM_HOST_H,
+                         .total = fixed + in->msm_bytes[i] + cap };
+        choose_resident(in, &c);
+        if (!found || resident_bytes(in, c.resident) > resident_bytes(in, p->resident)) {
+            *p = c;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* H on the device, streaming through its idle buffers. */
+static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
+{
+    if (in->h_buffer_bytes == 0 ||
+        !plan_streaming(in, p, CZ_DEVPLAN_STREAM, in->h_bytes, in->h_buffer_bytes))
+        return false;
+    if (!p->streamed)
+        p->stream_bytes = 0;
+    add_slots(in, p);
+    return true;
+}
+
+/* H on the CPU, streaming through two buffers of the plan's own (no slots: a and b go to
+ * the CPU's H). */
+static bool plan_stream_host_h(const cz_devplan_in *in, cz_devplan *p)
+{
+    return in->own_stream_bytes &&
+           plan_streaming(in, p, CZ_DEVPLAN_STREAM_HOST_H, 2 * in->own_stream_bytes,
+                          in->own_stream_bytes);
+}
+
+void cz_devplan_make(const cz_devplan_in *in, cz_devplan *out)
+{
+    if (plan_resident(in, out) || plan_stream(in, out) || plan_stream_host_h(in, out))
+        return;
+    *out = (cz_devplan){ .level = CZ_DEVPLAN_CPU, .msm_size = -1 };
+}
+
+static const char *level_name(cz_devplan_level l)
+{
+    switch (l) {
+    case CZ_DEVPLAN_RESIDENT: return "resident";
+    case CZ_DEVPLAN_STREAM: return "stream";
+    case CZ_DEVPLAN_STREAM_HOST_H: return "stream, H on the CPU";
+    default: return "cpu";
+    }
+}
+
+static double gib(size_t b) { return (double)b / (double)((size_t)1 << 30); }
+
+int cz_devplan_format(const cz_devplan *p, const cz_devplan_in *in, char *buf, size_t len)
+{
+    static const char *names[CZ_BASES_COUNT] = { "h", "l", "a", "b_g1", "b_g2" };
+    char res[64] = "", str[64] = "";
+    for (int k = 0; k < CZ_BASES_COUNT; k++) {
+        char *to = (p->resident >> k & 1) ? res : (p->streamed >> k & 1) ? str : NULL;
+        if (to)
+            snprintf(to + strlen(to), 64 - strlen(to), "%s%s", *to ? "," : "", names[k]);
+    }
+    return snprintf(buf, len,
+                    "plan %s: budget %.1f GiB, holds %.1f GiB; H %s; msm workspace %.1f GiB, "
+                    "buckets <= %.2f GiB; resident [%s]; streamed [%s]%s%.2f GiB windows; "
+                    "%u staging slot(s)",
+                    level_name(p->level), gib(in->budget), gib(p->total),
+                    p->h_on_device ? "on the device" : "on the CPU",
+                    p->msm_size >= 0 ? gib(in->msm_bytes[p->msm_size]) : 0.0, gib(p->bucket_cap),
+                    res, str, p->own_stream_buffers ? " through 2 own " : " through 2 H ",
+                    gib(p->stream_bytes), p->slots);
+}

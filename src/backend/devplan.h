@@ -1,0 +1,87 @@
+/*
+ * backend/devplan.h — the device-memory plan of a region: what a device's
+ * memory holds while it proves one partition, made from the memory free
+ * at that moment (not the card's total).
+ *
+ * A region needs, on the device: the H context (the domain's buffers and
+ * tables), the MSM workspace and its buckets, and the bases of five params
+ * vectors (h, l, a, b_g1, b_g2). A vector is either RESIDENT (kept on the
+ * device between regions) or STREAMED: its points go host -> device in
+ * windows through two buffers, each window's copy overlapping the MSM of
+ * the previous one. Streaming through the H context's buffers costs no
+ * memory: once the H coefficients are made, the H context's other buffers
+ * are idle for the rest of the region (cuda.h, cz_cuda_h_scratch). Where
+ * even the H context does not fit, the H is made on the CPU and the
+ * vectors stream through two buffers of their own.
+ *
+ * The plan, from the most memory to the least:
+ *   RESIDENT    the whole set, the full MSM workspace and buckets (today's
+ *               fast path on an 80 GB card);
+ *   STREAM      the H context on the device, a workspace that fits, and as
+ *               many vectors resident as fit in the order of
+ *               cz_devplan_residency (the ones whose MSMs are too short to
+ *               hide their copy come first), the others streamed;
+ *   STREAM_HOST_H  the H on the CPU, the vectors streamed through two
+ *               buffers of their own;
+ *   CPU         not even that fits: the region runs its MSMs on the CPU
+ *               (the partition is still proved).
+ * Staging slots (a and b uploaded before the region) are planned only
+ * where they fit after everything else.
+ *
+ * Pure function: no CUDA, no allocation, no global state; unit-tested over
+ * card sizes in CI (tests/backend/test_devplan.c). The sizes of the parts
+ * (H context, workspaces) come from the caller, which asks the CUDA code.
+ */
+#ifndef CUZK_BACKEND_DEVPLAN_H
+#define CUZK_BACKEND_DEVPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/backend.h"
+
+enum { CZ_DEVPLAN_MSM_SIZES = 3 };   /* MSM workspaces offered, largest first */
+
+typedef enum {
+    CZ_DEVPLAN_RESIDENT = 0,
+    CZ_DEVPLAN_STREAM = 1,
+    CZ_DEVPLAN_STREAM_HOST_H = 2,
+    CZ_DEVPLAN_CPU = 3,
+} cz_devplan_level;
+
+typedef struct {
+    size_t budget;                          /* device bytes the plan may use (after headroom) */
+    size_t vec_bytes[CZ_BASES_COUNT];       /* each vector's bases; 0: not on the device */
+    size_t h_bytes;                         /* the H context for the domain */
+    size_t h_buffer_bytes;                  /* one of its domain buffers (the stream window) */
+    size_t msm_bytes[CZ_DEVPLAN_MSM_SIZES]; /* the MSM workspace options, largest first */
+    size_t bucket_full;                     /* buckets the full plan lets the MSM take */
+    size_t bucket_least;                    /* the least bucket cap an MSM works with */
+    size_t slot_bytes;                      /* one staging slot (a and b of one partition) */
+    unsigned max_slots;
+    size_t own_stream_bytes;                /* STREAM_HOST_H: each of its two window buffers */
+} cz_devplan_in;
+
+typedef struct {
+    cz_devplan_level level;
+    unsigned resident;          /* 1 << CZ_BASES_*: kept on the device */
+    unsigned streamed;          /* on the device's path but streamed (the rest of vec_bytes) */
+    bool h_on_device;
+    int msm_size;               /* index into msm_bytes; -1: no MSM workspace (CPU) */
+    size_t bucket_cap;          /* for cz_cuda_msm_set_bucket_cap */
+    size_t stream_bytes;        /* one stream window buffer (0: nothing streams) */
+    bool own_stream_buffers;    /* the windows are buffers of their own, not the H's */
+    unsigned slots;             /* staging slots */
+    size_t total;               /* device bytes the plan holds at most */
+} cz_devplan;
+
+/* The order in which vectors are made resident when not all fit (CZ_BASES_*). */
+extern const int cz_devplan_residency[CZ_BASES_COUNT];
+
+/* The plan for |in|. Never fails: the least is the CPU level. */
+void cz_devplan_make(const cz_devplan_in *in, cz_devplan *out);
+
+/* One line describing |p| (for logs, status and the benchmarks): snprintf's contract. */
+int cz_devplan_format(const cz_devplan *p, const cz_devplan_in *in, char *buf, size_t len);
+
+#endif /* CUZK_BACKEND_DEVPLAN_H */

@@ -1,0 +1,159 @@
+/*
+ * tests/backend/test_devplan.c — the device-memory planner (backend/devplan.h)
+ * over card sizes, without a GPU.
+ *
+ * The shape is a 32GiB PoRep partition's: the params vectors' lengths of
+ * bench:130278869 (docs/PERFORMANCE.md: h 134217727, l 130278852, a
+ * 129887331, b_g1 = b_g2 33083703 points; 96-byte G1, 192-byte G2 affine
+ * points), the H context at 2^27 (three 4 GiB buffers + 3.5 MiB of tables,
+ * cuda.h), MSM workspaces for chunks of 2^24, 2^22 and 2^20 terms (5.7,
+ * 2.3 and 1.4 GiB: keys and values 256 B a term, the staging, the partials)
+ * and 8 GiB staging slots. Checked: what each card class gets (80, 24, 16,
+ * 12 GB and less); that a plan never holds more than its budget; that more
+ * memory never gives a lower level or fewer resident bytes; that every
+ * vector on the device's path is resident or streamed, never both.
+ */
+#include <string.h>
+
+#include "backend/devplan.h"
+#include "cz_test.h"
+
+#define GIB ((size_t)1 << 30)
+#define MIB ((size_t)1 << 20)
+
+static cz_devplan_in porep32(size_t budget)
+{
+    cz_devplan_in in = {
+        .budget = budget,
+        .vec_bytes = { 134217727ull * 96, 130278852ull * 96, 129887331ull * 96,
+                       33083703ull * 96, 33083703ull * 192 },
+        .h_bytes = 3 * (4 * GIB) + 3 * MIB + MIB / 2,
+        .h_buffer_bytes = 4 * GIB,
+        .msm_bytes = { 5837 * MIB, 2320 * MIB, 1441 * MIB },
+        .bucket_full = 5 * GIB,
+        .bucket_least = 512 * MIB,
+        .slot_bytes = 8 * GIB,
+        .max_slots = 2,
+        .own_stream_bytes = 512 * MIB,
+    };
+    return in;
+}
+
+static size_t resident_bytes(const cz_devplan_in *in, const cz_devplan *p)
+{
+    size_t sum = 0;
+    for (int k = 0; k < CZ_BASES_COUNT; k++)
+        if (p->resident >> k & 1)
+            sum += in->vec_bytes[k];
+    return sum;
+}
+
+/* An 80 GB card (77.6 GiB usable): the whole set resident, as before the planner. */
+CZ_TEST(full_card_keeps_everything_resident)
+{
+    cz_devplan_in in = porep32(77 * GIB + 600 * MIB);
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT(p.level, CZ_DEVPLAN_RESIDENT);
+    CHECK_EQ_INT(p.resident, CZ_BASES_ALL);
+    CHECK_EQ_INT(p.streamed, 0);
+    CHECK_EQ_INT(p.msm_size, 0);
+    CHECK_EQ_U64(p.bucket_cap, 5 * GIB);
+    CHECK_EQ_INT(p.slots, 1);   /* 66.8 GiB + one 8 GiB slot; a second does not fit */
+    CHECK(p.total <= in.budget);
+}
+
+/* A 24 GB card with 21 GiB usable: the H on the device, b_g1 resident, the rest streamed. */
+CZ_TEST(card_24gb_streams_through_the_h_buffers)
+{
+    cz_devplan_in in = porep32(21 * GIB);
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM);
+    CHECK(p.h_on_device);
+    CHECK(!p.own_stream_buffers);
+    CHECK_EQ_U64(p.stream_bytes, 4 * GIB);
+    CHECK(p.resident & (1u << CZ_BASES_B1));
+    CHECK(p.streamed & (1u << CZ_BASES_H));   /* H's dense MSM hides its copy: it streams first */
+    CHECK_EQ_INT(p.resident | p.streamed, CZ_BASES_ALL);
+    CHECK_EQ_INT(p.slots, 0);
+    CHECK(p.total <= in.budget);
+}
+
+/* 16 GB (13 GiB usable) and 12 GB (9 GiB): no room for the H context: H on the CPU. */
+CZ_TEST(cards_16gb_and_12gb_make_the_h_on_the_cpu)
+{
+    const size_t budgets[] = { 13 * GIB, 9 * GIB };
+    for (size_t i = 0; i < 2; i++) {
+        cz_devplan_in in = porep32(budgets[i]);
+        cz_devplan p;
+        cz_devplan_make(&in, &p);
+        CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM_HOST_H);
+        CHECK(!p.h_on_device);
+        CHECK(p.own_stream_buffers);
+        CHECK_EQ_U64(p.stream_bytes, 512 * MIB);
+        CHECK(p.streamed & (1u << CZ_BASES_H));
+        CHECK(p.total <= in.budget);
+    }
+}
+
+CZ_TEST(no_room_at_all_is_the_cpu_level_not_a_failure)
+{
+    cz_devplan_in in = porep32(2 * GIB);
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT(p.level, CZ_DEVPLAN_CPU);
+    CHECK_EQ_INT(p.msm_size, -1);
+    CHECK_EQ_INT(p.resident, 0);
+    CHECK_EQ_U64(p.total, 0);
+}
+
+/* B2 left to the CPU (g2_on_cpu): vec_bytes 0, never planned. */
+CZ_TEST(a_vector_off_the_device_path_is_neither_resident_nor_streamed)
+{
+    cz_devplan_in in = porep32(21 * GIB);
+    in.vec_bytes[CZ_BASES_B2] = 0;
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT((p.resident | p.streamed) >> CZ_BASES_B2 & 1, 0);
+}
+
+/* Every budget from 0 to 96 GiB in 256 MiB steps. */
+CZ_TEST(more_memory_never_plans_worse_and_never_overcommits)
+{
+    cz_devplan prev = { .level = CZ_DEVPLAN_CPU };
+    size_t prev_res = 0;
+    for (size_t b = 0; b <= 96 * GIB; b += 256 * MIB) {
+        cz_devplan_in in = porep32(b);
+        cz_devplan p;
+        cz_devplan_make(&in, &p);
+        CHECK(p.total <= b);
+        CHECK(p.level <= prev.level);
+        CHECK_EQ_INT(p.resident & p.streamed, 0);
+        if (p.level != CZ_DEVPLAN_CPU)
+            CHECK_EQ_INT(p.resident | p.streamed, CZ_BASES_ALL);
+        if (p.level == prev.level)
+            CHECK(resident_bytes(&in, &p) >= prev_res);
+        if (p.level == CZ_DEVPLAN_STREAM && p.streamed)
+            CHECK(p.stream_bytes > 0);
+        prev = p;
+        prev_res = resident_bytes(&in, &p);
+    }
+    CHECK_EQ_INT(prev.level, CZ_DEVPLAN_RESIDENT);
+}
+
+CZ_TEST(the_plan_prints_in_one_line)
+{
+    cz_devplan_in in = porep32(21 * GIB);
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    char line[512];
+    int n = cz_devplan_format(&p, &in, line, sizeof line);
+    CHECK(n > 0 && (size_t)n < sizeof line);
+    CHECK(strchr(line, '\n') == NULL);
+    CHECK(strstr(line, "plan stream") != NULL);
+    CHECK(strstr(line, "resident [b_g1") != NULL);
+    CHECK(strstr(line, "streamed [h,") != NULL);
+}
+
+CZ_TEST_MAIN()

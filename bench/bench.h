@@ -61,6 +61,7 @@ typedef struct cz_c2_random_opts {
     uint64_t seed;
     bool quiet, json, dry_run;
     size_t jobs;   /* engine jobs of the C1 submitted at once (0 or 1: one) */
+    size_t device_mem_limit;   /* CUDA: the device-memory plan's budget (0: the free memory) */
 } cz_c2_random_opts_t;
 int cz_bench_c2_random(const cz_c2_random_opts_t *o);
 

@@ -86,6 +86,26 @@ static int run_jobs(cz_ctx_t *ctx, cz_engine_t *e, const cz_job_spec_t *spec, si
     return rc;
 }
 
+/*
+ * The backend's device-memory plan and what it copied: params bytes to the
+ * device per partition and per proof (|per_proof| partitions), and their
+ * time at the links the cards people own have (the test machine's is
+ * faster).
+ */
+static void print_plan(cz_backend_t *be, size_t per_proof)
+{
+    cz_backend_report r;
+    cz_backend_report_of(be, &r);
+    if (!r.plan[0])
+        return;
+    const double per = r.regions ? (double)r.h2d_bytes / (double)r.regions : 0;
+    printf("device memory: %s\n", r.plan);
+    printf("params to the device: %.2f GiB per partition, %.2f GiB per proof (%llu regions); "
+           "per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
+           per / (1 << 30), per * (double)per_proof / (1 << 30), r.regions, per / 25e9,
+           per / 50e9);
+}
+
 int cz_bench_c2_random(const cz_c2_random_opts_t *o)
 {
     static const char BANNER[] = "*** TIMING ONLY: random params, proof not verified ***";
@@ -96,7 +116,9 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
     }
     cz_backend_t *be = NULL;
     int rc = CZ_OK;
-    if (!o->dry_run && (rc = cz_backend_new(ctx, &be, o->backend, (int)o->device)) != CZ_OK) {
+    const cz_cuda_backend_opts_t cuda = { .device_mem_limit = o->device_mem_limit };
+    if (!o->dry_run &&
+        (rc = cz_backend_new_opts(ctx, &be, o->backend, (int)o->device, &cuda)) != CZ_OK) {
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
         cz_ctx_free(ctx);
         return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
@@ -238,6 +260,7 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
                    "%.1f%% (dispatch %.1f%%), %zu overlap violations\n",
                    region_ms, regions, 100 * eff, 100 * disp_eff, overlaps);
             printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", rss_kib, (double)rss_kib / 1048576.0);
+            print_plan(be, c1.npartitions);
             if (o->proof_path)
                 printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n",
                        o->proof_path, (size_t)c1.npartitions * 192);

@@ -112,9 +112,20 @@ typedef struct cz_prove_work {
                                        * MSM times exclude it) */
     double t_setup;                   /* the region's set-up: device contexts, their buffers
                                        * and tables (the first region of a size) */
+    double t_stream_wait;             /* the MSMs waited this long for streamed windows */
+    size_t h2d_bytes;                 /* params bytes copied to the device in the region
+                                       * (uploads of resident vectors and streamed windows) */
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;
+
+/* For logs, status and the benchmarks (cz_backend_report_of). */
+typedef struct cz_backend_report {
+    char plan[320];          /* the last region's (or preparation's) device-memory plan, one
+                              * line (backend/devplan.h); "" before the first */
+    unsigned long long regions;     /* device regions run */
+    unsigned long long h2d_bytes;   /* params bytes copied to the device, all regions */
+} cz_backend_report;
 
 typedef struct cz_backend_ops {
     const char *name;
@@ -163,6 +174,8 @@ typedef struct cz_backend_ops {
      * more (the engine calls it before a job may end: its params may be
      * freed then). Any thread. */
     void (*settle)(cz_backend_t *be);
+    /* Optional (NULL: nothing to report): what the backend did so far (below). Any thread. */
+    void (*report)(cz_backend_t *be, struct cz_backend_report *out);
 } cz_backend_ops_t;
 
 struct cz_backend {
@@ -207,16 +220,22 @@ void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after);
  * The CUDA backend for CUDA device |device_index| (backend/cuda/): H, the H
  * MSM, batch additions and the tail MSMs (G1 and, unless opts->g2_on_cpu,
  * G2) on the device, with each params file's bases kept resident while they
- * fit opts->device_mem_limit. CZ_EUNAVAIL (with the reason in ctx) in a
+ * fit opts->device_mem_limit, and the others streamed through the device
+ * (the plan of backend/devplan.h, made per region from the free memory).
+ * CZ_EUNAVAIL (with the reason in ctx) in a
  * build without CUDA or where no usable device exists. opts may be NULL.
  */
 typedef struct cz_cuda_backend_opts {
     size_t device_mem_limit;   /* bytes of device memory this backend may use; 0: all but 2 GiB */
     bool g2_on_cpu;            /* leave the B2 (G2) tail to the epilogue on the CPU */
+    int min_plan;              /* tests, benchmarks: the device-memory plan's level is at least
+                                * this cz_devplan_level (1: every vector streams; 2: the H on
+                                * the CPU too; 3: all on the CPU); 0: as memory allows */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
                         const cz_cuda_backend_opts_t *opts);
+
 
 /*
  * Backends by name, for the CLI, the daemon and the benches (backend.c):
@@ -268,6 +287,14 @@ static inline void cz_backend_settle(cz_backend_t *be)
 {
     if (be && be->ops->settle)
         be->ops->settle(be);
+}
+
+/* ops->report, or zeros (a backend without one: the CPU's). */
+static inline void cz_backend_report_of(cz_backend_t *be, cz_backend_report *out)
+{
+    *out = (cz_backend_report){ .regions = 0 };
+    if (be && be->ops->report)
+        be->ops->report(be, out);
 }
 
 /* NULL is a harmless no-op. */

@@ -89,7 +89,7 @@ static void choose_resident(const cz_devplan_in *in, cz_devplan *p)
         const size_t b = in->vec_bytes[k];
         if (!b)
             continue;
-        if (p->total + b <= in->budget) {
+        if (in->min_level == CZ_DEVPLAN_RESIDENT && p->total + b <= in->budget) {
             p->resident |= 1u << k;
             p->total += b;
         } else {
@@ -148,7 +148,10 @@ static bool plan_stream_host_h(const cz_devplan_in *in, cz_devplan *p)
 
 void cz_devplan_make(const cz_devplan_in *in, cz_devplan *out)
 {
-    if (plan_resident(in, out) || plan_stream(in, out) || plan_stream_host_h(in, out))
+    const cz_devplan_level least = in->min_level;
+    if ((least <= CZ_DEVPLAN_RESIDENT && plan_resident(in, out)) ||
+        (least <= CZ_DEVPLAN_STREAM && plan_stream(in, out)) ||
+        (least <= CZ_DEVPLAN_STREAM_HOST_H && plan_stream_host_h(in, out)))
         return;
     *out = (cz_devplan){ .level = CZ_DEVPLAN_CPU, .msm_size = -1 };
 }

@@ -60,6 +60,8 @@ typedef struct {
     size_t slot_bytes;                      /* one staging slot (a and b of one partition) */
     unsigned max_slots;
     size_t own_stream_bytes;                /* STREAM_HOST_H: each of its two window buffers */
+    cz_devplan_level min_level;             /* tests, benchmarks: no level above this one;
+                                             * at STREAM or below, every vector streams */
 } cz_devplan_in;
 
 typedef struct {

@@ -39,6 +39,7 @@ const char *cz__opt_arg_name(const cz_opt *o, char *buf, size_t cap)
     case CZ_OPT_SIZE: case CZ_OPT_U64: return "N";
     case CZ_OPT_DOUBLE: return "S";
     case CZ_OPT_SECTOR: return "SIZE";
+    case CZ_OPT_BYTES: return "BYTES";
     case CZ_OPT_OUTPUT: return "FILE";
     case CZ_OPT_OUTDIR: return "DIR";
     default: return "VALUE";
@@ -109,6 +110,7 @@ static int apply_defaults(parse_t *p)
         case CZ_OPT_FLAG: *(bool *)f = false; break;
         case CZ_OPT_SIZE: *(size_t *)f = 0; break;
         case CZ_OPT_U64: case CZ_OPT_SECTOR: *(uint64_t *)f = 0; break;
+        case CZ_OPT_BYTES: *(size_t *)f = 0; break;
         case CZ_OPT_DOUBLE: *(double *)f = 0; break;
         case CZ_OPT_CUSTOM: memset(f, 0, o->size); break;
         default: *(const char **)f = NULL; break;

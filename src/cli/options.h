@@ -54,6 +54,7 @@ typedef enum {
     CZ_OPT_DOUBLE,  /* double: a decimal number in [min, max] (seconds and such) */
     CZ_OPT_ENUM,    /* const char *: one of values[] (the table's own string is stored) */
     CZ_OPT_SECTOR,  /* uint64_t: a PoRep sector size in bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
+    CZ_OPT_BYTES,   /* size_t: a byte count, 1024, 22GiB, 2^30 (core/bytes.h) */
     CZ_OPT_OUTPUT,  /* const char *: a file to be written; cz_cli_check_output after parsing */
     CZ_OPT_OUTDIR,  /* const char *: a directory to be written in; made after parsing */
     CZ_OPT_CUSTOM,  /* parsed by the entry's hook, once per occurrence (and for the default) */
@@ -99,6 +100,7 @@ typedef struct cz_opt {
 #define CZ_O_DOUBLE(T, f) CZ_OPT_DOUBLE, CZ_OPT_AT(T, f, double)
 #define CZ_O_ENUM(T, f) CZ_OPT_ENUM, CZ_OPT_AT(T, f, const char *)
 #define CZ_O_SECTOR(T, f) CZ_OPT_SECTOR, CZ_OPT_AT(T, f, uint64_t)
+#define CZ_O_BYTES(T, f) CZ_OPT_BYTES, CZ_OPT_AT(T, f, size_t)
 #define CZ_O_OUTPUT(T, f) CZ_OPT_OUTPUT, CZ_OPT_AT(T, f, const char *)
 #define CZ_O_OUTDIR(T, f) CZ_OPT_OUTDIR, CZ_OPT_AT(T, f, const char *)
 #define CZ_O_CUSTOM(T, f) CZ_OPT_CUSTOM, offsetof(T, f), .size = sizeof(((T *)0)->f)

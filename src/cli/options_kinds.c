@@ -15,6 +15,7 @@
 
 #include "circuits/porep/stacked.h"
 #include "cli/cli.h"
+#include "core/bytes.h"
 #include "core/hex.h"
 #include "porep/porep.h"
 
@@ -208,6 +209,10 @@ bool cz__opt_set_value(const cz_opt *o, void *opts, const char *text, char *why,
         *(uint64_t *)p = bytes;
         return true;
     }
+    case CZ_OPT_BYTES:
+        if (!cz_parse_bytes(text, (size_t *)p))
+            return snprintf(why, cap, "is not a byte count (e.g. 1024, 512MiB, 22GiB)"), false;
+        return true;
     case CZ_OPT_CUSTOM:
         why[0] = '\0';
         if (o->hook(p, text, why, cap))

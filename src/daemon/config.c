@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/bytes.h"
 #include <sys/stat.h>
 
 #include "daemon/http.h"
@@ -77,40 +79,6 @@ static const key_def keys[] = {
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])
-
-bool cz_parse_bytes(const char *s, size_t *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    if (*s == '-')
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno)
-        return false;
-    if (end[0] == '^') {
-        unsigned long long e = strtoull(end + 1, &end, 10);
-        if (v != 2 || e > 62 || *end)
-            return false;
-        *out = (size_t)(1ull << e);
-        return true;
-    }
-    while (*end == ' ')
-        end++;
-    static const struct { const char *u; unsigned shift; } units[] = {
-        { "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 }, { "MiB", 20 },
-        { "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (!strcmp(end, units[i].u)) {
-            if (units[i].shift && v > (SIZE_MAX >> units[i].shift))
-                return false;
-            *out = (size_t)(v << units[i].shift);
-            return true;
-        }
-    return false;
-}
 
 static void free_list(char **l, size_t n)
 {

@@ -109,7 +109,5 @@ void cz_dconfig_clear(cz_dconfig_t *cfg);
  */
 int cz_dconfig_devices(cz_ctx_t *ctx, const cz_dconfig_t *cfg, const char **kind, size_t *count);
 
-/* "64MiB", "5GiB", "1024", "2^20" -> bytes; false on junk or overflow. */
-bool cz_parse_bytes(const char *s, size_t *out);
 
 #endif /* CUZK_DAEMON_CONFIG_H */

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "api/internal.h"
+#include "core/bytes.h"
 #include "core/clock.h"
 #include "core/hex.h"
 #include "daemon/log.h"

@@ -167,6 +167,70 @@ CZ_TEST(no_room_falls_back_to_cpu_msms)
 }
 
 /*
+ * Forced small plans (backend/devplan.h): every vector streamed through the
+ * H's idle buffers in several windows (bench:20000: 2^15-element buffers,
+ * 10922 G1 or 5461 G2 points a window), the tails read from the splits'
+ * device copies from the second partition on; the H on the CPU and the
+ * vectors streamed through buffers of their own; everything on the CPU.
+ * The same bytes as the CPU backend each time.
+ */
+CZ_TEST(every_vector_streamed_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 1 };
+    same_bytes_as_cpu("bench:20000", &o, 3);
+    cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
+    same_bytes_as_cpu("toy:5", &g2cpu, 2);
+}
+
+CZ_TEST(h_on_the_cpu_and_own_windows_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    same_bytes_as_cpu("bench:20000", &o, 2);
+}
+
+CZ_TEST(cpu_plan_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 3 };
+    same_bytes_as_cpu("bench:3000", &o, 1);
+}
+
+/* The preparer pins the streamed vectors while the first region runs: it waits for each. */
+CZ_TEST(streamed_vectors_pinned_by_the_preparer)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:20000", 7) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    cz_cuda_backend_opts_t o = { .min_plan = 1 };
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, &o));
+    for (int i = 0; i < 2 && gpu; i++) {
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove_bytes(&f, cpu, (uint64_t)i, want));
+        cz_g16_prepare(gpu, f.params);
+        CHECK_OK(prove_bytes(&f, gpu, (uint64_t)i, got));
+        cz_backend_settle(gpu);
+        CHECK(memcmp(want, got, sizeof want) == 0);
+    }
+    cz_backend_report r;
+    cz_backend_report_of(gpu, &r);
+    CHECK(strstr(r.plan, "plan stream:") != NULL);
+    CHECK(strstr(r.plan, "resident []") != NULL);
+    CHECK_EQ_U64(r.regions, 2);
+    CHECK(r.h2d_bytes >= 2 * cz_params_mem_bytes(f.params) / 2);   /* every vector, twice */
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
+}
+
+/*
  * |proofs| proofs through one CUDA backend, alternating between two params
  * sets of |circuit|, each with the CPU backend's bytes. |prepare|: each
  * proof starts the moment its set's preparation (cz_g16_prepare) starts.

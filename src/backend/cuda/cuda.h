@@ -118,6 +118,24 @@ int cz_cuda_upload_bounced(cz_ctx_t *ctx, void *dst, size_t bytes, void *const b
  */
 int cz_cuda_decode_points(cz_ctx_t *ctx, void *pts, size_t n, int g2, size_t *first_bad);
 
+/*
+ * A copier: host -> device copies enqueued on a stream of its own, in two
+ * slots, so that one window of a streamed params vector lands while the
+ * MSM of the other runs (cuda_backend.c). put enqueues the copy of |bytes|
+ * into slot 0 or 1 and returns at once (from pinned memory the copy is
+ * asynchronous; from pageable memory the driver stages it first); wait
+ * blocks until the slot's last put has landed. A slot's buffer must not be
+ * put into again before the work reading it is done (the MSMs are
+ * synchronous). One thread at a time; free waits for every copy.
+ */
+typedef struct cz_cuda_copier cz_cuda_copier;
+
+int cz_cuda_copier_new(cz_ctx_t *ctx, cz_cuda_copier **out, int device);
+void cz_cuda_copier_free(cz_cuda_copier *c);   /* NULL: no-op */
+int cz_cuda_copier_put(cz_ctx_t *ctx, cz_cuda_copier *c, int slot, void *dst, const void *src,
+                       size_t bytes);
+int cz_cuda_copier_wait(cz_ctx_t *ctx, cz_cuda_copier *c, int slot);
+
 /* ---- NTT on device memory --------------------------------------------- */
 
 /*
@@ -215,6 +233,14 @@ int cz_cuda_h_compute_loaded(cz_ctx_t *ctx, cz_cuda_h *h, size_t n, unsigned log
 void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t);
 /* Device pointer to the last result (2^log_n cz_fr), NULL before the first. */
 const void *cz_cuda_h_result(const cz_cuda_h *h);
+/*
+ * Buffer |i| (0 or 1) of the two the last result does not occupy: room for
+ * 2^log_n_max elements that no one reads until the next compute (a
+ * streamed params vector's windows go there). Before the first compute,
+ * and for i outside 0..1, as cz_cuda_h_input(h, 0) and (h, 2) / NULL.
+ */
+void *cz_cuda_h_scratch(cz_cuda_h *h, int i);
+size_t cz_cuda_h_buffer_bytes(const cz_cuda_h *h);
 /* Copy the first |count| result coefficients to host memory. */
 int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
 

@@ -74,7 +74,10 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "backend/cpu/h.h"
 #include "backend/cuda/cuda.h"
+#include "backend/cuda/windows.h"
+#include "backend/devplan.h"
 #include "core/clock.h"
 #include "core/mutex.h"
 #include "core/pool.h"
@@ -100,8 +103,10 @@ enum { V_H = CZ_BASES_H, V_L = CZ_BASES_L, V_A = CZ_BASES_A, V_B1 = CZ_BASES_B1,
 typedef struct {
     size_t n;                /* points */
     size_t point_bytes;
-    void *dev;               /* NULL: not resident (CPU path) */
-    bool loading;            /* (cmu) the preparer is uploading it, cmu released: wait on ccv */
+    void *dev;               /* NULL: not resident (streamed, or the CPU path) */
+    cz_cuda_pinned pin;      /* a streamed vector's points in pinned host memory (or zeroed) */
+    bool loading;            /* (cmu) the preparer is uploading or pinning it, cmu released:
+                              * wait on ccv */
     uint8_t first[CZ__POINT_MAX], last[CZ__POINT_MAX];
 } rvec;
 
@@ -159,9 +164,19 @@ typedef struct cuda_backend {
     int preload_next;
     cz_cuda_backend_opts_t opts;
     size_t limit;                    /* device bytes this backend may hold */
+    cz_devplan plan;                 /* (cmu) the last region's or preparer's plan */
+    cz_devplan_in plan_in;           /* (cmu) what it was made from */
+    char plan_line[320];             /* (smu) plan, printed (cuda_report) */
+    unsigned long long regions, h2d_total;   /* (smu) for cuda_report */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
+    size_t msm_chunk;                /* the workspace's chunk (CZ__MSM_CHUNKS) */
+    cz_cuda_copier *copier;          /* streamed windows' copies */
+    void *own_win[2];                /* STREAM_HOST_H: the windows' own buffers */
+    size_t own_win_bytes;
+    cz_ntt_domain *cpu_dom;          /* STREAM_HOST_H: the CPU's H domain */
+    size_t h2d_bytes;                /* params bytes to the device in the running region */
     rset sets[CZ__RESIDENT_SETS];
     void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under cmu */
     void *pbounce[2];                /* the preparer's own pair: it uploads with cmu released */
@@ -191,10 +206,19 @@ static bool on_device(const cuda_backend_t *cb, int k)
     return k != V_B2 || !cb->opts.g2_on_cpu;
 }
 
+/* The MSM workspaces a plan may choose, largest first (devplan.h's msm_bytes). */
+static const size_t CZ__MSM_CHUNKS[CZ_DEVPLAN_MSM_SIZES] = { (size_t)1 << 24, (size_t)1 << 22,
+                                                             (size_t)1 << 20 };
+#define CZ__BUCKET_LEAST ((size_t)512 << 20)   /* cz_cuda_msm_set_bucket_cap's least */
+#define CZ__OWN_WINDOW ((size_t)512 << 20)     /* STREAM_HOST_H: each window buffer */
+
 static size_t fixed_bytes(const cuda_backend_t *cb)
 {
-    return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) + (cb->msm ? cz_cuda_msm_mem_bytes(0) : 0) +
-           slot_bytes(cb) + 5 * CZ__GIB;   /* buckets: at most 5 GiB (cuda.h), allocated on need */
+    /* buckets: up to the plan's cap (5 GiB at most, cuda.h), allocated on need */
+    const size_t buckets = cb->plan.bucket_cap ? cb->plan.bucket_cap : 5 * CZ__GIB;
+    return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) +
+           (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) : 0) + slot_bytes(cb) + buckets +
+           (cb->own_win[0] ? 2 * cb->own_win_bytes : 0);
 }
 
 /* Is the preparer uploading into |s| (cmu released meanwhile)? Such a set is never dropped. */
@@ -221,8 +245,10 @@ static bool preload_pending(const cuda_backend_t *cb, const rset *s, int k)
 static void drop_set(rset *s)
 {
     CZ_ASSERT(!set_loading(s));
-    for (int v = 0; v < V_COUNT; v++)
+    for (int v = 0; v < V_COUNT; v++) {
         cz_cuda_free(s->v[v].dev);
+        cz_cuda_pinned_free(&s->v[v].pin);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -368,6 +394,8 @@ typedef struct {
     const cz_prove_work_t *w;
     int k;
     size_t unit;
+    size_t first;            /* w's vector k: the point at offset 0 */
+    bool decoded;            /* w's vector k: affine points, never the file's encoding */
 } fill_from;
 
 typedef struct {
@@ -382,14 +410,14 @@ static void *fill_one(void *arg)
     fill_slice *f = arg;
     const fill_from *from = f->from;
     const cz_bases_source_t *src = from->w ? &from->w->source : NULL;
+    const size_t first = from->first + f->off / from->unit;
     if (from->host)
         memcpy(f->dst, from->host + f->off, f->bytes);
-    else if (f->bytes && src->read_encoded)   /* as its file has it: the device decodes */
-        f->rc = src->read_encoded(NULL, src->obj, from->k, f->off / from->unit,
-                                  f->bytes / from->unit, f->dst);
+    else if (f->bytes && src->read_encoded && !from->decoded)   /* the device decodes */
+        f->rc = src->read_encoded(NULL, src->obj, from->k, first, f->bytes / from->unit, f->dst);
     else if (f->bytes)
-        f->rc = cz_backend_read_bases(NULL, from->w, from->k, f->off / from->unit,
-                                      f->bytes / from->unit, f->dst);
+        f->rc = cz_backend_read_bases(NULL, from->w, from->k, first, f->bytes / from->unit,
+                                      f->dst);
     return NULL;
 }
 
@@ -456,7 +484,7 @@ static int upload_pageable(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *de
         ensure_pair(pair);
     if (bytes < 4 * CZ__BOUNCE_BYTES || !pair[0])
         return cz_cuda_memcpy_htod(ctx, dev, host, bytes);
-    fill_from from = { fill, host, NULL, 0, 64 };
+    fill_from from = { fill, host, NULL, 0, 64, 0, false };
     return cz_cuda_upload_bounced(ctx, dev, bytes, pair, CZ__BOUNCE_BYTES, fill_threads, &from);
 }
 
@@ -505,7 +533,7 @@ static int upload_bases(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
     if (host || !n)
         return upload_pageable(ctx, pair, fill, dev, host, n * pb);
     /* the encoded sizes (96, 192 bytes) are the affine points' */
-    fill_from from = { fill, NULL, w, k, pb };
+    fill_from from = { fill, NULL, w, k, pb, 0, false };
     int rc = cz_cuda_upload_bounced(ctx, dev, n * pb, pair, CZ__BOUNCE_BYTES / pb * pb,
                                     fill_threads, &from);
     if (rc != CZ_OK && rc != CZ_EDEVICE)   /* the fill's: its threads had no ctx */
@@ -523,6 +551,7 @@ static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu) && !r->loading);
     cz_cuda_free(r->dev);
+    cz_cuda_pinned_free(&r->pin);   /* resident from now: no host copy needed */
     *r = *want;   /* its length and fingerprint */
     r->dev = NULL;
     const size_t bytes = want->n * want->point_bytes;
@@ -558,12 +587,281 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
         return NULL;
     *rc = upload_bases(ctx, cb->bounce, CZ__FILL_REGION, dev, w, k);
     cb->upload_s += cz_mono_s() - t0;
+    cb->h2d_bytes += want->n * want->point_bytes;
     if (*rc != CZ_OK) {
         cz_cuda_free(dev);
         return NULL;
     }
     r->dev = dev;
     return dev;
+}
+
+/* ---- the device-memory plan (backend/devplan.h) -------------------------------- */
+
+/* Device bytes this backend holds now (cmu held). */
+static size_t held_bytes(const cuda_backend_t *cb)
+{
+    return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) +
+           (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) + cz_cuda_msm_buckets_held(cb->msm)
+                    : 0) +
+           slot_bytes(cb) + (cb->own_win[0] ? 2 * cb->own_win_bytes : 0) + resident_bytes(cb);
+}
+
+/*
+ * The plan for |w|'s set (described in |want|) from the device's free
+ * memory now plus what this backend holds (it gives back what the plan
+ * does not keep), under the limit, 1 GiB left free for CUDA itself.
+ */
+static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w,
+                     const rvec want[V_COUNT])
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    size_t free_b = 0, total_b = 0;
+    int rc = cz_cuda_set_device(ctx, cb->base.device_index);
+    if (rc == CZ_OK)
+        rc = cz_cuda_mem_info(ctx, &free_b, &total_b);
+    if (rc != CZ_OK)
+        return rc;
+    cz_devplan_in *in = &cb->plan_in;
+    memset(in, 0, sizeof *in);
+    size_t can = held_bytes(cb) + (free_b > CZ__GIB ? free_b - CZ__GIB : 0);
+    in->budget = can < cb->limit ? can : cb->limit;
+    size_t largest = 0;
+    for (int k = 0; k < V_COUNT; k++) {
+        in->vec_bytes[k] = on_device(cb, k) ? want[k].n * want[k].point_bytes : 0;
+        largest = in->vec_bytes[k] > largest ? in->vec_bytes[k] : largest;
+    }
+    in->h_bytes = cz_cuda_h_mem_bytes(w->log_m);
+    in->h_buffer_bytes = sizeof(cz_fr) << w->log_m;
+    for (int i = 0; i < CZ_DEVPLAN_MSM_SIZES; i++)
+        in->msm_bytes[i] = cz_cuda_msm_mem_bytes(CZ__MSM_CHUNKS[i]);
+    in->bucket_full = 5 * CZ__GIB;
+    in->bucket_least = CZ__BUCKET_LEAST;
+    in->slot_bytes = ((size_t)2 << w->log_m) * sizeof(cz_fr);
+    in->max_slots = CZ__STAGE_SLOTS;
+    /* a quarter of the largest vector (several windows even for small circuits), 512 MiB
+     * at most, 128 G2 points at least */
+    in->own_stream_bytes = largest / 4 < CZ__OWN_WINDOW ? largest / 4 : CZ__OWN_WINDOW;
+    if (in->own_stream_bytes < sizeof(blst_p2_affine) * 128)
+        in->own_stream_bytes = sizeof(blst_p2_affine) * 128;
+    in->min_level = (cz_devplan_level)cb->opts.min_plan;
+    cz_devplan_make(in, &cb->plan);
+    pthread_mutex_lock(&cb->smu);
+    cz_devplan_format(&cb->plan, in, cb->plan_line, sizeof cb->plan_line);
+    pthread_mutex_unlock(&cb->smu);
+    return CZ_OK;
+}
+
+/* Give back what a plan below RESIDENT does not keep: other sets, |keep|'s streamed vectors'
+ * device copies, idle slots beyond the plan's. */
+static void release_for_plan(cuda_backend_t *cb, rset *keep)
+{
+    const cz_devplan *p = &cb->plan;
+    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+        if (&cb->sets[s] != keep && cb->sets[s].id && !set_busy(cb, &cb->sets[s]))
+            drop_set(&cb->sets[s]);
+    for (int k = 0; keep && k < V_COUNT; k++) {
+        rvec *r = &keep->v[k];
+        if (!(p->resident >> k & 1) && r->dev && !r->loading) {
+            cz_cuda_free(r->dev);
+            r->dev = NULL;
+        }
+    }
+    if (p->slots < CZ__STAGE_SLOTS)
+        (void)drop_idle_slots(cb);
+}
+
+/* The contexts the plan names, and nothing it does not (cmu held). */
+static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned log_m)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    const cz_devplan *p = &cb->plan;
+    int rc = cz_cuda_set_device(ctx, cb->base.device_index);
+    if (rc != CZ_OK)
+        return rc;
+    if (p->level != CZ_DEVPLAN_RESIDENT)
+        release_for_plan(cb, keep);
+    if (!p->h_on_device) {
+        cz_cuda_h_free(cb->h);
+        cb->h = NULL;
+        cb->h_log = 0;
+    }
+    const size_t chunk = p->msm_size >= 0 ? CZ__MSM_CHUNKS[p->msm_size] : 0;
+    if (cb->msm && cb->msm_chunk != chunk) {
+        cz_cuda_msm_free(cb->msm);
+        cb->msm = NULL;
+    }
+    const size_t own = p->own_stream_buffers ? p->stream_bytes : 0;
+    if (cb->own_win[0] && cb->own_win_bytes != own) {
+        cz_cuda_free(cb->own_win[0]);
+        cz_cuda_free(cb->own_win[1]);
+        cb->own_win[0] = cb->own_win[1] = NULL;
+    }
+    if (p->h_on_device && (!cb->h || cb->h_log < log_m)) {
+        cz_cuda_h_free(cb->h);
+        cb->h = NULL;
+        if ((rc = cz_cuda_h_new(ctx, &cb->h, cb->base.device_index, log_m)) != CZ_OK)
+            return rc;
+        cb->h_log = log_m;
+    }
+    if (chunk && !cb->msm) {
+        if ((rc = cz_cuda_msm_new(ctx, &cb->msm, cb->base.device_index, chunk)) != CZ_OK)
+            return rc;
+        cb->msm_chunk = chunk;
+    }
+    if (cb->msm)
+        cz_cuda_msm_set_bucket_cap(cb->msm, p->bucket_cap);
+    if (p->streamed && !cb->copier &&
+        (rc = cz_cuda_copier_new(ctx, &cb->copier, cb->base.device_index)) != CZ_OK)
+        return rc;
+    if (own && !cb->own_win[0]) {
+        if ((rc = cz_cuda_malloc(ctx, &cb->own_win[0], own)) != CZ_OK ||
+            (rc = cz_cuda_malloc(ctx, &cb->own_win[1], own)) != CZ_OK) {
+            cz_cuda_free(cb->own_win[0]);
+            cb->own_win[0] = NULL;
+            return rc;
+        }
+        cb->own_win_bytes = own;
+    }
+    return CZ_OK;
+}
+
+/* Everything idle given back (cmu held): after an allocation failed, before a smaller plan. */
+static void release_all(cuda_backend_t *cb)
+{
+    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+        if (cb->sets[s].id && !set_busy(cb, &cb->sets[s]))
+            drop_set(&cb->sets[s]);
+    (void)drop_idle_slots(cb);
+    cz_cuda_h_free(cb->h);
+    cb->h = NULL;
+    cb->h_log = 0;
+    cz_cuda_msm_free(cb->msm);
+    cb->msm = NULL;
+    cz_cuda_free(cb->own_win[0]);
+    cz_cuda_free(cb->own_win[1]);
+    cb->own_win[0] = cb->own_win[1] = NULL;
+}
+
+/*
+ * Plan and apply, for |w|'s set (cmu held). Device memory taken by someone
+ * else between the plan and an allocation (another process, a sealing
+ * pipeline on the same card) fails that allocation: everything idle is
+ * given back and a plan made again from what is free then, once.
+ */
+static int plan_region(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, const cz_prove_work_t *w,
+                       const rvec want[V_COUNT])
+{
+    int rc = CZ_OK;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if ((rc = make_plan(ctx, cb, w, want)) != CZ_OK)
+            return rc;
+        rc = apply_plan(ctx, cb, keep, w->log_m);
+        if (rc != CZ_ENOMEM)
+            return rc;
+        release_all(cb);
+    }
+    return rc;
+}
+
+/*
+ * A streamed vector's pinned host copy: the points decoded (blst's
+ * affine layout), from the params' host copy or their source, on |fill|
+ * threads. Made once per set; the region's copies then run at the link's
+ * pinned rate with no CPU work. A failure leaves it zeroed (the windows
+ * are then uploaded one by one through the bounce buffers).
+ */
+static void pin_points(cz_cuda_pinned *pin, const cz_prove_work_t *w, int k, unsigned fill)
+{
+    size_t n, pb;
+    const void *host = cz_backend_bases(w, k, &n, &pb);
+    if (!n || cz_cuda_pinned_alloc(NULL, pin, n * pb, 8) != CZ_OK)
+        return;
+    fill_from from = { fill, host, w, k, host ? 64 : pb, 0, true };
+    if (fill_threads(&from, pin->mem, 0, n * pb) != CZ_OK)
+        cz_cuda_pinned_free(pin);
+}
+
+/* Vector |k| of |set|, streamed by the plan: its pinned copy, made here if the preparer has
+ * not (cmu held; waits for a preparer still on it). */
+static const void *pinned_vector(cuda_backend_t *cb, rset *set, const cz_prove_work_t *w, int k,
+                                 const rvec *want)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    rvec *r = &set->v[k];
+    const double t0 = cz_mono_s();
+    while (preload_pending(cb, set, k))
+        cz_cond_wait(&cb->ccv, &cb->cmu);
+    if (!same_vector(r, want) || (!r->pin.mem && !r->dev)) {
+        cz_cuda_free(r->dev);
+        cz_cuda_pinned_free(&r->pin);
+        *r = *want;
+        pin_points(&r->pin, w, k, CZ__FILL_REGION);
+    }
+    cb->upload_s += cz_mono_s() - t0;
+    return r->pin.mem;
+}
+
+/* The fill of a window without a pinned copy: through the region's bounce pair. */
+typedef struct {
+    cuda_backend_t *cb;
+    cz_ctx_t *ctx;
+    const cz_prove_work_t *w;
+    int k;
+} window_src;
+
+static int fill_window(void *arg, void *dev, size_t first, size_t n)
+{
+    const window_src *src = arg;
+    size_t total, pb;
+    const void *host = cz_backend_bases(src->w, src->k, &total, &pb);
+    (void)total;
+    if (host)
+        return upload_pageable(src->ctx, src->cb->bounce, CZ__FILL_REGION, dev,
+                               (const char *)host + first * pb, n * pb);
+    ensure_pair(src->cb->bounce);
+    fill_from from = { CZ__FILL_REGION, NULL, src->w, src->k, pb, first, true };
+    if (!src->cb->bounce[0])
+        return cz_fail(src->ctx, CZ_ENOMEM, "cuda: no pinned bounce buffers for a window");
+    int rc = cz_cuda_upload_bounced(src->ctx, dev, n * pb, src->cb->bounce,
+                                    CZ__BOUNCE_BYTES / pb * pb, fill_threads, &from);
+    if (rc != CZ_OK && rc != CZ_EDEVICE)
+        return cz_fail(src->ctx, rc, "cuda: params vector %d from its source: %s", src->k,
+                       cz_strerror(rc));
+    return rc;
+}
+
+/* The two window buffers of the plan: the H's idle ones, or the plan's own. */
+static cz_windows plan_windows(cuda_backend_t *cb)
+{
+    cz_windows ws = { cb->copier, { NULL, NULL }, 0 };
+    if (cb->own_win[0]) {
+        ws.buf[0] = cb->own_win[0];
+        ws.buf[1] = cb->own_win[1];
+        ws.buf_bytes = cb->own_win_bytes;
+    } else if (cb->h) {
+        ws.buf[0] = cz_cuda_h_scratch(cb->h, 0);
+        ws.buf[1] = cz_cuda_h_scratch(cb->h, 1);
+        ws.buf_bytes = cz_cuda_h_buffer_bytes(cb->h);
+    }
+    return ws;
+}
+
+/* Vector |k| of |w| streamed through the plan's windows to |consume|. */
+static int stream_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w, int k,
+                         const rvec *want, size_t head, size_t align, cz_window_consume *consume,
+                         void *arg)
+{
+    const void *pinned = pinned_vector(cb, set, w, k, want);
+    const cz_windows ws = plan_windows(cb);
+    const size_t stride = cz_windows_stride(&ws, want->point_bytes, head, align);
+    window_src src = { cb, ctx, w, k };
+    cz_window_stats st = { 0, 0, 0 };
+    int rc = cz_windows_run(ctx, &ws, pinned, fill_window, &src, want->point_bytes, want->n, head,
+                            stride, consume, arg, &st);
+    cb->h2d_bytes += st.bytes;
+    w->t_stream_wait += st.wait_s;
+    return rc;
 }
 
 /* ---- staging: a and b onto the device, outside the device lock -------------------- */
@@ -787,22 +1085,6 @@ static void cuda_unstage_tails(cz_backend_t *be, cz_prove_work_t *w)
 
 /* ---- the region's parts --------------------------------------------------------- */
 
-/* The H context for 2^log_m and the MSM context (cmu held). */
-static int ensure_contexts(cz_ctx_t *ctx, cuda_backend_t *cb, unsigned log_m)
-{
-    CZ_ASSERT(cz_mutex_held(&cb->cmu));
-    int rc = cz_cuda_set_device(ctx, cb->base.device_index);
-    if (rc == CZ_OK && (!cb->h || cb->h_log < log_m)) {
-        cz_cuda_h_free(cb->h);
-        cb->h = NULL;
-        if ((rc = cz_cuda_h_new(ctx, &cb->h, cb->base.device_index, log_m)) == CZ_OK)
-            cb->h_log = log_m;
-    }
-    if (rc == CZ_OK && !cb->msm)
-        rc = cz_cuda_msm_new(ctx, &cb->msm, cb->base.device_index, 0);
-    return rc;
-}
-
 /*
  * inputs + ones + significant of one vector of |group| (1: G1, 2: G2):
  * a small MSM over the inputs' bases, a batch addition over the ones and an
@@ -874,44 +1156,151 @@ static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
     return rc == CZ_OK ? cz_cuda_h_compute_loaded(ctx, cb->h, w->rows, w->log_m, false) : rc;
 }
 
-/* The H coefficients and the H MSM (on the CPU when the h bases are not resident). */
+/* Does the plan keep vector |k| resident (or try to: the RESIDENT level)? Stream it? */
+static bool plan_keeps(const cuda_backend_t *cb, int k)
+{
+    return cb->plan.level == CZ_DEVPLAN_RESIDENT || (cb->plan.resident >> k & 1);
+}
+
+static bool plan_streams(const cuda_backend_t *cb, int k)
+{
+    return cb->plan.streamed >> k & 1;
+}
+
+/* acc (a blst_p1 or blst_p2 of |group|) += x */
+static void add_to(int group, void *acc, const void *x)
+{
+    if (group == 1)
+        blst_p1_add_or_double(acc, acc, x);
+    else
+        blst_p2_add_or_double(acc, acc, x);
+}
+
+/*
+ * The H on the CPU (plans without room for the H context): from host a
+ * and b (a partition staged before the plan changed has them on the
+ * device: they come back), into a host vector of 2^log_m coefficients,
+ * *coef: w->a, or one of the region's own (*owned, freed by the caller).
+ */
+static int h_on_cpu(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr **coef,
+                    cz_fr **owned)
+{
+    const size_t m = (size_t)1 << w->log_m;
+    cz_fr *a = w->a, *b = w->b;
+    *owned = NULL;
+    if (w->staged) {
+        const stage_slot *slot = w->staged;
+        cz_fr *ab = malloc(2 * m * sizeof(cz_fr));
+        if (!ab)
+            return cz_fail(ctx, CZ_ENOMEM, "cuda h on the cpu: a and b (%zu bytes)",
+                           2 * m * sizeof(cz_fr));
+        int rc = cz_cuda_memcpy_dtoh(ctx, ab, slot->dev, w->rows * sizeof(cz_fr));
+        if (rc == CZ_OK)
+            rc = cz_cuda_memcpy_dtoh(ctx, ab + m, slot->dev + m, w->rows * sizeof(cz_fr));
+        cuda_unstage(&cb->base, w);
+        if (rc != CZ_OK) {
+            free(ab);
+            return rc;
+        }
+        a = *owned = ab;
+        b = ab + m;
+    }
+    if (!cb->cpu_dom || cz_ntt_domain_log_n(cb->cpu_dom) != w->log_m) {
+        cz_ntt_domain_free(cb->cpu_dom);
+        cb->cpu_dom = NULL;
+        int rc = cz_ntt_domain_new(ctx, &cb->cpu_dom, w->log_m);
+        if (rc != CZ_OK)
+            return rc;
+    }
+    *coef = a;
+    return cz_cpu_compute_h(ctx, cb->cpu_dom, a, b, w->c, w->rows);
+}
+
+/* One window of the H MSM: the window's terms of |t| (the whole vector's) into |acc|. */
+typedef struct {
+    cuda_backend_t *cb;
+    cz_ctx_t *ctx;
+    const cz_cuda_msm_terms *t;
+    blst_p1 acc;
+} h_windows;
+
+static int h_window(void *arg, const void *dev, size_t first, size_t n)
+{
+    h_windows *hw = arg;
+    cz_cuda_msm_terms t = *hw->t;
+    t.n = first + n <= t.n ? n : t.n > first ? t.n - first : 0;
+    t.scalars = (const char *)t.scalars + first * sizeof(cz_fr);
+    blst_p1 part;
+    int rc = cz_cuda_msm_run(hw->ctx, hw->cb->msm, 1, &part, dev, &t);
+    if (rc == CZ_OK)
+        blst_p1_add_or_double(&hw->acc, &hw->acc, &part);
+    return rc;
+}
+
+/*
+ * The H MSM over the coefficients: on the device (|coef| NULL: cb->h's
+ * result) or in host memory (|coef|: the CPU's H, Montgomery form, which
+ * the CPU path converts in place). The bases resident, streamed, or
+ * (not resident, not streamed) the CPU's.
+ */
+static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
+                 const rvec want[V_COUNT], cz_fr *coef)
+{
+    const size_t m = (size_t)1 << w->log_m;
+    int rc = CZ_OK;
+    const void *dev = plan_keeps(cb, V_H) ? ensure_vector(ctx, cb, set, w, V_H, &want[V_H], &rc)
+                                          : NULL;
+    if (rc != CZ_OK)
+        return rc;
+    /* the coefficients are not read after the MSM: it may convert them in place */
+    cz_cuda_msm_terms t = { .n = m - 1, .scalars = coef ? (const void *)coef : cz_cuda_h_result(cb->h),
+                            .scalars_on_device = !coef, .scalars_montgomery = true,
+                            .scalars_scratch = !coef };
+    const double t0 = cz_mono_s();   /* the upload is t_upload's */
+    if (dev) {
+        rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
+    } else if (plan_streams(cb, V_H)) {
+        h_windows hw = { .cb = cb, .ctx = ctx, .t = &t };   /* acc: Z = 0, infinity */
+        rc = stream_vector(ctx, cb, set, w, V_H, &want[V_H], 0, 1, h_window, &hw);
+        w->h = hw.acc;
+    } else {
+        /* the CPU's MSM over host coefficients (into a, no longer needed; staged partitions
+         * gave theirs back: a buffer of its own) */
+        cz_fr *host = coef ? coef : w->a ? w->a : malloc((m - 1) * sizeof(cz_fr));
+        if (!host)
+            return cz_fail(ctx, CZ_ENOMEM, "cuda h: %zu coefficients for the CPU MSM", m - 1);
+        if (!coef)
+            rc = cz_cuda_h_download(ctx, cb->h, host, m - 1);
+        if (rc == CZ_OK)
+            cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), host, m - 1);
+        if (rc == CZ_OK)
+            rc = cz_backend_host_bases(ctx, w, 1u << V_H);
+        if (rc == CZ_OK)
+            rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)host, m - 1);
+        if (host != w->a && host != coef)
+            free(host);
+    }
+    w->t_msm_h = cz_mono_s() - t0;
+    return rc;
+}
+
+/* The H coefficients (on the device, or the CPU where the plan has no H context) and the
+ * H MSM. */
 static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
                   const rvec want[V_COUNT])
 {
-    const size_t m = (size_t)1 << w->log_m;
     int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
         return rc;
     double t0 = cz_mono_s();
-    rc = h_coefficients(ctx, cb, w);
+    cz_fr *coef = NULL, *owned = NULL;
+    rc = cb->plan.h_on_device ? h_coefficients(ctx, cb, w) : h_on_cpu(ctx, cb, w, &coef, &owned);
     w->t_ntt = cz_mono_s() - t0;
-    if (rc != CZ_OK || (rc = cz_backend_step(ctx, w, "MSM h")) != CZ_OK)
-        return rc;
-    const void *dev = ensure_vector(ctx, cb, set, w, V_H, &want[V_H], &rc);
-    t0 = cz_mono_s();   /* the upload is t_upload's */
-    if (rc == CZ_OK && dev) {
-        /* the coefficients are not read after the MSM: it may convert them in place */
-        cz_cuda_msm_terms t = { .n = m - 1, .scalars = cz_cuda_h_result(cb->h),
-                                .scalars_on_device = true, .scalars_montgomery = true,
-                                .scalars_scratch = true };
-        rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
-    } else if (rc == CZ_OK) {
-        /* h bases not resident: coefficients to the host (into a, no longer needed; staged
-         * partitions gave theirs back: a buffer of its own), CPU MSM */
-        cz_fr *coef = w->a ? w->a : malloc((m - 1) * sizeof(cz_fr));
-        if (!coef)
-            return cz_fail(ctx, CZ_ENOMEM, "cuda h: %zu coefficients for the CPU MSM", m - 1);
-        rc = cz_cuda_h_download(ctx, cb->h, coef, m - 1);
-        if (rc == CZ_OK)
-            cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), coef, m - 1);
-        if (rc == CZ_OK)
-            rc = cz_backend_host_bases(ctx, w, 1u << V_H);
-        if (rc == CZ_OK)
-            rc = cz_g1_msm(ctx, &w->h, w->h_bases, (const blst_scalar *)coef, m - 1);
-        if (coef != w->a)
-            free(coef);
-    }
-    w->t_msm_h = cz_mono_s() - t0;
+    if (rc == CZ_OK)
+        rc = cz_backend_step(ctx, w, "MSM h");
+    if (rc == CZ_OK)
+        rc = h_msm(ctx, cb, set, w, want, coef);
+    free(owned);
     return rc;
 }
 
@@ -928,7 +1317,7 @@ static int tails_ahead(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, const cz_pr
 {
     int rc = CZ_OK;
     for (int k = V_L; k < V_COUNT && rc == CZ_OK; k++)
-        if (on_device(cb, k) && !preload_pending(cb, set, k))
+        if (on_device(cb, k) && plan_keeps(cb, k) && !preload_pending(cb, set, k))
             (void)ensure_vector(ctx, cb, set, w, k, &want[k], &rc);
     return rc;
 }
@@ -945,6 +1334,93 @@ typedef struct {
     int t_split;    /* its copy in a tails slot: T_L, T_A or T_B */
     double *t;
 } tail_spec;
+
+/* The first of the n sorted entries of |v| that is >= x. */
+static size_t lower_bound_u32(const uint32_t *v, size_t n, size_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/*
+ * One window of a streamed tail: points [first, first + n) of the vector,
+ * the inputs' bases first (window 0 holds them all: its head) then aux
+ * points. The window's share of the three sums: the inputs' MSM, the
+ * batch addition over its bits of the ones bitmap (windows start at aux
+ * multiples of 64: whole bitmap words) and the MSM over the significant
+ * terms whose index falls in it (a contiguous run: the indices are sorted;
+ * index_base rebases them to the window).
+ */
+typedef struct {
+    cuda_backend_t *cb;
+    cz_ctx_t *ctx;
+    const tail_spec *t;
+    const dev_split *ds;   /* the split's device copy, or NULL: the host's */
+    size_t pb;
+    blst_p2 acc;           /* room for either group */
+} tail_windows;
+
+static int tail_window(void *arg, const void *dev, size_t first, size_t n)
+{
+    tail_windows *tw = arg;
+    const tail_spec *t = tw->t;
+    const cz_scalar_split *sp = t->split;
+    const dev_split *ds = tw->ds;
+    cz_cuda_msm *msm = tw->cb->msm;
+    const size_t ni = first == 0 ? (t->n_inputs < n ? t->n_inputs : n) : 0;
+    const size_t alo = first + ni - t->n_inputs;   /* the window's first aux point */
+    size_t an = n - ni;
+    an = alo >= sp->n ? 0 : alo + an > sp->n ? sp->n - alo : an;
+    const void *aux = (const char *)dev + ni * tw->pb;
+    blst_p2 part;
+    int rc = CZ_OK;
+    if (ni) {
+        cz_cuda_msm_terms ti = { .n = ni, .scalars = t->inputs };
+        if ((rc = cz_cuda_msm_run(tw->ctx, msm, t->group, &part, dev, &ti)) == CZ_OK)
+            add_to(t->group, &tw->acc, &part);
+    }
+    if (rc == CZ_OK && an) {
+        const uint64_t *ones = (ds ? ds->ones : sp->ones) + alo / 64;
+        if ((rc = cz_cuda_batch_add(tw->ctx, msm, t->group, &part, aux, ones, an, ds != NULL)) ==
+            CZ_OK)
+            add_to(t->group, &tw->acc, &part);
+    }
+    const size_t s0 = lower_bound_u32(sp->sig_index, sp->n_sig, alo);
+    const size_t s1 = lower_bound_u32(sp->sig_index, sp->n_sig, alo + an);
+    if (rc == CZ_OK && s1 > s0) {
+        cz_cuda_msm_terms ts = {
+            .n = s1 - s0,
+            .scalars = (ds ? ds->sig_scalar : sp->sig_scalar) + s0,
+            .scalars_on_device = ds != NULL,
+            .index = (ds ? ds->sig_index : sp->sig_index) + s0,
+            .index_base = (uint32_t)alo,
+            .index_on_device = ds != NULL,
+            .nbits = (unsigned)sp->sig_bits,
+        };
+        if ((rc = cz_cuda_msm_run(tw->ctx, msm, t->group, &part, aux, &ts)) == CZ_OK)
+            add_to(t->group, &tw->acc, &part);
+    }
+    return rc;
+}
+
+/* A tail whose vector the plan streams: the windows' shares summed into t->out. */
+static int stream_tail(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
+                       const rvec want[V_COUNT], const tail_spec *t, const dev_split *ds)
+{
+    tail_windows tw = { .cb = cb, .ctx = ctx, .t = t, .ds = ds,
+                        .pb = want[t->k].point_bytes };   /* acc: Z = 0, infinity */
+    int rc = stream_vector(ctx, cb, set, w, t->k, &want[t->k], t->n_inputs, 64, tail_window, &tw);
+    if (rc == CZ_OK)
+        memcpy(t->out, &tw.acc, t->group == 1 ? sizeof(blst_p1) : sizeof(blst_p2));
+    return rc;
+}
 
 static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
                       const rvec want[V_COUNT])
@@ -965,7 +1441,15 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
             continue;   /* b_g2 with g2_on_cpu: the epilogue's */
         if ((rc = cz_backend_step(ctx, w, t->step)) != CZ_OK)
             break;
-        const void *dev = ensure_vector(ctx, cb, set, w, t->k, &want[t->k], &rc);
+        if (plan_streams(cb, t->k)) {
+            const double t0 = cz_mono_s();
+            rc = stream_tail(ctx, cb, set, w, want, t, ts ? &ts->split[t->t_split] : NULL);
+            *t->t = cz_mono_s() - t0;
+            continue;
+        }
+        const void *dev = plan_keeps(cb, t->k)
+                              ? ensure_vector(ctx, cb, set, w, t->k, &want[t->k], &rc)
+                              : NULL;
         const void *host = NULL;   /* not resident: the CPU's, from host memory */
         if (rc == CZ_OK && !dev && (rc = cz_backend_host_bases(ctx, w, 1u << t->k)) == CZ_OK)
             host = cz_backend_bases(w, t->k, NULL, NULL);
@@ -1034,6 +1518,55 @@ static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w,
 }
 
 /*
+ * The preparer's pinned host copy of vector |k| of cb->preload_set, for a
+ * vector the plan streams: claimed under cmu (r->loading), filled with cmu
+ * released on CZ__FILL_PRELOAD threads, published under cmu.
+ */
+static void preload_pin(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec want[V_COUNT],
+                        int k)
+{
+    cz_mutex_lock(&cb->cmu);
+    rvec *r = &cb->preload_set->v[k];
+    const bool need = !(same_vector(r, &want[k]) && (r->pin.mem || r->dev)) && !r->loading;
+    if (need) {
+        cz_cuda_free(r->dev);
+        cz_cuda_pinned_free(&r->pin);
+        *r = want[k];
+        r->loading = true;
+    }
+    cz_mutex_unlock(&cb->cmu);
+    cz_cuda_pinned pin = { 0 };
+    if (need)
+        pin_points(&pin, w, k, CZ__FILL_PRELOAD);
+    cz_mutex_lock(&cb->cmu);
+    if (need) {
+        r->pin = pin;
+        r->loading = false;
+    }
+    cb->preload_next = k + 1;
+    pthread_cond_broadcast(&cb->ccv);
+    cz_mutex_unlock(&cb->cmu);
+}
+
+/* Vector |k| by the preparer, as the plan has it: uploaded, pinned, or left (the CPU's). */
+static void preload_one(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec want[V_COUNT],
+                        int k)
+{
+    cz_mutex_lock(&cb->cmu);
+    const bool keep = on_device(cb, k) && cb->plan.level != CZ_DEVPLAN_CPU && plan_keeps(cb, k);
+    const bool stream = on_device(cb, k) && plan_streams(cb, k);
+    if (!keep && !stream) {
+        cb->preload_next = k + 1;
+        pthread_cond_broadcast(&cb->ccv);
+    }
+    cz_mutex_unlock(&cb->cmu);
+    if (keep)
+        preload_vector(cb, w, want, k);
+    else if (stream)
+        preload_pin(cb, w, want, k);
+}
+
+/*
  * Record (smu) what a region or the preparer found resident: |w|'s set, its
  * h vector described in |h|; |w| NULL: nothing known.
  */
@@ -1062,25 +1595,30 @@ static void *prepare_main(void *arg)
     rvec want[V_COUNT];   /* read once, before the lock (a params file's: from the file) */
     describe(want, w);
     cz_mutex_lock(&cb->cmu);
-    int rc = ensure_contexts(NULL, cb, w->log_m);
+    rset *set = find_set(cb, w, want);
+    cb->preload_set = set ? set : new_set(cb, w);
+    cb->preload_next = 0;
+    int rc = plan_region(NULL, cb, cb->preload_set, w, want);
+    const bool slots = rc == CZ_OK && (cb->plan.level == CZ_DEVPLAN_RESIDENT || cb->plan.slots);
     if (rc == CZ_OK) {
         ensure_pair(cb->bounce);
-        rset *set = find_set(cb, w, want);
-        cb->preload_set = set ? set : new_set(cb, w);
-        cb->preload_next = 0;
         /* the slots now, for the first partitions, if the whole set fits beside them; else
          * after the set, in what is left: the params come first */
         const size_t need = (size_t)2 << w->log_m;
-        if (room_for(NULL, cb, set_bytes(cb, want) + CZ__STAGE_SLOTS * need * sizeof(cz_fr)))
+        if (slots &&
+            room_for(NULL, cb, set_bytes(cb, want) + CZ__STAGE_SLOTS * need * sizeof(cz_fr)))
             size_slots(NULL, cb, cb->slots, need);
+    } else {
+        cb->preload_set = NULL;
+        pthread_cond_broadcast(&cb->ccv);
     }
     cz_mutex_unlock(&cb->cmu);
     if (rc == CZ_OK) {
         for (int k = 0; k < V_COUNT; k++)
-            if (on_device(cb, k))
-                preload_vector(cb, w, want, k);
+            preload_one(cb, w, want, k);
         cz_mutex_lock(&cb->cmu);
-        size_slots(NULL, cb, cb->slots, (size_t)2 << w->log_m);   /* no-op when sized above */
+        if (slots)   /* no-op when sized above */
+            size_slots(NULL, cb, cb->slots, (size_t)2 << w->log_m);
         cb->preload_set = NULL;
         pthread_cond_broadcast(&cb->ccv);
         bool resident = set_resident(cb, w, want);
@@ -1136,11 +1674,18 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     cz_mutex_lock(&cb->cmu);   /* a preparer making the contexts: its set-up is this region's */
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
+    cb->h2d_bytes = 0;
     int rc = device_region(cb, ctx, w, want);
     w->t_setup += t_wait;
     w->t_upload = cb->upload_s;
+    w->h2d_bytes = cb->h2d_bytes;
+    pthread_mutex_lock(&cb->smu);
+    cb->regions++;
+    cb->h2d_total += cb->h2d_bytes;
+    pthread_mutex_unlock(&cb->smu);
     bool resident = rc == CZ_OK && set_resident(cb, w, want);
-    if (rc == CZ_OK) {   /* slots for the next partitions, where the device has room left */
+    /* slots for the next partitions, where the plan and the device have room for them */
+    if (rc == CZ_OK && (cb->plan.level == CZ_DEVPLAN_RESIDENT || cb->plan.slots > 0)) {
         size_slots(NULL, cb, cb->slots, (size_t)2 << w->log_m);
         pthread_mutex_lock(&cb->smu);
         const size_t tails = cb->tails_want;
@@ -1159,17 +1704,17 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w,
                          const rvec want[V_COUNT])
 {
     cb->clock++;
+    rset *set = find_set(cb, w, want);
+    if (!set)
+        set = new_set(cb, w);
+    set->last_use = cb->clock;
     double t0 = cz_mono_s();
-    int rc = ensure_contexts(ctx, cb, w->log_m);
+    int rc = plan_region(ctx, cb, set, w, want);
     w->t_setup = cz_mono_s() - t0;
     if (rc != CZ_OK)
         return rc;
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
         return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
-    rset *set = find_set(cb, w, want);
-    if (!set)
-        set = new_set(cb, w);
-    set->last_use = cb->clock;
 
     rc = h_part(ctx, cb, set, w, want);
     if (rc != CZ_OK)
@@ -1208,7 +1753,21 @@ static void cuda_free_backend(cz_backend_t *be)
     cz_mutex_destroy(&cb->cmu);
     cz_cuda_h_free(cb->h);
     cz_cuda_msm_free(cb->msm);
+    cz_cuda_copier_free(cb->copier);
+    cz_cuda_free(cb->own_win[0]);
+    cz_cuda_free(cb->own_win[1]);
+    cz_ntt_domain_free(cb->cpu_dom);
     free(cb);
+}
+
+static void cuda_report(cz_backend_t *be, cz_backend_report *out)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    pthread_mutex_lock(&cb->smu);
+    snprintf(out->plan, sizeof out->plan, "%s", cb->plan_line);
+    out->regions = cb->regions;
+    out->h2d_bytes = cb->h2d_total;
+    pthread_mutex_unlock(&cb->smu);
 }
 
 static const cz_backend_ops_t cuda_ops = {
@@ -1221,6 +1780,7 @@ static const cz_backend_ops_t cuda_ops = {
     .unstage_tails = cuda_unstage_tails,
     .prepare = cuda_prepare,
     .settle = cuda_settle,
+    .report = cuda_report,
 };
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

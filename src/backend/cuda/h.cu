@@ -240,6 +240,22 @@ extern "C" void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t) { *
 
 extern "C" const void *cz_cuda_h_result(const cz_cuda_h *h) { return h->result; }
 
+extern "C" void *cz_cuda_h_scratch(cz_cuda_h *h, int i)
+{
+    if (!h || i < 0 || i > 1)
+        return NULL;
+    int seen = 0;
+    for (int k = 0; k < 3; k++)
+        if (h->buf[k] != h->result && seen++ == i)
+            return h->buf[k];
+    return NULL;
+}
+
+extern "C" size_t cz_cuda_h_buffer_bytes(const cz_cuda_h *h)
+{
+    return sizeof(cz_fr) << h->log_n_max;
+}
+
 extern "C" int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count)
 {
     if (!h->result)

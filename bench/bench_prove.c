@@ -149,6 +149,7 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
     int rc = CZ_OK;
     *best_total = -1;
     cz_g16_prepare(be, params);   /* as the engine does at a job's submission */
+    unsigned long long h2d_before = 0;
     for (size_t it = 0; rc == CZ_OK && it < iters; it++) {
         cz_cs_witness_t w;
         double t0 = cz_bench_now();
@@ -177,6 +178,17 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
                     t.setup * 1e3, t.upload * 1e3, t.ntt * 1e3, t.msm_h * 1e3, t.prep_wait * 1e3,
                     t.msm_l * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3,
                     (t.device - parts) * 1e3);
+        }
+        if (rc == CZ_OK) {   /* the backend's device-memory plan and its copies (CUDA) */
+            cz_backend_report r;
+            cz_backend_report_of(be, &r);
+            if (r.plan[0])
+                fprintf(stderr, "iteration %zu: %s; params to the device %.2f GiB (%.1f ms "
+                        "at 25 GB/s, %.1f at 50)\n", it + 1, r.plan,
+                        (double)(r.h2d_bytes - h2d_before) / (1 << 30),
+                        (double)(r.h2d_bytes - h2d_before) / 25e6,
+                        (double)(r.h2d_bytes - h2d_before) / 50e6);
+            h2d_before = r.h2d_bytes;
         }
         if (rc == CZ_OK && pvk && (rc = cz_verify(ctx, pvk, &proof, inputs, n)) != CZ_OK)
             cz_fail(ctx, rc, "the proof does not verify");

@@ -351,6 +351,10 @@ typedef struct cz_prover_stats {
     size_t devices;
     double device_busy_s[16];            /* device lock held, first 16 devices */
     bool device_failed[16];
+    uint64_t device_h2d_bytes[16];       /* params bytes copied to each device (streamed
+                                          * windows and resident uploads) */
+    char device_plan[16][320];           /* each device's device-memory plan of its last
+                                          * region, one line; "" for the CPU backend */
 } cz_prover_stats_t;
 
 /* Counters for monitoring. Thread-safe. */

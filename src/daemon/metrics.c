@@ -112,11 +112,13 @@ json_t *cz_server_status(cz_server_t *s)
     const cz_prover_stats_t *ps = &sn.ps;
     json_t *devs = json_array();
     for (size_t d = 0; devs && d < ndevices(&sn); d++)
-        json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b}", "index", (json_int_t)d,
-                                              "backend", sn.pi.backend, "workers",
+        json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b,s:s,s:I}", "index",
+                                              (json_int_t)d, "backend", sn.pi.backend, "workers",
                                               (json_int_t)sn.workers, "busy_s",
                                               ps->device_busy_s[d], "efficiency", efficiency(&sn, d),
-                                              "failed", ps->device_failed[d]));
+                                              "failed", ps->device_failed[d], "memory_plan",
+                                              ps->device_plan[d], "h2d_bytes",
+                                              (json_int_t)ps->device_h2d_bytes[d]));
     json_t *entries = json_array();
     cz_params_item_t *items = malloc(MAX_LISTED * sizeof *items);
     size_t n = items ? cz_prover_params_list(s->prover, items, MAX_LISTED) : 0;

@@ -125,14 +125,21 @@ static bool plan_streaming(const cz_devplan_in *in, cz_devplan *p, cz_devplan_le
     return found;
 }
 
-/* H on the device, streaming through its idle buffers. */
+/* H on the device, streaming through its idle buffers (or two of the plan's own where they
+ * are too small for a window). */
 static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
 {
-    if (in->h_buffer_bytes == 0 ||
-        !plan_streaming(in, p, CZ_DEVPLAN_STREAM, in->h_bytes, in->h_buffer_bytes))
+    const bool own = in->h_buffer_bytes < in->min_window_bytes;
+    const size_t window = own ? in->own_stream_bytes : in->h_buffer_bytes;
+    if (window == 0 || window < in->min_window_bytes ||
+        !plan_streaming(in, p, CZ_DEVPLAN_STREAM, in->h_bytes + (own ? 2 * window : 0), window))
         return false;
-    if (!p->streamed)
+    p->own_stream_buffers = own;
+    if (!p->streamed) {   /* nothing streams: no windows (their buffers are not made) */
+        p->total -= p->own_stream_buffers ? 2 * p->stream_bytes : 0;
         p->stream_bytes = 0;
+        p->own_stream_buffers = false;
+    }
     add_slots(in, p);
     return true;
 }
@@ -141,7 +148,7 @@ static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
  * the CPU's H). */
 static bool plan_stream_host_h(const cz_devplan_in *in, cz_devplan *p)
 {
-    return in->own_stream_bytes &&
+    return in->own_stream_bytes && in->own_stream_bytes >= in->min_window_bytes &&
            plan_streaming(in, p, CZ_DEVPLAN_STREAM_HOST_H, 2 * in->own_stream_bytes,
                           in->own_stream_bytes);
 }
@@ -177,13 +184,15 @@ int cz_devplan_format(const cz_devplan *p, const cz_devplan_in *in, char *buf, s
         if (to)
             snprintf(to + strlen(to), 64 - strlen(to), "%s%s", *to ? "," : "", names[k]);
     }
+    char windows[64] = "";
+    if (p->streamed)
+        snprintf(windows, sizeof windows, " through two %.2f GiB windows (%s)",
+                 gib(p->stream_bytes), p->own_stream_buffers ? "own buffers" : "the H's buffers");
     return snprintf(buf, len,
                     "plan %s: budget %.1f GiB, holds %.1f GiB; H %s; msm workspace %.1f GiB, "
-                    "buckets <= %.2f GiB; resident [%s]; streamed [%s]%s%.2f GiB windows; "
-                    "%u staging slot(s)",
+                    "buckets <= %.2f GiB; resident [%s]; streamed [%s]%s; %u staging slot(s)",
                     level_name(p->level), gib(in->budget), gib(p->total),
                     p->h_on_device ? "on the device" : "on the CPU",
                     p->msm_size >= 0 ? gib(in->msm_bytes[p->msm_size]) : 0.0, gib(p->bucket_cap),
-                    res, str, p->own_stream_buffers ? " through 2 own " : " through 2 H ",
-                    gib(p->stream_bytes), p->slots);
+                    res, str, windows, p->slots);
 }

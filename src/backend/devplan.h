@@ -59,7 +59,11 @@ typedef struct {
     size_t bucket_least;                    /* the least bucket cap an MSM works with */
     size_t slot_bytes;                      /* one staging slot (a and b of one partition) */
     unsigned max_slots;
-    size_t own_stream_bytes;                /* STREAM_HOST_H: each of its two window buffers */
+    size_t own_stream_bytes;                /* each of two window buffers of the plan's own
+                                             * (STREAM_HOST_H; STREAM where the H's buffers
+                                             * are smaller than min_window_bytes) */
+    size_t min_window_bytes;                /* the least a window buffer must hold (the
+                                             * inputs' bases and one bitmap word of points) */
     cz_devplan_level min_level;             /* tests, benchmarks: no level above this one;
                                              * at STREAM or below, every vector streams */
 } cz_devplan_in;
@@ -72,7 +76,8 @@ typedef struct {
     int msm_size;               /* index into msm_bytes; -1: no MSM workspace (CPU) */
     size_t bucket_cap;          /* for cz_cuda_msm_set_bucket_cap */
     size_t stream_bytes;        /* one stream window buffer (0: nothing streams) */
-    bool own_stream_buffers;    /* the windows are buffers of their own, not the H's */
+    bool own_stream_buffers;    /* the windows are buffers of their own, not the H's (a
+                                 * small domain's H buffers may not hold a window) */
     unsigned slots;             /* staging slots */
     size_t total;               /* device bytes the plan holds at most */
 } cz_devplan;

@@ -97,6 +97,29 @@ CZ_TEST(cards_16gb_and_12gb_make_the_h_on_the_cpu)
     }
 }
 
+/* A small domain's H buffers hold fewer points than a window needs: two buffers of its own. */
+CZ_TEST(small_h_buffers_stream_through_own_windows)
+{
+    cz_devplan_in in = porep32(4 * GIB);
+    in.vec_bytes[CZ_BASES_H] = 7 * 96;   /* toy: a 2^3 domain */
+    in.vec_bytes[CZ_BASES_L] = in.vec_bytes[CZ_BASES_A] = 20 * 96;
+    in.vec_bytes[CZ_BASES_B1] = 20 * 96;
+    in.vec_bytes[CZ_BASES_B2] = 20 * 192;
+    in.h_bytes = 3 * 256 + 4096;
+    in.h_buffer_bytes = 256;
+    in.min_window_bytes = (6 + 64) * 192;
+    in.own_stream_bytes = in.min_window_bytes;
+    in.min_level = CZ_DEVPLAN_STREAM;   /* every vector streams */
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM);
+    CHECK(p.h_on_device);
+    CHECK(p.own_stream_buffers);
+    CHECK_EQ_U64(p.stream_bytes, in.min_window_bytes);
+    CHECK_EQ_INT(p.streamed, CZ_BASES_ALL);
+    CHECK(p.total <= in.budget);
+}
+
 CZ_TEST(no_room_at_all_is_the_cpu_level_not_a_failure)
 {
     cz_devplan_in in = porep32(2 * GIB);
@@ -154,6 +177,7 @@ CZ_TEST(the_plan_prints_in_one_line)
     CHECK(strstr(line, "plan stream") != NULL);
     CHECK(strstr(line, "resident [b_g1") != NULL);
     CHECK(strstr(line, "streamed [h,") != NULL);
+    CHECK(strstr(line, "through two 4.00 GiB windows (the H's buffers)") != NULL);
 }
 
 CZ_TEST_MAIN()

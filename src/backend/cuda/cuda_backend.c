@@ -639,11 +639,15 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     in->bucket_least = CZ__BUCKET_LEAST;
     in->slot_bytes = ((size_t)2 << w->log_m) * sizeof(cz_fr);
     in->max_slots = CZ__STAGE_SLOTS;
-    /* a quarter of the largest vector (several windows even for small circuits), 512 MiB
-     * at most, 128 G2 points at least */
+    /* a window holds the inputs' bases (the head of window 0) and a bitmap word of aux
+     * points at least, of either group */
+    in->min_window_bytes = (w->num_inputs + 64) * sizeof(blst_p2_affine);   /* B's inputs
+                                                                              * are some of them */
+    /* own windows: a quarter of the largest vector (several windows even for small
+     * circuits), 512 MiB at most, a window's least at least */
     in->own_stream_bytes = largest / 4 < CZ__OWN_WINDOW ? largest / 4 : CZ__OWN_WINDOW;
-    if (in->own_stream_bytes < sizeof(blst_p2_affine) * 128)
-        in->own_stream_bytes = sizeof(blst_p2_affine) * 128;
+    if (in->own_stream_bytes < in->min_window_bytes)
+        in->own_stream_bytes = in->min_window_bytes;
     in->min_level = (cz_devplan_level)cb->opts.min_plan;
     cz_devplan_make(in, &cb->plan);
     pthread_mutex_lock(&cb->smu);
@@ -1511,6 +1515,11 @@ static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w,
             r->dev = dev;
         else
             cz_cuda_free(dev);
+    }
+    if (dev && rc == CZ_OK) {
+        pthread_mutex_lock(&cb->smu);
+        cb->h2d_total += want[k].n * want[k].point_bytes;
+        pthread_mutex_unlock(&cb->smu);
     }
     cb->preload_next = k + 1;
     pthread_cond_broadcast(&cb->ccv);

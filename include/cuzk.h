@@ -351,14 +351,24 @@ typedef struct cz_prover_stats {
     size_t devices;
     double device_busy_s[16];            /* device lock held, first 16 devices */
     bool device_failed[16];
-    uint64_t device_h2d_bytes[16];       /* params bytes copied to each device (streamed
-                                          * windows and resident uploads) */
-    char device_plan[16][320];           /* each device's device-memory plan of its last
-                                          * region, one line; "" for the CPU backend */
 } cz_prover_stats_t;
 
 /* Counters for monitoring. Thread-safe. */
 CZ_EXTERN void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out);
+
+/*
+ * What device |device| (0-based, < cz_prover_stats_t.devices) holds: its
+ * device-memory plan of the last partition, one line ("" before the first,
+ * and for the CPU backend), and the params bytes copied to it so far
+ * (streamed windows and resident uploads). CZ_ERANGE for a device that
+ * does not exist. Thread-safe.
+ */
+typedef struct cz_device_memory {
+    uint64_t h2d_bytes;
+    char plan[320];
+} cz_device_memory_t;
+
+CZ_EXTERN int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *out);
 
 /* ---- params ------------------------------------------------------------------ */
 

@@ -298,6 +298,18 @@ void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out)
     out->params_dir = p->params_dir;
 }
 
+int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (device >= p->ndevices)
+        return CZ_ERANGE;
+    cz_backend_report r;
+    cz_backend_report_of(p->backends[device], &r);
+    out->h2d_bytes = r.h2d_bytes;
+    memcpy(out->plan, r.plan, sizeof out->plan);
+    return CZ_OK;
+}
+
 void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -330,12 +342,6 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
     out->devices = es.num_devices;
     memcpy(out->device_busy_s, es.device_busy_s, sizeof out->device_busy_s);
     memcpy(out->device_failed, es.device_failed, sizeof out->device_failed);
-    for (size_t d = 0; d < p->ndevices && d < 16; d++) {
-        cz_backend_report r;
-        cz_backend_report_of(p->backends[d], &r);
-        out->device_h2d_bytes[d] = r.h2d_bytes;
-        memcpy(out->device_plan[d], r.plan, sizeof out->device_plan[d]);
-    }
     cz_pcache_stats_t ps;
     cz_pcache_stats(p->pcache, &ps);
     out->params_entries = ps.entries;

@@ -52,7 +52,7 @@ static bool plan_resident(const cz_devplan_in *in, cz_devplan *p)
     if (need > in->budget)
         return false;
     *p = (cz_devplan){ .level = CZ_DEVPLAN_RESIDENT, .resident = on_device_mask(in),
-                       .h_on_device = true, .msm_size = 0, .bucket_cap = in->bucket_full,
+                       .h_on_device = true, .h_buffers = 3, .msm_size = 0, .bucket_cap = in->bucket_full,
                        .total = need };
     add_slots(in, p);
     return true;
@@ -125,15 +125,23 @@ static bool plan_streaming(const cz_devplan_in *in, cz_devplan *p, cz_devplan_le
     return found;
 }
 
-/* H on the device, streaming through its idle buffers (or two of the plan's own where they
- * are too small for a window). */
-static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
+/*
+ * H on the device with |nbuf| domain buffers (h_bytes: 3, h2_bytes: 2),
+ * streaming through its idle buffers (two of the plan's own where they
+ * are too small for a window).
+ */
+static bool plan_stream_with(const cz_devplan_in *in, cz_devplan *p, unsigned nbuf)
 {
-    const bool own = in->h_buffer_bytes < in->min_window_bytes;
-    const size_t window = own ? in->own_stream_bytes : in->h_buffer_bytes;
-    if (window == 0 || window < in->min_window_bytes ||
-        !plan_streaming(in, p, CZ_DEVPLAN_STREAM, in->h_bytes + (own ? 2 * window : 0), window))
+    const size_t h_bytes = nbuf == 3 ? in->h_bytes : in->h2_bytes;
+    const size_t h_window = nbuf == 3 ? in->h_buffer_bytes : in->h2_window_bytes;
+    if (h_bytes == 0)
         return false;
+    const bool own = h_window < in->min_window_bytes;
+    const size_t window = own ? in->own_stream_bytes : h_window;
+    if (window == 0 || window < in->min_window_bytes ||
+        !plan_streaming(in, p, CZ_DEVPLAN_STREAM, h_bytes + (own ? 2 * window : 0), window))
+        return false;
+    p->h_buffers = nbuf;
     p->own_stream_buffers = own;
     if (!p->streamed) {   /* nothing streams: no windows (their buffers are not made) */
         p->total -= p->own_stream_buffers ? 2 * p->stream_bytes : 0;
@@ -142,6 +150,12 @@ static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
     }
     add_slots(in, p);
     return true;
+}
+
+/* The H's three buffers where they fit (no round trip of c through the host), else two. */
+static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
+{
+    return plan_stream_with(in, p, 3) || plan_stream_with(in, p, 2);
 }
 
 /* H on the CPU, streaming through two buffers of the plan's own (no slots: a and b go to
@@ -189,10 +203,11 @@ int cz_devplan_format(const cz_devplan *p, const cz_devplan_in *in, char *buf, s
         snprintf(windows, sizeof windows, " through two %.2f GiB windows (%s)",
                  gib(p->stream_bytes), p->own_stream_buffers ? "own buffers" : "the H's buffers");
     return snprintf(buf, len,
-                    "plan %s: budget %.1f GiB, holds %.1f GiB; H %s; msm workspace %.1f GiB, "
+                    "plan %s: budget %.1f GiB, holds %.1f GiB; H %s%s; msm workspace %.1f GiB, "
                     "buckets <= %.2f GiB; resident [%s]; streamed [%s]%s; %u staging slot(s)",
                     level_name(p->level), gib(in->budget), gib(p->total),
                     p->h_on_device ? "on the device" : "on the CPU",
+                    p->h_buffers == 2 ? " (two buffers, c through the host)" : "",
                     p->msm_size >= 0 ? gib(in->msm_bytes[p->msm_size]) : 0.0, gib(p->bucket_cap),
                     res, str, windows, p->slots);
 }

@@ -17,7 +17,8 @@
  * The plan, from the most memory to the least:
  *   RESIDENT    the whole set, the full MSM workspace and buckets (today's
  *               fast path on an 80 GB card);
- *   STREAM      the H context on the device, a workspace that fits, and as
+ *   STREAM      the H context on the device (three domain buffers, or two
+ *               where three do not fit), a workspace that fits, and as
  *               many vectors resident as fit in the order of
  *               cz_devplan_residency (the ones whose MSMs are too short to
  *               hide their copy come first), the others streamed;
@@ -54,6 +55,9 @@ typedef struct {
     size_t vec_bytes[CZ_BASES_COUNT];       /* each vector's bases; 0: not on the device */
     size_t h_bytes;                         /* the H context for the domain */
     size_t h_buffer_bytes;                  /* one of its domain buffers (the stream window) */
+    size_t h2_bytes;                        /* the H context with two buffers (c = a∘b kept
+                                             * in host memory meanwhile); 0: not offered */
+    size_t h2_window_bytes;                 /* its stream window: half its idle buffer */
     size_t msm_bytes[CZ_DEVPLAN_MSM_SIZES]; /* the MSM workspace options, largest first */
     size_t bucket_full;                     /* buckets the full plan lets the MSM take */
     size_t bucket_least;                    /* the least bucket cap an MSM works with */
@@ -73,6 +77,8 @@ typedef struct {
     unsigned resident;          /* 1 << CZ_BASES_*: kept on the device */
     unsigned streamed;          /* on the device's path but streamed (the rest of vec_bytes) */
     bool h_on_device;
+    unsigned h_buffers;         /* the H context's domain buffers: 3, or 2 where three do not
+                                 * fit (STREAM); 0 with the H on the CPU */
     int msm_size;               /* index into msm_bytes; -1: no MSM workspace (CPU) */
     size_t bucket_cap;          /* for cz_cuda_msm_set_bucket_cap */
     size_t stream_bytes;        /* one stream window buffer (0: nothing streams) */

@@ -111,14 +111,16 @@ json_t *cz_server_status(cz_server_t *s)
     snapshot(s, &sn);
     const cz_prover_stats_t *ps = &sn.ps;
     json_t *devs = json_array();
-    for (size_t d = 0; devs && d < ndevices(&sn); d++)
+    for (size_t d = 0; devs && d < ndevices(&sn); d++) {
+        cz_device_memory_t mem;
+        (void)cz_prover_device_memory(s->prover, d, &mem);   /* zeroed if out of range */
         json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b,s:s,s:I}", "index",
                                               (json_int_t)d, "backend", sn.pi.backend, "workers",
                                               (json_int_t)sn.workers, "busy_s",
                                               ps->device_busy_s[d], "efficiency", efficiency(&sn, d),
                                               "failed", ps->device_failed[d], "memory_plan",
-                                              ps->device_plan[d], "h2d_bytes",
-                                              (json_int_t)ps->device_h2d_bytes[d]));
+                                              mem.plan, "h2d_bytes", (json_int_t)mem.h2d_bytes));
+    }
     json_t *entries = json_array();
     cz_params_item_t *items = malloc(MAX_LISTED * sizeof *items);
     size_t n = items ? cz_prover_params_list(s->prover, items, MAX_LISTED) : 0;

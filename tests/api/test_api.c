@@ -341,6 +341,11 @@ CZ_TEST(params_by_name)
     CHECK(!strcmp(pi.backend, "cpu"));
     CHECK_EQ_U64(pi.devices, 1);
     CHECK_EQ_U64(pi.memory_budget, (size_t)2 << 30);
+    cz_device_memory_t mem;   /* the CPU backend plans no device memory */
+    CHECK_OK(cz_prover_device_memory(p, 0, &mem));
+    CHECK_EQ_STR(mem.plan, "");
+    CHECK_EQ_U64(mem.h2d_bytes, 0);
+    CHECK_EQ_INT(cz_prover_device_memory(p, 1, &mem), CZ_ERANGE);
     cz_prover_free(p);
 }
 

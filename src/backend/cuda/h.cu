@@ -408,7 +408,7 @@ extern "C" int cz_cuda_h_compute_loaded(cz_ctx_t *ctx, cz_cuda_h *h, size_t n, u
         return cz_fail(ctx, CZ_EINVAL, "cuda h: NULL argument");
     if (have_c && h->nbuf == 2)
         return cz_fail(ctx, CZ_EINVAL, "cuda h: a two-buffer context has no c buffer to load "
-                                       "(give c to cz_cuda_h_compute, or compute with have_c false)");
+                                       "(give c to cz_cuda_h_compute, or load none)");
     return compute(ctx, h, NULL, NULL, NULL, have_c, n, log_n);
 }
 

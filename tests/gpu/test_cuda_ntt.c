@@ -1,8 +1,8 @@
 /*
  * tests/gpu/test_cuda_ntt.c — the device NTT against the CPU NTT (ff/ntt.h)
  * for every kind and input/output order at sizes 2^1 .. 2^20 and 2^23, and
- * the device H pipeline against cz_cpu_compute_h, bit for bit. Labelled
- * gpu; skips without a device.
+ * the device H pipeline (three and two buffers) against cz_cpu_compute_h,
+ * bit for bit. Labelled gpu; skips without a device.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +241,128 @@ CZ_TEST(h_from_inputs_loaded_by_the_caller_or_in_device_memory_equals_h_from_hos
     CHECK_EQ_INT(cz_cuda_h_compute_loaded(ctx(), gh, 1, 21, false), CZ_ERANGE);
     cz_cuda_host_free(bounce[0]);
     cz_cuda_host_free(bounce[1]);
+    cz_cuda_h_free(gh);
+}
+
+/* ---- the two-buffer mode ---------------------------------------------- */
+
+/*
+ * The two-buffer context's H equals the CPU H bit for bit: c given (from
+ * host memory, or from device memory with |c_on_device|) or c = a∘b
+ * (NULL to both), or, with |loaded|, a and b written into the context's
+ * input buffers by the caller and c = a∘b.
+ */
+static void check_h2(cz_cuda_h *gh, unsigned log_n, size_t n, bool with_c, bool loaded,
+                     bool c_on_device)
+{
+    const size_t m = (size_t)1 << log_n, bytes = m * sizeof(cz_fr), in_bytes = n * sizeof(cz_fr);
+    const uint64_t seed = 13 * log_n + n + (with_c ? 1000 : 0) + (loaded ? 2000 : 0);
+    cz_fr *a = random_vec(m, seed), *b = random_vec(m, seed + 1), *c = random_vec(m, seed + 2),
+          *got = malloc(bytes);
+    cz_ntt_domain *cd;
+    void *dc = NULL;
+    if (loaded) {
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), cz_cuda_h_input(gh, 0), a, in_bytes));
+        CHECK_OK(cz_cuda_memcpy_htod(ctx(), cz_cuda_h_input(gh, 1), b, in_bytes));
+        CHECK_OK(cz_cuda_h_compute_loaded(ctx(), gh, n, log_n, false));
+    } else {
+        const cz_fr *gc = with_c ? c : NULL;
+        if (with_c && c_on_device) {
+            REQUIRE(cz_cuda_malloc(ctx(), &dc, in_bytes ? in_bytes : 1) == CZ_OK);
+            CHECK_OK(cz_cuda_memcpy_htod(ctx(), dc, c, in_bytes));
+            gc = dc;
+        }
+        CHECK_OK(cz_cuda_h_compute(ctx(), gh, a, b, gc, n, log_n));
+    }
+    CHECK(cz_cuda_h_result(gh) == cz_cuda_h_input(gh, 0));   /* in place, in A */
+    CHECK_OK(cz_cuda_h_download(ctx(), gh, got, m));
+    REQUIRE(cz_ntt_domain_new(ctx(), &cd, log_n) == CZ_OK);
+    CHECK_OK(cz_cpu_compute_h(ctx(), cd, a, b, with_c ? c : NULL, n));
+    if (memcmp(got, a, bytes) != 0) {
+        size_t i = 0;
+        while (cz_fr_eq(&got[i], &a[i])) i++;
+        fprintf(stderr, "2-buffer h 2^%u n=%zu c=%d loaded=%d dev_c=%d differs (first at %zu)\n",
+                log_n, n, (int)with_c, (int)loaded, (int)c_on_device, i);
+        CHECK(0);
+    }
+    cz_cuda_free(dc);
+    cz_ntt_domain_free(cd);
+    free(a); free(b); free(c); free(got);
+}
+
+/* every way of giving the inputs, n = m and n < m */
+static void check_h2_all(cz_cuda_h *gh, unsigned log_n)
+{
+    const size_t m = (size_t)1 << log_n;
+    const size_t ns[2] = { m, m - m / 3 };
+    for (int k = 0; k < (m > 2 ? 2 : 1); k++) {
+        check_h2(gh, log_n, ns[k], true, false, false);
+        check_h2(gh, log_n, ns[k], false, false, false);
+        check_h2(gh, log_n, ns[k], false, true, false);
+    }
+    check_h2(gh, log_n, ns[m > 2], true, false, true);
+}
+
+CZ_TEST(h_buffers_arguments_and_memory)
+{
+    /* pure, or refused before any device call: no GPU needed */
+    CHECK(cz_cuda_h_mem_bytes_buffers(27, 3) == cz_cuda_h_mem_bytes(27));
+    CHECK(cz_cuda_h_mem_bytes_buffers(27, 2) + ((size_t)4 << 30) - ((size_t)128 << 20) ==
+          cz_cuda_h_mem_bytes(27));
+    CHECK(cz_cuda_h_mem_bytes_buffers(3, 2) ==
+          cz_cuda_h_mem_bytes(3) - 8 * sizeof(cz_fr) + 16 * sizeof(cz_fr));
+    CHECK(cz_cuda_h_mem_bytes_buffers(20, 4) == 0 && cz_cuda_h_mem_bytes_buffers(20, 1) == 0);
+    static char dummy;
+    cz_cuda_h *gh = (cz_cuda_h *)(void *)&dummy;   /* anything non-NULL: it comes back NULL */
+    CHECK_EQ_INT(cz_cuda_h_new_buffers(ctx(), &gh, 0, 10, 4), CZ_EINVAL);
+    CHECK(gh == NULL);
+    CHECK_EQ_INT(cz_cuda_h_new_buffers(ctx(), &gh, 0, 10, 1), CZ_EINVAL);
+    CHECK_EQ_INT(cz_cuda_h_new_buffers(ctx(), &gh, 0, 29, 2), CZ_ERANGE);
+}
+
+CZ_TEST(h_two_buffers_matches_cpu)
+{
+    if (!gpu_or_skip()) return;
+    cz_cuda_h *gh;
+    REQUIRE(cz_cuda_h_new_buffers(ctx(), &gh, 0, 20, 2) == CZ_OK);
+    CHECK_EQ_INT((int)cz_cuda_h_buffers(gh), 2);
+    CHECK(cz_cuda_h_input(gh, 0) && cz_cuda_h_input(gh, 1) && !cz_cuda_h_input(gh, 2));
+    /* the scratch: the halves of B, before and after a compute */
+    const size_t half = (sizeof(cz_fr) << 20) / 2;
+    CHECK(cz_cuda_h_buffer_bytes(gh) == half);
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK(cz_cuda_h_scratch(gh, 0) == cz_cuda_h_input(gh, 1));
+        CHECK((char *)cz_cuda_h_scratch(gh, 1) == (char *)cz_cuda_h_input(gh, 1) + half);
+        CHECK(cz_cuda_h_scratch(gh, 2) == NULL);
+        if (pass == 0)
+            check_h2(gh, 4, 16, true, false, false);
+    }
+    /* growing sizes, then smaller ones again over the larger ones' leftovers */
+    static const unsigned sizes[] = { 1, 2, 3, 4, 5, 10, 16, 20, 10, 3, 1 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_h2_all(gh, sizes[i]);
+    CHECK_EQ_INT(cz_cuda_h_compute_loaded(ctx(), gh, 16, 4, true), CZ_EINVAL);
+    CHECK(strstr(cz_ctx_message(ctx()), "c buffer") != NULL);
+    CHECK_EQ_INT(cz_cuda_h_compute_loaded(ctx(), gh, 9, 3, false), CZ_EMISMATCH);
+    CHECK_EQ_INT(cz_cuda_h_compute_loaded(ctx(), gh, 1, 21, false), CZ_ERANGE);
+    cz_cuda_h_times t;
+    cz_cuda_h_last_times(gh, &t);
+    printf("2-buffer h times (ms from start): a %.2f b %.2f c %.2f ab %.2f total %.2f\n",
+           t.a_uploaded, t.b_uploaded, t.c_uploaded, t.ab_done, t.total);
+    cz_cuda_h_free(gh);
+}
+
+/* c = a∘b through several temporaries' worth of chunks (2^23: four 2^21
+ * chunks, the two temporaries reused twice each), both ways of giving c. */
+CZ_TEST(h_two_buffers_many_chunks)
+{
+    if (!gpu_or_skip()) return;
+    cz_cuda_h *gh;
+    REQUIRE(cz_cuda_h_new_buffers(ctx(), &gh, 0, 23, 2) == CZ_OK);
+    const size_t m = (size_t)1 << 23;
+    check_h2(gh, 23, m - 12345, false, false, false);
+    check_h2(gh, 23, m, false, true, false);
+    check_h2(gh, 23, m, true, false, false);
     cz_cuda_h_free(gh);
 }
 

@@ -181,7 +181,8 @@ int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
 /*
  * A cz_cuda_h is one worker's H pipeline on one device: two streams (copy,
  * compute), events, the domain tables, and THREE device buffers of
- * 2^log_n_max elements each (no more): device memory
+ * 2^log_n_max elements each (no more; two in the two-buffer mode below):
+ * device memory
  * cz_cuda_h_mem_bytes(log_n) = 3 * 32 * 2^log_n + domain tables,
  * i.e. 12 GiB + 3.5 MiB for a 2^27 domain.
  *
@@ -204,6 +205,22 @@ int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
  *   h[i] = K g^-i iNTT(P)[i] - K iNTT(c)[i], K = m^-1 (g^m-1)^-1, with the
  *   bit-reversal permutation fused (the c term needs no coset round trip:
  *   icoset(coset(iNTT c)) = iNTT c, and the transforms are linear).
+ *
+ * The two-buffer mode (cz_cuda_h_new_buffers(.., 2); for cards that cannot
+ * hold three domain buffers, 16 GB ones at 2^27) gives the same bytes with
+ * buffers A and B only:
+ *   a -> A, b -> B; without a c, c = a∘b is formed in 64 MiB chunks into
+ *   two small device temporaries and copied to a pinned host buffer (the
+ *   copies overlap the next chunk's product and the transforms);
+ *   A, B to the coset; P = A*B in A; iNTT(P) unscaled;
+ *   c (given, or the host copy) -> B once B is free; iNTT(c) unscaled;
+ *   h into A in place (each bit-reversal pair (i, rev i) by one thread).
+ * It costs the c round trip through the host when c is not given (4 GiB
+ * each way at 2^27), and c's upload no longer overlaps the transforms.
+ * Device memory cz_cuda_h_mem_bytes_buffers(log_n, 2) = 2 * 32 * 2^log_n
+ * + 2 * 32 * min(2^log_n, 2^21) + domain tables (8 GiB + 131.5 MiB at
+ * 2^27); pinned host memory 32 * 2^log_n_max (the copy of c), held from
+ * creation to free.
  */
 typedef struct cz_cuda_h cz_cuda_h;
 
@@ -214,8 +231,20 @@ typedef struct {
     float total;                               /* h ready */
 } cz_cuda_h_times;
 
+/* Device bytes of a context with |nbuf| buffers (2 or 3; 0 for another
+ * value); cz_cuda_h_mem_bytes(log_n) is the three-buffer one. */
 size_t cz_cuda_h_mem_bytes(unsigned log_n);
+size_t cz_cuda_h_mem_bytes_buffers(unsigned log_n, unsigned nbuf);
+/*
+ * A context of |nbuf| domain buffers: 3 (cz_cuda_h_new) or 2 (the
+ * two-buffer mode above); another nbuf is CZ_EINVAL, log_n_max outside
+ * 1..28 CZ_ERANGE, a failed allocation CZ_EDEVICE (*out NULL on error).
+ * cz_cuda_h_buffers: the nbuf it was made with.
+ */
+int cz_cuda_h_new_buffers(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max,
+                          unsigned nbuf);
 int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max);
+unsigned cz_cuda_h_buffers(const cz_cuda_h *h);
 void cz_cuda_h_free(cz_cuda_h *h);                      /* NULL: no-op */
 int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
                       const cz_fr *c, size_t n, unsigned log_n);
@@ -226,6 +255,8 @@ int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *
  * k. With the first n elements of a and b (and of c when |have_c|) written
  * there, cz_cuda_h_compute_loaded computes what cz_cuda_h_compute would
  * (the padding is zeroed here). Every compute overwrites the buffers.
+ * Two-buffer mode: there is no c buffer (k = 2 gives NULL) and have_c is
+ * CZ_EINVAL; give c to cz_cuda_h_compute instead, or load none (c = a∘b).
  */
 void *cz_cuda_h_input(cz_cuda_h *h, int k);
 int cz_cuda_h_compute_loaded(cz_ctx_t *ctx, cz_cuda_h *h, size_t n, unsigned log_n, bool have_c);
@@ -234,10 +265,13 @@ void cz_cuda_h_last_times(const cz_cuda_h *h, cz_cuda_h_times *t);
 /* Device pointer to the last result (2^log_n cz_fr), NULL before the first. */
 const void *cz_cuda_h_result(const cz_cuda_h *h);
 /*
- * Buffer |i| (0 or 1) of the two the last result does not occupy: room for
- * 2^log_n_max elements that no one reads until the next compute (a
- * streamed params vector's windows go there). Before the first compute,
- * and for i outside 0..1, as cz_cuda_h_input(h, 0) and (h, 2) / NULL.
+ * Scratch |i| (0 or 1): device memory the last result does not occupy and
+ * no one reads until the next compute (a streamed params vector's windows
+ * go there), cz_cuda_h_buffer_bytes(h) bytes each. Three buffers: the two
+ * the result is not in, 2^log_n_max elements each (before the first
+ * compute, buffers 0 and 1). Two buffers: the result is always in A, so
+ * the two halves of B, 2^(log_n_max - 1) elements each. NULL for i
+ * outside 0..1.
  */
 void *cz_cuda_h_scratch(cz_cuda_h *h, int i);
 size_t cz_cuda_h_buffer_bytes(const cz_cuda_h *h);

@@ -231,6 +231,8 @@ typedef struct cz_cuda_backend_opts {
     int min_plan;              /* tests, benchmarks: the device-memory plan's level is at least
                                 * this cz_devplan_level (1: every vector streams; 2: the H on
                                 * the CPU too; 3: all on the CPU); 0: as memory allows */
+    int h_buffers;             /* tests: 2 makes a streaming plan's H context two buffers
+                                * (c through the host) even where three fit; 0: as planned */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

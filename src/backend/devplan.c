@@ -49,7 +49,7 @@ static void add_slots(const cz_devplan_in *in, cz_devplan *p)
 static bool plan_resident(const cz_devplan_in *in, cz_devplan *p)
 {
     const size_t need = in->h_bytes + in->msm_bytes[0] + in->bucket_full + all_vectors(in);
-    if (need > in->budget)
+    if (in->h_bytes == 0 || need > in->budget)   /* no three-buffer H offered: not this level */
         return false;
     *p = (cz_devplan){ .level = CZ_DEVPLAN_RESIDENT, .resident = on_device_mask(in),
                        .h_on_device = true, .h_buffers = 3, .msm_size = 0, .bucket_cap = in->bucket_full,

@@ -53,7 +53,8 @@ typedef enum {
 typedef struct {
     size_t budget;                          /* device bytes the plan may use (after headroom) */
     size_t vec_bytes[CZ_BASES_COUNT];       /* each vector's bases; 0: not on the device */
-    size_t h_bytes;                         /* the H context for the domain */
+    size_t h_bytes;                         /* the H context for the domain, three buffers;
+                                             * 0: not offered (tests: the two-buffer H) */
     size_t h_buffer_bytes;                  /* one of its domain buffers (the stream window) */
     size_t h2_bytes;                        /* the H context with two buffers (c = a∘b kept
                                              * in host memory meanwhile); 0: not offered */

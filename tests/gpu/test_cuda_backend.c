@@ -184,6 +184,16 @@ CZ_TEST(every_vector_streamed_same_bytes)
     same_bytes_as_cpu("toy:5", &g2cpu, 2);
 }
 
+/* The H context in two buffers (c = a∘b through pinned host memory), every vector streamed
+ * through the halves of its idle buffer (2^14-element halves: 5461 G1 points a window). */
+CZ_TEST(h_in_two_buffers_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 1, .h_buffers = 2 };
+    same_bytes_as_cpu("bench:20000", &o, 3);
+}
+
 CZ_TEST(h_on_the_cpu_and_own_windows_same_bytes)
 {
     if (!gpu_or_skip())

@@ -216,7 +216,7 @@ static size_t fixed_bytes(const cuda_backend_t *cb)
 {
     /* buckets: up to the plan's cap (5 GiB at most, cuda.h), allocated on need */
     const size_t buckets = cb->plan.bucket_cap ? cb->plan.bucket_cap : 5 * CZ__GIB;
-    return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) +
+    return (cb->h ? cz_cuda_h_mem_bytes_buffers(cb->h_log, cz_cuda_h_buffers(cb->h)) : 0) +
            (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) : 0) + slot_bytes(cb) + buckets +
            (cb->own_win[0] ? 2 * cb->own_win_bytes : 0);
 }
@@ -601,7 +601,7 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
 /* Device bytes this backend holds now (cmu held). */
 static size_t held_bytes(const cuda_backend_t *cb)
 {
-    return (cb->h ? cz_cuda_h_mem_bytes(cb->h_log) : 0) +
+    return (cb->h ? cz_cuda_h_mem_bytes_buffers(cb->h_log, cz_cuda_h_buffers(cb->h)) : 0) +
            (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) + cz_cuda_msm_buckets_held(cb->msm)
                     : 0) +
            slot_bytes(cb) + (cb->own_win[0] ? 2 * cb->own_win_bytes : 0) + resident_bytes(cb);
@@ -631,8 +631,10 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
         in->vec_bytes[k] = on_device(cb, k) ? want[k].n * want[k].point_bytes : 0;
         largest = in->vec_bytes[k] > largest ? in->vec_bytes[k] : largest;
     }
-    in->h_bytes = cz_cuda_h_mem_bytes(w->log_m);
+    in->h_bytes = cb->opts.h_buffers == 2 ? 0 : cz_cuda_h_mem_bytes_buffers(w->log_m, 3);
     in->h_buffer_bytes = sizeof(cz_fr) << w->log_m;
+    in->h2_bytes = cz_cuda_h_mem_bytes_buffers(w->log_m, 2);
+    in->h2_window_bytes = in->h_buffer_bytes / 2;   /* the halves of its idle buffer */
     for (int i = 0; i < CZ_DEVPLAN_MSM_SIZES; i++)
         in->msm_bytes[i] = cz_cuda_msm_mem_bytes(CZ__MSM_CHUNKS[i]);
     in->bucket_full = 5 * CZ__GIB;
@@ -701,10 +703,12 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
         cz_cuda_free(cb->own_win[1]);
         cb->own_win[0] = cb->own_win[1] = NULL;
     }
-    if (p->h_on_device && (!cb->h || cb->h_log < log_m)) {
+    if (p->h_on_device &&
+        (!cb->h || cb->h_log < log_m || cz_cuda_h_buffers(cb->h) != p->h_buffers)) {
         cz_cuda_h_free(cb->h);
         cb->h = NULL;
-        if ((rc = cz_cuda_h_new(ctx, &cb->h, cb->base.device_index, log_m)) != CZ_OK)
+        if ((rc = cz_cuda_h_new_buffers(ctx, &cb->h, cb->base.device_index, log_m,
+                                        p->h_buffers)) != CZ_OK)
             return rc;
         cb->h_log = log_m;
     }

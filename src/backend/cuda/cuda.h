@@ -44,7 +44,8 @@ int cz_cuda_probe(char *why, size_t len);
 int cz_cuda_device_count(void);
 
 int cz_cuda_set_device(cz_ctx_t *ctx, int device);
-/* Device memory; *dptr is NULL on error. cz_cuda_free(NULL) is a no-op. */
+/* Device memory; *dptr is NULL on error: CZ_ENOMEM when the device has not that much free
+ * (not sticky: the device stays usable), CZ_EDEVICE otherwise. cz_cuda_free(NULL): no-op. */
 int cz_cuda_malloc(cz_ctx_t *ctx, void **dptr, size_t bytes);
 void cz_cuda_free(void *dptr);
 /* Pinned (page-locked) host memory: what makes uploads fast and async. */

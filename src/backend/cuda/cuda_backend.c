@@ -544,7 +544,8 @@ static int upload_bases(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
 /*
  * Point |r| at |want| with no device copy yet (the old one, of another
  * shape, is freed) and allocate room for it: the device pointer, or NULL
- * when it does not fit or the allocation failed (*rc says which). cmu held.
+ * when it does not fit (also when the device had less free than planned)
+ * or the allocation failed (*rc says so). cmu held.
  */
 static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
                           const rvec *want, int *rc)
@@ -558,8 +559,8 @@ static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
     void *dev = NULL;
     if (want->n == 0 || !make_room(ctx, cb, set, bytes))
         return NULL;
-    if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) != CZ_OK)
-        return NULL;
+    if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) == CZ_ENOMEM)
+        *rc = CZ_OK;   /* taken by someone else since the plan: not resident (the CPU's) */
     return dev;
 }
 

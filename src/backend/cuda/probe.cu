@@ -92,8 +92,13 @@ extern "C" int cz_cuda_malloc(cz_ctx_t *ctx, void **dptr, size_t bytes)
     cudaError_t e = cudaMalloc(dptr, bytes);
     if (e != cudaSuccess) {
         *dptr = NULL;
-        return cz_fail(ctx, CZ_EDEVICE, "cuda: cudaMalloc(%zu bytes): %s", bytes,
-                       cudaGetErrorString(e));
+        /* out of memory is not sticky: the device stays usable and a smaller plan may fit
+         * (cuda_backend.c plans again); clear it so that the next call does not see it */
+        const bool oom = e == cudaErrorMemoryAllocation;
+        if (oom)
+            (void)cudaGetLastError();
+        return cz_fail(ctx, oom ? CZ_ENOMEM : CZ_EDEVICE, "cuda: cudaMalloc(%zu bytes): %s",
+                       bytes, cudaGetErrorString(e));
     }
     return CZ_OK;
 }

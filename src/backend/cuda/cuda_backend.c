@@ -16,8 +16,13 @@
  * Resident bases: a params set's vectors (h, l, a, b_g1, b_g2) are uploaded
  * on its first region and kept, up to CZ__RESIDENT_SETS sets, least recently
  * used evicted first, while they fit device_mem_limit and the device's free
- * memory. A vector that does not fit is not uploaded: its MSMs run on the
- * CPU from the host bases (slower, but the partition is proved). A set is
+ * memory. Where the whole set does not fit, each region's plan
+ * (backend/devplan.h, made from the memory free at that moment: make_plan,
+ * apply_plan) keeps some vectors resident and streams the others through
+ * the device in windows (windows.h) from pinned host copies made once per
+ * set; where not even the H context fits the H is made on the CPU, and
+ * where nothing fits the MSMs run on the CPU from the host bases (slower,
+ * but the partition is proved). A set is
  * recognised by params_id plus a fingerprint (the vectors' lengths and
  * first and last points), so a params object freed and other params loaded
  * at the same address are told apart; params that differ from the freed

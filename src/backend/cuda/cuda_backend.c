@@ -796,6 +796,20 @@ static void pin_points(cz_cuda_pinned *pin, const cz_prove_work_t *w, int k, uns
         cz_cuda_pinned_free(pin);
 }
 
+/* Does |r| hold |want|'s points somewhere (pinned host copy or device)? */
+static bool holds_points(const rvec *r, const rvec *want)
+{
+    return same_vector(r, want) && (r->pin.mem || r->dev);
+}
+
+/* |r| becomes |want| with no copy anywhere (its old ones freed), cmu held. */
+static void forget_points(rvec *r, const rvec *want)
+{
+    cz_cuda_free(r->dev);
+    cz_cuda_pinned_free(&r->pin);
+    *r = *want;
+}
+
 /* Vector |k| of |set|, streamed by the plan: its pinned copy, made here if the preparer has
  * not (cmu held; waits for a preparer still on it). */
 static const void *pinned_vector(cuda_backend_t *cb, rset *set, const cz_prove_work_t *w, int k,
@@ -806,10 +820,8 @@ static const void *pinned_vector(cuda_backend_t *cb, rset *set, const cz_prove_w
     const double t0 = cz_mono_s();
     while (preload_pending(cb, set, k))
         cz_cond_wait(&cb->ccv, &cb->cmu);
-    if (!same_vector(r, want) || (!r->pin.mem && !r->dev)) {
-        cz_cuda_free(r->dev);
-        cz_cuda_pinned_free(&r->pin);
-        *r = *want;
+    if (!holds_points(r, want)) {
+        forget_points(r, want);
         pin_points(&r->pin, w, k, CZ__FILL_REGION);
     }
     cb->upload_s += cz_mono_s() - t0;
@@ -1494,6 +1506,14 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w, const rve
     return true;
 }
 
+/* The preparer is past vector |k|: regions waiting for it go on (cmu held). */
+static void preload_advance(cuda_backend_t *cb, int k)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    cb->preload_next = k + 1;
+    pthread_cond_broadcast(&cb->ccv);
+}
+
 /*
  * The preparer's upload of vector |k| of cb->preload_set (|w|'s): claimed
  * under cmu (room made, device memory allocated, r->loading set), copied
@@ -1531,8 +1551,7 @@ static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w,
         cb->h2d_total += want[k].n * want[k].point_bytes;
         pthread_mutex_unlock(&cb->smu);
     }
-    cb->preload_next = k + 1;
-    pthread_cond_broadcast(&cb->ccv);
+    preload_advance(cb, k);
     cz_mutex_unlock(&cb->cmu);
 }
 
@@ -1546,11 +1565,9 @@ static void preload_pin(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec
 {
     cz_mutex_lock(&cb->cmu);
     rvec *r = &cb->preload_set->v[k];
-    const bool need = !(same_vector(r, &want[k]) && (r->pin.mem || r->dev)) && !r->loading;
+    const bool need = !holds_points(r, &want[k]) && !r->loading;
     if (need) {
-        cz_cuda_free(r->dev);
-        cz_cuda_pinned_free(&r->pin);
-        *r = want[k];
+        forget_points(r, &want[k]);
         r->loading = true;
     }
     cz_mutex_unlock(&cb->cmu);
@@ -1562,8 +1579,7 @@ static void preload_pin(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec
         r->pin = pin;
         r->loading = false;
     }
-    cb->preload_next = k + 1;
-    pthread_cond_broadcast(&cb->ccv);
+    preload_advance(cb, k);
     cz_mutex_unlock(&cb->cmu);
 }
 
@@ -1572,12 +1588,10 @@ static void preload_one(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec
                         int k)
 {
     cz_mutex_lock(&cb->cmu);
-    const bool keep = on_device(cb, k) && cb->plan.level != CZ_DEVPLAN_CPU && plan_keeps(cb, k);
+    const bool keep = on_device(cb, k) && plan_keeps(cb, k);
     const bool stream = on_device(cb, k) && plan_streams(cb, k);
-    if (!keep && !stream) {
-        cb->preload_next = k + 1;
-        pthread_cond_broadcast(&cb->ccv);
-    }
+    if (!keep && !stream)
+        preload_advance(cb, k);
     cz_mutex_unlock(&cb->cmu);
     if (keep)
         preload_vector(cb, w, want, k);

@@ -36,14 +36,13 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const void *pinned, cz_w
     window(n, head, stride, 0, &lo, &len);
     if (host)
         rc = cz_cuda_copier_put(ctx, ws->copier, 0, ws->buf[0], host, len * point_bytes);
-    bool in_flight = host && rc == CZ_OK;   /* the next slot's copy is enqueued */
     for (size_t j = 0; j < count && rc == CZ_OK; j++) {
         const int slot = (int)(j & 1);
         window(n, head, stride, j, &lo, &len);
         const double t0 = cz_mono_s();
         rc = host ? cz_cuda_copier_wait(ctx, ws->copier, slot)
                   : fill(fill_arg, ws->buf[slot], lo, len);
-        in_flight = false;
+        bool in_flight = false;   /* the next window's copy is enqueued */
         if (stats) {
             stats->wait_s += cz_mono_s() - t0;
             stats->bytes += len * point_bytes;

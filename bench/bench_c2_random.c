@@ -116,10 +116,14 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
     }
     cz_backend_t *be = NULL;
     int rc = CZ_OK;
-    const cz_cuda_backend_opts_t cuda = { .device_mem_limit = o->device_mem_limit };
+    cz_engine_gate_t gate;   /* the backend's pinned params copies, in the engine's budget */
+    cz_engine_gate_init(&gate);
+    const cz_cuda_backend_opts_t cuda = { .device_mem_limit = o->device_mem_limit,
+                                          .host_gate = cz_engine_gate(&gate) };
     if (!o->dry_run &&
         (rc = cz_backend_new_opts(ctx, &be, o->backend, (int)o->device, &cuda)) != CZ_OK) {
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        cz_engine_gate_destroy(&gate);
         cz_ctx_free(ctx);
         return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
     }
@@ -174,6 +178,8 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
         rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
     if (rc == CZ_OK)
         rc = c2_engine_new(ctx, &e, &be, (unsigned)o->workers, params, tl, true);
+    if (rc == CZ_OK)
+        cz_engine_gate_connect(&gate, e);
     uint64_t id = 0;
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
@@ -195,6 +201,11 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
             rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
     }
     size_t rss_kib = cz_cli_peak_rss() / 1024;
+    cz_engine_stats_t es;
+    memset(&es, 0, sizeof es);
+    if (e)
+        cz_engine_stats(e, &es);
+    cz_engine_gate_connect(&gate, NULL);
     cz_engine_free(e);
     e = NULL;
     /* the timeline: synthesis per partition, device regions, efficiency */
@@ -260,6 +271,10 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
                    "%.1f%% (dispatch %.1f%%), %zu overlap violations\n",
                    region_ms, regions, 100 * eff, 100 * disp_eff, overlaps);
             printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", rss_kib, (double)rss_kib / 1048576.0);
+            if (es.backend_host_bytes)
+                printf("pinned params copies: %.2f GiB, counted in the engine's budget of %.2f GiB "
+                       "(peak reserved %.2f GiB)\n", (double)es.backend_host_bytes / (1 << 30),
+                       (double)es.budget_total / (1 << 30), (double)es.budget_peak / (1 << 30));
             print_plan(be, c1.npartitions);
             if (o->proof_path)
                 printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n",
@@ -273,9 +288,11 @@ out:
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     cz_timeline_report_free(rep);
     free(log);
+    cz_engine_gate_connect(&gate, NULL);
     cz_engine_free(e);
     cz_tl_free(tl);
     cz_backend_free(be);
+    cz_engine_gate_destroy(&gate);
     free(proof);
     cz_params_free(params);
     cz_c2_job_clear(&job);

@@ -107,7 +107,8 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
     cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "devices opening", "backend=%s requested=%s devices=%zu",
             kind, p->backend, count);
     cz_cuda_backend_opts_t copts = { .device_mem_limit = p->cfg.cuda_device_mem_limit,
-                                     .g2_on_cpu = p->cfg.cuda_g2_on_cpu };
+                                     .g2_on_cpu = p->cfg.cuda_g2_on_cpu,
+                                     .host_gate = cz_engine_gate(&p->gate) };
     for (size_t d = 0; d < count; d++) {
         rc = cz_backend_new_opts(ctx, &p->backends[d], kind, (int)(first + d), &copts);
         if (rc != CZ_OK) {
@@ -171,8 +172,8 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         .pool = p->pool, .timeline = p->timeline, .no_verify = p->cfg.no_verify,
         .fault = p->fault,
     };
-    if (rc == CZ_OK)
-        rc = cz_engine_new(ctx, &p->engine, &ec);
+    if (rc == CZ_OK && (rc = cz_engine_new(ctx, &p->engine, &ec)) == CZ_OK)
+        cz_engine_gate_connect(&p->gate, p->engine);
     if (rc == CZ_OK) {
         if (pthread_create(&p->stager, NULL, cz__prover_stager, p) == 0)
             p->stager_started = true;
@@ -212,6 +213,7 @@ int cz__prover_new_with_fault(cz_prover_t **out, const cz_prover_config_t *cfg, 
     p->log = (cz_logger_t){ p->cfg.log, p->cfg.log_user, p->cfg.log_level };
     p->next_id = 1;
     cz_mutex_init(&p->mu);
+    cz_engine_gate_init(&p->gate);
     pthread_cond_init(&p->changed, NULL);
     pthread_cond_init(&p->work, NULL);
     if (!p->backend || !p->params_dir || (p->cfg.timeline && !p->timeline_path)) {
@@ -262,6 +264,7 @@ void cz_prover_free(cz_prover_t *p)
             break;
         cz_engine_cancel(p->engine, eid);
     }
+    cz_engine_gate_connect(&p->gate, NULL);   /* the backends' pinned copies: no longer counted */
     cz_engine_free(p->engine);   /* joins the workers: no callback runs after this */
     while (p->jobs) {
         pjob_t *j = p->jobs;
@@ -278,6 +281,7 @@ void cz_prover_free(cz_prover_t *p)
     cz_pool_free(p->pool);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->changed);
+    cz_engine_gate_destroy(&p->gate);
     cz_mutex_destroy(&p->mu);
     free(p->backend);
     free(p->params_dir);

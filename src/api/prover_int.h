@@ -90,6 +90,8 @@ struct cz_prover {
     cz_pcache_t *pcache;
     void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new) */
 
+    cz_engine_gate_t gate;                /* the backends' pinned copies into the engine's budget */
+
     cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
     pthread_cond_t changed;           /* a job changed phase (broadcast) */
     pthread_cond_t work;              /* the stager has something to do */

@@ -225,6 +225,21 @@ void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after);
  * CZ_EUNAVAIL (with the reason in ctx) in a
  * build without CUDA or where no usable device exists. opts may be NULL.
  */
+/*
+ * Host memory a backend allocates for itself, beyond what a partition
+ * brings (the CUDA backend's pinned params copies): counted by whoever
+ * counts host memory (api/prover.c: the engine's budget). take counts
+ * |bytes| if there is room now and never waits (false: the backend does
+ * without); give returns bytes taken. A zeroed gate counts nothing. Both
+ * are called from backend threads, the device lock held or not:
+ * thread-safe, and quick.
+ */
+typedef struct cz_host_gate {
+    void *obj;
+    bool (*take)(void *obj, size_t bytes);
+    void (*give)(void *obj, size_t bytes);
+} cz_host_gate_t;
+
 typedef struct cz_cuda_backend_opts {
     size_t device_mem_limit;   /* bytes of device memory this backend may use; 0: all but 2 GiB */
     bool g2_on_cpu;            /* leave the B2 (G2) tail to the epilogue on the CPU */
@@ -233,6 +248,7 @@ typedef struct cz_cuda_backend_opts {
                                 * the CPU too; 3: all on the CPU); 0: as memory allows */
     int h_buffers;             /* tests: 2 makes a streaming plan's H context two buffers
                                 * (c through the host) even where three fit; 0: as planned */
+    cz_host_gate_t host_gate;  /* where its pinned params copies are counted (zeroed: nowhere) */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

@@ -100,6 +100,29 @@ static json_t *result_doc(const djob_t *j, const struct dj_pending *p)
     return doc;
 }
 
+/*
+ * Log each device's memory plan where it differs from the one last logged
+ * (s->mu NOT held). The plan follows the device memory free at each region
+ * (another process on the card, a params set of another kind), so the log
+ * says when a card went from resident to streaming: why a proof got slower.
+ */
+static void log_device_plans(cz_server_t *s)
+{
+    for (size_t d = 0; d < CZ__PLAN_DEVICES; d++) {
+        cz_device_memory_t mem;
+        if (cz_prover_device_memory(s->prover, d, &mem) != CZ_OK)
+            break;                                   /* past the last device */
+        cz_mutex_lock(&s->mu);
+        bool changed = strcmp(s->plan_logged[d], mem.plan) != 0;
+        if (changed)
+            snprintf(s->plan_logged[d], sizeof s->plan_logged[d], "%s", mem.plan);
+        cz_mutex_unlock(&s->mu);
+        char q[sizeof mem.plan + 16];
+        if (changed && mem.plan[0])
+            CZ_LOGI("device memory plan", "device=%zu plan=%s", d, cz_log_q(q, sizeof q, mem.plan));
+    }
+}
+
 /* Publish the journaled outcome (s->mu NOT held); takes p. */
 static void publish(cz_server_t *s, djob_t *j, struct dj_pending *p)
 {
@@ -127,6 +150,7 @@ static void publish(cz_server_t *s, djob_t *j, struct dj_pending *p)
         CZ_LOGW(p->st == DJ_FAILED ? "job failed" : "job canceled", "id=%s error=%s message=%s",
                 j->id, cz_err_name(p->error), cz_log_q(q, sizeof q, p->msg));
     free(p);
+    log_device_plans(s);
 }
 
 /* One write attempt (s->mu NOT held, p detached from j): publish, or park p for a retry. */

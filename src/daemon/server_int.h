@@ -88,6 +88,8 @@ typedef struct djob {
                                            * kept for the retry (daemon/finish.c); NULL: none */
 } djob_t;
 
+#define CZ__PLAN_DEVICES 16                /* devices whose plan changes are logged */
+
 struct cz_server {
     cz_dconfig_t cfg;                     /* copy (strings borrowed from the caller's) */
     cz_journal_t *journal;
@@ -112,6 +114,8 @@ struct cz_server {
     uint64_t ended[CZ_METRIC_KINDS + 1][3];
     uint64_t http[6];                     /* (mu) responses by status class 1xx..5xx */
     uint64_t http_4xx[8];                 /* (mu) 400 401 404 405 409 413 415 422 */
+    /* (mu) each device's memory plan as last logged (daemon/finish.c) */
+    char plan_logged[CZ__PLAN_DEVICES][sizeof(((cz_device_memory_t *)0)->plan)];
 };
 
 /*

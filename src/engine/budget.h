@@ -51,6 +51,14 @@ void cz_budget_release(cz_budget_t *b, size_t bytes);
 /* Reserve |bytes| only if that needs no waiting: room now and nobody
  * queued ahead (a waiter is never overtaken). */
 bool cz_budget_try_reserve(cz_budget_t *b, size_t bytes);
+/*
+ * Reserve |bytes| if they fit now, ahead of any waiter; never waits. For
+ * memory that is not a partition's and is only worth having at once (the
+ * CUDA backend's pinned params copies: without one a window is copied
+ * through bounce buffers instead); a waiting partition is not starved for
+ * good, as every such reservation is given back when its set is dropped.
+ */
+bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes);
 /* Wake every waiter (after setting an abort flag). */
 void cz_budget_wake(cz_budget_t *b);
 /* Make every current and future wait return CZ_ECANCELED. */

@@ -438,6 +438,61 @@ int cz_engine_forget(cz_engine_t *e, uint64_t id)
     return rc;
 }
 
+bool cz_engine_host_take(cz_engine_t *e, size_t bytes)
+{
+    if (!cz_budget_take_if_room(&e->budget, bytes))
+        return false;
+    atomic_fetch_add(&e->backend_host_bytes, bytes);
+    return true;
+}
+
+void cz_engine_host_give(cz_engine_t *e, size_t bytes)
+{
+    atomic_fetch_sub(&e->backend_host_bytes, bytes);
+    cz_budget_release(&e->budget, bytes);
+}
+
+static bool gate_take(void *obj, size_t bytes)
+{
+    cz_engine_gate_t *g = obj;
+    cz_mutex_lock(&g->mu);
+    bool ok = g->engine && cz_engine_host_take(g->engine, bytes);
+    cz_mutex_unlock(&g->mu);
+    return ok;
+}
+
+static void gate_give(void *obj, size_t bytes)
+{
+    cz_engine_gate_t *g = obj;
+    cz_mutex_lock(&g->mu);
+    if (g->engine)   /* else the engine, and its budget, are gone */
+        cz_engine_host_give(g->engine, bytes);
+    cz_mutex_unlock(&g->mu);
+}
+
+void cz_engine_gate_init(cz_engine_gate_t *g)
+{
+    cz_mutex_init(&g->mu);
+    g->engine = NULL;
+}
+
+void cz_engine_gate_destroy(cz_engine_gate_t *g)
+{
+    cz_mutex_destroy(&g->mu);
+}
+
+cz_host_gate_t cz_engine_gate(cz_engine_gate_t *g)
+{
+    return (cz_host_gate_t){ g, gate_take, gate_give };
+}
+
+void cz_engine_gate_connect(cz_engine_gate_t *g, cz_engine_t *e)
+{
+    cz_mutex_lock(&g->mu);
+    g->engine = e;
+    cz_mutex_unlock(&g->mu);
+}
+
 void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -458,6 +513,7 @@ void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out)
     out->recycled_bytes = rs.kept_bytes;
     out->recycle_hits = rs.hits;
     out->recycle_takes = rs.takes;
+    out->backend_host_bytes = atomic_load(&e->backend_host_bytes);
     out->num_devices = e->num_devices;
     for (size_t d = 0; d < e->num_devices && d < 16; d++) {
         out->device_busy_s[d] = (double)atomic_load(&e->devices[d].busy_us) * 1e-6;

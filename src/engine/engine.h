@@ -44,6 +44,7 @@
 #include "cuzk.h"
 #include "backend/backend.h"
 #include "core/fault.h"
+#include "core/mutex.h"
 #include "cs/cs.h"
 #include "engine/timeline.h"
 #include "groth16/params.h"
@@ -116,6 +117,7 @@ typedef struct cz_engine_stats {
      * now (counted in budget_reserved), and the large allocations served
      * from them out of all asked for. */
     size_t recycled_bytes, recycle_hits, recycle_takes;
+    size_t backend_host_bytes;           /* cz_engine_host_take's, held now */
     size_t num_devices;
     double device_busy_s[16];            /* lock held time, first 16 devices */
     bool device_failed[16];
@@ -158,6 +160,35 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id);
 /* Drop an ended job's record. CZ_EBUSY while it runs. */
 int cz_engine_forget(cz_engine_t *e, uint64_t id);
 void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out);
+/*
+ * Host memory a backend holds beside the partitions' (the CUDA backend's
+ * pinned params copies, tens of GiB on a small card), counted in the
+ * budget so that partitions are not admitted into memory it took: take
+ * reserves |bytes| if they fit now, ahead of waiting partitions, never
+ * waiting (false: no room; the backend does without); give returns bytes
+ * taken. Counted in stats.budget_reserved and backend_host_bytes.
+ * Thread-safe.
+ */
+bool cz_engine_host_take(cz_engine_t *e, size_t bytes);
+void cz_engine_host_give(cz_engine_t *e, size_t bytes);
+
+/*
+ * A backend's host gate (backend.h cz_host_gate_t) into an engine's
+ * budget, for backends made before their engine: cz_engine_gate(g) goes
+ * into the backend's options; connect the engine once it exists and
+ * connect NULL before freeing it (takes then fail, gives are dropped:
+ * a backend thread never reaches a freed engine). The gate outlives the
+ * backends given it. Thread-safe.
+ */
+typedef struct cz_engine_gate {
+    cz_mutex_t mu;
+    cz_engine_t *engine;   /* (mu) */
+} cz_engine_gate_t;
+
+void cz_engine_gate_init(cz_engine_gate_t *g);
+void cz_engine_gate_destroy(cz_engine_gate_t *g);
+cz_host_gate_t cz_engine_gate(cz_engine_gate_t *g);
+void cz_engine_gate_connect(cz_engine_gate_t *g, cz_engine_t *e);
 
 /*
  * Budget estimate for one partition of |shape| (witness, a/b, splits) for

@@ -71,6 +71,7 @@ struct cz_engine {
     bool owns_pool;
     cz_timeline_t *tl;
     cz_budget_t budget;
+    atomic_size_t backend_host_bytes;     /* cz_engine_host_take's, held now */
     /* Witness buffers of finished partitions, kept (against the budget)
      * for the next synthesis; trimmed after IDLE_TRIM_S without work. */
     cz_recycler_t *recycler;

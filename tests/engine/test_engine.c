@@ -456,6 +456,53 @@ CZ_TEST(budget_of_one_partition_still_completes_everything)
     fixture_free(&f);
 }
 
+/*
+ * A backend's own host memory (the CUDA backend's pinned params copies),
+ * through the engine gate: counted in the budget while held, so partitions
+ * run in what is left (one at a time here) and still all complete; never
+ * more than the room there is; refused once the gate is disconnected, and a
+ * give after that is dropped (the engine may be gone).
+ */
+CZ_TEST(host_gate_counts_a_backends_memory_in_the_budget)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 1);
+    size_t one = f.partition_bytes;
+    fixture_free(&f);
+    const size_t pinned = 3 * one;
+    fixture_init(&f, 1, 2, pinned + one + one / 2);   /* room for the copy and one partition */
+    cz_engine_gate_t g;
+    cz_engine_gate_init(&g);
+    cz_host_gate_t hg = cz_engine_gate(&g);
+    CHECK(!hg.take(hg.obj, 1));                        /* not connected yet */
+    cz_engine_gate_connect(&g, f.e);
+    CHECK(hg.take(hg.obj, pinned));
+    CHECK(!hg.take(hg.obj, one * 2));                  /* no room: refused, never waits */
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.backend_host_bytes, pinned);
+    CHECK_EQ_U64(st.budget_reserved, pinned);
+    job_arg a = { &f.circuit, 5, -1, NULL, NULL, NULL };
+    uint64_t ids[2] = { submit(&f, &a, 3, 0), submit(&f, &a, 2, 0) };
+    for (int i = 0; i < 2; i++) {
+        cz_job_info_t info;
+        CHECK_OK(cz_engine_wait(f.e, ids[i], -1, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    }
+    cz_engine_stats(f.e, &st);
+    CHECK(st.budget_peak <= pinned + one + one / 2);
+    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, pinned);
+    hg.give(hg.obj, pinned);
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.backend_host_bytes, 0);
+    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+    cz_engine_gate_connect(&g, NULL);
+    CHECK(!hg.take(hg.obj, 1));
+    hg.give(hg.obj, 1);                                /* dropped: nothing to give it to */
+    cz_engine_gate_destroy(&g);
+    fixture_free(&f);
+}
+
 CZ_TEST(partition_larger_than_budget_fails_clearly)
 {
     fixture f;

@@ -9,6 +9,7 @@
  * injected kernel fault is a CZ_EDEVICE error.
  * Labelled gpu; skips without a device.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,78 @@ CZ_TEST(streamed_vectors_pinned_by_the_preparer)
     cz_backend_free(gpu);
     cz_backend_free(cpu);
     fixture_free(&f);
+}
+
+/* A host gate with a cap, counting what the backend holds (backend.h cz_host_gate_t). */
+typedef struct {
+    pthread_mutex_t mu;   /* the preparer and the regions call in from their threads */
+    size_t cap, held;
+    unsigned takes, refused;
+} test_gate;
+
+static bool test_gate_take(void *obj, size_t bytes)
+{
+    test_gate *g = obj;
+    pthread_mutex_lock(&g->mu);
+    g->takes++;
+    bool ok = bytes <= g->cap - g->held;
+    if (ok)
+        g->held += bytes;
+    else
+        g->refused++;
+    pthread_mutex_unlock(&g->mu);
+    return ok;
+}
+
+static void test_gate_give(void *obj, size_t bytes)
+{
+    test_gate *g = obj;
+    pthread_mutex_lock(&g->mu);
+    g->held -= bytes;
+    pthread_mutex_unlock(&g->mu);
+}
+
+/*
+ * Pinned params copies are counted in the host gate (the engine's budget in
+ * a prover): with room, every streamed vector's copy is counted while held
+ * and all given back when the backend goes; with none, no copy is made and
+ * the windows go through the bounce buffers, for the same proof bytes.
+ */
+CZ_TEST(pinned_copies_are_counted_in_the_host_gate)
+{
+    if (!gpu_or_skip())
+        return;
+    const size_t caps[2] = { SIZE_MAX / 2, 0 };
+    for (int c = 0; c < 2; c++) {
+        fixture f;
+        REQUIRE(fixture_new(&f, "bench:20000", 7) == CZ_OK);
+        cz_backend_t *cpu = NULL, *gpu = NULL;
+        CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+        test_gate g = { PTHREAD_MUTEX_INITIALIZER, caps[c], 0, 0, 0 };
+        cz_cuda_backend_opts_t o = { .min_plan = 1,
+                                     .host_gate = { &g, test_gate_take, test_gate_give } };
+        CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, &o));
+        for (int i = 0; i < 2 && gpu; i++) {
+            uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+            CHECK_OK(prove_bytes(&f, cpu, (uint64_t)i, want));
+            cz_g16_prepare(gpu, f.params);
+            CHECK_OK(prove_bytes(&f, gpu, (uint64_t)i, got));
+            cz_backend_settle(gpu);
+            CHECK(memcmp(want, got, sizeof want) == 0);
+        }
+        CHECK(g.takes > 0);
+        if (c == 0) {
+            CHECK_EQ_INT(g.refused, 0);
+            CHECK(g.held >= cz_params_mem_bytes(f.params) * 9 / 10);   /* every vector pinned */
+        } else {
+            CHECK_EQ_INT(g.refused, g.takes);
+            CHECK_EQ_U64(g.held, 0);
+        }
+        cz_backend_free(gpu);
+        CHECK_EQ_U64(g.held, 0);                                      /* all given back */
+        cz_backend_free(cpu);
+        fixture_free(&f);
+    }
 }
 
 /*

@@ -2,7 +2,8 @@
  * tests/gpu/test_cuda_field.c — device Fr, Fp, Fp2 arithmetic and G1/G2
  * point formulas (Jacobian, XYZZ, affine) against blst on the host, on
  * random values and the edges 0, 1, modulus-1 (Montgomery -1) and the raw
- * representation modulus-1; params points decoded on the device
+ * representation modulus-1 (Fr also raw values with zero low words, for its
+ * specialised reduction); params points decoded on the device
  * (cz_cuda_decode_points) against the CPU decode, the refused ones
  * included. Labelled gpu; skips without a device.
  */
@@ -27,7 +28,7 @@ static cz_ctx_t *ctx(void)
 /* Edge values then random ones; a and b hold every edge pair, then random pairs. */
 static size_t fr_inputs(blst_fr **pa, blst_fr **pb)
 {
-    blst_fr e[6];
+    blst_fr e[8];
     e[0] = CZ_FR_ZERO;
     e[1] = CZ_FR_ONE;
     cz_fr_neg(&e[2], &CZ_FR_ONE);                     /* r - 1 */
@@ -37,7 +38,14 @@ static size_t fr_inputs(blst_fr **pa, blst_fr **pb)
     cz_fr_from_u64(&e[4], 2);
     memset(&e[5], 0, sizeof e[5]);
     e[5].l[0] = 1;                                     /* limbs = 1 (R^-1) */
-    size_t ne = 6, n = ne * ne + NRAND;
+    /* Low words zero: with limbs = 1 as the other factor, the reduction's
+     * running low word is 0 row after row, its quotient digit m = 0 (the
+     * Fr-specialised step takes that branch: mont_impl.cuh CZ_MR1). */
+    memset(&e[6], 0, sizeof e[6]);
+    e[6].l[3] = 1ull << 32;                            /* limbs = 2^224 */
+    uint64_t hi[4] = { 0, 0, 0x0123456789abcdefull, 0x3edcba9876543210ull };
+    memcpy(&e[7], hi, sizeof hi);                      /* four zero low words */
+    size_t ne = 8, n = ne * ne + NRAND;
     blst_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
     cz_rng rng;
     cz_rng_seed(&rng, 1);

@@ -69,6 +69,9 @@ typedef struct {
     bool registered;   /* true: malloc'd and cudaHostRegister'ed; false: cudaMallocHost */
 } cz_cuda_pinned;
 
+/* The page of cz_cuda_pinned_alloc: it takes at most |bytes| rounded up to a multiple. */
+#define CZ_CUDA_PIN_ALIGN ((size_t)2 << 20)
+
 int cz_cuda_pinned_alloc(cz_ctx_t *ctx, cz_cuda_pinned *out, size_t bytes, unsigned threads);
 void cz_cuda_pinned_free(cz_cuda_pinned *p);
 /* Free and total memory of the current device. */

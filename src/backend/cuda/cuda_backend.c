@@ -247,12 +247,23 @@ static bool preload_pending(const cuda_backend_t *cb, const rset *s, int k)
     return s->v[k].loading || (s == cb->preload_set && k >= cb->preload_next);
 }
 
-static void drop_set(rset *s)
+/*
+ * A pinned host copy's end: its bytes go back to the host gate they were
+ * counted in (opts.host_gate, the engine's budget), then the memory.
+ */
+static void unpin(const cuda_backend_t *cb, cz_cuda_pinned *pin)
+{
+    if (pin->mem && cb->opts.host_gate.give)
+        cb->opts.host_gate.give(cb->opts.host_gate.obj, pin->bytes);
+    cz_cuda_pinned_free(pin);
+}
+
+static void drop_set(const cuda_backend_t *cb, rset *s)
 {
     CZ_ASSERT(!set_loading(s));
     for (int v = 0; v < V_COUNT; v++) {
         cz_cuda_free(s->v[v].dev);
-        cz_cuda_pinned_free(&s->v[v].pin);
+        unpin(cb, &s->v[v].pin);
     }
     memset(s, 0, sizeof *s);
 }
@@ -277,7 +288,7 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
                 lru = &cb->sets[s];
         if (!lru)
             return drop_idle_slots(cb) && room_for(ctx, cb, bytes);   /* params first */
-        drop_set(lru);
+        drop_set(cb, lru);
     }
     return true;
 }
@@ -344,7 +355,7 @@ static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec w
         if (same_vector(&r->v[V_H], &want[V_H]))
             return r;
         if (!set_busy(cb, r))
-            drop_set(r);
+            drop_set(cb, r);
     }
     return NULL;
 }
@@ -359,7 +370,7 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
         for (int s = 0; s < CZ__RESIDENT_SETS; s++)
             if (!set_busy(cb, &cb->sets[s]) && (!slot || cb->sets[s].last_use < slot->last_use))
                 slot = &cb->sets[s];
-        drop_set(slot);
+        drop_set(cb, slot);
     }
     slot->id = w->params_id;
     return slot;
@@ -557,7 +568,7 @@ static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu) && !r->loading);
     cz_cuda_free(r->dev);
-    cz_cuda_pinned_free(&r->pin);   /* resident from now: no host copy needed */
+    unpin(cb, &r->pin);   /* resident from now: no host copy needed */
     *r = *want;   /* its length and fingerprint */
     r->dev = NULL;
     const size_t bytes = want->n * want->point_bytes;
@@ -671,7 +682,7 @@ static void release_for_plan(cuda_backend_t *cb, rset *keep)
     const cz_devplan *p = &cb->plan;
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         if (&cb->sets[s] != keep && cb->sets[s].id && !set_busy(cb, &cb->sets[s]))
-            drop_set(&cb->sets[s]);
+            drop_set(cb, &cb->sets[s]);
     for (int k = 0; keep && k < V_COUNT; k++) {
         rvec *r = &keep->v[k];
         if (!(p->resident >> k & 1) && r->dev && !r->loading) {
@@ -745,7 +756,7 @@ static void release_all(cuda_backend_t *cb)
 {
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         if (cb->sets[s].id && !set_busy(cb, &cb->sets[s]))
-            drop_set(&cb->sets[s]);
+            drop_set(cb, &cb->sets[s]);
     (void)drop_idle_slots(cb);
     cz_cuda_h_free(cb->h);
     cb->h = NULL;
@@ -782,18 +793,32 @@ static int plan_region(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, const cz_p
  * A streamed vector's pinned host copy: the points decoded (blst's
  * affine layout), from the params' host copy or their source, on |fill|
  * threads. Made once per set; the region's copies then run at the link's
- * pinned rate with no CPU work. A failure leaves it zeroed (the windows
- * are then uploaded one by one through the bounce buffers).
+ * pinned rate with no CPU work. Its bytes are counted in opts.host_gate
+ * (the engine's budget) first: where they do not fit, or an allocation
+ * fails, it is left zeroed and the windows go through the bounce buffers
+ * (slower, never wrong).
  */
-static void pin_points(cz_cuda_pinned *pin, const cz_prove_work_t *w, int k, unsigned fill)
+static void pin_points(const cuda_backend_t *cb, cz_cuda_pinned *pin, const cz_prove_work_t *w,
+                       int k, unsigned fill)
 {
     size_t n, pb;
     const void *host = cz_backend_bases(w, k, &n, &pb);
-    if (!n || cz_cuda_pinned_alloc(NULL, pin, n * pb, 8) != CZ_OK)
+    const cz_host_gate_t *g = &cb->opts.host_gate;
+    /* counted before it is made (the most cz_cuda_pinned_alloc takes), the excess given back */
+    const size_t most = (n * pb + CZ_CUDA_PIN_ALIGN - 1) & ~(CZ_CUDA_PIN_ALIGN - 1);
+    if (!n || (g->take && !g->take(g->obj, most)))   /* no room in the host memory budget */
         return;
+    if (cz_cuda_pinned_alloc(NULL, pin, n * pb, 8) != CZ_OK) {
+        if (g->give)
+            g->give(g->obj, most);
+        return;
+    }
+    CZ_ASSERT(pin->bytes <= most);
+    if (g->give && most > pin->bytes)
+        g->give(g->obj, most - pin->bytes);
     fill_from from = { fill, host, w, k, host ? 64 : pb, 0, true };
     if (fill_threads(&from, pin->mem, 0, n * pb) != CZ_OK)
-        cz_cuda_pinned_free(pin);
+        unpin(cb, pin);
 }
 
 /* Does |r| hold |want|'s points somewhere (pinned host copy or device)? */
@@ -803,10 +828,10 @@ static bool holds_points(const rvec *r, const rvec *want)
 }
 
 /* |r| becomes |want| with no copy anywhere (its old ones freed), cmu held. */
-static void forget_points(rvec *r, const rvec *want)
+static void forget_points(const cuda_backend_t *cb, rvec *r, const rvec *want)
 {
     cz_cuda_free(r->dev);
-    cz_cuda_pinned_free(&r->pin);
+    unpin(cb, &r->pin);
     *r = *want;
 }
 
@@ -821,8 +846,8 @@ static const void *pinned_vector(cuda_backend_t *cb, rset *set, const cz_prove_w
     while (preload_pending(cb, set, k))
         cz_cond_wait(&cb->ccv, &cb->cmu);
     if (!holds_points(r, want)) {
-        forget_points(r, want);
-        pin_points(&r->pin, w, k, CZ__FILL_REGION);
+        forget_points(cb, r, want);
+        pin_points(cb, &r->pin, w, k, CZ__FILL_REGION);
     }
     cb->upload_s += cz_mono_s() - t0;
     return r->pin.mem;
@@ -1567,13 +1592,13 @@ static void preload_pin(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec
     rvec *r = &cb->preload_set->v[k];
     const bool need = !holds_points(r, &want[k]) && !r->loading;
     if (need) {
-        forget_points(r, &want[k]);
+        forget_points(cb, r, &want[k]);
         r->loading = true;
     }
     cz_mutex_unlock(&cb->cmu);
     cz_cuda_pinned pin = { 0 };
     if (need)
-        pin_points(&pin, w, k, CZ__FILL_PRELOAD);
+        pin_points(cb, &pin, w, k, CZ__FILL_PRELOAD);
     cz_mutex_lock(&cb->cmu);
     if (need) {
         r->pin = pin;
@@ -1769,7 +1794,7 @@ static void cuda_free_backend(cz_backend_t *be)
         pthread_join(cb->preparer, NULL);
     cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
-        drop_set(&cb->sets[s]);
+        drop_set(cb, &cb->sets[s]);
     for (int s = 0; s < CZ__STAGE_SLOTS; s++) {
         cz_cuda_free(cb->slots[s].dev);
         cz_cuda_free(cb->tslots[s].dev);

@@ -163,7 +163,7 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_add)(const CZ_EP(xyzz) p, const CZ_EP(xyzz) q)
  * q fully reduced, the result lazy, reduced by xyzz_canon. The G1 MSM's
  * hot loops chain the lazy one and reduce once a bucket.
  */
-#define CZ__XYZZ_MADD(NAME, MUL, SQR, SUB, DBL, IS_ZERO)                         \
+#define CZ__XYZZ_MADD(NAME, MUL, SQR, SUB, DBL, IS_ZERO, MUL2SUB)                \
     CZ__DI CZ_EP(xyzz) NAME(const CZ_EP(xyzz) p, const CZ_EP(aff) q)             \
     {                                                                          \
         if (CZ_EP(aff_is_inf)(q)) return p;                                    \
@@ -179,15 +179,25 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_add)(const CZ_EP(xyzz) p, const CZ_EP(xyzz) q)
         CZ_EF Q = MUL(p.X, PP);                                                \
         CZ_EP(xyzz) r;                                                         \
         r.X = SUB(SUB(SQR(R), PPP), DBL(Q));                                   \
-        r.Y = SUB(MUL(R, SUB(Q, r.X)), MUL(p.Y, PPP));                         \
+        r.Y = MUL2SUB(R, SUB(Q, r.X), p.Y, PPP);         /* R(Q-X3) - Y1 PPP */ \
         r.ZZ = MUL(p.ZZ, PP);                                                  \
         r.ZZZ = MUL(p.ZZZ, PPP);                                               \
         return r;                                                              \
     }
 
-CZ__XYZZ_MADD(CZ_EP(xyzz_madd), F_(mul), F_(sqr), F_(sub), F_(dbl), F_(is_zero))
-CZ__XYZZ_MADD(CZ_EP(xyzz_madd_lz), F_(mul_lz), F_(sqr_lz), F_(sub_lz), F_(dbl_lz), F_(is_zero_lz))
+/* a b - c d with two reductions, over the field operations named */
+#define CZ__MUL2SUB(a, b, c, d) F_(sub)(F_(mul)(a, b), F_(mul)(c, d))
+#define CZ__MUL2SUB_LZ(a, b, c, d) F_(sub_lz)(F_(mul_lz)(a, b), F_(mul_lz)(c, d))
+#if defined(CZ_SHARED_REDC) && defined(CZ_EF_HAS_MUL2SUB)
+#undef CZ__MUL2SUB_LZ
+#define CZ__MUL2SUB_LZ(a, b, c, d) F_(mul2_sub_lz)(a, b, c, d)
+#endif
+CZ__XYZZ_MADD(CZ_EP(xyzz_madd), F_(mul), F_(sqr), F_(sub), F_(dbl), F_(is_zero), CZ__MUL2SUB)
+CZ__XYZZ_MADD(CZ_EP(xyzz_madd_lz), F_(mul_lz), F_(sqr_lz), F_(sub_lz), F_(dbl_lz), F_(is_zero_lz),
+              CZ__MUL2SUB_LZ)
 #undef CZ__XYZZ_MADD
+#undef CZ__MUL2SUB
+#undef CZ__MUL2SUB_LZ
 
 CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_canon)(const CZ_EP(xyzz) p)
 {

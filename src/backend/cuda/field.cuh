@@ -58,7 +58,9 @@ static __constant__ double CZ_DFP64_MOD[8] = {
 #define CZ_MMOD CZ_DFR_MOD
 #define CZ_MINV 0xffffffffu
 #define CZ_MONE CZ_DFR_ONE
+#define CZ_MR1 1                 /* r's limbs 0, 1: 1, 2^32 - 1 (mont_impl.cuh) */
 #include "backend/cuda/mont_impl.cuh"
+#undef CZ_MR1
 #define CZ_FN 5
 #define CZ_FT cz_dfr64
 #define CZ_FF(x) cz_dfr64_##x

@@ -11,6 +11,9 @@
  *   CZ_MONE    a __constant__ uint32_t[CZ_MN]: R mod modulus (Montgomery 1)
  *   CZ_MMOD2   (optional) a __constant__ uint32_t[CZ_MN]: 2 * modulus, for
  *              a modulus below R/4: declares the lazy operations below
+ *   CZ_MR1     (optional) defined when the modulus's limbs 0 and 1 are 1
+ *              and 2^32 - 1 (Fr): the reduction step without multiplies
+ *              for the quotient digit and those two limbs (CZ__EO_REDC)
  * and undefines them afterwards.
  *
  * Elements are kept fully reduced (< modulus) in Montgomery form with
@@ -133,6 +136,24 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
     return d;
 }
 
+/* T /= 2^32 after a reduction step: E' = O + E[1] (its carry left pending
+ * for the next step), O' = E[2..]. */
+#define CZ__EO_SHIFT(e, o)                                                     \
+    do {                                                                       \
+        const uint32_t e1_ = (e)[1];                                           \
+        _Pragma("unroll")                                                      \
+        for (int j_ = 0; j_ < CZ_MN - 2; j_++) {                               \
+            const uint32_t t_ = (e)[j_ + 2];                                   \
+            (e)[j_] = (o)[j_];                                                 \
+            (o)[j_] = t_;                                                      \
+        }                                                                      \
+        (e)[CZ_MN - 2] = (o)[CZ_MN - 2];                                       \
+        (e)[CZ_MN - 1] = (o)[CZ_MN - 1];                                       \
+        (o)[CZ_MN - 2] = 0;                                                    \
+        (o)[CZ_MN - 1] = 0;                                                    \
+        (e)[0] = cz__add_cc((e)[0], e1_);                                      \
+    } while (0)
+
 /*
  * CIOS with the accumulator T = E + 2^32 O split by limb parity: the
  * products a_j*m for even j land on aligned register pairs of E and those
@@ -145,7 +166,7 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
  * first instruction of the next row's O chain. The spare top bits keep O
  * below 2^(32*CZ_MN), so the O chains end without a carry out.
  */
-#define CZ__EO_REDC(e, o, P, FIRST_O)                                             \
+#define CZ__EO_REDC_GENERIC(e, o, P, FIRST_O)                                     \
     do {                                                                       \
         const uint32_t m_ = (e)[0] * CZ_MINV;                                  \
         (o)[0] = FIRST_O(m_, (P)[1], (o)[0]);                              \
@@ -165,20 +186,49 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
             (e)[j_ + 1] = cz__madchi_cc(m_, (P)[j_], (e)[j_ + 1]);         \
         }                                                                      \
         (o)[CZ_MN - 1] = cz__addc((o)[CZ_MN - 1], 0);                          \
-        /* T /= 2^32: E' = O + E[1] (carry pending), O' = E[2..] */            \
-        const uint32_t e1_ = (e)[1];                                           \
-        _Pragma("unroll")                                                      \
-        for (int j_ = 0; j_ < CZ_MN - 2; j_++) {                               \
-            const uint32_t t_ = (e)[j_ + 2];                                   \
-            (e)[j_] = (o)[j_];                                                 \
-            (o)[j_] = t_;                                                      \
-        }                                                                      \
-        (e)[CZ_MN - 2] = (o)[CZ_MN - 2];                                       \
-        (e)[CZ_MN - 1] = (o)[CZ_MN - 1];                                       \
-        (o)[CZ_MN - 2] = 0;                                                    \
-        (o)[CZ_MN - 1] = 0;                                                    \
-        (e)[0] = cz__add_cc((e)[0], e1_);                                      \
+        CZ__EO_SHIFT(e, o);                                                    \
     } while (0)
+
+#ifdef CZ_MR1
+/*
+ * The same step for a modulus whose limbs 0 and 1 are 1 and 2^32 - 1 (Fr:
+ * r = 1 mod 2^32, so -r^-1 = -1 mod 2^32 and r's second limb is 2^32 - 1).
+ * The quotient digit is m = -t0 (t0 = E[0]): a negation, not a multiply.
+ * Its products with those two limbs need no multiply either:
+ *   m * 1           lo m, hi 0; t0 + m = 0 with a carry exactly when t0 != 0
+ *   m * (2^32 - 1)  = m 2^32 - m: lo -m = t0, hi m - 1 = ~t0 (0 when t0 = 0)
+ * so the O chain starts with two additions and the E chain with one: two
+ * of the CZ_MN limb products and the multiply for m go. The sums are the
+ * generic step's, word for word.
+ */
+#define CZ__EO_REDC(e, o, P, FIRST_O)                                             \
+    do {                                                                       \
+        const uint32_t t0_ = (e)[0];                                           \
+        const uint32_t m_ = 0u - t0_;                                          \
+        const uint32_t h1_ = t0_ ? ~t0_ : 0u;                                  \
+        (o)[0] = FIRST_O##_ADD((o)[0], t0_);                                   \
+        (o)[1] = cz__addc_cc((o)[1], h1_);                                     \
+        _Pragma("unroll")                                                      \
+        for (int j_ = 3; j_ < CZ_MN - 1; j_ += 2) {                            \
+            (o)[j_ - 1] = cz__madclo_cc(m_, (P)[j_], (o)[j_ - 1]);         \
+            (o)[j_] = cz__madchi_cc(m_, (P)[j_], (o)[j_]);                 \
+        }                                                                      \
+        (o)[CZ_MN - 2] = cz__madclo_cc(m_, (P)[CZ_MN - 1], (o)[CZ_MN - 2]); \
+        (o)[CZ_MN - 1] = cz__madchi(m_, (P)[CZ_MN - 1], (o)[CZ_MN - 1]);   \
+        (e)[1] = cz__add_cc((e)[1], t0_ != 0u);                                \
+        _Pragma("unroll")                                                      \
+        for (int j_ = 2; j_ < CZ_MN; j_ += 2) {                                \
+            (e)[j_] = cz__madclo_cc(m_, (P)[j_], (e)[j_]);                 \
+            (e)[j_ + 1] = cz__madchi_cc(m_, (P)[j_], (e)[j_ + 1]);         \
+        }                                                                      \
+        (o)[CZ_MN - 1] = cz__addc((o)[CZ_MN - 1], 0);                          \
+        CZ__EO_SHIFT(e, o);                                                    \
+    } while (0)
+#define cz__madlo_cc_ADD cz__add_cc
+#define cz__madclo_cc_ADD cz__addc_cc
+#else
+#define CZ__EO_REDC(e, o, P, FIRST_O) CZ__EO_REDC_GENERIC(e, o, P, FIRST_O)
+#endif
 
 /*
  * FIRST_O above is cz__madlo_cc where the caller consumes E'[0]'s pending
@@ -350,6 +400,12 @@ CZ__DI CZ_MT CZ_MF(redc_wide_lz)(const uint32_t *t)
     return r;
 }
 #undef CZ__EO_REDC
+#undef CZ__EO_REDC_GENERIC
+#undef CZ__EO_SHIFT
+#ifdef CZ_MR1
+#undef cz__madlo_cc_ADD
+#undef cz__madclo_cc_ADD
+#endif
 
 CZ__DI CZ_MT CZ_MF(redc_wide)(const uint32_t *t)
 {
@@ -435,6 +491,37 @@ CZ__DI CZ_MT CZ_MF(sub_lz)(const CZ_MT a, const CZ_MT b)
     d.l[CZ_MN - 1] = cz__addc(d.l[CZ_MN - 1], CZ_MMOD2[CZ_MN - 1] & mask);
     return d;
 }
+
+#ifdef CZ_SHARED_REDC
+/*
+ * (a b - c d) R^-1 mod m, below 2 mod, for a, b, c, d < 2 mod: one
+ * reduction for the two products (REDC(ab) - REDC(cd) = REDC(ab - cd)).
+ * With d' = 2 mod - d (sub_lz of 0), t = a b + c d' = ab - cd (mod m) and
+ * 0 <= t < 8 mod^2; 8 mod < R, so t's high half H = t / R < mod and
+ * redc_wide_lz's result (L + q mod)/R + H stays below 2 mod. The two
+ * products go into the same parity accumulators row by row (row i of ab,
+ * then row i of cd'): every chain of an accumulator still ends no earlier
+ * than the one before, so a chain's carry word is one no chain covered yet
+ * (at most four carries land there first), as in wide_sqr.
+ */
+CZ__DI CZ_MT CZ_MF(mul2_sub_lz)(const CZ_MT a, const CZ_MT b, const CZ_MT c, const CZ_MT d)
+{
+    const CZ_MT dn = CZ_MF(sub_lz)(CZ_MF(zero)(), d);
+    uint32_t x[2 * CZ_MN], y[2 * CZ_MN], t[2 * CZ_MN];
+#pragma unroll
+    for (int k = 0; k < 2 * CZ_MN; k++) x[k] = y[k] = 0;
+#pragma unroll
+    for (int i = 0; i < CZ_MN; i++) {
+        uint32_t *even = (i & 1) ? y : x, *odd = (i & 1) ? x : y;
+        CZ_MF(add_row)(even, a.l[i], b.l, i, 0);
+        CZ_MF(add_row)(odd, a.l[i], b.l, i, 1);
+        CZ_MF(add_row)(even, c.l[i], dn.l, i, 0);
+        CZ_MF(add_row)(odd, c.l[i], dn.l, i, 1);
+    }
+    CZ_MF(wide_sum)(t, x, y);
+    return CZ_MF(redc_wide_lz)(t);
+}
+#endif
 #endif /* CZ_MMOD2 */
 
 /* a^e, e given as |nwords| little-endian 32-bit words (square and multiply). */

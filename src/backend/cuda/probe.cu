@@ -129,7 +129,6 @@ extern "C" void cz_cuda_host_free(void *hptr)
 
 /* ---- large pinned buffers: hugepages faulted in parallel, then registered ---- */
 
-#define CZ__PIN_ALIGN ((size_t)2 << 20)
 #define CZ__PIN_MAX_THREADS 32u
 
 typedef struct {
@@ -150,7 +149,7 @@ static void fault_parallel(void *mem, size_t bytes, unsigned threads)
     fault_slice sl[CZ__PIN_MAX_THREADS];
     pthread_t th[CZ__PIN_MAX_THREADS];
     bool started[CZ__PIN_MAX_THREADS] = { false };
-    const size_t per = (bytes / threads + CZ__PIN_ALIGN - 1) & ~(CZ__PIN_ALIGN - 1);
+    const size_t per = (bytes / threads + CZ_CUDA_PIN_ALIGN - 1) & ~(CZ_CUDA_PIN_ALIGN - 1);
     for (unsigned t = 0; t < threads; t++) {
         size_t b = per * t < bytes ? per * t : bytes, e = b + per < bytes ? b + per : bytes;
         sl[t].p = (char *)mem + b;
@@ -174,9 +173,9 @@ extern "C" int cz_cuda_pinned_alloc(cz_ctx_t *ctx, cz_cuda_pinned *out, size_t b
         threads = 8;
     if (threads > CZ__PIN_MAX_THREADS)
         threads = CZ__PIN_MAX_THREADS;
-    const size_t rounded = (bytes + CZ__PIN_ALIGN - 1) & ~(CZ__PIN_ALIGN - 1);
+    const size_t rounded = (bytes + CZ_CUDA_PIN_ALIGN - 1) & ~(CZ_CUDA_PIN_ALIGN - 1);
     void *mem = NULL;
-    if (rounded && posix_memalign(&mem, CZ__PIN_ALIGN, rounded) == 0) {
+    if (rounded && posix_memalign(&mem, CZ_CUDA_PIN_ALIGN, rounded) == 0) {
         (void)madvise(mem, rounded, MADV_HUGEPAGE);   /* advice: 4 KiB pages still work */
         fault_parallel(mem, rounded, threads);
         if (cudaHostRegister(mem, rounded, cudaHostRegisterDefault) == cudaSuccess) {

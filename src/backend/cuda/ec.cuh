@@ -13,7 +13,7 @@
 #define CZ_EF cz_dfp
 #define CZ_EFN(x) cz_dfp_##x
 #define CZ_EP(x) cz_g1_##x
-#define CZ_EF_HAS_MUL2SUB 1      /* cz_dfp_mul2_sub_lz, with CZ_SHARED_REDC (mont_impl.cuh) */
+#define CZ_EF_HAS_MUL2SUB 1      /* cz_dfp_mul2_sub_lz (mont_impl.cuh) */
 #include "backend/cuda/ec_impl.cuh"
 #undef CZ_EF_HAS_MUL2SUB
 #undef CZ_EF

@@ -185,12 +185,17 @@ CZ__DI CZ_EP(xyzz) CZ_EP(xyzz_add)(const CZ_EP(xyzz) p, const CZ_EP(xyzz) q)
         return r;                                                              \
     }
 
-/* a b - c d with two reductions, over the field operations named */
+/*
+ * a b - c d: two reductions over the reduced operations; over the lazy ones
+ * one reduction for both products where the field has it (Fp: mul2_sub_lz,
+ * mont_impl.cuh). For Fp2 the same sharing inside Karatsuba was measured
+ * slower (register pressure; docs/PERFORMANCE.md), so G2 keeps two.
+ */
 #define CZ__MUL2SUB(a, b, c, d) F_(sub)(F_(mul)(a, b), F_(mul)(c, d))
-#define CZ__MUL2SUB_LZ(a, b, c, d) F_(sub_lz)(F_(mul_lz)(a, b), F_(mul_lz)(c, d))
-#if defined(CZ_SHARED_REDC) && defined(CZ_EF_HAS_MUL2SUB)
-#undef CZ__MUL2SUB_LZ
+#ifdef CZ_EF_HAS_MUL2SUB
 #define CZ__MUL2SUB_LZ(a, b, c, d) F_(mul2_sub_lz)(a, b, c, d)
+#else
+#define CZ__MUL2SUB_LZ(a, b, c, d) F_(sub_lz)(F_(mul_lz)(a, b), F_(mul_lz)(c, d))
 #endif
 CZ__XYZZ_MADD(CZ_EP(xyzz_madd), F_(mul), F_(sqr), F_(sub), F_(dbl), F_(is_zero), CZ__MUL2SUB)
 CZ__XYZZ_MADD(CZ_EP(xyzz_madd_lz), F_(mul_lz), F_(sqr_lz), F_(sub_lz), F_(dbl_lz), F_(is_zero_lz),

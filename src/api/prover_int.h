@@ -35,7 +35,7 @@
 #include "core/mutex.h"
 #include "api/pcache.h"
 #include "core/fault.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "engine/engine.h"
 #include "kinds/kinds.h"
 

@@ -22,7 +22,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "circuits/porep/stacked.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include <errno.h>

@@ -12,6 +12,8 @@
 #   make asan    ASan+UBSan build in build-asan, run the tests there
 #   make tsan    ThreadSanitizer build in build-tsan, run the concurrency tests
 #   make gpu-test   GPU tests and benchmarks (tests/gpu/run-on-gpu.sh)
+#   make abi-snapshot   rewrite tests/api/abi.snapshot from this build, after
+#                a deliberate change of the public ABI (docs/API.md, "ABI policy")
 #
 # Variables: BUILD (build dir), JOBS, BLST_DIR,
 #            CUZK_CUDA=AUTO|ON|OFF (AUTO: the CUDA backend when nvcc and a GPU
@@ -41,7 +43,7 @@ endif
 
 PREFIX    ?= /usr/local
 
-.PHONY: all deps build test test-long install demo asan tsan gpu-test clean
+.PHONY: all deps build test test-long install demo asan tsan gpu-test abi-snapshot clean
 
 all: build
 
@@ -80,6 +82,10 @@ tsan: deps
 	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L tsan
+
+# the api_abi test compares the same description with the committed snapshot
+abi-snapshot: build
+	@sh tests/api/abi.sh $(BUILD)/tests/abi_dump $(BUILD)/lib/libcuzk.so tests/api/abi.snapshot --update
 
 gpu-test:
 	@tests/gpu/run-on-gpu.sh

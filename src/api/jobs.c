@@ -123,6 +123,9 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
     if (!p || !req || !id)
         return cz__err(err, CZ_EINVAL, "cz_prover_submit: NULL %s", !p ? "prover" : !req ? "request" : "id");
     *id = 0;
+    if (!CZ__RESERVED_ZERO(req))
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit: request.reserved is not zero "
+                       "(start from cz_job_request_init)");
     cz_ctx_t *ctx = NULL;
     pjob_t *j = calloc(1, sizeof *j);
     if (!j || cz_ctx_new(&ctx, p->pool, 0) != CZ_OK) {

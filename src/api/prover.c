@@ -36,6 +36,7 @@ void cz__err_clear(cz_error_t *err)
     if (err) {
         err->code = CZ_OK;
         err->message[0] = '\0';
+        memset(err->reserved, 0, sizeof err->reserved);   /* cuzk.h: STRUCTS THAT GROW */
     }
 }
 
@@ -43,6 +44,7 @@ int cz__err(cz_error_t *err, int code, const char *fmt, ...)
 {
     if (err) {
         err->code = code;
+        memset(err->reserved, 0, sizeof err->reserved);
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -195,6 +197,9 @@ int cz__prover_new_with_fault(cz_prover_t **out, const cz_prover_config_t *cfg, 
     if (!out)
         return cz__err(err, CZ_EINVAL, "cz_prover_new: out is NULL");
     *out = NULL;
+    if (cfg && !CZ__RESERVED_ZERO(cfg))
+        return cz__err(err, CZ_EINVAL, "cz_prover_new: cfg.reserved is not zero "
+                       "(start from cz_prover_config_init)");
     cz_prover_config_t dflt;
     cz_prover_config_init(&dflt);
     cz_prover_t *p = calloc(1, sizeof *p);

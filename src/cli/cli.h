@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_EXIT_OK 0
 #define CZ_EXIT_FAIL 1

@@ -81,7 +81,7 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
 {
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
-    cz_error_t err = { CZ_OK, "" };
+    cz_error_t err = { .code = CZ_OK };   /* the rest zero: message "", reserved */
     uint8_t *proof = NULL, *inputs = NULL;
     size_t len = 0, per = 0, parts = 0;
     json_t *pub = NULL;

@@ -56,7 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "proving.pb-c.h"
 
 /* The job request for |r| (new reference in *out). */

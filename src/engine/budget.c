@@ -96,14 +96,14 @@ bool cz_budget_try_reserve(cz_budget_t *b, size_t bytes)
 
 bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     bool ok = !b->closed && bytes <= b->total - b->reserved;
     if (ok) {
         b->reserved += bytes;
         if (b->reserved > b->peak)
             b->peak = b->reserved;
     }
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
     return ok;
 }
 

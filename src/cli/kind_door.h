@@ -20,7 +20,7 @@
  * `cuzk prove --help` (and setup, verify) lists the table's kinds.
  *
  * The table is the caller's: the `cuzk` tool passes cz_kinds_builtin();
- * tests/api/test_kinds.c passes one with a toy kind. Not thread-safe (a
+ * tests/kinds/test_kinds.c passes one with a toy kind. Not thread-safe (a
  * command runs once per process).
  */
 #ifndef CUZK_CLI_KIND_DOOR_H

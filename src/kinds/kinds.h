@@ -24,6 +24,17 @@
  *     cz_kinds_t t = *cz_kinds_builtin();
  *     cz_kinds_register(&t, ctx, &my_kind);     (checked: name, hooks, clashes)
  *
+ * Why a table value and not a registry object: it is the smallest thing
+ * that lets a test add a kind without a global that changes. The prover
+ * keeps its own copy (so the caller's may go), states are per prover and
+ * by table index, and the doors reach the prover's table (cuzk.h
+ * cz_prover_kind_*, cuzkd's cz_server_kinds), never a file-level one.
+ *
+ * To add a built-in kind: write src/kinds/kind_NAME.c (its cz_job_kind_t
+ * and everything it needs: prepare, release, state, its Curio mapping) and
+ * list it in kinds/CMakeLists.txt; declare it below; add it to the table in
+ * kinds/kinds.c. Nothing else changes.
+ *
  * A kind says, besides its name and one-line summary:
  *   - fields      the request keys it reads besides the common ones
  *                 (kind, params, input, input_path, priority, request_id);
@@ -69,7 +80,8 @@
  *   - the CLI (cli/kind_door.c: `--kind` of prove / setup / verify lists
  *     the table; a kind without a CLI pipeline of its own is proved by
  *     `cuzk prove --kind NAME` through an in-process prover).
- * tests/api/test_kinds.c registers a toy kind and checks every door.
+ * tests/kinds/test_kinds.c registers a toy kind (tests/kinds/kind_toy.c) and
+ * proves through every door with it.
  *
  * Thread-safety: prepare and release are called from any thread, several
  * jobs at once (prepare of two submits runs concurrently: the state must
@@ -178,7 +190,8 @@ const cz_job_kind_t *cz_kinds_by_proof_kind(const cz_kinds_t *t, int proof_kind)
 const char *cz_kinds_names(const cz_kinds_t *t, char *buf, size_t cap);
 
 /*
- * "circuit": a toy or bench circuit of the registry (circuits/registry.h);
+ * "circuit": a toy or bench circuit of the registry (kinds/kind_circuit.c,
+ *   circuits/registry.h);
  *   porep:SIZE is refused here (it needs a C1 input: the porep-c2 kind).
  *   circuit     "bench:N" or "toy[:X]" (required)
  *   partitions  1.. (default 1)

@@ -165,7 +165,8 @@ CZ_EXTERN void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out);
 /* ---- job kinds ------------------------------------------------------------- */
 
 /*
- * A job kind turns bytes in into proving work. Kinds now:
+ * A job kind turns bytes in into proving work. The library's kinds (one
+ * table; a prover may have more, cz_prover_kind_* below) include:
  *   "porep-c2"  input: the C1 JSON (SealCommitPhase1Output). Its default
  *               params: the Filecoin file name of the C1's sector size in
  *               params_dir (v28-stacked-proof-of-replication-...params).

@@ -192,7 +192,8 @@ CZ_EXTERN void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out);
 /* ---- job kinds ------------------------------------------------------------- */
 
 /*
- * A job kind turns bytes in into proving work. Kinds now:
+ * A job kind turns bytes in into proving work. The library's kinds (one
+ * table; a prover may have more, cz_prover_kind_* below) include:
  *   "porep-c2"  input: the C1 JSON (SealCommitPhase1Output). Its default
  *               params: the Filecoin file name of the C1's sector size in
  *               params_dir (v28-stacked-proof-of-replication-...params).
@@ -207,6 +208,15 @@ CZ_EXTERN size_t cz_kind_count(void);
 CZ_EXTERN const char *cz_kind_name(size_t i);
 /* One line saying what kind |i| proves, else NULL. */
 CZ_EXTERN const char *cz_kind_summary(size_t i);
+/*
+ * The kinds prover |p| takes (cz_kind_* above, unless the program that
+ * made it gave it more: cuzkd's tests register a toy kind), in its
+ * table's order: count, name and summary of kind |i| (NULL out of range
+ * or for a NULL |p|). Thread-safe; the strings live as long as |p|.
+ */
+CZ_EXTERN size_t cz_prover_kind_count(const cz_prover_t *p);
+CZ_EXTERN const char *cz_prover_kind_name(const cz_prover_t *p, size_t i);
+CZ_EXTERN const char *cz_prover_kind_summary(const cz_prover_t *p, size_t i);
 
 /* ---- jobs ------------------------------------------------------------------ */
 

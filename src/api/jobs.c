@@ -64,12 +64,12 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
     char names[256];
     if (!req->kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: required (known: %s)",
-                       cz_kind_names(names, sizeof names));
+                       cz_kinds_names(&p->kinds, names, sizeof names));
     size_t ki = 0;
-    const cz_job_kind_t *kind = cz_kind_find(req->kind, &ki);
+    const cz_job_kind_t *kind = cz_kinds_find(&p->kinds, req->kind, &ki);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", req->kind,
-                       cz_kind_names(names, sizeof names));
+                       cz_kinds_names(&p->kinds, names, sizeof names));
     if (req->priority < 0 || req->priority > 4)
         return cz_fail(ctx, CZ_EINVAL, "priority: %d is not 1 (low) .. 4 (critical), or 0 (normal)",
                        req->priority);

@@ -37,6 +37,7 @@
 #include "core/fault.h"
 #include "core/ctx.h"
 #include "engine/engine.h"
+#include "kinds/job.h"
 #include "kinds/kinds.h"
 
 #define CZ_PROVER_MAX_DEVICES 16
@@ -88,7 +89,8 @@ struct cz_prover {
     cz_timeline_t *timeline;
     cz_engine_t *engine;
     cz_pcache_t *pcache;
-    void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new) */
+    cz_kinds_t kinds;                 /* (const) the kind table (kinds.h), a copy */
+    void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new), by table index */
 
     cz_engine_gate_t gate;                /* the backends' pinned copies into the engine's budget */
 

@@ -553,7 +553,7 @@ CZ_TEST(submits_prepare_concurrently)
     cfg.params_dir = dir;
     cz_prover_t *p = NULL;
     cz_error_t err;
-    REQUIRE(cz__prover_new_with_fault(&p, &cfg, &f, &err) == CZ_OK);
+    REQUIRE(cz__prover_new_with(&p, &cfg, &f, NULL, &err) == CZ_OK);
     pthread_t th[PREPARERS];
     submitter_t sub[PREPARERS];
     for (int i = 0; i < PREPARERS; i++) {

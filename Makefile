@@ -34,7 +34,9 @@ CMAKE_ARGS ?=
 CUDA_ARCHS ?=
 CUZK_CUDA_ALL_ARCHS ?= OFF
 CUZK_PTXAS_VERBOSE ?= OFF
+CUZK_WERROR ?= OFF
 CMAKE_ARGS += -DCUZK_CUDA_ALL_ARCHS=$(CUZK_CUDA_ALL_ARCHS) -DCUZK_PTXAS_VERBOSE=$(CUZK_PTXAS_VERBOSE)
+CMAKE_ARGS += -DCUZK_WERROR=$(CUZK_WERROR)
 ifneq ($(CUDA_ARCHS),)
 CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)
 endif
@@ -70,14 +72,14 @@ demo: build
 asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
 	       -DCUZK_SANITIZE=address,undefined -DBLST_DIR=$(BLST_DIR) \
-	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) >/dev/null
+	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) -DCUZK_WERROR=$(CUZK_WERROR) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE 'gpu|nosan|slow'
 
 tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_CUDA=OFF \
 	       -DCUZK_SANITIZE=thread -DBLST_DIR=$(BLST_DIR) \
-	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) >/dev/null
+	       -DCUZK_DEPS_PREFIX=$(DEPS_PREFIX) -DCUZK_WERROR=$(CUZK_WERROR) >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	@ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L tsan
 

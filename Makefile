@@ -12,13 +12,18 @@
 #   make asan    ASan+UBSan build in build-asan, run the tests there
 #   make tsan    ThreadSanitizer build in build-tsan, run the concurrency tests
 #   make gpu-test   GPU tests and benchmarks (tests/gpu/run-on-gpu.sh)
+#   make lint    cppcheck over src/ as $(BUILD) compiles it (scripts/lint.sh;
+#                fails on any finding not in scripts/cppcheck.supp)
+#   make format  reformat the C sources by .clang-format (scripts/format.sh)
+#   make format-check   the same, changing nothing: fails where they differ
 #
 # Variables: BUILD (build dir), JOBS, BLST_DIR,
 #            CUZK_CUDA=AUTO|ON|OFF (AUTO: the CUDA backend when nvcc and a GPU
 #            are present; ON compiles it on a machine without a GPU too),
 #            CUDA_ARCHS (e.g. 90-real; default: the GPU present, else sm_90;
 #            CUZK_CUDA_ALL_ARCHS=ON for sm_80/86/89/90 + PTX, as packagers want),
-#            CUZK_PTXAS_VERBOSE=ON (ptxas reports register spills per kernel).
+#            CUZK_PTXAS_VERBOSE=ON (ptxas reports register spills per kernel),
+#            CUZK_WERROR=ON (C warnings are errors, as in CI; also for asan/tsan).
 
 # cmake's generated makefiles recurse; without this every level prints
 # "Entering directory" lines
@@ -43,7 +48,7 @@ endif
 
 PREFIX    ?= /usr/local
 
-.PHONY: all deps build test test-long install demo asan tsan gpu-test clean
+.PHONY: all deps build test test-long install demo asan tsan gpu-test lint format format-check clean
 
 all: build
 
@@ -85,6 +90,16 @@ tsan: deps
 
 gpu-test:
 	@tests/gpu/run-on-gpu.sh
+
+# the build writes compile_commands.json and the generated headers cppcheck reads
+lint: build
+	@JOBS=$(JOBS) scripts/lint.sh $(BUILD)
+
+format:
+	@scripts/format.sh
+
+format-check:
+	@scripts/format.sh --check
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan

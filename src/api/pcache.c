@@ -26,8 +26,6 @@ struct cz_pentry {
     size_t bytes;
     unsigned users;          /* references held (a loading entry counts its loader) */
     bool loading;
-    int load_rc;             /* for waiters of a failed load */
-    char load_msg[256];
     double load_ms;
     uint64_t hits;
 };

@@ -100,7 +100,9 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
          !(pub = public_json(inputs, per, parts)))) {
         st = DJ_FAILED;
         error = err.code ? err.code : CZ_ENOMEM;
-        snprintf(msg, sizeof msg, "%s", *err.message ? err.message : "public inputs");
+        /* the prover's message (up to CZ_ERROR_MESSAGE_MAX) cut to the job's */
+        snprintf(msg, sizeof msg, "%.*s", (int)sizeof msg - 1,
+                 *err.message ? err.message : "public inputs");
         cz_free(proof);
         proof = NULL;
     }

@@ -29,12 +29,36 @@
  *    "caller frees" are freed with cz_free. Strings and buffers passed in
  *    are copied before the call returns unless a function says otherwise.
  *  - Handles are opaque; their sizes are not part of the ABI. Public
- *    structs are initialized by their _init function, so that fields
- *    added later (at the end) get their defaults.
+ *    structs are, and keep them fixed: see STRUCTS THAT GROW below.
  *  - Thread-safety is stated per function. Callbacks run on library
  *    threads with no library lock held.
  *  - Nothing here exits the process, installs signal handlers or writes to
  *    stdout/stderr unless asked to (cz_prover_config_t.timeline, .log).
+ *
+ * STRUCTS THAT GROW. Every public struct ends in `uint64_t reserved[N]`,
+ * and its size never changes within a major version: a field added later
+ * is carved out of the front of |reserved| (N shrinks by as many words as
+ * the field takes), so a program built against an older header and one
+ * built against a newer one pass structs of the same size.
+ *  - Structs the library writes (cz_error_t, cz_prover_info_t,
+ *    cz_job_info_t with cz_job_timings_t, cz_prover_stats_t,
+ *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t): the library
+ *    zeroes |reserved| on every write. A newer program on an older library
+ *    reads 0 in the fields that library did not have, so 0 always means
+ *    "not reported" for a field added later; an older program on a newer
+ *    library never looks at the words the new fields took.
+ *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t,
+ *    cz_porep_public_t passed to cz_porep_c2_verify): start from their
+ *    _init function (or zero them) and set fields by name. |reserved| must
+ *    be zero: a call given a non-zero word fails with CZ_EINVAL, so that
+ *    when the word becomes a field, 0 (its default) is what every older
+ *    program passed.
+ * Why a reserved tail, not a size field the caller sets: nothing to forget
+ * at the many call sites that pass a cz_error_t; arrays of structs
+ * (cz_prover_params_list) keep one stride for every program; and a size
+ * that cannot change lets tests/api/abi.snapshot (docs/API.md "ABI
+ * policy") catch an accidental break as a changed sizeof. The price: the
+ * room is finite (N words per struct), after which the major version moves.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -74,6 +98,7 @@ CZ_EXTERN unsigned cz_version_hex(void);
 typedef struct cz_error {
     int code;                            /* CZ_OK or a CZ_E* code */
     char message[CZ_ERROR_MESSAGE_MAX];  /* NUL-terminated; "" when code is CZ_OK */
+    uint64_t reserved[4];                /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_error_t;
 
 /* Free memory the library handed out ("caller frees"). NULL is a harmless no-op. */
@@ -127,9 +152,10 @@ typedef struct cz_prover_config {
                                     * (parameters.json, v28) is first used, check its
                                     * blake2b digest: a file that differs fails the job
                                     * (CZ_EMISMATCH, naming it); once per size+mtime */
+    uint64_t reserved[16];         /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 
-/* Fill |cfg| with the defaults above. */
+/* Fill |cfg| with the defaults above (|reserved| zero). */
 CZ_EXTERN void cz_prover_config_init(cz_prover_config_t *cfg);
 
 /*
@@ -137,7 +163,7 @@ CZ_EXTERN void cz_prover_config_init(cz_prover_config_t *cfg);
  * is not usable fails here with the reason, as does asking for more GPUs
  * than the machine has), the params cache, the kinds' state and the
  * engine, with its threads. |cfg| is copied (NULL: the defaults).
- * Errors: CZ_EINVAL (a bad field, named), CZ_EUNAVAIL (the backend),
+ * Errors: CZ_EINVAL (a bad field, named; a non-zero |reserved|), CZ_EUNAVAIL (the backend),
  * CZ_ERANGE (devices), CZ_EDEVICE, CZ_ENOMEM. *out is NULL on error.
  */
 CZ_EXTERN int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *err);
@@ -157,6 +183,7 @@ typedef struct cz_prover_info {
     unsigned threads;              /* pool width */
     size_t memory_budget;          /* bytes, as resolved */
     const char *params_dir;        /* borrowed from the prover */
+    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_prover_info_t;
 
 /* What the prover runs on. Thread-safe. */
@@ -165,7 +192,8 @@ CZ_EXTERN void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out);
 /* ---- job kinds ------------------------------------------------------------- */
 
 /*
- * A job kind turns bytes in into proving work. Kinds now:
+ * A job kind turns bytes in into proving work. The library's kinds (one
+ * table; a prover may have more, cz_prover_kind_* below) include:
  *   "porep-c2"  input: the C1 JSON (SealCommitPhase1Output). Its default
  *               params: the Filecoin file name of the C1's sector size in
  *               params_dir (v28-stacked-proof-of-replication-...params).
@@ -180,6 +208,15 @@ CZ_EXTERN size_t cz_kind_count(void);
 CZ_EXTERN const char *cz_kind_name(size_t i);
 /* One line saying what kind |i| proves, else NULL. */
 CZ_EXTERN const char *cz_kind_summary(size_t i);
+/*
+ * The kinds prover |p| takes (cz_kind_* above, unless the program that
+ * made it gave it more: cuzkd's tests register a toy kind), in its
+ * table's order: count, name and summary of kind |i| (NULL out of range
+ * or for a NULL |p|). Thread-safe; the strings live as long as |p|.
+ */
+CZ_EXTERN size_t cz_prover_kind_count(const cz_prover_t *p);
+CZ_EXTERN const char *cz_prover_kind_name(const cz_prover_t *p, size_t i);
+CZ_EXTERN const char *cz_prover_kind_summary(const cz_prover_t *p, size_t i);
 
 /* ---- jobs ------------------------------------------------------------------ */
 
@@ -215,9 +252,11 @@ typedef struct cz_job_request {
     int priority;                  /* 1 low .. 4 critical; higher first; 0: 2 (normal) */
     cz_job_done_cb *on_done;       /* may be NULL */
     void *user;                    /* passed to on_done */
+    uint64_t reserved[8];          /* must be zero: cz_job_request_init (STRUCTS THAT GROW) */
 } cz_job_request_t;
 
-/* Zero |req| and set kind, input, input_len (priority normal, no callback). */
+/* Zero |req| (|reserved| included) and set kind, input, input_len (priority
+ * normal, no callback). */
 CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, const void *input,
                                    size_t input_len);
 
@@ -238,8 +277,8 @@ CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, cons
  * 0.3 s at 2KiB); later ones take it from the kind's cache.
  * The input is copied; |req| may be freed when this returns.
  * Errors: CZ_EINVAL / CZ_EFORMAT (the request's fault, message names the
- * field), CZ_ENOTFOUND (params), CZ_EUNAVAIL (the prover is being freed),
- * CZ_ENOMEM. Thread-safe; concurrent submits prepare in parallel.
+ * field; a non-zero |reserved| too), CZ_ENOTFOUND (params), CZ_EUNAVAIL
+ * (the prover is being freed), CZ_ENOMEM. Thread-safe; concurrent submits prepare in parallel.
  */
 CZ_EXTERN int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id,
                                cz_error_t *err);
@@ -277,6 +316,7 @@ typedef struct cz_job_timings {
     double params_load;            /* loading (or waiting for) the params */
     double synthesis, device;      /* sums over partitions */
     double total;                  /* submit to the end (or to now) */
+    uint64_t reserved[4];          /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_job_timings_t;
 
 typedef struct cz_job_info {
@@ -294,6 +334,7 @@ typedef struct cz_job_info {
     bool started;                  /* its params are loaded and its partitions are in the
                                     * proving queues (in_stage counts them); false while
                                     * it waits for, or loads, its params */
+    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_job_info_t;
 
 /* A snapshot of job |id|. CZ_ENOTFOUND for an unknown (or forgotten) id. Thread-safe. */
@@ -351,6 +392,7 @@ typedef struct cz_prover_stats {
     size_t devices;
     double device_busy_s[16];            /* device lock held, first 16 devices */
     bool device_failed[16];
+    uint64_t reserved[16];               /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_prover_stats_t;
 
 /* Counters for monitoring. Thread-safe. */
@@ -366,6 +408,7 @@ CZ_EXTERN void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out);
 typedef struct cz_device_memory {
     uint64_t h2d_bytes;
     char plan[320];
+    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_device_memory_t;
 
 CZ_EXTERN int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *out);
@@ -379,6 +422,7 @@ typedef struct cz_params_item {
     bool loading;
     double load_ms;
     uint64_t hits;
+    uint64_t reserved[4];          /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_params_item_t;
 
 /* params_dir as configured (borrowed from |p|). */
@@ -416,6 +460,9 @@ typedef struct cz_porep_public {
                                     * partition count and the graph); NULL: the sector
                                     * size's V1_1. A static string when
                                     * cz_porep_public_from_c1 fills it */
+    uint64_t reserved[4];          /* zero: the library zeroes it when it fills the
+                                    * struct, and cz_porep_c2_verify refuses a
+                                    * non-zero word (STRUCTS THAT GROW) */
 } cz_porep_public_t;
 
 /*
@@ -442,7 +489,8 @@ CZ_EXTERN int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_s
  * seed and the sector size. |vk_path| is the verifying key file; NULL
  * takes the Filecoin vk name of the sector size in |params_dir|.
  * CZ_OK valid, CZ_EVERIFY invalid; CZ_EFORMAT (length, a bad point),
- * CZ_EINVAL (public values, vk of another circuit), CZ_EIO: never "valid"
+ * CZ_EINVAL (public values, a non-zero |reserved|, vk of another
+ * circuit), CZ_EIO: never "valid"
  * unless it is. Reentrant; uses the calling thread only.
  */
 CZ_EXTERN int cz_porep_c2_verify(const char *vk_path, const char *params_dir,

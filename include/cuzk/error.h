@@ -1,10 +1,10 @@
 /*
- * cuzk/error.h — error codes and the per-caller error context.
+ * cuzk/error.h — error codes.
  *
  * Every fallible cuzk function returns an int: 0 (CZ_OK) on success or one
  * of the negative CZ_E* codes below. The specifics ("params: h count 1023 !=
- * domain-1 4095") are written into the caller's cz_ctx_t and read back with
- * cz_ctx_message(). One table (CZ_ERRNO_MAP) gives the enum, cz_strerror()
+ * domain-1 4095") come back in the caller's cz_error_t (cuzk.h); inside the
+ * library they travel in a cz_ctx_t (src/core/ctx.h, private). One table (CZ_ERRNO_MAP) gives the enum, cz_strerror()
  * and cz_err_name(), so they cannot drift apart.
  */
 #ifndef CUZK_ERROR_H

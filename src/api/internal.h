@@ -9,6 +9,10 @@
  * epilogue), reaches the PREPARE site in each submit before the kind
  * prepares the job, and the PARAMS_LOAD site in each params load before the
  * file is read (api/pload.c). A program using only cuzk.h never has one.
+ *
+ * The kind table (kinds/kinds.h) is how cuzkd and the tests give a prover
+ * kinds beyond the built-in ones (a test's toy kind); cuzk.h's
+ * cz_prover_kind_* functions list them.
  */
 #ifndef CUZK_API_INTERNAL_H
 #define CUZK_API_INTERNAL_H
@@ -16,11 +20,17 @@
 #include "cuzk.h"
 #include "core/fault.h"
 
+struct cz_kinds;
+
 /*
  * cz_prover_new with a fault object (borrowed: it must outlive the prover;
- * NULL: none, exactly cz_prover_new). Errors as cz_prover_new.
+ * NULL: none) and a kind table (kinds/kinds.h; copied, its kinds borrowed:
+ * they must outlive the prover; NULL: cz_kinds_builtin(), as
+ * cz_prover_new). Errors as cz_prover_new.
  */
-int cz__prover_new_with_fault(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fault_t *fault,
-                              cz_error_t *err);
+int cz__prover_new_with(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fault_t *fault,
+                        const struct cz_kinds *kinds, cz_error_t *err);
+/* The prover's kind table (its copy, for the life of |p|). Thread-safe. */
+const struct cz_kinds *cz__prover_kinds(const cz_prover_t *p);
 
 #endif /* CUZK_API_INTERNAL_H */

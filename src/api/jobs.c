@@ -64,12 +64,12 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
     char names[256];
     if (!req->kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: required (known: %s)",
-                       cz_kind_names(names, sizeof names));
+                       cz_kinds_names(&p->kinds, names, sizeof names));
     size_t ki = 0;
-    const cz_job_kind_t *kind = cz_kind_find(req->kind, &ki);
+    const cz_job_kind_t *kind = cz_kinds_find(&p->kinds, req->kind, &ki);
     if (!kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", req->kind,
-                       cz_kind_names(names, sizeof names));
+                       cz_kinds_names(&p->kinds, names, sizeof names));
     if (req->priority < 0 || req->priority > 4)
         return cz_fail(ctx, CZ_EINVAL, "priority: %d is not 1 (low) .. 4 (critical), or 0 (normal)",
                        req->priority);
@@ -123,6 +123,9 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
     if (!p || !req || !id)
         return cz__err(err, CZ_EINVAL, "cz_prover_submit: NULL %s", !p ? "prover" : !req ? "request" : "id");
     *id = 0;
+    if (!CZ__RESERVED_ZERO(req))
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit: request.reserved is not zero "
+                       "(start from cz_job_request_init)");
     cz_ctx_t *ctx = NULL;
     pjob_t *j = calloc(1, sizeof *j);
     if (!j || cz_ctx_new(&ctx, p->pool, 0) != CZ_OK) {

@@ -26,8 +26,6 @@ struct cz_pentry {
     size_t bytes;
     unsigned users;          /* references held (a loading entry counts its loader) */
     bool loading;
-    int load_rc;             /* for waiters of a failed load */
-    char load_msg[256];
     double load_ms;
     uint64_t hits;
 };
@@ -310,6 +308,7 @@ size_t cz_pcache_list(cz_pcache_t *pc, cz_pcache_item_t *items, size_t cap)
     for (cz_pentry_t *e = pc->head; e; e = e->next, n++)
         if (n < cap) {
             cz_pcache_item_t *it = &items[n];
+            memset(it, 0, sizeof *it);   /* reserved included (cuzk.h: STRUCTS THAT GROW) */
             snprintf(it->path, sizeof it->path, "%s", e->path);
             it->bytes = e->bytes;
             it->users = e->users - (e->loading ? 1 : 0);

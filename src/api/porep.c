@@ -83,6 +83,9 @@ int cz_porep_c2_verify(const char *vk_path, const char *params_dir, const cz_por
     cz__err_clear(err);
     if (!pub || (!proof && len))
         return cz__err(err, CZ_EINVAL, "cz_porep_c2_verify: NULL argument");
+    if (!CZ__RESERVED_ZERO(pub))
+        return cz__err(err, CZ_EINVAL, "cz_porep_c2_verify: pub.reserved is not zero "
+                       "(zero the struct, or fill it with cz_porep_public_from_c1)");
     cz_c2_public_t cp = { .proof = pub->registered_proof
                                        ? cz_porep_proof_by_name(pub->registered_proof)
                                        : cz_porep_proof_v1_1(pub->sector_size) };

@@ -36,6 +36,7 @@ void cz__err_clear(cz_error_t *err)
     if (err) {
         err->code = CZ_OK;
         err->message[0] = '\0';
+        memset(err->reserved, 0, sizeof err->reserved);   /* cuzk.h: STRUCTS THAT GROW */
     }
 }
 
@@ -43,6 +44,7 @@ int cz__err(cz_error_t *err, int code, const char *fmt, ...)
 {
     if (err) {
         err->code = code;
+        memset(err->reserved, 0, sizeof err->reserved);
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -161,9 +163,9 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         cz_pcache_set_open_lazily(p->pcache, all_devices_are_gpus(p));
     if (rc == CZ_OK && p->cfg.params_check)
         rc = params_check_new(p, ctx);
-    for (size_t k = 0; rc == CZ_OK && k < cz_kind_count(); k++)
-        if (cz_kind_at(k)->state_new && (rc = cz_kind_at(k)->state_new(&p->kind_state[k])))
-            cz_fail(ctx, rc, "state of job kind %s", cz_kind_at(k)->name);
+    for (size_t k = 0; rc == CZ_OK && k < p->kinds.n; k++)
+        if (p->kinds.kind[k]->state_new && (rc = p->kinds.kind[k]->state_new(&p->kind_state[k])))
+            cz_fail(ctx, rc, "state of job kind %s", p->kinds.kind[k]->name);
     cz_engine_config_t ec = {
         .backends = p->backends, .num_devices = p->ndevices,
         .workers_per_device = p->cfg.workers_per_device, .synth_workers = p->cfg.synth_workers,
@@ -185,16 +187,33 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
 
 int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *err)
 {
-    return cz__prover_new_with_fault(out, cfg, NULL, err);
+    return cz__prover_new_with(out, cfg, NULL, NULL, err);
 }
 
-int cz__prover_new_with_fault(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fault_t *fault,
-                              cz_error_t *err)
+const cz_kinds_t *cz__prover_kinds(const cz_prover_t *p) { return &p->kinds; }
+
+size_t cz_prover_kind_count(const cz_prover_t *p) { return p ? p->kinds.n : 0; }
+
+const char *cz_prover_kind_name(const cz_prover_t *p, size_t i)
+{
+    return p && i < p->kinds.n ? p->kinds.kind[i]->name : NULL;
+}
+
+const char *cz_prover_kind_summary(const cz_prover_t *p, size_t i)
+{
+    return p && i < p->kinds.n ? p->kinds.kind[i]->summary : NULL;
+}
+
+int cz__prover_new_with(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fault_t *fault,
+                        const cz_kinds_t *kinds, cz_error_t *err)
 {
     cz__err_clear(err);
     if (!out)
         return cz__err(err, CZ_EINVAL, "cz_prover_new: out is NULL");
     *out = NULL;
+    if (cfg && !CZ__RESERVED_ZERO(cfg))
+        return cz__err(err, CZ_EINVAL, "cz_prover_new: cfg.reserved is not zero "
+                       "(start from cz_prover_config_init)");
     cz_prover_config_t dflt;
     cz_prover_config_init(&dflt);
     cz_prover_t *p = calloc(1, sizeof *p);
@@ -202,6 +221,7 @@ int cz__prover_new_with_fault(cz_prover_t **out, const cz_prover_config_t *cfg, 
         return cz__err(err, CZ_ENOMEM, "prover");
     p->cfg = cfg ? *cfg : dflt;
     p->fault = fault;
+    p->kinds = kinds ? *kinds : *cz_kinds_builtin();
     p->backend = dup_or(p->cfg.backend, "auto");
     p->params_dir = dup_or(p->cfg.params_dir, ".");
     p->timeline_path = p->cfg.timeline ? strdup(p->cfg.timeline) : NULL;
@@ -274,9 +294,9 @@ void cz_prover_free(cz_prover_t *p)
     for (size_t d = 0; d < p->ndevices; d++)
         cz_backend_free(p->backends[d]);
     cz_pcache_free(p->pcache);
-    for (size_t k = 0; k < cz_kind_count(); k++)
-        if (cz_kind_at(k)->state_free && p->kind_state[k])
-            cz_kind_at(k)->state_free(p->kind_state[k]);
+    for (size_t k = 0; k < p->kinds.n; k++)
+        if (p->kinds.kind[k]->state_free && p->kind_state[k])
+            p->kinds.kind[k]->state_free(p->kind_state[k]);
     cz_tl_free(p->timeline);
     cz_pool_free(p->pool);
     pthread_cond_destroy(&p->work);
@@ -355,10 +375,10 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
     out->params_misses = ps.misses;
     out->params_evictions = ps.evictions;
     out->params_load_errors = ps.load_errors;
-    for (size_t k = 0; k < cz_kind_count(); k++) {
+    for (size_t k = 0; k < p->kinds.n; k++) {
         size_t hits = 0, lookups = 0;
-        if (cz_kind_at(k)->stats && p->kind_state[k])
-            cz_kind_at(k)->stats(p->kind_state[k], &hits, &lookups);
+        if (p->kinds.kind[k]->stats && p->kind_state[k])
+            p->kinds.kind[k]->stats(p->kind_state[k], &hits, &lookups);
         out->shape_hits += hits;
         out->shape_lookups += lookups;
     }

@@ -35,8 +35,9 @@
 #include "core/mutex.h"
 #include "api/pcache.h"
 #include "core/fault.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "engine/engine.h"
+#include "kinds/job.h"
 #include "kinds/kinds.h"
 
 #define CZ_PROVER_MAX_DEVICES 16
@@ -88,7 +89,8 @@ struct cz_prover {
     cz_timeline_t *timeline;
     cz_engine_t *engine;
     cz_pcache_t *pcache;
-    void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new) */
+    cz_kinds_t kinds;                 /* (const) the kind table (kinds.h), a copy */
+    void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new), by table index */
 
     cz_engine_gate_t gate;                /* the backends' pinned copies into the engine's budget */
 
@@ -114,6 +116,21 @@ int cz__err(cz_error_t *err, int code, const char *fmt, ...)
 /* err <- the ctx's code and message (or cz_strerror(rc) when it has none); returns rc. */
 int cz__err_ctx(cz_error_t *err, const cz_ctx_t *ctx, int rc);
 void cz__err_clear(cz_error_t *err);
+
+/*
+ * True when the |n| words of a caller-filled struct's |reserved| tail are
+ * all zero (cuzk.h, STRUCTS THAT GROW): a word that is not may be a field
+ * of a newer header this library does not know, so the call refuses it
+ * rather than ignore what the caller asked for.
+ */
+static inline bool cz__reserved_zero(const uint64_t *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (words[i])
+            return false;
+    return true;
+}
+#define CZ__RESERVED_ZERO(s) cz__reserved_zero((s)->reserved, sizeof (s)->reserved / sizeof *(s)->reserved)
 
 /* stager.c: the stager thread, started by cz_prover_new. */
 void *cz__prover_stager(void *arg);

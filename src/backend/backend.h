@@ -41,7 +41,7 @@
 
 #include "core/fault.h"
 #include "core/latch.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ec/msm.h"
 #include "ff/fr.h"
 

@@ -56,7 +56,7 @@
 #include <stdint.h>
 
 #include "cs/cs.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_BENCH_BLOCK 1331u          /* steps (aux, constraints) per block */
 #define CZ_BENCH_DEFAULT_PUBLIC 8u    /* public inputs when "bench:N" says nothing */

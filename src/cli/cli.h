@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_EXIT_OK 0
 #define CZ_EXIT_FAIL 1
@@ -70,8 +70,9 @@ int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
 int cmd_params(int argc, char **argv);   /* cmd_params.c: params check DIR */
-/* `--kind porep-c2` forms of prove / setup / verify (cmd_porep.c) */
+/* Is |kind| the value of argv's first --kind? (cli/kind_door.c, which runs --kind) */
 bool cz_cli_has_kind(int argc, char **argv, const char *kind);
+/* `--kind porep-c2` forms of prove / setup / verify (cmd_porep.c) */
 int cmd_prove_porep_c2(int argc, char **argv);
 int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
@@ -89,12 +90,10 @@ int cmd_prove_post(int argc, char **argv);
 int cmd_verify_post(int argc, char **argv);
 /* The `--kind porep-c2` help of |command| ("prove", "setup" or "verify"),
  * which the plain form's --help prints after its own (cz_cli_kinds_help:
- * that, and where the PoSt and SnapDeals forms' help is; cmd_prove.c). */
+ * that, where the PoSt and SnapDeals forms' help is, and the kind table's
+ * kinds; cli/kind_door.c). */
 void cz_cli_c2_usage(FILE *f, const char *command);
 void cz_cli_kinds_help(FILE *f, const char *command);
-/* A --kind none of the forms took: prints the usage error naming it and
- * returns CZ_EXIT_USAGE; CZ_OPTS_RUN (cli/options.h) when there is none. */
-int cz_cli_unknown_kind(const char *command, int argc, char **argv);
 /* `cuzk setup`'s work (cmd_setup.c), for every form: TEST params of
  * |circuit_id| to |params_path| and |vk_path| (checked by the caller), the
  * toxic waste from *seed, or the OS's CSPRNG for NULL. The exit code. */

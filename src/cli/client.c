@@ -244,7 +244,7 @@ int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double ti
             return !strcmp(state, "done") ? CZ_EXIT_OK : CZ_EXIT_FAIL;
         }
         json_decref(st);
-        usleep(200 * 1000);
+        nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 }, NULL);
     }
 }
 

@@ -75,7 +75,7 @@ typedef struct {
 
 static const cz_opt SUBMIT_OPTS[] = {
     { "kind", 0, CZ_O_STRING(submit_opts_t, kind), .arg = "K", .def = "circuit",
-      .help = "the job kind: circuit, porep-c2, winning-post, window-post, snap (docs/API.md)" },
+      .help = "the job kind, by name: one of cuzkd's (its GET /v1/status lists them; docs/API.md)" },
     { "circuit", 0, CZ_O_STRING(submit_opts_t, circuit), .arg = "ID",
       .help = "the circuit (kind circuit)" },
     { "params", 0, CZ_O_STRING(submit_opts_t, params), .arg = "NAME",

@@ -22,7 +22,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "circuits/porep/stacked.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include <errno.h>
@@ -636,7 +636,7 @@ int cmd_verify_porep_c2(int argc, char **argv)
         return CZ_EXIT_USAGE;
     uint8_t *proof = NULL, *c1 = NULL;
     size_t len = 0, c1_len = 0;
-    cz_error_t err = { CZ_OK, "" };
+    cz_error_t err = { .code = CZ_OK };   /* the rest zero: message "", reserved */
     int rc = CZ_OK;
     if (c1_path && (rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len)) == CZ_OK)
         rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);

@@ -29,7 +29,7 @@
 #include "cli/options.h"
 #include "circuits/porep/stacked.h"
 #include "circuits/post/fallback.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 /* --kind of prove/verify/setup: winning-post or window-post. */
 bool cz_cli_post_kind(int argc, char **argv)

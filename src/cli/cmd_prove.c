@@ -19,6 +19,7 @@
 #include "backend/backend.h"
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/kind_door.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/public_file.h"
@@ -28,44 +29,6 @@
 #endif
 #include "groth16/prover.h"
 #include "groth16/verify.h"
-
-/* ---- the --kind forms ------------------------------------------------------- */
-
-/* The value of the first --kind / --kind= among the arguments; NULL: none. */
-static const char *kind_arg(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--kind") && i + 1 < argc)
-            return argv[i + 1];
-        if (!strncmp(argv[i], "--kind=", 7))
-            return argv[i] + 7;
-    }
-    return NULL;
-}
-
-bool cz_cli_has_kind(int argc, char **argv, const char *kind)
-{
-    const char *k = kind_arg(argc, argv);
-    return k && !strcmp(k, kind);
-}
-
-/* An unknown --kind (the known ones were handed over before): a usage error naming it. */
-int cz_cli_unknown_kind(const char *command, int argc, char **argv)
-{
-    const char *k = kind_arg(argc, argv);
-    if (!k)
-        return CZ_OPTS_RUN;
-    fprintf(stderr, "cuzk %s: --kind: '%s' is not one of porep-c2, winning-post, window-post "
-                    "or snap (cuzk %s --help)\n", command, k, command);
-    return CZ_EXIT_USAGE;
-}
-
-void cz_cli_kinds_help(FILE *f, const char *command)
-{
-    cz_cli_c2_usage(f, command);
-    fprintf(f, "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
-               "  `cuzk %s --kind snap --help`.\n", command, command);
-}
 
 /* ---- prove ------------------------------------------------------------------ */
 
@@ -132,15 +95,9 @@ static const cz_opts_spec PROVE_SPEC = {
 
 int cmd_prove(int argc, char **argv)
 {
-    if (cz_cli_has_kind(argc, argv, "porep-c2"))
-        return cmd_prove_porep_c2(argc, argv);
-    if (cz_cli_post_kind(argc, argv))
-        return cmd_prove_post(argc, argv);
-    if (cz_cli_has_kind(argc, argv, "snap"))
-        return cmd_prove_snap(argc, argv);
     prove_opts_t o;
     cz_opts_result_t r = { 0 };
-    int rc = cz_cli_unknown_kind("prove", argc, argv);
+    int rc = cz_cli_kind_door(cz_cli_kinds(), "prove", argc, argv);
     if (rc == CZ_OPTS_RUN)
         rc = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, &r);
     if (rc != CZ_OPTS_RUN)
@@ -285,16 +242,8 @@ static const cz_opts_spec VERIFY_SPEC = {
 
 int cmd_verify(int argc, char **argv)
 {
-    if (cz_cli_has_kind(argc, argv, "porep-c2") && cz_cli_has_registered_proof(argc, argv))
-        return cz_cli_verify_porep_sector(argc, argv);
-    if (cz_cli_has_kind(argc, argv, "porep-c2"))
-        return cmd_verify_porep_c2(argc, argv);
-    if (cz_cli_post_kind(argc, argv))
-        return cmd_verify_post(argc, argv);
-    if (cz_cli_has_kind(argc, argv, "snap"))
-        return cmd_verify_snap(argc, argv);
     verify_opts_t o;
-    int p = cz_cli_unknown_kind("verify", argc, argv);
+    int p = cz_cli_kind_door(cz_cli_kinds(), "verify", argc, argv);
     if (p == CZ_OPTS_RUN)
         p = cz_opts_parse(&VERIFY_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)

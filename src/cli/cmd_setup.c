@@ -13,6 +13,7 @@
 
 #include "circuits/registry.h"
 #include "cli/cli.h"
+#include "cli/kind_door.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "core/clock.h"
@@ -62,15 +63,9 @@ static void setup_progress(void *user, const char *phase, double fraction)
 
 int cmd_setup(int argc, char **argv)
 {
-    if (cz_cli_has_kind(argc, argv, "porep-c2"))
-        return cmd_setup_porep_c2(argc, argv);
-    if (cz_cli_post_kind(argc, argv))
-        return cmd_setup_post(argc, argv);
-    if (cz_cli_has_kind(argc, argv, "snap"))
-        return cmd_setup_snap(argc, argv);
     setup_opts_t o;
     cz_opts_result_t r = { 0 };
-    int rc = cz_cli_unknown_kind("setup", argc, argv);
+    int rc = cz_cli_kind_door(cz_cli_kinds(), "setup", argc, argv);
     if (rc == CZ_OPTS_RUN)
         rc = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
     if (rc != CZ_OPTS_RUN)

@@ -18,7 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "engine/analyze.h"
 #include "engine/svg.h"
 

@@ -140,7 +140,7 @@ void cz__opt_join_values(char *buf, size_t cap, const char *const *v, const char
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (size_t i = 0; v[i]; i++) {
+    for (size_t i = 0; v && v[i]; i++) {   /* an enum without values (a table's slip) lists none */
         const char *s = i == 0 ? "" : v[i + 1] ? sep : last;
         n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", s, v[i]);
         if (n >= cap)

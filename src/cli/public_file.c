@@ -49,7 +49,7 @@ static char *trim(char *s)
 static const char *quoted(char out[4 * QUOTE_MAX + 4], const char *s)
 {
     size_t o = 0, i = 0;
-    for (; s[i] && i < QUOTE_MAX; i++) {
+    for (; i < QUOTE_MAX && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c < 0x7f && c != '\\')
             out[o++] = (char)c;

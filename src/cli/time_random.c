@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES] = {
     CZ_RULE(EXCLUSIVE, "random-params", "input"),

@@ -1,7 +1,7 @@
 /*
- * core/ctx.c — error table and the caller's context (see cuzk/ctx.h).
+ * core/ctx.c — error table and the caller's context (see core/ctx.h).
  */
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "core/ctx_int.h"
 #include "core/fault.h"
 #include "core/recycle.h"

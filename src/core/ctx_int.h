@@ -13,7 +13,7 @@
 #ifndef CUZK_CORE_CTX_INT_H
 #define CUZK_CORE_CTX_INT_H
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 void cz__ctx_set_msm_engine(cz_ctx_t *ctx, int engine);
 /* 0 for a NULL ctx. */

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef enum {
     CZ_FAULT_ALLOC,         /* a large allocation (cz__fault_malloc): CZ_ENOMEM */

@@ -19,7 +19,7 @@
 #define CUZK_CORE_POOL_H
 
 #include <stddef.h>
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef void cz_pool_fn(void *arg, size_t begin, size_t end, unsigned slot);
 

@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef struct cz_recycler cz_recycler_t;
 

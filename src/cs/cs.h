@@ -75,7 +75,7 @@
 
 #include "core/recycle.h"
 #include "cs/lc.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 
 typedef enum {

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef struct cz_dconfig {
     /* daemon */
@@ -82,6 +82,9 @@ typedef struct cz_dconfig {
     char *fault;               /* fault injection spec (core/fault.h); "" = none */
     char *test_grpc_peer;      /* "" or the peer TCP gRPC calls are checked as (tests: only
                                 * loopback can be bound here, and loopback is always allowed) */
+    /* not a key of the file: the job kinds (kinds/kinds.h cz_kinds_t, borrowed for the
+     * server's life); NULL: the library's built-in ones. Tests set a table with a toy kind. */
+    const struct cz_kinds *kinds;
 } cz_dconfig_t;
 
 /* Fill with the defaults (strings owned). CZ_ENOMEM only. */

@@ -140,7 +140,7 @@ static void publish(cz_server_t *s, djob_t *j, struct dj_pending *p)
     if (p->st == DJ_FAILED && p->error < 0 && -p->error < CZ_E_COUNT)
         s->errors[-p->error]++;
     if (p->st >= DJ_DONE && p->st <= DJ_CANCELED)
-        s->ended[cz__kind_slot(j->kind)][p->st - DJ_DONE]++;
+        s->ended[cz__kind_slot(s, j->kind)][p->st - DJ_DONE]++;
     pthread_cond_broadcast(&s->changed);
     cz_mutex_unlock(&s->mu);
     char q[300];

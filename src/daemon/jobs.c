@@ -151,12 +151,13 @@ static int parse_priority(cz_ctx_t *ctx, const json_t *v, int *out)
 }
 
 /* Every kind's name, ", "-separated (the prover's table, cuzk.h). */
-static const char *kind_names(char *buf, size_t cap)
+static const char *kind_names(const cz_server_t *s, char *buf, size_t cap)
 {
     size_t at = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < cz_kind_count() && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", cz_kind_name(i));
+    for (size_t i = 0; i < cz_prover_kind_count(s->prover) && at < cap; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "",
+                               cz_prover_kind_name(s->prover, i));
     return buf;
 }
 
@@ -231,7 +232,7 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_
     const char *kname = json_string_value(json_object_get(req, "kind"));
     if (!kname)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       kind_names(known, sizeof known));
+                       kind_names(s, known, sizeof known));
     snprintf(j->kind, sizeof j->kind, "%s", kname);
     int rc = parse_priority(ctx, json_object_get(req, "priority"), &j->priority);
     if (rc)

@@ -30,7 +30,7 @@
 #include <time.h>
 
 #include "core/fault.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef struct cz_journal cz_journal_t;
 

@@ -59,7 +59,7 @@ static void snapshot(cz_server_t *s, snap_t *o)
             o->by_state[k] += !strcmp(st, STATES[k]);
         int pr = j->priority >= 1 && j->priority <= NPRIO ? j->priority - 1 : NPRIO - 1;
         for (size_t k = 0; k < 2; k++)
-            o->active[cz__kind_slot(j->kind)][pr][k] += !strcmp(st, ACTIVE[k]);
+            o->active[cz__kind_slot(s, j->kind)][pr][k] += !strcmp(st, ACTIVE[k]);
     }
     memcpy(o->ended, s->ended, sizeof o->ended);
     o->accepted = s->jobs_accepted;
@@ -75,11 +75,12 @@ static void snapshot(cz_server_t *s, snap_t *o)
     cz_prover_stats(s->prover, &o->ps);
 }
 
-size_t cz__kind_slot(const char *kind)
+size_t cz__kind_slot(const cz_server_t *s, const char *kind)
 {
-    size_t n = cz_kind_count() < CZ_METRIC_KINDS ? cz_kind_count() : CZ_METRIC_KINDS;
+    size_t nk = cz_prover_kind_count(s->prover);
+    size_t n = nk < CZ_METRIC_KINDS ? nk : CZ_METRIC_KINDS;
     for (size_t i = 0; kind && i < n; i++)
-        if (!strcmp(kind, cz_kind_name(i)))
+        if (!strcmp(kind, cz_prover_kind_name(s->prover, i)))
             return i;
     return CZ_METRIC_KINDS;
 }
@@ -132,8 +133,8 @@ json_t *cz_server_status(cz_server_t *s)
                                                  "hits", (json_int_t)items[i].hits));
     free(items);
     json_t *kinds = json_array();
-    for (size_t i = 0; kinds && i < cz_kind_count(); i++)
-        json_array_append_new(kinds, json_string(cz_kind_name(i)));
+    for (size_t i = 0; kinds && i < cz_prover_kind_count(s->prover); i++)
+        json_array_append_new(kinds, json_string(cz_prover_kind_name(s->prover, i)));
     return json_pack(
         "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
         "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
@@ -249,7 +250,8 @@ char *cz_server_metrics(cz_server_t *s)
     put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps->params_load_errors);
     /* every known kind's series, zeros included (a dashboard's rate() needs
      * the series before the first job); "other" only once it counts one */
-    size_t nk = cz_kind_count() < CZ_METRIC_KINDS ? cz_kind_count() : CZ_METRIC_KINDS;
+    size_t nk = cz_prover_kind_count(s->prover);
+    nk = nk < CZ_METRIC_KINDS ? nk : CZ_METRIC_KINDS;
     head(&b, "jobs_active", "gauge", "Jobs queued or running, by kind and priority (1 low .. 4 critical).");
     for (size_t i = 0; i <= CZ_METRIC_KINDS; i++) {
         if (i >= nk && i < CZ_METRIC_KINDS)
@@ -262,7 +264,7 @@ char *cz_server_metrics(cz_server_t *s)
         for (int p = 0; p < NPRIO; p++)
             for (size_t k = 0; k < 2; k++)
                 put(&b, "cuzk_jobs_active{kind=\"%s\",priority=\"%d\",state=\"%s\"} %zu\n",
-                    i < nk ? cz_kind_name(i) : "other", p + 1, ACTIVE[k], sn.active[i][p][k]);
+                    i < nk ? cz_prover_kind_name(s->prover, i) : "other", p + 1, ACTIVE[k], sn.active[i][p][k]);
     }
     head(&b, "jobs_ended_total", "counter", "Jobs ended in this process, by kind and outcome.");
     for (size_t i = 0; i <= CZ_METRIC_KINDS; i++) {
@@ -272,7 +274,7 @@ char *cz_server_metrics(cz_server_t *s)
             break;
         for (size_t k = 0; k < 3; k++)
             put(&b, "cuzk_jobs_ended_total{kind=\"%s\",state=\"%s\"} %llu\n",
-                i < nk ? cz_kind_name(i) : "other", ENDED[k], (unsigned long long)sn.ended[i][k]);
+                i < nk ? cz_prover_kind_name(s->prover, i) : "other", ENDED[k], (unsigned long long)sn.ended[i][k]);
     }
     head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
     for (int c = 1; c < CZ_E_COUNT; c++)

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_ALLOW_MAX 64   /* entries in one allowlist */
 

@@ -109,11 +109,14 @@ static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t f
             j->error = -c;
     snprintf(j->message, sizeof j->message, "%s", msg ? msg : "");
     json_t *t = json_object_get(result, "timings");
-    j->t = (cz_job_timings_t){ json_number_value(json_object_get(t, "queue_wait_ms")),
-                               json_number_value(json_object_get(t, "params_load_ms")),
-                               json_number_value(json_object_get(t, "synthesis_ms")),
-                               json_number_value(json_object_get(t, "device_ms")),
-                               json_number_value(json_object_get(t, "total_ms")) };
+    /* by name: the fields the journal has, the rest (reserved) zero */
+    j->t = (cz_job_timings_t){
+        .queue_wait = json_number_value(json_object_get(t, "queue_wait_ms")),
+        .params_load = json_number_value(json_object_get(t, "params_load_ms")),
+        .synthesis = json_number_value(json_object_get(t, "synthesis_ms")),
+        .device = json_number_value(json_object_get(t, "device_ms")),
+        .total = json_number_value(json_object_get(t, "total_ms")),
+    };
     return j->state != DJ_DONE || !check_proof(ctx, j, result, why, cap);
 }
 

@@ -81,7 +81,7 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
 {
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
-    cz_error_t err = { CZ_OK, "" };
+    cz_error_t err = { .code = CZ_OK };   /* the rest zero: message "", reserved */
     uint8_t *proof = NULL, *inputs = NULL;
     size_t len = 0, per = 0, parts = 0;
     json_t *pub = NULL;
@@ -100,7 +100,9 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
          !(pub = public_json(inputs, per, parts)))) {
         st = DJ_FAILED;
         error = err.code ? err.code : CZ_ENOMEM;
-        snprintf(msg, sizeof msg, "%s", *err.message ? err.message : "public inputs");
+        /* the prover's message (up to CZ_ERROR_MESSAGE_MAX) cut to the job's */
+        snprintf(msg, sizeof msg, "%.*s", (int)sizeof msg - 1,
+                 *err.message ? err.message : "public inputs");
         cz_free(proof);
         proof = NULL;
     }
@@ -244,7 +246,7 @@ static int make_prover(cz_server_t *s, cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     cz_prover_config_t pc;
     cz_error_t err;
     int rc = prover_config(ctx, cfg, &pc);
-    if (rc == CZ_OK && (rc = cz__prover_new_with_fault(&s->prover, &pc, &s->fault, &err))) {
+    if (rc == CZ_OK && (rc = cz__prover_new_with(&s->prover, &pc, &s->fault, cfg->kinds, &err))) {
         if (rc == CZ_ERANGE)
             cz_fail(ctx, rc, "devices.devices = \"%s\": %s", cfg->devices, err.message);
         else if (rc == CZ_EUNAVAIL)
@@ -273,6 +275,11 @@ static void warn_params_dir(const char *dir)
                 "dir=%s error=\"%s\"", dir, strerror(errno));
     else if (!S_ISDIR(st.st_mode))
         CZ_LOGW("params.dir is not a directory: jobs naming params will fail", "dir=%s", dir);
+}
+
+const struct cz_kinds *cz_server_kinds(const cz_server_t *s)
+{
+    return cz__prover_kinds(s->prover);
 }
 
 int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)

@@ -116,6 +116,9 @@ int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out
 json_t *cz_server_list(cz_server_t *s, const char *state);
 /* GET /v1/status body. */
 json_t *cz_server_status(cz_server_t *s);
+/* The job kinds the server takes (kinds/kinds.h: its prover's table; cfg->kinds or the
+ * library's), for the doors that map their own vocabulary onto them (gRPC's ProofKind). */
+const struct cz_kinds *cz_server_kinds(const cz_server_t *s);
 /* Params by name or (if allowed) absolute path; *out {"path","bytes","load_ms"}. */
 int cz_server_preload(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out);
 int cz_server_evict(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out);

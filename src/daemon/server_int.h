@@ -43,9 +43,9 @@ typedef enum {
 
 /* Kinds told apart by the per-kind metrics; slot CZ_METRIC_KINDS gathers a
  * kind beyond them (or none). cz__kind_slot (metrics.c): |kind|'s slot, its
- * index in cz_kind_name order. */
+ * index in the prover's kind table (cz_prover_kind_name order). */
 #define CZ_METRIC_KINDS 16
-size_t cz__kind_slot(const char *kind);
+size_t cz__kind_slot(const cz_server_t *s, const char *kind);
 
 /*
  * A submit between its checks and its publication (jobs.c): the job id it

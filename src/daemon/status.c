@@ -40,7 +40,7 @@ static bool prover_ended(const cz_job_info_t *info)
 
 const char *cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bool *have)
 {
-    cz_job_info_t mine;
+    cz_job_info_t mine = { 0 };
     info = info ? info : &mine;
     bool h = snapshot(s, j, info);
     if (have)

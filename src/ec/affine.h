@@ -38,7 +38,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ec/group.h"
 
 typedef uintptr_t cz__aff_ref;   /* point address | 1 when negated */

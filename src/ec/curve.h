@@ -20,7 +20,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_G1_UNCOMPRESSED 96
 #define CZ_G1_COMPRESSED 48

@@ -33,7 +33,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ec/group.h"
 
 #define CZ_FIXED_BASE_MAX_WINDOW 16u

@@ -30,7 +30,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 /* ---- scalar split (the prover's "prep") -------------------------------- */
 

@@ -59,7 +59,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef enum {
     CZ_SPAN_SYNTH,      /* SYNTH_START -> SYNTH_END */

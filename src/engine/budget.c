@@ -21,7 +21,7 @@ struct cz_budget_waiter {
 
 void cz_budget_init(cz_budget_t *b, size_t total)
 {
-    pthread_mutex_init(&b->mu, NULL);
+    cz_mutex_init(&b->mu);
     pthread_cond_init(&b->cv, NULL);
     b->total = total;
     b->reserved = b->peak = 0;
@@ -32,11 +32,13 @@ void cz_budget_init(cz_budget_t *b, size_t total)
 void cz_budget_destroy(cz_budget_t *b)
 {
     pthread_cond_destroy(&b->cv);
-    pthread_mutex_destroy(&b->mu);
+    cz_mutex_destroy(&b->mu);
 }
 
+/* Take |w| out of the FIFO; b->mu held (the list is (mu)). */
 static void unlink_waiter(cz_budget_t *b, cz_budget_waiter_t *w)
 {
+    CZ_ASSERT(cz_mutex_held(&b->mu));
     cz_budget_waiter_t **pp = &b->head, *prev = NULL;
     while (*pp != w) {
         prev = *pp;
@@ -52,7 +54,7 @@ int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
     if (bytes > b->total)
         return CZ_ERANGE;
     cz_budget_waiter_t me = { NULL };
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     if (b->tail)
         b->tail->next = &me;
     else
@@ -66,7 +68,7 @@ int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
         }
         if (b->head == &me && b->reserved + bytes <= b->total)
             break;
-        pthread_cond_wait(&b->cv, &b->mu);
+        cz_cond_wait(&b->cv, &b->mu);
     }
     unlink_waiter(b, &me);
     if (rc == CZ_OK) {
@@ -75,71 +77,71 @@ int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
             b->peak = b->reserved;
     }
     pthread_cond_broadcast(&b->cv);   /* the next waiter may now be at the head */
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
     return rc;
 }
 
 bool cz_budget_try_reserve(cz_budget_t *b, size_t bytes)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     bool ok = !b->closed && !b->head && bytes <= b->total - b->reserved;
     if (ok) {
         b->reserved += bytes;
         if (b->reserved > b->peak)
             b->peak = b->reserved;
     }
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
     return ok;
 }
 
 bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     bool ok = !b->closed && bytes <= b->total - b->reserved;
     if (ok) {
         b->reserved += bytes;
         if (b->reserved > b->peak)
             b->peak = b->reserved;
     }
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
     return ok;
 }
 
 void cz_budget_release(cz_budget_t *b, size_t bytes)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     b->reserved = bytes <= b->reserved ? b->reserved - bytes : 0;
     pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
 }
 
 void cz_budget_wake(cz_budget_t *b)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
 }
 
 void cz_budget_close(cz_budget_t *b)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     b->closed = true;
     pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
 }
 
 size_t cz_budget_reserved(cz_budget_t *b)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     size_t r = b->reserved;
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
     return r;
 }
 
 size_t cz_budget_peak(cz_budget_t *b)
 {
-    pthread_mutex_lock(&b->mu);
+    cz_mutex_lock(&b->mu);
     size_t r = b->peak;
-    pthread_mutex_unlock(&b->mu);
+    cz_mutex_unlock(&b->mu);
     return r;
 }

@@ -11,7 +11,9 @@
  * Ordering: waiters are served first come, first served (a FIFO of waiters),
  * so a large reservation is not starved by a stream of small ones.
  *
- * Thread-safety: all functions may be called from any thread.
+ * Thread-safety: every function may be called from any thread; each takes
+ * |mu| itself (a cz_mutex_t: the static helpers that need it held assert
+ * so in debug and sanitizer builds).
  */
 #ifndef CUZK_ENGINE_BUDGET_H
 #define CUZK_ENGINE_BUDGET_H
@@ -22,11 +24,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/mutex.h"
+
 typedef struct cz_budget_waiter cz_budget_waiter_t;
 
 typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    cz_mutex_t mu;                     /* protects the (mu) fields below */
+    pthread_cond_t cv;                 /* reserved dropped, a waiter left, or closed */
     size_t total;                      /* immutable */
     size_t reserved;                   /* (mu) */
     size_t peak;                       /* (mu) highest |reserved| seen */

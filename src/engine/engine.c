@@ -132,7 +132,7 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
         e->num_devices = e->live_devices = cfg->num_devices;
         for (size_t d = 0; d < e->num_devices; d++) {
             e->devices[d].backend = cfg->backends[d];
-            pthread_mutex_init(&e->devices[d].lock, NULL);
+            cz_mutex_init(&e->devices[d].lock);
         }
     } else if (rc == CZ_OK) {
         rc = CZ_ENOMEM;
@@ -173,7 +173,7 @@ void cz_engine_free(cz_engine_t *e)
     cz__workers_join(e);
     settle_devices(e);   /* the caller frees the jobs' params after this */
     for (size_t d = 0; e->devices && d < e->num_devices; d++)
-        pthread_mutex_destroy(&e->devices[d].lock);
+        cz_mutex_destroy(&e->devices[d].lock);
     free(e->devices);
     while (e->jobs) {
         job_t *j = e->jobs;
@@ -193,8 +193,10 @@ void cz_engine_free(cz_engine_t *e)
 
 /* ---- submit / query ---------------------------------------------------------- */
 
+/* The job numbered |id|, or NULL; e->mu held (the job list is (mu)). */
 static job_t *find_job(cz_engine_t *e, uint64_t id)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     for (job_t *j = e->jobs; j; j = j->next)
         if (j->id == id)
             return j;
@@ -249,8 +251,10 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
     return CZ_OK;
 }
 
+/* Snapshot |j| into |out|; e->mu held (most of what it reads is (mu)). */
 static void fill_info(cz_engine_t *e, const job_t *j, cz_job_info_t *out)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     memset(out, 0, sizeof *out);
     out->id = j->id;
     out->state = j->state;
@@ -379,8 +383,9 @@ static void settle_devices(cz_engine_t *e)
 }
 
 /* e->mu held: the partitions never handed to synthesis (or waiting for a retry) resolve now. */
-static void drop_unstarted(job_t *j)
+static void drop_unstarted(cz_engine_t *e, job_t *j)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     j->resolved += (j->spec.partitions - j->next_part) + j->n_retry;
     j->next_part = j->spec.partitions;
     j->n_retry = 0;
@@ -404,7 +409,7 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
             j->error = CZ_ECANCELED;
             snprintf(j->message, sizeof j->message, "canceled");
         }
-        drop_unstarted(j);
+        drop_unstarted(e, j);
     }
     cz_mutex_unlock(&e->mu);
     if (!marked)
@@ -568,6 +573,7 @@ static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended)
 
 void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
+    CZ_ASSERT(!cz_mutex_held(&e->mu));
     job_t *j = p->job;
     ended_t ended = { 0 };
     settle_devices(e);
@@ -585,7 +591,7 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
     if (rc != CZ_OK && !atomic_load(&j->canceled)) {
         /* one failed partition fails the job: drop the rest */
         atomic_store(&j->canceled, true);
-        drop_unstarted(j);
+        drop_unstarted(e, j);
     }
     finish_if_resolved(e, j, &ended);
     bool verify = j->state == CZ_JOB_VERIFYING;
@@ -609,6 +615,7 @@ void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)
 
 void cz__engine_requeue(cz_engine_t *e, part_t *p)
 {
+    CZ_ASSERT(!cz_mutex_held(&e->mu));
     job_t *j = p->job;
     ended_t ended = { 0 };
     settle_devices(e);

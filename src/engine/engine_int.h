@@ -5,8 +5,11 @@
  * Locking: |e->mu| protects every job field marked (mu), the job list, the
  * device queue and the shutdown flag; it is a cz_mutex_t, and a function
  * said to run with it held (or NOT held) asserts so (core/mutex.h: on in
- * debug and sanitizer builds). A device's |lock| protects nothing but the
- * device itself: it is held only around the device region.
+ * debug and sanitizer builds). A device's |lock| (a cz_mutex_t too)
+ * protects nothing but the device itself: it is held only around the device
+ * region, never taken with e->mu held (asserted). Each worker's |pmu|
+ * (workers.c), the budget's and the timeline's mutexes are leaves: nothing
+ * else is taken while one is held.
  */
 #ifndef CUZK_ENGINE_INT_H
 #define CUZK_ENGINE_INT_H
@@ -58,7 +61,7 @@ typedef struct part {
 
 typedef struct device {
     cz_backend_t *backend;
-    pthread_mutex_t lock;           /* THE device lock: held only around the device region */
+    cz_mutex_t lock;                /* THE device lock: held only around the device region */
     atomic_bool failed;
     _Atomic(uint64_t) busy_us;      /* total time the lock was held */
 } device_t;
@@ -97,9 +100,10 @@ struct cz_engine {
     size_t n_workers;
 };
 
-/* engine.c: called by workers, with e->mu NOT held. */
+/* engine.c: called by workers, with e->mu NOT held (asserted): they take it. */
 void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg);
 void cz__engine_requeue(cz_engine_t *e, part_t *p);
+/* Milliseconds on the timeline's clock; takes no lock (any thread, e->mu held or not). */
 double cz__engine_now_ms(cz_engine_t *e);
 
 /* workers.c */

@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "engine/analyze.h"
 
 typedef struct {

@@ -2,6 +2,7 @@
  * engine/timeline.c — buffered TIMELINE lines (see engine/timeline.h).
  */
 #include "core/clock.h"
+#include "core/mutex.h"
 #include "engine/timeline.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@ struct cz_timeline {
     double t0_ms;                   /* cz_mono_ms at creation: the timeline's origin */
     FILE *sink;
     int owns_sink;
-    pthread_mutex_t mu;    /* protects cap, cap_len, cap_size and writes to sink */
+    cz_mutex_t mu;         /* protects cap, cap_len, cap_size and writes to sink */
     char *cap;
     size_t cap_len, cap_size;
     int capture;
@@ -39,7 +40,7 @@ int cz_tl_new(cz_timeline_t **out, FILE *sink, int capture)
     if (!tl)
         return CZ_ENOMEM;
     tl->t0_ms = cz_mono_ms();
-    pthread_mutex_init(&tl->mu, NULL);
+    cz_mutex_init(&tl->mu);
     tl->sink = sink;
     tl->capture = capture;
     return CZ_OK;
@@ -68,7 +69,7 @@ void cz_tl_free(cz_timeline_t *tl)
     cz_tl_flush(tl);
     if (tl->owns_sink)
         fclose(tl->sink);
-    pthread_mutex_destroy(&tl->mu);
+    cz_mutex_destroy(&tl->mu);
     free(tl->cap);
     free(tl);
 }
@@ -78,8 +79,10 @@ double cz_tl_now_ms(const cz_timeline_t *tl)
     return cz_mono_ms() - tl->t0_ms;
 }
 
+/* Append |line| to the capture buffer (a failed growth drops the line); tl->mu held. */
 static void append_capture(cz_timeline_t *tl, const char *line, size_t len)
 {
+    CZ_ASSERT(cz_mutex_held(&tl->mu));
     if (tl->cap_len + len + 1 > tl->cap_size) {
         size_t size = tl->cap_size ? tl->cap_size * 2 : 1 << 16;
         while (size < tl->cap_len + len + 1)
@@ -111,12 +114,12 @@ static void vemit(cz_timeline_t *tl, double t_ms, cz_tl_event_t ev, uint64_t job
     }
     line[n++] = '\n';
     line[n] = '\0';
-    pthread_mutex_lock(&tl->mu);
+    cz_mutex_lock(&tl->mu);
     if (tl->sink)
         fwrite(line, 1, (size_t)n, tl->sink);
     if (tl->capture)
         append_capture(tl, line, (size_t)n);
-    pthread_mutex_unlock(&tl->mu);
+    cz_mutex_unlock(&tl->mu);
 }
 
 void cz_tl_emit(cz_timeline_t *tl, cz_tl_event_t ev, uint64_t job_id, const char *fmt, ...)
@@ -144,7 +147,7 @@ char *cz_tl_captured(cz_timeline_t *tl, size_t *len)
 {
     if (!tl || !tl->capture)
         return NULL;
-    pthread_mutex_lock(&tl->mu);
+    cz_mutex_lock(&tl->mu);
     char *copy = malloc(tl->cap_len + 1);
     if (copy) {
         if (tl->cap_len)
@@ -153,7 +156,7 @@ char *cz_tl_captured(cz_timeline_t *tl, size_t *len)
         if (len)
             *len = tl->cap_len;
     }
-    pthread_mutex_unlock(&tl->mu);
+    cz_mutex_unlock(&tl->mu);
     return copy;
 }
 
@@ -161,8 +164,8 @@ void cz_tl_flush(cz_timeline_t *tl)
 {
     if (!tl)
         return;
-    pthread_mutex_lock(&tl->mu);
+    cz_mutex_lock(&tl->mu);
     if (tl->sink)
         fflush(tl->sink);
-    pthread_mutex_unlock(&tl->mu);
+    cz_mutex_unlock(&tl->mu);
 }

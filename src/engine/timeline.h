@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_TL_EVENTS(X)                                                         \
     X(SYNTH_START) X(SYNTH_END) X(GPU_QUEUE) X(GPU_PICKUP) X(GPU_START)         \

@@ -35,8 +35,8 @@ struct worker {
     pthread_t thread, prep_thread;
     bool started, prep_started;
     cz_ctx_t *ctx, *prep_ctx;
-    pthread_mutex_t pmu;        /* protects prep_part, prep_busy, prep_stop */
-    pthread_cond_t pcv;
+    cz_mutex_t pmu;             /* protects prep_part, prep_busy, prep_stop */
+    pthread_cond_t pcv;         /* prep_part handed over, prep_busy cleared, or prep_stop */
     part_t *prep_part;          /* (pmu) handed to the prep thread */
     bool prep_busy;             /* (pmu) */
     bool prep_stop;             /* (pmu) */
@@ -64,9 +64,10 @@ static job_t *pick_job(cz_engine_t *e)
     return best;
 }
 
-/* Take the job's next partition: retries first (lowest index), then in order. */
-static size_t take_partition(job_t *j)
+/* Take the job's next partition: retries first (lowest index), then in order. e->mu held. */
+static size_t take_partition(cz_engine_t *e, job_t *j)
 {
+    CZ_ASSERT(cz_mutex_held(&e->mu));
     if (j->n_retry) {
         size_t lo = 0;
         for (size_t i = 1; i < j->n_retry; i++)
@@ -255,7 +256,7 @@ static void *synth_main(void *argp)
             continue;   /* try again: memory may come back */
         }
         p->job = j;
-        p->index = take_partition(j);
+        p->index = take_partition(e, j);
         p->attempt = j->attempts[p->index]++;
         j->in_flight++;
         if (e->live_devices == 0) {
@@ -286,14 +287,14 @@ static void *prep_main(void *argp)
 {
     worker_t *w = argp;
     cz_engine_t *e = w->e;
-    pthread_mutex_lock(&w->pmu);
+    cz_mutex_lock(&w->pmu);
     for (;;) {
         while (!w->prep_part && !w->prep_stop)
-            pthread_cond_wait(&w->pcv, &w->pmu);
+            cz_cond_wait(&w->pcv, &w->pmu);
         if (!w->prep_part)
             break;
         part_t *p = w->prep_part;
-        pthread_mutex_unlock(&w->pmu);
+        cz_mutex_unlock(&w->pmu);
 
         cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu",
                    w->device, w->index, p->index);
@@ -302,30 +303,30 @@ static void *prep_main(void *argp)
         cz_tl_emit(e->tl, CZ_TL_PREP_END, p->job->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
                    w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
 
-        pthread_mutex_lock(&w->pmu);
+        cz_mutex_lock(&w->pmu);
         w->prep_part = NULL;
         w->prep_busy = false;
         pthread_cond_broadcast(&w->pcv);
     }
-    pthread_mutex_unlock(&w->pmu);
+    cz_mutex_unlock(&w->pmu);
     return NULL;
 }
 
 static void prep_start(worker_t *w, part_t *p)
 {
-    pthread_mutex_lock(&w->pmu);
+    cz_mutex_lock(&w->pmu);
     w->prep_part = p;
     w->prep_busy = true;
     pthread_cond_broadcast(&w->pcv);
-    pthread_mutex_unlock(&w->pmu);
+    cz_mutex_unlock(&w->pmu);
 }
 
 static void prep_wait_idle(worker_t *w)
 {
-    pthread_mutex_lock(&w->pmu);
+    cz_mutex_lock(&w->pmu);
     while (w->prep_busy)
-        pthread_cond_wait(&w->pcv, &w->pmu);
-    pthread_mutex_unlock(&w->pmu);
+        cz_cond_wait(&w->pcv, &w->pmu);
+    cz_mutex_unlock(&w->pmu);
 }
 
 /* ---- device workers ------------------------------------------------------------ */
@@ -389,6 +390,9 @@ static int canceled_at(cz_ctx_t *ctx, job_t *j, const char *stage)
 static int region_under_lock(worker_t *w, part_t *p, double *held_ms)
 {
     cz_engine_t *e = w->e;
+    /* Waiting for a device with e->mu held would stall every other thread
+     * for a whole device region (seconds): the device lock nests in nothing. */
+    CZ_ASSERT(!cz_mutex_held(&e->mu));
     device_t *dev = &e->devices[w->device];
     job_t *j = p->job;
     const size_t d = w->device;
@@ -396,7 +400,7 @@ static int region_under_lock(worker_t *w, part_t *p, double *held_ms)
 
     cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t_wait = cz__engine_now_ms(e);
-    pthread_mutex_lock(&dev->lock);
+    cz_mutex_lock(&dev->lock);
     /* Under the lock only the device region: the events are stamped here and
      * written after the unlock (cz_tl_emit_at); the stage is one atomic add. */
     double t_acq = cz__engine_now_ms(e);
@@ -405,7 +409,7 @@ static int region_under_lock(worker_t *w, part_t *p, double *held_ms)
     if (rc == CZ_OK)
         rc = cz_g16_device(w->ctx, dev->backend, p->g16);
     double t_rel = cz__engine_now_ms(e);
-    pthread_mutex_unlock(&dev->lock);
+    cz_mutex_unlock(&dev->lock);
     cz_tl_emit_at(e->tl, t_acq, CZ_TL_LOCK_ACQ, j->id,
                   "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f", d, k, p->index, t_acq - t_wait);
     cz_tl_emit_at(e->tl, t_acq, CZ_TL_GPU_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k,
@@ -519,7 +523,7 @@ int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
     e->workers = calloc(e->n_workers, sizeof *e->workers);
     e->synth_threads = calloc(e->cfg.synth_workers, sizeof *e->synth_threads);
     for (size_t i = 0; e->workers && i < e->n_workers; i++) {   /* sync objects first: */
-        pthread_mutex_init(&e->workers[i].pmu, NULL);            /* join destroys them */
+        cz_mutex_init(&e->workers[i].pmu);                       /* join destroys them */
         pthread_cond_init(&e->workers[i].pcv, NULL);
     }
     if (!e->workers || !e->synth_threads)
@@ -569,15 +573,15 @@ void cz__workers_join(cz_engine_t *e)
         worker_t *w = &e->workers[i];
         if (w->started)
             pthread_join(w->thread, NULL);
-        pthread_mutex_lock(&w->pmu);
+        cz_mutex_lock(&w->pmu);
         w->prep_stop = true;
         pthread_cond_broadcast(&w->pcv);
-        pthread_mutex_unlock(&w->pmu);
+        cz_mutex_unlock(&w->pmu);
         if (w->prep_started)
             pthread_join(w->prep_thread, NULL);
         cz_ctx_free(w->ctx);
         cz_ctx_free(w->prep_ctx);
-        pthread_mutex_destroy(&w->pmu);
+        cz_mutex_destroy(&w->pmu);
         pthread_cond_destroy(&w->pcv);
     }
     free(e->workers);

@@ -20,7 +20,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef blst_fr cz_fr;
 

@@ -139,7 +139,7 @@ int cz_bit_and(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
 int cz_bit_and_not(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
 {
     bool av = cz_bool_bit_value(a), bv = cz_bool_bit_value(b);
-    CZ__TRY(alloc_bit(cs, out, av & !bv));
+    CZ__TRY(alloc_bit(cs, out, av & (!bv)));
     /* a * (1 - b) = c */
     cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
     slc_bit(&la, a, 1);
@@ -152,7 +152,7 @@ int cz_bit_and_not(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
 int cz_bit_nor(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
 {
     bool av = cz_bool_bit_value(a), bv = cz_bool_bit_value(b);
-    CZ__TRY(alloc_bit(cs, out, !av & !bv));
+    CZ__TRY(alloc_bit(cs, out, (!av) & (!bv)));
     /* (1 - a) * (1 - b) = c */
     cz_slc_t la = { 0 }, lb = { 0 }, lc = { 0 };
     cz_slc_add_one(&la, 1);
@@ -231,7 +231,7 @@ int cz_bool_or(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
 int cz_bool_sha256_ch(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b, cz_bool_t c)
 {
     bool av = a.value, bv = b.value, cv = c.value;
-    bool ch = (av & bv) ^ (!av & cv);
+    bool ch = (av & bv) ^ ((!av) & cv);
     bool ka = a.kind == CZ_BOOL_CONST, kb = b.kind == CZ_BOOL_CONST, kc = c.kind == CZ_BOOL_CONST;
 
     /* Match arms in BPC Boolean::sha256_ch order. */

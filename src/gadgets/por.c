@@ -174,9 +174,9 @@ int cz_por_circuit(cz_cs_t *cs, const cz_por_shape_t *s, const cz_por_path_t *pa
     unsigned nbits = 0, shift = 0;
     size_t sib_off = 0;
     const char *part_name[3] = { "base", "sub", "top" };
-    unsigned part_levels[3] = { s->base_levels, s->sub_arity ? 1u : 0u,
-                                s->top_arity ? 1u : 0u };
-    unsigned part_arity[3] = { s->base_arity, s->sub_arity, s->top_arity };
+    const unsigned part_levels[3] = { s->base_levels, s->sub_arity ? 1u : 0u,
+                                      s->top_arity ? 1u : 0u };
+    const unsigned part_arity[3] = { s->base_arity, s->sub_arity, s->top_arity };
     for (unsigned part = 0; part < 3; part++) {
         CZ__TRY(cz_cs_push(cs, part_name[part]));
         unsigned a = part_arity[part];

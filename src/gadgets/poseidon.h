@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 #include "gadgets/poseidon_constants.h"
 
@@ -41,7 +41,7 @@ void cz_poseidon_permute(const cz_poseidon_constants *c, cz_fr *state);
  * out[i] = Poseidon(in[i * arity .. (i+1) * arity)) for i < count, spread
  * over ctx's pool (ctx may be NULL: runs on the calling thread). |out| must
  * not overlap |in|. Returns CZ_OK, or CZ_EINVAL for NULL arrays with
- * count > 0. The ctx is used by one thread at a time (see cuzk/ctx.h).
+ * count > 0. The ctx is used by one thread at a time (see core/ctx.h).
  */
 int cz_poseidon_hash_many(cz_ctx_t *ctx, const cz_poseidon_constants *c, cz_fr *out,
                           const cz_fr *in, size_t count);

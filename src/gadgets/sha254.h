@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 /* ---- SHA-256 ------------------------------------------------------------ */
 

@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef struct {
     char *name;              /* "v28-stacked-proof-of-replication-...-032d3138....vk" */

@@ -45,7 +45,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 /* The verifying key (BP VerifyingKey). ic[i] belongs to input i; ic[0] to ONE. */
 typedef struct cz_vk {

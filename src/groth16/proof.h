@@ -23,7 +23,7 @@
 
 #include <blst.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_PROOF_BYTES 192
 

@@ -40,7 +40,7 @@
 
 #include "backend/backend.h"
 #include "cs/cs.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
 

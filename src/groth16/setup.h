@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "cs/cs.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 #include "groth16/params.h"
 

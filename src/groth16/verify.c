@@ -171,7 +171,6 @@ static int random_coeffs(cz_ctx_t *ctx, blst_scalar *r, size_t n)
 }
 
 typedef struct {
-    const cz_pvk_t *pvk;
     const cz_proof_t *proofs;
     const blst_scalar *r;
     const cz_fr *inputs;
@@ -233,7 +232,7 @@ int cz_verify_batch(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proofs
     if ((rc = random_coeffs(ctx, r, n_proofs)))
         goto out;
 
-    batch_job job = { pvk, proofs, r, inputs, n_proofs, n_inputs, pi, slot_acc };
+    batch_job job = { proofs, r, inputs, n_proofs, n_inputs, pi, slot_acc };
     for (unsigned s = 0; s < width; s++)
         slot_acc[s] = *blst_fp12_one();
     cz_pool_for(pool, n_inputs, 16, pi_chunk, &job);

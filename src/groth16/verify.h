@@ -30,7 +30,7 @@
 
 #include <stddef.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"

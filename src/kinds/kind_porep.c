@@ -28,7 +28,19 @@
  * Deterministic, as the journal's replay requires. The job owns its C1.
  * validate runs the whole native C1 check (cz_c1_verify) when the job is
  * about to start, before its params are asked for.
+ *
+ * Curio (ProofKind POREP_SEAL_COMMIT = 1, default priority 2, SRS family
+ * "porep-"): vanilla_proof (field 10) is Curio's C1 wrapper (lib/ffi/
+ * cuzk_funcs.go wrapC1Output), the JSON
+ *     {"SectorNum": n, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize": n}
+ * (Go's encoding/json writes []byte as standard, padded base64). It maps to
+ *     {"kind":"porep-c2", "input": <the C1 JSON>, "sector_size": n,
+ *      "registered_proof": (4), "miner_id": (21), "sector_number": n}
+ * The wrapper must agree with sector_number / sector_size when those are
+ * set; the C1 itself is checked by prepare (sector size, JSON paths, the
+ * sector) and the native check before the params load.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +48,8 @@
 #include <string.h>
 
 #include "core/hex.h"
+#include "kinds/curio.h"
+#include "kinds/job.h"
 #include "kinds/kinds.h"
 #include "porep/c2.h"
 #include "porep/porep.h"
@@ -196,6 +210,123 @@ static void porep_stats(void *state, size_t *hits, size_t *lookups)
     cz_c2_shapes_stats(state, hits, lookups);
 }
 
+/* ---- Curio: POREP_SEAL_COMMIT ---------------------------------------------- */
+
+static int wrapper_uint(cz_ctx_t *ctx, const json_t *w, const char *key, uint64_t *out)
+{
+    const json_t *v = json_object_get(w, key);
+    if (!v)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.%s: missing (Curio's C1 wrapper has "
+                                       "SectorNum, Phase1Out, SectorSize)", key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.%s: must be a non-negative integer", key);
+    *out = (uint64_t)json_integer_value(v);
+    return CZ_OK;
+}
+
+/* The C1 JSON text in the wrapper's Phase1Out (caller frees *c1). */
+static int wrapper_c1(cz_ctx_t *ctx, const json_t *w, char **c1, size_t *len)
+{
+    const json_t *v = json_object_get(w, "Phase1Out");
+    if (!v)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: missing (the base64 of the C1 JSON)");
+    if (!json_is_string(v))
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: must be a string (the base64 of "
+                                       "the C1 JSON)");
+    const char *text = json_string_value(v);
+    size_t n = json_string_length(v), bad;
+    if (n == 0)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: empty (the base64 of the C1 JSON)");
+    uint8_t *buf = malloc(n / 4 * 3 + 1);
+    if (!buf)
+        return cz_fail(ctx, CZ_ENOMEM, "vanilla_proof.Phase1Out: %zu bytes", n);
+    size_t got;
+    if (cz__base64_decode(text, n, buf, &got, &bad) != CZ_OK) {
+        free(buf);
+        if (bad >= n)
+            return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: not base64: %zu characters "
+                                           "is not a multiple of 4", n);
+        unsigned char c = (unsigned char)text[bad];
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: not base64: %s%c%s (0x%02x) at "
+                       "offset %zu", c >= 32 && c < 127 ? "'" : "", c >= 32 && c < 127 ? c : '?',
+                       c >= 32 && c < 127 ? "'" : "", c, bad);
+    }
+    if (memchr(buf, 0, got)) {
+        free(buf);
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: the decoded C1 holds a NUL byte "
+                                       "(it must be the SealCommitPhase1Output JSON text)");
+    }
+    buf[got] = '\0';
+    *c1 = (char *)buf;
+    *len = got;
+    return CZ_OK;
+}
+
+static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+{
+    if (r->vanilla_proof.len == 0)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: empty (POREP_SEAL_COMMIT takes Curio's C1 "
+                       "wrapper JSON {\"SectorNum\",\"Phase1Out\",\"SectorSize\"})");
+    json_error_t jerr;
+    json_t *w = json_loadb((const char *)r->vanilla_proof.data, r->vanilla_proof.len,
+                           JSON_REJECT_DUPLICATES, &jerr);
+    if (!w)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: not JSON (line %d, column %d: %s)",
+                       jerr.line, jerr.column, jerr.text);
+    int rc = CZ_OK;
+    const char *key;
+    json_t *val;
+    if (!json_is_object(w))
+        rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof: must be a JSON object (Curio's C1 wrapper)");
+    else
+        json_object_foreach(w, key, val)
+            if (rc == CZ_OK && strcmp(key, "SectorNum") && strcmp(key, "Phase1Out") &&
+                strcmp(key, "SectorSize"))
+                rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof.%.64s: unknown field (Curio's C1 "
+                             "wrapper has SectorNum, Phase1Out, SectorSize)", key);
+    uint64_t num = 0, size = 0;
+    if (rc == CZ_OK)
+        rc = wrapper_uint(ctx, w, "SectorNum", &num);
+    if (rc == CZ_OK)
+        rc = wrapper_uint(ctx, w, "SectorSize", &size);
+    if (rc == CZ_OK && r->sector_number && num != r->sector_number)
+        rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof.SectorNum: %" PRIu64 ", but sector_number is %"
+                     PRIu64, num, r->sector_number);
+    if (rc == CZ_OK && r->sector_size && size != r->sector_size)
+        rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof.SectorSize: %" PRIu64 ", but sector_size is %"
+                     PRIu64, size, r->sector_size);
+    char *c1 = NULL;
+    size_t c1_len = 0;
+    if (rc == CZ_OK)
+        rc = wrapper_c1(ctx, w, &c1, &c1_len);
+    json_decref(w);
+    if (rc != CZ_OK)
+        return rc;
+    json_t *input = json_stringn(c1, c1_len);
+    free(c1);
+    if (!input)   /* jansson refuses text that is not UTF-8 */
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: the decoded C1 is not UTF-8 "
+                                       "text (it must be the SealCommitPhase1Output JSON)");
+    /* the sector Curio names, checked against the C1 by the kind; proto3 cannot tell 0
+     * from unset: registered_proof 0 (2KiB V1) is not proved anyway, and no miner is f00 */
+    if (json_object_set_new(req, "input", input) ||
+        (size && json_object_set_new(req, "sector_size", json_integer((json_int_t)size))) ||
+        (r->registered_proof &&
+         json_object_set_new(req, "registered_proof", json_integer((json_int_t)r->registered_proof))) ||
+        (r->miner_id &&
+         (json_object_set_new(req, "miner_id", json_integer((json_int_t)r->miner_id)) ||
+          json_object_set_new(req, "sector_number", json_integer((json_int_t)num)))))
+        return cz_fail(ctx, CZ_ENOMEM, "request");
+    return CZ_OK;
+}
+
+static int porep_params_name(uint64_t bytes, char *out, size_t cap)
+{
+    cz_porep_params_t p;
+    int rc = cz_porep_params_sector(&p, bytes);
+    return rc ? rc : cz_c2_params_name(out, cap, &p, "params");
+}
+
 static const char *const porep_fields[] = { "sector_size", "miner_id", "sector_number",
                                             "registered_proof", NULL };
 
@@ -209,4 +340,6 @@ const cz_job_kind_t cz_kind_porep_c2 = {
     .state_new = porep_state_new,
     .state_free = porep_state_free,
     .stats = porep_stats,
+    .curio = { .proof_kind = 1, .proof_kind_name = "POREP_SEAL_COMMIT", .default_priority = 2,
+               .map = porep_map, .srs_family = "porep-", .params_name = porep_params_name },
 };

@@ -16,13 +16,24 @@
  *
  * Deterministic, as the journal's replay requires. The job owns its input.
  *
- * cuzkd's gRPC door builds this input from Curio's SubmitProofRequest
- * (post/input.h cz_post_input_from_request).
+ * Curio (ProofKinds WINNING_POST = 4, default priority 4, SRS family
+ * "winning-"; WINDOW_POST_PARTITION = 3, priority 3, family "wpost-"):
+ * registered_proof (4, abi.RegisteredPoStProof: winning 0-4, window 5-14),
+ * miner_id (21, prover_id = its LEB128), randomness (22, 32 bytes),
+ * partition_index (23; winning 0), vanilla_proofs (11, one bincode
+ * FallbackPoStSectorProof per sector: the public sector ids and comm_rs are
+ * read from them, post/input.h cz_post_input_from_request). sector_size
+ * (3) is checked when set. Maps to
+ *     {"kind":"winning-post"|"window-post", "input": <the PoSt input JSON>}
  */
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kinds/curio.h"
+#include "kinds/job.h"
 #include "kinds/kinds.h"
 #include "post/input.h"
 
@@ -105,6 +116,99 @@ static void post_release(cz_kind_job_t *kj)
     kj->arg = NULL;
 }
 
+/* ---- Curio: WINNING_POST, WINDOW_POST_PARTITION ---------------------------- */
+
+/*
+ * WINNING_POST / WINDOW_POST_PARTITION -> {"kind": "winning-post" |
+ * "window-post", "input": <the PoSt input JSON, post/input.h>}. Fields
+ * (facts: curio extern/cuzk cuzk-core prover.rs prove_winning_post /
+ * prove_window_post, which hand them to proofs-api
+ * generate_winning_post_with_vanilla / generate_single_window_post_with_vanilla):
+ * registered_proof (4) abi.RegisteredPoStProof, miner_id (21) -> prover_id,
+ * randomness (22) 32 bytes, partition_index (23, window), vanilla_proofs
+ * (11) one bincode FallbackPoStSectorProof per sector, whose sector_id and
+ * comm_r are the public sectors. sector_size (3) is checked when set;
+ * sector_number (20) is not used (the sector ids are in the proofs).
+ */
+static int post_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req, cz_post_kind_t kind)
+{
+    const bool win = kind == CZ_POST_WINNING;
+    const char *pk = win ? "WINNING_POST" : "WINDOW_POST_PARTITION";
+    const char *takes = win ? "0-4 (StackedDrgWinning*V1)"
+                            : "5-9 (StackedDrgWindow*V1) or 10-14 (StackedDrgWindow*V1_1)";
+    int rc = cz__curio_no_single_vanilla(ctx, r, pk, "one bincode FallbackPoStSectorProof");
+    if (rc != CZ_OK)
+        return rc;
+    const cz_post_proof_t *proof = cz_post_proof_by_abi(r->registered_proof);
+    if (!proof)
+        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %" PRIu64 " is not a "
+                       "RegisteredPoStProof (%s takes %s)", r->registered_proof, pk, takes);
+    if (proof->kind != kind)
+        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %" PRIu64 " (%s) is a %s proof; %s "
+                       "takes %s", r->registered_proof, proof->name, win ? "WindowPoSt" :
+                       "WinningPoSt", pk, takes);
+    if (r->sector_size && r->sector_size != proof->sector_bytes)
+        return cz_fail(ctx, CZ_EINVAL, "sector_size: %" PRIu64 ", but registered_proof %" PRIu64
+                       " (%s) is for %" PRIu64 "-byte sectors", r->sector_size,
+                       r->registered_proof, proof->name, proof->sector_bytes);
+    if (win && r->partition_index)
+        return cz_fail(ctx, CZ_EINVAL, "partition_index: %u, but WinningPoSt has one partition "
+                       "(0)", r->partition_index);
+    uint8_t **v;
+    size_t *lens;
+    if ((rc = cz__curio_vanilla_arrays(ctx, r, &v, &lens)) != CZ_OK)
+        return rc;
+    cz_post_request_t pr = {
+        .registered_proof = r->registered_proof,
+        .randomness = r->randomness.data,
+        .randomness_len = r->randomness.len,
+        .miner_id = r->miner_id,
+        .partition_index = r->partition_index,
+        .nvanilla = r->n_vanilla_proofs,
+        .vanilla = (const uint8_t *const *)v,
+        .vanilla_len = lens,
+    };
+    cz_post_input_t in;
+    json_t *input = NULL;
+    rc = cz_post_input_from_request(ctx, &pr, &in);
+    free(v);
+    free(lens);
+    if (rc == CZ_OK) {
+        rc = cz_post_input_json(ctx, &in, &input);
+        cz_post_input_free(&in);
+    }
+    if (rc == CZ_OK && json_object_set_new(req, "input", input))
+        rc = cz_fail(ctx, CZ_ENOMEM, "request");
+    return rc;
+}
+
+static int winning_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+{
+    return post_map(ctx, r, req, CZ_POST_WINNING);
+}
+
+static int window_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+{
+    return post_map(ctx, r, req, CZ_POST_WINDOW);
+}
+
+static int post_name(cz_post_kind_t kind, uint64_t bytes, char *out, size_t cap)
+{
+    cz_post_params_t p;
+    int rc = cz_post_params_sector(&p, kind, bytes);
+    return rc ? rc : cz_post_params_name(out, cap, &p, "params");
+}
+
+static int winning_params_name(uint64_t bytes, char *out, size_t cap)
+{
+    return post_name(CZ_POST_WINNING, bytes, out, cap);
+}
+
+static int window_params_name(uint64_t bytes, char *out, size_t cap)
+{
+    return post_name(CZ_POST_WINDOW, bytes, out, cap);
+}
+
 static const char *const post_fields[] = { NULL };
 
 const cz_job_kind_t cz_kind_winning_post = {
@@ -113,6 +217,8 @@ const cz_job_kind_t cz_kind_winning_post = {
     .fields = post_fields,
     .prepare = winning_prepare,
     .release = post_release,
+    .curio = { .proof_kind = 4, .proof_kind_name = "WINNING_POST", .default_priority = 4,
+               .map = winning_map, .srs_family = "winning-", .params_name = winning_params_name },
 };
 
 const cz_job_kind_t cz_kind_window_post = {
@@ -122,4 +228,6 @@ const cz_job_kind_t cz_kind_window_post = {
     .fields = post_fields,
     .prepare = window_prepare,
     .release = post_release,
+    .curio = { .proof_kind = 3, .proof_kind_name = "WINDOW_POST_PARTITION", .default_priority = 3,
+               .map = window_map, .srs_family = "wpost-", .params_name = window_params_name },
 };

@@ -17,14 +17,24 @@
  * the engine's verification with the vk is the chain verifier's check.
  * The kind's state caches the partition shape by sector size (the first
  * 32GiB request runs its SHAPE synthesis, ~7 s; later ones none).
- * Deterministic (journal replay). cuzkd's gRPC door builds this input from
- * Curio's protobuf fields (daemon/grpc/curio.h, update/request.h
- * cz_update_request_json).
+ * Deterministic (journal replay).
+ *
+ * Curio (ProofKind SNAP_DEALS_UPDATE = 2, default priority 2, SRS family
+ * "snap-"): registered_proof (4, abi.RegisteredUpdateProof 0-4; it gives
+ * the sector size, which the PSProve path leaves 0), vanilla_proofs (11,
+ * one bincode PartitionProof per partition), comm_r_old / comm_r_new /
+ * comm_d_new (30-32: 32 raw bytes, as Curio's ProveUpdateCuzk and PSProve
+ * send them, or a CIDv1's bytes, update/job.h cz_update_commitment). Maps to
+ *     {"kind":"snap", "input": <the snap request JSON, update/request.h>}
  */
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kinds/curio.h"
+#include "kinds/job.h"
 #include "kinds/kinds.h"
 #include "update/job.h"
 #include "update/request.h"
@@ -95,6 +105,84 @@ static void snap_state_free(void *state)
     cz_update_shapes_free(state);
 }
 
+/* ---- Curio: SNAP_DEALS_UPDATE ----------------------------------------------- */
+
+/* Return the error of |expr|, if any. */
+#define TRY(expr)                                                                              \
+    do {                                                                                       \
+        int rc_ = (expr);                                                                      \
+        if (rc_ != CZ_OK)                                                                      \
+            return rc_;                                                                        \
+    } while (0)
+
+/* A commitment: 32 raw bytes, as Curio sends it on both its paths (ProveUpdateCuzk
+ * extracts the digests with commcid.CIDTo*CommitmentV1; PSProve has them raw), or a
+ * CIDv1's bytes, which other clients may send (update/job.h cz_update_commitment). */
+static int commitment(cz_ctx_t *ctx, uint8_t out[32], const cz_bytes_view_t *b, bool unsealed,
+                      const char *field)
+{
+    if (b->len == 0)
+        return cz_fail(ctx, CZ_EINVAL, "%s: missing (32 raw bytes, or the bytes of the %s CID)",
+                       field, unsealed ? "unsealed (CommD)" : "sealed (CommR)");
+    return cz_update_commitment(ctx, out, b->data, b->len, unsealed, field);
+}
+
+/*
+ * SNAP_DEALS_UPDATE -> {"kind": "snap", "input": <the snap request JSON,
+ * update/request.h>}. Fields (facts: curio lib/ffi/cuzk_funcs.go
+ * ProveUpdateCuzk and the PSProve path computeSnap; extern/cuzk cuzk-core
+ * prover.rs prove_snap_deals -> proofs-api
+ * generate_empty_sector_update_proof_with_vanilla): registered_proof (4)
+ * abi.RegisteredUpdateProof 0-4, vanilla_proofs (11) one bincode
+ * PartitionProof per partition, comm_r_old / comm_r_new / comm_d_new
+ * (30-32) raw 32 bytes (what Curio sends) or CIDv1 bytes. sector_size (3) is 0 on the PSProve
+ * path: the size comes from registered_proof, and a set one must agree.
+ * sector_number / miner_id (20, 21) are not part of the proof.
+ */
+static int snap_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+{
+    TRY(cz__curio_no_single_vanilla(ctx, r, "SNAP_DEALS_UPDATE", "one bincode PartitionProof"));
+    uint64_t bytes;
+    cz_update_params_t p;
+    if (cz_update_sector_bytes(r->registered_proof, &bytes) || cz_update_params_sector(&p, bytes))
+        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %" PRIu64 " is not a "
+                       "RegisteredUpdateProof (0-4: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1)",
+                       r->registered_proof);
+    if (r->sector_size && r->sector_size != bytes)
+        return cz_fail(ctx, CZ_EINVAL, "sector_size: %" PRIu64 ", but registered_proof %" PRIu64
+                       " is for %" PRIu64 "-byte sectors", r->sector_size, r->registered_proof,
+                       bytes);
+    if (r->n_vanilla_proofs != p.partitions)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs: %zu, but registered_proof %" PRIu64
+                       " (%" PRIu64 "-byte sectors) has %u partition%s: one bincode "
+                       "PartitionProof each", r->n_vanilla_proofs, r->registered_proof, bytes,
+                       p.partitions, p.partitions > 1 ? "s" : "");
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+        if (r->vanilla_proofs[i].len == 0)
+            return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs[%zu]: empty (a bincode PartitionProof)",
+                           i);
+    cz_update_request_t u = { .registered_proof = r->registered_proof };
+    TRY(commitment(ctx, u.comm_r_old, &r->comm_r_old, false, "comm_r_old"));
+    TRY(commitment(ctx, u.comm_r_new, &r->comm_r_new, false, "comm_r_new"));
+    TRY(commitment(ctx, u.comm_d_new, &r->comm_d_new, true, "comm_d_new"));
+    TRY(cz__curio_vanilla_arrays(ctx, r, &u.proofs, &u.lens));
+    u.nproofs = r->n_vanilla_proofs;
+    json_t *input = NULL;
+    int rc = cz_update_request_json(ctx, &u, &input);
+    free(u.proofs);   /* borrowed pointers: not cz_update_request_free */
+    free(u.lens);
+    if (rc == CZ_OK && json_object_set_new(req, "input", input))
+        rc = cz_fail(ctx, CZ_ENOMEM, "request");
+    return rc;
+}
+
+static int snap_params_name(uint64_t bytes, char *out, size_t cap)
+{
+    cz_update_params_t p;
+    int rc = cz_update_params_sector(&p, bytes);
+    return rc ? rc : cz_update_params_filename(out, cap, &p, "params");
+}
+
 static const char *const snap_fields[] = { NULL };
 
 const cz_job_kind_t cz_kind_snap = {
@@ -105,4 +193,6 @@ const cz_job_kind_t cz_kind_snap = {
     .release = snap_release,
     .state_new = snap_state_new,
     .state_free = snap_state_free,
+    .curio = { .proof_kind = 2, .proof_kind_name = "SNAP_DEALS_UPDATE", .default_priority = 2,
+               .map = snap_map, .srs_family = "snap-", .params_name = snap_params_name },
 };

@@ -1,49 +1,81 @@
 /*
- * kinds/kinds.c — the kind table and the "circuit" kind (see kinds/kinds.h).
+ * kinds/kinds.c — the library's kind table and what every door asks of a
+ * table: find by name, by ProofKind, list, register (see kinds/kinds.h).
+ * Each kind lives in its own file (kind_circuit.c, kind_porep.c, ...).
  */
 #include "kinds/kinds.h"
 
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "circuits/registry.h"
-#include "core/json_error.h"
+/* ---- the built-in table: add new kinds here ------------------------------ */
 
-/* ---- the table: add new kinds here --------------------------------------- */
-
-static const cz_job_kind_t *const kinds[] = {
-    &cz_kind_circuit,
-    &cz_kind_porep_c2,   /* PoRep C2: input = C1 JSON (src/kinds/kind_porep.c) */
-    &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/kind_post.c) */
-    &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/kind_post.c) */
-    &cz_kind_snap,       /* SnapDeals update: input = snap request (src/kinds/kind_snap.c) */
+static const cz_kinds_t builtin = {
+    {
+        &cz_kind_circuit,      /* registry circuits: toy, bench (src/kinds/kind_circuit.c) */
+        &cz_kind_porep_c2,     /* PoRep C2: input = C1 JSON (src/kinds/kind_porep.c) */
+        &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/kind_post.c) */
+        &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/kind_post.c) */
+        &cz_kind_snap,         /* SnapDeals update: input = snap request (src/kinds/kind_snap.c) */
+    },
+    5,
 };
 
-_Static_assert(sizeof kinds / sizeof kinds[0] <= CZ_MAX_KINDS, "raise CZ_MAX_KINDS");
+const cz_kinds_t *cz_kinds_builtin(void) { return &builtin; }
 
-const cz_job_kind_t *cz_kind_find(const char *name, size_t *index)
+int cz_kinds_register(cz_kinds_t *t, cz_ctx_t *ctx, const cz_job_kind_t *k)
 {
-    for (size_t i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++) {
-        if (!strcmp(kinds[i]->name, name)) {
+    if (!k || !k->name || !*k->name || !k->prepare || !k->release)
+        return cz_fail(ctx, CZ_EINVAL, "kind: a kind needs a name, prepare and release");
+    if (cz_kinds_find(t, k->name, NULL))
+        return cz_fail(ctx, CZ_EINVAL, "kind %s: already in the table", k->name);
+    const cz_kind_curio_t *c = &k->curio;
+    if (c->proof_kind && (!c->map || !c->proof_kind_name))
+        return cz_fail(ctx, CZ_EINVAL, "kind %s: ProofKind %d without a name or a map", k->name,
+                       c->proof_kind);
+    if (c->proof_kind && cz_kinds_by_proof_kind(t, c->proof_kind))
+        return cz_fail(ctx, CZ_EINVAL, "kind %s: ProofKind %d is already %s's", k->name,
+                       c->proof_kind, cz_kinds_by_proof_kind(t, c->proof_kind)->name);
+    if (c->srs_family && !c->params_name)
+        return cz_fail(ctx, CZ_EINVAL, "kind %s: SRS family %s without params_name", k->name,
+                       c->srs_family);
+    for (size_t i = 0; c->srs_family && i < t->n; i++)
+        if (t->kind[i]->curio.srs_family && !strcmp(t->kind[i]->curio.srs_family, c->srs_family))
+            return cz_fail(ctx, CZ_EINVAL, "kind %s: SRS family %s is already %s's", k->name,
+                           c->srs_family, t->kind[i]->name);
+    if (t->n >= CZ_MAX_KINDS)
+        return cz_fail(ctx, CZ_ERANGE, "kind %s: the table is full (%d kinds)", k->name,
+                       CZ_MAX_KINDS);
+    t->kind[t->n++] = k;
+    return CZ_OK;
+}
+
+const cz_job_kind_t *cz_kinds_find(const cz_kinds_t *t, const char *name, size_t *index)
+{
+    for (size_t i = 0; name && i < t->n; i++) {
+        if (!strcmp(t->kind[i]->name, name)) {
             if (index)
                 *index = i;
-            return kinds[i];
+            return t->kind[i];
         }
     }
     return NULL;
 }
 
-size_t cz_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
-const cz_job_kind_t *cz_kind_at(size_t i) { return i < cz_kind_count() ? kinds[i] : NULL; }
-const char *cz_kind_name(size_t i) { return i < cz_kind_count() ? kinds[i]->name : NULL; }
-const char *cz_kind_summary(size_t i) { return i < cz_kind_count() ? kinds[i]->summary : NULL; }
+const cz_job_kind_t *cz_kinds_by_proof_kind(const cz_kinds_t *t, int proof_kind)
+{
+    for (size_t i = 0; proof_kind > 0 && i < t->n; i++)
+        if (t->kind[i]->curio.proof_kind == proof_kind)
+            return t->kind[i];
+    return NULL;
+}
 
-const char *cz_kind_names(char *buf, size_t cap)
+const char *cz_kinds_names(const cz_kinds_t *t, char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < cz_kind_count() && used < cap; i++) {
-        int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", kinds[i]->name);
+    for (size_t i = 0; i < t->n && used < cap; i++) {
+        int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", t->kind[i]->name);
         if (n < 0)
             break;
         used += (size_t)n;
@@ -51,113 +83,8 @@ const char *cz_kind_names(char *buf, size_t cap)
     return buf;
 }
 
-/* ---- "circuit" ---------------------------------------------------------- */
+/* ---- cuzk.h: the built-in kinds ------------------------------------------- */
 
-typedef struct {
-    cz_circuit_t circuit;
-    uint64_t seed;
-} circuit_job;
-
-static int circuit_synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
-{
-    const circuit_job *j = arg;
-    return cz_circuit_witness(ctx, &j->circuit, j->seed * 1000 + partition + 1, out);
-}
-
-static int get_seed(cz_ctx_t *ctx, const json_t *v, const char *where, uint64_t *out)
-{
-    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-        json_integer_value(v) > (json_int_t)(UINT64_MAX / 2000))
-        return cz_fail(ctx, CZ_EINVAL, "%s: must be an integer in [0, 2^63/1000)", where);
-    *out = (uint64_t)json_integer_value(v);
-    return CZ_OK;
-}
-
-static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
-                           size_t input_len, cz_kind_job_t *out)
-{
-    (void)state;
-    memset(out, 0, sizeof *out);
-    const json_t *jc = json_object_get(req, "circuit");
-    if (!json_is_string(jc))
-        return cz_fail(ctx, CZ_EINVAL, "circuit: required, a string like \"bench:4096\" or \"toy\"");
-    circuit_job *j = calloc(1, sizeof *j);
-    if (!j)
-        return cz_fail(ctx, CZ_ENOMEM, "job");
-    j->seed = 1;
-    int rc = cz_circuit_parse(ctx, json_string_value(jc), &j->circuit);
-    if (rc != CZ_OK) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
-        cz_fail(ctx, CZ_EINVAL, "circuit: %s", msg);
-    } else if (j->circuit.kind != CZ_CIRCUIT_TOY && j->circuit.kind != CZ_CIRCUIT_BENCH) {
-        /* their shape alone takes a synthesis pass, and their witness needs an input:
-         * they belong to their own kind (porep-c2), not to this one */
-        rc = cz_fail(ctx, CZ_EINVAL, "circuit: '%.64s': the circuit kind takes toy[:X] and bench:N; "
-                                     "PoRep partitions are proved with their own kind (C1 input)",
-                     json_string_value(jc));
-    }
-    const json_t *jp = json_object_get(req, "partitions");
-    out->partitions = 1;
-    if (rc == CZ_OK && jp) {
-        if (!json_is_integer(jp) || json_integer_value(jp) < 1 || json_integer_value(jp) > 1 << 20)
-            rc = cz_fail(ctx, CZ_EINVAL, "partitions: must be a positive integer");
-        else
-            out->partitions = (size_t)json_integer_value(jp);
-    }
-    const json_t *js = json_object_get(req, "seed");
-    if (rc == CZ_OK && js)
-        rc = get_seed(ctx, js, "seed", &j->seed);
-    if (rc == CZ_OK && input) {
-        json_error_t err;
-        char what[160];
-        json_t *in = json_loadb(input, input_len, JSON_REJECT_DUPLICATES, &err);
-        if (!in)
-            rc = cz_fail(ctx, CZ_EFORMAT, "input: not JSON (line %d, column %d: %s)", err.line,
-                         err.column, cz_json_error_what(&err, what, sizeof what));
-        else if (!json_is_object(in))
-            rc = cz_fail(ctx, CZ_EFORMAT, "input: not a JSON object {\"seed\": N}");
-        void *it = json_is_object(in) ? json_object_iter(in) : NULL;
-        for (; it && rc == CZ_OK; it = json_object_iter_next(in, it)) {
-            const char *key = json_object_iter_key(it);
-            if (strcmp(key, "seed"))   /* the key is not echoed: the input may be a file's */
-                rc = cz_fail(ctx, CZ_EINVAL, "input: an unknown field (the circuit kind's input "
-                                             "takes only seed)");
-            else
-                rc = get_seed(ctx, json_object_iter_value(it), "input.seed", &j->seed);
-        }
-        json_decref(in);
-    }
-    size_t rows = 0, ni = 0, na = 0, pc[3] = { 0 };
-    if (rc == CZ_OK)
-        rc = cz_circuit_shape(ctx, &j->circuit, &rows, &ni, &na, pc);
-    if (rc != CZ_OK) {
-        free(j);
-        return rc;
-    }
-    size_t m = 1;
-    while (m < rows)
-        m <<= 1;
-    out->shape = (cz_params_shape_t){ ni, na, m, pc[0], pc[1], pc[2] };
-    out->rows = rows;
-    out->synthesize = circuit_synth;
-    out->arg = j;
-    snprintf(out->summary, sizeof out->summary, "%s x%zu", j->circuit.id, out->partitions);
-    return CZ_OK;
-}
-
-static void circuit_release(cz_kind_job_t *job)
-{
-    free(job->arg);
-    job->arg = NULL;
-}
-
-static const char *const circuit_fields[] = { "circuit", "partitions", "seed", NULL };
-
-const cz_job_kind_t cz_kind_circuit = {
-    .name = "circuit",
-    .summary = "a registry circuit (bench:N, toy[:X]) with N partitions and a seed",
-    .fields = circuit_fields,
-    .prepare = circuit_prepare,
-    .release = circuit_release,
-};
+size_t cz_kind_count(void) { return builtin.n; }
+const char *cz_kind_name(size_t i) { return i < builtin.n ? builtin.kind[i]->name : NULL; }
+const char *cz_kind_summary(size_t i) { return i < builtin.n ? builtin.kind[i]->summary : NULL; }

@@ -9,13 +9,33 @@
  * resolution and cache, engine, results); cuzkd adds request ids and the
  * journal.
  *
- * THE HOOK. Kinds live in one table in kinds/kinds.c, keyed by name:
+ * THE HOOK. A kind is one cz_job_kind_t, written in its own file (e.g.
+ * src/kinds/kind_porep.c); the library's built-in kinds are one table,
+ * kinds/kinds.c:
  *
- *     static const cz_job_kind_t *const kinds[] = { &cz_kind_circuit, ... };
+ *     static const cz_kinds_t builtin = { { &cz_kind_circuit, ... }, 5 };
  *
- * To add one (the PoRep C2 kind: input = the C1 JSON), write a
- * cz_job_kind_t in its own file (e.g. src/kinds/kind_porep.c):
- *   - name        "porep-c2" (what clients put in "kind")
+ * A prover takes its kinds from a cz_kinds_t handed to it at creation (a
+ * copy: api/internal.h cz__prover_new_with; NULL: cz_kinds_builtin()), and
+ * so does cuzkd (cz_dconfig_t.kinds). No table is a hidden global that
+ * changes: the built-in one is const, and a program (a test) that wants
+ * one more kind copies it and registers the kind on its copy:
+ *
+ *     cz_kinds_t t = *cz_kinds_builtin();
+ *     cz_kinds_register(&t, ctx, &my_kind);     (checked: name, hooks, clashes)
+ *
+ * Why a table value and not a registry object: it is the smallest thing
+ * that lets a test add a kind without a global that changes. The prover
+ * keeps its own copy (so the caller's may go), states are per prover and
+ * by table index, and the doors reach the prover's table (cuzk.h
+ * cz_prover_kind_*, cuzkd's cz_server_kinds), never a file-level one.
+ *
+ * To add a built-in kind: write src/kinds/kind_NAME.c (its cz_job_kind_t
+ * and everything it needs: prepare, release, state, its Curio mapping) and
+ * list it in kinds/CMakeLists.txt; declare it below; add it to the table in
+ * kinds/kinds.c. Nothing else changes.
+ *
+ * A kind says, besides its name and one-line summary:
  *   - fields      the request keys it reads besides the common ones
  *                 (kind, params, input, input_path, priority, request_id);
  *                 any other key is refused with 400 naming it
@@ -42,8 +62,26 @@
  *                 partition shapes by sector size); made at start, handed
  *                 to every prepare, freed at stop. It must be thread-safe.
  *   - stats()     optional: the state's cache hits and lookups (metrics).
- * and add it to the table. Nothing else changes: every door (the library,
- * the CLI, cuzkd's HTTP and gRPC) takes the new kind by its name.
+ *   - curio       optional (zero: the kind has no ProofKind): its Curio
+ *                 mapping (cz_kind_curio_t below): the cuzk.v1 ProofKind
+ *                 number and name, the default priority, the function
+ *                 that turns a SubmitProofRequest (cz_curio_request_t,
+ *                 free of protobuf types) into this kind's request JSON
+ *                 (bincode, sector and partition checks live there), and
+ *                 Curio's SRS circuit-id family with the params name of a
+ *                 sector size.
+ * What each door then takes from the table, with nothing to change in it:
+ *   - the library (cz_prover_submit by name; cz_prover_kind_count/name/
+ *     summary list the prover's kinds);
+ *   - cuzkd's HTTP API (submit {"kind": name}; /v1/status "kinds"; the
+ *     per-kind metrics; the "known kinds" of its messages);
+ *   - cuzkd's gRPC door (daemon/grpc/curio.c: ProofKind -> kind by number,
+ *     GetStatus's queues, PreloadSRS / EvictSRS circuit ids);
+ *   - the CLI (cli/kind_door.c: `--kind` of prove / setup / verify lists
+ *     the table; a kind without a CLI pipeline of its own is proved by
+ *     `cuzk prove --kind NAME` through an in-process prover).
+ * tests/kinds/test_kinds.c registers a toy kind (tests/kinds/kind_toy.c) and
+ * proves through every door with it.
  *
  * Thread-safety: prepare and release are called from any thread, several
  * jobs at once (prepare of two submits runs concurrently: the state must
@@ -56,19 +94,60 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk.h"
-#include "engine/engine.h"
+#include "core/ctx.h"
 
-typedef struct cz_kind_job {
-    size_t partitions;            /* >= 1 */
-    cz_params_shape_t shape;      /* the params must match it (checked at load) */
-    size_t rows;                  /* constraint rows, for the memory estimate */
-    char default_params[256];     /* params name when the request has none ("" = required) */
-    char summary[128];            /* shown in status ("bench:4096 x2") */
-    cz_job_synth_fn *synthesize;  /* witness of one partition */
-    void *arg;                    /* owned by the kind */
-} cz_kind_job_t;
+/* What prepare builds for the engine: kinds/job.h (a kind's file and the
+ * prover include it; a door needs only this header). */
+typedef struct cz_kind_job cz_kind_job_t;
+
+/* A byte string borrowed from the caller. */
+typedef struct cz_bytes_view {
+    const uint8_t *data;
+    size_t len;
+} cz_bytes_view_t;
+
+/*
+ * Curio's SubmitProofRequest (daemon/grpc/proving.proto, field numbers in
+ * brackets) as plain C, so kinds map it without protobuf types. proto3:
+ * 0 / empty means unset. Every pointer is borrowed for the map call.
+ */
+typedef struct cz_curio_request {
+    int proof_kind;                       /* (2) */
+    uint64_t sector_size;                 /* (3) */
+    uint64_t registered_proof;            /* (4) */
+    cz_bytes_view_t vanilla_proof;        /* (10) PoRep's C1 wrapper */
+    const cz_bytes_view_t *vanilla_proofs;   /* (11) */
+    size_t n_vanilla_proofs;
+    uint64_t sector_number;               /* (20) */
+    uint64_t miner_id;                    /* (21) */
+    cz_bytes_view_t randomness;           /* (22) */
+    uint32_t partition_index;             /* (23) */
+    cz_bytes_view_t comm_r_old, comm_r_new, comm_d_new;   /* (30-32) */
+} cz_curio_request_t;
+
+/*
+ * A kind's Curio mapping (the gRPC door): zero when it has no ProofKind.
+ *   map          add the kind's fields to |req| (which holds "kind",
+ *                "priority" and maybe "request_id"): usually "input", the
+ *                same input JSON the HTTP API takes for the kind, so gRPC
+ *                jobs are journaled and replayed like any other. Errors:
+ *                CZ_EINVAL / CZ_EFORMAT naming the field, CZ_ENOMEM.
+ *                Pure; thread-safe.
+ *   srs_family   Curio's CircuitId prefix ("porep-"): PreloadSRS of
+ *                FAMILY-SIZE (SIZE 2k, 8m, 512m, 32g, 64g) loads
+ *                params_name(that size); NULL: none.
+ */
+typedef struct cz_kind_curio {
+    int proof_kind;                 /* cuzk.v1 ProofKind number; 0: none */
+    const char *proof_kind_name;    /* "POREP_SEAL_COMMIT": GetStatus's queue name */
+    int default_priority;           /* for PRIORITY_UNSPECIFIED (1 LOW .. 4 CRITICAL) */
+    int (*map)(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req);
+    const char *srs_family;
+    int (*params_name)(uint64_t sector_bytes, char *out, size_t cap);
+} cz_kind_curio_t;
 
 typedef struct cz_job_kind {
     const char *name;
@@ -81,20 +160,38 @@ typedef struct cz_job_kind {
     int (*state_new)(void **out);     /* may be NULL */
     void (*state_free)(void *state);
     void (*stats)(void *state, size_t *hits, size_t *lookups);   /* may be NULL */
+    cz_kind_curio_t curio;        /* zero: not one of Curio's ProofKinds */
 } cz_job_kind_t;
 
-/* The most kinds the table may hold (the daemon keeps a state per kind). */
+/* The most kinds a table may hold (the prover keeps a state per kind). */
 #define CZ_MAX_KINDS 8
 
-/* The kind named |name|, or NULL; *index (may be NULL) its table index. */
-const cz_job_kind_t *cz_kind_find(const char *name, size_t *index);
-/* All kinds (for the status endpoint and error messages); cz_kind_count is in cuzk.h. */
-const cz_job_kind_t *cz_kind_at(size_t i);
-/* Every registered kind's name, ", "-separated, into |buf| (cut to |cap|); returns |buf|. */
-const char *cz_kind_names(char *buf, size_t cap);
+/* A kind table: kind[0 .. n). A value: copy it, register on the copy. */
+typedef struct cz_kinds {
+    const cz_job_kind_t *kind[CZ_MAX_KINDS];
+    size_t n;
+} cz_kinds_t;
+
+/* The library's kinds (circuit, porep-c2, winning-post, window-post, snap). Never NULL. */
+const cz_kinds_t *cz_kinds_builtin(void);
+/*
+ * Add |k| (borrowed: it must outlive every prover made with |t|) to |t|.
+ * CZ_EINVAL, naming the problem, when k has no name, prepare or release,
+ * when its name, its ProofKind or its SRS family is already in |t|, or a
+ * ProofKind without a map; CZ_ERANGE when |t| is full. Not thread-safe
+ * (a table is built before it is handed out).
+ */
+int cz_kinds_register(cz_kinds_t *t, cz_ctx_t *ctx, const cz_job_kind_t *k);
+/* The kind named |name| in |t|, or NULL; *index (may be NULL) its index. */
+const cz_job_kind_t *cz_kinds_find(const cz_kinds_t *t, const char *name, size_t *index);
+/* The kind of ProofKind |proof_kind| (> 0) in |t|, or NULL. */
+const cz_job_kind_t *cz_kinds_by_proof_kind(const cz_kinds_t *t, int proof_kind);
+/* Every kind's name in |t|, ", "-separated, into |buf| (cut to |cap|); returns |buf|. */
+const char *cz_kinds_names(const cz_kinds_t *t, char *buf, size_t cap);
 
 /*
- * "circuit": a toy or bench circuit of the registry (circuits/registry.h);
+ * "circuit": a toy or bench circuit of the registry (kinds/kind_circuit.c,
+ *   circuits/registry.h);
  *   porep:SIZE is refused here (it needs a C1 input: the porep-c2 kind).
  *   circuit     "bench:N" or "toy[:X]" (required)
  *   partitions  1.. (default 1)
@@ -123,8 +220,8 @@ extern const cz_job_kind_t cz_kind_snap;
  */
 extern const cz_job_kind_t cz_kind_winning_post;
 extern const cz_job_kind_t cz_kind_window_post;
-/* cuzkd's gRPC door turns Curio's WINNING_POST / WINDOW_POST_PARTITION /
- * SNAP_DEALS_UPDATE fields into these kinds' input JSON (daemon/grpc/curio.h),
- * so its jobs are journaled and replayed like the HTTP door's. */
+/* Each of porep-c2, winning-post, window-post and snap maps its ProofKind
+ * (POREP_SEAL_COMMIT, WINNING_POST, WINDOW_POST_PARTITION, SNAP_DEALS_UPDATE)
+ * in its own file; the fields each reads are listed there. */
 
 #endif /* CUZK_KINDS_KINDS_H */

@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "circuits/porep/stacked.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "porep/porep.h"
 #include "porep/trees.h"
 

@@ -35,7 +35,7 @@
 
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 #define CZ_SDR_DRG_DEGREE 6u
 #define CZ_SDR_EXP_DEGREE 8u

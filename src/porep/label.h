@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "porep/graph.h"
 
 #define CZ_SDR_TOTAL_PARENTS 37u

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "circuits/porep/stacked.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 
 /* How a registered proof's PoRep challenges are chosen (challenges_synth.c). */

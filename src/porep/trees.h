@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 #include "gadgets/por.h"
 

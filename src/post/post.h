@@ -59,7 +59,7 @@
 #include <stdint.h>
 
 #include "circuits/post/fallback.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 /* ---- registered proofs ------------------------------------------------------------- */
 

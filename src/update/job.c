@@ -56,7 +56,7 @@ int cz_update_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size
     const uint64_t want_codec = unsealed ? 0xf101 : 0xf102, want_mh = unsealed ? 0x1012 : 0xb401;
     uint64_t version, codec, mh, mlen;
     size_t pos = 0;
-    if (!in || uvarint(in, len, &pos, &version) || uvarint(in, len, &pos, &codec) ||
+    if (uvarint(in, len, &pos, &version) || uvarint(in, len, &pos, &codec) ||
         uvarint(in, len, &pos, &mh) || uvarint(in, len, &pos, &mlen))
         return cz_fail(ctx, CZ_EFORMAT, "snap: %s: %zu bytes, neither 32 raw bytes nor a CID",
                        what, len);

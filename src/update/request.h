@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 
 typedef struct {
     uint64_t registered_proof;

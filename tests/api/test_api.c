@@ -6,8 +6,10 @@
  * witness with the pairing); params that do not fit fail the job with a
  * message; cancel; forget; the params cache by name; freeing a prover
  * with jobs queued; concurrent submits prepare at once (a fault callback
- * at the PREPARE site holds each until all are inside). The params (toy circuit, seeded setup) are written to
- * a temporary params_dir, as a user's would be. Also run under TSan.
+ * at the PREPARE site holds each until all are inside); the reserved
+ * tails of the structs that grow (zeroed on output, refused non-zero on
+ * input). The params (toy circuit, seeded setup) are written to a
+ * temporary params_dir, as a user's would be. Also run under TSan.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -349,6 +351,101 @@ CZ_TEST(params_by_name)
     cz_prover_free(p);
 }
 
+/* ---- structs that grow (cuzk.h) ------------------------------------------------- */
+
+static bool words_zero(const uint64_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (w[i])
+            return false;
+    return true;
+}
+#define RESERVED_ZERO(s) words_zero((s).reserved, sizeof (s).reserved / sizeof *(s).reserved)
+
+/* Every struct the library writes comes back with its reserved tail zero,
+ * whatever the caller's memory held: a field carved from it later reads 0
+ * ("not reported") in a program run against this library. */
+CZ_TEST(output_structs_zero_their_reserved_tail)
+{
+    cz_prover_t *p = new_prover();
+    REQUIRE(p);
+    cz_error_t err;
+    cz_params_item_t it, list[2];
+    cz_prover_stats_t st;
+    cz_prover_info_t pi;
+    cz_device_memory_t mem;
+    cz_job_info_t info;
+    memset(&err, 0xa5, sizeof err);
+    memset(&it, 0xa5, sizeof it);
+    memset(list, 0xa5, sizeof list);
+    memset(&st, 0xa5, sizeof st);
+    memset(&pi, 0xa5, sizeof pi);
+    memset(&mem, 0xa5, sizeof mem);
+    memset(&info, 0xa5, sizeof info);
+    CHECK_OK(cz_prover_params_preload(p, "toy", &it, &err));
+    CHECK(RESERVED_ZERO(err));
+    CHECK(RESERVED_ZERO(it));
+    CHECK_EQ_U64(cz_prover_params_list(p, list, 2), 1);
+    CHECK(RESERVED_ZERO(list[0]));
+    cz_prover_stats(p, &st);
+    CHECK(RESERVED_ZERO(st));
+    cz_prover_info(p, &pi);
+    CHECK(RESERVED_ZERO(pi));
+    CHECK_OK(cz_prover_device_memory(p, 0, &mem));
+    CHECK(RESERVED_ZERO(mem));
+    cz_job_request_t r;
+    cz_job_request_init(&r, "circuit", NULL, 0);
+    r.fields = "{\"circuit\":\"toy\"}";
+    r.params = "toy";
+    uint64_t id = 0;
+    memset(&err, 0xa5, sizeof err);
+    CHECK_OK(cz_prover_submit(p, &r, &id, &err));
+    CHECK_OK(cz_prover_wait(p, id, -1, &info, NULL));
+    CHECK(RESERVED_ZERO(info));
+    CHECK(RESERVED_ZERO(info.t));
+    memset(&err, 0xa5, sizeof err);
+    CHECK_EQ_INT(cz_prover_status(p, id + 100, &info, &err), CZ_ENOTFOUND);
+    CHECK(RESERVED_ZERO(err));   /* an error message is written, the tail zeroed */
+    cz_prover_free(p);
+}
+
+/* A caller-filled struct with a non-zero reserved word is refused (it may
+ * carry a field of a newer header), and the message says what to do. */
+CZ_TEST(input_structs_refuse_a_reserved_word)
+{
+    make_params_dir();
+    cz_error_t err;
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    CHECK(RESERVED_ZERO(cfg));
+    cfg.backend = "cpu";
+    cfg.params_dir = dir;
+    cfg.reserved[3] = 1;
+    cz_prover_t *p = (cz_prover_t *)&cfg;   /* not NULL: new must set it */
+    CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
+    CHECK(p == NULL);
+    CHECK(strstr(err.message, "cz_prover_config_init") != NULL);
+
+    p = new_prover();
+    REQUIRE(p);
+    cz_job_request_t r;
+    cz_job_request_init(&r, "circuit", NULL, 0);
+    CHECK(RESERVED_ZERO(r));
+    r.fields = "{\"circuit\":\"toy\"}";
+    r.params = "toy";
+    r.reserved[7] = 1;
+    refused(p, &r, CZ_EINVAL, "cz_job_request_init");
+    cz_prover_free(p);
+
+    cz_porep_public_t pub;
+    memset(&pub, 0, sizeof pub);
+    pub.sector_size = 2048;
+    pub.reserved[0] = 1;
+    uint8_t proof[192] = { 0 };
+    CHECK_EQ_INT(cz_porep_c2_verify(NULL, dir, &pub, proof, sizeof proof, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "reserved") != NULL);
+}
+
 /* Jobs still queued or running when the prover is freed: no leak, no hang (ASan/TSan). */
 CZ_TEST(free_with_jobs_in_flight)
 {
@@ -456,7 +553,7 @@ CZ_TEST(submits_prepare_concurrently)
     cfg.params_dir = dir;
     cz_prover_t *p = NULL;
     cz_error_t err;
-    REQUIRE(cz__prover_new_with_fault(&p, &cfg, &f, &err) == CZ_OK);
+    REQUIRE(cz__prover_new_with(&p, &cfg, &f, NULL, &err) == CZ_OK);
     pthread_t th[PREPARERS];
     submitter_t sub[PREPARERS];
     for (int i = 0; i < PREPARERS; i++) {

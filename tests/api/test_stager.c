@@ -167,7 +167,7 @@ static cz_prover_t *new_prover(cz_fault_t *f)
     cfg.log_level = CZ_LOG_LEVEL_ERROR;
     cz_prover_t *p = NULL;
     cz_error_t err;
-    if (cz__prover_new_with_fault(&p, &cfg, f, &err) != CZ_OK)
+    if (cz__prover_new_with(&p, &cfg, f, NULL, &err) != CZ_OK)
         fprintf(stderr, "cz_prover_new: %s\n", err.message);
     return p;
 }

@@ -55,7 +55,7 @@ static void map_submit(const Cuzk__V1__SubmitProofRequest *r)
     cz_ctx_t *ctx = NULL;
     check(cz_ctx_new(&ctx, NULL, 1) == CZ_OK, "ctx");
     json_t *req = NULL;
-    int rc = cz__grpc_job_request(ctx, r, &req);
+    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, &req);
     if (rc == CZ_OK) {
         check(json_is_object(req), "a mapped request is an object");
         check(json_is_string(json_object_get(req, "kind")), "it names its kind");
@@ -77,7 +77,7 @@ static void map_circuit_id(const char *id)
     cz_ctx_t *ctx = NULL;
     check(cz_ctx_new(&ctx, NULL, 1) == CZ_OK, "ctx");
     char name[256];
-    if (cz__grpc_params_name(ctx, id, name, sizeof name) != CZ_OK)
+    if (cz__grpc_params_name(ctx, cz_kinds_builtin(), id, name, sizeof name) != CZ_OK)
         check(*cz_ctx_message(ctx) != '\0', "a refused circuit_id says why");
     cz_ctx_free(ctx);
 }

@@ -13,6 +13,8 @@
 #include "core/hex.h"
 #include "cz_test.h"
 #include "daemon/grpc/curio.h"
+#include "kinds/curio.h"
+#include "kinds/job.h"
 #include "kinds/kinds.h"
 #include "post/input.h"
 
@@ -78,7 +80,7 @@ static int map(const Cuzk__V1__SubmitProofRequest *r, json_t **out, const char *
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_ENOMEM;
-    int rc = cz__grpc_job_request(ctx, r, out);
+    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, out);
     if (rc != CZ_OK && needle && !strstr(cz_ctx_message(ctx), needle)) {
         fprintf(stderr, "  message '%s' does not say '%s'\n", cz_ctx_message(ctx), needle);
         rc = CZ_EINTERNAL;
@@ -204,7 +206,7 @@ CZ_TEST(post_maps_to_the_post_input_the_kind_prepares)
             CHECK_MEM_EQ(back.vanilla[i], in.vanilla[i], in.vanilla_len[i]);
         }
         /* and the kind takes it (the daemon's prepare at submit) */
-        const cz_job_kind_t *k = cz_kind_find(vec[t].job, NULL);
+        const cz_job_kind_t *k = cz_kinds_find(cz_kinds_builtin(), vec[t].job, NULL);
         REQUIRE(k != NULL);
         cz_kind_job_t kj;
         CHECK_OK(k->prepare(NULL, NULL, req, text, strlen(text), &kj));
@@ -417,14 +419,27 @@ CZ_TEST(snap_refusals_name_the_field)
 
 CZ_TEST(kind_table)
 {
-    CHECK_EQ_STR(cz__grpc_queue_name("porep-c2"), "POREP_SEAL_COMMIT");
-    CHECK_EQ_STR(cz__grpc_queue_name("snap"), "SNAP_DEALS_UPDATE");
-    CHECK_EQ_STR(cz__grpc_queue_name("window-post"), "WINDOW_POST_PARTITION");
-    CHECK_EQ_STR(cz__grpc_queue_name("winning-post"), "WINNING_POST");
-    CHECK_EQ_STR(cz__grpc_queue_name("circuit"), "circuit");
-    CHECK_EQ_INT((int)cz__grpc_kind_count(), 4);
+    CHECK_EQ_STR(cz__grpc_queue_name(cz_kinds_builtin(), "porep-c2"), "POREP_SEAL_COMMIT");
+    CHECK_EQ_STR(cz__grpc_queue_name(cz_kinds_builtin(), "snap"), "SNAP_DEALS_UPDATE");
+    CHECK_EQ_STR(cz__grpc_queue_name(cz_kinds_builtin(), "window-post"), "WINDOW_POST_PARTITION");
+    CHECK_EQ_STR(cz__grpc_queue_name(cz_kinds_builtin(), "winning-post"), "WINNING_POST");
+    CHECK_EQ_STR(cz__grpc_queue_name(cz_kinds_builtin(), "circuit"), "circuit");
+    CHECK_EQ_INT((int)cz__grpc_kind_count(cz_kinds_builtin()), 4);
+    /* the kinds' ProofKind numbers are the proto's */
+    static const struct { const char *kind; int pk; } pks[] = {
+        { "porep-c2", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT },
+        { "snap", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE },
+        { "window-post", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION },
+        { "winning-post", CUZK__V1__PROOF_KIND__WINNING_POST },
+    };
+    for (size_t i = 0; i < sizeof pks / sizeof *pks; i++) {
+        CHECK_EQ_INT(cz_kinds_find(cz_kinds_builtin(), pks[i].kind, NULL)->curio.proof_kind,
+                     pks[i].pk);
+        CHECK_EQ_STR(cz__grpc_kind_name(cz_kinds_builtin(), i),
+                     cz__grpc_queue_name(cz_kinds_builtin(), pks[i].kind));
+    }
     /* every ProofKind maps to a job kind the daemon has */
-    for (size_t i = 0; i < cz__grpc_kind_count(); i++) {
+    for (size_t i = 0; i < cz__grpc_kind_count(cz_kinds_builtin()); i++) {
         Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
         r.proof_kind = (Cuzk__V1__ProofKind)(i + 1);
         json_t *req = NULL;
@@ -461,14 +476,14 @@ CZ_TEST(circuit_ids)
     };
     char name[256];
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++) {
-        CHECK_OK(cz__grpc_params_name(ctx, vec[i][0], name, sizeof name));
+        CHECK_OK(cz__grpc_params_name(ctx, cz_kinds_builtin(), vec[i][0], name, sizeof name));
         CHECK_EQ_STR(name, vec[i][1]);
     }
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, "porep-3k", name, sizeof name), CZ_EINVAL);
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, "wpost-32G", name, sizeof name), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "porep-3k", name, sizeof name), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "wpost-32G", name, sizeof name), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "wpost- takes 2k, 8m, 512m, 32g or 64g") != NULL);
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, "snap-", name, sizeof name), CZ_EINVAL);
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, "", name, sizeof name), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "snap-", name, sizeof name), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "", name, sizeof name), CZ_EINVAL);
     cz_ctx_free(ctx);
 }
 

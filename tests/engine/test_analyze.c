@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cz_test.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "engine/analyze.h"
 #include "engine/svg.h"
 #include "engine/timeline.h"

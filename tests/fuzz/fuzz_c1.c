@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "porep/c1.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

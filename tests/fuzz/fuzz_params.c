@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "post/post.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 
 /* ---- device discovery and memory -------------------------------------- */

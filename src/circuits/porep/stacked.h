@@ -57,7 +57,7 @@
 #include <stdint.h>
 
 #include "cs/cs.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 
 /* DRG base degree, expansion degree, parents per label (RFP drgraph.rs

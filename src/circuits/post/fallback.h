@@ -64,7 +64,7 @@
 #include <stdint.h>
 
 #include "cs/cs.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 
 /* filecoin-proofs/src/constants.rs */

@@ -68,7 +68,7 @@
 #include <stdint.h>
 
 #include "cs/cs.h"
-#include "cuzk/ctx.h"
+#include "core/ctx.h"
 #include "ff/fr.h"
 #include "gadgets/poseidon_constants.h"
 

@@ -136,7 +136,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
                   char id[CZ_JOB_ID_LEN + 1], bool *existing)
 {
     json_t *req = NULL, *resp = NULL;
-    int rc = cz__grpc_job_request(ctx, r, &req);
+    int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
     if (rc == CZ_OK)
         rc = cz_server_submit_retry(s, ctx, req, &resp, existing);
     if (rc == CZ_OK)
@@ -342,14 +342,15 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     out.loaded_srs = sp;
     /* queues: every ProofKind, then whatever else the jobs are (HTTP-submitted kinds) */
     queues_t qs = { .nq = 0 };
-    for (size_t i = 0; i < cz__grpc_kind_count(); i++)
-        queue_of(&qs, cz__grpc_kind_name(i));
+    const cz_kinds_t *kinds = cz_server_kinds(env->server);
+    for (size_t i = 0; i < cz__grpc_kind_count(kinds); i++)
+        queue_of(&qs, cz__grpc_kind_name(kinds, i));
     size_t ij;
     json_t *job;
     json_array_foreach(json_object_get(list, "jobs"), ij, job) {
         const char *state = jstr(json_object_get(job, "state"), "");
         const char *kind = jstr(json_object_get(job, "kind"), "?");
-        Cuzk__V1__QueueStatus *q = queue_of(&qs, cz__grpc_queue_name(kind));
+        Cuzk__V1__QueueStatus *q = queue_of(&qs, cz__grpc_queue_name(kinds, kind));
         if (q && !strcmp(state, "queued"))
             q->pending++;
         else if (q && !strcmp(state, "running"))
@@ -424,7 +425,7 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
     char name[256];
     json_t *res = NULL;
     uint64_t bytes = 0;
-    int rc = ctx ? cz__grpc_params_name(ctx, pr->circuit_id, name, sizeof name) : CZ_ENOMEM;
+    int rc = ctx ? cz__grpc_params_name(ctx, cz_server_kinds(env->server), pr->circuit_id, name, sizeof name) : CZ_ENOMEM;
     bool loaded = rc == CZ_OK && loaded_bytes(env->server, name, &bytes);
     if (rc == CZ_OK)
         rc = cz_server_preload(env->server, ctx, name, &res);
@@ -451,7 +452,7 @@ static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     char name[256];
     json_t *res = NULL;
     uint64_t bytes = 0;
-    int rc = ctx ? cz__grpc_params_name(ctx, er->circuit_id, name, sizeof name) : CZ_ENOMEM;
+    int rc = ctx ? cz__grpc_params_name(ctx, cz_server_kinds(env->server), er->circuit_id, name, sizeof name) : CZ_ENOMEM;
     bool loaded = rc == CZ_OK && loaded_bytes(env->server, name, &bytes);
     if (rc == CZ_OK && loaded)
         rc = cz_server_evict(env->server, ctx, name, &res);

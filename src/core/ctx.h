@@ -1,5 +1,5 @@
 /*
- * cuzk/ctx.h — the caller's handle: a thread pool and an error message.
+ * core/ctx.h — the caller's handle: a thread pool and an error message.
  *
  * A cz_ctx_t is what every heavy cuzk call takes first. It carries:
  *   - the thread pool the call may use for parallel work (shared, not owned
@@ -9,9 +9,13 @@
  * Thread-safety: a ctx is used by one thread at a time (its error buffer is
  * per ctx). Several ctxs may share one pool; the pool itself is thread-safe.
  * Give each engine worker its own ctx over the library's shared pool.
+ *
+ * Private to libcuzk (it once sat in include/cuzk/ but was never
+ * installed): no function of cuzk.h takes a cz_ctx_t, the public API
+ * reports errors through cz_error_t, and libcuzk.so exports none of these.
  */
-#ifndef CUZK_CTX_H
-#define CUZK_CTX_H
+#ifndef CUZK_CORE_CTX_H
+#define CUZK_CORE_CTX_H
 
 #include <stddef.h>
 #include "cuzk/error.h"
@@ -64,4 +68,4 @@ int cz_fail(cz_ctx_t *ctx, int code, const char *fmt, ...)
 #ifdef __cplusplus
 }
 #endif
-#endif /* CUZK_CTX_H */
+#endif /* CUZK_CORE_CTX_H */

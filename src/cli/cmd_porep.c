@@ -33,6 +33,7 @@
 #include "cli/progress.h"
 #include "cli/public_file.h"
 #include "core/clock.h"
+#include "engine/engine.h"
 #include "cuzk.h"
 #include "porep/c1.h"
 #include "porep/seal.h"
@@ -385,8 +386,8 @@ static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *prog
     cfg.params_allow_paths = true;
     /* the params live outside the engine's budget: leave their bytes out of it too */
     struct stat st;
-    cfg.memory_margin = ((size_t)5 << 30) +
-                        (o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
+    cfg.memory_margin = cz_engine_margin_for(
+        o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
     char real[4096];
     if (o->params_path && !realpath(o->params_path, real))
         return cz_fail(ctx, CZ_ENOTFOUND, "params: %s: %s", o->params_path, strerror(errno));

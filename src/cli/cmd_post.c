@@ -277,7 +277,7 @@ static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     if (rc == CZ_OK) {
         cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
         rc = cz_engine_new(ctx, &e, &cfg);
     }
     uint64_t id = 0;

@@ -639,12 +639,16 @@ int cmd_verify_porep_c2(int argc, char **argv)
     size_t len = 0, c1_len = 0;
     cz_error_t err = { CZ_OK, "" };
     int rc = CZ_OK;
-    if (c1_path && (rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len)) == CZ_OK)
-        rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
+    if (c1_path)
+        rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
     double t = cz_mono_s();
-    if (rc == CZ_OK)
+    /* --c1: the kind's own verify (its public values, its registered
+     * proof's vk name in --params-dir); else the public values given */
+    if (rc == CZ_OK && c1_path)
+        rc = cz_kind_verify("porep-c2", c1, c1_len, vk_path, dir, proof, len, NULL, &err);
+    else if (rc == CZ_OK)
         rc = cz_porep_c2_verify(vk_path, dir, &pub, proof, len, &err);
     const char *why = *err.message ? err.message : *cz_ctx_message(ctx) ? cz_ctx_message(ctx)
                                                                         : cz_strerror(rc);

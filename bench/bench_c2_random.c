@@ -38,7 +38,7 @@ static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsi
 {
     cz_engine_config_t cfg = { .backends = be, .num_devices = 1, .workers_per_device = workers,
                                .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = no_verify,
-                               .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+                               .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
     return cz_engine_new(ctx, e, &cfg);
 }
 

@@ -601,7 +601,7 @@ int cz_bench_pipeline(int argc, char **argv)
     if (rc == CZ_OK && env.params && !o.random_params)
         rc = cz_pvk_new(ctx, &env.pvk, &env.params->vk);
     cz_engine_estimate(&shape, rows, &env.part_bytes, &env.abc_bytes);
-    env.margin = ((size_t)5 << 30) + env.params_bytes;   /* the engine's default margin + params */
+    env.margin = cz_engine_margin_for(env.params_bytes);
 
     cz_cs_witness_t cache = { 0 };
     double cache_s = 0;

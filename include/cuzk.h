@@ -445,6 +445,46 @@ CZ_EXTERN int cz_prover_params_evict(cz_prover_t *p, const char *name, cz_error_
 /* Copy up to |cap| cached entries (most recent first); returns how many there are. */
 CZ_EXTERN size_t cz_prover_params_list(cz_prover_t *p, cz_params_item_t *items, size_t cap);
 
+/* ---- every kind: public inputs and verification ---------------------------- */
+
+/* What the public values of a kind's input give. */
+typedef struct cz_kind_public_info {
+    size_t partitions;             /* proofs of 192 bytes the kind's proof holds */
+    size_t per_partition;          /* public inputs of each (ONE excluded) */
+    char vk_name[256];             /* the Filecoin vk file name of the circuit */
+    char summary[128];             /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
+} cz_kind_public_info_t;
+
+/*
+ * The public inputs a chain verifier computes for a proof of |kind| from
+ * the public values in |input|: the same bytes cz_prover_submit takes
+ * (porep-c2: the C1 JSON; winning-post / window-post: the PoSt input JSON;
+ * snap: the snap request JSON); only the public values are read (vanilla
+ * proofs are not checked). *inputs (caller frees): partitions x
+ * per_partition field elements, 32 bytes little-endian each (the Fr repr),
+ * partition-major, as cz_prover_public_inputs gives a DONE job's. |info|
+ * may be NULL. CZ_EINVAL (unknown kind, bad public values), CZ_EFORMAT
+ * (the input, naming the key), CZ_EUNAVAIL (a kind with no public values
+ * to verify from: "circuit"), CZ_ENOMEM. Reentrant.
+ */
+CZ_EXTERN int cz_kind_public_inputs(const char *kind, const void *input, size_t input_len,
+                                    uint8_t **inputs, cz_kind_public_info_t *info,
+                                    cz_error_t *err);
+
+/*
+ * Verify a proof of |kind| (partitions x 192 bytes) from the public values
+ * in |input| alone (cz_kind_public_inputs), as a chain verifier does.
+ * |vk_path| is the verifying key file; NULL takes info->vk_name in
+ * |params_dir|. |info| (may be NULL) is filled once the input is read,
+ * whatever the verdict. CZ_OK valid, CZ_EVERIFY invalid; CZ_EFORMAT
+ * (length, a bad point, the input), CZ_EINVAL (public values, a vk of
+ * another circuit), CZ_EUNAVAIL, CZ_EIO / CZ_ENOTFOUND (the vk): never
+ * "valid" unless it is. Reentrant; uses the calling thread only.
+ */
+CZ_EXTERN int cz_kind_verify(const char *kind, const void *input, size_t input_len,
+                             const char *vk_path, const char *params_dir, const uint8_t *proof,
+                             size_t len, cz_kind_public_info_t *info, cz_error_t *err);
+
 /* ---- PoRep C2: public values, file names, verification --------------------- */
 
 /* What a chain verifier holds for a sealed sector. */

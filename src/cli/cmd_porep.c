@@ -33,6 +33,7 @@
 #include "cli/progress.h"
 #include "cli/public_file.h"
 #include "core/clock.h"
+#include "engine/engine.h"
 #include "cuzk.h"
 #include "porep/c1.h"
 #include "porep/seal.h"
@@ -385,8 +386,8 @@ static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *prog
     cfg.params_allow_paths = true;
     /* the params live outside the engine's budget: leave their bytes out of it too */
     struct stat st;
-    cfg.memory_margin = ((size_t)5 << 30) +
-                        (o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
+    cfg.memory_margin = cz_engine_margin_for(
+        o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
     char real[4096];
     if (o->params_path && !realpath(o->params_path, real))
         return cz_fail(ctx, CZ_ENOTFOUND, "params: %s: %s", o->params_path, strerror(errno));
@@ -638,12 +639,16 @@ int cmd_verify_porep_c2(int argc, char **argv)
     size_t len = 0, c1_len = 0;
     cz_error_t err = { .code = CZ_OK };   /* the rest zero: message "", reserved */
     int rc = CZ_OK;
-    if (c1_path && (rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len)) == CZ_OK)
-        rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
+    if (c1_path)
+        rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
     double t = cz_mono_s();
-    if (rc == CZ_OK)
+    /* --c1: the kind's own verify (its public values, its registered
+     * proof's vk name in --params-dir); else the public values given */
+    if (rc == CZ_OK && c1_path)
+        rc = cz_kind_verify("porep-c2", c1, c1_len, vk_path, dir, proof, len, NULL, &err);
+    else if (rc == CZ_OK)
         rc = cz_porep_c2_verify(vk_path, dir, &pub, proof, len, &err);
     const char *why = *err.message ? err.message : *cz_ctx_message(ctx) ? cz_ctx_message(ctx)
                                                                         : cz_strerror(rc);

@@ -41,6 +41,7 @@
 #ifdef CUZK_HAVE_JANSSON
 #include "groth16/params.h"
 #include "porep/c2.h"
+#include "cuzk.h"
 #endif
 
 /* The sector values of the options above, as parsed. */
@@ -262,11 +263,15 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_USAGE;
-    cz_c2_public_t pub = { .proof = v.proof };
+    /* through cuzk.h: the public values of any registered proof, named */
+    cz_porep_public_t pub = { .sector_size = v.proof->sector_bytes,
+                              .registered_proof = v.proof->name };
     memcpy(pub.replica_id, v.replica_id, 32);
     memcpy(pub.comm_d, v.comm_d, 32);
     memcpy(pub.comm_r, v.comm_r, 32);
     memcpy(pub.seed, v.seed, 32);
+    /* --params-dir: the vk named after the registered proof's own circuit
+     * (cz_porep_c2_verify's default is the sector size's V1_1 one) */
     char named[1024], name[256];
     cz_porep_params_t p;
     int rc = CZ_OK;
@@ -277,29 +282,23 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
             rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");
         vk_path = named;
     }
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
+    cz_error_t err = { 0 };
     uint8_t *proof = NULL;
     size_t len = 0;
     if (rc == CZ_OK)
-        rc = cz_vk_load(ctx, &vk, vk_path);
-    if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
     if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &vk);
-    if (rc == CZ_OK)
-        rc = cz_c2_verify(ctx, pvk, proof, len, &pub);
+        rc = cz_porep_c2_verify(vk_path, NULL, &pub, proof, len, &err);
+    else
+        snprintf(err.message, sizeof err.message, "%s", cz_ctx_message(ctx));
     int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (exit_code == CZ_EXIT_OK)
         printf("valid (%s, %zu partition%s)\n", v.proof->name, len / 192, len == 192 ? "" : "s");
     else if (exit_code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else
-        fprintf(stderr, "cuzk verify: %s\n",
-                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk verify: %s\n", *err.message ? err.message : cz_strerror(rc));
     free(proof);
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
     cz_ctx_free(ctx);
     return exit_code;
 }

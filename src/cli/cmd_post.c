@@ -277,7 +277,7 @@ static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
         rc = cz_pvk_new(ctx, &pvk, &params->vk);
     if (rc == CZ_OK) {
         cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
         rc = cz_engine_new(ctx, &e, &cfg);
     }
     uint64_t id = 0;
@@ -357,52 +357,40 @@ static const cz_opts_spec VERIFY_SPEC = {
     .help_cmd = "cuzk verify --kind winning-post --help",
 };
 
+/* The largest PoSt input read (a window partition's vanilla proofs). */
+#define MAX_INPUT_BYTES ((size_t)4 << 30)
+
+/* Through cuzk.h: cz_kind_verify reads the public values of the input and
+ * checks the proof with the Filecoin-named vk in D. */
 int cmd_verify_post(int argc, char **argv)
 {
     post_opts_t o;
     int p = cz_opts_parse(&VERIFY_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    cz_post_kind_t kind;
-    cz_post_kind_parse(o.kind, &kind);
-    const char *dir = o.dir, *proof_path = o.proof, *input = o.input;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
-    cz_post_input_t in;
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char path[1024];
-    int rc = cz_post_input_load(ctx, &in, input);
-    if (rc == CZ_OK && in.proof->kind != kind)
-        rc = cz_fail(ctx, CZ_EINVAL, "%s is a %s input", input, cz_post_kind_name(in.proof->kind));
-    if (rc == CZ_OK && !named(path, sizeof path, dir, in.proof, "vk"))
-        rc = cz_fail(ctx, CZ_EINVAL, "no vk name for %s", in.proof->name);
+    uint8_t *input = NULL, *proof = NULL;
+    size_t input_len = 0, len = 0;
+    cz_kind_public_info_t info;
+    cz_error_t err = { 0 };
+    int rc = cz_cli_read_file(ctx, o.input, MAX_INPUT_BYTES, &input, &input_len);
     if (rc == CZ_OK)
-        rc = cz_vk_load(ctx, &vk, path);
+        rc = cz_cli_read_file(ctx, o.proof, 4096, &proof, &len);
     if (rc == CZ_OK)
-        rc = cz_cli_read_file(ctx, proof_path, 4096, &proof, &len);
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &vk);
-    if (rc == CZ_OK) {
-        cz_post_public_t pub;
-        cz_post_input_public(&in, &pub);
-        rc = cz_post_verify(ctx, pvk, proof, len, &pub);
-    }
+        rc = cz_kind_verify(o.kind, input, input_len, NULL, o.dir, proof, len, &info, &err);
+    else
+        snprintf(err.message, sizeof err.message, "%s", cz_ctx_message(ctx));
     int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (exit_code == CZ_EXIT_OK)
-        printf("valid (%s, %zu sector%s)\n", in.proof->name, in.nsectors,
-               in.nsectors == 1 ? "" : "s");
+        printf("valid (%s)\n", info.summary);
     else if (exit_code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else
-        fail(ctx, "verify", rc);
+        fprintf(stderr, "cuzk verify: %s\n", *err.message ? err.message : cz_strerror(rc));
     free(proof);
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
-    cz_post_input_free(&in);
+    free(input);
     cz_ctx_free(ctx);
     return exit_code;
 }

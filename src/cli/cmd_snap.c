@@ -365,7 +365,7 @@ int cmd_prove_snap(int argc, char **argv)
     if (rc == CZ_OK) {
         cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
                                    .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
         rc = cz_engine_new(ctx, &e, &cfg);
     }
     uint64_t id = 0;

@@ -38,7 +38,7 @@ int cz_cli_time_random(cz_ctx_t *ctx, cz_backend_t **be, const cz_cli_time_rando
         cz_engine_config_t cfg = { .backends = be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
                                    .workers_per_device = t->workers_per_device,
                                    .no_verify = true,
-                                   .memory_margin = ((size_t)5 << 30) + cz_params_mem_bytes(params) };
+                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
         rc = cz_engine_new(ctx, &e, &cfg);
     }
     uint64_t id = 0;

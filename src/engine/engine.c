@@ -86,6 +86,11 @@ static void release_from_budget(void *arg, size_t bytes)
     cz_budget_release(arg, bytes);
 }
 
+size_t cz_engine_margin_for(size_t params_bytes)
+{
+    return CZ_ENGINE_BASE_MARGIN + params_bytes;
+}
+
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg)
 {
     *out = NULL;
@@ -103,7 +108,7 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
     if (!e->cfg.synth_workers)
         e->cfg.synth_workers = 1;
     if (!e->cfg.memory_margin)
-        e->cfg.memory_margin = (size_t)5 << 30;
+        e->cfg.memory_margin = cz_engine_margin_for(0);
     if (!e->cfg.memory_budget)
         e->cfg.memory_budget = cz_budget_auto(e->cfg.memory_margin);
     if (!e->cfg.device_queue_depth)

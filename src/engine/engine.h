@@ -58,7 +58,7 @@ typedef struct cz_engine_config {
     unsigned workers_per_device;   /* 0: 2 */
     unsigned synth_workers;        /* 0: 1 */
     size_t memory_budget;          /* bytes; 0: physical memory minus margin */
-    size_t memory_margin;          /* for the automatic budget; 0: 5 GiB */
+    size_t memory_margin;          /* for the automatic budget; 0: cz_engine_margin_for(0) */
     unsigned device_queue_depth;   /* 0: devices x workers */
     unsigned max_retries;          /* re-synthesis after a device error; default 0 = 1 */
     cz_pool_t *pool;               /* borrowed; NULL: the engine makes one (all CPUs) */
@@ -122,6 +122,19 @@ typedef struct cz_engine_stats {
     double device_busy_s[16];            /* lock held time, first 16 devices */
     bool device_failed[16];
 } cz_engine_stats_t;
+
+/*
+ * The memory margin: what the automatic budget (physical memory minus the
+ * margin) leaves to everything that is not a partition in flight. 5 GiB
+ * for the process, the OS and the page cache, plus |params_bytes|: a
+ * caller that holds params in host memory (loaded, or random for timing)
+ * holds them outside the budget, so they come out of it too. Every door
+ * that sizes an engine or a prover from its params asks this; the
+ * engine's default (memory_margin 0) is cz_engine_margin_for(0).
+ * Pure; thread-safe.
+ */
+#define CZ_ENGINE_BASE_MARGIN ((size_t)5 << 30)
+size_t cz_engine_margin_for(size_t params_bytes);
 
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg);
 /* Cancel every job (queued partitions at once, running ones at their next stage

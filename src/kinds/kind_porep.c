@@ -44,6 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,6 +328,43 @@ static int porep_params_name(uint64_t bytes, char *out, size_t cap)
     return rc ? rc : cz_c2_params_name(out, cap, &p, "params");
 }
 
+/* The public_inputs hook: the C1's public values (replica_id, comm_d,
+ * comm_r, seed, its registered proof), as cz_c2_verify derives them. */
+static int porep_public_inputs(cz_ctx_t *ctx, const char *input, size_t input_len,
+                               cz_kind_public_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!input)
+        return cz_fail(ctx, CZ_EINVAL, "input: required (the C1 JSON)");
+    cz_c1_t c1;
+    memset(&c1, 0, sizeof c1);
+    int rc = cz_c1_parse(ctx, &c1, input, input_len);
+    if (rc != CZ_OK)
+        return rc;
+    cz_c2_public_t pub;
+    cz_porep_params_t p;
+    cz_c2_public_from_c1(&pub, &c1);
+    cz_c1_free(&c1);
+    if (cz_porep_proof_params(&p, pub.proof))
+        return cz_fail(ctx, CZ_EINVAL, "input: no parameters known for %s", pub.proof->name);
+    if (cz_c2_params_name(out->vk_name, sizeof out->vk_name, &p, "vk"))
+        return cz_fail(ctx, CZ_EINVAL, "no vk name for %s", pub.proof->name);
+    out->partitions = p.partitions;
+    out->per_partition = cz_porep_num_inputs(&p) - 1;
+    size_t n = out->partitions * out->per_partition;
+    out->inputs = malloc(n * sizeof *out->inputs);
+    rc = out->inputs ? cz_c2_public_inputs(ctx, out->inputs, n, &p, &pub)
+                     : cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    if (rc != CZ_OK) {
+        free(out->inputs);
+        out->inputs = NULL;
+        return rc;
+    }
+    snprintf(out->summary, sizeof out->summary, "%s, %zu partition%s", pub.proof->name,
+             out->partitions, out->partitions == 1 ? "" : "s");
+    return CZ_OK;
+}
+
 static const char *const porep_fields[] = { "sector_size", "miner_id", "sector_number",
                                             "registered_proof", NULL };
 
@@ -340,6 +378,7 @@ const cz_job_kind_t cz_kind_porep_c2 = {
     .state_new = porep_state_new,
     .state_free = porep_state_free,
     .stats = porep_stats,
+    .public_inputs = porep_public_inputs,
     .curio = { .proof_kind = 1, .proof_kind_name = "POREP_SEAL_COMMIT", .default_priority = 2,
                .map = porep_map, .srs_family = "porep-", .params_name = porep_params_name },
 };

@@ -105,6 +105,58 @@ static int window_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const c
     return prepare(CZ_POST_WINDOW, ctx, input, input_len, out);
 }
 
+/* The public_inputs hook: the public values of the input (its vanilla
+ * proofs are not read), of a |kind| proof. */
+static int public_inputs(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, size_t input_len,
+                         cz_kind_public_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!input)
+        return cz_fail(ctx, CZ_EINVAL, "input: required (the PoSt input JSON)");
+    cz_post_input_t in;
+    int rc = cz_post_input_parse(ctx, &in, input, input_len);
+    if (rc != CZ_OK)
+        return rc;
+    cz_post_public_t pub;
+    cz_post_params_t p;
+    cz_post_input_public(&in, &pub);
+    if (in.proof->kind != kind)
+        rc = cz_fail(ctx, CZ_EINVAL, "input: %s is not a %s proof", in.proof->name,
+                     cz_post_kind_name(kind));
+    if (rc == CZ_OK)
+        rc = cz_post_params_of(ctx, &pub, &p);
+    if (rc == CZ_OK && cz_post_params_name(out->vk_name, sizeof out->vk_name, &p, "vk"))
+        rc = cz_fail(ctx, CZ_EINVAL, "no vk name for %s", in.proof->name);
+    if (rc == CZ_OK) {
+        out->partitions = 1;
+        out->per_partition = cz_post_num_inputs(&p) - 1;
+        out->inputs = malloc(out->per_partition * sizeof *out->inputs);
+        rc = out->inputs ? cz_post_public_inputs(ctx, &pub, out->inputs, out->per_partition)
+                         : cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    }
+    if (rc == CZ_OK)
+        snprintf(out->summary, sizeof out->summary, "%s, %zu sector%s", in.proof->name,
+                 in.nsectors, in.nsectors == 1 ? "" : "s");
+    if (rc != CZ_OK) {
+        free(out->inputs);
+        out->inputs = NULL;
+    }
+    cz_post_input_free(&in);
+    return rc;
+}
+
+static int winning_public_inputs(cz_ctx_t *ctx, const char *input, size_t input_len,
+                                 cz_kind_public_t *out)
+{
+    return public_inputs(CZ_POST_WINNING, ctx, input, input_len, out);
+}
+
+static int window_public_inputs(cz_ctx_t *ctx, const char *input, size_t input_len,
+                                cz_kind_public_t *out)
+{
+    return public_inputs(CZ_POST_WINDOW, ctx, input, input_len, out);
+}
+
 static void post_release(cz_kind_job_t *kj)
 {
     if (!kj->arg)
@@ -217,6 +269,7 @@ const cz_job_kind_t cz_kind_winning_post = {
     .fields = post_fields,
     .prepare = winning_prepare,
     .release = post_release,
+    .public_inputs = winning_public_inputs,
     .curio = { .proof_kind = 4, .proof_kind_name = "WINNING_POST", .default_priority = 4,
                .map = winning_map, .srs_family = "winning-", .params_name = winning_params_name },
 };
@@ -228,6 +281,7 @@ const cz_job_kind_t cz_kind_window_post = {
     .fields = post_fields,
     .prepare = window_prepare,
     .release = post_release,
+    .public_inputs = window_public_inputs,
     .curio = { .proof_kind = 3, .proof_kind_name = "WINDOW_POST_PARTITION", .default_priority = 3,
                .map = window_map, .srs_family = "wpost-", .params_name = window_params_name },
 };

@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,47 @@ static int snap_params_name(uint64_t bytes, char *out, size_t cap)
     return rc ? rc : cz_update_params_filename(out, cap, &p, "params");
 }
 
+/* The public_inputs hook: the request's registered proof and commitments
+ * (its vanilla proofs are parsed but not checked). */
+static int snap_public_inputs(cz_ctx_t *ctx, const char *input, size_t input_len,
+                              cz_kind_public_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!input)
+        return cz_fail(ctx, CZ_EINVAL, "input: required (the snap request JSON)");
+    cz_update_request_t r;
+    int rc = cz_update_request_parse(ctx, &r, input, input_len);
+    if (rc != CZ_OK)
+        return rc;
+    cz_update_public_t pub = { .registered_proof = r.registered_proof };
+    memcpy(pub.comm_r_old, r.comm_r_old, 32);
+    memcpy(pub.comm_r_new, r.comm_r_new, 32);
+    memcpy(pub.comm_d_new, r.comm_d_new, 32);
+    cz_update_request_free(&r);
+    uint64_t bytes;
+    cz_update_params_t p;
+    if (cz_update_sector_bytes(pub.registered_proof, &bytes) || cz_update_params_sector(&p, bytes))
+        return cz_fail(ctx, CZ_EINVAL, "input: registered_proof %llu is not an update proof (0-4)",
+                       (unsigned long long)pub.registered_proof);
+    if (cz_update_params_filename(out->vk_name, sizeof out->vk_name, &p, "vk"))
+        return cz_fail(ctx, CZ_EINVAL, "no vk name for update proof %llu",
+                       (unsigned long long)pub.registered_proof);
+    out->partitions = p.partitions;
+    out->per_partition = 4;
+    out->inputs = malloc(out->partitions * 4 * sizeof *out->inputs);
+    rc = out->inputs ? cz_update_public_inputs_from(ctx, &pub, out->inputs, out->partitions * 4)
+                     : cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    if (rc != CZ_OK) {
+        free(out->inputs);
+        out->inputs = NULL;
+        return rc;
+    }
+    snprintf(out->summary, sizeof out->summary, "update proof %llu, %zu partition%s",
+             (unsigned long long)pub.registered_proof, out->partitions,
+             out->partitions == 1 ? "" : "s");
+    return CZ_OK;
+}
+
 static const char *const snap_fields[] = { NULL };
 
 const cz_job_kind_t cz_kind_snap = {
@@ -193,6 +235,7 @@ const cz_job_kind_t cz_kind_snap = {
     .release = snap_release,
     .state_new = snap_state_new,
     .state_free = snap_state_free,
+    .public_inputs = snap_public_inputs,
     .curio = { .proof_kind = 2, .proof_kind_name = "SNAP_DEALS_UPDATE", .default_priority = 2,
                .map = snap_map, .srs_family = "snap-", .params_name = snap_params_name },
 };

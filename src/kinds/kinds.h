@@ -62,6 +62,16 @@
  *                 partition shapes by sector size); made at start, handed
  *                 to every prepare, freed at stop. It must be thread-safe.
  *   - stats()     optional: the state's cache hits and lookups (metrics).
+ *   - public_inputs()  optional (NULL: the kind has no public values to
+ *                 verify from, e.g. "circuit"): every partition's public
+ *                 inputs from the public values in the same input bytes
+ *                 prepare takes, as a chain verifier computes them (no
+ *                 vanilla proof is checked or needed), with the Filecoin
+ *                 vk file name of the circuit and a one-line summary
+ *                 (cz_kind_public_t). cuzk.h cz_kind_public_inputs and
+ *                 cz_kind_verify (api/verify.c) are this hook plus the
+ *                 Groth16 check: the one verify every door calls. Pure;
+ *                 thread-safe. Errors as prepare's.
  *   - curio       optional (zero: the kind has no ProofKind): its Curio
  *                 mapping (cz_kind_curio_t below): the cuzk.v1 ProofKind
  *                 number and name, the default priority, the function
@@ -98,6 +108,7 @@
 
 #include "cuzk.h"
 #include "core/ctx.h"
+#include "ff/fr.h"
 
 /* What prepare builds for the engine: kinds/job.h (a kind's file and the
  * prover include it; a door needs only this header). */
@@ -149,6 +160,15 @@ typedef struct cz_kind_curio {
     int (*params_name)(uint64_t sector_bytes, char *out, size_t cap);
 } cz_kind_curio_t;
 
+/* What a kind's public_inputs hook fills. */
+typedef struct cz_kind_public {
+    cz_fr *inputs;                /* partitions x per_partition, partition-major
+                                   * (ONE excluded); malloc'd, the caller frees */
+    size_t per_partition, partitions;
+    char vk_name[256];            /* the circuit's Filecoin vk file name */
+    char summary[128];            /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
+} cz_kind_public_t;
+
 typedef struct cz_job_kind {
     const char *name;
     const char *summary;
@@ -160,6 +180,8 @@ typedef struct cz_job_kind {
     int (*state_new)(void **out);     /* may be NULL */
     void (*state_free)(void *state);
     void (*stats)(void *state, size_t *hits, size_t *lookups);   /* may be NULL */
+    int (*public_inputs)(cz_ctx_t *ctx, const char *input, size_t input_len,
+                         cz_kind_public_t *out);                /* may be NULL */
     cz_kind_curio_t curio;        /* zero: not one of Curio's ProofKinds */
 } cz_job_kind_t;
 

@@ -81,7 +81,7 @@ extern "C" {
  * the version is written.
  */
 #define CZ_VERSION_MAJOR 0
-#define CZ_VERSION_MINOR 1
+#define CZ_VERSION_MINOR 2
 #define CZ_VERSION_PATCH 0
 #define CZ_VERSION_HEX ((CZ_VERSION_MAJOR << 16) | (CZ_VERSION_MINOR << 8) | CZ_VERSION_PATCH)
 

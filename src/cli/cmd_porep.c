@@ -336,21 +336,6 @@ static const cz_opts_spec C2_PROVE_SPEC = {
     .help_cmd = "cuzk prove --kind porep-c2 --help",
 };
 
-/* The public inputs (32-byte reprs) in the CLI's public-file format. */
-static int write_public(cz_ctx_t *ctx, const char *path, const uint8_t *in, size_t per,
-                        size_t parts)
-{
-    cz_fr *fr = calloc(parts * (per ? per : 1), sizeof *fr);
-    int rc = fr ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "public inputs");
-    for (size_t i = 0; rc == CZ_OK && i < parts * per; i++)
-        if (cz_fr_from_repr(&fr[i], in + 32 * i) != CZ_OK)
-            rc = cz_fail(ctx, CZ_EINTERNAL, "public input %zu is not a field element", i);
-    if (rc == CZ_OK)
-        rc = cz_public_write(ctx, path, fr, parts, per);
-    free(fr);
-    return rc;
-}
-
 /*
  * The verifying key of the final check: --vk, else the vk beside the params
  * (Filecoin's NAME.params / NAME.vk), else the Filecoin name in --params-dir.
@@ -446,7 +431,7 @@ static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *prog
     if (rc == CZ_OK)
         rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
     if (rc == CZ_OK && o->public_path)
-        rc = write_public(ctx, o->public_path, inputs, per, parts);
+        rc = cz_public_write_reprs(ctx, o->public_path, inputs, parts, per);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);

@@ -8,6 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cz_public_write_reprs(cz_ctx_t *ctx, const char *path, const uint8_t *reprs, size_t blocks,
+                          size_t per_block)
+{
+    cz_fr *fr = calloc(blocks * (per_block ? per_block : 1), sizeof *fr);
+    int rc = fr ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "public inputs");
+    for (size_t i = 0; rc == CZ_OK && i < blocks * per_block; i++)
+        if (cz_fr_from_repr(&fr[i], reprs + 32 * i) != CZ_OK)
+            rc = cz_fail(ctx, CZ_EINTERNAL, "public input %zu is not a field element", i);
+    if (rc == CZ_OK)
+        rc = cz_public_write(ctx, path, fr, blocks, per_block);
+    free(fr);
+    return rc;
+}
+
 int cz_public_write(cz_ctx_t *ctx, const char *path, const cz_fr *inputs, size_t blocks,
                     size_t per_block)
 {

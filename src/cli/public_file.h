@@ -10,12 +10,17 @@
 #define CUZK_CLI_PUBLIC_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ff/fr.h"
 
 /* Write |blocks| blocks of |per_block| inputs. CZ_EIO with a message on failure. */
 int cz_public_write(cz_ctx_t *ctx, const char *path, const cz_fr *inputs, size_t blocks,
                     size_t per_block);
+/* The same from |blocks| x |per_block| 32-byte little-endian reprs (the
+ * API's public inputs); CZ_EINTERNAL for one that is not a field element. */
+int cz_public_write_reprs(cz_ctx_t *ctx, const char *path, const uint8_t *reprs, size_t blocks,
+                          size_t per_block);
 /*
  * Read a file; *inputs (caller frees) holds *blocks x *per_block elements.
  * Every block must have the same length. CZ_EIO / CZ_EFORMAT name the line.

@@ -163,3 +163,30 @@ int cz_backend_enter(cz_ctx_t *ctx, cz_backend_t *be)
     int rc = cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE);
     return rc ? rc : cz__fault_sim(be->fault, ctx, CZ_FAULT_DEVICE);
 }
+
+/* The ctx's message, or the code's name, into res->why. */
+static void note_result(cz_ctx_t *ctx, cz_batch_result *res, int rc)
+{
+    res->rc = rc;
+    const char *msg = rc ? cz_ctx_message(ctx) : NULL;
+    snprintf(res->why, sizeof res->why, "%s", msg && *msg ? msg : rc ? cz_strerror(rc) : "");
+}
+
+int cz_backend_device_batch(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *const *w, size_t n,
+                            cz_batch_result *res)
+{
+    if (n > 1 && be->ops->device_batch)
+        return be->ops->device_batch(be, ctx, w, n, res);
+    const cz_batch_result *dead = NULL;   /* the device's failure: the rest are not tried */
+    for (size_t i = 0; i < n; i++) {
+        if (dead) {
+            res[i] = *dead;
+            continue;
+        }
+        cz_ctx_clear(ctx);
+        note_result(ctx, &res[i], be->ops->device(be, ctx, w[i]));
+        if (res[i].rc == CZ_EDEVICE)
+            dead = &res[i];
+    }
+    return dead ? CZ_EDEVICE : CZ_OK;
+}

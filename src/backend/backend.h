@@ -127,6 +127,15 @@ typedef struct cz_backend_report {
     unsigned long long h2d_bytes;   /* params bytes copied to the device, all regions */
 } cz_backend_report;
 
+/* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */
+#define CZ_BACKEND_MAX_BATCH 4
+
+/* One partition's outcome in a batched region: its code and, where not 0, why. */
+typedef struct cz_batch_result {
+    int rc;
+    char why[256];
+} cz_batch_result;
+
 typedef struct cz_backend_ops {
     const char *name;
     /* The device region for one partition (device lock held). */
@@ -176,6 +185,26 @@ typedef struct cz_backend_ops {
     void (*settle)(cz_backend_t *be);
     /* Optional (NULL: nothing to report): what the backend did so far (below). Any thread. */
     void (*report)(cz_backend_t *be, struct cz_backend_report *out);
+    /*
+     * Optional (NULL: a region is one partition). batch_max: how many
+     * partitions of |w|'s params (params_id, log_m and the vectors'
+     * lengths are read) one region should take, >= 1: more than one where
+     * the bases stream through the device, so that each window's copy
+     * serves every partition of the batch. Advice from the last region's
+     * plan: any thread, no lock, never blocks.
+     * device_batch (optional with batch_max; NULL: the partitions one after
+     * another in one hold of the lock): the device region of n partitions
+     * of the same params (device lock held), each proved as device() would
+     * prove it alone (the same results, bit for bit), sharing the params'
+     * passes. Each partition's outcome is in res[i]: 0, CZ_ECANCELED
+     * (canceled at a step boundary: the others go on), a prep failure of
+     * its own, or the region's error. Returns CZ_EDEVICE when the device
+     * failed (res[i] says so for every partition not proved before it),
+     * else 0.
+     */
+    unsigned (*batch_max)(cz_backend_t *be, const cz_prove_work_t *w);
+    int (*device_batch)(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *const *w, size_t n,
+                        struct cz_batch_result *res);
 } cz_backend_ops_t;
 
 struct cz_backend {
@@ -306,6 +335,32 @@ static inline void cz_backend_settle(cz_backend_t *be)
     if (be && be->ops->settle)
         be->ops->settle(be);
 }
+
+/* ops->batch_max capped to [1, CZ_BACKEND_MAX_BATCH]; 1 for a backend without batches. */
+static inline unsigned cz_backend_batch_max(cz_backend_t *be, const cz_prove_work_t *w)
+{
+    if (!be || !be->ops->batch_max)
+        return 1;
+    const unsigned k = be->ops->batch_max(be, w);
+    return k < 1 ? 1 : k > CZ_BACKEND_MAX_BATCH ? CZ_BACKEND_MAX_BATCH : k;
+}
+
+/*
+ * The region of n (1 .. CZ_BACKEND_MAX_BATCH) partitions, device lock held:
+ * ops->device_batch where the backend has it and n > 1, else device() for
+ * each in turn (a device failure ends the rest: CZ_EDEVICE in each).
+ * Results and return as ops->device_batch's; res[i].why is filled from the
+ * ctx's message where res[i].rc is not 0.
+ */
+int cz_backend_device_batch(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *const *w, size_t n,
+                            cz_batch_result *res);
+
+/*
+ * Tests: make the CPU backend advise batches of |k| partitions (run one
+ * after another, in one hold of the lock), so that
+ * the engine's batching runs without a GPU. k = 1 (the default): none.
+ */
+void cz_cpu_backend_set_batch(cz_backend_t *be, unsigned k);
 
 /* ops->report, or zeros (a backend without one: the CPU's). */
 static inline void cz_backend_report_of(cz_backend_t *be, cz_backend_report *out)

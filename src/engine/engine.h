@@ -61,6 +61,10 @@ typedef struct cz_engine_config {
     size_t memory_margin;          /* for the automatic budget; 0: cz_engine_margin_for(0) */
     unsigned device_queue_depth;   /* 0: devices x workers */
     unsigned max_retries;          /* re-synthesis after a device error; default 0 = 1 */
+    unsigned max_batch;            /* partitions one device region may take, where the
+                                    * backend advises more than one (streamed bases:
+                                    * backend.h batch_max); 0: the backend's advice,
+                                    * 1: one partition a region */
     cz_pool_t *pool;               /* borrowed; NULL: the engine makes one (all CPUs) */
     cz_timeline_t *timeline;       /* borrowed; NULL: no timeline */
     bool no_verify;                /* skip verification of finished jobs */

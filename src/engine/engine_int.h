@@ -63,6 +63,7 @@ typedef struct device {
     cz_backend_t *backend;
     cz_mutex_t lock;                /* THE device lock: held only around the device region */
     atomic_bool failed;
+    atomic_bool in_region;          /* a worker holds the lock for a region now */
     _Atomic(uint64_t) busy_us;      /* total time the lock was held */
 } device_t;
 

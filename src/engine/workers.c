@@ -18,9 +18,20 @@
  * stages (and, with W = 2, the other worker's region); the device region
  * waits for it through the partition's latch. Freeing and bookkeeping
  * happen after the unlock.
+ *
+ * Batches: where the backend advises it (bases streamed through a small
+ * card: backend.h batch_max), a worker takes up to k partitions of the
+ * same params into one region, so each pass over the bases serves all of
+ * them. It takes those queued, and waits for more only while the device is
+ * busy with the other worker's region (so the device never idles for a
+ * batch to fill). The batch is prepped in order on the prep thread, runs
+ * as one region under the lock, and each partition then has its own
+ * epilogue and outcome (one canceled or failed in prep leaves the others
+ * proving).
  */
 #include <errno.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,10 +46,11 @@ struct worker {
     pthread_t thread, prep_thread;
     bool started, prep_started;
     cz_ctx_t *ctx, *prep_ctx;
-    cz_mutex_t pmu;             /* protects prep_part, prep_busy, prep_stop */
-    pthread_cond_t pcv;         /* prep_part handed over, prep_busy cleared, or prep_stop */
-    part_t *prep_part;          /* (pmu) handed to the prep thread */
-    bool prep_busy;             /* (pmu) */
+    cz_mutex_t pmu;             /* protects prep_q, prep_n, prep_done, prep_stop */
+    pthread_cond_t pcv;         /* partitions handed over, one prepped, or prep_stop */
+    part_t *prep_q[CZ_BACKEND_MAX_BATCH];   /* (pmu) handed to the prep thread, in order */
+    size_t prep_n;              /* (pmu) partitions in prep_q */
+    size_t prep_done;           /* (pmu) of them prepped; busy while < prep_n */
     bool prep_stop;             /* (pmu) */
 };
 
@@ -289,11 +301,11 @@ static void *prep_main(void *argp)
     cz_engine_t *e = w->e;
     cz_mutex_lock(&w->pmu);
     for (;;) {
-        while (!w->prep_part && !w->prep_stop)
+        while (w->prep_done == w->prep_n && !w->prep_stop)
             cz_cond_wait(&w->pcv, &w->pmu);
-        if (!w->prep_part)
+        if (w->prep_done == w->prep_n)
             break;
-        part_t *p = w->prep_part;
+        part_t *p = w->prep_q[w->prep_done];
         cz_mutex_unlock(&w->pmu);
 
         cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu",
@@ -304,19 +316,22 @@ static void *prep_main(void *argp)
                    w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
 
         cz_mutex_lock(&w->pmu);
-        w->prep_part = NULL;
-        w->prep_busy = false;
+        w->prep_q[w->prep_done++] = NULL;
         pthread_cond_broadcast(&w->pcv);
     }
     cz_mutex_unlock(&w->pmu);
     return NULL;
 }
 
-static void prep_start(worker_t *w, part_t *p)
+/* Hand |n| partitions to the prep thread, prepped in this order (it is idle). */
+static void prep_start(worker_t *w, part_t *const *ps, size_t n)
 {
     cz_mutex_lock(&w->pmu);
-    w->prep_part = p;
-    w->prep_busy = true;
+    CZ_ASSERT(w->prep_done == w->prep_n);
+    for (size_t i = 0; i < n; i++)
+        w->prep_q[i] = ps[i];
+    w->prep_n = n;
+    w->prep_done = 0;
     pthread_cond_broadcast(&w->pcv);
     cz_mutex_unlock(&w->pmu);
 }
@@ -324,7 +339,7 @@ static void prep_start(worker_t *w, part_t *p)
 static void prep_wait_idle(worker_t *w)
 {
     cz_mutex_lock(&w->pmu);
-    while (w->prep_busy)
+    while (w->prep_done < w->prep_n)
         cz_cond_wait(&w->pcv, &w->pmu);
     cz_mutex_unlock(&w->pmu);
 }
@@ -383,87 +398,142 @@ static int canceled_at(cz_ctx_t *ctx, job_t *j, const char *stage)
 }
 
 /*
- * Take the device lock, run the partition's device region, give the lock
- * back; *held_ms is how long it was held. A job canceled while it waited
- * for the lock gives it back without entering the region.
+ * Will more partitions of |params| reach the device queue: a job of them
+ * with partitions not yet synthesized, to retry, or in synthesis? e->mu held.
  */
-static int region_under_lock(worker_t *w, part_t *p, double *held_ms)
+static bool more_coming(cz_engine_t *e, const cz_params_t *params)
+{
+    CZ_ASSERT(cz_mutex_held(&e->mu));
+    for (const job_t *j = e->jobs; j; j = j->next)
+        if (j->spec.params == params && !atomic_load(&j->canceled) &&
+            (j->next_part < j->spec.partitions || j->n_retry ||
+             atomic_load(&j->in_stage[CZ_PART_SYNTHESIS])))
+            return true;
+    return false;
+}
+
+/*
+ * Partitions of |first|'s params from the device queue for the same region,
+ * into out[0 .. want): those queued now, and, while the device is busy
+ * with another worker's region and more of them are being synthesized,
+ * those that arrive meanwhile (waiting costs the device nothing then; once
+ * it is idle the batch goes as it is). Returns how many were taken.
+ */
+static size_t take_mates(worker_t *w, const part_t *first, part_t **out, size_t want)
+{
+    cz_engine_t *e = w->e;
+    device_t *dev = &e->devices[w->device];
+    const cz_params_t *params = first->job->spec.params;
+    size_t n = 0;
+    cz_mutex_lock(&e->mu);
+    for (;;) {
+        for (part_t **at = &e->devq_head; *at && n < want;) {
+            part_t *p = *at;
+            if (p->job->spec.params != params || atomic_load(&p->job->canceled)) {
+                at = &p->next;
+                continue;
+            }
+            *at = p->next;
+            e->devq_len--;
+            out[n++] = p;
+        }
+        if (n)
+            pthread_cond_broadcast(&e->devq_cv);   /* room for synthesis */
+        if (n == want || !atomic_load(&dev->in_region) || e->shutdown ||
+            atomic_load(&dev->failed) || !more_coming(e, params))
+            break;
+        struct timespec until = cz_deadline_in(0.05);   /* in_region is not under e->mu */
+        cz_cond_timedwait(&e->devq_cv, &e->mu, &until);
+    }
+    cz_mutex_unlock(&e->mu);
+    return n;
+}
+
+/*
+ * Take the device lock, run the region of the n partitions whose res[i].rc
+ * is 0 (the others are already decided), give the lock back; *held_ms is
+ * how long it was held. A partition whose job was canceled while it waited
+ * for the lock leaves the batch before the region; with none left the lock
+ * goes back at once. The timeline shows one region, under the first
+ * partition's name, with the batch's size.
+ */
+static int region_under_lock(worker_t *w, part_t *const *ps, size_t n, cz_batch_result *res,
+                             double *held_ms)
 {
     cz_engine_t *e = w->e;
     /* Waiting for a device with e->mu held would stall every other thread
      * for a whole device region (seconds): the device lock nests in nothing. */
     CZ_ASSERT(!cz_mutex_held(&e->mu));
     device_t *dev = &e->devices[w->device];
-    job_t *j = p->job;
+    const part_t *p0 = ps[0];
+    const uint64_t id = p0->job->id;
     const size_t d = w->device;
     const unsigned k = w->index;
 
-    cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
+    cz_tl_emit(e->tl, CZ_TL_LOCK_WAIT, id, "device=%zu,worker=%u,partition=%zu,batch=%zu", d, k,
+               p0->index, n);
     double t_wait = cz__engine_now_ms(e);
     cz_mutex_lock(&dev->lock);
+    atomic_store(&dev->in_region, true);
     /* Under the lock only the device region: the events are stamped here and
      * written after the unlock (cz_tl_emit_at); the stage is one atomic add. */
     double t_acq = cz__engine_now_ms(e);
-    int rc = canceled_at(w->ctx, j, "the device region");
-    part_enter(p, CZ_PART_DEVICE);
-    if (rc == CZ_OK)
-        rc = cz_g16_device(w->ctx, dev->backend, p->g16);
+    cz_g16_partition_t *live[CZ_BACKEND_MAX_BATCH];
+    size_t at[CZ_BACKEND_MAX_BATCH], nlive = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (res[i].rc == CZ_OK && (res[i].rc = canceled_at(w->ctx, ps[i]->job,
+                                                           "the device region")) == CZ_OK) {
+            part_enter(ps[i], CZ_PART_DEVICE);
+            at[nlive] = i;
+            live[nlive++] = ps[i]->g16;
+        }
+    }
+    int rc = CZ_OK;
+    if (nlive) {
+        cz_batch_result lres[CZ_BACKEND_MAX_BATCH];
+        cz_ctx_clear(w->ctx);
+        rc = cz_g16_device_batch(w->ctx, dev->backend, live, nlive, lres);
+        for (size_t i = 0; i < nlive; i++)
+            res[at[i]] = lres[i];
+    }
     double t_rel = cz__engine_now_ms(e);
+    atomic_store(&dev->in_region, false);
     cz_mutex_unlock(&dev->lock);
-    cz_tl_emit_at(e->tl, t_acq, CZ_TL_LOCK_ACQ, j->id,
-                  "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f", d, k, p->index, t_acq - t_wait);
-    cz_tl_emit_at(e->tl, t_acq, CZ_TL_GPU_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k,
-                  p->index);
-    cz_tl_emit_at(e->tl, t_rel, CZ_TL_GPU_END, j->id,
-                  "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f", d, k, p->index, t_rel - t_acq);
-    cz_tl_emit_at(e->tl, t_rel, CZ_TL_LOCK_REL, j->id,
-                  "device=%zu,worker=%u,partition=%zu,held_ms=%.1f", d, k, p->index, t_rel - t_acq);
+    cz_mutex_lock(&e->mu);
+    pthread_cond_broadcast(&e->devq_cv);   /* a worker gathering a batch stops waiting */
+    cz_mutex_unlock(&e->mu);
+    cz_tl_emit_at(e->tl, t_acq, CZ_TL_LOCK_ACQ, id,
+                  "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f", d, k, p0->index,
+                  t_acq - t_wait);
+    cz_tl_emit_at(e->tl, t_acq, CZ_TL_GPU_START, id, "device=%zu,worker=%u,partition=%zu,batch=%zu",
+                  d, k, p0->index, nlive);
+    cz_tl_emit_at(e->tl, t_rel, CZ_TL_GPU_END, id,
+                  "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f", d, k, p0->index, t_rel - t_acq);
+    cz_tl_emit_at(e->tl, t_rel, CZ_TL_LOCK_REL, id,
+                  "device=%zu,worker=%u,partition=%zu,held_ms=%.1f", d, k, p0->index,
+                  t_rel - t_acq);
     atomic_fetch_add(&dev->busy_us, (uint64_t)((t_rel - t_acq) * 1e3));
     *held_ms = t_rel - t_acq;
     return rc;
 }
 
-static void prove_on_device(worker_t *w, part_t *p)
+/* After the region: |p|'s outcome |r| -> its epilogue and proof, a retry, or its end. */
+static void finish_partition(worker_t *w, part_t *p, const cz_batch_result *r)
 {
     cz_engine_t *e = w->e;
-    device_t *dev = &e->devices[w->device];
     job_t *j = p->job;
     const size_t d = w->device;
     const unsigned k = w->index;
-
-    cz_g16_set_cancel(p->g16, &j->canceled);
-    cz_g16_set_backend(p->g16, dev->backend);   /* prep may stage the splits there */
-    prep_start(w, p);
-    /* Staging (a, b into the backend's fast memory) is CPU work: before the lock. */
-    cz_ctx_clear(w->ctx);
-    int rc = canceled_at(w->ctx, j, "staging");
-    if (rc == CZ_OK)
-        rc = cz_g16_stage(w->ctx, dev->backend, p->g16);
-    double held_ms = 0;
-    if (rc == CZ_OK)
-        rc = region_under_lock(w, p, &held_ms);
-
-    prep_wait_idle(w);   /* prep has posted; make sure its thread is done with p */
-    /* The budget first, then the buffers: the recycler (core/recycle.h) may
-     * keep them against the budget for the next partition. */
-    size_t abc = j->spec.abc_bytes < p->reserved ? j->spec.abc_bytes : p->reserved;
-    cz_budget_release(&e->budget, abc);
-    p->reserved -= abc;
-    cz_g16_release_abc(p->g16);
-    cz_mutex_lock(&e->mu);
-    j->device_ms += held_ms;
-    cz_mutex_unlock(&e->mu);
-
-    if (rc == CZ_EDEVICE) {
-        device_failed(w, p, cz_ctx_message(w->ctx));
+    if (r->rc == CZ_EDEVICE) {
+        device_failed(w, p, r->why);
         return;
     }
-    if (rc == CZ_ECANCELED) {   /* not the device's fault: it stays usable */
+    if (r->rc == CZ_ECANCELED) {   /* not the device's fault: it stays usable */
         drop(e, p, CZ_ECANCELED, "canceled");
         return;
     }
-    if (rc) {
-        drop(e, p, rc, cz_ctx_message(w->ctx));
+    if (r->rc) {
+        drop(e, p, r->rc, r->why);
         return;
     }
     if (atomic_load(&j->canceled)) {
@@ -473,7 +543,8 @@ static void prove_on_device(worker_t *w, part_t *p)
     part_enter(p, CZ_PART_EPILOGUE);
     cz_tl_emit(e->tl, CZ_TL_EPI_START, j->id, "device=%zu,worker=%u,partition=%zu", d, k, p->index);
     double t0 = cz__engine_now_ms(e);
-    rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);
+    cz_ctx_clear(w->ctx);
+    int rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);
     cz_tl_emit(e->tl, CZ_TL_EPI_END, j->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
                d, k, p->index, cz__engine_now_ms(e) - t0);
     cz_budget_release(&e->budget, p->reserved);
@@ -484,18 +555,85 @@ static void prove_on_device(worker_t *w, part_t *p)
     drop(e, p, rc, rc ? cz_ctx_message(w->ctx) : NULL);
 }
 
+/*
+ * Prove n partitions (one, or a batch of the same params) on |w|'s device:
+ * prep on the prep thread (in order, overlapping the region's first
+ * steps), staging, one region under the lock, then each partition's
+ * epilogue. Only the first partition is staged: a worker holds at most one
+ * staging slot, as with single partitions, so two workers gathering
+ * batches can never wait on each other's slots.
+ */
+static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
+{
+    cz_engine_t *e = w->e;
+    device_t *dev = &e->devices[w->device];
+    cz_batch_result res[CZ_BACKEND_MAX_BATCH];
+
+    for (size_t i = 0; i < n; i++) {
+        cz_g16_set_cancel(ps[i]->g16, &ps[i]->job->canceled);
+        cz_g16_set_backend(ps[i]->g16, dev->backend);   /* prep may stage the splits there */
+        res[i] = (cz_batch_result){ .rc = CZ_OK };
+    }
+    prep_start(w, ps, n);
+    /* Staging (a, b into the backend's fast memory) is CPU work: before the lock. */
+    cz_ctx_clear(w->ctx);
+    int rc = canceled_at(w->ctx, ps[0]->job, "staging");
+    if (rc == CZ_OK)
+        rc = cz_g16_stage(w->ctx, dev->backend, ps[0]->g16);
+    if (rc != CZ_OK) {
+        res[0].rc = rc;
+        snprintf(res[0].why, sizeof res[0].why, "%s", cz_ctx_message(w->ctx));
+    }
+    double held_ms = 0;
+    region_under_lock(w, ps, n, res, &held_ms);
+
+    prep_wait_idle(w);   /* prep has posted; make sure its thread is done with them */
+    for (size_t i = 0; i < n; i++) {
+        part_t *p = ps[i];
+        job_t *j = p->job;
+        /* The budget first, then the buffers: the recycler (core/recycle.h) may
+         * keep them against the budget for the next partition. */
+        size_t abc = j->spec.abc_bytes < p->reserved ? j->spec.abc_bytes : p->reserved;
+        cz_budget_release(&e->budget, abc);
+        p->reserved -= abc;
+        cz_g16_release_abc(p->g16);
+        cz_mutex_lock(&e->mu);
+        j->device_ms += held_ms / (double)n;
+        cz_mutex_unlock(&e->mu);
+    }
+    for (size_t i = 0; i < n; i++)
+        finish_partition(w, ps[i], &res[i]);
+}
+
+/* How many partitions a region of |w|'s device takes with |p|: the engine's cap, the
+ * backend's advice. */
+static size_t batch_for(worker_t *w, const part_t *p)
+{
+    const unsigned cap = w->e->cfg.max_batch ? w->e->cfg.max_batch : CZ_BACKEND_MAX_BATCH;
+    const unsigned k = cz_g16_batch_max(w->e->devices[w->device].backend, p->g16);
+    return k < cap ? k : cap;
+}
+
 static void *device_main(void *argp)
 {
     worker_t *w = argp;
     cz_engine_t *e = w->e;
     part_t *p;
     while ((p = pop_device_queue(w))) {
-        cz_tl_emit(e->tl, CZ_TL_GPU_PICKUP, p->job->id, "device=%zu,worker=%u,partition=%zu",
-                   w->device, w->index, p->index);
-        if (atomic_load(&p->job->canceled))
+        if (atomic_load(&p->job->canceled)) {
             drop(e, p, CZ_ECANCELED, "canceled");
-        else
-            prove_on_device(w, p);
+            continue;
+        }
+        part_t *batch[CZ_BACKEND_MAX_BATCH] = { p };
+        size_t n = 1;
+        const size_t want = batch_for(w, p);
+        if (want > 1)
+            n += take_mates(w, p, batch + 1, want - 1);
+        for (size_t i = 0; i < n; i++)
+            cz_tl_emit(e->tl, CZ_TL_GPU_PICKUP, batch[i]->job->id,
+                       "device=%zu,worker=%u,partition=%zu", w->device, w->index,
+                       batch[i]->index);
+        prove_on_device(w, batch, n);
     }
     /* If no device is left, nothing will ever take what is queued: fail it. */
     cz_mutex_lock(&e->mu);

@@ -313,11 +313,10 @@ void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
     p->work.cancel = cancel;
 }
 
-int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
+/* The region's stage times of |p|'s work into its timings; |device|: its share of the region. */
+static void note_device_times(cz_g16_partition_t *p, double device)
 {
-    double t0 = cz_mono_s();
-    int rc = be->ops->device(be, ctx, &p->work);
-    p->t.device = cz_mono_s() - t0;
+    p->t.device = device;
     p->t.ntt = p->work.t_ntt;
     p->t.msm_h = p->work.t_msm_h;
     p->t.prep_wait = p->work.t_prep_wait;
@@ -327,6 +326,35 @@ int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     p->t.msm_b2 = p->work.t_msm_b2;
     p->t.upload = p->work.t_upload;
     p->t.setup = p->work.t_setup;
+}
+
+int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
+{
+    double t0 = cz_mono_s();
+    int rc = be->ops->device(be, ctx, &p->work);
+    note_device_times(p, cz_mono_s() - t0);
+    return rc;
+}
+
+unsigned cz_g16_batch_max(cz_backend_t *be, const cz_g16_partition_t *p)
+{
+    return cz_backend_batch_max(be, &p->work);
+}
+
+int cz_g16_device_batch(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *const *ps, size_t n,
+                        cz_batch_result *res)
+{
+    cz_prove_work_t *w[CZ_BACKEND_MAX_BATCH];
+    if (n < 1 || n > CZ_BACKEND_MAX_BATCH)
+        return cz_fail(ctx, CZ_EINVAL, "a device region of %zu partitions (1 .. %d)", n,
+                       CZ_BACKEND_MAX_BATCH);
+    for (size_t i = 0; i < n; i++)
+        w[i] = &ps[i]->work;
+    double t0 = cz_mono_s();
+    int rc = cz_backend_device_batch(be, ctx, w, n, res);
+    const double share = (cz_mono_s() - t0) / (double)n;
+    for (size_t i = 0; i < n; i++)
+        note_device_times(ps[i], share);
     return rc;
 }
 

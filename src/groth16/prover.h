@@ -102,6 +102,18 @@ void cz_g16_set_backend(cz_g16_partition_t *p, cz_backend_t *be);
 int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 /*
+ * Batches (backend.h, batch_max / device_batch): how many partitions of
+ * |p|'s params one region of |be| should take (>= 1), and the region of n
+ * such partitions (1 .. CZ_BACKEND_MAX_BATCH; device lock held, each
+ * prepared as for cz_g16_device), with each partition's outcome in res[i]
+ * and its timings' device time the region's share; returns as
+ * cz_backend_device_batch (CZ_EDEVICE: the device failed), CZ_EINVAL for
+ * a bad n.
+ */
+unsigned cz_g16_batch_max(cz_backend_t *be, const cz_g16_partition_t *p);
+int cz_g16_device_batch(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *const *ps, size_t n,
+                        cz_batch_result *res);
+/*
  * The flag the device region checks between its steps (backend.h,
  * cz_backend_step): once set, cz_g16_device returns CZ_ECANCELED at the
  * next boundary. Borrowed: must outlive the partition's device region.

@@ -633,6 +633,158 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
     fixture_free(&f);
 }
 
+/* ---- batches: partitions of the same params sharing a region -------------------- */
+
+/* GPU_START lines of the captured timeline, and those of a batch of |k|. */
+static size_t regions_with_batch(cz_timeline_t *tl, size_t k, size_t *all)
+{
+    char *log = cz_tl_captured(tl, NULL);
+    char want[32];
+    snprintf(want, sizeof want, ",batch=%zu", k);
+    size_t n = 0;
+    *all = 0;
+    for (const char *s = log; s && (s = strstr(s, "GPU_START,")); s++) {
+        const char *eol = strchr(s, '\n');
+        const char *b = strstr(s, want);
+        (*all)++;
+        n += b && (!eol || b < eol) && (b[strlen(want)] == '\n' || b[strlen(want)] == ',' ||
+                                        b[strlen(want)] == '\0');
+    }
+    free(log);
+    return n;
+}
+
+/* A fixture of one CPU device, W = 2, advising batches of two, whose first region's
+ * first step is held by |g| (so that the other worker gathers a batch meanwhile). */
+static void batch_fixture(fixture *f, cz_fault_t *fault, step_gate *g)
+{
+    cz_fault_init(fault);
+    fault->cb = hold_first_step;
+    fault->cb_arg = g;
+    fixture_fault = fault;
+    fixture_init(f, 1, 2, 0);
+    fixture_fault = NULL;
+    cz_cpu_backend_set_batch(f->be[0], 2);
+}
+
+static void gate_wait_entered(step_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    while (!g->entered)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_open(step_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->open = true;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/*
+ * While one worker's region holds the device, the other gathers the next
+ * two partitions into one region; every partition's proof verifies, and
+ * the job is proved in fewer regions than partitions.
+ */
+CZ_TEST(partitions_batched_into_one_region_all_verify)
+{
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    cz_fault_t fault;
+    fixture f;
+    batch_fixture(&f, &fault, &g);
+    job_arg a = { &f.circuit, 21, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 4, 0);
+    gate_wait_entered(&g);
+    /* the other worker took partition 1 and waits, the device busy, for 2 */
+    CHECK(wait_for_event(f.tl, "LOCK_WAIT", id));
+    gate_open(&g);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_EQ_U64(info.partitions_done, 4);
+    check_job_proof(&f, id, &a, 4);
+    size_t all = 0, two = regions_with_batch(f.tl, 2, &all);
+    CHECK(two >= 1);
+    CHECK(all < 4);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.partitions_proved, 4);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
+/*
+ * Two jobs' partitions gathered into one batch; one job is canceled while
+ * the batch waits for the lock: it ends CANCELED, the other job's
+ * partition is still proved in that region and verifies.
+ */
+CZ_TEST(a_canceled_job_leaves_its_batch_and_the_others_are_proved)
+{
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    cz_fault_t fault;
+    fixture f;
+    batch_fixture(&f, &fault, &g);
+    job_arg a = { &f.circuit, 22, -1, NULL, NULL, NULL };
+    uint64_t first = submit(&f, &a, 1, 0);
+    gate_wait_entered(&g);
+    uint64_t x = submit(&f, &a, 1, 0);
+    uint64_t y = submit(&f, &a, 1, 0);
+    /* the batch [x, y] is at the lock under x's name */
+    for (int i = 0; i < 1000; i++) {
+        char *log = cz_tl_captured(f.tl, NULL);
+        char want[64];
+        snprintf(want, sizeof want, ",LOCK_WAIT,%llu,", (unsigned long long)x);
+        const char *at = log ? strstr(log, want) : NULL;
+        bool batched = at && strstr(at, "batch=2") && strstr(at, "batch=2") < strchr(at, '\n');
+        free(log);
+        if (batched)
+            break;
+        usleep(10000);
+    }
+    CHECK_OK(cz_engine_cancel(f.e, x));
+    gate_open(&g);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, first, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_OK(cz_engine_wait(f.e, x, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
+    CHECK_OK(cz_engine_wait(f.e, y, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, y, &a, 1);
+    size_t all = 0;
+    CHECK_EQ_U64(regions_with_batch(f.tl, 1, &all), 2);   /* the first, and y alone */
+    CHECK_EQ_U64(all, 2);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK(!st.device_failed[0]);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
+/* A device failing inside batched regions loses nothing: every partition is retried on the
+ * other device and the job's proofs verify. */
+CZ_TEST(a_failing_device_with_batches_retries_every_partition)
+{
+    fixture f;
+    fixture_init(&f, 2, 2, 0);
+    cz_cpu_backend_set_batch(f.be[0], 3);
+    cz_cpu_backend_inject_failure(f.be[0], 1);
+    job_arg a = { &f.circuit, 23, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 5, 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, id, &a, 5);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK(st.device_failed[0]);
+    CHECK(!st.device_failed[1]);
+    CHECK_EQ_U64(st.budget_reserved, 0);
+    fixture_free(&f);
+}
+
 /* A fault at a step inside the region is a device error: the job fails with the message. */
 CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
 {

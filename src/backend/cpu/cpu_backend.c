@@ -10,6 +10,7 @@
  * partitions' budget like the NTT tables; freed before the H MSM.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -29,7 +30,13 @@ typedef struct {
     pthread_mutex_t mu;                          /* protects domains[] */
     cz_ntt_domain *domains[MAX_LOG_DOMAIN + 1];  /* (mu); immutable once set */
     cz_fault_t fault;                            /* base.fault: this device's own faults */
+    _Atomic unsigned batch;                      /* batch_max's advice (tests); 0, 1: none */
 } cpu_backend_t;
+
+void cz_cpu_backend_set_batch(cz_backend_t *be, unsigned k)
+{
+    atomic_store(&((cpu_backend_t *)be)->batch, k);
+}
 
 void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after)
 {
@@ -109,6 +116,12 @@ static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     return rc;
 }
 
+static unsigned cpu_batch_max(cz_backend_t *be, const cz_prove_work_t *w)
+{
+    (void)w;
+    return atomic_load(&((cpu_backend_t *)be)->batch);
+}
+
 static void cpu_free(cz_backend_t *be)
 {
     cpu_backend_t *cb = (cpu_backend_t *)be;
@@ -122,6 +135,7 @@ static const cz_backend_ops_t cpu_ops = {
     .name = "cpu",
     .device = cpu_device,
     .free = cpu_free,
+    .batch_max = cpu_batch_max,
 };
 
 int cz_cpu_backend_new(cz_backend_t **out, int device_index)

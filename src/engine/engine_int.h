@@ -33,6 +33,8 @@ typedef struct job {
     size_t n_retry;                 /* (mu) */
     unsigned *attempts;             /* (mu) per partition: synthesis attempts so far */
     size_t in_flight;               /* (mu) partitions between synthesis and resolution */
+    size_t synthesizing;            /* (mu) of them taken by a synthesis worker, not yet
+                                     * queued for a device or dropped */
     size_t proved;                  /* (mu) */
     size_t resolved;                /* (mu) proved + dropped + failed */
     int error;                      /* (mu) first error */
@@ -55,6 +57,8 @@ typedef struct part {
     cz_g16_partition_t *g16;
     size_t reserved;                /* budget bytes still held */
     unsigned attempt;               /* 0 for the first synthesis */
+    bool synthesizing;              /* counted in job->synthesizing (set and cleared with
+                                     * e->mu held, by the synthesis thread that owns it) */
     cz_part_stage_t stage;          /* owner thread only; counted in job->in_stage unless QUEUED */
     struct part *next;              /* (mu) device queue link */
 } part_t;

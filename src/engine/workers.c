@@ -102,8 +102,22 @@ static void part_enter(part_t *p, cz_part_stage_t s)
     p->stage = s;
 }
 
+/* |p| leaves synthesis (queued for a device, or dropped). e->mu held. */
+static void synthesis_left(part_t *p)
+{
+    if (p->synthesizing) {
+        p->synthesizing = false;
+        p->job->synthesizing--;
+    }
+}
+
 static void drop(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
+    if (p->synthesizing) {   /* only its synthesis thread reads the flag: no race */
+        cz_mutex_lock(&e->mu);
+        synthesis_left(p);
+        cz_mutex_unlock(&e->mu);
+    }
     part_enter(p, CZ_PART_QUEUED);   /* leaves the stages before it is resolved */
     if (p->g16) {
         cz_g16_partition_free(p->g16);
@@ -145,6 +159,7 @@ static void push_device_queue(cz_engine_t *e, part_t *p)
         cz_cond_wait(&e->devq_cv, &e->mu);
     bool usable = e->live_devices > 0;
     if (usable) {
+        synthesis_left(p);
         /* By priority, FIFO within one: a CRITICAL partition (WinningPoSt)
          * overtakes queued PoRep partitions and reaches the next free
          * device at its next partition boundary. */
@@ -270,6 +285,8 @@ static void *synth_main(void *argp)
         p->job = j;
         p->index = take_partition(e, j);
         p->attempt = j->attempts[p->index]++;
+        p->synthesizing = true;
+        j->synthesizing++;
         j->in_flight++;
         if (e->live_devices == 0) {
             /* nothing could prove it: fail now instead of synthesizing for minutes */
@@ -399,15 +416,15 @@ static int canceled_at(cz_ctx_t *ctx, job_t *j, const char *stage)
 
 /*
  * Will more partitions of |params| reach the device queue: a job of them
- * with partitions not yet synthesized, to retry, or in synthesis? e->mu held.
+ * with partitions not yet synthesized, to retry, or taken by a synthesis
+ * worker (waiting for memory or synthesizing)? e->mu held.
  */
 static bool more_coming(cz_engine_t *e, const cz_params_t *params)
 {
     CZ_ASSERT(cz_mutex_held(&e->mu));
     for (const job_t *j = e->jobs; j; j = j->next)
         if (j->spec.params == params && !atomic_load(&j->canceled) &&
-            (j->next_part < j->spec.partitions || j->n_retry ||
-             atomic_load(&j->in_stage[CZ_PART_SYNTHESIS])))
+            (j->next_part < j->spec.partitions || j->n_retry || j->synthesizing))
             return true;
     return false;
 }

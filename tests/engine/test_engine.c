@@ -729,8 +729,17 @@ CZ_TEST(a_canceled_job_leaves_its_batch_and_the_others_are_proved)
     job_arg a = { &f.circuit, 22, -1, NULL, NULL, NULL };
     uint64_t first = submit(&f, &a, 1, 0);
     gate_wait_entered(&g);
-    uint64_t x = submit(&f, &a, 1, 0);
+    /* x's synthesis waits until y is submitted: the worker that takes x knows y is coming */
+    pthread_mutex_t xmu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t xcv = PTHREAD_COND_INITIALIZER;
+    bool xopen = false;
+    job_arg ax = { &f.circuit, 22, -1, &xmu, &xcv, &xopen };
+    uint64_t x = submit(&f, &ax, 1, 0);
     uint64_t y = submit(&f, &a, 1, 0);
+    pthread_mutex_lock(&xmu);
+    xopen = true;
+    pthread_cond_broadcast(&xcv);
+    pthread_mutex_unlock(&xmu);
     /* the batch [x, y] is at the lock under x's name */
     for (int i = 0; i < 1000; i++) {
         char *log = cz_tl_captured(f.tl, NULL);

@@ -98,12 +98,12 @@ static void print_plan(cz_backend_t *be, size_t per_proof)
     cz_backend_report_of(be, &r);
     if (!r.plan[0])
         return;
-    const double per = r.regions ? (double)r.h2d_bytes / (double)r.regions : 0;
+    const double per = r.partitions ? (double)r.h2d_bytes / (double)r.partitions : 0;
     printf("device memory: %s\n", r.plan);
-    printf("params to the device: %.2f GiB per partition, %.2f GiB per proof (%llu regions); "
-           "per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
-           per / (1 << 30), per * (double)per_proof / (1 << 30), r.regions, per / 25e9,
-           per / 50e9);
+    printf("params to the device: %.2f GiB per partition, %.2f GiB per proof (%llu partitions "
+           "in %llu regions); per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
+           per / (1 << 30), per * (double)per_proof / (1 << 30), r.partitions, r.regions,
+           per / 25e9, per / 50e9);
 }
 
 int cz_bench_c2_random(const cz_c2_random_opts_t *o)
@@ -119,7 +119,8 @@ int cz_bench_c2_random(const cz_c2_random_opts_t *o)
     cz_engine_gate_t gate;   /* the backend's pinned params copies, in the engine's budget */
     cz_engine_gate_init(&gate);
     const cz_cuda_backend_opts_t cuda = { .device_mem_limit = o->device_mem_limit,
-                                          .host_gate = cz_engine_gate(&gate) };
+                                          .host_gate = cz_engine_gate(&gate),
+                                          .max_batch = o->batch };
     if (!o->dry_run &&
         (rc = cz_backend_new_opts(ctx, &be, o->backend, (int)o->device, &cuda)) != CZ_OK) {
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));

@@ -10,7 +10,9 @@
 # printed and `/usr/bin/time -v`'s peak RSS, goes to OUT/FREE-cold.log and
 # OUT/FREE-steady.log; one summary line per run on stdout. CUZK_BASE: a second
 # cuzk binary run the same way on the full card first (the baseline of the
-# same run). CUZK_TIMEOUT: seconds per run (default 300).
+# same run). CUZK_TIMEOUT: seconds per run (default 300). CUZK_EXTRA: more
+# options for cuzk prove (e.g. "--batch 1"), CUZK_TAG: a prefix of the logs'
+# names (runs of one binary with different options side by side).
 set -u
 CUZK=$1; BALLAST=$2; C1=$3; OUT=$4; shift 4
 FREES=${*:-full 22 14 10}
@@ -21,9 +23,11 @@ stop_ballast() { [ -n "$bpid" ] && kill "$bpid" 2>/dev/null && wait "$bpid" 2>/d
 trap stop_ballast EXIT
 
 run() {   # run TAG BIN JOBS
-    local tag=$1 bin=$2 jobs=$3 log=$OUT/$1.log
+    local tag=${CUZK_TAG:-}$1 bin=$2 jobs=$3
+    local log=$OUT/$tag.log
+    # shellcheck disable=SC2086  # CUZK_EXTRA: words on purpose
     timeout "$TO" /usr/bin/time -v "$bin" prove --kind porep-c2 --c1 "$C1" --random-params \
-        --backend cuda --workers-per-device 2 --jobs "$jobs" --quiet >"$log" 2>&1
+        --backend cuda --workers-per-device 2 --jobs "$jobs" --quiet ${CUZK_EXTRA:-} >"$log" 2>&1
     local rc=$?
     printf '%-14s rc=%d  %s | %s | %s | %s\n' "$tag" "$rc" \
         "$(grep -m1 -o '[0-9.]* s/proof ([0-9]* partitions' "$log")" \

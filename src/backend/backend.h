@@ -124,6 +124,8 @@ typedef struct cz_backend_report {
     char plan[320];          /* the last region's (or preparation's) device-memory plan, one
                               * line (backend/devplan.h); "" before the first */
     unsigned long long regions;     /* device regions run */
+    unsigned long long partitions;  /* partitions those regions proved (more than regions
+                                     * where regions were batched) */
     unsigned long long h2d_bytes;   /* params bytes copied to the device, all regions */
 } cz_backend_report;
 
@@ -278,6 +280,8 @@ typedef struct cz_cuda_backend_opts {
     int h_buffers;             /* tests: 2 makes a streaming plan's H context two buffers
                                 * (c through the host) even where three fit; 0: as planned */
     cz_host_gate_t host_gate;  /* where its pinned params copies are counted (zeroed: nowhere) */
+    unsigned max_batch;        /* partitions a region takes where bases stream (batch_max):
+                                * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

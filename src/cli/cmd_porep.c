@@ -239,7 +239,7 @@ static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, con
 typedef struct {
     const char *kind, *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
     const char *timeline_path, *svg_path;
-    size_t workers, threads, device, jobs, device_mem_limit;
+    size_t workers, threads, device, jobs, device_mem_limit, batch;
     uint64_t seed;
     bool quiet, random_params, dry_run, json;
 } c2_prove_opts_t;
@@ -284,6 +284,8 @@ static const cz_opt C2_PROVE_OPTS[] = {
       .help = "jobs of the C1 submitted at once into one engine" },
     { "device-mem-limit", 0, CZ_O_BYTES(c2_prove_opts_t, device_mem_limit), .def = "0",
       .help = "CUDA: device memory the plan may use (0: what is free; e.g. 22GiB)" },
+    { "batch", 0, CZ_O_SIZE(c2_prove_opts_t, batch), .min = 0, .max = 4, .def = "0",
+      .help = "CUDA: partitions one region takes where bases stream (0: 2; 1: none)" },
 };
 static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(EXCLUSIVE, "random-params", "params", "params-dir"),
@@ -298,6 +300,7 @@ static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(NEEDS, "jobs", "random-params"),
     CZ_RULE(NEEDS, "seed", "random-params"),
     CZ_RULE(NEEDS, "device-mem-limit", "random-params"),
+    CZ_RULE(NEEDS, "batch", "random-params"),
 };
 static const cz_opts_spec C2_PROVE_SPEC = {
     .cmd = "cuzk prove",
@@ -308,7 +311,7 @@ static const cz_opts_spec C2_PROVE_SPEC = {
         "       cuzk prove --kind porep-c2 --c1 FILE --random-params [--dry-run] [--proof OUT]\n"
         "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
         "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
-        "                  [--jobs N] [--device-mem-limit BYTES]\n",
+        "                  [--jobs N] [--device-mem-limit BYTES] [--batch K]\n",
     .about =
         "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
         "  (after a native check of the C1), proved through the engine (W workers) on\n"
@@ -330,6 +333,8 @@ static const cz_opts_spec C2_PROVE_SPEC = {
         "  device-memory plan gets at most BYTES (as a smaller card would); the plan is\n"
         "  printed, with the params bytes copied to the device per partition and per\n"
         "  proof and their time at PCIe 4.0 x16 (25 GB/s) and 5.0 x16 (50 GB/s).\n"
+        "  --batch K: where the plan streams bases, one device region proves up to K\n"
+        "  partitions, each window serving all of them (0: the backend's 2; 1: none).\n"
         "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
         "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
     CZ_OPTS(C2_PROVE_OPTS), CZ_RULES(C2_PROVE_RULES),
@@ -464,7 +469,8 @@ int cmd_prove_porep_c2(int argc, char **argv)
         /* timing only: no params, vk or public file; --proof optional */
         cz_c2_random_opts_t ro = { o.c1_path, o.proof_path, o.backend, o.timeline_path,
                                    o.svg_path, o.workers, o.threads, o.device, o.seed, o.quiet,
-                                   o.json, o.dry_run, o.jobs, o.device_mem_limit };
+                                   o.json, o.dry_run, o.jobs, o.device_mem_limit,
+                                   (unsigned)o.batch };
         return cz_bench_c2_random(&ro);
     }
     cz_ctx_t *ctx;

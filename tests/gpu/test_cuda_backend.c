@@ -595,6 +595,104 @@ CZ_TEST(cancel_between_steps_stops_the_region_and_the_device_stays_usable)
     fixture_free(&f);
 }
 
+/* ---- batches: k partitions in one region, each streamed window serving all ---------- */
+
+/*
+ * n partitions (witness seeds base .. base + n) proved in one batched
+ * region of |gpu|, after a single region made its plan; partition
+ * |cancel_i| (n: none) is canceled before the region. Each other proof
+ * verifies and has the CPU backend's bytes; the canceled one is CANCELED
+ * and the region's advice is checked against |want_batch|.
+ */
+static void batch_same_bytes(const char *circuit, const cz_cuda_backend_opts_t *opts, size_t n,
+                             size_t cancel_i, unsigned want_batch)
+{
+    fixture f;
+    REQUIRE(fixture_new(&f, circuit, 7) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, opts));
+    uint8_t want[CZ_BACKEND_MAX_BATCH][CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+    CHECK_OK(prove_bytes(&f, gpu, 40, got));   /* a first region: the plan */
+    cz_g16_partition_t *ps[CZ_BACKEND_MAX_BATCH] = { NULL };
+    atomic_bool canceled[CZ_BACKEND_MAX_BATCH];
+    cz_fr in[CZ_BACKEND_MAX_BATCH][16];
+    size_t n_in = 0;
+    for (size_t i = 0; i < n && gpu; i++) {
+        CHECK_OK(prove_bytes(&f, cpu, 50 + i, want[i]));
+        cz_cs_witness_t w;
+        REQUIRE(cz_circuit_witness(f.ctx, &f.circuit, 50 + i, &w) == CZ_OK);
+        n_in = w.num_inputs - 1;
+        REQUIRE(n_in <= 16);
+        memcpy(in[i], w.input + 1, n_in * sizeof(cz_fr));
+        cz_fr r, s;
+        cz_fr_from_u64(&r, 1000 + 50 + i);
+        cz_fr_from_u64(&s, 2000 + 50 + i);
+        REQUIRE(cz_g16_partition_new(f.ctx, &ps[i], f.params, &w, &r, &s) == CZ_OK);
+        atomic_init(&canceled[i], i == cancel_i);
+        cz_g16_set_cancel(ps[i], &canceled[i]);
+        cz_g16_set_backend(ps[i], gpu);
+        CHECK_OK(cz_g16_prep(f.ctx, ps[i]));
+    }
+    if (gpu) {
+        CHECK_EQ_INT((int)cz_g16_batch_max(gpu, ps[0]), (int)want_batch);
+        CHECK_OK(cz_g16_stage(f.ctx, gpu, ps[0]));   /* the first staged, as the engine does */
+        cz_batch_result res[CZ_BACKEND_MAX_BATCH];
+        CHECK_OK(cz_g16_device_batch(f.ctx, gpu, ps, n, res));
+        for (size_t i = 0; i < n; i++) {
+            if (i == cancel_i) {
+                CHECK_EQ_INT(res[i].rc, CZ_ECANCELED);
+                CHECK(strstr(res[i].why, "canceled before") != NULL);
+                continue;
+            }
+            if (res[i].rc != CZ_OK)
+                CZ__FAIL("%s batch partition %zu: %s", circuit, i, res[i].why);
+            cz_proof_t proof;
+            CHECK_OK(cz_g16_epilogue(f.ctx, ps[i], &proof));
+            CHECK_OK(cz_verify(f.ctx, f.pvk, &proof, in[i], n_in));
+            cz_proof_encode(got, &proof);
+            if (memcmp(want[i], got, sizeof got))
+                CZ__FAIL("%s batch partition %zu of %zu: bytes differ from the cpu's", circuit,
+                         i, n);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        cz_g16_partition_free(ps[i]);
+    /* the device goes on: a single region after the batch has the CPU's bytes */
+    if (gpu) {
+        CHECK_OK(prove_bytes(&f, cpu, 60, want[0]));
+        CHECK_OK(prove_bytes(&f, gpu, 60, got));
+        CHECK(memcmp(want[0], got, sizeof got) == 0);
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
+}
+
+/*
+ * Every vector streamed (the small-card plan): batches of 2 and 3 (and 4,
+ * the cap) share each window, for the CPU's bytes partition by partition;
+ * with the H in two buffers and with the H on the CPU (the windows' own
+ * buffers) too. One partition canceled before the region leaves the batch
+ * and the others are proved. The full card advises no batch (1).
+ */
+CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 1 };
+    batch_same_bytes("bench:20000", &o, 2, 2, 2);
+    cz_cuda_backend_opts_t o3 = { .min_plan = 1, .max_batch = 3 };
+    batch_same_bytes("bench:20000", &o3, 3, 3, 3);
+    cz_cuda_backend_opts_t o4 = { .min_plan = 1, .max_batch = 4, .h_buffers = 2 };
+    batch_same_bytes("bench:4096", &o4, 4, 1, 4);
+    cz_cuda_backend_opts_t host_h = { .min_plan = 2 };
+    batch_same_bytes("bench:4096", &host_h, 2, 2, 2);
+    cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
+    batch_same_bytes("toy:5", &g2cpu, 2, 0, 2);
+    batch_same_bytes("bench:4096", NULL, 2, 2, 1);   /* resident: no batch advised, still right */
+}
+
 /* Runs last: the fault leaves the device's context unusable for this process. */
 CZ_TEST(zz_injected_fault_is_a_device_error)
 {

@@ -73,6 +73,7 @@
  * Cancellation and DEVICE_STEP faults: cz_backend_step before each step.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +173,7 @@ typedef struct cuda_backend {
     cz_devplan plan;                 /* (cmu) the last region's or preparer's plan */
     cz_devplan_in plan_in;           /* (cmu) what it was made from */
     char plan_line[320];             /* (smu) plan, printed (cuda_report) */
-    unsigned long long regions, h2d_total;   /* (smu) for cuda_report */
+    unsigned long long regions, partitions, h2d_total;   /* (smu) for cuda_report */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
@@ -187,6 +188,7 @@ typedef struct cuda_backend {
     void *pbounce[2];                /* the preparer's own pair: it uploads with cmu released */
     double upload_s;                 /* params upload time of the region running (device lock) */
     uint64_t clock;                  /* region counter, for LRU */
+    _Atomic unsigned batch_advice;   /* batch_max's answer, from the last plan (advise_batch) */
 } cuda_backend_t;
 
 
@@ -625,6 +627,19 @@ static size_t held_bytes(const cuda_backend_t *cb)
 }
 
 /*
+ * Batches pay where bases stream (each window's copy then serves every
+ * partition of the batch): the advice follows the last plan, made in a
+ * region or by the preparer. opts.max_batch: 1 never, N at most N, 0: 2.
+ */
+static void advise_batch(cuda_backend_t *cb)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    const unsigned tails = CZ_BASES_ALL & ~(1u << CZ_BASES_H);
+    const unsigned k = cb->opts.max_batch ? cb->opts.max_batch : 2;
+    atomic_store(&cb->batch_advice, cb->plan.streamed & tails ? k : 1);
+}
+
+/*
  * The plan for |w|'s set (described in |want|) from the device's free
  * memory now plus what this backend holds (it gives back what the plan
  * does not keep), under the limit, 1 GiB left free for CUDA itself.
@@ -669,6 +684,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
         in->own_stream_bytes = in->min_window_bytes;
     in->min_level = (cz_devplan_level)cb->opts.min_plan;
     cz_devplan_make(in, &cb->plan);
+    advise_batch(cb);
     pthread_mutex_lock(&cb->smu);
     cz_devplan_format(&cb->plan, in, cb->plan_line, sizeof cb->plan_line);
     pthread_mutex_unlock(&cb->smu);
@@ -1461,57 +1477,149 @@ static int tail_window(void *arg, const void *dev, size_t first, size_t n)
     return rc;
 }
 
-/* A tail whose vector the plan streams: the windows' shares summed into t->out. */
-static int stream_tail(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
-                       const rvec want[V_COUNT], const tail_spec *t, const dev_split *ds)
+/* The four tails of |w|: L, A, B1, B2, in the order a region runs them. */
+enum { N_TAILS = 4 };
+
+static void tail_specs(cz_prove_work_t *w, tail_spec out[N_TAILS])
 {
-    tail_windows tw = { .cb = cb, .ctx = ctx, .t = t, .ds = ds,
-                        .pb = want[t->k].point_bytes };   /* acc: Z = 0, infinity */
-    int rc = stream_vector(ctx, cb, set, w, t->k, &want[t->k], t->n_inputs, 64, tail_window, &tw);
-    if (rc == CZ_OK)
-        memcpy(t->out, &tw.acc, t->group == 1 ? sizeof(blst_p1) : sizeof(blst_p2));
+    out[0] = (tail_spec){ V_L, "L", 1, &w->l, NULL, 0, w->l_split, T_L, &w->t_msm_l };
+    out[1] = (tail_spec){ V_A, "A", 1, &w->a_acc, w->input_scalars, w->num_inputs, w->a_split,
+                          T_A, &w->t_msm_a };
+    out[2] = (tail_spec){ V_B1, "B1", 1, &w->b1_acc, w->b_input_scalars, w->num_b_inputs,
+                          w->b_split, T_B, &w->t_msm_b1 };
+    out[3] = (tail_spec){ V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs,
+                          w->b_split, T_B, &w->t_msm_b2 };
+}
+
+/* The split copy of |w|'s tail |t| in its tails slot, or NULL (prep is done: its writes
+ * are visible). */
+static const dev_split *staged_split(const cz_prove_work_t *w, const tail_spec *t)
+{
+    const stage_slot *ts = w->tails_staged;
+    return ts ? &ts->split[t->t_split] : NULL;
+}
+
+/* A tail whose vector is not streamed: resident (or uploaded now), else the CPU's. */
+static int resident_tail(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
+                         const rvec want[V_COUNT], const tail_spec *t)
+{
+    int rc = CZ_OK;
+    const void *dev = plan_keeps(cb, t->k) ? ensure_vector(ctx, cb, set, w, t->k, &want[t->k], &rc)
+                                           : NULL;
+    const void *host = NULL;   /* not resident: the CPU's, from host memory */
+    if (rc == CZ_OK && !dev && (rc = cz_backend_host_bases(ctx, w, 1u << t->k)) == CZ_OK)
+        host = cz_backend_bases(w, t->k, NULL, NULL);
+    if (rc != CZ_OK)
+        return rc;
+    const double t0 = cz_mono_s();   /* the upload, or the wait for it, is t_upload's */
+    rc = device_tail(ctx, cb, t->group, t->out, dev, host, t->inputs, t->n_inputs, t->split,
+                     dev ? staged_split(w, t) : NULL);
+    *t->t = cz_mono_s() - t0;
     return rc;
 }
 
-static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
-                      const rvec want[V_COUNT])
+/* One window of a streamed tail, for every partition of a batch in turn. */
+typedef struct {
+    tail_windows *tw;
+    size_t n;
+} batch_windows;
+
+static int batch_window(void *arg, const void *dev, size_t first, size_t n)
 {
-    const tail_spec tails[] = {
-        { V_L, "L", 1, &w->l, NULL, 0, w->l_split, T_L, &w->t_msm_l },
-        { V_A, "A", 1, &w->a_acc, w->input_scalars, w->num_inputs, w->a_split, T_A, &w->t_msm_a },
-        { V_B1, "B1", 1, &w->b1_acc, w->b_input_scalars, w->num_b_inputs, w->b_split, T_B,
-          &w->t_msm_b1 },
-        { V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs, w->b_split, T_B,
-          &w->t_msm_b2 },
-    };
-    const stage_slot *ts = w->tails_staged;   /* prep is done: its writes are visible */
+    const batch_windows *b = arg;
     int rc = CZ_OK;
-    for (size_t i = 0; i < sizeof tails / sizeof tails[0] && rc == CZ_OK; i++) {
-        const tail_spec *t = &tails[i];
-        if (!on_device(cb, t->k))
+    for (size_t i = 0; i < b->n && rc == CZ_OK; i++)
+        rc = tail_window(&b->tw[i], dev, first, n);
+    return rc;
+}
+
+/*
+ * Tail |ti| of the n partitions ws[] (the same params), one pass over a
+ * streamed vector: each window, while on the device, serves every
+ * partition's share, so the vector crosses the link once for all n. The
+ * step's time is shared out equally.
+ */
+static int stream_tail_batch(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
+                             cz_prove_work_t *const *ws, size_t n, const rvec want[V_COUNT],
+                             int ti)
+{
+    tail_spec specs[CZ_BACKEND_MAX_BATCH][N_TAILS];
+    tail_windows tw[CZ_BACKEND_MAX_BATCH];
+    for (size_t i = 0; i < n; i++) {
+        tail_specs(ws[i], specs[i]);
+        const tail_spec *t = &specs[i][ti];
+        tw[i] = (tail_windows){ .cb = cb, .ctx = ctx, .t = t, .ds = staged_split(ws[i], t),
+                                .pb = want[t->k].point_bytes };   /* acc: Z = 0, infinity */
+    }
+    const tail_spec *t0s = &specs[0][ti];
+    batch_windows bw = { tw, n };
+    const double t0 = cz_mono_s();
+    int rc = stream_vector(ctx, cb, set, ws[0], t0s->k, &want[t0s->k], t0s->n_inputs, 64,
+                           batch_window, &bw);
+    const double share = (cz_mono_s() - t0) / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        const tail_spec *t = &specs[i][ti];
+        if (rc == CZ_OK)
+            memcpy(t->out, &tw[i].acc, t->group == 1 ? sizeof(blst_p1) : sizeof(blst_p2));
+        *t->t = share;
+    }
+    return rc;
+}
+
+/* Partition i leaves the batch with |rc| and the ctx's message (canceled, or its prep failed). */
+static void leave_batch(cz_ctx_t *ctx, cz_batch_result *res, int rc)
+{
+    res->rc = rc;
+    snprintf(res->why, sizeof res->why, "%s", cz_ctx_message(ctx));
+    cz_ctx_clear(ctx);
+}
+
+/* The partitions of ws[0 .. n) still in the batch (res[i].rc == 0) into live[]; their count. */
+static size_t live_of(cz_prove_work_t *const *ws, size_t n, const cz_batch_result *res,
+                      cz_prove_work_t **live)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (res[i].rc == CZ_OK)
+            live[k++] = ws[i];
+    return k;
+}
+
+/*
+ * The tails of the batch's partitions still in it. A partition canceled at
+ * a tail's step boundary leaves the batch (res); the others go on. A
+ * streamed vector makes one pass for all of them; a resident one serves
+ * each in turn. Returns the region's error (every partition's), else 0.
+ */
+static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *const *ws,
+                      size_t n, const rvec want[V_COUNT], cz_batch_result *res)
+{
+    int rc = CZ_OK;
+    for (int ti = 0; ti < N_TAILS && rc == CZ_OK; ti++) {
+        tail_spec t[N_TAILS];
+        tail_specs(ws[0], t);
+        if (!on_device(cb, t[ti].k))
             continue;   /* b_g2 with g2_on_cpu: the epilogue's */
-        if ((rc = cz_backend_step(ctx, w, t->step)) != CZ_OK)
-            break;
-        if (plan_streams(cb, t->k)) {
-            const double t0 = cz_mono_s();
-            rc = stream_tail(ctx, cb, set, w, want, t, ts ? &ts->split[t->t_split] : NULL);
-            *t->t = cz_mono_s() - t0;
+        for (size_t i = 0; i < n; i++)
+            if (res[i].rc == CZ_OK && (rc = cz_backend_step(ctx, ws[i], t[ti].step)) != CZ_OK) {
+                if (rc != CZ_ECANCELED)
+                    return rc;
+                leave_batch(ctx, &res[i], rc);
+                rc = CZ_OK;
+            }
+        cz_prove_work_t *live[CZ_BACKEND_MAX_BATCH];
+        const size_t nl = live_of(ws, n, res, live);
+        if (nl && plan_streams(cb, t[ti].k)) {
+            rc = stream_tail_batch(ctx, cb, set, live, nl, want, ti);
             continue;
         }
-        const void *dev = plan_keeps(cb, t->k)
-                              ? ensure_vector(ctx, cb, set, w, t->k, &want[t->k], &rc)
-                              : NULL;
-        const void *host = NULL;   /* not resident: the CPU's, from host memory */
-        if (rc == CZ_OK && !dev && (rc = cz_backend_host_bases(ctx, w, 1u << t->k)) == CZ_OK)
-            host = cz_backend_bases(w, t->k, NULL, NULL);
-        if (rc != CZ_OK)
-            break;
-        const double t0 = cz_mono_s();   /* the upload, or the wait for it, is t_upload's */
-        rc = device_tail(ctx, cb, t->group, t->out, dev, host, t->inputs, t->n_inputs,
-                         t->split, dev && ts ? &ts->split[t->t_split] : NULL);
-        *t->t = cz_mono_s() - t0;
+        for (size_t i = 0; i < nl && rc == CZ_OK; i++) {
+            tail_specs(live[i], t);
+            rc = resident_tail(ctx, cb, set, live[i], want, &t[ti]);
+        }
     }
-    w->b2_done = rc == CZ_OK && on_device(cb, V_B2);
+    for (size_t i = 0; i < n; i++)
+        ws[i]->b2_done = rc == CZ_OK && res[i].rc == CZ_OK && on_device(cb, V_B2);
     return rc;
 }
 
@@ -1720,25 +1828,37 @@ static void cuda_settle(cz_backend_t *be)
     pthread_mutex_unlock(&cb->smu);
 }
 
-static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w,
-                         const rvec want[V_COUNT]);
+static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
+                         const rvec want[V_COUNT], cz_batch_result *res);
 
-static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
+/*
+ * The region of n partitions of one params set (n = 1: cuda_device). Each
+ * partition's outcome in res[i]; returns the region's own error, which is
+ * every partition's that had none (res says so too).
+ */
+static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
+                     cz_batch_result *res)
 {
-    cuda_backend_t *cb = (cuda_backend_t *)be;
+    cz_prove_work_t *w = ws[0];
     rvec want[V_COUNT];   /* the params' vectors, read once, before the lock */
     describe(want, w);
+    for (size_t i = 0; i < n; i++)
+        res[i] = (cz_batch_result){ .rc = CZ_OK };
     double t0 = cz_mono_s();
     cz_mutex_lock(&cb->cmu);   /* a preparer making the contexts: its set-up is this region's */
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     cb->h2d_bytes = 0;
-    int rc = device_region(cb, ctx, w, want);
-    w->t_setup += t_wait;
-    w->t_upload = cb->upload_s;
-    w->h2d_bytes = cb->h2d_bytes;
+    int rc = device_region(cb, ctx, ws, n, want, res);
+    const double setup = w->t_setup + t_wait;
+    for (size_t i = 0; i < n; i++) {   /* the region's shared costs, shared out */
+        ws[i]->t_setup = setup / (double)n;
+        ws[i]->t_upload = cb->upload_s / (double)n;
+        ws[i]->h2d_bytes = cb->h2d_bytes / n;
+    }
     pthread_mutex_lock(&cb->smu);
     cb->regions++;
+    cb->partitions += n;
     cb->h2d_total += cb->h2d_bytes;
     pthread_mutex_unlock(&cb->smu);
     bool resident = rc == CZ_OK && set_resident(cb, w, want);
@@ -1754,13 +1874,46 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     unsigned h_log = cb->h ? cb->h_log : 0;
     cz_mutex_unlock(&cb->cmu);
     note_prepared(cb, resident ? w : NULL, &want[V_H], h_log);
-    cuda_unstage(be, w);   /* the region failed before its H: the slot goes back here */
+    for (size_t i = 0; i < n; i++) {
+        cuda_unstage(&cb->base, ws[i]);   /* a region that failed before its H: the slot */
+        if (rc != CZ_OK && res[i].rc == CZ_OK) {
+            res[i].rc = rc;
+            snprintf(res[i].why, sizeof res[i].why, "%s", cz_ctx_message(ctx));
+        }
+    }
     return rc;
 }
 
-static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w,
-                         const rvec want[V_COUNT])
+static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
+    cz_batch_result res;
+    int rc = region_of((cuda_backend_t *)be, ctx, &w, 1, &res);
+    if (rc == CZ_OK && res.rc != CZ_OK)   /* canceled, or its prep failed: the message kept */
+        rc = cz_fail(ctx, res.rc, "%s", res.why);
+    return rc;
+}
+
+static int cuda_device_batch(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
+                             cz_batch_result *res)
+{
+    return region_of((cuda_backend_t *)be, ctx, ws, n, res) == CZ_EDEVICE ? CZ_EDEVICE : CZ_OK;
+}
+
+static unsigned cuda_batch_max(cz_backend_t *be, const cz_prove_work_t *w)
+{
+    (void)w;
+    return atomic_load(&((cuda_backend_t *)be)->batch_advice);
+}
+
+/*
+ * H of each partition in turn (the H context serves one at a time; its
+ * MSM's bases streamed or resident), then, once every prep is done, the
+ * tails: a streamed vector crosses the link once for the whole batch.
+ */
+static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
+                         const rvec want[V_COUNT], cz_batch_result *res)
+{
+    cz_prove_work_t *w = ws[0];
     cb->clock++;
     rset *set = find_set(cb, w, want);
     if (!set)
@@ -1774,17 +1927,39 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *w,
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
         return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
 
-    rc = h_part(ctx, cb, set, w, want);
-    if (rc != CZ_OK)
-        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if ((rc = h_part(ctx, cb, set, ws[i], want)) == CZ_ECANCELED) {
+            leave_batch(ctx, &res[i], rc);
+            continue;
+        }
+        if (rc != CZ_OK)
+            return rc;
+    }
+    cz_prove_work_t *live[CZ_BACKEND_MAX_BATCH];
+    if (!live_of(ws, n, res, live))
+        return CZ_OK;   /* every partition canceled */
     if ((rc = tails_ahead(ctx, cb, set, w, want)) != CZ_OK)
         return rc;
-    t0 = cz_mono_s();
-    rc = cz_latch_wait(w->prep_done);
-    w->t_prep_wait = cz_mono_s() - t0;
-    if (rc != CZ_OK)
-        return cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
-    return tails_part(ctx, cb, set, w, want);
+    for (size_t i = 0; i < n; i++) {
+        if (res[i].rc != CZ_OK)
+            continue;
+        t0 = cz_mono_s();
+        rc = cz_latch_wait(ws[i]->prep_done);
+        ws[i]->t_prep_wait = cz_mono_s() - t0;
+        if (rc != CZ_OK && res[i].rc == CZ_OK) {
+            cz_fail(ctx, rc, "device region: prep failed: %s", cz_strerror(rc));
+            leave_batch(ctx, &res[i], rc);
+        }
+    }
+    const size_t nl = live_of(ws, n, res, live);
+    cz_batch_result lres[CZ_BACKEND_MAX_BATCH];
+    for (size_t i = 0; i < nl; i++)
+        lres[i] = (cz_batch_result){ .rc = CZ_OK };
+    rc = nl ? tails_part(ctx, cb, set, live, nl, want, lres) : CZ_OK;
+    for (size_t i = 0, j = 0; i < n; i++)
+        if (res[i].rc == CZ_OK)
+            res[i] = lres[j++];
+    return rc;
 }
 
 static void cuda_free_backend(cz_backend_t *be)
@@ -1824,6 +1999,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     pthread_mutex_lock(&cb->smu);
     snprintf(out->plan, sizeof out->plan, "%s", cb->plan_line);
     out->regions = cb->regions;
+    out->partitions = cb->partitions;
     out->h2d_bytes = cb->h2d_total;
     pthread_mutex_unlock(&cb->smu);
 }
@@ -1839,6 +2015,8 @@ static const cz_backend_ops_t cuda_ops = {
     .prepare = cuda_prepare,
     .settle = cuda_settle,
     .report = cuda_report,
+    .batch_max = cuda_batch_max,
+    .device_batch = cuda_device_batch,
 };
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
@@ -1868,6 +2046,7 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
     pthread_cond_init(&cb->ccv, NULL);
     if (opts)
         cb->opts = *opts;
+    atomic_init(&cb->batch_advice, 1);
     cb->limit = cb->opts.device_mem_limit ? cb->opts.device_mem_limit
                                           : (total_b > CZ__HEADROOM ? total_b - CZ__HEADROOM : 0);
     *out = &cb->base;

@@ -5,7 +5,8 @@
 # all but FREE_GIB of the GPU's free memory ("full": none), then
 #   cuzk prove --kind porep-c2 --c1 C1 --random-params --backend cuda
 #       --workers-per-device 2 [--jobs J]
-# runs cold (one job) and, with CUZK_STEADY=1, steady (3 jobs at once).
+# runs cold (one job; CUZK_COLD=0: not) and, with CUZK_STEADY=1, steady (3 jobs
+# at once).
 # TIMING ONLY (random params). Each run's output, with the plan the backend
 # printed and `/usr/bin/time -v`'s peak RSS, goes to OUT/FREE-cold.log and
 # OUT/FREE-steady.log; one summary line per run on stdout. CUZK_BASE: a second
@@ -48,7 +49,7 @@ for free in $FREES; do
         for _ in $(seq 1 100); do grep -q holding "$OUT/ballast-$free.log" && break; sleep 0.1; done
         cat "$OUT/ballast-$free.log"
     fi
-    run "$free-cold" "$CUZK" 1
+    [ "${CUZK_COLD:-1}" = 1 ] && run "$free-cold" "$CUZK" 1
     [ "${CUZK_STEADY:-0}" = 1 ] && run "$free-steady" "$CUZK" 3
     stop_ballast
 done

@@ -39,6 +39,7 @@ bool cz_cli_post_kind(int argc, char **argv)
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
+#include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
 #include "engine/engine.h"
@@ -241,81 +242,55 @@ static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kin
     return rc;
 }
 
-static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
+/* The largest PoSt input read (a window partition's vanilla proofs). */
+#define MAX_INPUT_BYTES ((size_t)4 << 30)
+
+/*
+ * Through cuzk.h: a prover proves one job of the kind (every vanilla proof
+ * checked against the public values at submit, the engine's check with the
+ * params' vk), then cz_kind_verify checks it from the public values alone
+ * with the Filecoin-named vk in --params-dir. *usage: a bad --backend.
+ */
+static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
 {
-    cz_post_input_t in;
-    cz_post_job_t job;
-    cz_post_request_t req;
-    cz_backend_t *be = NULL;
-    cz_params_t *params = NULL;
-    cz_pvk_t *pvk = NULL;
-    cz_engine_t *e = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char path[1024];
-    memset(&job, 0, sizeof job);
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads, .params_dir = o->dir };
+    cz_prover_t *p = NULL;
+    uint8_t *input = NULL;
+    size_t input_len = 0;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    cz_kind_public_info_t pub;
     double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
+    int rc = cz_cli_prover_new(ctx, &po, &p);
+    *usage = rc == CZ_EINVAL;
     if (rc == CZ_OK)
-        rc = cz_post_input_load(ctx, &in, o->input);
-    else
-        memset(&in, 0, sizeof in);
-    if (rc == CZ_OK && in.proof->kind != kind)
-        rc = cz_fail(ctx, CZ_EINVAL, "%s is a %s input, not %s", o->input,
-                     cz_post_kind_name(in.proof->kind), cz_post_kind_name(kind));
+        rc = cz_cli_read_file(ctx, o->input, MAX_INPUT_BYTES, &input, &input_len);
     if (rc == CZ_OK) {
-        cz_post_input_request(&in, &req);
-        rc = cz_post_job_init(ctx, &job, &req, NULL, NULL);
+        cz_job_request_t req;
+        cz_job_request_init(&req, o->kind, input, input_len);
+        rc = cz_cli_prover_run(ctx, p, &req, false, NULL, &r);
     }
-    if (rc == CZ_OK && !named(path, sizeof path, o->dir, in.proof, "params"))
-        rc = cz_fail(ctx, CZ_EINVAL, "no params name for %s", in.proof->name);
     if (rc == CZ_OK) {
-        cz_params_opts_t opts = { .expect = &job.shape };
-        rc = cz_params_load(ctx, &params, path, &opts);
-    }
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &params->vk);
-    if (rc == CZ_OK) {
-        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
-        rc = cz_engine_new(ctx, &e, &cfg);
-    }
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        job.spec.pvk = pvk;
-        rc = cz_engine_submit(e, NULL, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
-            rc = CZ_OK;
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
-    }
-    if (rc == CZ_OK)
-        rc = cz_engine_proof(e, id, &proof, &len);
-    if (rc == CZ_OK) {
-        cz_post_public_t pub;
-        cz_post_input_public(&in, &pub);
-        if ((rc = cz_post_verify(ctx, pvk, proof, len, &pub)))
+        cz_error_t err;
+        if ((rc = cz_kind_verify(o->kind, input, input_len, NULL, o->dir, r.proof, r.len, &pub,
+                                 &err)))
             cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
-                    cz_strerror(rc));
+                    err.message);
     }
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, proof, len);
-    if (rc == CZ_OK)
-        printf("proof written to %s (%s, %zu sector%s, 192 bytes, verified from public values; "
+        rc = cz_cli_write_file(ctx, o->proof, r.proof, r.len);
+    if (rc == CZ_OK) {
+        cz_prover_info_t pi;
+        cz_prover_info(p, &pi);
+        printf("proof written to %s (%s, 192 bytes, verified from public values; "
                "synthesis %.2f s, device %.2f s, total %.2f s, backend %s)\n",
-               o->proof, in.proof->name, in.nsectors, in.nsectors == 1 ? "" : "s",
-               info.t.synthesis / 1e3, info.t.device / 1e3, cz_mono_s() - t0, be->ops->name);
-    cz_engine_free(e);
-    cz_backend_free(be);
-    free(proof);
-    cz_pvk_free(pvk);
-    cz_params_free(params);
-    cz_post_job_clear(&job);
-    cz_post_input_free(&in);
+               o->proof, pub.summary, r.info.t.synthesis / 1e3, r.info.t.device / 1e3,
+               cz_mono_s() - t0, pi.backend);
+    }
+    cz_cli_job_result_free(&r);
+    free(input);
+    cz_prover_free(p);
     return rc;
 }
 
@@ -330,11 +305,13 @@ int cmd_prove_post(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
-    int rc = o.random ? prove_random(ctx, &o, kind) : prove_run(ctx, &o, kind);
+    bool usage = false;
+    int rc = o.random ? prove_random(ctx, &o, kind) : prove_run(ctx, &o, &usage);
     if (rc)
         fail(ctx, "prove", rc);
     cz_ctx_free(ctx);
-    return rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+    return rc == CZ_OK ? CZ_EXIT_OK : usage || (o.random && rc == CZ_EINVAL) ? CZ_EXIT_USAGE
+                                                                              : CZ_EXIT_FAIL;
 }
 
 /* ---- verify ----------------------------------------------------------------------- */
@@ -356,9 +333,6 @@ static const cz_opts_spec VERIFY_SPEC = {
     CZ_OPTS(VERIFY_OPTS),
     .help_cmd = "cuzk verify --kind winning-post --help",
 };
-
-/* The largest PoSt input read (a window partition's vanilla proofs). */
-#define MAX_INPUT_BYTES ((size_t)4 << 30)
 
 /* Through cuzk.h: cz_kind_verify reads the public values of the input and
  * checks the proof with the Filecoin-named vk in D. */

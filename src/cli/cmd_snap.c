@@ -25,6 +25,7 @@
 
 #ifdef CUZK_HAVE_JANSSON
 #include "backend/backend.h"
+#include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
 #include "core/hex.h"
@@ -309,16 +310,52 @@ static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o, size_t device)
     return rc;
 }
 
-/* The request's job (checked before anything is proved). */
-static int load_job(cz_ctx_t *ctx, cz_update_request_t *req, cz_update_job_t *job, const char *path)
+/* The largest snap request read (its bincode partition proofs). */
+#define MAX_INPUT_BYTES ((size_t)1 << 31)
+
+/*
+ * Through cuzk.h: a prover proves one snap job (the request's partition
+ * proofs checked at submit, the engine's check with the params' vk), then
+ * cz_kind_verify checks it from the public values alone with the
+ * Filecoin-named vk in --params-dir.
+ */
+static int prove_run(cz_ctx_t *ctx, const snap_opts_t *o)
 {
-    int rc = cz_update_request_load(ctx, req, path);
-    if (rc)
-        return rc;
-    const uint8_t *const *proofs = (const uint8_t *const *)req->proofs;
-    return cz_update_job_from_curio(ctx, job, req->registered_proof, req->comm_r_old, 32,
-                                    req->comm_r_new, 32, req->comm_d_new, 32, proofs, req->lens,
-                                    req->nproofs, NULL, NULL);
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .workers = 1,
+                                .threads = o->threads, .params_dir = o->dir };
+    cz_prover_t *p = NULL;
+    uint8_t *input = NULL;
+    size_t input_len = 0;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    cz_kind_public_info_t pub;
+    double t0 = cz_mono_s();
+    int rc = cz_cli_read_file(ctx, o->input, MAX_INPUT_BYTES, &input, &input_len);
+    if (rc == CZ_OK)
+        rc = cz_cli_prover_new(ctx, &po, &p);
+    if (rc == CZ_OK) {
+        cz_job_request_t req;
+        cz_job_request_init(&req, "snap", input, input_len);
+        rc = cz_cli_prover_run(ctx, p, &req, false, NULL, &r);
+    }
+    if (rc == CZ_OK) {
+        cz_error_t err;
+        if ((rc = cz_kind_verify("snap", input, input_len, NULL, o->dir, r.proof, r.len, &pub,
+                                 &err)))
+            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
+                    err.message);
+    }
+    if (rc == CZ_OK)
+        rc = cz_cli_write_file(ctx, o->proof, r.proof, r.len);
+    if (rc == CZ_OK)
+        printf("proof written to %s (snap, %s x 192 = %zu bytes, verified from public "
+               "values); engine %.2f s (synthesis %.2f s, device %.2f s), total %.2f s\n",
+               o->proof, pub.summary, r.len, r.t_run, r.info.t.synthesis / 1e3,
+               r.info.t.device / 1e3, cz_mono_s() - t0);
+    cz_cli_job_result_free(&r);
+    free(input);
+    cz_prover_free(p);
+    return rc;
 }
 
 int cmd_prove_snap(int argc, char **argv)
@@ -327,82 +364,11 @@ int cmd_prove_snap(int argc, char **argv)
     int p = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    size_t device = o.device;
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
         return CZ_EXIT_FAIL;
-    if (o.random) {
-        int rc = prove_random(ctx, &o, device);
-        int code = rc ? fail_exit(ctx, "prove", rc) : CZ_EXIT_OK;
-        cz_ctx_free(ctx);
-        return code;
-    }
-    cz_update_request_t req;
-    cz_update_job_t job;
-    memset(&req, 0, sizeof req);
-    memset(&job, 0, sizeof job);
-    cz_params_t *params = NULL;
-    cz_pvk_t *pvk = NULL;
-    cz_backend_t *be = NULL;
-    cz_engine_t *e = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char path[1024];
-    double t0 = cz_mono_s(), t_engine = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    int rc = load_job(ctx, &req, &job, o.input);
-    if (rc == CZ_OK && !named(path, sizeof path, o.dir, &job.params, "params"))
-        rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");
-    if (rc == CZ_OK) {
-        cz_params_opts_t opts = { .expect = &job.shape };
-        rc = cz_params_load(ctx, &params, path, &opts);
-    }
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &params->vk);
-    if (rc == CZ_OK)
-        rc = cz_backend_new(ctx, &be, o.backend, (int)device);
-    if (rc == CZ_OK) {
-        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
-                                   .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
-        rc = cz_engine_new(ctx, &e, &cfg);
-    }
-    uint64_t id = 0;
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        job.spec.pvk = pvk;
-        double t = cz_mono_s();
-        rc = cz_engine_submit(e, NULL, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
-            rc = CZ_OK;
-        t_engine = cz_mono_s() - t;
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
-    }
-    if (rc == CZ_OK)
-        rc = cz_engine_proof(e, id, &proof, &len);
-    if (rc == CZ_OK && (rc = cz_update_verify(ctx, pvk, proof, len, &job.pub)) != CZ_OK)
-        cz_fail(ctx, rc, "the proof does not verify from the public values (%s)", cz_strerror(rc));
-    if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o.proof, proof, len);
-    int code = CZ_EXIT_OK;
-    if (rc)
-        code = fail_exit(ctx, "prove", rc);
-    else
-        printf("proof written to %s (snap, registered_proof %" PRIu64 ": %u partition%s x 192 = "
-               "%zu bytes, verified from public values); engine %.2f s (synthesis %.2f s, "
-               "device %.2f s), total %.2f s\n", o.proof, job.pub.registered_proof,
-               job.params.partitions, job.params.partitions == 1 ? "" : "s", len, t_engine,
-               info.t.synthesis / 1e3, info.t.device / 1e3, cz_mono_s() - t0);
-    cz_engine_free(e);
-    cz_backend_free(be);
-    free(proof);
-    cz_pvk_free(pvk);
-    cz_params_free(params);
-    cz_update_job_clear(&job);
-    cz_update_request_free(&req);
+    int rc = o.random ? prove_random(ctx, &o, o.device) : prove_run(ctx, &o);
+    int code = rc ? fail_exit(ctx, "prove", rc) : CZ_EXIT_OK;
     cz_ctx_free(ctx);
     return code;
 }
@@ -426,6 +392,8 @@ static const cz_opts_spec VERIFY_SPEC = {
     .help_cmd = "cuzk verify --kind snap --help",
 };
 
+/* Through cuzk.h: cz_kind_verify reads the request's public values and
+ * checks the proof with the Filecoin-named vk in D. */
 int cmd_verify_snap(int argc, char **argv)
 {
     snap_opts_t o;
@@ -435,35 +403,17 @@ int cmd_verify_snap(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
-    cz_update_request_t req;
-    cz_update_public_t pub;
-    cz_update_params_t p;
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    uint64_t bytes;
-    char path[1024];
-    int rc = cz_update_request_load(ctx, &req, o.input);
-    if (rc == CZ_OK) {
-        pub.registered_proof = req.registered_proof;
-        memcpy(pub.comm_r_old, req.comm_r_old, 32);
-        memcpy(pub.comm_r_new, req.comm_r_new, 32);
-        memcpy(pub.comm_d_new, req.comm_d_new, 32);
-        if (cz_update_sector_bytes(pub.registered_proof, &bytes) || cz_update_params_sector(&p, bytes) ||
-            !named(path, sizeof path, o.dir, &p, "vk"))
-            rc = cz_fail(ctx, CZ_EINVAL, "registered_proof %" PRIu64 " is not an update proof",
-                         pub.registered_proof);
-    }
-    if (rc == CZ_OK)
-        rc = cz_vk_load(ctx, &vk, path);
+    uint8_t *input = NULL, *proof = NULL;
+    size_t input_len = 0, len = 0;
+    cz_error_t err = { 0 };
+    int rc = cz_cli_read_file(ctx, o.input, MAX_INPUT_BYTES, &input, &input_len);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, o.proof, (size_t)1 << 20, &proof, &len);
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &vk);
     double t = cz_mono_s();
     if (rc == CZ_OK)
-        rc = cz_update_verify(ctx, pvk, proof, len, &pub);
+        rc = cz_kind_verify("snap", input, input_len, NULL, o.dir, proof, len, NULL, &err);
+    else
+        snprintf(err.message, sizeof err.message, "%s", cz_ctx_message(ctx));
     int code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (code == CZ_EXIT_OK)
         printf("valid (snap, %zu partition%s, %.3f s)\n", len / 192, len == 192 ? "" : "s",
@@ -471,11 +421,9 @@ int cmd_verify_snap(int argc, char **argv)
     else if (code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else
-        fprintf(stderr, "cuzk verify: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk verify: %s\n", *err.message ? err.message : cz_strerror(rc));
     free(proof);
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
-    cz_update_request_free(&req);
+    free(input);
     cz_ctx_free(ctx);
     return code;
 }

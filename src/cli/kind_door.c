@@ -32,12 +32,10 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind)
 
 #ifdef CUZK_HAVE_JANSSON
 
-#include <errno.h>
 #include <limits.h>
-#include <sys/stat.h>
 
-#include "api/internal.h"
 #include "cli/progress.h"
+#include "cli/prove_job.h"
 #include "cli/public_file.h"
 #include "kinds/kinds.h"
 
@@ -169,84 +167,55 @@ static const cz_opts_spec KIND_SPEC = {
     .help_cmd = "cuzk prove --kind K --help",
 };
 
-/* The params as the prover takes them: an existing file by its absolute path, else a name. */
-static const char *params_arg(const char *params, char *buf)
-{
-    struct stat st;
-    if (params && stat(params, &st) == 0 && S_ISREG(st.st_mode) && realpath(params, buf))
-        return buf;
-    return params;
-}
-
-/* Submit, wait (progress), fetch and write; *usage: the request was refused. */
+/* Prove, fetch and write; *usage: the backend or the request was refused. */
 static int prove_kind(cz_ctx_t *ctx, const cz_kinds_t *kinds, const kind_opts_t *o,
                       cz_progress_t *progress, bool *usage)
 {
-    cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.first_device = (unsigned)o->device;
-    cfg.devices = 1;
-    cfg.threads = (unsigned)o->threads;
-    cfg.params_dir = o->params_dir;
-    cfg.params_allow_paths = true;
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads, .params_dir = o->params_dir,
+                                .kinds = kinds };
     cz_prover_t *p = NULL;
-    cz_error_t err;
-    uint8_t *input = NULL, *proof = NULL, *inputs = NULL;
-    size_t input_len = 0, len = 0, per = 0, parts = 0;
-    int rc = cz__prover_new_with(&p, &cfg, NULL, kinds, &err);
+    uint8_t *input = NULL;
+    size_t input_len = 0;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    int rc = cz_cli_prover_new(ctx, &po, &p);
     if (rc != CZ_OK) {
         *usage = rc == CZ_EINVAL;
-        return cz_fail(ctx, rc, "%s", err.message);
+        return rc;
     }
     if (o->input)
         rc = cz_cli_read_file(ctx, o->input, (size_t)1 << 31, &input, &input_len);
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
     char real[PATH_MAX];
     if (rc == CZ_OK) {
         cz_job_request_t req;
         cz_job_request_init(&req, o->kind, input, input_len);
         req.fields = o->fields;
-        req.params = params_arg(o->params, real);
+        req.params = cz_cli_params_arg(o->params, real);
         req.priority = (int)o->priority;
-        if ((rc = cz_prover_submit(p, &req, &id, &err)) != CZ_OK) {
-            *usage = rc == CZ_EINVAL || rc == CZ_EFORMAT || rc == CZ_ENOTFOUND;
-            cz_fail(ctx, rc, "%s", err.message);
-        }
+        rc = cz_cli_prover_run(ctx, p, &req, o->public_path != NULL, progress, &r);
+        *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT || rc == CZ_ENOTFOUND);
     }
-    while (rc == CZ_OK && (rc = cz_prover_wait(p, id, 0.25, &info, &err)) == CZ_EBUSY) {
-        rc = CZ_OK;
-        cz_progress_draw(progress, info.partitions_done, info.partitions,
-                         cz_job_stage_label(info.state, info.in_stage));
-    }
-    if (rc == CZ_OK && (rc = cz_prover_proof(p, id, &proof, &len, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    if (rc == CZ_OK && o->public_path &&
-        (rc = cz_prover_public_inputs(p, id, &inputs, &per, &parts, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, proof, len);
+        rc = cz_cli_write_file(ctx, o->proof, r.proof, r.len);
     if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, inputs, parts, per);
+        rc = cz_public_write_reprs(ctx, o->public_path, r.inputs, r.parts, r.per);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);
-        cz_progress_draw(progress, info.partitions, info.partitions, "done");
+        cz_progress_draw(progress, r.info.partitions, r.info.partitions, "done");
         cz_progress_end(progress);
         if (o->json)
             printf("{\"kind\":\"%s\",\"backend\":\"%s\",\"partitions\":%zu,\"bytes\":%zu,"
                    "\"summary\":\"%s\",\"verified\":true}\n", o->kind, pi.backend,
-                   info.partitions, len, info.summary);
+                   r.info.partitions, r.len, r.info.summary);
         else
             printf("proof written to %s (kind %s, %s: %zu partition%s x 192 = %zu bytes, "
                    "verified with the params' vk; backend %s)\n", o->proof, o->kind,
-                   info.summary, info.partitions, info.partitions == 1 ? "" : "s", len,
+                   r.info.summary, r.info.partitions, r.info.partitions == 1 ? "" : "s", r.len,
                    pi.backend);
     }
-    cz_free(proof);
-    cz_free(inputs);
+    cz_cli_job_result_free(&r);
     free(input);
     cz_prover_free(p);
     return rc;

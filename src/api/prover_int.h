@@ -93,6 +93,11 @@ struct cz_prover {
     void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new), by table index */
 
     cz_engine_gate_t gate;                /* the backends' pinned copies into the engine's budget */
+    /* The memory margin (cuzk.h memory_margin 0): the params cache's host
+     * bytes counted into the engine's automatic budget (stager.c
+     * count_params). count_params (const); params_counted: the stager's only. */
+    bool count_params;
+    size_t params_counted;
 
     cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
     pthread_cond_t changed;           /* a job changed phase (broadcast) */

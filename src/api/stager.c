@@ -184,6 +184,31 @@ static int does_not_fit(cz_ctx_t *ctx, int rc, const pjob_t *j)
 }
 
 /*
+ * THE MEMORY MARGIN, in one place for every door (cuzk.h memory_margin 0):
+ * the automatic budget is physical memory minus 5 GiB, and the params the
+ * prover holds in host memory (loaded, or the decoded vectors of a lazily
+ * opened file) come out of it too: before each job enters the engine the
+ * cache's bytes are counted into the budget (cz_engine_host_take, ahead of
+ * waiting partitions) or given back after evictions. A take that does not
+ * fit now (partitions in flight hold the budget) is tried again at the next
+ * job. Stager thread only; p->mu NOT held.
+ */
+static void count_params(cz_prover_t *p)
+{
+    if (!p->count_params)
+        return;
+    cz_pcache_stats_t ps;
+    cz_pcache_stats(p->pcache, &ps);
+    if (ps.bytes > p->params_counted) {
+        if (cz_engine_host_take(p->engine, ps.bytes - p->params_counted))
+            p->params_counted = ps.bytes;
+    } else if (ps.bytes < p->params_counted) {
+        cz_engine_host_give(p->engine, p->params_counted - ps.bytes);
+        p->params_counted = ps.bytes;
+    }
+}
+
+/*
  * |j| (STAGING, params loaded, *pe its reference) to the engine. The reference
  * is the job's from here (end_job releases it). p->mu NOT held.
  */
@@ -200,6 +225,7 @@ static int submit_to_engine(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j, cz_pentry_
         return rc;
     if (cancel)
         return cz_fail(ctx, CZ_ECANCELED, "canceled before it started");
+    count_params(p);
     size_t pb = 0, abc = 0;
     cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
     cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,

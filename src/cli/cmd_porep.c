@@ -33,7 +33,7 @@
 #include "cli/progress.h"
 #include "cli/public_file.h"
 #include "core/clock.h"
-#include "engine/engine.h"
+#include "cli/prove_job.h"
 #include "cuzk.h"
 #include "porep/c1.h"
 #include "porep/seal.h"
@@ -360,95 +360,63 @@ static void final_vk(const c2_prove_opts_t *o, char *buf, size_t cap, const char
 static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *progress,
                     bool *bad_backend)
 {
-    cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.first_device = (unsigned)o->device;
-    cfg.devices = 1;
-    cfg.workers_per_device = (unsigned)o->workers;
-    cfg.threads = (unsigned)o->threads;
-    cfg.params_dir = o->dir ? o->dir : ".";
-    cfg.params_allow_paths = true;
-    /* the params live outside the engine's budget: leave their bytes out of it too */
-    struct stat st;
-    cfg.memory_margin = cz_engine_margin_for(
-        o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads, .workers = o->workers,
+                                .params_dir = o->dir ? o->dir : "." };
     char real[4096];
     if (o->params_path && !realpath(o->params_path, real))
         return cz_fail(ctx, CZ_ENOTFOUND, "params: %s: %s", o->params_path, strerror(errno));
     cz_prover_t *p = NULL;
     cz_error_t err;
+    uint8_t *c1 = NULL;
+    size_t c1_len = 0;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    double t0 = cz_mono_s(), t_verify = 0;
     /* the backend first: an unusable one fails before the C1 and the params are read */
-    int rc = cz_prover_new(&p, &cfg, &err);
-    uint8_t *c1 = NULL, *proof = NULL, *inputs = NULL;
-    size_t c1_len = 0, len = 0, per = 0, parts = 0;
-    double t0 = cz_mono_s(), t_submit = 0, t_engine = 0, t_verify = 0;
-    if (rc != CZ_OK) {
-        *bad_backend = rc == CZ_EINVAL;
-        cz_fail(ctx, rc, "%s", err.message);
-    } else {
+    int rc = cz_cli_prover_new(ctx, &po, &p);
+    *bad_backend = rc == CZ_EINVAL;
+    if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, o->c1_path, (size_t)1 << 31, &c1, &c1_len);
-    }
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
     if (rc == CZ_OK) {
         cz_progress_draw(progress, 0, 1, "loading_c1");
         cz_job_request_t req;
         cz_job_request_init(&req, "porep-c2", c1, c1_len);
         req.params = o->params_path ? real : NULL;   /* NULL: the Filecoin name in params_dir */
-        if ((rc = cz_prover_submit(p, &req, &id, &err)) != CZ_OK)
-            cz_fail(ctx, rc, "%s", err.message);
-        t_submit = cz_mono_s() - t0;
+        rc = cz_cli_prover_run(ctx, p, &req, o->public_path != NULL, progress, &r);
     }
-    while (rc == CZ_OK && (rc = cz_prover_wait(p, id, 0.25, &info, &err)) == CZ_EBUSY) {
-        rc = CZ_OK;
-        cz_progress_draw(progress, info.partitions_done, info.partitions,
-                         info.state == CZ_JOB_QUEUED ? "loading_params"
-                         : info.state == CZ_JOB_VERIFYING ? "verifying" : "proving");
-    }
-    t_engine = cz_mono_s() - t0 - t_submit;
-    if (rc == CZ_OK && (rc = cz_prover_proof(p, id, &proof, &len, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    if (rc == CZ_OK && o->public_path &&
-        (rc = cz_prover_public_inputs(p, id, &inputs, &per, &parts, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
     const char *vk = NULL, *dir = NULL;
     char vbuf[4096];
     final_vk(o, vbuf, sizeof vbuf, &vk, &dir);
     if (rc == CZ_OK && (vk || dir)) {
         /* as a chain verifier would: from replica_id, comm_d, comm_r, seed alone */
-        cz_porep_public_t pub;
-        cz_progress_draw(progress, info.partitions, info.partitions, "verifying");
+        cz_progress_draw(progress, r.info.partitions, r.info.partitions, "verifying");
         double t = cz_mono_s();
-        rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
-        if (rc == CZ_OK)
-            rc = cz_porep_c2_verify(vk, dir, &pub, proof, len, &err);
+        rc = cz_kind_verify("porep-c2", c1, c1_len, vk, dir, r.proof, r.len, NULL, &err);
         t_verify = cz_mono_s() - t;
         if (rc)
             cz_fail(ctx, rc, "the proof does not verify from the public values: %s", err.message);
     }
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
+        rc = cz_cli_write_file(ctx, o->proof_path, r.proof, r.len);
     if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, inputs, parts, per);
+        rc = cz_public_write_reprs(ctx, o->public_path, r.inputs, r.parts, r.per);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);
-        cz_progress_draw(progress, info.partitions, info.partitions, "done");
+        cz_progress_draw(progress, r.info.partitions, r.info.partitions, "done");
         cz_progress_end(progress);
         printf("proof written to %s (%zu partition%s x 192 = %zu bytes, verified %s)\n",
-               o->proof_path, info.partitions, info.partitions == 1 ? "" : "s", len,
+               o->proof_path, r.info.partitions, r.info.partitions == 1 ? "" : "s", r.len,
                vk || dir ? "from public values" : "by the engine with the params' vk");
         printf("time: c1+shape %.2f s, params %.2f s, engine %.2f s (synthesis %.2f s, "
                "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers, "
                "backend %s, device %zu)\n",
-               t_submit, info.t.params_load / 1e3, t_engine, info.t.synthesis / 1e3,
-               info.t.device / 1e3, t_verify, cz_mono_s() - t0, pi.threads, o->workers,
-               pi.backend, o->device);
+               r.t_submit, r.info.t.params_load / 1e3, r.t_run - r.t_submit,
+               r.info.t.synthesis / 1e3, r.info.t.device / 1e3, t_verify, cz_mono_s() - t0,
+               pi.threads, o->workers, pi.backend, o->device);
     }
-    cz_free(proof);
-    cz_free(inputs);
+    cz_cli_job_result_free(&r);
     free(c1);
     cz_prover_free(p);
     return rc;

@@ -41,13 +41,13 @@
  * the field takes), so a program built against an older header and one
  * built against a newer one pass structs of the same size.
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
- *    cz_job_info_t with cz_job_timings_t, cz_prover_stats_t,
+ *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_prover_stats_t,
  *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t): the library
  *    zeroes |reserved| on every write. A newer program on an older library
  *    reads 0 in the fields that library did not have, so 0 always means
  *    "not reported" for a field added later; an older program on a newer
  *    library never looks at the words the new fields took.
- *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t,
+ *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t, cz_timing_request_t,
  *    cz_porep_public_t passed to cz_porep_c2_verify): start from their
  *    _init function (or zero them) and set fields by name. |reserved| must
  *    be zero: a call given a non-zero word fails with CZ_EINVAL, so that
@@ -284,6 +284,67 @@ CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, cons
  */
 CZ_EXTERN int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id,
                                cz_error_t *err);
+
+/* ---- timing runs: random params (TIMING ONLY) ------------------------------ */
+
+/*
+ * A TIMING ONLY job: a kind's circuit proved with params of its exact
+ * shape made of random points (seconds, where a setup of a production size
+ * takes hours) and, with no input, a witness of pseudo-random field
+ * elements (the real R1CS and scalar distribution; the witness does not
+ * satisfy it). It measures what a real job costs (synthesis, the device
+ * region, the epilogue) on machines that have no params. NOTHING IS
+ * VERIFIED: its proof (cz_prover_proof) is not a valid proof, whatever
+ * no_verify says, and must never leave a benchmark.
+ */
+typedef struct cz_timing_request {
+    const char *kind;              /* cz_kind_name */
+    const void *input;             /* the kind's input (porep-c2: the C1 JSON); may be NULL */
+    size_t input_len;
+    const char *fields;            /* as cz_job_request_t.fields ("circuit": its id) */
+    uint64_t sector_size;          /* bytes; with no input, non-zero: the kind's random
+                                    * witness of its circuit of that size
+                                    * (winning-post, window-post, snap) */
+    uint64_t seed;                 /* of the random params (and random witness) */
+    int priority;                  /* as cz_job_request_t.priority */
+    uint64_t reserved[8];          /* must be zero: cz_timing_request_init (STRUCTS THAT GROW) */
+} cz_timing_request_t;
+
+/* Zero |req| (|reserved| included) and set kind (seed 0, priority normal). */
+CZ_EXTERN void cz_timing_request_init(cz_timing_request_t *req, const char *kind);
+
+/*
+ * Queue a timing job; *id names it as cz_prover_submit's ids do (status,
+ * wait, proof, public inputs, cancel, forget, cz_prover_job_shape). The job
+ * is checked and prepared as cz_prover_submit's (input, fields, partition
+ * count), or, with no input and a sector_size, built from the kind's random
+ * witness. Its params are made from |seed| when it starts, by the prover's
+ * stager (cz_job_timings_t.params_load is their time;
+ * cz_job_shape_t.params_bytes their size), counted in the memory margin,
+ * never cached, and freed when it ends. The input is copied.
+ * Errors: as cz_prover_submit's; CZ_EINVAL also for no input and no
+ * sector_size where the kind needs one, a kind without a random witness
+ * (porep-c2, circuit), a sector size it has no circuit of, or fields with a
+ * random witness. Thread-safe.
+ */
+CZ_EXTERN int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t *req,
+                                      uint64_t *id, cz_error_t *err);
+
+/* What a job proves: one partition's circuit, for a timing run's report. */
+typedef struct cz_job_shape {
+    size_t partitions;
+    size_t constraints;            /* of one partition: rows less the public inputs' */
+    size_t rows;                   /* R1CS rows of one partition */
+    size_t domain_size;            /* the FFT domain */
+    size_t num_inputs;             /* public inputs, ONE included */
+    size_t num_aux;                /* private variables */
+    size_t params_bytes;           /* host bytes of the job's params once it has them; 0 before */
+    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_job_shape_t;
+
+/* The shape of job |id| (any state). CZ_ENOTFOUND for an unknown id. Thread-safe. */
+CZ_EXTERN int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out,
+                                  cz_error_t *err);
 
 /*
  * Where a partition is between submission and resolution:

@@ -219,27 +219,16 @@ static const cz_opts_spec PROVE_SPEC = {
 
 typedef post_opts_t prove_opts_t;
 
-/* --random-params: TIMING ONLY (post/job.h cz_post_job_random, cli/time_random.h). */
-static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
+/* --random-params: TIMING ONLY (cuzk.h cz_prover_submit_timing, cli/time_random.h). */
+static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
 {
-    uint64_t bytes = o->sector_bytes;
-    cz_post_job_t job;
-    cz_backend_t *be = NULL;
-    double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
-    if (rc == CZ_OK)
-        rc = cz_post_job_random(ctx, &job, kind, bytes, o->seed);
-    else
-        memset(&job, 0, sizeof job);
-    if (rc == CZ_OK) {
-        cz_cli_time_random_t t = { .name = job.proof->name, .shape = &job.shape,
-                                   .rows = job.rows, .spec = &job.spec, .seed = o->seed,
-                                   .t_prepare = cz_mono_s() - t0 };
-        rc = cz_cli_time_random(ctx, &be, &t);
-    }
-    cz_backend_free(be);
-    cz_post_job_clear(&job);
-    return rc;
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads };
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, o->kind);
+    req.sector_size = o->sector_bytes;
+    req.seed = o->seed;
+    return cz_cli_time_random(ctx, &po, &req, usage);
 }
 
 /* The largest PoSt input read (a window partition's vanilla proofs). */
@@ -300,18 +289,15 @@ int cmd_prove_post(int argc, char **argv)
     int p = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    cz_post_kind_t kind;
-    cz_post_kind_parse(o.kind, &kind);
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
+    if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
     bool usage = false;
-    int rc = o.random ? prove_random(ctx, &o, kind) : prove_run(ctx, &o, &usage);
+    int rc = o.random ? prove_random(ctx, &o, &usage) : prove_run(ctx, &o, &usage);
     if (rc)
         fail(ctx, "prove", rc);
     cz_ctx_free(ctx);
-    return rc == CZ_OK ? CZ_EXIT_OK : usage || (o.random && rc == CZ_EINVAL) ? CZ_EXIT_USAGE
-                                                                              : CZ_EXIT_FAIL;
+    return rc == CZ_OK ? CZ_EXIT_OK : usage ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
 
 /* ---- verify ----------------------------------------------------------------------- */

@@ -283,31 +283,17 @@ static const cz_opts_spec PROVE_SPEC = {
     .help_cmd = "cuzk prove --kind snap --help",
 };
 
-/* --random-params: TIMING ONLY (update/job.h cz_update_job_random, cli/time_random.h). */
-static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o, size_t device)
+/* --random-params: TIMING ONLY (cuzk.h cz_prover_submit_timing, cli/time_random.h). */
+static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o)
 {
-    uint64_t bytes = o->sector_bytes, seed = o->seed;
-    cz_update_job_t job;
-    cz_backend_t *be = NULL;
-    double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend, (int)device);
-    if (rc == CZ_OK)
-        rc = cz_update_job_random(ctx, &job, bytes, seed);
-    else
-        memset(&job, 0, sizeof job);
-    if (rc == CZ_OK) {
-        char name[64];
-        snprintf(name, sizeof name, "snap %s (RegisteredUpdateProof %" PRIu64 ")",
-                 cz_opt_sector_name(o->sector_bytes),
-                 job.pub.registered_proof);
-        cz_cli_time_random_t t = { .name = name, .shape = &job.shape, .rows = job.rows,
-                                   .spec = &job.spec, .seed = seed,
-                                   .t_prepare = cz_mono_s() - t0 };
-        rc = cz_cli_time_random(ctx, &be, &t);
-    }
-    cz_backend_free(be);
-    cz_update_job_clear(&job);
-    return rc;
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads };
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, "snap");
+    req.sector_size = o->sector_bytes;
+    req.seed = o->seed;
+    bool usage = false;
+    return cz_cli_time_random(ctx, &po, &req, &usage);
 }
 
 /* The largest snap request read (its bincode partition proofs). */
@@ -365,9 +351,9 @@ int cmd_prove_snap(int argc, char **argv)
     if (p != CZ_OPTS_RUN)
         return p;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
+    if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
-    int rc = o.random ? prove_random(ctx, &o, o.device) : prove_run(ctx, &o);
+    int rc = o.random ? prove_random(ctx, &o) : prove_run(ctx, &o);
     int code = rc ? fail_exit(ctx, "prove", rc) : CZ_EXIT_OK;
     cz_ctx_free(ctx);
     return code;

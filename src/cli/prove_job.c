@@ -50,19 +50,24 @@ int cz_cli_prover_run(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req
         r->refused = true;
         return cz_fail(ctx, rc, "%s", err.message);
     }
+    return cz_cli_prover_wait(ctx, p, id, t0, want_inputs, progress, r);
+}
+
+int cz_cli_prover_wait(cz_ctx_t *ctx, cz_prover_t *p, uint64_t id, double t0, bool want_inputs,
+                       cz_progress_t *progress, cz_cli_job_result_t *r)
+{
+    cz_error_t err;
+    int rc;
     while ((rc = cz_prover_wait(p, id, 0.25, &r->info, &err)) == CZ_EBUSY)
         if (progress)
             cz_progress_draw(progress, r->info.partitions_done, r->info.partitions,
                              stage(&r->info));
     r->t_run = cz_mono_s() - t0;
-    if (rc == CZ_OK && (rc = cz_prover_proof(p, id, &r->proof, &r->len, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    else if (rc != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    if (rc == CZ_OK && want_inputs &&
-        (rc = cz_prover_public_inputs(p, id, &r->inputs, &r->per, &r->parts, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    return rc;
+    if (rc == CZ_OK)
+        rc = cz_prover_proof(p, id, &r->proof, &r->len, &err);
+    if (rc == CZ_OK && want_inputs)
+        rc = cz_prover_public_inputs(p, id, &r->inputs, &r->per, &r->parts, &err);
+    return rc ? cz_fail(ctx, rc, "%s", err.message) : CZ_OK;
 }
 
 void cz_cli_job_result_free(cz_cli_job_result_t *r)

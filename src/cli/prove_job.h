@@ -68,6 +68,14 @@ typedef struct cz_cli_job_result {
 int cz_cli_prover_run(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
                       bool want_inputs, cz_progress_t *progress, cz_cli_job_result_t *r);
 
+/*
+ * The rest of cz_cli_prover_run for job |id|, submitted at cz_mono_s()
+ * |t0| (r->t_run counts from it): wait, proof, public inputs. |r| is the
+ * caller's, zeroed before the submit.
+ */
+int cz_cli_prover_wait(cz_ctx_t *ctx, cz_prover_t *p, uint64_t id, double t0, bool want_inputs,
+                       cz_progress_t *progress, cz_cli_job_result_t *r);
+
 void cz_cli_job_result_free(cz_cli_job_result_t *r);
 
 /*

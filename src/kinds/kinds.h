@@ -72,6 +72,14 @@
  *                 cz_kind_verify (api/verify.c) are this hook plus the
  *                 Groth16 check: the one verify every door calls. Pure;
  *                 thread-safe. Errors as prepare's.
+ *   - prepare_random()  optional (NULL: none), TIMING ONLY: a job of the
+ *                 kind's production circuit for |sector_bytes| whose witness
+ *                 holds pseudo-random field elements from |seed| (the real
+ *                 R1CS, a witness that does not satisfy it), for the kinds
+ *                 whose timing run has no input to prove (winning-post,
+ *                 window-post, snap): cuzk.h cz_prover_submit_timing with no
+ *                 input. released like prepare's job. CZ_EINVAL: no circuit
+ *                 of that size.
  *   - curio       optional (zero: the kind has no ProofKind): its Curio
  *                 mapping (cz_kind_curio_t below): the cuzk.v1 ProofKind
  *                 number and name, the default priority, the function
@@ -183,6 +191,8 @@ typedef struct cz_job_kind {
     int (*public_inputs)(cz_ctx_t *ctx, const char *input, size_t input_len,
                          cz_kind_public_t *out);                /* may be NULL */
     cz_kind_curio_t curio;        /* zero: not one of Curio's ProofKinds */
+    int (*prepare_random)(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64_t seed,
+                          cz_kind_job_t *out);              /* may be NULL */
 } cz_job_kind_t;
 
 /* The most kinds a table may hold (the prover keeps a state per kind). */

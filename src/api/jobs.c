@@ -10,6 +10,8 @@
  */
 #include "api/prover_int.h"
 
+#include "api/internal.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -59,6 +61,13 @@ static int parse_fields(cz_ctx_t *ctx, const cz_job_kind_t *kind, const char *te
     return CZ_OK;
 }
 
+int cz__kind_unknown(cz_ctx_t *ctx, const cz_kinds_t *kinds, const char *name)
+{
+    char names[256];
+    return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", name,
+                   cz_kinds_names(kinds, names, sizeof names));
+}
+
 /*
  * The kind's job for |req| and the params path; *j is filled. |timing|
  * (NULL: a real job): a timing job (cz_prover_submit_timing), whose params
@@ -75,8 +84,7 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req,
     size_t ki = 0;
     const cz_job_kind_t *kind = cz_kinds_find(&p->kinds, req->kind, &ki);
     if (!kind)
-        return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", req->kind,
-                       cz_kinds_names(&p->kinds, names, sizeof names));
+        return cz__kind_unknown(ctx, &p->kinds, req->kind);
     if (req->priority < 0 || req->priority > 4)
         return cz_fail(ctx, CZ_EINVAL, "priority: %d is not 1 (low) .. 4 (critical), or 0 (normal)",
                        req->priority);

@@ -34,6 +34,7 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind)
 
 #include <limits.h>
 
+#include "api/internal.h"
 #include "cli/progress.h"
 #include "cli/prove_job.h"
 #include "cli/public_file.h"
@@ -61,26 +62,17 @@ static const struct {
     { "snap", cmd_prove_snap, cmd_setup_snap, cmd_verify_snap },
 };
 
-/* |names| as "a, b or c" into |buf|. */
-static const char *or_list(const cz_kinds_t *t, char *buf, size_t cap)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < t->n && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%s",
-                               i == 0 ? "" : i + 1 == t->n ? " or " : ", ", t->kind[i]->name);
-    return buf;
-}
-
 int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, char **argv)
 {
     const char *k = kind_arg(argc, argv);
     if (!k)
         return CZ_OPTS_RUN;
-    if (!cz_kinds_find(kinds, k, NULL)) {
-        char list[256];
-        fprintf(stderr, "cuzk %s: --kind: '%s' is not one of %s (cuzk %s --help)\n", command, k,
-                or_list(kinds, list, sizeof list), command);
+    if (!cz_kinds_find(kinds, k, NULL)) {   /* the library's words, as every door's */
+        cz_ctx_t *ctx = NULL;
+        if (cz_ctx_new(&ctx, NULL, 1) == CZ_OK)
+            cz__kind_unknown(ctx, kinds, k);
+        fprintf(stderr, "cuzk %s: %s\n", command, ctx ? cz_ctx_message(ctx) : "out of memory");
+        cz_ctx_free(ctx);
         return CZ_EXIT_USAGE;
     }
     for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
@@ -238,7 +230,8 @@ int cz_cli_prove_kind(const cz_kinds_t *kinds, int argc, char **argv)
     rc = prove_kind(ctx, kinds, &o, &progress, &usage);
     if (rc != CZ_OK) {
         cz_progress_end(&progress);
-        fprintf(stderr, "cuzk prove: --kind %s: %s\n", o.kind,
+        /* the library's message as it is: the same input, the same words through every door */
+        fprintf(stderr, "cuzk prove: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     }
     cz_ctx_free(ctx);

@@ -222,19 +222,7 @@ int cmd_porep(int argc, char **argv)
                            "(cuzk porep SUBCOMMAND --help)", argc, argv);
 }
 
-
-/* ---- PoRep C2: prove / setup / verify --kind porep-c2 ------------------------ */
-
-/* DIR/<Filecoin name>.EXT for the production params of |bytes|. */
-static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, const char *ext)
-{
-    char name[256];
-    if (cz_porep_params_file_name(name, sizeof name, bytes, ext, NULL) != CZ_OK)
-        return false;
-    int n = snprintf(out, cap, "%s/%s", dir, name);
-    return n > 0 && (size_t)n < cap;
-}
-
+/* ---- PoRep C2: prove / verify --kind porep-c2 (setup: cmd_setup.c) ------------ */
 
 typedef struct {
     const char *kind, *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
@@ -454,63 +442,6 @@ int cmd_prove_porep_c2(int argc, char **argv)
     return rc == CZ_OK ? CZ_EXIT_OK : bad_backend ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
 
-typedef struct {
-    const char *kind, *params, *vk, *dir;
-    uint64_t sector_bytes, seed;
-    size_t threads;
-} c2_setup_opts_t;
-
-static const cz_opt C2_SETUP_OPTS[] = {
-    { "kind", 0, CZ_O_ENUM(c2_setup_opts_t, kind), .values = C2_KIND, .flags = CZ_OPT_REQUIRED,
-      .help = "the StackedDRG partition circuit" },
-    { "sector-size", 0, CZ_O_SECTOR(c2_setup_opts_t, sector_bytes), .arg = "SIZE",
-      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
-    { "params", 0, CZ_O_OUTPUT(c2_setup_opts_t, params), .arg = "P", .help = "the params file" },
-    { "vk", 0, CZ_O_OUTPUT(c2_setup_opts_t, vk), .arg = "V", .help = "its verifying key" },
-    { "params-dir", 0, CZ_O_OUTDIR(c2_setup_opts_t, dir), .arg = "D",
-      .help = "D/<Filecoin name>.params and .vk instead (D is created)" },
-    { "seed", 0, CZ_O_U64(c2_setup_opts_t, seed), .arg = "S",
-      .help = "toxic waste from S (reproducible; forgeable)" },
-    CZ_OPT_THREADS(c2_setup_opts_t, threads),
-};
-static const cz_opt_rule C2_SETUP_RULES[] = {
-    CZ_RULE(TOGETHER, "params", "vk"),
-    CZ_RULE(ONE_OF, "params", "params-dir"),
-};
-static const cz_opts_spec C2_SETUP_SPEC = {
-    .cmd = "cuzk setup",
-    .usage =
-        "usage: cuzk setup --kind porep-c2 --sector-size SIZE (--params P --vk V | --params-dir D)\n"
-        "                  [--seed S] [--threads T]\n",
-    .about =
-        "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-        "  of the StackedDRG circuit of SIZE, in bellperson's format. --params-dir D\n"
-        "  writes D/<Filecoin name>.params and .vk\n"
-        "  (v28-stacked-proof-of-replication-merkletree-poseidon_hasher-...), the names\n"
-        "  real parameters have, so `prove --params-dir` finds either.\n",
-    CZ_OPTS(C2_SETUP_OPTS), CZ_RULES(C2_SETUP_RULES),
-    .help_cmd = "cuzk setup --kind porep-c2 --help",
-};
-
-int cmd_setup_porep_c2(int argc, char **argv)
-{
-    c2_setup_opts_t o;
-    cz_opts_result_t r = { 0 };
-    int p = cz_opts_parse(&C2_SETUP_SPEC, &o, argc, argv, &r);
-    if (p != CZ_OPTS_RUN)
-        return p;
-    char circuit[64], pbuf[1024], vbuf[1024];
-    if (!cz_porep_proof_v1_1(o.sector_bytes))
-        return cz_opts_error(&C2_SETUP_SPEC, "--sector-size: no StackedDrg V1_1 proof of that size");
-    /* the README's `--params-dir params` into a new directory: the table made
-     * it, before minutes of setup */
-    if (o.dir && (!c2_named(pbuf, sizeof pbuf, o.dir, o.sector_bytes, "params") ||
-                  !c2_named(vbuf, sizeof vbuf, o.dir, o.sector_bytes, "vk")))
-        return cz_opts_error(&C2_SETUP_SPEC, "--params-dir %s: path too long", o.dir);
-    snprintf(circuit, sizeof circuit, "porep:%s", cz_opt_sector_name(o.sector_bytes));
-    return cz_cli_setup(circuit, o.dir ? pbuf : o.params, o.dir ? vbuf : o.vk,
-                        cz_opts_given(&C2_SETUP_SPEC, &r, "seed") ? &o.seed : NULL, o.threads);
-}
 
 typedef struct {
     const char *kind, *vk_path, *dir, *proof_path, *c1_path;
@@ -564,8 +495,7 @@ static const cz_opts_spec C2_VERIFY_SPEC = {
 
 void cz_cli_c2_usage(FILE *f, const char *command)
 {
-    cz_opts_usage(!strcmp(command, "prove") ? &C2_PROVE_SPEC
-                  : !strcmp(command, "setup") ? &C2_SETUP_SPEC : &C2_VERIFY_SPEC, f);
+    cz_opts_usage(!strcmp(command, "prove") ? &C2_PROVE_SPEC : &C2_VERIFY_SPEC, f);
 }
 
 int cmd_verify_porep_c2(int argc, char **argv)
@@ -638,6 +568,5 @@ void cz_cli_c2_usage(FILE *f, const char *command)
     fprintf(f, "usage: cuzk %s --kind porep-c2 ...: not in this build (needs jansson)\n", command);
 }
 int cmd_prove_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
-int cmd_setup_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 int cmd_verify_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 #endif

@@ -51,18 +51,6 @@ static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
     return rc;
 }
 
-/* DIR/<Filecoin name>.EXT of |proof|'s circuit. */
-static bool named(char *out, size_t cap, const char *dir, const cz_post_proof_t *proof,
-                  const char *ext)
-{
-    cz_post_params_t p;
-    char name[256];
-    if (!proof || cz_post_params_sector(&p, proof->kind, proof->sector_bytes) ||
-        cz_post_params_name(name, sizeof name, &p, ext))
-        return false;
-    int n = snprintf(out, cap, "%s/%s", dir, name);
-    return n > 0 && (size_t)n < cap;
-}
 
 /* ---- gen-vanilla ------------------------------------------------------------------ */
 
@@ -139,49 +127,6 @@ int cmd_post(int argc, char **argv)
     return cz_cli_dispatch("cuzk post", sub, sizeof sub / sizeof sub[0],
                            "usage: cuzk post gen-vanilla ...   (cuzk post gen-vanilla --help)",
                            argc, argv);
-}
-
-/* ---- setup ------------------------------------------------------------------------ */
-
-static const cz_opt SETUP_OPTS[] = {
-    POST_KIND("the fallback PoSt circuit"),
-    { "sector-size", 0, CZ_O_SECTOR(post_opts_t, sector_bytes), .arg = "S",
-      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
-    { "params-dir", 0, CZ_O_OUTDIR(post_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
-      .help = "D/<Filecoin name>.params and .vk (D is created)" },
-    { "seed", 0, CZ_O_U64(post_opts_t, seed), .arg = "N",
-      .help = "toxic waste from N (reproducible; forgeable)" },
-    CZ_OPT_THREADS(post_opts_t, threads),
-};
-static const cz_opts_spec SETUP_SPEC = {
-    .cmd = "cuzk setup",
-    .usage = "usage: cuzk setup --kind winning-post|window-post --sector-size S --params-dir D\n"
-             "                  [--seed N] [--threads T]\n",
-    .about = "  TEST parameters (random toxic waste; never for production) under the\n"
-             "  Filecoin names (v28-proof-of-spacetime-fallback-...{params,vk}) in D.\n",
-    CZ_OPTS(SETUP_OPTS),
-    .help_cmd = "cuzk setup --kind winning-post --help",
-};
-
-int cmd_setup_post(int argc, char **argv)
-{
-    post_opts_t o;
-    cz_opts_result_t r = { 0 };
-    int p = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
-    if (p != CZ_OPTS_RUN)
-        return p;
-    cz_post_kind_t k;
-    cz_post_kind_parse(o.kind, &k);
-    char circuit[64], pbuf[1024], vbuf[1024];
-    const cz_post_proof_t *proof = cz_post_proof_current(k, o.sector_bytes);
-    if (!proof || !named(pbuf, sizeof pbuf, o.dir, proof, "params") ||
-        !named(vbuf, sizeof vbuf, o.dir, proof, "vk"))
-        return cz_opts_error(&SETUP_SPEC, "no %s params name for %s in %s", o.kind,
-                             cz_opt_sector_name(o.sector_bytes), o.dir);
-    snprintf(circuit, sizeof circuit, "%s:%s", cz_post_kind_name(k),
-             cz_opt_sector_name(o.sector_bytes));
-    return cz_cli_setup(circuit, pbuf, vbuf, cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL,
-                        o.threads);
 }
 
 /* ---- prove ------------------------------------------------------------------------ */
@@ -363,7 +308,6 @@ static int no_post(void)
     return CZ_EXIT_FAIL;
 }
 int cmd_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
-int cmd_setup_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
 int cmd_prove_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
 int cmd_verify_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
 #endif

@@ -209,52 +209,7 @@ int cmd_snap(int argc, char **argv)
 
 /* ---- setup / prove / verify --kind snap ------------------------------------------------- */
 
-static bool named(char *out, size_t cap, const char *dir, const cz_update_params_t *p,
-                  const char *ext)
-{
-    char name[256];
-    if (cz_update_params_filename(name, sizeof name, p, ext))
-        return false;
-    return snprintf(out, cap, "%s/%s", dir, name) < (int)cap;
-}
 
-static const cz_opt SETUP_OPTS[] = {
-    SNAP_KIND_OPT("the EmptySectorUpdate circuit"),
-    { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "SIZE",
-      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
-    { "params-dir", 0, CZ_O_OUTDIR(snap_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
-      .help = "D/<Filecoin name>.params and .vk (D is created)" },
-    { "seed", 0, CZ_O_U64(snap_opts_t, seed), .arg = "S",
-      .help = "toxic waste from S (reproducible; forgeable)" },
-    CZ_OPT_THREADS(snap_opts_t, threads),
-};
-static const cz_opts_spec SETUP_SPEC = {
-    .cmd = "cuzk setup",
-    .usage = "usage: cuzk setup --kind snap --sector-size SIZE --params-dir D [--seed S] [--threads T]\n",
-    .about = "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-             "  of the EmptySectorUpdate circuit of SIZE, written as D/<Filecoin name>.params\n"
-             "  and .vk (v28-empty-sector-update-merkletree-poseidon_hasher-...).\n",
-    CZ_OPTS(SETUP_OPTS),
-    .help_cmd = "cuzk setup --kind snap --help",
-};
-
-int cmd_setup_snap(int argc, char **argv)
-{
-    snap_opts_t o;
-    cz_opts_result_t r = { 0 };
-    int p = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
-    if (p != CZ_OPTS_RUN)
-        return p;
-    cz_update_params_t up;
-    char circuit[64], pbuf[1024], vbuf[1024];
-    const char *size = cz_opt_sector_name(o.sector_bytes);
-    if (cz_update_params_sector(&up, o.sector_bytes) ||
-        !named(pbuf, sizeof pbuf, o.dir, &up, "params") || !named(vbuf, sizeof vbuf, o.dir, &up, "vk"))
-        return cz_opts_error(&SETUP_SPEC, "no update params name for %s in %s", size, o.dir);
-    snprintf(circuit, sizeof circuit, "snap:%s", size);
-    return cz_cli_setup(circuit, pbuf, vbuf, cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL,
-                        o.threads);
-}
 
 static const cz_opt PROVE_OPTS[] = {
     SNAP_KIND_OPT("a SnapDeals update"),
@@ -420,7 +375,6 @@ static int no_snap(void)
     return CZ_EXIT_FAIL;
 }
 int cmd_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
-int cmd_setup_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
 int cmd_prove_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
 int cmd_verify_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
 #endif

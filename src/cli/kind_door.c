@@ -50,16 +50,17 @@ static int verify_porep(int argc, char **argv)
                                                    : cmd_verify_porep_c2(argc, argv);
 }
 
-/* Kinds the CLI proves, sets up and verifies with their own options (public
- * values, sector sizes, test params); a kind not here takes the generic forms. */
+/* Kinds the CLI proves and verifies with options of their own (public
+ * values, sector sizes, timing runs); a kind not here takes the generic
+ * forms. Setup is the table's: every kind with a test circuit. */
 static const struct {
     const char *kind;
-    cz_cli_fn *prove, *setup, *verify;
+    cz_cli_fn *prove, *verify;
 } pipelines[] = {
-    { "porep-c2", cmd_prove_porep_c2, cmd_setup_porep_c2, verify_porep },
-    { "winning-post", cmd_prove_post, cmd_setup_post, cmd_verify_post },
-    { "window-post", cmd_prove_post, cmd_setup_post, cmd_verify_post },
-    { "snap", cmd_prove_snap, cmd_setup_snap, cmd_verify_snap },
+    { "porep-c2", cmd_prove_porep_c2, verify_porep },
+    { "winning-post", cmd_prove_post, cmd_verify_post },
+    { "window-post", cmd_prove_post, cmd_verify_post },
+    { "snap", cmd_prove_snap, cmd_verify_snap },
 };
 
 int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, char **argv)
@@ -67,7 +68,8 @@ int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, cha
     const char *k = kind_arg(argc, argv);
     if (!k)
         return CZ_OPTS_RUN;
-    if (!cz_kinds_find(kinds, k, NULL)) {   /* the library's words, as every door's */
+    const cz_job_kind_t *kind = cz_kinds_find(kinds, k, NULL);
+    if (!kind) {   /* the library's words, as every door's */
         cz_ctx_t *ctx = NULL;
         if (cz_ctx_new(&ctx, NULL, 1) == CZ_OK)
             cz__kind_unknown(ctx, kinds, k);
@@ -75,18 +77,19 @@ int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, cha
         cz_ctx_free(ctx);
         return CZ_EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
-        if (!strcmp(pipelines[i].kind, k))
-            return !strcmp(command, "prove")   ? pipelines[i].prove(argc, argv)
-                   : !strcmp(command, "setup") ? pipelines[i].setup(argc, argv)
-                                               : pipelines[i].verify(argc, argv);
-    if (!strcmp(command, "prove"))
-        return cz_cli_prove_kind(kinds, argc, argv);
     if (!strcmp(command, "setup")) {
+        if (kind->test_circuit)
+            return cz_cli_setup_kind(argc, argv);
         fprintf(stderr, "cuzk setup: --kind %s: no setup form for this kind (test params: "
                         "cuzk setup --circuit ID)\n", k);
         return CZ_EXIT_USAGE;
     }
+    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
+        if (!strcmp(pipelines[i].kind, k))
+            return !strcmp(command, "prove") ? pipelines[i].prove(argc, argv)
+                                             : pipelines[i].verify(argc, argv);
+    if (!strcmp(command, "prove"))
+        return cz_cli_prove_kind(kinds, argc, argv);
     /* verify: a Groth16 proof is checked the same for every kind: the plain form */
     char *rest[CZ_OPTS_MAX * 2 + 1];
     int n = 0;
@@ -267,6 +270,19 @@ int cz_cli_prove_kind(const struct cz_kinds *kinds, int argc, char **argv)
 
 void cz_cli_kinds_help(FILE *f, const char *command)
 {
+    if (!strcmp(command, "setup")) {
+        char names[256] = "(none: this build has no kinds)";
+#ifdef CUZK_HAVE_JANSSON
+        size_t at = 0;
+        const cz_kinds_t *t = cz_cli_kinds();
+        for (size_t i = 0; i < t->n && at < sizeof names; i++)   /* the table's, with a circuit */
+            if (t->kind[i]->test_circuit)
+                at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
+                                       t->kind[i]->name);
+#endif
+        cz_cli_setup_usage(f, names);
+        return;
+    }
     cz_cli_c2_usage(f, command);
     fprintf(f, "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
                "  `cuzk %s --kind snap --help`.\n", command, command);

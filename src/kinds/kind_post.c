@@ -304,6 +304,7 @@ const cz_job_kind_t cz_kind_winning_post = {
     .release = post_release,
     .public_inputs = winning_public_inputs,
     .prepare_random = winning_random,
+    .test_circuit = "winning-post",
     .curio = { .proof_kind = 4, .proof_kind_name = "WINNING_POST", .default_priority = 4,
                .map = winning_map, .srs_family = "winning-", .params_name = winning_params_name },
 };
@@ -317,6 +318,7 @@ const cz_job_kind_t cz_kind_window_post = {
     .release = post_release,
     .public_inputs = window_public_inputs,
     .prepare_random = window_random,
+    .test_circuit = "window-post",
     .curio = { .proof_kind = 3, .proof_kind_name = "WINDOW_POST_PARTITION", .default_priority = 3,
                .map = window_map, .srs_family = "wpost-", .params_name = window_params_name },
 };

@@ -267,6 +267,7 @@ const cz_job_kind_t cz_kind_snap = {
     .state_free = snap_state_free,
     .public_inputs = snap_public_inputs,
     .prepare_random = snap_random,
+    .test_circuit = "snap",
     .curio = { .proof_kind = 2, .proof_kind_name = "SNAP_DEALS_UPDATE", .default_priority = 2,
                .map = snap_map, .srs_family = "snap-", .params_name = snap_params_name },
 };

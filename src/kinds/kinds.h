@@ -80,6 +80,11 @@
  *                 window-post, snap): cuzk.h cz_prover_submit_timing with no
  *                 input. released like prepare's job. CZ_EINVAL: no circuit
  *                 of that size.
+ *   - test_circuit  optional (NULL: none): the registry family
+ *                 (circuits/registry.h) whose "FAMILY:SIZE" is the kind's
+ *                 circuit of a sector size ("porep"): cuzk.h cz_setup_test_params makes
+ *                 TEST params of it under the name curio.params_name gives
+ *                 (`cuzk setup --kind K` for every kind that has one).
  *   - curio       optional (zero: the kind has no ProofKind): its Curio
  *                 mapping (cz_kind_curio_t below): the cuzk.v1 ProofKind
  *                 number and name, the default priority, the function
@@ -193,6 +198,7 @@ typedef struct cz_job_kind {
     cz_kind_curio_t curio;        /* zero: not one of Curio's ProofKinds */
     int (*prepare_random)(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64_t seed,
                           cz_kind_job_t *out);              /* may be NULL */
+    const char *test_circuit;     /* may be NULL */
 } cz_job_kind_t;
 
 /* The most kinds a table may hold (the prover keeps a state per kind). */

@@ -21,8 +21,6 @@
 #include "core/hex.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "circuits/porep/stacked.h"
-#include "core/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include <errno.h>

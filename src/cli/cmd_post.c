@@ -27,8 +27,6 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "circuits/porep/stacked.h"
-#include "circuits/post/fallback.h"
 #include "core/ctx.h"
 
 /* --kind of prove/verify/setup: winning-post or window-post. */
@@ -38,11 +36,9 @@ bool cz_cli_post_kind(int argc, char **argv)
 }
 
 #ifdef CUZK_HAVE_JANSSON
-#include "backend/backend.h"
 #include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
-#include "engine/engine.h"
 #include "post/input.h"
 
 static int fail(cz_ctx_t *ctx, const char *cmd, int rc)

@@ -26,7 +26,6 @@
 #include "cli/progress.h"
 #include "cli/prove_job.h"
 #include "cli/public_file.h"
-#include "core/clock.h"
 #ifdef CUZK_HAVE_CLIENT
 #include "cli/client.h"
 #endif

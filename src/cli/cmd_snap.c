@@ -24,14 +24,10 @@
 #include "cli/options.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "backend/backend.h"
 #include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
 #include "core/hex.h"
-#include "circuits/update/update.h"
-#include "groth16/params.h"
-#include "groth16/setup.h"
 #include "porep/seal.h"
 #include "update/encode.h"
 #include "update/job.h"

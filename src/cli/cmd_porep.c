@@ -384,9 +384,7 @@ static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *prog
             cz_fail(ctx, rc, "the proof does not verify from the public values: %s", err.message);
     }
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof_path, r.proof, r.len);
-    if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, r.inputs, r.parts, r.per);
+        rc = cz_cli_write_outputs(ctx, &r, o->proof_path, o->public_path);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);

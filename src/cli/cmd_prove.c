@@ -130,9 +130,7 @@ static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *prog
         *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT);
     }
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, r.proof, r.len);
-    if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, r.inputs, r.parts, r.per);
+        rc = cz_cli_write_outputs(ctx, &r, o->proof, o->public_path);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);

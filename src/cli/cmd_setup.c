@@ -85,9 +85,16 @@ static void setup_progress(void *user, const char *phase, double fraction)
     cz_progress_start(&r->progress, false);   /* the ETA counts from here */
 }
 
-/* Run |req| (its progress set here) and say what was made. The exit code. */
-static int run_setup(cz_setup_request_t *req)
+/* Run |req| (its kind or circuit set) with the options every form has, its progress
+ * set here, and say what was made. The exit code. */
+static int run_setup(cz_setup_request_t *req, const char *params, const char *vk, bool seeded,
+                     uint64_t seed, size_t threads)
 {
+    req->params_path = params;
+    req->vk_path = vk;
+    req->seeded = seeded;
+    req->seed = seed;
+    req->threads = (unsigned)threads;
     cz_setup_info_t info;
     setup_run_t r = { .info = &info, .seeded = req->seeded };
     req->progress = setup_progress;
@@ -121,12 +128,8 @@ int cmd_setup(int argc, char **argv)
     cz_setup_request_t req;
     cz_setup_request_init(&req);
     req.circuit = o.circuit;
-    req.params_path = o.params;
-    req.vk_path = o.vk;
-    req.seeded = cz_opts_given(&SETUP_SPEC, &r, "seed");
-    req.seed = o.seed;
-    req.threads = (unsigned)o.threads;
-    return run_setup(&req);
+    return run_setup(&req, o.params, o.vk, cz_opts_given(&SETUP_SPEC, &r, "seed"), o.seed,
+                     o.threads);
 }
 
 /* ---- `cuzk setup --kind K`: every kind of the table with a test circuit ----------- */
@@ -180,13 +183,9 @@ int cz_cli_setup_kind(int argc, char **argv)
     cz_setup_request_init(&req);
     req.kind = o.kind;
     req.sector_size = o.sector_bytes;
-    req.params_path = o.params;
-    req.vk_path = o.vk;
     req.params_dir = o.dir;
-    req.seeded = cz_opts_given(&KIND_SETUP_SPEC, &r, "seed");
-    req.seed = o.seed;
-    req.threads = (unsigned)o.threads;
-    return run_setup(&req);
+    return run_setup(&req, o.params, o.vk, cz_opts_given(&KIND_SETUP_SPEC, &r, "seed"), o.seed,
+                     o.threads);
 }
 
 void cz_cli_setup_usage(FILE *f, const char *kinds)

@@ -260,38 +260,19 @@ static int prove_run(cz_ctx_t *ctx, const snap_opts_t *o)
 {
     cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .workers = 1,
                                 .threads = o->threads, .params_dir = o->dir };
-    cz_prover_t *p = NULL;
-    uint8_t *input = NULL;
-    size_t input_len = 0;
     cz_cli_job_result_t r;
-    memset(&r, 0, sizeof r);
     cz_kind_public_info_t pub;
+    cz_prover_info_t pi;
+    bool usage;
     double t0 = cz_mono_s();
-    int rc = cz_cli_read_file(ctx, o->input, MAX_INPUT_BYTES, &input, &input_len);
-    if (rc == CZ_OK)
-        rc = cz_cli_prover_new(ctx, &po, &p);
-    if (rc == CZ_OK) {
-        cz_job_request_t req;
-        cz_job_request_init(&req, "snap", input, input_len);
-        rc = cz_cli_prover_run(ctx, p, &req, false, NULL, &r);
-    }
-    if (rc == CZ_OK) {
-        cz_error_t err;
-        if ((rc = cz_kind_verify("snap", input, input_len, NULL, o->dir, r.proof, r.len, &pub,
-                                 &err)))
-            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
-                    err.message);
-    }
-    if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, r.proof, r.len);
+    int rc = cz_cli_prove_checked(ctx, &po, "snap", o->input, MAX_INPUT_BYTES, o->proof, &r,
+                                  &pub, &pi, &usage);
     if (rc == CZ_OK)
         printf("proof written to %s (snap, %s x 192 = %zu bytes, verified from public "
                "values); engine %.2f s (synthesis %.2f s, device %.2f s), total %.2f s\n",
                o->proof, pub.summary, r.len, r.t_run, r.info.t.synthesis / 1e3,
                r.info.t.device / 1e3, cz_mono_s() - t0);
     cz_cli_job_result_free(&r);
-    free(input);
-    cz_prover_free(p);
     return rc;
 }
 

@@ -192,9 +192,7 @@ static int prove_kind(cz_ctx_t *ctx, const cz_kinds_t *kinds, const kind_opts_t 
         *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT || rc == CZ_ENOTFOUND);
     }
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, r.proof, r.len);
-    if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, r.inputs, r.parts, r.per);
+        rc = cz_cli_write_outputs(ctx, &r, o->proof, o->public_path);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);

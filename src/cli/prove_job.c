@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "api/internal.h"
+#include "cli/cli.h"
+#include "cli/public_file.h"
 #include "core/clock.h"
 
 int cz_cli_prover_new(cz_ctx_t *ctx, const cz_cli_prover_opts_t *o, cz_prover_t **out)
@@ -75,6 +77,50 @@ void cz_cli_job_result_free(cz_cli_job_result_t *r)
     cz_free(r->proof);
     cz_free(r->inputs);
     r->proof = r->inputs = NULL;
+}
+
+int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char *proof_path,
+                         const char *public_path)
+{
+    int rc = cz_cli_write_file(ctx, proof_path, r->proof, r->len);
+    if (rc == CZ_OK && public_path)
+        rc = cz_public_write_reprs(ctx, public_path, r->inputs, r->parts, r->per);
+    return rc;
+}
+
+int cz_cli_prove_checked(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po, const char *kind,
+                         const char *input_path, size_t max, const char *proof_path,
+                         cz_cli_job_result_t *r, cz_kind_public_info_t *pub,
+                         cz_prover_info_t *pi, bool *usage)
+{
+    cz_prover_t *p = NULL;
+    uint8_t *input = NULL;
+    size_t input_len = 0;
+    memset(r, 0, sizeof *r);
+    memset(pi, 0, sizeof *pi);
+    int rc = cz_cli_prover_new(ctx, po, &p);
+    *usage = rc == CZ_EINVAL;
+    if (rc == CZ_OK)
+        rc = cz_cli_read_file(ctx, input_path, max, &input, &input_len);
+    if (rc == CZ_OK) {
+        cz_job_request_t req;
+        cz_job_request_init(&req, kind, input, input_len);
+        rc = cz_cli_prover_run(ctx, p, &req, false, NULL, r);
+    }
+    if (rc == CZ_OK) {
+        cz_error_t err;
+        if ((rc = cz_kind_verify(kind, input, input_len, NULL, po->params_dir, r->proof, r->len,
+                                 pub, &err)))
+            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
+                    err.message);
+    }
+    if (rc == CZ_OK)
+        rc = cz_cli_write_file(ctx, proof_path, r->proof, r->len);
+    if (p)
+        cz_prover_info(p, pi);
+    free(input);
+    cz_prover_free(p);
+    return rc;
 }
 
 const char *cz_cli_params_arg(const char *path, char *buf)

@@ -78,6 +78,24 @@ int cz_cli_prover_wait(cz_ctx_t *ctx, cz_prover_t *p, uint64_t id, double t0, bo
 
 void cz_cli_job_result_free(cz_cli_job_result_t *r);
 
+/* r's proof to |proof_path| and, when |public_path| is set, its public inputs
+ * (r->inputs: run with want_inputs) to it. CZ_EIO names the path. */
+int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char *proof_path,
+                         const char *public_path);
+
+/*
+ * A kind whose input is a file and whose proof is checked from its public
+ * values (the PoSt kinds, snap): read |input_path| (at most |max| bytes),
+ * prove one job of |kind| on a prover of |po|, check the proof with
+ * cuzk.h cz_kind_verify (the Filecoin-named vk in po->params_dir) and
+ * write it to |proof_path|. *pub: what the public values say; *usage: a
+ * bad backend. The caller prints its result line and frees |r|.
+ */
+int cz_cli_prove_checked(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po, const char *kind,
+                         const char *input_path, size_t max, const char *proof_path,
+                         cz_cli_job_result_t *r, cz_kind_public_info_t *pub,
+                         cz_prover_info_t *pi, bool *usage);
+
 /*
  * The params of |path| as a prover takes them (cz_job_request_t.params,
  * with params_allow_paths): an existing file's absolute path in |buf|

@@ -118,6 +118,7 @@ static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *prog
     int rc = cz_cli_prover_new(ctx, &po, &p);
     *usage = rc == CZ_EINVAL;
     char fields[512], real[PATH_MAX];
+    cz_prover_info_t pi;
     if (rc == CZ_OK) {
         snprintf(fields, sizeof fields, "{\"circuit\": \"%s\", \"seed\": %" PRIu64 "}",
                  o->circuit, o->seed);
@@ -126,16 +127,10 @@ static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *prog
         req.fields = fields;
         req.params = cz_cli_params_arg(o->params, real);
         cz_progress_draw(progress, 0, 1, "synthesis");
-        rc = cz_cli_prover_run(ctx, p, &req, o->public_path != NULL, progress, &r);
+        rc = cz_cli_prove_to_files(ctx, p, &req, o->proof, o->public_path, progress, &r, &pi);
         *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT);
     }
-    if (rc == CZ_OK)
-        rc = cz_cli_write_outputs(ctx, &r, o->proof, o->public_path);
     if (rc == CZ_OK) {
-        cz_prover_info_t pi;
-        cz_prover_info(p, &pi);
-        cz_progress_draw(progress, 1, 1, "done");
-        cz_progress_end(progress);
         /* prove: from the first synthesis to the end (the params load excluded) */
         double t_prove = (r.info.t.total - r.info.t.queue_wait) / 1e3;
         if (o->cl.json)

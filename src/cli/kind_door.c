@@ -182,22 +182,17 @@ static int prove_kind(cz_ctx_t *ctx, const cz_kinds_t *kinds, const kind_opts_t 
     if (o->input)
         rc = cz_cli_read_file(ctx, o->input, (size_t)1 << 31, &input, &input_len);
     char real[PATH_MAX];
+    cz_prover_info_t pi;
     if (rc == CZ_OK) {
         cz_job_request_t req;
         cz_job_request_init(&req, o->kind, input, input_len);
         req.fields = o->fields;
         req.params = cz_cli_params_arg(o->params, real);
         req.priority = (int)o->priority;
-        rc = cz_cli_prover_run(ctx, p, &req, o->public_path != NULL, progress, &r);
+        rc = cz_cli_prove_to_files(ctx, p, &req, o->proof, o->public_path, progress, &r, &pi);
         *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT || rc == CZ_ENOTFOUND);
     }
-    if (rc == CZ_OK)
-        rc = cz_cli_write_outputs(ctx, &r, o->proof, o->public_path);
     if (rc == CZ_OK) {
-        cz_prover_info_t pi;
-        cz_prover_info(p, &pi);
-        cz_progress_draw(progress, r.info.partitions, r.info.partitions, "done");
-        cz_progress_end(progress);
         if (o->json)
             printf("{\"kind\":\"%s\",\"backend\":\"%s\",\"partitions\":%zu,\"bytes\":%zu,"
                    "\"summary\":\"%s\",\"verified\":true}\n", o->kind, pi.backend,

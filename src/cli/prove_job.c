@@ -88,6 +88,21 @@ int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char
     return rc;
 }
 
+int cz_cli_prove_to_files(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
+                          const char *proof_path, const char *public_path,
+                          cz_progress_t *progress, cz_cli_job_result_t *r, cz_prover_info_t *pi)
+{
+    int rc = cz_cli_prover_run(ctx, p, req, public_path != NULL, progress, r);
+    if (rc == CZ_OK)
+        rc = cz_cli_write_outputs(ctx, r, proof_path, public_path);
+    cz_prover_info(p, pi);
+    if (rc == CZ_OK) {
+        cz_progress_draw(progress, r->info.partitions, r->info.partitions, "done");
+        cz_progress_end(progress);
+    }
+    return rc;
+}
+
 int cz_cli_prove_checked(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po, const char *kind,
                          const char *input_path, size_t max, const char *proof_path,
                          cz_cli_job_result_t *r, cz_kind_public_info_t *pub,

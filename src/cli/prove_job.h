@@ -84,6 +84,16 @@ int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char
                          const char *public_path);
 
 /*
+ * cz_cli_prover_run of |req| (public inputs when |public_path| is set), the
+ * outputs written (cz_cli_write_outputs), *pi the prover's info and the
+ * progress ended at "done": the plain in-process prove, whose proof the
+ * engine verified with the params' vk. The caller prints its result line.
+ */
+int cz_cli_prove_to_files(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
+                          const char *proof_path, const char *public_path,
+                          cz_progress_t *progress, cz_cli_job_result_t *r, cz_prover_info_t *pi);
+
+/*
  * A kind whose input is a file and whose proof is checked from its public
  * values (the PoSt kinds, snap): read |input_path| (at most |max| bytes),
  * prove one job of |kind| on a prover of |po|, check the proof with

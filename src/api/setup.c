@@ -103,7 +103,7 @@ static int setup(cz_ctx_t *ctx, const cz_setup_request_t *req, cz_setup_info_t *
     cz_cs_t *cs = NULL;
     cz_params_t *params = NULL;
     cz_params_shape_t shape;
-    double t0 = cz_mono_s(), t1 = t0, t2 = t0;
+    double t0 = cz_mono_s(), t2 = t0;
     report(req, "synthesis", -1);
     rc = cz_cs_new(&cs, ctx, CZ_CS_KEYGEN);
     if (rc == CZ_OK)
@@ -118,7 +118,7 @@ static int setup(cz_ctx_t *ctx, const cz_setup_request_t *req, cz_setup_info_t *
         info->a_aux_popcount = shape.a_aux_popcount;
         info->b_input_popcount = shape.b_input_popcount;
         info->b_aux_popcount = shape.b_aux_popcount;
-        t1 = cz_mono_s();
+        double t1 = cz_mono_s();
         info->t_synthesis = t1 - t0;
         report(req, "synthesized", 0);
         cz_setup_toxic_t toxic;

@@ -85,23 +85,24 @@ static void setup_progress(void *user, const char *phase, double fraction)
     cz_progress_start(&r->progress, false);   /* the ETA counts from here */
 }
 
-/* Run |req| (its kind or circuit set) with the options every form has, its progress
+/* Run |base| (its kind or circuit set) with the options every form has, its progress
  * set here, and say what was made. The exit code. */
-static int run_setup(cz_setup_request_t *req, const char *params, const char *vk, bool seeded,
-                     uint64_t seed, size_t threads)
+static int run_setup(const cz_setup_request_t *base, const char *params, const char *vk,
+                     bool seeded, uint64_t seed, size_t threads)
 {
-    req->params_path = params;
-    req->vk_path = vk;
-    req->seeded = seeded;
-    req->seed = seed;
-    req->threads = (unsigned)threads;
     cz_setup_info_t info;
-    setup_run_t r = { .info = &info, .seeded = req->seeded };
-    req->progress = setup_progress;
-    req->progress_user = &r;
+    setup_run_t r = { .info = &info, .seeded = seeded };
+    cz_setup_request_t req = *base;
+    req.params_path = params;
+    req.vk_path = vk;
+    req.seeded = seeded;
+    req.seed = seed;
+    req.threads = (unsigned)threads;
+    req.progress = setup_progress;
+    req.progress_user = &r;
     cz_progress_start(&r.progress, false);
     cz_error_t err;
-    int rc = cz_setup_test_params(req, &info, &err);
+    int rc = cz_setup_test_params(&req, &info, &err);
     cz_progress_end(&r.progress);
     if (rc != CZ_OK) {
         fprintf(stderr, "cuzk setup: %s\n", err.message);

@@ -101,8 +101,9 @@
  *   - cuzkd's gRPC door (daemon/grpc/curio.c: ProofKind -> kind by number,
  *     GetStatus's queues, PreloadSRS / EvictSRS circuit ids);
  *   - the CLI (cli/kind_door.c: `--kind` of prove / setup / verify lists
- *     the table; a kind without a CLI pipeline of its own is proved by
- *     `cuzk prove --kind NAME` through an in-process prover).
+ *     the table; a kind without a CLI form of its own is proved by
+ *     `cuzk prove --kind NAME` through an in-process prover; a kind with a
+ *     test_circuit gets `cuzk setup --kind NAME`).
  * tests/kinds/test_kinds.c registers a toy kind (tests/kinds/kind_toy.c) and
  * proves through every door with it.
  *

@@ -41,13 +41,14 @@
  * the field takes), so a program built against an older header and one
  * built against a newer one pass structs of the same size.
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
- *    cz_job_info_t with cz_job_timings_t, cz_prover_stats_t,
+ *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_setup_info_t, cz_prover_stats_t,
  *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t): the library
  *    zeroes |reserved| on every write. A newer program on an older library
  *    reads 0 in the fields that library did not have, so 0 always means
  *    "not reported" for a field added later; an older program on a newer
  *    library never looks at the words the new fields took.
- *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t,
+ *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t, cz_timing_request_t,
+ *    cz_setup_request_t,
  *    cz_porep_public_t passed to cz_porep_c2_verify): start from their
  *    _init function (or zero them) and set fields by name. |reserved| must
  *    be zero: a call given a non-zero word fails with CZ_EINVAL, so that
@@ -136,7 +137,9 @@ typedef struct cz_prover_config {
     unsigned device_queue_depth;   /* synthesized partitions waiting for a device; 0: devices x workers */
     unsigned max_retries;          /* re-syntheses after a device error; 0: 1 */
     size_t memory_budget;          /* bytes for partitions in flight; 0: physical memory minus margin */
-    size_t memory_margin;          /* left out of the automatic budget; 0: 5 GiB */
+    size_t memory_margin;          /* left out of the automatic budget; 0: 5 GiB plus the
+                                    * params the prover holds in host memory (counted into
+                                    * the budget as jobs start: no door sizes a margin) */
     size_t cuda_device_mem_limit;  /* bytes per GPU; 0: all but 2 GiB */
     bool cuda_g2_on_cpu;           /* GPUs leave the B2 (G2) MSM to the CPU */
     const char *params_dir;        /* where params names resolve; NULL: "." */
@@ -282,6 +285,67 @@ CZ_EXTERN void cz_job_request_init(cz_job_request_t *req, const char *kind, cons
  */
 CZ_EXTERN int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id,
                                cz_error_t *err);
+
+/* ---- timing runs: random params (TIMING ONLY) ------------------------------ */
+
+/*
+ * A TIMING ONLY job: a kind's circuit proved with params of its exact
+ * shape made of random points (seconds, where a setup of a production size
+ * takes hours) and, with no input, a witness of pseudo-random field
+ * elements (the real R1CS and scalar distribution; the witness does not
+ * satisfy it). It measures what a real job costs (synthesis, the device
+ * region, the epilogue) on machines that have no params. NOTHING IS
+ * VERIFIED: its proof (cz_prover_proof) is not a valid proof, whatever
+ * no_verify says, and must never leave a benchmark.
+ */
+typedef struct cz_timing_request {
+    const char *kind;              /* cz_kind_name */
+    const void *input;             /* the kind's input (porep-c2: the C1 JSON); may be NULL */
+    size_t input_len;
+    const char *fields;            /* as cz_job_request_t.fields ("circuit": its id) */
+    uint64_t sector_size;          /* bytes; with no input, non-zero: the kind's random
+                                    * witness of its circuit of that size
+                                    * (winning-post, window-post, snap) */
+    uint64_t seed;                 /* of the random params (and random witness) */
+    int priority;                  /* as cz_job_request_t.priority */
+    uint64_t reserved[8];          /* must be zero: cz_timing_request_init (STRUCTS THAT GROW) */
+} cz_timing_request_t;
+
+/* Zero |req| (|reserved| included) and set kind (seed 0, priority normal). */
+CZ_EXTERN void cz_timing_request_init(cz_timing_request_t *req, const char *kind);
+
+/*
+ * Queue a timing job; *id names it as cz_prover_submit's ids do (status,
+ * wait, proof, public inputs, cancel, forget, cz_prover_job_shape). The job
+ * is checked and prepared as cz_prover_submit's (input, fields, partition
+ * count), or, with no input and a sector_size, built from the kind's random
+ * witness. Its params are made from |seed| when it starts, by the prover's
+ * stager (cz_job_timings_t.params_load is their time;
+ * cz_job_shape_t.params_bytes their size), counted in the memory margin,
+ * never cached, and freed when it ends. The input is copied.
+ * Errors: as cz_prover_submit's; CZ_EINVAL also for no input and no
+ * sector_size where the kind needs one, a kind without a random witness
+ * (porep-c2, circuit), a sector size it has no circuit of, or fields with a
+ * random witness. Thread-safe.
+ */
+CZ_EXTERN int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t *req,
+                                      uint64_t *id, cz_error_t *err);
+
+/* What a job proves: one partition's circuit, for a timing run's report. */
+typedef struct cz_job_shape {
+    size_t partitions;
+    size_t constraints;            /* of one partition: rows less the public inputs' */
+    size_t rows;                   /* R1CS rows of one partition */
+    size_t domain_size;            /* the FFT domain */
+    size_t num_inputs;             /* public inputs, ONE included */
+    size_t num_aux;                /* private variables */
+    size_t params_bytes;           /* host bytes of the job's params once it has them; 0 before */
+    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_job_shape_t;
+
+/* The shape of job |id| (any state). CZ_ENOTFOUND for an unknown id. Thread-safe. */
+CZ_EXTERN int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out,
+                                  cz_error_t *err);
 
 /*
  * Where a partition is between submission and resolution:
@@ -484,6 +548,69 @@ CZ_EXTERN int cz_kind_public_inputs(const char *kind, const void *input, size_t 
 CZ_EXTERN int cz_kind_verify(const char *kind, const void *input, size_t input_len,
                              const char *vk_path, const char *params_dir, const uint8_t *proof,
                              size_t len, cz_kind_public_info_t *info, cz_error_t *err);
+
+/* ---- test params (NEVER FOR PRODUCTION) ------------------------------------ */
+
+/*
+ * Progress of cz_setup_test_params, on the calling thread: "synthesis" (fraction -1)
+ * when the circuit's synthesis starts; "synthesized" (0) once its shape is
+ * known (cz_setup_info_t's circuit and shape fields are set by then: the
+ * place to print them before the long part); the setup's own phases
+ * ("scalars", "G1 points", "G2 points") with the fraction done, 0..1;
+ * "writing" (1) before the files are written. It must not call cz_setup_test_params.
+ */
+typedef void cz_setup_progress_cb(void *user, const char *phase, double fraction);
+
+/*
+ * TEST parameters: the toxic waste (tau, alpha, beta, gamma, delta) is
+ * seen by this process; whoever knows it can forge proofs. Real Filecoin
+ * parameters come from the trusted-setup ceremony and are downloaded.
+ * One of |kind| (with |sector_size|: the kind's circuit of that size,
+ * written under the Filecoin names in |params_dir| unless paths are given)
+ * and |circuit| (a registry id, "bench:N" or "toy[:X]", with both paths).
+ */
+typedef struct cz_setup_request {
+    const char *kind;              /* porep-c2, winning-post, window-post, snap; or NULL */
+    uint64_t sector_size;          /* bytes, with |kind| */
+    const char *circuit;           /* a registry circuit id instead of |kind|; or NULL */
+    const char *params_path;       /* NULL (with |kind|): DIR/<Filecoin name>.params */
+    const char *vk_path;           /* given with params_path; NULL: DIR/<Filecoin name>.vk */
+    const char *params_dir;        /* DIR (must exist); NULL: "." */
+    bool seeded;                   /* toxic waste from |seed| (reproducible, so forgeable by
+                                    * anyone who knows it); false: the OS's CSPRNG */
+    uint64_t seed;
+    unsigned threads;              /* width of the thread pool; 0: every online CPU */
+    cz_setup_progress_cb *progress;   /* may be NULL */
+    void *progress_user;
+    uint64_t reserved[8];          /* must be zero: cz_setup_request_init (STRUCTS THAT GROW) */
+} cz_setup_request_t;
+
+/* What cz_setup_test_params made. */
+typedef struct cz_setup_info {
+    char circuit[64];              /* the registry id ("porep:2KiB") */
+    char params_path[1024], vk_path[1024];   /* the files written */
+    size_t rows, domain_size, num_inputs, num_aux;   /* the circuit's shape */
+    size_t a_aux_popcount, b_input_popcount, b_aux_popcount;
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2, n_ic;      /* the params' vector lengths */
+    size_t params_bytes;           /* the params file's size */
+    double t_synthesis, t_setup, t_write;            /* seconds */
+    unsigned threads;              /* the pool's width */
+    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_setup_info_t;
+
+/* Zero |req| (|reserved| included): no kind, no circuit, the OS's toxic waste. */
+CZ_EXTERN void cz_setup_request_init(cz_setup_request_t *req);
+
+/*
+ * Make TEST params and their verifying key (bellperson's formats), both
+ * files written atomically; |info| (may be NULL) says what was made, as far
+ * as it got. Blocks: seconds at 2KiB, tens of minutes for a 32GiB PoRep
+ * partition. Errors: CZ_EINVAL (the request: neither or both of kind and
+ * circuit, an unknown kind or one without a test circuit, a sector size it
+ * has none of, a bad circuit id, paths not given together; the message
+ * names it), CZ_EIO (a file), CZ_ENOMEM. Reentrant (each call its own pool).
+ */
+CZ_EXTERN int cz_setup_test_params(const cz_setup_request_t *req, cz_setup_info_t *info, cz_error_t *err);
 
 /* ---- PoRep C2: public values, file names, verification --------------------- */
 

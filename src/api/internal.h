@@ -18,6 +18,7 @@
 #define CUZK_API_INTERNAL_H
 
 #include "cuzk.h"
+#include "core/ctx.h"
 #include "core/fault.h"
 
 struct cz_kinds;
@@ -30,6 +31,14 @@ struct cz_kinds;
  */
 int cz__prover_new_with(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fault_t *fault,
                         const struct cz_kinds *kinds, cz_error_t *err);
+/*
+ * The refusal of a kind name |name| not in |kinds| (kinds/kinds.h), as
+ * cz_prover_submit words it: CZ_EINVAL with "kind: 'NAME' is not a known
+ * kind (known: ...)" in |ctx|. Every door that looks a kind up before the
+ * prover does (the CLI's --kind) says it with this, so the same name gets
+ * the same error through each. Returns CZ_EINVAL.
+ */
+int cz__kind_unknown(cz_ctx_t *ctx, const struct cz_kinds *kinds, const char *name);
 /* The prover's kind table (its copy, for the life of |p|). Thread-safe. */
 const struct cz_kinds *cz__prover_kinds(const cz_prover_t *p);
 

@@ -10,7 +10,10 @@
  */
 #include "api/prover_int.h"
 
+#include "api/internal.h"
+
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +61,21 @@ static int parse_fields(cz_ctx_t *ctx, const cz_job_kind_t *kind, const char *te
     return CZ_OK;
 }
 
-/* The kind's job for |req| and the params path; *j is filled. */
-static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, pjob_t *j)
+int cz__kind_unknown(cz_ctx_t *ctx, const cz_kinds_t *kinds, const char *name)
+{
+    char names[256];
+    return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", name,
+                   cz_kinds_names(kinds, names, sizeof names));
+}
+
+/*
+ * The kind's job for |req| and the params path; *j is filled. |timing|
+ * (NULL: a real job): a timing job (cz_prover_submit_timing), whose params
+ * the stager makes: no params to resolve, and with no input and a sector
+ * size the kind's random witness (kinds.h prepare_random).
+ */
+static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req,
+                   const cz_timing_request_t *timing, pjob_t *j)
 {
     char names[256];
     if (!req->kind)
@@ -68,8 +84,7 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
     size_t ki = 0;
     const cz_job_kind_t *kind = cz_kinds_find(&p->kinds, req->kind, &ki);
     if (!kind)
-        return cz_fail(ctx, CZ_EINVAL, "kind: '%.64s' is not a known kind (known: %s)", req->kind,
-                       cz_kinds_names(&p->kinds, names, sizeof names));
+        return cz__kind_unknown(ctx, &p->kinds, req->kind);
     if (req->priority < 0 || req->priority > 4)
         return cz_fail(ctx, CZ_EINVAL, "priority: %d is not 1 (low) .. 4 (critical), or 0 (normal)",
                        req->priority);
@@ -80,22 +95,38 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req, p
     j->priority = req->priority ? req->priority : 2;
     j->on_done = req->on_done;
     j->user = req->user;
+    bool random = timing && !req->input && timing->sector_size;
+    if (random && !kind->prepare_random)
+        return cz_fail(ctx, CZ_EINVAL, "input: required (kind %s has no random witness for a "
+                       "sector_size)", kind->name);
+    if (random && req->fields)
+        return cz_fail(ctx, CZ_EINVAL, "fields: not taken with a random witness (sector_size)");
     json_t *fields = NULL;
     int rc = parse_fields(ctx, kind, req->fields, &fields);
     if (rc == CZ_OK)   /* a test's stand-in for a long prepare (api/internal.h) */
         rc = cz__fault_sim(p->fault, ctx, CZ_FAULT_PREPARE);
-    if (rc == CZ_OK)
+    if (rc == CZ_OK && random)
+        rc = kind->prepare_random(p->kind_state[ki], ctx, timing->sector_size, timing->seed,
+                                  &j->kj);
+    else if (rc == CZ_OK)
         rc = kind->prepare(p->kind_state[ki], ctx, fields, req->input, req->input_len, &j->kj);
     json_decref(fields);
     if (rc != CZ_OK)
         return rc;
     j->prepared = true;
     j->partitions = j->kj.partitions;
+    j->shape = j->kj.shape;
+    j->rows = j->kj.rows;
+    j->timing = timing != NULL;
+    j->timing_seed = timing ? timing->seed : 0;
     snprintf(j->summary, sizeof j->summary, "%s", j->kj.summary);
     const char *pname = req->params ? req->params : j->kj.default_params;
     if (j->partitions > p->cfg.max_partitions)
         rc = cz_fail(ctx, CZ_EINVAL, "partitions: %zu is over the prover's max_partitions %u",
                      j->partitions, p->cfg.max_partitions);
+    else if (timing)
+        snprintf(j->params_path, sizeof j->params_path, "(random, seed %" PRIu64 ")",
+                 timing->seed);
     else if (!*pname)
         rc = cz_fail(ctx, CZ_EINVAL, "params: required for kind %s", kind->name);
     else
@@ -112,27 +143,23 @@ void cz__pjob_free(cz_prover_t *p, pjob_t *j)
         cz_pcache_release(p->pcache, j->pentry);
     if (j->prepared)
         j->kind->release(&j->kj);
+    cz_params_free(j->rparams);
     free(j->inputs);
     free(j->proof);
     free(j);
 }
 
-int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, cz_error_t *err)
+/* Prepare and publish a job (cz_prover_submit, cz_prover_submit_timing). */
+static int submit(cz_prover_t *p, const cz_job_request_t *req, const cz_timing_request_t *timing,
+                  uint64_t *id, cz_error_t *err)
 {
-    cz__err_clear(err);
-    if (!p || !req || !id)
-        return cz__err(err, CZ_EINVAL, "cz_prover_submit: NULL %s", !p ? "prover" : !req ? "request" : "id");
-    *id = 0;
-    if (!CZ__RESERVED_ZERO(req))
-        return cz__err(err, CZ_EINVAL, "cz_prover_submit: request.reserved is not zero "
-                       "(start from cz_job_request_init)");
     cz_ctx_t *ctx = NULL;
     pjob_t *j = calloc(1, sizeof *j);
     if (!j || cz_ctx_new(&ctx, p->pool, 0) != CZ_OK) {
         free(j);
         return cz__err(err, CZ_ENOMEM, "job");
     }
-    int rc = prepare(p, ctx, req, j);
+    int rc = prepare(p, ctx, req, timing, j);
     if (rc == CZ_OK) {
         cz_mutex_lock(&p->mu);
         if (p->stopping) {
@@ -157,6 +184,42 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
     cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "job accepted", "job=%llu kind=%s partitions=%zu params=%s",
             (unsigned long long)j->id, j->kind->name, j->partitions, j->params_path);
     return CZ_OK;
+}
+
+int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, cz_error_t *err)
+{
+    cz__err_clear(err);
+    if (!p || !req || !id)
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit: NULL %s", !p ? "prover" : !req ? "request" : "id");
+    *id = 0;
+    if (!CZ__RESERVED_ZERO(req))
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit: request.reserved is not zero "
+                       "(start from cz_job_request_init)");
+    return submit(p, req, NULL, id, err);
+}
+
+void cz_timing_request_init(cz_timing_request_t *req, const char *kind)
+{
+    memset(req, 0, sizeof *req);
+    req->kind = kind;
+}
+
+int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t *req, uint64_t *id,
+                            cz_error_t *err)
+{
+    cz__err_clear(err);
+    if (!p || !req || !id)
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit_timing: NULL %s",
+                       !p ? "prover" : !req ? "request" : "id");
+    *id = 0;
+    if (!CZ__RESERVED_ZERO(req))
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit_timing: request.reserved is not zero "
+                       "(start from cz_timing_request_init)");
+    cz_job_request_t jr;
+    cz_job_request_init(&jr, req->kind, req->input, req->input_len);
+    jr.fields = req->fields;
+    jr.priority = req->priority;
+    return submit(p, &jr, req, id, err);
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
@@ -292,6 +355,26 @@ int cz_prover_proof(cz_prover_t *p, uint64_t id, uint8_t **proof, size_t *len, c
     }
     cz_mutex_unlock(&p->mu);
     return rc;
+}
+
+int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out, cz_error_t *err)
+{
+    cz__err_clear(err);
+    memset(out, 0, sizeof *out);
+    cz_mutex_lock(&p->mu);
+    const pjob_t *j = find(p, id);
+    if (j) {
+        out->partitions = j->partitions;
+        out->rows = j->rows;
+        out->constraints = j->rows > j->shape.num_inputs ? j->rows - j->shape.num_inputs : 0;
+        out->domain_size = j->shape.domain_size;
+        out->num_inputs = j->shape.num_inputs;
+        out->num_aux = j->shape.num_aux;
+        out->params_bytes = j->params_bytes;
+    }
+    cz_mutex_unlock(&p->mu);
+    return j ? CZ_OK : cz__err(err, CZ_ENOTFOUND, "job %llu: not found (unknown, or forgotten)",
+                               (unsigned long long)id);
 }
 
 int cz_prover_public_inputs(cz_prover_t *p, uint64_t id, uint8_t **inputs, size_t *per_partition,

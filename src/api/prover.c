@@ -221,6 +221,7 @@ int cz__prover_new_with(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fau
         return cz__err(err, CZ_ENOMEM, "prover");
     p->cfg = cfg ? *cfg : dflt;
     p->fault = fault;
+    p->count_params = !p->cfg.memory_budget && !p->cfg.memory_margin;
     p->kinds = kinds ? *kinds : *cz_kinds_builtin();
     p->backend = dup_or(p->cfg.backend, "auto");
     p->params_dir = dup_or(p->cfg.params_dir, ".");

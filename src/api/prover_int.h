@@ -75,6 +75,13 @@ typedef struct pjob {
     double t_accept, t_staged;        /* (mu) cz_mono_s */
     double params_load_ms;            /* (mu) */
     cz_job_timings_t t;               /* (mu) final timings once ENDED */
+    cz_params_shape_t shape;          /* (const) one partition's (the kind's) */
+    size_t rows;                      /* (const) */
+    size_t params_bytes;              /* (mu) host bytes of its params once it has them */
+    bool timing;                      /* (const) cz_prover_submit_timing: random params */
+    uint64_t timing_seed;             /* (const) */
+    cz_params_t *rparams;             /* (mu) a timing job's random params, from its start
+                                       * to its end (stager.c) */
 } pjob_t;
 
 struct cz_prover {
@@ -93,6 +100,12 @@ struct cz_prover {
     void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new), by table index */
 
     cz_engine_gate_t gate;                /* the backends' pinned copies into the engine's budget */
+    /* The memory margin (cuzk.h memory_margin 0): the params cache's host
+     * bytes counted into the engine's automatic budget (stager.c
+     * count_params). count_params (const); params_counted: the stager's only. */
+    bool count_params;
+    size_t params_counted;
+    size_t timing_bytes;              /* (mu) the random params of timing jobs, counted too */
 
     cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
     pthread_cond_t changed;           /* a job changed phase (broadcast) */

@@ -30,12 +30,17 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
 {
     cz_mutex_lock(&p->mu);
     cz_pentry_t *pe = j->pentry;
+    cz_params_t *rparams = j->rparams;
     bool prepared = j->prepared;
     j->pentry = NULL;
+    j->rparams = NULL;
     j->prepared = false;
+    if (rparams)
+        p->timing_bytes -= j->params_bytes;
     cz_mutex_unlock(&p->mu);
     if (pe)
         cz_pcache_release(p->pcache, pe);
+    cz_params_free(rparams);   /* the engine reads them no more */
     if (prepared)
         j->kind->release(&j->kj);   /* the engine calls its synthesize no more */
 
@@ -184,26 +189,60 @@ static int does_not_fit(cz_ctx_t *ctx, int rc, const pjob_t *j)
 }
 
 /*
+ * THE MEMORY MARGIN, in one place for every door (cuzk.h memory_margin 0):
+ * the automatic budget is physical memory minus 5 GiB, and the params the
+ * prover holds in host memory (loaded, the decoded vectors of a lazily
+ * opened file, a timing job's random ones) come out of it too: before each job enters the engine the
+ * cache's bytes are counted into the budget (cz_engine_host_take, ahead of
+ * waiting partitions) or given back after evictions. A take that does not
+ * fit now (partitions in flight hold the budget) is tried again at the next
+ * job. Stager thread only; p->mu NOT held.
+ */
+static void count_params(cz_prover_t *p)
+{
+    if (!p->count_params)
+        return;
+    cz_pcache_stats_t ps;
+    cz_pcache_stats(p->pcache, &ps);
+    cz_mutex_lock(&p->mu);
+    size_t held = ps.bytes + p->timing_bytes;
+    cz_mutex_unlock(&p->mu);
+    if (held > p->params_counted) {
+        if (cz_engine_host_take(p->engine, held - p->params_counted))
+            p->params_counted = held;
+    } else if (held < p->params_counted) {
+        cz_engine_host_give(p->engine, p->params_counted - held);
+        p->params_counted = held;
+    }
+}
+
+/*
  * |j| (STAGING, params loaded, *pe its reference) to the engine. The reference
- * is the job's from here (end_job releases it). p->mu NOT held.
+ * is the job's from here (end_job releases it). A timing job has no *pe: its
+ * random params (j->rparams, of its shape by construction) and no
+ * verification. p->mu NOT held.
  */
 static int submit_to_engine(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j, cz_pentry_t *pe)
 {
-    int rc = cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape);
+    int rc = pe ? cz_params_check_shape(ctx, cz_pentry_params(pe), &j->kj.shape) : CZ_OK;
     if (rc != CZ_OK)
         rc = does_not_fit(ctx, rc, j);
     cz_mutex_lock(&p->mu);
     j->pentry = pe;
+    if (pe)
+        j->params_bytes = cz_pentry_bytes(pe);
     bool cancel = j->cancel;
     cz_mutex_unlock(&p->mu);
     if (rc != CZ_OK)
         return rc;
     if (cancel)
         return cz_fail(ctx, CZ_ECANCELED, "canceled before it started");
+    count_params(p);
     size_t pb = 0, abc = 0;
     cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
     cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,
-                           .params = cz_pentry_params(pe), .pvk = cz_pentry_pvk(pe),
+                           .params = pe ? cz_pentry_params(pe) : j->rparams,
+                           .pvk = pe ? cz_pentry_pvk(pe) : NULL,   /* NULL: not verified */
                            .partition_bytes = pb, .abc_bytes = abc,
                            .synthesize = j->kj.synthesize, .arg = j->kj.arg,
                            .on_done = engine_done, .done_arg = j };
@@ -252,6 +291,27 @@ static int wait_for_load(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     return rc;
 }
 
+/*
+ * A timing job (cuzk.h cz_prover_submit_timing): its random params made
+ * here, on the stager (seconds, even at 32GiB; a prover that times does
+ * nothing else), then the engine. p->mu NOT held.
+ */
+static int stage_timing(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
+{
+    double t0 = cz_mono_ms();
+    cz_params_t *params = NULL;
+    int rc = cz_params_random(ctx, &params, &j->kj.shape, j->timing_seed);
+    cz_mutex_lock(&p->mu);
+    j->params_load_ms = cz_mono_ms() - t0;
+    if (rc == CZ_OK) {
+        j->rparams = params;
+        j->params_bytes = cz_params_mem_bytes(params);
+        p->timing_bytes += j->params_bytes;
+    }
+    cz_mutex_unlock(&p->mu);
+    return rc != CZ_OK ? rc : submit_to_engine(p, ctx, j, NULL);
+}
+
 /* A new job: its input's checks, then its params (cached: the engine; else: a load). */
 static int stage_new(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
 {
@@ -265,6 +325,8 @@ static int stage_new(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     int rc = j->kind->validate ? j->kind->validate(&j->kj, ctx) : CZ_OK;
     if (rc != CZ_OK)
         return rc;
+    if (j->timing)
+        return stage_timing(p, ctx, j);
     double t0 = cz_mono_ms();
     cz_pentry_t *pe = NULL;
     if (!cz_pcache_acquire_loaded(p->pcache, j->params_path, &pe))

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/internal.h"
 #include "api/prover_int.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
@@ -24,11 +25,8 @@ static int kind_public(cz_ctx_t *ctx, const char *name, const void *input, size_
     memset(out, 0, sizeof *out);
     const cz_kinds_t *t = cz_kinds_builtin();
     const cz_job_kind_t *k = name ? cz_kinds_find(t, name, NULL) : NULL;
-    if (!k) {
-        char names[256];
-        return cz_fail(ctx, CZ_EINVAL, "unknown kind '%.64s' (known: %s)", name ? name : "(null)",
-                       cz_kinds_names(t, names, sizeof names));
-    }
+    if (!k)   /* cz_prover_submit's words: the same name, the same error through every door */
+        return cz__kind_unknown(ctx, t, name ? name : "(null)");
     if (!k->public_inputs)
         return cz_fail(ctx, CZ_EUNAVAIL, "kind %s has no public values to verify from", k->name);
     return k->public_inputs(ctx, (const char *)input, input_len, out);

@@ -72,9 +72,8 @@ int cmd_circuit(int argc, char **argv);
 int cmd_params(int argc, char **argv);   /* cmd_params.c: params check DIR */
 /* Is |kind| the value of argv's first --kind? (cli/kind_door.c, which runs --kind) */
 bool cz_cli_has_kind(int argc, char **argv, const char *kind);
-/* `--kind porep-c2` forms of prove / setup / verify (cmd_porep.c) */
+/* `--kind porep-c2` forms of prove / verify (cmd_porep.c) */
 int cmd_prove_porep_c2(int argc, char **argv);
-int cmd_setup_porep_c2(int argc, char **argv);
 int cmd_verify_porep_c2(int argc, char **argv);
 /* Sector values -> PoRep public inputs, any StackedDrg registered proof
  * (cmd_porep_sector.c): `porep public-inputs`, and `verify --kind porep-c2`
@@ -85,7 +84,6 @@ bool cz_cli_has_registered_proof(int argc, char **argv);
 /* --kind winning-post|window-post (cli/cmd_post.c) */
 bool cz_cli_post_kind(int argc, char **argv);
 int cmd_post(int argc, char **argv);
-int cmd_setup_post(int argc, char **argv);
 int cmd_prove_post(int argc, char **argv);
 int cmd_verify_post(int argc, char **argv);
 /* The `--kind porep-c2` help of |command| ("prove", "setup" or "verify"),
@@ -94,14 +92,13 @@ int cmd_verify_post(int argc, char **argv);
  * kinds; cli/kind_door.c). */
 void cz_cli_c2_usage(FILE *f, const char *command);
 void cz_cli_kinds_help(FILE *f, const char *command);
-/* `cuzk setup`'s work (cmd_setup.c), for every form: TEST params of
- * |circuit_id| to |params_path| and |vk_path| (checked by the caller), the
- * toxic waste from *seed, or the OS's CSPRNG for NULL. The exit code. */
-int cz_cli_setup(const char *circuit_id, const char *params_path, const char *vk_path,
-                 const uint64_t *seed, size_t threads);
+/* `cuzk setup --kind K ...` (cmd_setup.c): TEST params of kind K's circuit
+ * through cuzk.h cz_setup_test_params, for every kind with a test circuit.
+ * The exit code. cz_cli_setup_usage: its usage, K one of |kinds|. */
+int cz_cli_setup_kind(int argc, char **argv);
+void cz_cli_setup_usage(FILE *f, const char *kinds);
 /* SnapDeals: `cuzk snap gen-vanilla` and the `--kind snap` forms (cmd_snap.c) */
 int cmd_snap(int argc, char **argv);
-int cmd_setup_snap(int argc, char **argv);
 int cmd_prove_snap(int argc, char **argv);
 int cmd_verify_snap(int argc, char **argv);
 /* cuzkd client commands (cmd_client.c; built with libcurl + jansson: CUZK_HAVE_CLIENT) */

@@ -21,8 +21,6 @@
 #include "core/hex.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "circuits/porep/stacked.h"
-#include "core/ctx.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include <errno.h>
@@ -33,7 +31,7 @@
 #include "cli/progress.h"
 #include "cli/public_file.h"
 #include "core/clock.h"
-#include "engine/engine.h"
+#include "cli/prove_job.h"
 #include "cuzk.h"
 #include "porep/c1.h"
 #include "porep/seal.h"
@@ -222,19 +220,7 @@ int cmd_porep(int argc, char **argv)
                            "(cuzk porep SUBCOMMAND --help)", argc, argv);
 }
 
-
-/* ---- PoRep C2: prove / setup / verify --kind porep-c2 ------------------------ */
-
-/* DIR/<Filecoin name>.EXT for the production params of |bytes|. */
-static bool c2_named(char *out, size_t cap, const char *dir, uint64_t bytes, const char *ext)
-{
-    char name[256];
-    if (cz_porep_params_file_name(name, sizeof name, bytes, ext, NULL) != CZ_OK)
-        return false;
-    int n = snprintf(out, cap, "%s/%s", dir, name);
-    return n > 0 && (size_t)n < cap;
-}
-
+/* ---- PoRep C2: prove / verify --kind porep-c2 (setup: cmd_setup.c) ------------ */
 
 typedef struct {
     const char *kind, *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
@@ -365,95 +351,61 @@ static void final_vk(const c2_prove_opts_t *o, char *buf, size_t cap, const char
 static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *progress,
                     bool *bad_backend)
 {
-    cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.first_device = (unsigned)o->device;
-    cfg.devices = 1;
-    cfg.workers_per_device = (unsigned)o->workers;
-    cfg.threads = (unsigned)o->threads;
-    cfg.params_dir = o->dir ? o->dir : ".";
-    cfg.params_allow_paths = true;
-    /* the params live outside the engine's budget: leave their bytes out of it too */
-    struct stat st;
-    cfg.memory_margin = cz_engine_margin_for(
-        o->params_path && stat(o->params_path, &st) == 0 ? (size_t)st.st_size : 0);
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads, .workers = o->workers,
+                                .params_dir = o->dir ? o->dir : "." };
     char real[4096];
     if (o->params_path && !realpath(o->params_path, real))
         return cz_fail(ctx, CZ_ENOTFOUND, "params: %s: %s", o->params_path, strerror(errno));
     cz_prover_t *p = NULL;
     cz_error_t err;
+    uint8_t *c1 = NULL;
+    size_t c1_len = 0;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    double t0 = cz_mono_s(), t_verify = 0;
     /* the backend first: an unusable one fails before the C1 and the params are read */
-    int rc = cz_prover_new(&p, &cfg, &err);
-    uint8_t *c1 = NULL, *proof = NULL, *inputs = NULL;
-    size_t c1_len = 0, len = 0, per = 0, parts = 0;
-    double t0 = cz_mono_s(), t_submit = 0, t_engine = 0, t_verify = 0;
-    if (rc != CZ_OK) {
-        *bad_backend = rc == CZ_EINVAL;
-        cz_fail(ctx, rc, "%s", err.message);
-    } else {
+    int rc = cz_cli_prover_new(ctx, &po, &p);
+    *bad_backend = rc == CZ_EINVAL;
+    if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, o->c1_path, (size_t)1 << 31, &c1, &c1_len);
-    }
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
     if (rc == CZ_OK) {
         cz_progress_draw(progress, 0, 1, "loading_c1");
         cz_job_request_t req;
         cz_job_request_init(&req, "porep-c2", c1, c1_len);
         req.params = o->params_path ? real : NULL;   /* NULL: the Filecoin name in params_dir */
-        if ((rc = cz_prover_submit(p, &req, &id, &err)) != CZ_OK)
-            cz_fail(ctx, rc, "%s", err.message);
-        t_submit = cz_mono_s() - t0;
+        rc = cz_cli_prover_run(ctx, p, &req, o->public_path != NULL, progress, &r);
     }
-    while (rc == CZ_OK && (rc = cz_prover_wait(p, id, 0.25, &info, &err)) == CZ_EBUSY) {
-        rc = CZ_OK;
-        cz_progress_draw(progress, info.partitions_done, info.partitions,
-                         info.state == CZ_JOB_QUEUED ? "loading_params"
-                         : info.state == CZ_JOB_VERIFYING ? "verifying" : "proving");
-    }
-    t_engine = cz_mono_s() - t0 - t_submit;
-    if (rc == CZ_OK && (rc = cz_prover_proof(p, id, &proof, &len, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    if (rc == CZ_OK && o->public_path &&
-        (rc = cz_prover_public_inputs(p, id, &inputs, &per, &parts, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
     const char *vk = NULL, *dir = NULL;
     char vbuf[4096];
     final_vk(o, vbuf, sizeof vbuf, &vk, &dir);
     if (rc == CZ_OK && (vk || dir)) {
         /* as a chain verifier would: from replica_id, comm_d, comm_r, seed alone */
-        cz_porep_public_t pub;
-        cz_progress_draw(progress, info.partitions, info.partitions, "verifying");
+        cz_progress_draw(progress, r.info.partitions, r.info.partitions, "verifying");
         double t = cz_mono_s();
-        rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
-        if (rc == CZ_OK)
-            rc = cz_porep_c2_verify(vk, dir, &pub, proof, len, &err);
+        rc = cz_kind_verify("porep-c2", c1, c1_len, vk, dir, r.proof, r.len, NULL, &err);
         t_verify = cz_mono_s() - t;
         if (rc)
             cz_fail(ctx, rc, "the proof does not verify from the public values: %s", err.message);
     }
     if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
-    if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, inputs, parts, per);
+        rc = cz_cli_write_outputs(ctx, &r, o->proof_path, o->public_path);
     if (rc == CZ_OK) {
         cz_prover_info_t pi;
         cz_prover_info(p, &pi);
-        cz_progress_draw(progress, info.partitions, info.partitions, "done");
+        cz_progress_draw(progress, r.info.partitions, r.info.partitions, "done");
         cz_progress_end(progress);
         printf("proof written to %s (%zu partition%s x 192 = %zu bytes, verified %s)\n",
-               o->proof_path, info.partitions, info.partitions == 1 ? "" : "s", len,
+               o->proof_path, r.info.partitions, r.info.partitions == 1 ? "" : "s", r.len,
                vk || dir ? "from public values" : "by the engine with the params' vk");
         printf("time: c1+shape %.2f s, params %.2f s, engine %.2f s (synthesis %.2f s, "
                "device %.2f s), verify %.3f s, total %.2f s (%u threads, %zu workers, "
                "backend %s, device %zu)\n",
-               t_submit, info.t.params_load / 1e3, t_engine, info.t.synthesis / 1e3,
-               info.t.device / 1e3, t_verify, cz_mono_s() - t0, pi.threads, o->workers,
-               pi.backend, o->device);
+               r.t_submit, r.info.t.params_load / 1e3, r.t_run - r.t_submit,
+               r.info.t.synthesis / 1e3, r.info.t.device / 1e3, t_verify, cz_mono_s() - t0,
+               pi.threads, o->workers, pi.backend, o->device);
     }
-    cz_free(proof);
-    cz_free(inputs);
+    cz_cli_job_result_free(&r);
     free(c1);
     cz_prover_free(p);
     return rc;
@@ -492,63 +444,6 @@ int cmd_prove_porep_c2(int argc, char **argv)
     return rc == CZ_OK ? CZ_EXIT_OK : bad_backend ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
 
-typedef struct {
-    const char *kind, *params, *vk, *dir;
-    uint64_t sector_bytes, seed;
-    size_t threads;
-} c2_setup_opts_t;
-
-static const cz_opt C2_SETUP_OPTS[] = {
-    { "kind", 0, CZ_O_ENUM(c2_setup_opts_t, kind), .values = C2_KIND, .flags = CZ_OPT_REQUIRED,
-      .help = "the StackedDRG partition circuit" },
-    { "sector-size", 0, CZ_O_SECTOR(c2_setup_opts_t, sector_bytes), .arg = "SIZE",
-      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
-    { "params", 0, CZ_O_OUTPUT(c2_setup_opts_t, params), .arg = "P", .help = "the params file" },
-    { "vk", 0, CZ_O_OUTPUT(c2_setup_opts_t, vk), .arg = "V", .help = "its verifying key" },
-    { "params-dir", 0, CZ_O_OUTDIR(c2_setup_opts_t, dir), .arg = "D",
-      .help = "D/<Filecoin name>.params and .vk instead (D is created)" },
-    { "seed", 0, CZ_O_U64(c2_setup_opts_t, seed), .arg = "S",
-      .help = "toxic waste from S (reproducible; forgeable)" },
-    CZ_OPT_THREADS(c2_setup_opts_t, threads),
-};
-static const cz_opt_rule C2_SETUP_RULES[] = {
-    CZ_RULE(TOGETHER, "params", "vk"),
-    CZ_RULE(ONE_OF, "params", "params-dir"),
-};
-static const cz_opts_spec C2_SETUP_SPEC = {
-    .cmd = "cuzk setup",
-    .usage =
-        "usage: cuzk setup --kind porep-c2 --sector-size SIZE (--params P --vk V | --params-dir D)\n"
-        "                  [--seed S] [--threads T]\n",
-    .about =
-        "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-        "  of the StackedDRG circuit of SIZE, in bellperson's format. --params-dir D\n"
-        "  writes D/<Filecoin name>.params and .vk\n"
-        "  (v28-stacked-proof-of-replication-merkletree-poseidon_hasher-...), the names\n"
-        "  real parameters have, so `prove --params-dir` finds either.\n",
-    CZ_OPTS(C2_SETUP_OPTS), CZ_RULES(C2_SETUP_RULES),
-    .help_cmd = "cuzk setup --kind porep-c2 --help",
-};
-
-int cmd_setup_porep_c2(int argc, char **argv)
-{
-    c2_setup_opts_t o;
-    cz_opts_result_t r = { 0 };
-    int p = cz_opts_parse(&C2_SETUP_SPEC, &o, argc, argv, &r);
-    if (p != CZ_OPTS_RUN)
-        return p;
-    char circuit[64], pbuf[1024], vbuf[1024];
-    if (!cz_porep_proof_v1_1(o.sector_bytes))
-        return cz_opts_error(&C2_SETUP_SPEC, "--sector-size: no StackedDrg V1_1 proof of that size");
-    /* the README's `--params-dir params` into a new directory: the table made
-     * it, before minutes of setup */
-    if (o.dir && (!c2_named(pbuf, sizeof pbuf, o.dir, o.sector_bytes, "params") ||
-                  !c2_named(vbuf, sizeof vbuf, o.dir, o.sector_bytes, "vk")))
-        return cz_opts_error(&C2_SETUP_SPEC, "--params-dir %s: path too long", o.dir);
-    snprintf(circuit, sizeof circuit, "porep:%s", cz_opt_sector_name(o.sector_bytes));
-    return cz_cli_setup(circuit, o.dir ? pbuf : o.params, o.dir ? vbuf : o.vk,
-                        cz_opts_given(&C2_SETUP_SPEC, &r, "seed") ? &o.seed : NULL, o.threads);
-}
 
 typedef struct {
     const char *kind, *vk_path, *dir, *proof_path, *c1_path;
@@ -602,8 +497,7 @@ static const cz_opts_spec C2_VERIFY_SPEC = {
 
 void cz_cli_c2_usage(FILE *f, const char *command)
 {
-    cz_opts_usage(!strcmp(command, "prove") ? &C2_PROVE_SPEC
-                  : !strcmp(command, "setup") ? &C2_SETUP_SPEC : &C2_VERIFY_SPEC, f);
+    cz_opts_usage(!strcmp(command, "prove") ? &C2_PROVE_SPEC : &C2_VERIFY_SPEC, f);
 }
 
 int cmd_verify_porep_c2(int argc, char **argv)
@@ -676,6 +570,5 @@ void cz_cli_c2_usage(FILE *f, const char *command)
     fprintf(f, "usage: cuzk %s --kind porep-c2 ...: not in this build (needs jansson)\n", command);
 }
 int cmd_prove_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
-int cmd_setup_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 int cmd_verify_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
 #endif

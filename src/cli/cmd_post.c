@@ -27,8 +27,6 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "circuits/porep/stacked.h"
-#include "circuits/post/fallback.h"
 #include "core/ctx.h"
 
 /* --kind of prove/verify/setup: winning-post or window-post. */
@@ -38,10 +36,9 @@ bool cz_cli_post_kind(int argc, char **argv)
 }
 
 #ifdef CUZK_HAVE_JANSSON
-#include "backend/backend.h"
+#include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
-#include "engine/engine.h"
 #include "post/input.h"
 
 static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
@@ -50,18 +47,6 @@ static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
     return rc;
 }
 
-/* DIR/<Filecoin name>.EXT of |proof|'s circuit. */
-static bool named(char *out, size_t cap, const char *dir, const cz_post_proof_t *proof,
-                  const char *ext)
-{
-    cz_post_params_t p;
-    char name[256];
-    if (!proof || cz_post_params_sector(&p, proof->kind, proof->sector_bytes) ||
-        cz_post_params_name(name, sizeof name, &p, ext))
-        return false;
-    int n = snprintf(out, cap, "%s/%s", dir, name);
-    return n > 0 && (size_t)n < cap;
-}
 
 /* ---- gen-vanilla ------------------------------------------------------------------ */
 
@@ -140,49 +125,6 @@ int cmd_post(int argc, char **argv)
                            argc, argv);
 }
 
-/* ---- setup ------------------------------------------------------------------------ */
-
-static const cz_opt SETUP_OPTS[] = {
-    POST_KIND("the fallback PoSt circuit"),
-    { "sector-size", 0, CZ_O_SECTOR(post_opts_t, sector_bytes), .arg = "S",
-      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
-    { "params-dir", 0, CZ_O_OUTDIR(post_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
-      .help = "D/<Filecoin name>.params and .vk (D is created)" },
-    { "seed", 0, CZ_O_U64(post_opts_t, seed), .arg = "N",
-      .help = "toxic waste from N (reproducible; forgeable)" },
-    CZ_OPT_THREADS(post_opts_t, threads),
-};
-static const cz_opts_spec SETUP_SPEC = {
-    .cmd = "cuzk setup",
-    .usage = "usage: cuzk setup --kind winning-post|window-post --sector-size S --params-dir D\n"
-             "                  [--seed N] [--threads T]\n",
-    .about = "  TEST parameters (random toxic waste; never for production) under the\n"
-             "  Filecoin names (v28-proof-of-spacetime-fallback-...{params,vk}) in D.\n",
-    CZ_OPTS(SETUP_OPTS),
-    .help_cmd = "cuzk setup --kind winning-post --help",
-};
-
-int cmd_setup_post(int argc, char **argv)
-{
-    post_opts_t o;
-    cz_opts_result_t r = { 0 };
-    int p = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
-    if (p != CZ_OPTS_RUN)
-        return p;
-    cz_post_kind_t k;
-    cz_post_kind_parse(o.kind, &k);
-    char circuit[64], pbuf[1024], vbuf[1024];
-    const cz_post_proof_t *proof = cz_post_proof_current(k, o.sector_bytes);
-    if (!proof || !named(pbuf, sizeof pbuf, o.dir, proof, "params") ||
-        !named(vbuf, sizeof vbuf, o.dir, proof, "vk"))
-        return cz_opts_error(&SETUP_SPEC, "no %s params name for %s in %s", o.kind,
-                             cz_opt_sector_name(o.sector_bytes), o.dir);
-    snprintf(circuit, sizeof circuit, "%s:%s", cz_post_kind_name(k),
-             cz_opt_sector_name(o.sector_bytes));
-    return cz_cli_setup(circuit, pbuf, vbuf, cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL,
-                        o.threads);
-}
-
 /* ---- prove ------------------------------------------------------------------------ */
 
 static const cz_opt PROVE_OPTS[] = {
@@ -218,104 +160,43 @@ static const cz_opts_spec PROVE_SPEC = {
 
 typedef post_opts_t prove_opts_t;
 
-/* --random-params: TIMING ONLY (post/job.h cz_post_job_random, cli/time_random.h). */
-static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
+/* --random-params: TIMING ONLY (cuzk.h cz_prover_submit_timing, cli/time_random.h). */
+static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
 {
-    uint64_t bytes = o->sector_bytes;
-    cz_post_job_t job;
-    cz_backend_t *be = NULL;
-    double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
-    if (rc == CZ_OK)
-        rc = cz_post_job_random(ctx, &job, kind, bytes, o->seed);
-    else
-        memset(&job, 0, sizeof job);
-    if (rc == CZ_OK) {
-        cz_cli_time_random_t t = { .name = job.proof->name, .shape = &job.shape,
-                                   .rows = job.rows, .spec = &job.spec, .seed = o->seed,
-                                   .t_prepare = cz_mono_s() - t0 };
-        rc = cz_cli_time_random(ctx, &be, &t);
-    }
-    cz_backend_free(be);
-    cz_post_job_clear(&job);
-    return rc;
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads };
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, o->kind);
+    req.sector_size = o->sector_bytes;
+    req.seed = o->seed;
+    return cz_cli_time_random(ctx, &po, &req, usage);
 }
 
-static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, cz_post_kind_t kind)
+/* The largest PoSt input read (a window partition's vanilla proofs). */
+#define MAX_INPUT_BYTES ((size_t)4 << 30)
+
+/*
+ * Through cuzk.h: a prover proves one job of the kind (every vanilla proof
+ * checked against the public values at submit, the engine's check with the
+ * params' vk), then cz_kind_verify checks it from the public values alone
+ * with the Filecoin-named vk in --params-dir. *usage: a bad --backend.
+ */
+static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
 {
-    cz_post_input_t in;
-    cz_post_job_t job;
-    cz_post_request_t req;
-    cz_backend_t *be = NULL;
-    cz_params_t *params = NULL;
-    cz_pvk_t *pvk = NULL;
-    cz_engine_t *e = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char path[1024];
-    memset(&job, 0, sizeof job);
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads, .params_dir = o->dir };
+    cz_cli_job_result_t r;
+    cz_kind_public_info_t pub;
+    cz_prover_info_t pi;
     double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend, (int)o->device);
+    int rc = cz_cli_prove_checked(ctx, &po, o->kind, o->input, MAX_INPUT_BYTES, o->proof, &r,
+                                  &pub, &pi, usage);
     if (rc == CZ_OK)
-        rc = cz_post_input_load(ctx, &in, o->input);
-    else
-        memset(&in, 0, sizeof in);
-    if (rc == CZ_OK && in.proof->kind != kind)
-        rc = cz_fail(ctx, CZ_EINVAL, "%s is a %s input, not %s", o->input,
-                     cz_post_kind_name(in.proof->kind), cz_post_kind_name(kind));
-    if (rc == CZ_OK) {
-        cz_post_input_request(&in, &req);
-        rc = cz_post_job_init(ctx, &job, &req, NULL, NULL);
-    }
-    if (rc == CZ_OK && !named(path, sizeof path, o->dir, in.proof, "params"))
-        rc = cz_fail(ctx, CZ_EINVAL, "no params name for %s", in.proof->name);
-    if (rc == CZ_OK) {
-        cz_params_opts_t opts = { .expect = &job.shape };
-        rc = cz_params_load(ctx, &params, path, &opts);
-    }
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &params->vk);
-    if (rc == CZ_OK) {
-        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
-        rc = cz_engine_new(ctx, &e, &cfg);
-    }
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        job.spec.pvk = pvk;
-        rc = cz_engine_submit(e, NULL, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
-            rc = CZ_OK;
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
-    }
-    if (rc == CZ_OK)
-        rc = cz_engine_proof(e, id, &proof, &len);
-    if (rc == CZ_OK) {
-        cz_post_public_t pub;
-        cz_post_input_public(&in, &pub);
-        if ((rc = cz_post_verify(ctx, pvk, proof, len, &pub)))
-            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
-                    cz_strerror(rc));
-    }
-    if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, proof, len);
-    if (rc == CZ_OK)
-        printf("proof written to %s (%s, %zu sector%s, 192 bytes, verified from public values; "
+        printf("proof written to %s (%s, 192 bytes, verified from public values; "
                "synthesis %.2f s, device %.2f s, total %.2f s, backend %s)\n",
-               o->proof, in.proof->name, in.nsectors, in.nsectors == 1 ? "" : "s",
-               info.t.synthesis / 1e3, info.t.device / 1e3, cz_mono_s() - t0, be->ops->name);
-    cz_engine_free(e);
-    cz_backend_free(be);
-    free(proof);
-    cz_pvk_free(pvk);
-    cz_params_free(params);
-    cz_post_job_clear(&job);
-    cz_post_input_free(&in);
+               o->proof, pub.summary, r.info.t.synthesis / 1e3, r.info.t.device / 1e3,
+               cz_mono_s() - t0, pi.backend);
+    cz_cli_job_result_free(&r);
     return rc;
 }
 
@@ -325,16 +206,15 @@ int cmd_prove_post(int argc, char **argv)
     int p = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    cz_post_kind_t kind;
-    cz_post_kind_parse(o.kind, &kind);
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
+    if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
-    int rc = o.random ? prove_random(ctx, &o, kind) : prove_run(ctx, &o, kind);
+    bool usage = false;
+    int rc = o.random ? prove_random(ctx, &o, &usage) : prove_run(ctx, &o, &usage);
     if (rc)
         fail(ctx, "prove", rc);
     cz_ctx_free(ctx);
-    return rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
+    return rc == CZ_OK ? CZ_EXIT_OK : usage ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
 
 /* ---- verify ----------------------------------------------------------------------- */
@@ -356,9 +236,6 @@ static const cz_opts_spec VERIFY_SPEC = {
     CZ_OPTS(VERIFY_OPTS),
     .help_cmd = "cuzk verify --kind winning-post --help",
 };
-
-/* The largest PoSt input read (a window partition's vanilla proofs). */
-#define MAX_INPUT_BYTES ((size_t)4 << 30)
 
 /* Through cuzk.h: cz_kind_verify reads the public values of the input and
  * checks the proof with the Filecoin-named vk in D. */
@@ -403,7 +280,6 @@ static int no_post(void)
     return CZ_EXIT_FAIL;
 }
 int cmd_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
-int cmd_setup_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
 int cmd_prove_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
 int cmd_verify_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
 #endif

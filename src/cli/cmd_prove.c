@@ -2,32 +2,33 @@
  * cli/cmd_prove.c — `cuzk prove` (in-process on the backend --backend names,
  * or through cuzkd) and `cuzk verify`.
  *
- * prove: make the backend first (an unusable one fails before any work),
- * synthesize the circuit, load the params (checked against the circuit's
- * shape), prove, verify the proof against the params' own vk before writing
- * anything (as Filecoin's C2 does), write the 192-byte proof and the public
- * inputs, and say which backend ran.
+ * prove: through cuzk.h (cli/prove_job.h): a prover on --backend (made
+ * first: an unusable one fails before any work), one job of the "circuit"
+ * kind, the params loaded by the prover and checked against the circuit's
+ * shape, the proof verified against the params' own vk before anything is
+ * written (as Filecoin's C2 does); then the 192-byte proof and the public
+ * inputs, and which backend ran. The witness of --seed S is the circuit
+ * kind's (the same as through cuzkd with --daemon).
  * verify: exit 0 only for a valid proof; 1 for an invalid one; 2 for usage,
  * unreadable or malformed input.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "backend/backend.h"
-#include "circuits/registry.h"
 #include "cli/cli.h"
 #include "cli/kind_door.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/prove_job.h"
 #include "cli/public_file.h"
-#include "core/clock.h"
 #ifdef CUZK_HAVE_CLIENT
 #include "cli/client.h"
 #endif
-#include "groth16/prover.h"
 #include "groth16/verify.h"
 
 /* ---- prove ------------------------------------------------------------------ */
@@ -93,6 +94,65 @@ static const cz_opts_spec PROVE_SPEC = {
     .more = prove_more,
 };
 
+/*
+ * The in-process form through cuzk.h: one job of the "circuit" kind
+ * ({"circuit": ID, "seed": S}, as --daemon submits it) on a prover of the
+ * --backend (made first: an unusable one fails before anything else), its
+ * params the file --params (checked against the circuit's shape when they
+ * load); the engine verifies the proof with the params' vk before it is
+ * written. *usage: a bad backend name or circuit id.
+ */
+static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *progress,
+                       bool *usage)
+{
+#ifndef CUZK_HAVE_JANSSON   /* the library's prover needs it */
+    (void)progress;
+    *usage = false;
+    return cz_fail(ctx, CZ_EUNAVAIL, "proving %s in process needs the library's prover, which "
+                   "needs jansson (apt-get install libjansson-dev)", o->circuit);
+#else
+    for (const char *c = o->circuit; *c; c++)
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
+            *usage = true;
+            return cz_fail(ctx, CZ_EINVAL, "--circuit: '%s' is not a circuit id", o->circuit);
+        }
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads };
+    cz_prover_t *p = NULL;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    int rc = cz_cli_prover_new(ctx, &po, &p);
+    *usage = rc == CZ_EINVAL;
+    char fields[512], real[PATH_MAX];
+    cz_prover_info_t pi;
+    if (rc == CZ_OK) {
+        snprintf(fields, sizeof fields, "{\"circuit\": \"%s\", \"seed\": %" PRIu64 "}",
+                 o->circuit, o->seed);
+        cz_job_request_t req;
+        cz_job_request_init(&req, "circuit", NULL, 0);
+        req.fields = fields;
+        req.params = cz_cli_params_arg(o->params, real);
+        cz_progress_draw(progress, 0, 1, "synthesis");
+        rc = cz_cli_prove_to_files(ctx, p, &req, o->proof, o->public_path, progress, &r, &pi);
+        *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT);
+    }
+    if (rc == CZ_OK) {
+        /* prove: from the first synthesis to the end (the params load excluded) */
+        double t_prove = (r.info.t.total - r.info.t.queue_wait) / 1e3;
+        if (o->cl.json)
+            printf("{\"circuit\":\"%s\",\"backend\":\"%s\",\"device\":%zu,\"threads\":%u,"
+                   "\"prove_ms\":%.2f,\"bytes\":%zu,\"verified\":true}\n",
+                   o->circuit, pi.backend, o->device, pi.threads, t_prove * 1e3, r.len);
+        else
+            printf("proof written to %s (%zu bytes, verified; backend %s, device %zu, prove "
+                   "%.2f s)\n", o->proof, r.len, pi.backend, o->device, t_prove);
+    }
+    cz_cli_job_result_free(&r);
+    cz_prover_free(p);
+    return rc;
+#endif
+}
+
 int cmd_prove(int argc, char **argv)
 {
     prove_opts_t o;
@@ -125,91 +185,20 @@ int cmd_prove(int argc, char **argv)
     if (o.partitions != 1)
         return cz_opts_error(&PROVE_SPEC, "--partitions %zu needs the daemon (--daemon); the local "
                              "path proves one partition", o.partitions);
-    const char *backend = o.backend;
-    size_t device = o.device, seed = o.seed;
-    bool quiet = o.quiet, json = o.cl.json;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads)) {
+    if (cz_ctx_new(&ctx, NULL, 1)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
-    /* a bad circuit id is a usage error, found before anything else */
-    cz_circuit_t circuit;
-    if (cz_circuit_parse(ctx, circuit_id, &circuit) != CZ_OK) {
-        fprintf(stderr, "cuzk prove: %s\n", cz_ctx_message(ctx));
-        cz_ctx_free(ctx);
-        return CZ_EXIT_USAGE;
-    }
-    /* the backend next: an unusable one fails before synthesis and params */
-    cz_backend_t *be = NULL;
-    rc = cz_backend_new(ctx, &be, backend, (int)device);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-        cz_ctx_free(ctx);
-        return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
-    }
     cz_progress_t progress;
-    cz_progress_start(&progress, quiet || json);
-    cz_progress_draw(&progress, 0, 1, "synthesis");
-
-    cz_cs_witness_t w = { 0 };
-    cz_params_t *params = NULL;
-    cz_pvk_t *pvk = NULL;
-    cz_fr *inputs = NULL;
-    cz_proof_t proof;
-    double t_prove = 0;
-    rc = cz_circuit_witness(ctx, &circuit, seed, &w);
-    size_t n_inputs = w.num_inputs ? w.num_inputs - 1 : 0;
-    if (rc == CZ_OK && (inputs = malloc((n_inputs ? n_inputs : 1) * sizeof *inputs)))
-        memcpy(inputs, w.input + 1, n_inputs * sizeof *inputs);
-    else if (rc == CZ_OK)
-        rc = cz_fail(ctx, CZ_ENOMEM, "public inputs");
-    if (rc == CZ_OK) {
-        cz_params_shape_t shape;
-        cz_progress_draw(&progress, 0, 1, "loading_params");
-        cz_g16_shape_of(&w, &shape);
-        cz_params_opts_t opts = { .expect = &shape };
-        rc = cz_params_load(ctx, &params, params_path, &opts);
-    }
-    if (rc == CZ_OK) {
-        cz_progress_draw(&progress, 0, 1, "proving");
-        double t0 = cz_mono_s();
-        rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, NULL);
-        t_prove = cz_mono_s() - t0;
-    }
-    if (rc == CZ_OK)
-        cz_progress_draw(&progress, 1, 1, "verifying");
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &params->vk);
-    if (rc == CZ_OK && (rc = cz_verify(ctx, pvk, &proof, inputs, n_inputs)) != CZ_OK)
-        cz_fail(ctx, rc, "the proof does not verify against the params' vk (bug or corrupt params)");
-    if (rc == CZ_OK) {
-        uint8_t bytes[CZ_PROOF_BYTES];
-        cz_proof_encode(bytes, &proof);
-        rc = cz_cli_write_file(ctx, proof_path, bytes, sizeof bytes);
-    }
-    if (rc == CZ_OK && public_path)
-        rc = cz_public_write(ctx, public_path, inputs, 1, n_inputs);
-    if (rc == CZ_OK)
-        cz_progress_draw(&progress, 1, 1, "done");
+    cz_progress_start(&progress, o.quiet || o.cl.json);
+    bool usage = false;
+    rc = prove_local(ctx, &o, &progress, &usage);
     cz_progress_end(&progress);
     if (rc)
         fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    else if (json)
-        printf("{\"circuit\":\"%s\",\"backend\":\"%s\",\"device\":%d,\"threads\":%u,"
-               "\"prove_ms\":%.2f,\"bytes\":%d,\"verified\":true}\n",
-               circuit_id, be->ops->name, be->device_index, cz_pool_width(cz_ctx_pool(ctx)),
-               t_prove * 1e3, CZ_PROOF_BYTES);
-    else
-        printf("proof written to %s (%d bytes, verified; backend %s, device %d, prove %.2f s)\n",
-               proof_path, CZ_PROOF_BYTES, be->ops->name, be->device_index, t_prove);
-    cz_cs_witness_free(&w);
-    cz_pvk_free(pvk);
-    cz_backend_free(be);
-    cz_params_free(params);
-    free(inputs);
     cz_ctx_free(ctx);
-    return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
+    return rc == CZ_OK ? CZ_EXIT_OK : usage ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
 
 /* ---- verify ----------------------------------------------------------------- */

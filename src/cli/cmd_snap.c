@@ -24,13 +24,10 @@
 #include "cli/options.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "backend/backend.h"
+#include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
 #include "core/hex.h"
-#include "circuits/update/update.h"
-#include "groth16/params.h"
-#include "groth16/setup.h"
 #include "porep/seal.h"
 #include "update/encode.h"
 #include "update/job.h"
@@ -208,52 +205,7 @@ int cmd_snap(int argc, char **argv)
 
 /* ---- setup / prove / verify --kind snap ------------------------------------------------- */
 
-static bool named(char *out, size_t cap, const char *dir, const cz_update_params_t *p,
-                  const char *ext)
-{
-    char name[256];
-    if (cz_update_params_filename(name, sizeof name, p, ext))
-        return false;
-    return snprintf(out, cap, "%s/%s", dir, name) < (int)cap;
-}
 
-static const cz_opt SETUP_OPTS[] = {
-    SNAP_KIND_OPT("the EmptySectorUpdate circuit"),
-    { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "SIZE",
-      .flags = CZ_OPT_REQUIRED, .help = "2KiB, 8MiB, 512MiB, 32GiB or 64GiB" },
-    { "params-dir", 0, CZ_O_OUTDIR(snap_opts_t, dir), .arg = "D", .flags = CZ_OPT_REQUIRED,
-      .help = "D/<Filecoin name>.params and .vk (D is created)" },
-    { "seed", 0, CZ_O_U64(snap_opts_t, seed), .arg = "S",
-      .help = "toxic waste from S (reproducible; forgeable)" },
-    CZ_OPT_THREADS(snap_opts_t, threads),
-};
-static const cz_opts_spec SETUP_SPEC = {
-    .cmd = "cuzk setup",
-    .usage = "usage: cuzk setup --kind snap --sector-size SIZE --params-dir D [--seed S] [--threads T]\n",
-    .about = "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-             "  of the EmptySectorUpdate circuit of SIZE, written as D/<Filecoin name>.params\n"
-             "  and .vk (v28-empty-sector-update-merkletree-poseidon_hasher-...).\n",
-    CZ_OPTS(SETUP_OPTS),
-    .help_cmd = "cuzk setup --kind snap --help",
-};
-
-int cmd_setup_snap(int argc, char **argv)
-{
-    snap_opts_t o;
-    cz_opts_result_t r = { 0 };
-    int p = cz_opts_parse(&SETUP_SPEC, &o, argc, argv, &r);
-    if (p != CZ_OPTS_RUN)
-        return p;
-    cz_update_params_t up;
-    char circuit[64], pbuf[1024], vbuf[1024];
-    const char *size = cz_opt_sector_name(o.sector_bytes);
-    if (cz_update_params_sector(&up, o.sector_bytes) ||
-        !named(pbuf, sizeof pbuf, o.dir, &up, "params") || !named(vbuf, sizeof vbuf, o.dir, &up, "vk"))
-        return cz_opts_error(&SETUP_SPEC, "no update params name for %s in %s", size, o.dir);
-    snprintf(circuit, sizeof circuit, "snap:%s", size);
-    return cz_cli_setup(circuit, pbuf, vbuf, cz_opts_given(&SETUP_SPEC, &r, "seed") ? &o.seed : NULL,
-                        o.threads);
-}
 
 static const cz_opt PROVE_OPTS[] = {
     SNAP_KIND_OPT("a SnapDeals update"),
@@ -282,43 +234,46 @@ static const cz_opts_spec PROVE_SPEC = {
     .help_cmd = "cuzk prove --kind snap --help",
 };
 
-/* --random-params: TIMING ONLY (update/job.h cz_update_job_random, cli/time_random.h). */
-static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o, size_t device)
+/* --random-params: TIMING ONLY (cuzk.h cz_prover_submit_timing, cli/time_random.h). */
+static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o)
 {
-    uint64_t bytes = o->sector_bytes, seed = o->seed;
-    cz_update_job_t job;
-    cz_backend_t *be = NULL;
-    double t0 = cz_mono_s();
-    int rc = cz_backend_new(ctx, &be, o->backend, (int)device);
-    if (rc == CZ_OK)
-        rc = cz_update_job_random(ctx, &job, bytes, seed);
-    else
-        memset(&job, 0, sizeof job);
-    if (rc == CZ_OK) {
-        char name[64];
-        snprintf(name, sizeof name, "snap %s (RegisteredUpdateProof %" PRIu64 ")",
-                 cz_opt_sector_name(o->sector_bytes),
-                 job.pub.registered_proof);
-        cz_cli_time_random_t t = { .name = name, .shape = &job.shape, .rows = job.rows,
-                                   .spec = &job.spec, .seed = seed,
-                                   .t_prepare = cz_mono_s() - t0 };
-        rc = cz_cli_time_random(ctx, &be, &t);
-    }
-    cz_backend_free(be);
-    cz_update_job_clear(&job);
-    return rc;
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads };
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, "snap");
+    req.sector_size = o->sector_bytes;
+    req.seed = o->seed;
+    bool usage = false;
+    return cz_cli_time_random(ctx, &po, &req, &usage);
 }
 
-/* The request's job (checked before anything is proved). */
-static int load_job(cz_ctx_t *ctx, cz_update_request_t *req, cz_update_job_t *job, const char *path)
+/* The largest snap request read (its bincode partition proofs). */
+#define MAX_INPUT_BYTES ((size_t)1 << 31)
+
+/*
+ * Through cuzk.h: a prover proves one snap job (the request's partition
+ * proofs checked at submit, the engine's check with the params' vk), then
+ * cz_kind_verify checks it from the public values alone with the
+ * Filecoin-named vk in --params-dir.
+ */
+static int prove_run(cz_ctx_t *ctx, const snap_opts_t *o)
 {
-    int rc = cz_update_request_load(ctx, req, path);
-    if (rc)
-        return rc;
-    const uint8_t *const *proofs = (const uint8_t *const *)req->proofs;
-    return cz_update_job_from_curio(ctx, job, req->registered_proof, req->comm_r_old, 32,
-                                    req->comm_r_new, 32, req->comm_d_new, 32, proofs, req->lens,
-                                    req->nproofs, NULL, NULL);
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .workers = 1,
+                                .threads = o->threads, .params_dir = o->dir };
+    cz_cli_job_result_t r;
+    cz_kind_public_info_t pub;
+    cz_prover_info_t pi;
+    bool usage;
+    double t0 = cz_mono_s();
+    int rc = cz_cli_prove_checked(ctx, &po, "snap", o->input, MAX_INPUT_BYTES, o->proof, &r,
+                                  &pub, &pi, &usage);
+    if (rc == CZ_OK)
+        printf("proof written to %s (snap, %s x 192 = %zu bytes, verified from public "
+               "values); engine %.2f s (synthesis %.2f s, device %.2f s), total %.2f s\n",
+               o->proof, pub.summary, r.len, r.t_run, r.info.t.synthesis / 1e3,
+               r.info.t.device / 1e3, cz_mono_s() - t0);
+    cz_cli_job_result_free(&r);
+    return rc;
 }
 
 int cmd_prove_snap(int argc, char **argv)
@@ -327,82 +282,11 @@ int cmd_prove_snap(int argc, char **argv)
     int p = cz_opts_parse(&PROVE_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    size_t device = o.device;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads))
+    if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
-    if (o.random) {
-        int rc = prove_random(ctx, &o, device);
-        int code = rc ? fail_exit(ctx, "prove", rc) : CZ_EXIT_OK;
-        cz_ctx_free(ctx);
-        return code;
-    }
-    cz_update_request_t req;
-    cz_update_job_t job;
-    memset(&req, 0, sizeof req);
-    memset(&job, 0, sizeof job);
-    cz_params_t *params = NULL;
-    cz_pvk_t *pvk = NULL;
-    cz_backend_t *be = NULL;
-    cz_engine_t *e = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    char path[1024];
-    double t0 = cz_mono_s(), t_engine = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    int rc = load_job(ctx, &req, &job, o.input);
-    if (rc == CZ_OK && !named(path, sizeof path, o.dir, &job.params, "params"))
-        rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");
-    if (rc == CZ_OK) {
-        cz_params_opts_t opts = { .expect = &job.shape };
-        rc = cz_params_load(ctx, &params, path, &opts);
-    }
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &params->vk);
-    if (rc == CZ_OK)
-        rc = cz_backend_new(ctx, &be, o.backend, (int)device);
-    if (rc == CZ_OK) {
-        cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
-                                   .pool = cz_ctx_pool(ctx),
-                                   .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
-        rc = cz_engine_new(ctx, &e, &cfg);
-    }
-    uint64_t id = 0;
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        job.spec.pvk = pvk;
-        double t = cz_mono_s();
-        rc = cz_engine_submit(e, NULL, &job.spec, &id);
-        while (rc == CZ_OK && (rc = cz_engine_wait(e, id, 0.25, &info)) == CZ_EBUSY)
-            rc = CZ_OK;
-        t_engine = cz_mono_s() - t;
-        if (rc == CZ_OK && info.state != CZ_JOB_DONE)
-            rc = cz_fail(ctx, info.error ? info.error : CZ_EINTERNAL, "job %s: %s",
-                         cz_job_state_name(info.state), info.message);
-    }
-    if (rc == CZ_OK)
-        rc = cz_engine_proof(e, id, &proof, &len);
-    if (rc == CZ_OK && (rc = cz_update_verify(ctx, pvk, proof, len, &job.pub)) != CZ_OK)
-        cz_fail(ctx, rc, "the proof does not verify from the public values (%s)", cz_strerror(rc));
-    if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o.proof, proof, len);
-    int code = CZ_EXIT_OK;
-    if (rc)
-        code = fail_exit(ctx, "prove", rc);
-    else
-        printf("proof written to %s (snap, registered_proof %" PRIu64 ": %u partition%s x 192 = "
-               "%zu bytes, verified from public values); engine %.2f s (synthesis %.2f s, "
-               "device %.2f s), total %.2f s\n", o.proof, job.pub.registered_proof,
-               job.params.partitions, job.params.partitions == 1 ? "" : "s", len, t_engine,
-               info.t.synthesis / 1e3, info.t.device / 1e3, cz_mono_s() - t0);
-    cz_engine_free(e);
-    cz_backend_free(be);
-    free(proof);
-    cz_pvk_free(pvk);
-    cz_params_free(params);
-    cz_update_job_clear(&job);
-    cz_update_request_free(&req);
+    int rc = o.random ? prove_random(ctx, &o) : prove_run(ctx, &o);
+    int code = rc ? fail_exit(ctx, "prove", rc) : CZ_EXIT_OK;
     cz_ctx_free(ctx);
     return code;
 }
@@ -426,6 +310,8 @@ static const cz_opts_spec VERIFY_SPEC = {
     .help_cmd = "cuzk verify --kind snap --help",
 };
 
+/* Through cuzk.h: cz_kind_verify reads the request's public values and
+ * checks the proof with the Filecoin-named vk in D. */
 int cmd_verify_snap(int argc, char **argv)
 {
     snap_opts_t o;
@@ -435,35 +321,17 @@ int cmd_verify_snap(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_FAIL;
-    cz_update_request_t req;
-    cz_update_public_t pub;
-    cz_update_params_t p;
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    uint64_t bytes;
-    char path[1024];
-    int rc = cz_update_request_load(ctx, &req, o.input);
-    if (rc == CZ_OK) {
-        pub.registered_proof = req.registered_proof;
-        memcpy(pub.comm_r_old, req.comm_r_old, 32);
-        memcpy(pub.comm_r_new, req.comm_r_new, 32);
-        memcpy(pub.comm_d_new, req.comm_d_new, 32);
-        if (cz_update_sector_bytes(pub.registered_proof, &bytes) || cz_update_params_sector(&p, bytes) ||
-            !named(path, sizeof path, o.dir, &p, "vk"))
-            rc = cz_fail(ctx, CZ_EINVAL, "registered_proof %" PRIu64 " is not an update proof",
-                         pub.registered_proof);
-    }
-    if (rc == CZ_OK)
-        rc = cz_vk_load(ctx, &vk, path);
+    uint8_t *input = NULL, *proof = NULL;
+    size_t input_len = 0, len = 0;
+    cz_error_t err = { 0 };
+    int rc = cz_cli_read_file(ctx, o.input, MAX_INPUT_BYTES, &input, &input_len);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, o.proof, (size_t)1 << 20, &proof, &len);
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &vk);
     double t = cz_mono_s();
     if (rc == CZ_OK)
-        rc = cz_update_verify(ctx, pvk, proof, len, &pub);
+        rc = cz_kind_verify("snap", input, input_len, NULL, o.dir, proof, len, NULL, &err);
+    else
+        snprintf(err.message, sizeof err.message, "%s", cz_ctx_message(ctx));
     int code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (code == CZ_EXIT_OK)
         printf("valid (snap, %zu partition%s, %.3f s)\n", len / 192, len == 192 ? "" : "s",
@@ -471,11 +339,9 @@ int cmd_verify_snap(int argc, char **argv)
     else if (code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else
-        fprintf(stderr, "cuzk verify: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk verify: %s\n", *err.message ? err.message : cz_strerror(rc));
     free(proof);
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
-    cz_update_request_free(&req);
+    free(input);
     cz_ctx_free(ctx);
     return code;
 }
@@ -486,7 +352,6 @@ static int no_snap(void)
     return CZ_EXIT_FAIL;
 }
 int cmd_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
-int cmd_setup_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
 int cmd_prove_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
 int cmd_verify_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
 #endif

@@ -32,12 +32,11 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind)
 
 #ifdef CUZK_HAVE_JANSSON
 
-#include <errno.h>
 #include <limits.h>
-#include <sys/stat.h>
 
 #include "api/internal.h"
 #include "cli/progress.h"
+#include "cli/prove_job.h"
 #include "cli/public_file.h"
 #include "kinds/kinds.h"
 
@@ -51,52 +50,46 @@ static int verify_porep(int argc, char **argv)
                                                    : cmd_verify_porep_c2(argc, argv);
 }
 
-/* Kinds the CLI proves, sets up and verifies with their own options (public
- * values, sector sizes, test params); a kind not here takes the generic forms. */
+/* Kinds the CLI proves and verifies with options of their own (public
+ * values, sector sizes, timing runs); a kind not here takes the generic
+ * forms. Setup is the table's: every kind with a test circuit. */
 static const struct {
     const char *kind;
-    cz_cli_fn *prove, *setup, *verify;
+    cz_cli_fn *prove, *verify;
 } pipelines[] = {
-    { "porep-c2", cmd_prove_porep_c2, cmd_setup_porep_c2, verify_porep },
-    { "winning-post", cmd_prove_post, cmd_setup_post, cmd_verify_post },
-    { "window-post", cmd_prove_post, cmd_setup_post, cmd_verify_post },
-    { "snap", cmd_prove_snap, cmd_setup_snap, cmd_verify_snap },
+    { "porep-c2", cmd_prove_porep_c2, verify_porep },
+    { "winning-post", cmd_prove_post, cmd_verify_post },
+    { "window-post", cmd_prove_post, cmd_verify_post },
+    { "snap", cmd_prove_snap, cmd_verify_snap },
 };
-
-/* |names| as "a, b or c" into |buf|. */
-static const char *or_list(const cz_kinds_t *t, char *buf, size_t cap)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < t->n && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%s",
-                               i == 0 ? "" : i + 1 == t->n ? " or " : ", ", t->kind[i]->name);
-    return buf;
-}
 
 int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, char **argv)
 {
     const char *k = kind_arg(argc, argv);
     if (!k)
         return CZ_OPTS_RUN;
-    if (!cz_kinds_find(kinds, k, NULL)) {
-        char list[256];
-        fprintf(stderr, "cuzk %s: --kind: '%s' is not one of %s (cuzk %s --help)\n", command, k,
-                or_list(kinds, list, sizeof list), command);
+    const cz_job_kind_t *kind = cz_kinds_find(kinds, k, NULL);
+    if (!kind) {   /* the library's words, as every door's */
+        cz_ctx_t *ctx = NULL;
+        if (cz_ctx_new(&ctx, NULL, 1) == CZ_OK)
+            cz__kind_unknown(ctx, kinds, k);
+        fprintf(stderr, "cuzk %s: %s\n", command, ctx ? cz_ctx_message(ctx) : "out of memory");
+        cz_ctx_free(ctx);
         return CZ_EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
-        if (!strcmp(pipelines[i].kind, k))
-            return !strcmp(command, "prove")   ? pipelines[i].prove(argc, argv)
-                   : !strcmp(command, "setup") ? pipelines[i].setup(argc, argv)
-                                               : pipelines[i].verify(argc, argv);
-    if (!strcmp(command, "prove"))
-        return cz_cli_prove_kind(kinds, argc, argv);
     if (!strcmp(command, "setup")) {
+        if (kind->test_circuit)
+            return cz_cli_setup_kind(argc, argv);
         fprintf(stderr, "cuzk setup: --kind %s: no setup form for this kind (test params: "
                         "cuzk setup --circuit ID)\n", k);
         return CZ_EXIT_USAGE;
     }
+    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
+        if (!strcmp(pipelines[i].kind, k))
+            return !strcmp(command, "prove") ? pipelines[i].prove(argc, argv)
+                                             : pipelines[i].verify(argc, argv);
+    if (!strcmp(command, "prove"))
+        return cz_cli_prove_kind(kinds, argc, argv);
     /* verify: a Groth16 proof is checked the same for every kind: the plain form */
     char *rest[CZ_OPTS_MAX * 2 + 1];
     int n = 0;
@@ -169,84 +162,48 @@ static const cz_opts_spec KIND_SPEC = {
     .help_cmd = "cuzk prove --kind K --help",
 };
 
-/* The params as the prover takes them: an existing file by its absolute path, else a name. */
-static const char *params_arg(const char *params, char *buf)
-{
-    struct stat st;
-    if (params && stat(params, &st) == 0 && S_ISREG(st.st_mode) && realpath(params, buf))
-        return buf;
-    return params;
-}
-
-/* Submit, wait (progress), fetch and write; *usage: the request was refused. */
+/* Prove, fetch and write; *usage: the backend or the request was refused. */
 static int prove_kind(cz_ctx_t *ctx, const cz_kinds_t *kinds, const kind_opts_t *o,
                       cz_progress_t *progress, bool *usage)
 {
-    cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.first_device = (unsigned)o->device;
-    cfg.devices = 1;
-    cfg.threads = (unsigned)o->threads;
-    cfg.params_dir = o->params_dir;
-    cfg.params_allow_paths = true;
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
+                                .threads = o->threads, .params_dir = o->params_dir,
+                                .kinds = kinds };
     cz_prover_t *p = NULL;
-    cz_error_t err;
-    uint8_t *input = NULL, *proof = NULL, *inputs = NULL;
-    size_t input_len = 0, len = 0, per = 0, parts = 0;
-    int rc = cz__prover_new_with(&p, &cfg, NULL, kinds, &err);
+    uint8_t *input = NULL;
+    size_t input_len = 0;
+    cz_cli_job_result_t r;
+    memset(&r, 0, sizeof r);
+    int rc = cz_cli_prover_new(ctx, &po, &p);
     if (rc != CZ_OK) {
         *usage = rc == CZ_EINVAL;
-        return cz_fail(ctx, rc, "%s", err.message);
+        return rc;
     }
     if (o->input)
         rc = cz_cli_read_file(ctx, o->input, (size_t)1 << 31, &input, &input_len);
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
     char real[PATH_MAX];
+    cz_prover_info_t pi;
     if (rc == CZ_OK) {
         cz_job_request_t req;
         cz_job_request_init(&req, o->kind, input, input_len);
         req.fields = o->fields;
-        req.params = params_arg(o->params, real);
+        req.params = cz_cli_params_arg(o->params, real);
         req.priority = (int)o->priority;
-        if ((rc = cz_prover_submit(p, &req, &id, &err)) != CZ_OK) {
-            *usage = rc == CZ_EINVAL || rc == CZ_EFORMAT || rc == CZ_ENOTFOUND;
-            cz_fail(ctx, rc, "%s", err.message);
-        }
+        rc = cz_cli_prove_to_files(ctx, p, &req, o->proof, o->public_path, progress, &r, &pi);
+        *usage = r.refused && (rc == CZ_EINVAL || rc == CZ_EFORMAT || rc == CZ_ENOTFOUND);
     }
-    while (rc == CZ_OK && (rc = cz_prover_wait(p, id, 0.25, &info, &err)) == CZ_EBUSY) {
-        rc = CZ_OK;
-        cz_progress_draw(progress, info.partitions_done, info.partitions,
-                         cz_job_stage_label(info.state, info.in_stage));
-    }
-    if (rc == CZ_OK && (rc = cz_prover_proof(p, id, &proof, &len, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    if (rc == CZ_OK && o->public_path &&
-        (rc = cz_prover_public_inputs(p, id, &inputs, &per, &parts, &err)) != CZ_OK)
-        cz_fail(ctx, rc, "%s", err.message);
-    if (rc == CZ_OK)
-        rc = cz_cli_write_file(ctx, o->proof, proof, len);
-    if (rc == CZ_OK && o->public_path)
-        rc = cz_public_write_reprs(ctx, o->public_path, inputs, parts, per);
     if (rc == CZ_OK) {
-        cz_prover_info_t pi;
-        cz_prover_info(p, &pi);
-        cz_progress_draw(progress, info.partitions, info.partitions, "done");
-        cz_progress_end(progress);
         if (o->json)
             printf("{\"kind\":\"%s\",\"backend\":\"%s\",\"partitions\":%zu,\"bytes\":%zu,"
                    "\"summary\":\"%s\",\"verified\":true}\n", o->kind, pi.backend,
-                   info.partitions, len, info.summary);
+                   r.info.partitions, r.len, r.info.summary);
         else
             printf("proof written to %s (kind %s, %s: %zu partition%s x 192 = %zu bytes, "
                    "verified with the params' vk; backend %s)\n", o->proof, o->kind,
-                   info.summary, info.partitions, info.partitions == 1 ? "" : "s", len,
+                   r.info.summary, r.info.partitions, r.info.partitions == 1 ? "" : "s", r.len,
                    pi.backend);
     }
-    cz_free(proof);
-    cz_free(inputs);
+    cz_cli_job_result_free(&r);
     free(input);
     cz_prover_free(p);
     return rc;
@@ -269,7 +226,8 @@ int cz_cli_prove_kind(const cz_kinds_t *kinds, int argc, char **argv)
     rc = prove_kind(ctx, kinds, &o, &progress, &usage);
     if (rc != CZ_OK) {
         cz_progress_end(&progress);
-        fprintf(stderr, "cuzk prove: --kind %s: %s\n", o.kind,
+        /* the library's message as it is: the same input, the same words through every door */
+        fprintf(stderr, "cuzk prove: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     }
     cz_ctx_free(ctx);
@@ -305,6 +263,19 @@ int cz_cli_prove_kind(const struct cz_kinds *kinds, int argc, char **argv)
 
 void cz_cli_kinds_help(FILE *f, const char *command)
 {
+    if (!strcmp(command, "setup")) {
+        char names[256] = "(none: this build has no kinds)";
+#ifdef CUZK_HAVE_JANSSON
+        size_t at = 0;
+        const cz_kinds_t *t = cz_cli_kinds();
+        for (size_t i = 0; i < t->n && at < sizeof names; i++)   /* the table's, with a circuit */
+            if (t->kind[i]->test_circuit)
+                at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
+                                       t->kind[i]->name);
+#endif
+        cz_cli_setup_usage(f, names);
+        return;
+    }
     cz_cli_c2_usage(f, command);
     fprintf(f, "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
                "  `cuzk %s --kind snap --help`.\n", command, command);

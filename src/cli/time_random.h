@@ -2,30 +2,27 @@
  * cli/time_random.h — `cuzk prove --kind K --random-params`: TIMING ONLY.
  *
  * One job of a circuit's exact shape proved with random params of that
- * shape (cz_params_random: seconds, where a setup of a production size
- * takes hours) and whatever witness the kind's timing job holds. Nothing is
- * verified and no proof is written: it cannot be a proof. Used by the
- * kinds whose CLI has no C1-style input to time (PoSt, SnapDeals); the
- * PoRep C2 has its own (bench/bench_c2_random.c, over a C1 file).
+ * shape and whatever witness the kind's timing job holds, through cuzk.h
+ * (cz_prover_submit_timing: the library makes the params, counts them in
+ * its memory margin and verifies nothing). No proof is written: it cannot
+ * be a proof. Used by the kinds whose CLI has no C1-style input to time
+ * (PoSt, SnapDeals: their random witness of --sector-size); the PoRep C2
+ * has its own (bench/bench_c2_random.c, over a C1 file).
  *
  * It prints the shape, the params' generation time, then submit-to-done,
  * the per-partition figure and the engine's synthesis/device totals, with
  * the backend and the thread count, on stdout.
  *
- * Ownership: the job spec and backend are borrowed (the engine borrows
- * *be for the run); the params are made and freed here. Thread-safety:
- * one call per ctx. Errors: the engine's, with the ctx message.
+ * Thread-safety: one call per process. Errors: the library's, with its
+ * message in ctx; *usage for a bad --backend or a refused request.
  */
 #ifndef CUZK_CLI_TIME_RANDOM_H
 #define CUZK_CLI_TIME_RANDOM_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include <stdbool.h>
 
-#include "backend/backend.h"
 #include "cli/options.h"
-#include "engine/engine.h"
-#include "groth16/params.h"
+#include "cli/prove_job.h"
 
 /*
  * The options and rules of a `cuzk prove --kind K` that has a --random-params
@@ -44,16 +41,8 @@
 #define CZ_CLI_RANDOM_PARAMS_NRULES 7
 extern const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES];
 
-typedef struct {
-    const char *name;                  /* the circuit, as printed (e.g. a registered proof) */
-    const cz_params_shape_t *shape;    /* of one partition */
-    size_t rows;
-    cz_job_spec_t *spec;               /* the timing job; its params are set here */
-    uint64_t seed;                     /* of the random params */
-    unsigned workers_per_device;       /* 0: the engine's default */
-    double t_prepare;                  /* seconds spent making the job, as printed */
-} cz_cli_time_random_t;
-
-int cz_cli_time_random(cz_ctx_t *ctx, cz_backend_t **be, const cz_cli_time_random_t *t);
+/* Run |req| (its seed: the random params') on a prover of |po|. */
+int cz_cli_time_random(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po,
+                       const cz_timing_request_t *req, bool *usage);
 
 #endif /* CUZK_CLI_TIME_RANDOM_H */

@@ -381,4 +381,5 @@ const cz_job_kind_t cz_kind_porep_c2 = {
     .public_inputs = porep_public_inputs,
     .curio = { .proof_kind = 1, .proof_kind_name = "POREP_SEAL_COMMIT", .default_priority = 2,
                .map = porep_map, .srs_family = "porep-", .params_name = porep_params_name },
+    .test_circuit = "porep",
 };

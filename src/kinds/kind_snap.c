@@ -83,6 +83,36 @@ static int snap_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const cha
     return CZ_OK;
 }
 
+/* TIMING ONLY (kinds.h prepare_random): update/job.h cz_update_job_random. */
+static int snap_random(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64_t seed,
+                       cz_kind_job_t *out)
+{
+    (void)state;
+    memset(out, 0, sizeof *out);
+    cz_update_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return cz_fail(ctx, CZ_ENOMEM, "job");
+    int rc = cz_update_job_random(ctx, job, sector_bytes, seed);
+    if (rc != CZ_OK) {   /* the job is cleared */
+        free(job);
+        return rc;
+    }
+    out->partitions = job->spec.partitions;
+    out->shape = job->shape;
+    out->rows = job->rows;
+    /* the circuit, as a timing run prints it: "snap 2KiB (RegisteredUpdateProof 0)" */
+    static const char unit[][4] = { "B", "KiB", "MiB", "GiB" };
+    uint64_t n = sector_bytes;
+    size_t u = 0;
+    while (u < 3 && n >= 1024 && n % 1024 == 0)
+        n /= 1024, u++;
+    snprintf(out->summary, sizeof out->summary, "snap %" PRIu64 "%s (RegisteredUpdateProof %"
+             PRIu64 ")", n, unit[u], job->pub.registered_proof);
+    out->synthesize = cz_update_synthesize;
+    out->arg = job;
+    return CZ_OK;
+}
+
 static void snap_release(cz_kind_job_t *kj)
 {
     if (!kj->arg)
@@ -236,6 +266,8 @@ const cz_job_kind_t cz_kind_snap = {
     .state_new = snap_state_new,
     .state_free = snap_state_free,
     .public_inputs = snap_public_inputs,
+    .prepare_random = snap_random,
+    .test_circuit = "snap",
     .curio = { .proof_kind = 2, .proof_kind_name = "SNAP_DEALS_UPDATE", .default_priority = 2,
                .map = snap_map, .srs_family = "snap-", .params_name = snap_params_name },
 };

@@ -72,6 +72,19 @@
  *                 cz_kind_verify (api/verify.c) are this hook plus the
  *                 Groth16 check: the one verify every door calls. Pure;
  *                 thread-safe. Errors as prepare's.
+ *   - prepare_random()  optional (NULL: none), TIMING ONLY: a job of the
+ *                 kind's production circuit for |sector_bytes| whose witness
+ *                 holds pseudo-random field elements from |seed| (the real
+ *                 R1CS, a witness that does not satisfy it), for the kinds
+ *                 whose timing run has no input to prove (winning-post,
+ *                 window-post, snap): cuzk.h cz_prover_submit_timing with no
+ *                 input. released like prepare's job. CZ_EINVAL: no circuit
+ *                 of that size.
+ *   - test_circuit  optional (NULL: none): the registry family
+ *                 (circuits/registry.h) whose "FAMILY:SIZE" is the kind's
+ *                 circuit of a sector size ("porep"): cuzk.h cz_setup_test_params makes
+ *                 TEST params of it under the name curio.params_name gives
+ *                 (`cuzk setup --kind K` for every kind that has one).
  *   - curio       optional (zero: the kind has no ProofKind): its Curio
  *                 mapping (cz_kind_curio_t below): the cuzk.v1 ProofKind
  *                 number and name, the default priority, the function
@@ -88,8 +101,9 @@
  *   - cuzkd's gRPC door (daemon/grpc/curio.c: ProofKind -> kind by number,
  *     GetStatus's queues, PreloadSRS / EvictSRS circuit ids);
  *   - the CLI (cli/kind_door.c: `--kind` of prove / setup / verify lists
- *     the table; a kind without a CLI pipeline of its own is proved by
- *     `cuzk prove --kind NAME` through an in-process prover).
+ *     the table; a kind without a CLI form of its own is proved by
+ *     `cuzk prove --kind NAME` through an in-process prover; a kind with a
+ *     test_circuit gets `cuzk setup --kind NAME`).
  * tests/kinds/test_kinds.c registers a toy kind (tests/kinds/kind_toy.c) and
  * proves through every door with it.
  *
@@ -183,6 +197,9 @@ typedef struct cz_job_kind {
     int (*public_inputs)(cz_ctx_t *ctx, const char *input, size_t input_len,
                          cz_kind_public_t *out);                /* may be NULL */
     cz_kind_curio_t curio;        /* zero: not one of Curio's ProofKinds */
+    int (*prepare_random)(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64_t seed,
+                          cz_kind_job_t *out);              /* may be NULL */
+    const char *test_circuit;     /* may be NULL */
 } cz_job_kind_t;
 
 /* The most kinds a table may hold (the prover keeps a state per kind). */

@@ -99,6 +99,40 @@ static void structs(void)
     F(cz_job_request_t, on_done); F(cz_job_request_t, user); F(cz_job_request_t, reserved);
     END();
 
+    S(cz_timing_request_t);
+    F(cz_timing_request_t, kind); F(cz_timing_request_t, input);
+    F(cz_timing_request_t, input_len); F(cz_timing_request_t, fields);
+    F(cz_timing_request_t, sector_size); F(cz_timing_request_t, seed);
+    F(cz_timing_request_t, priority); F(cz_timing_request_t, reserved);
+    END();
+
+    S(cz_job_shape_t);
+    F(cz_job_shape_t, partitions); F(cz_job_shape_t, constraints); F(cz_job_shape_t, rows);
+    F(cz_job_shape_t, domain_size); F(cz_job_shape_t, num_inputs); F(cz_job_shape_t, num_aux);
+    F(cz_job_shape_t, params_bytes); F(cz_job_shape_t, reserved);
+    END();
+
+    S(cz_setup_request_t);
+    F(cz_setup_request_t, kind); F(cz_setup_request_t, sector_size);
+    F(cz_setup_request_t, circuit); F(cz_setup_request_t, params_path);
+    F(cz_setup_request_t, vk_path); F(cz_setup_request_t, params_dir);
+    F(cz_setup_request_t, seeded); F(cz_setup_request_t, seed); F(cz_setup_request_t, threads);
+    F(cz_setup_request_t, progress); F(cz_setup_request_t, progress_user);
+    F(cz_setup_request_t, reserved);
+    END();
+
+    S(cz_setup_info_t);
+    F(cz_setup_info_t, circuit); F(cz_setup_info_t, params_path); F(cz_setup_info_t, vk_path);
+    F(cz_setup_info_t, rows); F(cz_setup_info_t, domain_size); F(cz_setup_info_t, num_inputs);
+    F(cz_setup_info_t, num_aux); F(cz_setup_info_t, a_aux_popcount);
+    F(cz_setup_info_t, b_input_popcount); F(cz_setup_info_t, b_aux_popcount);
+    F(cz_setup_info_t, n_h); F(cz_setup_info_t, n_l); F(cz_setup_info_t, n_a);
+    F(cz_setup_info_t, n_b_g1); F(cz_setup_info_t, n_b_g2); F(cz_setup_info_t, n_ic);
+    F(cz_setup_info_t, params_bytes); F(cz_setup_info_t, t_synthesis);
+    F(cz_setup_info_t, t_setup); F(cz_setup_info_t, t_write); F(cz_setup_info_t, threads);
+    F(cz_setup_info_t, reserved);
+    END();
+
     S(cz_job_timings_t);
     F(cz_job_timings_t, queue_wait); F(cz_job_timings_t, params_load);
     F(cz_job_timings_t, synthesis); F(cz_job_timings_t, device); F(cz_job_timings_t, total);

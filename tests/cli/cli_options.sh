@@ -67,7 +67,7 @@ run 2 "$CUZK" bench prove --params a --random-params
 err_is "cuzk bench prove: --params and --random-params exclude each other"
 run 2 "$CUZK" verify --vk a --proof b; err_is "cuzk verify: missing --public FILE"
 run 2 "$CUZK" verify --vk a --proof b --public c extra; err_is "cuzk verify: unexpected argument 'extra'"
-run 2 "$CUZK" prove --kind frob; err_is "cuzk prove: --kind: 'frob' is not one of circuit, porep-c2, winning-post, window-post or snap (cuzk prove --help)"
+run 2 "$CUZK" prove --kind frob; err_is "cuzk prove: kind: 'frob' is not a known kind (known: circuit, porep-c2, winning-post, window-post, snap)"
 run 2 "$CUZK" circuit shape --kind porep-c2 --sector-size 3KiB
 err_is "cuzk circuit shape: --sector-size: '3KiB' is not a sector size (2KiB, 8MiB, 512MiB, 32GiB or 64GiB)"
 run 2 "$CUZK" hash commd-zero; err_is "cuzk hash commd-zero: missing SIZE"

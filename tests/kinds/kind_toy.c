@@ -10,7 +10,8 @@
  *   fields      none
  *   params      default "toy" (toy.params in the params dir)
  *   Curio       ProofKind 100 "TOY_PROOF" (not in proving.proto: proto3
- *               keeps an unknown enum number), the seed from sector_number;
+ *               keeps an unknown enum number), the input from vanilla_proof's
+ *               bytes when set (text), else sector_number;
  *               SRS family "toy-" (every size: "toy")
  */
 #include "kinds/kind_toy.h"
@@ -80,11 +81,17 @@ static void toy_release(cz_kind_job_t *job)
     job->arg = NULL;
 }
 
-/* Curio's request: the seed is sector_number. */
+/* Curio's request: the input is vanilla_proof's bytes when set (as text, so
+ * a malformed one reaches prepare as through the other doors), else the
+ * decimal sector_number. */
 static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
 {
-    char seed[24];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->sector_number);
+    char seed[64];
+    if (r->vanilla_proof.len)
+        snprintf(seed, sizeof seed, "%.*s", (int)(r->vanilla_proof.len < 63 ? r->vanilla_proof.len : 63),
+                 (const char *)r->vanilla_proof.data);
+    else
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->sector_number);
     if (json_object_set_new(req, "input", json_string(seed)))
         return cz_fail(ctx, CZ_ENOMEM, "request");
     return CZ_OK;

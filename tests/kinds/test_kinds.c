@@ -43,11 +43,13 @@
 #ifdef CZ_TEST_HTTP
 #include "daemon/api.h"
 #include "daemon/config.h"
+#include "daemon/errmap.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
 #endif
 #ifdef CZ_TEST_GRPC
 #include "daemon/grpc/curio.h"
+#include "daemon/grpc/service.h"
 #endif
 
 #define TOY_SEED 9   /* of the params' setup */
@@ -412,6 +414,138 @@ CZ_TEST(cli_door)
     CHECK_EQ_INT(cli(cz_kinds_builtin(), "prove", "--kind", "toy-proof", "--proof", proof,
                      (char *)NULL), CZ_EXIT_USAGE);
     CHECK_EQ_INT(cli(&t, "setup", "--kind", "toy-proof", (char *)NULL), CZ_EXIT_USAGE);
+}
+
+/* ---- the same bad input, the same error through every door ----------------------- */
+
+/*
+ * Issue 38's "identical errors": one bad request, put to each door, is
+ * refused with the library's code and its message word for word. The
+ * library's (code, message) is the reference; the CLI prints "cuzk prove:
+ * MESSAGE" and exits 2 (a refused request); HTTP answers the error-table
+ * row of the code (400 invalid_request) with "message" MESSAGE; gRPC's
+ * SubmitProof answers the row's status (INVALID_ARGUMENT) with MESSAGE as
+ * its detail.
+ */
+typedef struct {
+    int code;
+    char message[CZ_ERROR_MESSAGE_MAX];
+} door_err_t;
+
+static door_err_t lib_refusal(const cz_kinds_t *t, const char *kind, const char *input)
+{
+    door_err_t e = { 0 };
+    cz_prover_t *p = new_prover(t);
+    if (!p)
+        return e;
+    cz_job_request_t req;
+    cz_job_request_init(&req, kind, input, input ? strlen(input) : 0);
+    uint64_t id = 0;
+    cz_error_t err;
+    e.code = cz_prover_submit(p, &req, &id, &err);
+    snprintf(e.message, sizeof e.message, "%s", err.message);
+    cz_prover_free(p);
+    return e;
+}
+
+/* `cuzk prove --kind |kind| --input FILE(|input|)`: the exit code, stderr's last line. */
+static int cli_refusal(const cz_kinds_t *t, const char *kind, const char *input, char *line,
+                       size_t cap)
+{
+    char in[160], proof[160], errf[160];
+    snprintf(in, sizeof in, "%s/bad.input", dir);
+    snprintf(proof, sizeof proof, "%s/bad.proof", dir);
+    snprintf(errf, sizeof errf, "%s/stderr.txt", dir);
+    FILE *f = fopen(in, "w");
+    if (!f || fputs(input, f) < 0 || fclose(f) != 0)
+        return -1;
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *cap_f = fopen(errf, "w");
+    if (saved < 0 || !cap_f)
+        return -1;
+    dup2(fileno(cap_f), 2);
+    int rc = cli(t, "prove", "--kind", kind, "--input", in, "--params-dir", dir, "--proof", proof,
+                 "--backend", "cpu", "--quiet", (char *)NULL);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(cap_f);
+    line[0] = '\0';
+    if ((f = fopen(errf, "r"))) {
+        char buf[1024];
+        while (fgets(buf, sizeof buf, f))
+            snprintf(line, cap, "%.*s", (int)strcspn(buf, "\n"), buf);
+        fclose(f);
+    }
+    return rc;
+}
+
+static void cli_says(const cz_kinds_t *t, const char *kind, const char *input,
+                     const door_err_t *want)
+{
+    char line[1024], expect[1100];
+    CHECK_EQ_INT(cli_refusal(t, kind, input, line, sizeof line), CZ_EXIT_USAGE);
+    snprintf(expect, sizeof expect, "cuzk prove: %s", want->message);
+    CHECK_EQ_STR(line, expect);
+}
+
+CZ_TEST(same_error_every_door)
+{
+    cz_kinds_t t = toy_table();
+    /* 1. the kind refuses the input */
+    door_err_t lib = lib_refusal(&t, "toy-proof", "seven");
+    CHECK_EQ_INT(lib.code, CZ_EINVAL);
+    CHECK_EQ_STR(lib.message, "input: a decimal seed");
+    cli_says(&t, "toy-proof", "seven", &lib);
+    /* 2. an unknown kind */
+    door_err_t unk = lib_refusal(&t, "toy-pruf", "1");
+    CHECK_EQ_INT(unk.code, CZ_EINVAL);
+    CHECK(strstr(unk.message, "kind: 'toy-pruf' is not a known kind (known: ") == unk.message);
+    cli_says(&t, "toy-pruf", "1", &unk);
+#ifdef CZ_TEST_HTTP
+    const cz_api_err_info_t *row = cz_api_err_info(cz_errmap_of(CZ_EINVAL, CZ_ERRMAP_REQUEST));
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, &t);
+    REQUIRE(s != NULL);
+    int status;
+    const struct { const char *body; const door_err_t *want; } http_cases[] = {
+        { "{\"kind\": \"toy-proof\", \"input\": \"seven\"}", &lib },
+        { "{\"kind\": \"toy-pruf\", \"input\": \"1\"}", &unk },
+    };
+    for (size_t i = 0; i < sizeof http_cases / sizeof http_cases[0]; i++) {
+        json_t *o = http(s, "POST", "/v1/proofs", http_cases[i].body, &status);
+        CHECK_EQ_INT(status, row->http);
+        CHECK_EQ_STR(json_string_value(json_object_get(o, "error")), row->name);
+        CHECK_EQ_STR(json_string_value(json_object_get(o, "message")), http_cases[i].want->message);
+        json_decref(o);
+    }
+#ifdef CZ_TEST_GRPC
+    /* SubmitProof with the toy's ProofKind and the same input bytes (kind_toy.c's map) */
+    Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r.proof_kind = (Cuzk__V1__ProofKind)100;
+    r.request_id = "toy-bad";
+    r.vanilla_proof.data = (uint8_t *)"seven";
+    r.vanilla_proof.len = 5;
+    size_t n = cuzk__v1__submit_proof_request__get_packed_size(&r);
+    uint8_t *packed = malloc(n ? n : 1);
+    REQUIRE(packed != NULL);
+    cuzk__v1__submit_proof_request__pack(&r, packed);
+    static const char method[] = "/cuzk.v1.ProvingEngine/SubmitProof";
+    cz_grpc_handler_fn *submit = cz__grpc_method(method, sizeof method - 1);
+    REQUIRE(submit != NULL);
+    atomic_bool gone = false;
+    cz_grpc_call_env_t env = { .server = s, .gone = &gone };
+    cz_grpc_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    submit(&env, packed, n, &reply);
+    CHECK_EQ_INT((int)reply.status, cz_errmap_grpc(CZ_EINVAL, CZ_ERRMAP_REQUEST));
+    CHECK_EQ_STR(reply.detail, lib.message);
+    free(reply.out);
+    free(packed);
+#endif
+    free_server(s, &cfg);
+#endif
 }
 
 CZ_TEST_MAIN()

@@ -1,0 +1,137 @@
+/*
+ * tests/api/test_timing_setup.c — the TIMING ONLY and TEST ONLY parts of
+ * cuzk.h: cz_prover_submit_timing / cz_prover_job_shape (api/jobs.c,
+ * api/stager.c: random params made by the stager, never verified) and
+ * cz_setup_test_params (api/setup.c). Seconds, on the toy and bench:1024
+ * circuits; the kinds' random witnesses run in tests/cli/cli_random_kinds.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk.h"
+#include "cz_test.h"
+
+static cz_prover_t *new_prover(void)
+{
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    cfg.backend = "cpu";
+    cfg.threads = 2;
+    cz_prover_t *p = NULL;
+    cz_error_t err;
+    if (cz_prover_new(&p, &cfg, &err) != CZ_OK)
+        fprintf(stderr, "cz_prover_new: %s\n", err.message);
+    return p;
+}
+
+CZ_TEST(a_timing_job_runs_on_random_params)
+{
+    cz_prover_t *p = new_prover();
+    REQUIRE(p != NULL);
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, "circuit");
+    req.fields = "{\"circuit\": \"bench:1024\", \"partitions\": 2}";
+    req.seed = 3;
+    uint64_t id = 0;
+    cz_error_t err;
+    CHECK_OK(cz_prover_submit_timing(p, &req, &id, &err));
+    cz_job_shape_t s;
+    CHECK_OK(cz_prover_job_shape(p, id, &s, &err));
+    CHECK_EQ_U64(s.partitions, 2);
+    CHECK_EQ_U64(s.rows, 1024);
+    CHECK_EQ_U64(s.domain_size, 1024);
+    CHECK_EQ_U64(s.constraints + s.num_inputs, s.rows);
+    cz_job_info_t info;
+    CHECK_OK(cz_prover_wait(p, id, 120, &info, &err));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);   /* done, although its proof cannot verify */
+    CHECK(info.t.params_load > 0);           /* the params were made, not loaded */
+    CHECK_OK(cz_prover_job_shape(p, id, &s, &err));
+    CHECK(s.params_bytes > 0);
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    CHECK_OK(cz_prover_proof(p, id, &proof, &len, &err));
+    CHECK_EQ_U64(len, 2 * 192);
+    cz_free(proof);
+    CHECK_EQ_INT(cz_prover_job_shape(p, id + 100, &s, &err), CZ_ENOTFOUND);
+    cz_prover_free(p);
+}
+
+CZ_TEST(timing_refusals_say_why)
+{
+    cz_prover_t *p = new_prover();
+    REQUIRE(p != NULL);
+    cz_timing_request_t req;
+    uint64_t id = 0;
+    cz_error_t err;
+    cz_timing_request_init(&req, "porep-c2");   /* no random witness: needs its C1 */
+    req.sector_size = 2048;
+    CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "kind porep-c2 has no random witness") != NULL);
+    cz_timing_request_init(&req, "winning-post");   /* no circuit of that size */
+    req.sector_size = 4096;
+    CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
+    cz_timing_request_init(&req, "winning-post");
+    req.sector_size = 2048;
+    req.fields = "{}";
+    CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "fields: not taken") != NULL);
+    cz_timing_request_init(&req, "nope");
+    CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "kind: 'nope' is not a known kind") != NULL);
+    cz_timing_request_init(&req, "circuit");
+    req.reserved[0] = 1;
+    CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
+    cz_prover_free(p);
+}
+
+CZ_TEST(test_params_of_a_circuit_and_refusals)
+{
+    char dir[] = "/tmp/cz_setup_XXXXXX", pp[64], vp[64];
+    REQUIRE(mkdtemp(dir) != NULL);
+    snprintf(pp, sizeof pp, "%s/b.params", dir);
+    snprintf(vp, sizeof vp, "%s/b.vk", dir);
+    cz_setup_request_t req;
+    cz_setup_request_init(&req);
+    req.circuit = "bench:1024";
+    req.params_path = pp;
+    req.vk_path = vp;
+    req.seeded = true;
+    req.seed = 3;
+    req.threads = 2;
+    cz_setup_info_t info;
+    cz_error_t err;
+    CHECK_OK(cz_setup_test_params(&req, &info, &err));
+    CHECK_EQ_STR(info.circuit, "bench:1024");
+    CHECK_EQ_U64(info.domain_size, 1024);
+    CHECK_EQ_U64(info.n_h, 1023);
+    CHECK(info.params_bytes > 0 && access(pp, R_OK) == 0 && access(vp, R_OK) == 0);
+    /* refusals: the request's fault, named */
+    cz_setup_request_init(&req);
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);   /* neither */
+    req.kind = "porep-c2";
+    req.circuit = "bench:1024";
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);   /* both */
+    cz_setup_request_init(&req);
+    req.kind = "circuit";
+    req.sector_size = 2048;
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "no test circuit") != NULL);
+    cz_setup_request_init(&req);
+    req.kind = "snap";
+    req.sector_size = 3072;
+    req.params_dir = dir;
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "sector_size: 3KiB has no snap circuit") != NULL);
+    cz_setup_request_init(&req);
+    req.circuit = "nosuch:1";
+    req.params_path = pp;
+    req.vk_path = vp;
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);
+    unlink(pp);
+    unlink(vp);
+    rmdir(dir);
+}
+
+CZ_TEST_MAIN()

@@ -83,8 +83,11 @@ static void reply_rc(cz_api_resp_t *resp, int rc, cz_ctx_t *ctx, cz_errmap_ctx_t
                  *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
 }
 
-/* Parse the body as a JSON object; false after replying with the error. */
-static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **out)
+/* Parse the body as a JSON object; false after replying with the error. With |input|
+ * (a submit, on a writable body), its "input" string is lifted out first (*input,
+ * *input_len; the caller frees *input, also after an error reply). */
+static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **out, char **input,
+                        size_t *input_len)
 {
     *out = NULL;
     if (req->content_type && strncmp(req->content_type, "application/json", 16)) {
@@ -96,6 +99,8 @@ static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **o
         cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: empty; a JSON object is required");
         return false;
     }
+    if (input && req->body_writable)
+        cz_json_lift_input((char *)req->body, req->body_len, input, input_len);
     json_error_t err;
     json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
     if (req->body_parsed)
@@ -229,7 +234,7 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
                       bool preload)
 {
     json_t *o;
-    if (!body_object(req, resp, &o))
+    if (!body_object(req, resp, &o, NULL, NULL))
         return;
     const char *key;
     json_t *v;
@@ -258,21 +263,30 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
     json_decref(o);
 }
 
-/* POST /v1/proofs: the body as the core's request (daemon/jsonio.h), its input borrowed
- * from the parsed body (the body itself is freed once parsed). */
+/* POST /v1/proofs: the body as the core's request (daemon/jsonio.h), its input lifted out
+ * of the body (or borrowed from the parsed document); the body is freed once parsed. */
 static void submit(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp)
 {
     json_t *o;
-    if (!body_object(req, resp, &o))
+    char *input = NULL;
+    size_t input_len = 0;
+    if (!body_object(req, resp, &o, &input, &input_len)) {
+        free(input);
         return;
+    }
     cz_submit_json_t sj;
     cz_submit_out_t out;
     int rc = cz_submit_from_json(ctx, cz_server_kinds(s), o, &sj);
     if (rc == CZ_OK) {
+        if (input) {   /* the lifted string stands where the body now says "" */
+            sj.req.input = input;
+            sj.req.input_len = input_len;
+        }
         rc = cz_server_submit(s, ctx, &sj.req, &out);
         cz_submit_json_free(&sj);
     }
     json_decref(o);
+    free(input);
     if (rc != CZ_OK) {
         reply_rc(resp, rc, ctx, CZ_ERRMAP_REQUEST);
         return;

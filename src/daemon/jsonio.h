@@ -57,6 +57,18 @@ json_t *cz_job_status_json(const cz_job_status_t *st);
 json_t *cz_public_inputs_json(const uint8_t *inputs, size_t per, size_t parts);
 int cz_public_inputs_from_json(const json_t *pub, uint8_t **inputs, size_t *per, size_t *parts);
 
+/*
+ * The HTTP body's input, lifted out (daemon/lift.c): in the JSON object
+ * text |body| (|len| bytes, rewritten in place), the top-level member
+ * "input" whose value is a string is decoded into *out (malloc'd,
+ * NUL-terminated, *out_len bytes; the caller frees) and its value in
+ * |body| becomes "" and blanks, the same length. Returns true when lifted;
+ * false leaves |body| as it was (no such member, not a string, or text
+ * this decoder leaves to jansson: its parse then answers as always). The
+ * one copy the HTTP door makes of a C1 after its read (server.h).
+ */
+bool cz_json_lift_input(char *body, size_t len, char **out, size_t *out_len);
+
 /* GET /v1/status's body (daemon/metrics.c; docs/API.md); NULL: no memory. */
 json_t *cz_server_status_json(cz_server_t *s);
 

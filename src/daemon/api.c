@@ -276,7 +276,7 @@ static void submit(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_ap
     }
     cz_submit_json_t sj;
     cz_submit_out_t out;
-    int rc = cz_submit_from_json(ctx, cz_server_kinds(s), o, &sj);
+    int rc = cz_submit_from_json(ctx, s, o, &sj);
     if (rc == CZ_OK) {
         if (input) {   /* the lifted string stands where the body now says "" */
             sj.req.input = input;

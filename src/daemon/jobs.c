@@ -122,8 +122,7 @@ static int read_input_file(cz_server_t *s, cz_ctx_t *ctx, const char *path, char
     return CZ_OK;
 }
 
-/* Every kind's name, ", "-separated (the prover's table, cuzk.h). */
-static const char *kind_names(const cz_server_t *s, char *buf, size_t cap)
+const char *cz_server_kind_names(const cz_server_t *s, char *buf, size_t cap)
 {
     size_t at = 0;
     buf[0] = '\0';
@@ -139,7 +138,7 @@ static int check_request(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *r
     char known[256];
     if (!req->kind)
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       kind_names(s, known, sizeof known));
+                       cz_server_kind_names(s, known, sizeof known));
     if (req->priority < 0 || req->priority > 4)
         return cz_fail(ctx, CZ_EINVAL, "priority: must be 1..4 or \"low\", \"normal\", \"high\", "
                                        "\"critical\"");

@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "core/hex.h"
-#include "kinds/kinds.h"
 
 /* ---- requests ---------------------------------------------------------------------- */
 
@@ -60,8 +59,7 @@ int cz_submit_fields_text(const json_t *o, char **out)
     return !fields || (n && !*out) ? CZ_ENOMEM : CZ_OK;
 }
 
-int cz_submit_from_json(cz_ctx_t *ctx, const struct cz_kinds *kinds, const json_t *o,
-                        cz_submit_json_t *out)
+int cz_submit_from_json(cz_ctx_t *ctx, cz_server_t *s, const json_t *o, cz_submit_json_t *out)
 {
     memset(out, 0, sizeof *out);
     char known[256];
@@ -70,7 +68,7 @@ int cz_submit_from_json(cz_ctx_t *ctx, const struct cz_kinds *kinds, const json_
     cz_submit_req_t *r = &out->req;
     if (!(r->kind = json_string_value(json_object_get(o, "kind"))))
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       cz_kinds_names(kinds, known, sizeof known));
+                       cz_server_kind_names(s, known, sizeof known));
     int rc = parse_priority(ctx, json_object_get(o, "priority"), &r->priority);
     if (rc)
         return rc;

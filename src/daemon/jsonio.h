@@ -28,18 +28,15 @@
 
 #include "daemon/server.h"
 
-struct cz_kinds;
-
 typedef struct cz_submit_json {
     cz_submit_req_t req;       /* borrows from the object and from the two below */
     char *fields;              /* owned: the kind's fields, canonical text; NULL none */
     char *input;               /* owned: a non-string input's compact text; NULL none */
 } cz_submit_json_t;
 
-/* The request object |o| (any JSON value: not an object is refused) into *out; |kinds|
- * for the "known kinds" of the kind's message. On error *out holds nothing to free. */
-int cz_submit_from_json(cz_ctx_t *ctx, const struct cz_kinds *kinds, const json_t *o,
-                        cz_submit_json_t *out);
+/* The request object |o| (any JSON value: not an object is refused) into *out; |s| for
+ * the "known kinds" of the kind's message. On error *out holds nothing to free. */
+int cz_submit_from_json(cz_ctx_t *ctx, cz_server_t *s, const json_t *o, cz_submit_json_t *out);
 void cz_submit_json_free(cz_submit_json_t *j);
 /* The kind's fields of |o| (every key but the common ones) as canonical text (compact,
  * keys sorted) in *out (malloc'd; NULL when there are none). CZ_ENOMEM. */

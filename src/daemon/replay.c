@@ -188,7 +188,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
      * that no longer parses is refused by requeue below (a finished one: no dedupe) */
     cz_submit_json_t sj;
     cz_ctx_clear(r->check);
-    if (cz_submit_from_json(r->check, cz_server_kinds(r->s), req, &sj) == CZ_OK) {
+    if (cz_submit_from_json(r->check, r->s, req, &sj) == CZ_OK) {
         r->oom |= cz__djob_request(j, &sj.req) != CZ_OK;
         cz_submit_json_free(&sj);
     }
@@ -263,7 +263,7 @@ static void requeue(cz_server_t *s, djob_t *j, const json_t *request)
     cz_submit_json_t sj = { .fields = NULL };
     int rc = cz_ctx_new(&ctx, NULL, 1);
     if (rc == CZ_OK)
-        rc = cz_submit_from_json(ctx, cz_server_kinds(s), request, &sj);
+        rc = cz_submit_from_json(ctx, s, request, &sj);
     if (rc == CZ_OK)
         rc = cz__submit_to_prover(s, ctx, &sj.req, j);
     cz_submit_json_free(&sj);

@@ -9,21 +9,28 @@
  *
  * THE INPUT'S COPIES. A submit's input bytes (a C1 is tens of MB) are
  * borrowed (cz_submit_req_t.input): the core hands that very pointer to
- * cz_prover_submit, whose kind parses it there (tests/daemon/
- * test_input_copies.c checks the pointer). Between the socket and that
- * parser the bytes are copied twice at most:
+ * cz_prover_submit, whose kind parses it there. Between the socket and
+ * that parser the doors copy them twice at most:
  *   HTTP  (1) libmicrohttpd's read buffer into the request body (http.c
- *         on_upload; sized by Content-Length, a chunked body may grow by
- *         realloc), (2) the body's JSON string unescaped by jansson (api.c
- *         parses the body, jsonio.c borrows the string, the body is freed);
- *   gRPC  (1) gRPC's slices into one buffer (grpc_server.c; skipped when
- *         the message came in one slice), (2) protobuf-c's copy of the
- *         bytes field; the kind's Curio map then decodes what it needs
- *         into the request's "input" (PoRep: base64 -> the C1, kinds.h's
- *         map contract), which the door borrows.
- * The journal writes the borrowed bytes into ID.job after the prover has
- * taken the job; nothing keeps them after the submit returns (a job keeps
- * their length and BLAKE2b-256 digest, for the request_id dedupe).
+ *         on_upload; sized by Content-Length, a chunked body may also
+ *         grow by realloc), (2) the body's "input" string decoded out of
+ *         the body into its own buffer (daemon/lift.c), the one the parser
+ *         gets; jansson parses the rest of the body and never holds the
+ *         input (it would copy it twice: its lexer, then its string).
+ *   gRPC  (1) gRPC's slices into one buffer (grpc_server.c; none when the
+ *         message came in one slice), (2) protobuf-c's copy of the bytes
+ *         field; then the kind's Curio map (kinds/kinds.h: its output is a
+ *         request object) writes the input the door borrows, no copy after
+ *         it. PoRep's map (kinds/kind_porep.c) parses Curio's wrapper with
+ *         jansson (two copies of the base64 text), decodes it (the C1) and
+ *         copies the C1 into its request object: those are the kind's, not
+ *         the door's, and the bound holds for the door only until a map can
+ *         hand over the bytes it decoded.
+ * tests/daemon/test_input_copies.c checks each: the pointer the parser
+ * gets, and every allocation of the input's size. The journal writes the
+ * borrowed bytes into ID.job after the prover has taken the job; nothing
+ * keeps them after the submit returns (a job keeps their length and, with
+ * a request_id, their BLAKE2b-256 digest, for the dedupe).
  *
  * DESIGN (ordering and guarantees):
  *  - submit checks the request (the daemon's fields here, the kind, its
@@ -257,6 +264,9 @@ size_t cz_server_params(cz_server_t *s, cz_params_item_t *items, size_t cap);
 /* The job kinds the server takes (kinds/kinds.h: its prover's table; cfg->kinds or the
  * library's), for the doors that map their own vocabulary onto them (gRPC's ProofKind). */
 const struct cz_kinds *cz_server_kinds(const cz_server_t *s);
+/* Every kind's name, ", "-separated, in the table's order, into |buf| (cut to |cap|);
+ * returns |buf|. For the doors' "known kinds" messages. */
+const char *cz_server_kind_names(const cz_server_t *s, char *buf, size_t cap);
 /* Params by name or (if allowed) absolute path into the cache; *out what was loaded. */
 int cz_server_preload(cz_server_t *s, cz_ctx_t *ctx, const char *name, cz_params_item_t *out);
 /* Drop params from the cache. CZ_EBUSY while a job uses them; CZ_ENOTFOUND. */

@@ -91,7 +91,7 @@ static int submit_json(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool re
 {
     cz_submit_json_t sj;
     cz_submit_out_t out;
-    int rc = cz_submit_from_json(ctx, cz_server_kinds(s), req, &sj);
+    int rc = cz_submit_from_json(ctx, s, req, &sj);
     if (rc == CZ_OK) {
         sj.req.retry = retry;
         rc = cz_server_submit(s, ctx, &sj.req, &out);

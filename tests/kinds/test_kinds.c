@@ -346,7 +346,7 @@ CZ_TEST(grpc_door)
     REQUIRE(s != NULL);
     cz_submit_json_t sj;
     cz_submit_out_t out;
-    CHECK_OK(cz_submit_from_json(ctx, cz_server_kinds(s), req, &sj));
+    CHECK_OK(cz_submit_from_json(ctx, s, req, &sj));
     sj.req.retry = true;
     CHECK_OK(cz_server_submit(s, ctx, &sj.req, &out));
     cz_submit_json_free(&sj);

@@ -139,7 +139,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
     cz_submit_json_t sj;
     cz_submit_out_t out;
     int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
-    if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, cz_server_kinds(s), req, &sj)) == CZ_OK) {
+    if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, s, req, &sj)) == CZ_OK) {
         sj.req.retry = true;   /* Curio retries one request_id until it has a proof */
         rc = cz_server_submit(s, ctx, &sj.req, &out);
         cz_submit_json_free(&sj);

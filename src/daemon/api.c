@@ -275,7 +275,7 @@ static void submit(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_ap
         return;
     }
     cz_submit_json_t sj;
-    cz_submit_out_t out;
+    cz_submit_out_t out = { .existing = false };
     int rc = cz_submit_from_json(ctx, s, o, &sj);
     if (rc == CZ_OK) {
         if (input) {   /* the lifted string stands where the body now says "" */

@@ -190,7 +190,7 @@ CZ_TEST(the_core_hands_the_callers_buffer_to_the_parser)
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
     cz_submit_req_t req = { .kind = "copycat", .input = text, .input_len = BIG,
                             .request_id = "copies-1", .request_id_len = 8 };
-    cz_submit_out_t out;
+    cz_submit_out_t out = { .existing = false };
     count_reset();
     CHECK_EQ_INT(cz_server_submit(s, ctx, &req, &out), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "copycat: input seen") != NULL);

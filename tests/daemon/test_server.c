@@ -90,7 +90,7 @@ static int submit_json(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool re
                        bool *existing)
 {
     cz_submit_json_t sj;
-    cz_submit_out_t out;
+    cz_submit_out_t out = { .existing = false };
     int rc = cz_submit_from_json(ctx, s, req, &sj);
     if (rc == CZ_OK) {
         sj.req.retry = retry;

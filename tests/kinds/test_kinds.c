@@ -345,7 +345,7 @@ CZ_TEST(grpc_door)
     cz_server_t *s = new_server(&cfg, &t);
     REQUIRE(s != NULL);
     cz_submit_json_t sj;
-    cz_submit_out_t out;
+    cz_submit_out_t out = { .existing = false };
     CHECK_OK(cz_submit_from_json(ctx, s, req, &sj));
     sj.req.retry = true;
     CHECK_OK(cz_server_submit(s, ctx, &sj.req, &out));

@@ -137,7 +137,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
 {
     json_t *req = NULL;
     cz_submit_json_t sj;
-    cz_submit_out_t out;
+    cz_submit_out_t out = { .existing = false };
     int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
     if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, s, req, &sj)) == CZ_OK) {
         sj.req.retry = true;   /* Curio retries one request_id until it has a proof */

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "cz_test.h"
+#include "daemon_test.h"
 #include "daemon/api.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
@@ -134,25 +135,15 @@ static cz_server_t *new_server(cz_dconfig_t *cfg)
     snprintf(dir, sizeof dir, "/tmp/cz_copies_XXXXXX");
     if (!mkdtemp(dir))
         abort();
-    char jd[160], pd[160];
-    snprintf(jd, sizeof jd, "%s/journal", dir);
+    char pd[160];
     snprintf(pd, sizeof pd, "%s/params", dir);
     mkdir(pd, 0700);
     cz_ctx_t *ctx = NULL;
-    cz_server_t *s = NULL;
     g_kinds = *cz_kinds_builtin();
-    if (cz_ctx_new(&ctx, NULL, 1) || cz_kinds_register(&g_kinds, ctx, &copycat) ||
-        cz_dconfig_defaults(cfg) || cz_dconfig_set(ctx, cfg, "journal.dir", jd) ||
-        cz_dconfig_set(ctx, cfg, "params.dir", pd) ||
-        cz_dconfig_set(ctx, cfg, "devices.backend", "cpu") ||
-        cz_dconfig_set(ctx, cfg, "timeline.enabled", "false") ||
-        cz_dconfig_set(ctx, cfg, "memory.total_budget", "1GiB") || cz_dconfig_validate(ctx, cfg))
-        fprintf(stderr, "config: %s\n", cz_ctx_message(ctx));
-    cfg->kinds = &g_kinds;
-    if (cz_server_new(ctx, cfg, &s))
-        fprintf(stderr, "server: %s\n", cz_ctx_message(ctx));
+    if (cz_ctx_new(&ctx, NULL, 1) || cz_kinds_register(&g_kinds, ctx, &copycat))
+        fprintf(stderr, "kinds: %s\n", ctx ? cz_ctx_message(ctx) : "out of memory");
     cz_ctx_free(ctx);
-    return s;
+    return cz_test_server_new(cfg, dir, "journal", "", &g_kinds);
 }
 
 static void free_server(cz_server_t *s, cz_dconfig_t *cfg)
@@ -164,6 +155,14 @@ static void free_server(cz_server_t *s, cz_dconfig_t *cfg)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* POST /v1/proofs with |body| (the transport's buffer, rewritable when |writable|). */
+static void post(cz_server_t *s, char *body, size_t len, bool writable, cz_api_resp_t *resp)
+{
+    cz_api_req_t req = { .method = "POST", .path = "/v1/proofs", .content_type = "application/json",
+                         .body = body, .body_len = len, .body_writable = writable };
+    cz_api_handle(s, &req, resp);
 }
 
 /* BIG bytes of JSON-safe text with a mark at both ends. */
@@ -220,12 +219,9 @@ CZ_TEST(http_one_copy_from_the_body_to_the_parser)
         char *copy = malloc((size_t)n + 1);   /* the transport's buffer: the first copy */
         REQUIRE(copy);
         memcpy(copy, body, (size_t)n + 1);
-        cz_api_req_t req = { .method = "POST", .path = "/v1/proofs",
-                             .content_type = "application/json", .body = copy,
-                             .body_len = (size_t)n, .body_writable = writable != 0 };
         cz_api_resp_t resp;
         count_reset();
-        cz_api_handle(s, &req, &resp);
+        post(s, copy, (size_t)n, writable != 0, &resp);
         CHECK_EQ_INT(resp.status, 400);
         CHECK(resp.body && strstr(resp.body, "copycat: input seen") != NULL);
         CHECK_EQ_U64(g_seen_len, sizeof dec - 1 + BIG);
@@ -264,12 +260,9 @@ CZ_TEST(http_lift_leaves_what_it_does_not_take_to_jansson)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *copy = strdup(cases[i].body);
         REQUIRE(copy);
-        cz_api_req_t req = { .method = "POST", .path = "/v1/proofs",
-                             .content_type = "application/json", .body = copy,
-                             .body_len = strlen(copy), .body_writable = true };
         cz_api_resp_t resp;
         g_seen = NULL;
-        cz_api_handle(s, &req, &resp);
+        post(s, copy, strlen(copy), true, &resp);
         CHECK_EQ_INT(resp.status, cases[i].status);
         if (!resp.body || !strstr(resp.body, cases[i].says)) {
             fprintf(stderr, "  case %zu: %s\n", i, resp.body ? resp.body : "(none)");

@@ -26,6 +26,7 @@
 #include "daemon/server.h"
 #include "groth16/setup.h"
 #include "cz_test.h"
+#include "daemon_test.h"
 #include "cz_toy_params.h"
 
 static char dir[64];
@@ -59,22 +60,7 @@ static void make_dirs(void)
 static cz_server_t *new_server(cz_dconfig_t *cfg, const char *journal, const char *fault)
 {
     make_dirs();
-    char jd[160], pd[160];
-    snprintf(jd, sizeof jd, "%s/%s", dir, journal);
-    snprintf(pd, sizeof pd, "%s/params", dir);
-    cz_ctx_t *ctx = NULL;
-    cz_server_t *s = NULL;
-    if (cz_ctx_new(&ctx, NULL, 1) || cz_dconfig_defaults(cfg) ||
-        cz_dconfig_set(ctx, cfg, "journal.dir", jd) || cz_dconfig_set(ctx, cfg, "params.dir", pd) ||
-        cz_dconfig_set(ctx, cfg, "devices.backend", "cpu") ||
-        cz_dconfig_set(ctx, cfg, "synthesis.threads", "2") ||
-        cz_dconfig_set(ctx, cfg, "timeline.enabled", "false") ||
-        cz_dconfig_set(ctx, cfg, "memory.total_budget", "1GiB") ||
-        cz_dconfig_set(ctx, cfg, "test.fault", fault) || cz_dconfig_validate(ctx, cfg) ||
-        cz_server_new(ctx, cfg, &s))
-        fprintf(stderr, "server: %s\n", cz_ctx_message(ctx));
-    cz_ctx_free(ctx);
-    return s;
+    return cz_test_server_new(cfg, dir, journal, fault, NULL);
 }
 
 static void free_server(cz_server_t *s, cz_dconfig_t *cfg)

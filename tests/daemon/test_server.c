@@ -443,6 +443,48 @@ CZ_TEST(a_torn_job_entry_keeps_its_result)
     free(proof);
 }
 
+/* An ID.job as daemons wrote them before the typed core (the request verbatim: a priority
+ * name, an inline JSON-valued input) is re-queued and proved, and the same request sent
+ * again under its request_id finds it; the new form journals the priority as its number
+ * and the input as a string. */
+CZ_TEST(an_old_form_journal_entry_replays_and_dedupes)
+{
+    static const char body[] = "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\","
+                               "\"partitions\":2,\"priority\":\"high\",\"input\":{\"seed\":9},"
+                               "\"request_id\":\"old form\"}";
+    static const char id[] = "00000000000000aa";
+    char doc[512], name[64], again[32];
+    make_dirs();
+    snprintf(doc, sizeof doc, "%s/j-old", dir);
+    mkdir(doc, 0700);
+    int n = snprintf(doc, sizeof doc, "{\"id\":\"%s\",\"request_id\":\"old form\",\"created\":1,"
+                     "\"seq\":0,\"request\":%s}", id, body);
+    snprintf(name, sizeof name, "%s.job", id);
+    spill("j-old", name, doc, (size_t)n);
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-old", "");
+    REQUIRE(s);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    CHECK_OK(cz_server_await(s, ctx, id, 120, NULL, false));
+    static cz_job_status_t st;
+    CHECK_OK(cz_server_job(s, ctx, id, &st));
+    CHECK(st.state == CZ_JOB_DONE && st.priority == 3 && st.recovered);
+    CHECK_EQ_STR(st.params, "toy");
+    json_t *req = json_loads(body, 0, NULL);
+    bool existing = false;
+    CHECK_OK(submit_json(s, ctx, req, false, again, &existing));
+    CHECK(existing && !strcmp(again, id));
+    json_object_set_new(req, "priority", json_integer(3));   /* "high" is 3: the same request */
+    CHECK_OK(submit_json(s, ctx, req, false, again, &existing));
+    CHECK(existing && !strcmp(again, id));
+    json_object_set_new(req, "input", json_string("{\"seed\":8}"));   /* another input: 409 */
+    CHECK_EQ_INT(submit_json(s, ctx, req, false, again, &existing), CZ_EBUSY);
+    json_decref(req);
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
 typedef struct {
     cz_server_t *s;
     const char *id;

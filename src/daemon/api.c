@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "daemon/errmap.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
 #include "groth16/proof.h"
 
@@ -81,8 +83,11 @@ static void reply_rc(cz_api_resp_t *resp, int rc, cz_ctx_t *ctx, cz_errmap_ctx_t
                  *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
 }
 
-/* Parse the body as a JSON object; false after replying with the error. */
-static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **out)
+/* Parse the body as a JSON object; false after replying with the error. With |input|
+ * (a submit, on a writable body), its "input" string is lifted out first (*input,
+ * *input_len; the caller frees *input, also after an error reply). */
+static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **out, char **input,
+                        size_t *input_len)
 {
     *out = NULL;
     if (req->content_type && strncmp(req->content_type, "application/json", 16)) {
@@ -94,6 +99,8 @@ static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **o
         cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: empty; a JSON object is required");
         return false;
     }
+    if (input && req->body_writable)
+        cz_json_lift_input((char *)req->body, req->body_len, input, input_len);
     json_error_t err;
     json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
     if (req->body_parsed)
@@ -143,21 +150,20 @@ static bool parse_wait(const char *s, double max, double *out)
  * job_lost, whatever code the job itself failed with: the message has it),
  * or, for a job that is not there, the request's error for |rc|.
  */
-static cz_api_err_t result_error(cz_server_t *s, const char *id, int rc)
+static cz_api_err_t result_error(int rc, bool have, const cz_job_status_t *st)
 {
-    cz_ctx_t *ctx = NULL;
-    json_t *st = NULL;
-    if (rc != CZ_ENOTFOUND && cz_ctx_new(&ctx, NULL, 1) == CZ_OK)
-        cz_server_job(s, ctx, id, &st);
-    const char *state = json_string_value(json_object_get(st, "state"));
-    cz_api_err_t e = !state ? cz_errmap_of(rc, CZ_ERRMAP_REQUEST)
-                   : !strcmp(state, "failed") ? CZ_API_E_JOB_FAILED
-                   : !strcmp(state, "canceled") ? CZ_API_E_JOB_CANCELED
-                   : !strcmp(state, "lost") ? CZ_API_E_JOB_LOST
-                   : cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
-    json_decref(st);
-    cz_ctx_free(ctx);
-    return e;
+    if (!have || rc == CZ_ENOTFOUND)
+        return cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
+    if (st->lost)
+        return CZ_API_E_JOB_LOST;
+    return st->state == CZ_JOB_FAILED ? CZ_API_E_JOB_FAILED
+         : st->state == CZ_JOB_CANCELED ? CZ_API_E_JOB_CANCELED : cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
+}
+
+/* A job's status as the 200 / 202 reply. */
+static void reply_status(cz_api_resp_t *resp, int status, const cz_job_status_t *st)
+{
+    reply_json(resp, status, cz_job_status_json(st));
 }
 
 static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
@@ -174,50 +180,61 @@ static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
         cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "format: '%.32s' is not json or binary", fmt);
         return;
     }
+    cz_job_status_t *st = calloc(1, sizeof *st);
+    if (!st) {
+        cz_api_error(resp, CZ_API_E_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
     int rc = cz_server_wait(s, ctx, id, wait);
     if (rc == CZ_EBUSY) {
-        json_t *st = NULL;
-        if (cz_server_job(s, ctx, id, &st) == CZ_OK) {
-            reply_json(resp, 202, st);
+        if (cz_server_job(s, ctx, id, st) == CZ_OK) {
+            reply_status(resp, 202, st);
+            free(st);
             return;
         }
         rc = cz_ctx_code(ctx);
     }
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    json_t *pub = NULL;
-    if (rc == CZ_OK)
-        rc = cz_server_result(s, ctx, id, &proof, &len, &pub);
+    cz_job_result_t res = { .proof = NULL };
+    bool have = false;
+    if (rc == CZ_OK) {
+        st->id[0] = '\0';
+        rc = cz_server_result(s, ctx, id, &res, st);
+        have = st->id[0] != '\0';
+    }
     if (rc != CZ_OK) {
-        cz_api_error(resp, result_error(s, id, rc), "%s", cz_ctx_message(ctx));
+        cz_api_error(resp, result_error(rc, have, st), "%s", cz_ctx_message(ctx));
+        free(st);
         return;
     }
+    free(st);
     if (fmt && !strcmp(fmt, "json")) {
-        char *hex = malloc(2 * len + 1);
-        for (size_t i = 0; hex && i < len; i++)
-            snprintf(hex + 2 * i, 3, "%02x", proof[i]);
-        json_t *o = hex ? json_pack("{s:s,s:I,s:s,s:O}", "id", id, "partitions",
-                                    (json_int_t)(len / CZ_PROOF_BYTES), "proof", hex,
-                                    "public_inputs", pub ? pub : json_null())
-                        : NULL;
-        free(hex);
-        free(proof);
+        char *hex = malloc(2 * res.proof_len + 1);
+        if (hex)
+            cz_hex_encode(hex, res.proof, res.proof_len);
+        json_t *pub = cz_public_inputs_json(res.inputs, res.per_partition, res.partitions);
+        json_t *o = hex && pub ? json_pack("{s:s,s:I,s:s,s:O}", "id", id, "partitions",
+                                           (json_int_t)(res.proof_len / CZ_PROOF_BYTES), "proof",
+                                           hex, "public_inputs", pub)
+                               : NULL;
         json_decref(pub);
+        free(hex);
+        cz_job_result_free(&res);
         reply_json(resp, 200, o);
         return;
     }
-    json_decref(pub);
     resp->status = 200;
     resp->content_type = "application/octet-stream";
-    resp->body = (char *)proof;
-    resp->len = len;
+    resp->body = (char *)res.proof;
+    resp->len = res.proof_len;
+    res.proof = NULL;
+    cz_job_result_free(&res);
 }
 
 static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp,
                       bool preload)
 {
     json_t *o;
-    if (!body_object(req, resp, &o))
+    if (!body_object(req, resp, &o, NULL, NULL))
         return;
     const char *key;
     json_t *v;
@@ -233,13 +250,64 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
         json_decref(o);
         return;
     }
-    json_t *r = NULL;
-    int rc = preload ? cz_server_preload(s, ctx, name, &r) : cz_server_evict(s, ctx, name, &r);
-    json_decref(o);
+    cz_params_item_t *it = calloc(1, sizeof *it);
+    int rc = !it ? cz_fail(ctx, CZ_ENOMEM, "reply")
+           : preload ? cz_server_preload(s, ctx, name, it) : cz_server_evict(s, ctx, name);
     if (rc == CZ_OK)
-        reply_json(resp, 200, r);
+        reply_json(resp, 200, preload ? json_pack("{s:s,s:I,s:f}", "path", it->path, "bytes",
+                                                  (json_int_t)it->bytes, "load_ms", it->load_ms)
+                                      : json_pack("{s:s,s:b}", "params", name, "evicted", 1));
     else
         reply_rc(resp, rc, ctx, CZ_ERRMAP_PARAMS);
+    free(it);
+    json_decref(o);
+}
+
+/* POST /v1/proofs: the body as the core's request (daemon/jsonio.h), its input lifted out
+ * of the body (or borrowed from the parsed document); the body is freed once parsed. */
+static void submit(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp)
+{
+    json_t *o;
+    char *input = NULL;
+    size_t input_len = 0;
+    if (!body_object(req, resp, &o, &input, &input_len)) {
+        free(input);
+        return;
+    }
+    cz_submit_json_t sj;
+    cz_submit_out_t out = { .existing = false };
+    int rc = cz_submit_from_json(ctx, s, o, &sj);
+    if (rc == CZ_OK) {
+        if (input) {   /* the lifted string stands where the body now says "" */
+            sj.req.input = input;
+            sj.req.input_len = input_len;
+        }
+        rc = cz_server_submit(s, ctx, &sj.req, &out);
+        cz_submit_json_free(&sj);
+    }
+    json_decref(o);
+    free(input);
+    if (rc != CZ_OK) {
+        reply_rc(resp, rc, ctx, CZ_ERRMAP_REQUEST);
+        return;
+    }
+    cz_job_status_t st = { .state = out.state };
+    reply_json(resp, out.existing ? 200 : 201,
+               json_pack("{s:s,s:s,s:b}", "id", out.id, "state", cz_job_status_state(&st),
+                         "existing", out.existing));
+}
+
+/* GET /v1/proofs[?state=S]: {"jobs": [status...]}, newest first. */
+static void list(cz_server_t *s, cz_api_resp_t *resp, const char *state)
+{
+    cz_job_status_t *v = NULL;
+    size_t n = 0;
+    json_t *jobs = cz_server_list(s, &v, &n) == CZ_OK ? json_array() : NULL;
+    for (size_t i = 0; jobs && i < n; i++)
+        if (!state || !strcmp(state, cz_job_status_state(&v[i])))
+            json_array_append_new(jobs, cz_job_status_json(&v[i]));
+    free(v);
+    reply_json(resp, 200, jobs ? json_pack("{s:o}", "jobs", jobs) : NULL);
 }
 
 static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp)
@@ -248,7 +316,6 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
     bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD"), post = !strcmp(m, "POST");
     bool del = !strcmp(m, "DELETE");
     const char *allowed = NULL;
-    json_t *o;
 
     if (!strcmp(p, "/metrics")) {
         if (!get) {
@@ -271,7 +338,7 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
             allowed = "GET";
             goto method;
         }
-        reply_json(resp, 200, cz_server_status(s));
+        reply_json(resp, 200, cz_server_status_json(s));
         return;
     }
     if (!strcmp(p, "/v1/params/preload") || !strcmp(p, "/v1/params/evict")) {
@@ -284,16 +351,7 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
     }
     if (!strcmp(p, "/v1/proofs") || !strcmp(p, "/v1/proofs/")) {
         if (post) {
-            if (!body_object(req, resp, &o))
-                return;
-            json_t *r = NULL;
-            bool existing = false;
-            int rc = cz_server_submit(s, ctx, o, &r, &existing);
-            json_decref(o);
-            if (rc == CZ_OK)
-                reply_json(resp, existing ? 200 : 201, r);
-            else
-                reply_rc(resp, rc, ctx, CZ_ERRMAP_REQUEST);
+            submit(s, ctx, req, resp);
             return;
         }
         if (get) {
@@ -309,7 +367,7 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
                              state);
                 return;
             }
-            reply_json(resp, 200, cz_server_list(s, state));
+            list(s, resp, state);
             return;
         }
         allowed = "GET, POST";
@@ -338,20 +396,18 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
             cz_api_error(resp, CZ_API_E_NOT_FOUND, "no route %.64s", p);
             return;
         }
-        json_t *r = NULL;
-        int rc;
-        if (get)
-            rc = cz_server_job(s, ctx, jid, &r);
-        else if (del)
-            rc = cz_server_cancel(s, ctx, jid, &r);
-        else {
+        if (!get && !del) {
             allowed = "GET, DELETE";
             goto method;
         }
+        cz_job_status_t *st = calloc(1, sizeof *st);
+        int rc = !st ? cz_fail(ctx, CZ_ENOMEM, "status")
+               : get ? cz_server_job(s, ctx, jid, st) : cz_server_cancel(s, ctx, jid, NULL, st);
         if (rc == CZ_OK)
-            reply_json(resp, 200, r);
+            reply_status(resp, 200, st);
         else
             reply_rc(resp, rc, ctx, CZ_ERRMAP_REQUEST);
+        free(st);
         return;
     }
     cz_api_error(resp, CZ_API_E_NOT_FOUND, "no route %.64s (see docs/API.md)", p);

@@ -38,6 +38,10 @@ typedef struct cz_api_req {
     const char *content_type;     /* NULL when absent */
     const char *body;             /* NULL when none */
     size_t body_len;
+    /* The transport lets the handler rewrite |body| in place (http.c, fuzz_api): a
+     * submit's "input" string is then decoded out of the body into its own buffer
+     * (daemon/jsonio.h cz_json_lift_input) instead of through jansson's two copies. */
+    bool body_writable;
     bool body_too_large;          /* the transport dropped a body over daemon.max_body */
     /* Called (when set) once the body has been parsed, before the request is
      * acted on: the transport may free |body| then (a large body's buffer

@@ -251,15 +251,18 @@ void cz__retry_results(cz_server_t *s, double *next)
     }
 }
 
-json_t *cz__pending_json(const djob_t *j)
+bool cz__pending_status(const djob_t *j, cz_result_write_t *out)
 {
     const struct dj_pending *p = j->pending;
+    memset(out, 0, sizeof *out);
     if (!p)
-        return NULL;
+        return false;
     double in = p->next_try - cz_mono_s();
-    return json_pack("{s:i,s:s,s:s,s:f}", "attempts", (int)p->attempts, "error",
-                     cz_err_name(p->last_rc), "message", p->last_error, "retry_in_s",
-                     in > 0 ? in : 0.0);
+    out->attempts = p->attempts;
+    out->error = p->last_rc;
+    snprintf(out->message, sizeof out->message, "%s", p->last_error);
+    out->retry_in_s = in > 0 ? in : 0.0;
+    return true;
 }
 
 void cz__pending_free(djob_t *j)

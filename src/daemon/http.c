@@ -271,7 +271,8 @@ static void *worker_main(void *arg)
     struct MHD_Connection *c = cn->c;
     cz_api_req_t req = { .method = cn->method, .path = cn->url, .arg = get_arg, .arg_cls = c,
                          .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type"),
-                         .body = cn->body, .body_len = cn->len, .body_too_large = cn->too_large,
+                         .body = cn->body, .body_len = cn->len, .body_writable = true,
+                         .body_too_large = cn->too_large,
                          .body_parsed = free_body, .body_cls = cn };
     cz_api_handle(h->server, &req, &cn->resp);
     cn->answered = true;

@@ -40,12 +40,17 @@
 
 /*
  * What a request body costs while it is handled, in multiples of its
- * size, as daemon.body_budget counts it: the buffer, then jansson's parse
- * (its string buffer grows by doubling next to the parsed document), then
- * the job's copies of the input. Measured 2026-12-05: a 60 MiB body that
- * is one JSON string peaked at 276 MiB above the idle daemon (4.6x) once
- * the buffer is freed after the parse; issue 36 reported 3.3x for another
- * shape. Bodies made of many small JSON values (number arrays) cost more.
+ * size, as daemon.body_budget counts it: the buffer, the input decoded
+ * out of it (daemon/lift.c; the buffer is freed after the parse), the
+ * kind's parse of the input, and the journal's JSON text of the request
+ * while ID.job is written. Measured 2026-12-05, before the input was
+ * lifted out of jansson's parse: a 60 MiB body that is one JSON string
+ * peaked at 276 MiB above the idle daemon (4.6x); issue 36 reported 3.3x
+ * for another shape. 2026-12-06 at ef08f37 (lifted): a 60 MiB porep-c2
+ * body of one string that is not a C1 peaked at 127 MiB above idle (2.1x:
+ * body, lifted input, the kind's refused parse); a C1 that parses adds the
+ * parsed C1, so the factor stays. Bodies made of many small JSON values
+ * (number arrays) cost more.
  */
 #define CZ_HTTP_BODY_COST 5
 

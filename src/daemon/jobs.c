@@ -3,11 +3,13 @@
  * handed to the prover, journaled), wait for them, hand out results,
  * cancel, params preload/evict (see daemon/server.h).
  *
- * The daemon checks what belongs to HTTP and the journal (the common
- * fields, request_id, input_path, priority names); the kind's fields, the
- * input, the partition count and the params name are the prover's to
- * check (cz_prover_submit), so every door refuses a bad request with the
- * same message.
+ * The daemon checks what belongs to it (the kind is named, priority,
+ * request_id, input_path; the doors have checked their encodings:
+ * daemon/jsonio.c the JSON's); the kind's fields, the input, the
+ * partition count and the params name are the prover's to check
+ * (cz_prover_submit), so every door refuses a bad request with the same
+ * message. The input is borrowed from the door and handed to the prover
+ * as is (daemon/server.h, THE INPUT'S COPIES).
  *
  * No lock is held while the prover prepares a job (a 32GiB C1 is parsed
  * and, the first time, its partition shape synthesized: seconds), so
@@ -30,7 +32,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/blake2b.h"
 #include "core/clock.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
 
 #define MAX_INPUT_FILE (256u << 20)
@@ -39,21 +43,19 @@
 
 /*
  * A request_id is an opaque key, compared byte for byte: any UTF-8 text
- * (jansson has checked that) of 1..CZ_REQUEST_ID_MAX bytes without NUL.
- * Curio forms its ids with fmt.Sprintf, and some hold blanks and brackets
- * (its WindowPoSt id prints randomness[:8] with %d: "wdpost-1000-0-[12 34
- * ...]"), so no character set is imposed. Nothing is derived from it: the
- * journal names files by the job id, logs quote it (cz_log_q).
+ * (the door has checked that: jansson, protobuf-c's string) of
+ * 1..CZ_REQUEST_ID_MAX bytes without NUL. Curio forms its ids with
+ * fmt.Sprintf, and some hold blanks and brackets (its WindowPoSt id prints
+ * randomness[:8] with %d: "wdpost-1000-0-[12 34 ...]"), so no character
+ * set is imposed. Nothing is derived from it: the journal names files by
+ * the job id, logs quote it (cz_log_q).
  */
-static int check_request_id(cz_ctx_t *ctx, const json_t *rid)
+static int check_request_id(cz_ctx_t *ctx, const char *rid, size_t n)
 {
-    if (!json_is_string(rid))
-        return cz_fail(ctx, CZ_EINVAL, "request_id: must be a string");
-    size_t n = json_string_length(rid);
     if (n == 0 || n > CZ_REQUEST_ID_MAX)
         return cz_fail(ctx, CZ_EINVAL, "request_id: %zu bytes; it must be 1..%d bytes of UTF-8 "
                        "text", n, CZ_REQUEST_ID_MAX);
-    if (memchr(json_string_value(rid), 0, n))
+    if (memchr(rid, 0, n))
         return cz_fail(ctx, CZ_EINVAL, "request_id: holds a NUL character");
     return CZ_OK;
 }
@@ -120,38 +122,7 @@ static int read_input_file(cz_server_t *s, cz_ctx_t *ctx, const char *path, char
     return CZ_OK;
 }
 
-static const char *const common_fields[] = { "kind", "params", "input", "input_path", "priority",
-                                             "request_id", NULL };
-
-static bool listed(const char *const *l, const char *k)
-{
-    for (; l && *l; l++)
-        if (!strcmp(*l, k))
-            return true;
-    return false;
-}
-
-static int parse_priority(cz_ctx_t *ctx, const json_t *v, int *out)
-{
-    static const char *const names[] = { "low", "normal", "high", "critical" };
-    *out = 2;
-    if (!v)
-        return CZ_OK;
-    if (json_is_string(v)) {
-        for (int i = 0; i < 4; i++)
-            if (!strcmp(json_string_value(v), names[i])) {
-                *out = i + 1;
-                return CZ_OK;
-            }
-    } else if (json_is_integer(v) && json_integer_value(v) >= 1 && json_integer_value(v) <= 4) {
-        *out = (int)json_integer_value(v);
-        return CZ_OK;
-    }
-    return cz_fail(ctx, CZ_EINVAL, "priority: must be 1..4 or \"low\", \"normal\", \"high\", \"critical\"");
-}
-
-/* Every kind's name, ", "-separated (the prover's table, cuzk.h). */
-static const char *kind_names(const cz_server_t *s, char *buf, size_t cap)
+const char *cz_server_kind_names(const cz_server_t *s, char *buf, size_t cap)
 {
     size_t at = 0;
     buf[0] = '\0';
@@ -161,46 +132,62 @@ static const char *kind_names(const cz_server_t *s, char *buf, size_t cap)
     return buf;
 }
 
-/* The kind's fields of |req| (every key but the common ones) as a JSON object text. */
-static char *kind_fields(const json_t *req)
+/* The daemon's own checks of |req|, in the order the HTTP API has always answered them. */
+static int check_request(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req)
 {
-    json_t *fields = json_object();
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)req, key, val)
-        if (fields && !listed(common_fields, key))
-            json_object_set(fields, key, val);
-    char *text = fields ? json_dumps(fields, JSON_COMPACT) : NULL;
-    json_decref(fields);
-    return text;
+    char known[256];
+    if (!req->kind)
+        return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
+                       cz_server_kind_names(s, known, sizeof known));
+    if (req->priority < 0 || req->priority > 4)
+        return cz_fail(ctx, CZ_EINVAL, "priority: must be 1..4 or \"low\", \"normal\", \"high\", "
+                                       "\"critical\"");
+    int rc = req->request_id ? check_request_id(ctx, req->request_id, req->request_id_len) : CZ_OK;
+    if (rc == CZ_OK && req->input && req->input_path)
+        rc = cz_fail(ctx, CZ_EINVAL, "input and input_path: give one, not both");
+    return rc;
 }
 
-/* The input bytes of |req|: the file of input_path, the string of input, or the JSON
- * text of another input value; NULL, 0 when there is none. */
-static int request_input(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, char **text, size_t *len)
+static char *dup_or_null(const char *t)
 {
-    const json_t *input = json_object_get(req, "input");
-    const json_t *ipath = json_object_get(req, "input_path");
-    *text = NULL;
-    *len = 0;
-    if (input && ipath)
-        return cz_fail(ctx, CZ_EINVAL, "input and input_path: give one, not both");
-    if (ipath && !json_is_string(ipath))
-        return cz_fail(ctx, CZ_EINVAL, "input_path: must be a string");
-    if (ipath)
-        return read_input_file(s, ctx, json_string_value(ipath), text, len);
-    if (json_is_string(input) && memchr(json_string_value(input), 0, json_string_length(input)))
-        return cz_fail(ctx, CZ_EINVAL, "input: holds a NUL character");
-    if (json_is_string(input))
-        *text = strdup(json_string_value(input));
-    else if (input)
-        *text = json_dumps(input, JSON_COMPACT | JSON_ENCODE_ANY);
-    else
-        return CZ_OK;
-    if (!*text)
-        return cz_fail(ctx, CZ_ENOMEM, "input");
-    *len = strlen(*text);
-    return CZ_OK;
+    return t ? strdup(t) : NULL;
+}
+
+int cz__djob_request(djob_t *j, const cz_submit_req_t *req)
+{
+    snprintf(j->kind, sizeof j->kind, "%s", req->kind ? req->kind : "");
+    j->priority = req->priority ? req->priority : 2;
+    free(j->params);
+    free(j->fields);
+    free(j->input_path);
+    j->params = dup_or_null(req->params);
+    j->fields = dup_or_null(req->fields);
+    j->input_path = dup_or_null(req->input_path);
+    j->has_input = req->input != NULL;
+    j->input_len = req->input_len;
+    memset(j->input_digest, 0, sizeof j->input_digest);
+    if (req->input && req->request_id)   /* only a request_id's dedupe compares inputs */
+        cz_blake2b(j->input_digest, sizeof j->input_digest, req->input, req->input_len);
+    j->has_request = true;
+    return (req->params && !j->params) || (req->fields && !j->fields) ||
+                   (req->input_path && !j->input_path)
+               ? CZ_ENOMEM
+               : CZ_OK;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether |a| and |b| were made from the same request (cz__djob_request of each). */
+static bool same_request(const djob_t *a, const djob_t *b)
+{
+    return a->has_request && b->has_request && !strcmp(a->kind, b->kind) &&
+           a->priority == b->priority && same_text(a->params, b->params) &&
+           same_text(a->fields, b->fields) && same_text(a->input_path, b->input_path) &&
+           a->has_input == b->has_input && a->input_len == b->input_len &&
+           !memcmp(a->input_digest, b->input_digest, sizeof a->input_digest);
 }
 
 /* ---- into the prover ------------------------------------------------------------------- */
@@ -224,55 +211,42 @@ static void job_ended(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t st
     cz_mutex_unlock(&s->mu);
 }
 
-int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
+int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req, djob_t *j)
 {
-    char known[256];
-    if (!json_is_object(req))
-        return cz_fail(ctx, CZ_EINVAL, "body: must be a JSON object");
-    const char *kname = json_string_value(json_object_get(req, "kind"));
-    if (!kname)
-        return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
-                       kind_names(s, known, sizeof known));
-    snprintf(j->kind, sizeof j->kind, "%s", kname);
-    int rc = parse_priority(ctx, json_object_get(req, "priority"), &j->priority);
-    if (rc)
+    int rc = check_request(s, ctx, req);
+    if (rc != CZ_OK)
         return rc;
-    const json_t *rid = json_object_get(req, "request_id");
-    if (rid && (rc = check_request_id(ctx, rid)) != CZ_OK)
+    char *file = NULL;
+    const void *input = req->input;   /* borrowed: handed to the prover as is */
+    size_t input_len = req->input_len;
+    if (req->input_path && (rc = read_input_file(s, ctx, req->input_path, &file, &input_len)) != CZ_OK)
         return rc;
-    const json_t *params = json_object_get(req, "params");
-    if (params && !json_is_string(params))
-        return cz_fail(ctx, CZ_EINVAL, "params: must be a string (a name in params.dir or a path)");
-    char *ftext = kind_fields(req), *text = NULL;
-    size_t tlen = 0;
-    rc = ftext ? request_input(s, ctx, req, &text, &tlen) : cz_fail(ctx, CZ_ENOMEM, "fields");
-    if (rc == CZ_OK) {
-        cz_job_request_t r;
-        cz_job_request_init(&r, kname, text, tlen);
-        r.fields = ftext;
-        r.params = params ? json_string_value(params) : NULL;
-        r.priority = j->priority;
-        r.on_done = job_ended;
-        r.user = j;
-        cz_error_t err;
-        uint64_t pid = 0;
-        if ((rc = cz_prover_submit(s->prover, &r, &pid, &err)) != CZ_OK) {
-            /* the kind's fields are top-level keys of the HTTP request: drop the
-             * library's "fields." from the key its message names */
-            const char *m = err.message;
-            cz_fail(ctx, rc, "%s", !strncmp(m, "fields.", 7) ? m + 7 : m);
-        } else {
-            cz_job_info_t info;
-            cz_prover_status(s->prover, pid, &info, NULL);
-            snprintf(j->summary, sizeof j->summary, "%s", info.summary);
-            cz_mutex_lock(&s->mu);
-            j->pid = pid;
-            j->partitions = info.partitions;
-            cz_mutex_unlock(&s->mu);
-        }
+    if (file)
+        input = file;
+    cz_job_request_t r;
+    cz_job_request_init(&r, req->kind, input, input_len);
+    r.fields = req->fields;
+    r.params = req->params;
+    r.priority = req->priority ? req->priority : 2;
+    r.on_done = job_ended;
+    r.user = j;
+    cz_error_t err;
+    uint64_t pid = 0;
+    if ((rc = cz_prover_submit(s->prover, &r, &pid, &err)) != CZ_OK) {
+        /* the kind's fields are top-level keys of the HTTP request: drop the
+         * library's "fields." from the key its message names */
+        const char *m = err.message;
+        cz_fail(ctx, rc, "%s", !strncmp(m, "fields.", 7) ? m + 7 : m);
+    } else {
+        cz_job_info_t info;
+        cz_prover_status(s->prover, pid, &info, NULL);
+        snprintf(j->summary, sizeof j->summary, "%s", info.summary);
+        cz_mutex_lock(&s->mu);
+        j->pid = pid;
+        j->partitions = info.partitions;
+        cz_mutex_unlock(&s->mu);
     }
-    free(text);
-    free(ftext);
+    free(file);
     return rc;
 }
 
@@ -347,9 +321,10 @@ static void forget_free(cz_server_t *s, djob_t *j)
  * none or a retry supersedes it: a retry of a request that ended without
  * its proof, or of another request under the same id, proves anew (never
  * under a waiter); *superseded is then the job to forget (unlinked here).
- * A retry passes a lost job's tombstone by (it stays).
+ * A retry passes a lost job's tombstone by (it stays). |mine|: the new
+ * request's identity (cz__djob_request).
  */
-static djob_t *earlier(cz_server_t *s, const char *rid, const json_t *req, bool retry,
+static djob_t *earlier(cz_server_t *s, const char *rid, const djob_t *mine, bool retry,
                        djob_t **superseded)
 {
     CZ_ASSERT(cz_mutex_held(&s->mu));
@@ -358,7 +333,7 @@ static djob_t *earlier(cz_server_t *s, const char *rid, const json_t *req, bool 
         if (!strcmp(o->request_id, rid) && !(retry && o->state == DJ_LOST))
             old = o;
     if (old && retry && DJ_ENDED(old->state) && old->waiters == 0 &&
-        (old->state != DJ_DONE || !json_equal(old->request, (json_t *)req))) {
+        (old->state != DJ_DONE || !same_request(old, mine))) {
         unlink_job(s, old);
         *superseded = old;
         return NULL;
@@ -366,14 +341,19 @@ static djob_t *earlier(cz_server_t *s, const char *rid, const json_t *req, bool 
     return old;
 }
 
-/* Prepare (in the prover) and journal job |j| of |req|; s->mu NOT held. */
-static int accept(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
+/* Prepare (in the prover) and journal job |j| of |req|; s->mu NOT held. The journal
+ * writes the input after the prover has parsed it (the borrowed bytes, never copied
+ * before). */
+static int accept(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req, djob_t *j)
 {
-    int rc = j->request ? cz__submit_to_prover(s, ctx, req, j) : cz_fail(ctx, CZ_ENOMEM, "request");
+    int rc = cz__submit_to_prover(s, ctx, req, j);
+    json_t *request = NULL;
+    if (rc == CZ_OK)
+        rc = cz_submit_to_json(ctx, req, &request);
     if (rc == CZ_OK) {
-        json_t *doc = json_pack("{s:s,s:s,s:I,s:I,s:O}", "id", j->id, "request_id", j->request_id,
+        json_t *doc = json_pack("{s:s,s:s,s:I,s:I,s:o}", "id", j->id, "request_id", j->request_id,
                                 "created", (json_int_t)j->created, "seq", (json_int_t)j->seq,
-                                "request", j->request);
+                                "request", request);
         rc = doc ? cz_journal_put(s->journal, ctx, j->id, "job", doc)
                  : cz_fail(ctx, CZ_ENOMEM, "journal document");
         json_decref(doc);
@@ -383,29 +363,38 @@ static int accept(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j)
     return rc;
 }
 
-static int submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, json_t **resp,
-                  bool *existing)
+int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req,
+                     cz_submit_out_t *out)
 {
-    *resp = NULL;
-    *existing = false;
-    const char *rid = json_is_object(req) ? json_string_value(json_object_get(req, "request_id")) : NULL;
+    memset(out, 0, sizeof *out);
+    int rc = req->request_id ? check_request_id(ctx, req->request_id, req->request_id_len) : CZ_OK;
+    djob_t *j = rc == CZ_OK ? calloc(1, sizeof *j) : NULL;
+    if (rc == CZ_OK && (!j || cz__djob_request(j, req) != CZ_OK))
+        rc = cz_fail(ctx, CZ_ENOMEM, "job");
+    if (rc != CZ_OK) {
+        cz__djob_free(j);
+        return rc;
+    }
+    j->server = s;
+    if (req->request_id)
+        memcpy(j->request_id, req->request_id, req->request_id_len);   /* checked: fits */
+    const char *rid = req->request_id ? j->request_id : NULL;
     cz_claim_t claim = { .request_id = rid };
     djob_t *superseded = NULL;
     uint64_t seq = 0;
     cz_mutex_lock(&s->mu);
     while (rid && claimed(s, rid, NULL))
         cz_cond_wait(&s->changed, &s->mu);   /* the first submit's outcome decides */
-    djob_t *old = earlier(s, rid, req, retry, &superseded);
-    int rc = CZ_OK;
+    djob_t *old = earlier(s, rid, j, req->retry, &superseded);
     if (old) {
-        rc = json_equal(old->request, (json_t *)req)
+        rc = same_request(old, j)
                  ? CZ_OK
                  : cz_fail(ctx, CZ_EBUSY, "request_id: '%s' was used for a different request (job %s)",
                            rid, old->id);
         if (rc == CZ_OK) {
-            *resp = json_pack("{s:s,s:s,s:b}", "id", old->id, "state", cz__live(s, old, NULL, NULL),
-                              "existing", 1);
-            *existing = true;
+            snprintf(out->id, sizeof out->id, "%s", old->id);
+            out->state = cz__live(s, old, NULL, NULL);
+            out->existing = true;
         }
     } else if (s->stopping) {
         rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
@@ -420,28 +409,25 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, 
     cz_mutex_unlock(&s->mu);
     if (superseded)
         forget_free(s, superseded);
-    if (old || rc != CZ_OK)
+    if (old || rc != CZ_OK) {
+        cz__djob_free(j);
         return rc;
-
-    djob_t *j = calloc(1, sizeof *j);
-    if (j) {
-        j->server = s;
-        snprintf(j->id, sizeof j->id, "%s", claim.id);
-        snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
-        j->request = json_deep_copy(req);
-        j->seq = seq;
-        j->created = time(NULL);
-        j->t_accept = cz_mono_s();
-        j->state = DJ_LIVE;
     }
-    rc = j ? accept(s, ctx, req, j) : cz_fail(ctx, CZ_ENOMEM, "job");
+
+    snprintf(j->id, sizeof j->id, "%s", claim.id);
+    j->seq = seq;
+    j->created = time(NULL);
+    j->t_accept = cz_mono_s();
+    j->state = DJ_LIVE;
+    rc = accept(s, ctx, req, j);
     cz_mutex_lock(&s->mu);
     if (rc == CZ_OK) {
         j->next = s->jobs;
         s->jobs = j;
         s->jobs_accepted++;
         pthread_cond_broadcast(&s->work);   /* it may have ended in the prover already */
-        *resp = json_pack("{s:s,s:s,s:b}", "id", j->id, "state", "queued", "existing", 0);
+        snprintf(out->id, sizeof out->id, "%s", j->id);
+        out->state = CZ_JOB_QUEUED;
     }
     unclaim(s, &claim);   /* after the job is listed: a waiting submit finds it */
     cz_mutex_unlock(&s->mu);
@@ -452,18 +438,6 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, 
     CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d summary=%s", j->id,
             j->kind, j->partitions, j->priority, *j->summary ? j->summary : "-");
     return CZ_OK;
-}
-
-int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
-                     bool *existing)
-{
-    return submit(s, ctx, req, false, resp, existing);
-}
-
-int cz_server_submit_retry(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, json_t **resp,
-                           bool *existing)
-{
-    return submit(s, ctx, req, true, resp, existing);
 }
 
 /* ---- waiting, results, cancel ---------------------------------------------------------------- */
@@ -548,38 +522,37 @@ int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout
     return rc;
 }
 
-int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **proof,
-                     size_t *len, json_t **public_inputs)
+int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, cz_job_result_t *out,
+                     cz_job_status_t *why)
 {
-    *proof = NULL;
-    *len = 0;
-    *public_inputs = NULL;
+    memset(out, 0, sizeof *out);
     cz_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     int rc = CZ_OK;
     bool mark = false;
+    if (j && why)
+        cz__job_status(s, j, why);
     if (!j) {
         rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
     } else if (!DJ_ENDED(j->state)) {
-        json_t *st = cz__job_json(s, j);
-        json_t *pr = json_object_get(st, "progress");
-        rc = cz_fail(ctx, CZ_EBUSY, "job %s is %s (%lld/%zu partitions)", id,
-                     json_string_value(json_object_get(st, "stage")),
-                     (long long)json_integer_value(json_object_get(pr, "partitions_done")),
-                     j->partitions);
-        json_decref(st);
+        cz_job_status_t st;
+        cz__job_status(s, j, &st);
+        rc = cz_fail(ctx, CZ_EBUSY, "job %s is %s (%zu/%zu partitions)", id,
+                     cz_job_status_stage(&st), st.partitions_done, j->partitions);
     } else if (j->state == DJ_CANCELED) {
         rc = cz_fail(ctx, CZ_ECANCELED, "job %s was canceled: %s", id, j->message);
     } else if (j->state == DJ_FAILED) {
         rc = cz_fail(ctx, j->error ? j->error : CZ_EINTERNAL, "job %s failed: %s", id, j->message);
     } else if (j->state == DJ_LOST) {
         rc = cz_fail(ctx, j->error, "job %s was lost: %s", id, j->message);
-    } else if (!(*proof = malloc(j->proof_len))) {
+    } else if (!(out->proof = malloc(j->proof_len)) ||
+               cz_public_inputs_from_json(j->public_inputs, &out->inputs, &out->per_partition,
+                                          &out->partitions) != CZ_OK) {
+        cz_job_result_free(out);
         rc = cz_fail(ctx, CZ_ENOMEM, "proof");
     } else {
-        memcpy(*proof, j->proof, j->proof_len);
-        *len = j->proof_len;
-        *public_inputs = json_incref(j->public_inputs);
+        memcpy(out->proof, j->proof, j->proof_len);
+        out->proof_len = j->proof_len;
         mark = !j->fetched;
         if (mark)
             j->fetched = time(NULL);
@@ -590,12 +563,23 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, uint8_t **pr
     return rc;
 }
 
-int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
+void cz_job_result_free(cz_job_result_t *r)
 {
-    *out = NULL;
+    if (!r)
+        return;
+    free(r->proof);
+    free(r->inputs);
+    memset(r, 0, sizeof *r);
+}
+
+int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, cz_job_status_t *before,
+                     cz_job_status_t *after)
+{
     cz_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
     uint64_t pid = j && j->state == DJ_LIVE ? j->pid : 0;
+    if (j && before)
+        cz__job_status(s, j, before);
     cz_mutex_unlock(&s->mu);
     if (!j)
         return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
@@ -606,33 +590,24 @@ int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out
     }
     cz_mutex_lock(&s->mu);
     j = cz__find(s, id);
-    *out = j ? cz__job_json(s, j) : NULL;
+    if (j && after)
+        cz__job_status(s, j, after);
     cz_mutex_unlock(&s->mu);
-    return *out ? CZ_OK : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
+    return j ? CZ_OK : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found", id);
 }
 
 /* ---- params ----------------------------------------------------------------------------- */
 
-int cz_server_preload(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out)
+int cz_server_preload(cz_server_t *s, cz_ctx_t *ctx, const char *name, cz_params_item_t *out)
 {
-    *out = NULL;
-    cz_params_item_t it;
     cz_error_t err;
-    int rc = cz_prover_params_preload(s->prover, name, &it, &err);
-    if (rc)
-        return cz_fail(ctx, rc, "%s", err.message);
-    *out = json_pack("{s:s,s:I,s:f}", "path", it.path, "bytes", (json_int_t)it.bytes, "load_ms",
-                     it.load_ms);
-    return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "reply");
+    int rc = cz_prover_params_preload(s->prover, name, out, &err);
+    return rc ? cz_fail(ctx, rc, "%s", err.message) : CZ_OK;
 }
 
-int cz_server_evict(cz_server_t *s, cz_ctx_t *ctx, const char *name, json_t **out)
+int cz_server_evict(cz_server_t *s, cz_ctx_t *ctx, const char *name)
 {
-    *out = NULL;
     cz_error_t err;
     int rc = cz_prover_params_evict(s->prover, name, &err);
-    if (rc)
-        return cz_fail(ctx, rc, "%s", err.message);
-    *out = json_pack("{s:s,s:b}", "params", name, "evicted", 1);
-    return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "reply");
+    return rc ? cz_fail(ctx, rc, "%s", err.message) : CZ_OK;
 }

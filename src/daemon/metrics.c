@@ -23,16 +23,18 @@
 #include "daemon/server_int.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
+#include "daemon/jsonio.h"
 
 /* The job states a client sees, in the order of cuzk_jobs{state}. */
 static const char *const STATES[] = { "queued", "running", "done", "failed", "canceled", "lost" };
 #define NSTATES (sizeof STATES / sizeof *STATES)
 
-/* cuzk_jobs_active's states and cuzk_jobs_ended_total's outcomes. */
+/* cuzk_jobs_active's states (queued, running) and cuzk_jobs_ended_total's outcomes. */
 static const char *const ACTIVE[] = { "queued", "running" };
 static const char *const ENDED[] = { "done", "failed", "canceled" };
 #define NPRIO 4   /* priorities 1..4 */
@@ -49,17 +51,29 @@ typedef struct {
     cz_prover_stats_t ps;
 } snap_t;
 
+/* The STATES slot of a live state (cz__live) and whether the job is lost. */
+static size_t state_slot(cz_job_state_t st, bool lost)
+{
+    switch (st) {
+    case CZ_JOB_QUEUED: return 0;
+    case CZ_JOB_RUNNING: case CZ_JOB_VERIFYING: return 1;
+    case CZ_JOB_DONE: return 2;
+    case CZ_JOB_CANCELED: return 4;
+    case CZ_JOB_FAILED: break;
+    }
+    return lost ? 5 : 3;
+}
+
 static void snapshot(cz_server_t *s, snap_t *o)
 {
     memset(o, 0, sizeof *o);
     cz_mutex_lock(&s->mu);
     for (djob_t *j = s->jobs; j; j = j->next) {
-        const char *st = cz__live(s, j, NULL, NULL);
-        for (size_t k = 0; k < NSTATES; k++)
-            o->by_state[k] += !strcmp(st, STATES[k]);
+        cz_job_state_t st = cz__live(s, j, NULL, NULL);
+        o->by_state[state_slot(st, j->state == DJ_LOST)]++;
         int pr = j->priority >= 1 && j->priority <= NPRIO ? j->priority - 1 : NPRIO - 1;
-        for (size_t k = 0; k < 2; k++)
-            o->active[cz__kind_slot(s, j->kind)][pr][k] += !strcmp(st, ACTIVE[k]);
+        if (st == CZ_JOB_QUEUED || st == CZ_JOB_RUNNING)
+            o->active[cz__kind_slot(s, j->kind)][pr][st == CZ_JOB_RUNNING]++;
     }
     memcpy(o->ended, s->ended, sizeof o->ended);
     o->accepted = s->jobs_accepted;
@@ -106,7 +120,32 @@ void cz_server_count_http(cz_server_t *s, int status)
 
 #define MAX_LISTED 32
 
-json_t *cz_server_status(cz_server_t *s)
+void cz_server_counts(cz_server_t *s, cz_server_counts_t *out)
+{
+    snap_t sn;
+    snapshot(s, &sn);
+    memset(out, 0, sizeof *out);
+    out->uptime_s = sn.uptime_s;
+    out->stopping = sn.stopping;
+    out->jobs[CZ_JOB_QUEUED] = sn.by_state[0];
+    out->jobs[CZ_JOB_RUNNING] = sn.by_state[1];
+    out->jobs[CZ_JOB_DONE] = sn.by_state[2];
+    out->jobs[CZ_JOB_FAILED] = sn.by_state[3];
+    out->jobs[CZ_JOB_CANCELED] = sn.by_state[4];
+    out->jobs_lost = sn.by_state[5];
+    out->devices = ndevices(&sn);
+    snprintf(out->backend, sizeof out->backend, "%s", sn.pi.backend);
+    out->memory_budget = sn.ps.budget_total;
+    out->memory_reserved = sn.ps.budget_reserved;
+}
+
+size_t cz_server_params(cz_server_t *s, cz_params_item_t *items, size_t cap)
+{
+    size_t n = cz_prover_params_list(s->prover, items, cap);
+    return n < cap ? n : cap;
+}
+
+json_t *cz_server_status_json(cz_server_t *s)
 {
     snap_t sn;
     snapshot(s, &sn);
@@ -124,7 +163,7 @@ json_t *cz_server_status(cz_server_t *s)
     }
     json_t *entries = json_array();
     cz_params_item_t *items = malloc(MAX_LISTED * sizeof *items);
-    size_t n = items ? cz_prover_params_list(s->prover, items, MAX_LISTED) : 0;
+    size_t n = items ? cz_server_params(s, items, MAX_LISTED) : 0;
     for (size_t i = 0; entries && i < n && i < MAX_LISTED; i++)
         json_array_append_new(entries, json_pack("{s:s,s:I,s:I,s:b,s:f,s:I}", "path", items[i].path,
                                                  "bytes", (json_int_t)items[i].bytes, "users",

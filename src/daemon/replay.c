@@ -16,12 +16,19 @@
 
 #include "core/clock.h"
 #include "core/hex.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
 #include "groth16/proof.h"
 
+/* An unfinished job and its journaled request (a reference), to hand to the prover. */
+typedef struct {
+    djob_t *j;
+    json_t *request;
+} again_t;
+
 typedef struct {
     cz_server_t *s;
-    djob_t **again;               /* unfinished jobs, to hand to the prover after the scan */
+    again_t *again;               /* unfinished jobs, to hand to the prover after the scan */
     size_t n, cap;
     bool oom;
     cz_ctx_t *check;              /* for check_proof's decodes, one for the whole scan */
@@ -120,18 +127,19 @@ static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t f
     return j->state != DJ_DONE || !check_proof(ctx, j, result, why, cap);
 }
 
-/* Add unfinished job |j| to the jobs handed to the prover after the scan; false: no memory. */
-static bool again_add(replay_t *r, djob_t *j)
+/* Add unfinished job |j| of |request| to the jobs handed to the prover after the scan;
+ * false: no memory. */
+static bool again_add(replay_t *r, djob_t *j, json_t *request)
 {
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 16;
-        djob_t **g = realloc(r->again, cap * sizeof *g);
+        again_t *g = realloc(r->again, cap * sizeof *g);
         if (!g)
             return false;
         r->again = g;
         r->cap = cap;
     }
-    r->again[r->n++] = j;
+    r->again[r->n++] = (again_t){ j, json_incref(request) };
     return true;
 }
 
@@ -176,7 +184,14 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
     json_t *req = json_object_get(job, "request");
     const char *rid = json_string_value(json_object_get(job, "request_id"));
     snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
-    j->request = json_incref(req);
+    /* what tells the request apart, for a later submit of its request_id; a request
+     * that no longer parses is refused by requeue below (a finished one: no dedupe) */
+    cz_submit_json_t sj;
+    cz_ctx_clear(r->check);
+    if (cz_submit_from_json(r->check, r->s, req, &sj) == CZ_OK) {
+        r->oom |= cz__djob_request(j, &sj.req) != CZ_OK;
+        cz_submit_json_free(&sj);
+    }
     j->created = (time_t)json_integer_value(json_object_get(job, "created"));
     j->seq = (uint64_t)json_integer_value(json_object_get(job, "seq"));
     const char *kname = json_string_value(json_object_get(req, "kind"));
@@ -197,18 +212,14 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
         j->message[0] = '\0';
         j->finished = j->fetched = 0;
     }
-    if (!again_add(r, j)) {
+    if (!again_add(r, j, req)) {
         r->oom = true;
         cz__djob_free(j);
         return;
     }
     j->state = DJ_LIVE;
-    /* the priority the prover will order it by (unchecked: the re-submit checks it) */
-    const json_t *pv = json_object_get(req, "priority");
-    const char *pn = json_string_value(pv);
-    j->priority = json_is_integer(pv) ? (int)json_integer_value(pv)
-                : !pn ? 2 : !strcmp(pn, "low") ? 1 : !strcmp(pn, "high") ? 3
-                : !strcmp(pn, "critical") ? 4 : 2;
+    if (!j->priority)   /* the priority the prover will order it by (the re-submit checks it) */
+        j->priority = 2;
     list_job(r->s, j);
 }
 
@@ -238,20 +249,24 @@ static void replay_lost(void *arg, const char *id, const char *reason)
 /* Higher priority first, then the original submit order. */
 static int by_start_order(const void *a, const void *b)
 {
-    const djob_t *x = *(djob_t *const *)a, *y = *(djob_t *const *)b;
+    const djob_t *x = ((const again_t *)a)->j, *y = ((const again_t *)b)->j;
     if (x->priority != y->priority)
         return x->priority > y->priority ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Hand listed unfinished job |j| to the prover again; if it is refused now (its params
- * vanished meanwhile), its failure is journaled with the reason. */
-static void requeue(cz_server_t *s, djob_t *j)
+/* Hand listed unfinished job |j| of journaled |request| to the prover again; if it is
+ * refused now (its params vanished meanwhile), its failure is journaled with the reason. */
+static void requeue(cz_server_t *s, djob_t *j, const json_t *request)
 {
     cz_ctx_t *ctx = NULL;
+    cz_submit_json_t sj = { .fields = NULL };
     int rc = cz_ctx_new(&ctx, NULL, 1);
     if (rc == CZ_OK)
-        rc = cz__submit_to_prover(s, ctx, j->request, j);
+        rc = cz_submit_from_json(ctx, s, request, &sj);
+    if (rc == CZ_OK)
+        rc = cz__submit_to_prover(s, ctx, &sj.req, j);
+    cz_submit_json_free(&sj);
     if (rc == CZ_OK) {
         CZ_LOGI("job re-queued from the journal", "id=%s", j->id);
     } else {
@@ -279,11 +294,13 @@ int cz__replay(cz_server_t *s, cz_ctx_t *ctx)
         if (r.n)   /* qsort's base must not be NULL, even for 0 elements */
             qsort(r.again, r.n, sizeof *r.again, by_start_order);
         for (size_t i = 0; i < r.n; i++)
-            requeue(s, r.again[i]);
+            requeue(s, r.again[i].j, r.again[i].request);
         cz_mutex_lock(&s->mu);
         s->jobs_recovered += r.n;
         cz_mutex_unlock(&s->mu);
     }
+    for (size_t i = 0; i < r.n; i++)
+        json_decref(r.again[i].request);
     free(r.again);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "core/bytes.h"
 #include "core/clock.h"
 #include "core/hex.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
 #include "ff/fr.h"
 
@@ -42,7 +43,9 @@ void cz__djob_free(djob_t *j)
     if (!j)
         return;
     cz__pending_free(j);
-    json_decref(j->request);
+    free(j->params);
+    free(j->fields);
+    free(j->input_path);
     json_decref(j->public_inputs);
     free(j->proof);
     free(j);
@@ -50,29 +53,16 @@ void cz__djob_free(djob_t *j)
 
 /* ---- a job's end in the prover ------------------------------------------------ */
 
-/* Every partition's public inputs (Fr reprs) as 0x-hex strings, one array per partition. */
+/* Every partition's public inputs (Fr reprs, each checked canonical) as 0x-hex strings, one
+ * array per partition (daemon/jsonio.h: the journal's and the HTTP API's form). */
 static json_t *public_json(const uint8_t *in, size_t per, size_t parts)
 {
-    json_t *pub = json_array();
-    for (size_t p = 0; pub && p < parts; p++) {
-        json_t *blk = json_array();
-        for (size_t i = 0; blk && i < per; i++) {
-            cz_fr fr;
-            char h[67];
-            if (cz_fr_from_repr(&fr, in + 32 * (p * per + i)) != CZ_OK) {
-                json_decref(blk);
-                blk = NULL;
-                break;
-            }
-            cz_fr_to_hex(h, &fr);
-            json_array_append_new(blk, json_string(h));
-        }
-        if (!blk || json_array_append_new(pub, blk)) {
-            json_decref(pub);
+    for (size_t i = 0; i < per * parts; i++) {
+        cz_fr fr;
+        if (cz_fr_from_repr(&fr, in + 32 * i) != CZ_OK)
             return NULL;
-        }
     }
-    return pub;
+    return cz_public_inputs_json(in, per, parts);
 }
 
 /* The outcome of prover job j->pid, journaled and published; the prover forgets it.
@@ -321,12 +311,11 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
         cz_server_free(s);
         return rc;
     }
-    for (size_t i = 0; i < cfg->npreload; i++) {
-        json_t *r = NULL;
-        if (cz_server_preload(s, ctx, cfg->preload[i], &r) != CZ_OK)
+    cz_params_item_t *it = cfg->npreload ? malloc(sizeof *it) : NULL;
+    for (size_t i = 0; it && i < cfg->npreload; i++)
+        if (cz_server_preload(s, ctx, cfg->preload[i], it) != CZ_OK)
             CZ_LOGW("preload failed", "params=%s error=\"%s\"", cfg->preload[i], cz_ctx_message(ctx));
-        json_decref(r);
-    }
+    free(it);
     *out = s;
     return CZ_OK;
 }

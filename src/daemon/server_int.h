@@ -3,9 +3,11 @@
  * replay.c and metrics.c: the job record and the server struct.
  *
  * The proving is the library's (cuzk.h, a cz_prover_t): params, kinds,
- * engine. A djob is a prover job plus what only the daemon keeps — the
- * request as journaled, its request_id, the result while it is served, the
- * journal's bookkeeping and the waiters of the doors. The prover's
+ * engine. A djob is a prover job plus what only the daemon keeps — what
+ * tells its request from another (kind, params, priority, the kind's
+ * fields, the input's length and digest: not the input itself), its
+ * request_id, the result while it is served, the journal's bookkeeping and
+ * the waiters of the doors. The prover's
  * completion callback marks a job ended and wakes the finisher thread,
  * which journals the result before the job is reported ended: nothing
  * polls the prover.
@@ -22,6 +24,7 @@
 #ifndef CUZK_DAEMON_SERVER_INT_H
 #define CUZK_DAEMON_SERVER_INT_H
 
+#include <jansson.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -64,8 +67,14 @@ typedef struct djob {
     struct cz_server *server;             /* (const) */
     char id[CZ_JOB_ID_LEN + 1];           /* (const) */
     char request_id[CZ_REQUEST_ID_MAX + 1];   /* (const) "" = none; any UTF-8 (jobs.c) */
-    json_t *request;                      /* (const) as journaled; NULL for a lost job */
+    bool has_request;                     /* (const) false: lost, or its ID.job was torn */
     char kind[32];                        /* (const) the request's kind ("" lost) */
+    char *params;                         /* (const) as requested; NULL: the kind's default */
+    char *fields;                         /* (const) the kind's fields, canonical; NULL: none */
+    char *input_path;                     /* (const) the client file named; NULL: none */
+    bool has_input;                       /* (const) inline input bytes were given */
+    size_t input_len;                     /* (const) their length */
+    uint8_t input_digest[32];             /* (const) their BLAKE2b-256, with a request_id */
     char summary[128];                    /* (const) the kind's, from the prover */
     int priority;                         /* (const) 1..4 */
     uint64_t seq;                         /* (const) submit order */
@@ -119,26 +128,34 @@ struct cz_server {
 };
 
 /*
- * The live view of |j| (s->mu held): "queued" or "running" for a job in
- * the prover (running once it is in the proving queues, as a status
- * reader expects), else its recorded state's name; *info (may be NULL)
- * the prover's snapshot, *have whether there is one.
+ * The live state of |j| (s->mu held): QUEUED or RUNNING for a job in the
+ * prover (RUNNING once it is in the proving queues, as a status reader
+ * expects), else its recorded state (FAILED for a lost job: j->state says
+ * DJ_LOST); *info (may be NULL) the prover's snapshot, *have whether there
+ * is one.
  */
-const char *cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bool *have);
-/* Status object of |j| (s->mu held). */
-json_t *cz__job_json(cz_server_t *s, const djob_t *j);
+cz_job_state_t cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bool *have);
+/* The status of |j| into *out (s->mu held). */
+void cz__job_status(cz_server_t *s, const djob_t *j, cz_job_status_t *out);
 /* The listed job |id| (s->mu held), or NULL. */
 djob_t *cz__find(cz_server_t *s, const char *id);
+/* The journal's name of an ended state ("done", "failed", "canceled", "lost"). */
 const char *cz__state_name(dj_state_t st);
 void cz__djob_free(djob_t *j);
 
 /*
  * jobs.c: hand |j| to the prover for request |req| (the daemon's fields
- * checked here, the kind's by the prover): sets j->pid, kind, priority,
- * partitions, summary. s->mu NOT held. CZ_EINVAL / CZ_EFORMAT (the
- * request, named), CZ_ENOTFOUND (params or input file), ...
+ * checked here, the kind's by the prover; |req|'s input is handed on as
+ * is, never copied): sets j->pid, kind, priority, partitions, summary and
+ * what tells the request apart (params, fields, input length and digest).
+ * s->mu NOT held. CZ_EINVAL / CZ_EFORMAT (the request, named),
+ * CZ_ENOTFOUND (params or input file), ...
  */
-int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, djob_t *j);
+int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req, djob_t *j);
+/* jobs.c: set what tells |j|'s request from another (kind, priority, params, fields,
+ * input_path, the input's length and, with a request_id, its BLAKE2b-256); the input is
+ * only hashed. CZ_ENOMEM. */
+int cz__djob_request(djob_t *j, const cz_submit_req_t *req);
 /* jobs.c: take back a job the prover has but the daemon never published:
  * cancel it, wait for its callback, forget it (s->mu NOT held). */
 void cz__withdraw(cz_server_t *s, djob_t *j);
@@ -149,8 +166,9 @@ void cz__withdraw(cz_server_t *s, djob_t *j);
  * taken; |t| NULL: no timings but the total); a failed write keeps the
  * outcome and retries. cz__retry_results: the retries that are due (s->mu
  * held; dropped while writing); *next (may be NULL) the monotonic time of
- * the next one, unchanged when none. cz__pending_json: the status's
- * "result_write" object or NULL (s->mu held). cz__pending_free: drop a
+ * the next one, unchanged when none. cz__pending_status: whether an
+ * outcome waits for its retry, and *out what the status says of it
+ * (s->mu held). cz__pending_free: drop a
  * kept outcome at shutdown.
  */
 void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char *msg,
@@ -166,7 +184,7 @@ void cz__retry_results(cz_server_t *s, double *next);
 #define CZ_RESULT_DIGEST_BYTES 32
 int cz__result_digest(const uint8_t *proof, size_t len, const json_t *pub,
                       char out[2 * CZ_RESULT_DIGEST_BYTES + 1]);
-json_t *cz__pending_json(const djob_t *j);
+bool cz__pending_status(const djob_t *j, cz_result_write_t *out);
 void cz__pending_free(djob_t *j);
 
 /* replay.c: the journal at start-up: finished jobs served again, unfinished

@@ -1,11 +1,13 @@
 /*
  * daemon/status.c — what a job looks like to the doors: its state and
  * stage (the recorded state of an ended job, else the prover's live
- * snapshot), the status object of GET /v1/proofs/{id}, and the list
- * (docs/API.md, "status").
+ * snapshot) as the typed cz_job_status_t of daemon/server.h, and the list
+ * (docs/API.md, "status"; daemon/jsonio.c writes its JSON).
  */
 #include "daemon/server_int.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
@@ -38,99 +40,91 @@ static bool prover_ended(const cz_job_info_t *info)
     return info->state >= CZ_JOB_DONE;
 }
 
-const char *cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bool *have)
+cz_job_state_t cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bool *have)
 {
     cz_job_info_t mine = { 0 };
     info = info ? info : &mine;
     bool h = snapshot(s, j, info);
     if (have)
         *have = h;
-    if (j->state != DJ_LIVE)
-        return cz__state_name(j->state);
-    /* in the proving queues, or ended there with its result not yet journaled */
-    return h && (info->started || prover_ended(info)) ? "running" : "queued";
+    switch (j->state) {
+    case DJ_LIVE:   /* in the proving queues, or ended there with its result not yet journaled */
+        return h && (info->started || prover_ended(info)) ? CZ_JOB_RUNNING : CZ_JOB_QUEUED;
+    case DJ_FINISHING: return CZ_JOB_RUNNING;
+    case DJ_DONE: return CZ_JOB_DONE;
+    case DJ_CANCELED: return CZ_JOB_CANCELED;
+    case DJ_FAILED: case DJ_LOST: case DJ__COUNT: break;
+    }
+    return CZ_JOB_FAILED;
 }
 
-/* The status's "stage" of |j| given its snapshot (docs/API.md). */
-static const char *stage_name(const djob_t *j, const cz_job_info_t *info, bool have)
+/* The stage of |j| given its snapshot (docs/API.md). */
+static cz_job_stage_t stage_of(const djob_t *j, const cz_job_info_t *info, bool have)
 {
     if (j->state == DJ_FINISHING || (j->state == DJ_LIVE && have && prover_ended(info)))
-        return "writing_result";
+        return CZ_STAGE_WRITING_RESULT;
     if (j->state != DJ_LIVE)
-        return cz__state_name(j->state);
+        return CZ_STAGE_ENDED;
     if (!have || !info->started)
-        return have && info->loading_params ? "loading_params" : "waiting";
-    return info->state == CZ_JOB_VERIFYING ? "verifying"
-         : info->state == CZ_JOB_QUEUED ? "queued" : "proving";
+        return have && info->loading_params ? CZ_STAGE_LOADING_PARAMS : CZ_STAGE_WAITING;
+    return info->state == CZ_JOB_VERIFYING ? CZ_STAGE_VERIFYING
+         : info->state == CZ_JOB_QUEUED ? CZ_STAGE_QUEUED : CZ_STAGE_PROVING;
 }
 
-static json_t *stage_counts(const cz_job_info_t *info)
+const char *cz_job_status_state(const cz_job_status_t *st)
 {
-    json_t *o = json_object();
-    for (int k = 0; o && k < CZ_PART_NSTAGES; k++)
-        json_object_set_new(o, cz_part_stage_name((cz_part_stage_t)k),
-                            json_integer((json_int_t)info->in_stage[k]));
-    return o;
+    if (st->lost)
+        return "lost";
+    return st->state == CZ_JOB_VERIFYING ? "running" : cz_job_state_name(st->state);
 }
 
-static json_t *iso_time(time_t t)
+const char *cz_job_status_stage(const cz_job_status_t *st)
 {
-    struct tm tm;
-    char buf[32];
-    gmtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return json_string(buf);
+    static const char *const names[] = { "waiting", "loading_params", "queued", "proving",
+                                         "verifying", "writing_result" };
+    return st->stage < CZ_STAGE_ENDED ? names[st->stage] : cz_job_status_state(st);
 }
 
-json_t *cz__job_json(cz_server_t *s, const djob_t *j)
+bool cz_job_status_ended(const cz_job_status_t *st)
+{
+    return st->state >= CZ_JOB_DONE;
+}
+
+void cz__job_status(cz_server_t *s, const djob_t *j, cz_job_status_t *out)
 {
     CZ_ASSERT(cz_mutex_held(&s->mu));
     cz_job_info_t info;
     bool have = false;
-    const char *state = cz__live(s, j, &info, &have);
-    bool working = have && info.started && !prover_ended(&info);   /* in the proving queues */
-    cz_job_timings_t t = j->t;
-    size_t done = j->partitions_done;
+    memset(out, 0, sizeof *out);
+    out->state = cz__live(s, j, &info, &have);
+    out->lost = j->state == DJ_LOST;
+    out->stage = stage_of(j, &info, have);
+    out->working = have && info.started && !prover_ended(&info);   /* in the proving queues */
+    out->t = j->t;
+    out->partitions_done = j->partitions_done;
     if (have) {
-        t = info.t;
-        done = info.partitions_done;
+        out->t = info.t;
+        out->partitions_done = info.partitions_done;
+        out->prover_state = info.state;
+        memcpy(out->in_stage, info.in_stage, sizeof out->in_stage);
     }
     if (!DJ_ENDED(j->state))
-        t.total = (cz_mono_s() - j->t_accept) * 1e3;   /* accepted by this process -> now */
-    json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:I,s:I},s:{s:f,s:f,s:f,s:f,s:f},s:b}",
-                          "id", j->id, "kind", *j->kind ? j->kind : "?", "summary", j->summary,
-                          "priority", j->priority, "state", state,
-                          "stage", stage_name(j, &info, have), "progress",
-                          "partitions_done", (json_int_t)done,
-                          "partitions_total", (json_int_t)j->partitions, "timings",
-                          "queue_wait_ms", t.queue_wait, "params_load_ms", t.params_load,
-                          "synthesis_ms", t.synthesis, "device_ms", t.device, "total_ms", t.total,
-                          "recovered", j->recovered);
-    if (!o)
-        return NULL;
-    if (working) {
-        /* where the work is within a partition (only while in the proving queues) */
-        json_object_set_new(o, "partition_stage",
-                            json_string(cz_job_stage_label(info.state, info.in_stage)));
-        json_object_set_new(o, "partition_stages", stage_counts(&info));
-    }
-    if (*j->request_id)
-        json_object_set_new(o, "request_id", json_string(j->request_id));
-    const char *params = json_string_value(json_object_get(j->request, "params"));
-    if (params)
-        json_object_set_new(o, "params", json_string(params));
-    if (j->created)
-        json_object_set_new(o, "created", iso_time(j->created));
-    if (j->finished)
-        json_object_set_new(o, "finished", iso_time(j->finished));
+        out->t.total = (cz_mono_s() - j->t_accept) * 1e3;   /* accepted by this process -> now */
+    snprintf(out->id, sizeof out->id, "%s", j->id);
+    snprintf(out->kind, sizeof out->kind, "%s", *j->kind ? j->kind : "?");
+    snprintf(out->summary, sizeof out->summary, "%s", j->summary);
+    out->priority = j->priority;
+    out->partitions_total = j->partitions;
+    out->recovered = j->recovered;
+    snprintf(out->request_id, sizeof out->request_id, "%s", j->request_id);
+    snprintf(out->params, sizeof out->params, "%s", j->params ? j->params : "");
+    out->created = j->created;
+    out->finished = j->finished;
     if (j->state == DJ_FAILED || j->state == DJ_CANCELED || j->state == DJ_LOST) {
-        json_object_set_new(o, "error", json_string(cz_err_name(j->error)));
-        json_object_set_new(o, "message", json_string(j->message));
+        out->error = j->error;
+        snprintf(out->message, sizeof out->message, "%s", j->message);
     }
-    json_t *pending = cz__pending_json(j);
-    if (pending)
-        json_object_set_new(o, "result_write", pending);
-    return o;
+    out->result_write_pending = cz__pending_status(j, &out->result_write);
 }
 
 djob_t *cz__find(cz_server_t *s, const char *id)
@@ -142,24 +136,31 @@ djob_t *cz__find(cz_server_t *s, const char *id)
     return NULL;
 }
 
-int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, json_t **out)
+int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, cz_job_status_t *out)
 {
     cz_mutex_lock(&s->mu);
     djob_t *j = cz__find(s, id);
-    *out = j ? cz__job_json(s, j) : NULL;
+    if (j)
+        cz__job_status(s, j, out);
     cz_mutex_unlock(&s->mu);
-    if (!j)
-        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
-    return *out ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "status");
+    return j ? CZ_OK
+             : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
 }
 
-json_t *cz_server_list(cz_server_t *s, const char *state)
+int cz_server_list(cz_server_t *s, cz_job_status_t **out, size_t *n)
 {
-    json_t *arr = json_array();
+    *out = NULL;
+    *n = 0;
     cz_mutex_lock(&s->mu);
-    for (djob_t *j = s->jobs; arr && j; j = j->next)
-        if (!state || !strcmp(state, cz__live(s, j, NULL, NULL)))
-            json_array_append_new(arr, cz__job_json(s, j));
+    size_t count = 0;
+    for (djob_t *j = s->jobs; j; j = j->next)
+        count++;
+    cz_job_status_t *v = count ? malloc(count * sizeof *v) : NULL;
+    for (djob_t *j = s->jobs; v && j; j = j->next)
+        cz__job_status(s, j, &v[(*n)++]);
     cz_mutex_unlock(&s->mu);
-    return arr ? json_pack("{s:o}", "jobs", arr) : NULL;
+    if (count && !v)
+        return CZ_ENOMEM;
+    *out = v;
+    return CZ_OK;
 }

@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     body[blen] = '\0';
     cz_api_req_t req = { .method = line, .path = path, .arg = get_arg, .arg_cls = &q,
                          .content_type = "application/json", .body = blen ? body : NULL,
-                         .body_len = blen, .body_too_large = blen > 65536 };
+                         .body_len = blen, .body_writable = true, .body_too_large = blen > 65536 };
     cz_api_resp_t resp;
     cz_api_handle(server(), &req, &resp);
     if (resp.status < 200 || resp.status > 599)

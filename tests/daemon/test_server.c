@@ -21,10 +21,12 @@
 
 #include "circuits/registry.h"
 #include "core/clock.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
 #include "groth16/setup.h"
 #include "cz_test.h"
+#include "daemon_test.h"
 #include "cz_toy_params.h"
 
 static char dir[64];
@@ -58,22 +60,7 @@ static void make_dirs(void)
 static cz_server_t *new_server(cz_dconfig_t *cfg, const char *journal, const char *fault)
 {
     make_dirs();
-    char jd[160], pd[160];
-    snprintf(jd, sizeof jd, "%s/%s", dir, journal);
-    snprintf(pd, sizeof pd, "%s/params", dir);
-    cz_ctx_t *ctx = NULL;
-    cz_server_t *s = NULL;
-    if (cz_ctx_new(&ctx, NULL, 1) || cz_dconfig_defaults(cfg) ||
-        cz_dconfig_set(ctx, cfg, "journal.dir", jd) || cz_dconfig_set(ctx, cfg, "params.dir", pd) ||
-        cz_dconfig_set(ctx, cfg, "devices.backend", "cpu") ||
-        cz_dconfig_set(ctx, cfg, "synthesis.threads", "2") ||
-        cz_dconfig_set(ctx, cfg, "timeline.enabled", "false") ||
-        cz_dconfig_set(ctx, cfg, "memory.total_budget", "1GiB") ||
-        cz_dconfig_set(ctx, cfg, "test.fault", fault) || cz_dconfig_validate(ctx, cfg) ||
-        cz_server_new(ctx, cfg, &s))
-        fprintf(stderr, "server: %s\n", cz_ctx_message(ctx));
-    cz_ctx_free(ctx);
-    return s;
+    return cz_test_server_new(cfg, dir, journal, fault, NULL);
 }
 
 static void free_server(cz_server_t *s, cz_dconfig_t *cfg)
@@ -81,6 +68,37 @@ static void free_server(cz_server_t *s, cz_dconfig_t *cfg)
     cz_server_shutdown(s, 5);
     cz_server_free(s);
     cz_dconfig_clear(cfg);
+}
+
+/* Submit request object |req| (daemon/jsonio.h's form) as a door does; *id and *existing
+ * (both may be NULL) out. */
+static int submit_json(cz_server_t *s, cz_ctx_t *ctx, const json_t *req, bool retry, char *id,
+                       bool *existing)
+{
+    cz_submit_json_t sj;
+    cz_submit_out_t out = { .existing = false };
+    int rc = cz_submit_from_json(ctx, s, req, &sj);
+    if (rc == CZ_OK) {
+        sj.req.retry = retry;
+        rc = cz_server_submit(s, ctx, &sj.req, &out);
+        cz_submit_json_free(&sj);
+    }
+    if (rc == CZ_OK && id)
+        snprintf(id, 32, "%s", out.id);
+    if (rc == CZ_OK && existing)
+        *existing = out.existing;
+    return rc;
+}
+
+/* The number of jobs the server lists. */
+static size_t listed(cz_server_t *s)
+{
+    cz_job_status_t *v = NULL;
+    size_t n = 0;
+    if (cz_server_list(s, &v, &n) != CZ_OK)
+        return (size_t)-1;
+    free(v);
+    return n;
 }
 
 typedef struct {
@@ -96,14 +114,11 @@ static void *submitter(void *arg)
     submit_t *t = arg;
     cz_ctx_t *ctx = NULL;
     cz_ctx_new(&ctx, NULL, 1);
-    json_t *req = json_loads(t->body, 0, NULL), *resp = NULL;
-    t->rc = cz_server_submit(t->s, ctx, req, &resp, &t->existing);
-    if (t->rc == CZ_OK)
-        snprintf(t->id, sizeof t->id, "%s", json_string_value(json_object_get(resp, "id")));
-    else
+    json_t *req = json_loads(t->body, 0, NULL);
+    t->rc = submit_json(t->s, ctx, req, false, t->id, &t->existing);
+    if (t->rc != CZ_OK)
         fprintf(stderr, "submit: %s\n", cz_ctx_message(ctx));
     json_decref(req);
-    json_decref(resp);
     cz_ctx_free(ctx);
     return NULL;
 }
@@ -127,11 +142,11 @@ static const char *state_of(cz_server_t *s, const char *id, char *buf, size_t ca
 {
     cz_ctx_t *ctx = NULL;
     cz_ctx_new(&ctx, NULL, 1);
-    json_t *st = NULL;
+    cz_job_status_t *st = calloc(1, sizeof *st);
     snprintf(buf, cap, "?");
-    if (cz_server_job(s, ctx, id, &st) == CZ_OK)
-        snprintf(buf, cap, "%s", json_string_value(json_object_get(st, "state")));
-    json_decref(st);
+    if (st && cz_server_job(s, ctx, id, st) == CZ_OK)
+        snprintf(buf, cap, "%s", cz_job_status_state(st));
+    free(st);
     cz_ctx_free(ctx);
     return buf;
 }
@@ -186,9 +201,7 @@ CZ_TEST(one_request_id_is_one_job_however_submits_race)
         CHECK(!strcmp(t[i].id, t[0].id));
     }
     CHECK_EQ_INT(created, 1);
-    json_t *list = cz_server_list(s, NULL);
-    CHECK_EQ_U64(json_array_size(json_object_get(list, "jobs")), 1);
-    json_decref(list);
+    CHECK_EQ_U64(listed(s), 1);
     free_server(s, &cfg);
 }
 
@@ -198,13 +211,9 @@ static int submit_rid(cz_server_t *s, cz_ctx_t *ctx, const char *rid, int seed, 
 {
     json_t *req = json_pack("{s:s,s:s,s:s,s:i,s:s}", "kind", "circuit", "circuit", "toy", "params",
                             "toy", "seed", seed, "request_id", rid);
-    json_t *resp = NULL;
     cz_ctx_clear(ctx);
-    int rc = cz_server_submit_retry(s, ctx, req, &resp, existing);
-    if (rc == CZ_OK)
-        snprintf(id, 32, "%s", json_string_value(json_object_get(resp, "id")));
+    int rc = submit_json(s, ctx, req, true, id, existing);
     json_decref(req);
-    json_decref(resp);
     return rc;
 }
 
@@ -310,17 +319,17 @@ static void done_job(const char *journal, int seed, char id[32], uint8_t **proof
     bool existing;
     char rid[32];
     snprintf(rid, sizeof rid, "sector %d", seed);
-    json_t *pub = NULL;
     json_t *req = json_pack("{s:s,s:s,s:s,s:i,s:i,s:s}", "kind", "circuit", "circuit", "toy",
                             "params", "toy", "seed", seed, "partitions", 2, "request_id", rid);
-    json_t *resp = NULL;
-    REQUIRE(cz_server_submit(s, ctx, req, &resp, &existing) == CZ_OK);
-    snprintf(id, 32, "%s", json_string_value(json_object_get(resp, "id")));
+    REQUIRE(submit_json(s, ctx, req, false, id, &existing) == CZ_OK);
     CHECK_OK(cz_server_await(s, ctx, id, 120, NULL, false));
-    CHECK_OK(cz_server_result(s, ctx, id, proof, len, &pub));
-    json_decref(pub);
+    cz_job_result_t res;
+    CHECK_OK(cz_server_result(s, ctx, id, &res, NULL));
+    *proof = res.proof;
+    *len = res.proof_len;
+    res.proof = NULL;
+    cz_job_result_free(&res);
     json_decref(req);
-    json_decref(resp);
     cz_ctx_free(ctx);
     free_server(s, &cfg);
 }
@@ -336,12 +345,15 @@ static void after_restart(const char *journal, const char *id, char *state, size
     cz_ctx_new(&ctx, NULL, 1);
     CHECK_OK(cz_server_await(s, ctx, id, 120, NULL, false));
     state_of(s, id, state, cap);
-    json_t *pub = NULL;
     *proof = NULL;
     *len = 0;
+    cz_job_result_t res = { .proof = NULL };
     if (!strcmp(state, "done"))
-        CHECK_OK(cz_server_result(s, ctx, id, proof, len, &pub));
-    json_decref(pub);
+        CHECK_OK(cz_server_result(s, ctx, id, &res, NULL));
+    *proof = res.proof;
+    *len = res.proof_len;
+    res.proof = NULL;
+    cz_job_result_free(&res);
     cz_ctx_free(ctx);
     free_server(s, &cfg);
 }
@@ -431,6 +443,48 @@ CZ_TEST(a_torn_job_entry_keeps_its_result)
     free(proof);
 }
 
+/* An ID.job as daemons wrote them before the typed core (the request verbatim: a priority
+ * name, an inline JSON-valued input) is re-queued and proved, and the same request sent
+ * again under its request_id finds it; the new form journals the priority as its number
+ * and the input as a string. */
+CZ_TEST(an_old_form_journal_entry_replays_and_dedupes)
+{
+    static const char body[] = "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\","
+                               "\"partitions\":2,\"priority\":\"high\",\"input\":{\"seed\":9},"
+                               "\"request_id\":\"old form\"}";
+    static const char id[] = "00000000000000aa";
+    char doc[512], name[64], again[32];
+    make_dirs();
+    snprintf(doc, sizeof doc, "%s/j-old", dir);
+    mkdir(doc, 0700);
+    int n = snprintf(doc, sizeof doc, "{\"id\":\"%s\",\"request_id\":\"old form\",\"created\":1,"
+                     "\"seq\":0,\"request\":%s}", id, body);
+    snprintf(name, sizeof name, "%s.job", id);
+    spill("j-old", name, doc, (size_t)n);
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg, "j-old", "");
+    REQUIRE(s);
+    cz_ctx_t *ctx = NULL;
+    cz_ctx_new(&ctx, NULL, 1);
+    CHECK_OK(cz_server_await(s, ctx, id, 120, NULL, false));
+    static cz_job_status_t st;
+    CHECK_OK(cz_server_job(s, ctx, id, &st));
+    CHECK(st.state == CZ_JOB_DONE && st.priority == 3 && st.recovered);
+    CHECK_EQ_STR(st.params, "toy");
+    json_t *req = json_loads(body, 0, NULL);
+    bool existing = false;
+    CHECK_OK(submit_json(s, ctx, req, false, again, &existing));
+    CHECK(existing && !strcmp(again, id));
+    json_object_set_new(req, "priority", json_integer(3));   /* "high" is 3: the same request */
+    CHECK_OK(submit_json(s, ctx, req, false, again, &existing));
+    CHECK(existing && !strcmp(again, id));
+    json_object_set_new(req, "input", json_string("{\"seed\":8}"));   /* another input: 409 */
+    CHECK_EQ_INT(submit_json(s, ctx, req, false, again, &existing), CZ_EBUSY);
+    json_decref(req);
+    cz_ctx_free(ctx);
+    free_server(s, &cfg);
+}
+
 typedef struct {
     cz_server_t *s;
     const char *id;
@@ -470,18 +524,14 @@ CZ_TEST(waiters_results_cancel_and_a_restart)
     }
     cz_ctx_t *ctx = NULL;
     cz_ctx_new(&ctx, NULL, 1);
-    uint8_t *proof = NULL, *again = NULL;
-    size_t len = 0, len2 = 0;
-    json_t *pub = NULL;
-    CHECK_OK(cz_server_result(s, ctx, t[0].id, &proof, &len, &pub));
-    CHECK_EQ_U64(len, 3 * 192);
-    CHECK_EQ_U64(json_array_size(pub), 3);
-    json_decref(pub);
+    cz_job_result_t res, again;
+    CHECK_OK(cz_server_result(s, ctx, t[0].id, &res, NULL));
+    CHECK_EQ_U64(res.proof_len, 3 * 192);
+    CHECK_EQ_U64(res.partitions, 3);
     /* cancel an ended job: CZ_OK, still done */
-    json_t *st = NULL;
-    CHECK_OK(cz_server_cancel(s, ctx, t[0].id, &st));
-    CHECK(!strcmp(json_string_value(json_object_get(st, "state")), "done"));
-    json_decref(st);
+    static cz_job_status_t st;
+    CHECK_OK(cz_server_cancel(s, ctx, t[0].id, NULL, &st));
+    CHECK(st.state == CZ_JOB_DONE && !strcmp(cz_job_status_state(&st), "done"));
     CHECK_EQ_INT(cz_server_job(s, ctx, "0000000000000000", &st), CZ_ENOTFOUND);
     free_server(s, &cfg);
 
@@ -489,11 +539,12 @@ CZ_TEST(waiters_results_cancel_and_a_restart)
     REQUIRE(s);
     char buf[32];
     CHECK(!strcmp(state_of(s, t[0].id, buf, sizeof buf), "done"));
-    CHECK_OK(cz_server_result(s, ctx, t[0].id, &again, &len2, &pub));
-    CHECK(len2 == len && !memcmp(proof, again, len));
-    json_decref(pub);
-    free(proof);
-    free(again);
+    CHECK_OK(cz_server_result(s, ctx, t[0].id, &again, NULL));
+    CHECK(again.proof_len == res.proof_len && !memcmp(res.proof, again.proof, res.proof_len));
+    CHECK(again.partitions == res.partitions && again.per_partition == res.per_partition &&
+          (!res.inputs || !memcmp(res.inputs, again.inputs, 32 * res.partitions * res.per_partition)));
+    cz_job_result_free(&res);
+    cz_job_result_free(&again);
     cz_ctx_free(ctx);
     free_server(s, &cfg);
 }
@@ -560,16 +611,15 @@ CZ_TEST(cancel_of_a_running_job)
     cz_ctx_t *ctx = NULL;
     cz_ctx_new(&ctx, NULL, 1);
     CHECK_EQ_INT(cz_server_await(s, ctx, t[0].id, 0.2, NULL, false), CZ_EBUSY);
-    json_t *st = NULL;
-    CHECK_OK(cz_server_cancel(s, ctx, t[0].id, &st));
-    json_decref(st);
+    static cz_job_status_t before, why;
+    CHECK_OK(cz_server_cancel(s, ctx, t[0].id, &before, NULL));
+    CHECK(!cz_job_status_ended(&before));
     CHECK_OK(cz_server_await(s, ctx, t[0].id, 60, NULL, false));
     char buf[32];
     CHECK(!strcmp(state_of(s, t[0].id, buf, sizeof buf), "canceled"));
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    json_t *pub = NULL;
-    CHECK_EQ_INT(cz_server_result(s, ctx, t[0].id, &proof, &len, &pub), CZ_ECANCELED);
+    cz_job_result_t res;
+    CHECK_EQ_INT(cz_server_result(s, ctx, t[0].id, &res, &why), CZ_ECANCELED);
+    CHECK(why.state == CZ_JOB_CANCELED && res.proof == NULL);
     cz_ctx_free(ctx);
     free_server(s, &cfg);
 }

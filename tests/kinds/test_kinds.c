@@ -44,6 +44,7 @@
 #include "daemon/api.h"
 #include "daemon/config.h"
 #include "daemon/errmap.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
 #endif
@@ -345,13 +346,13 @@ CZ_TEST(grpc_door)
     cz_dconfig_t cfg;
     cz_server_t *s = new_server(&cfg, &t);
     REQUIRE(s != NULL);
-    json_t *resp = NULL;
-    bool existing = false;
-    CHECK_OK(cz_server_submit_retry(s, ctx, req, &resp, &existing));
-    const char *id = json_string_value(json_object_get(resp, "id"));
-    REQUIRE(id != NULL);
-    http_proof_verifies(s, id, 11);
-    json_decref(resp);
+    cz_submit_json_t sj;
+    cz_submit_out_t out = { .existing = false };
+    CHECK_OK(cz_submit_from_json(ctx, s, req, &sj));
+    sj.req.retry = true;
+    CHECK_OK(cz_server_submit(s, ctx, &sj.req, &out));
+    cz_submit_json_free(&sj);
+    http_proof_verifies(s, out.id, 11);
     json_decref(req);
     free_server(s, &cfg);
     cz_ctx_free(ctx);

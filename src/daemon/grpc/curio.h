@@ -1,8 +1,10 @@
 /*
  * daemon/grpc/curio.h — Curio's requests as daemon jobs: a cuzk.v1
- * SubmitProofRequest becomes the JSON request the job layer takes
- * (daemon/server.h cz_server_submit_retry), the same one the HTTP API
- * would send, so both doors share validation, journal and dedupe.
+ * SubmitProofRequest becomes the kind's request object (the kinds' map
+ * contract, kinds/kinds.h), which the service takes as the core's
+ * cz_submit_req_t (daemon/jsonio.h, the input borrowed, not copied) with
+ * Curio's retry rule (daemon/server.h) — the request the HTTP API would
+ * send, so both doors share validation, journal and dedupe.
  *
  * THE KIND TABLE is the prover's (kinds/kinds.h cz_kinds_t, passed in):
  * a kind with a ProofKind (cz_job_kind_t.curio) says its number and name,

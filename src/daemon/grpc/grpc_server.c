@@ -179,16 +179,32 @@ static void reply_now(call_t *c, grpc_status_code code, const char *detail)
     send_reply(c, &r);
 }
 
+/*
+ * The request message as one slice (a reference; the caller unrefs it).
+ * A message that came in one uncompressed slice is that slice, no copy;
+ * else its slices are copied into one (protobuf-c unpacks from one
+ * buffer): the first of the two copies of a request's bytes field between
+ * the socket and the kind's parser (daemon/server.h, THE INPUT'S COPIES).
+ */
+static grpc_slice message_slice(grpc_byte_buffer *bb)
+{
+    if (bb->type == GRPC_BB_RAW && bb->data.raw.compression == GRPC_COMPRESS_NONE &&
+        bb->data.raw.slice_buffer.count == 1)
+        return grpc_slice_ref(bb->data.raw.slice_buffer.slices[0]);
+    grpc_byte_buffer_reader rd;
+    grpc_slice in = grpc_empty_slice();
+    if (grpc_byte_buffer_reader_init(&rd, bb)) {
+        in = grpc_byte_buffer_reader_readall(&rd);
+        grpc_byte_buffer_reader_destroy(&rd);
+    }
+    return in;
+}
+
 static void *handler_main(void *arg)
 {
     call_t *c = arg;
     struct cz_grpc *g = c->g;
-    grpc_byte_buffer_reader rd;
-    grpc_slice in = grpc_empty_slice();
-    if (grpc_byte_buffer_reader_init(&rd, c->payload)) {
-        in = grpc_byte_buffer_reader_readall(&rd);
-        grpc_byte_buffer_reader_destroy(&rd);
-    }
+    grpc_slice in = message_slice(c->payload);
     cz_grpc_call_env_t env = { .server = g->server, .gone = &c->gone };
     cz_grpc_reply_t r = { .status = GRPC_STATUS_OK };
     c->fn(&env, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);

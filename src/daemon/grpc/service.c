@@ -1,8 +1,11 @@
 /*
  * daemon/grpc/service.c — the eight cuzk.v1.ProvingEngine methods over the
- * job layer (see service.h). Status and metrics come from the same
- * functions as the HTTP API's /v1/status and /metrics, so both doors report
- * the same jobs.
+ * job layer (see service.h): protobuf messages to and from the core's C
+ * structs (daemon/server.h), job states by cz_job_state_t. Status and
+ * metrics come from the same counts as the HTTP API's /v1/status and
+ * /metrics, so both doors report the same jobs. The one JSON left is the
+ * kinds' Curio maps' output (kinds/kinds.h), taken as the core's request
+ * with its input borrowed (submit below).
  */
 #include "daemon/grpc/service.h"
 
@@ -13,14 +16,8 @@
 
 #include "daemon/errmap.h"
 #include "daemon/grpc/curio.h"
+#include "daemon/jsonio.h"
 #include "daemon/log.h"
-
-/* A JSON string's value, or |dflt| when it is not a string. */
-static const char *jstr(const json_t *v, const char *dflt)
-{
-    const char *s = json_string_value(v);
-    return s ? s : dflt;
-}
 
 /* ---- replies ---------------------------------------------------------------- */
 
@@ -76,73 +73,82 @@ typedef struct {
     char id[CZ_JOB_ID_LEN + 1];
     char message[512];
     uint8_t *proof;
+    cz_job_status_t st;
 } result_store_t;
 
-static uint64_t ms_of(const json_t *timings, const char *key)
+static uint64_t ms_of(double v)
 {
-    double v = json_number_value(json_object_get(timings, key));
     return v > 0 ? (uint64_t)(v + 0.5) : 0;
 }
 
 /* Fill |res| with the state of job |id| (ended or not). */
 static void fill_result(cz_server_t *s, cz_ctx_t *ctx, const char *id,
-                        Cuzk__V1__AwaitProofResponse *res, result_store_t *st)
+                        Cuzk__V1__AwaitProofResponse *res, result_store_t *store)
 {
-    snprintf(st->id, sizeof st->id, "%s", id);
-    res->job_id = st->id;
-    json_t *job = NULL;
-    if (cz_server_job(s, ctx, id, &job) != CZ_OK) {
+    snprintf(store->id, sizeof store->id, "%s", id);
+    res->job_id = store->id;
+    cz_job_status_t *st = &store->st;
+    if (cz_server_job(s, ctx, id, st) != CZ_OK) {
         res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-        snprintf(st->message, sizeof st->message, "%s", cz_ctx_message(ctx));
-        res->error_message = st->message;
+        snprintf(store->message, sizeof store->message, "%s", cz_ctx_message(ctx));
+        res->error_message = store->message;
         return;
     }
-    const char *state = json_string_value(json_object_get(job, "state"));
-    const json_t *t = json_object_get(job, "timings");
-    res->queue_wait_ms = ms_of(t, "queue_wait_ms");
-    res->srs_load_ms = ms_of(t, "params_load_ms");
-    res->synthesis_ms = ms_of(t, "synthesis_ms");
-    res->gpu_compute_ms = ms_of(t, "device_ms");
-    res->total_ms = ms_of(t, "total_ms");
-    if (state && !strcmp(state, "done")) {
-        size_t len = 0;
-        json_t *pub = NULL;
-        if (cz_server_result(s, ctx, id, &st->proof, &len, &pub) == CZ_OK) {
+    res->queue_wait_ms = ms_of(st->t.queue_wait);
+    res->srs_load_ms = ms_of(st->t.params_load);
+    res->synthesis_ms = ms_of(st->t.synthesis);
+    res->gpu_compute_ms = ms_of(st->t.device);
+    res->total_ms = ms_of(st->t.total);
+    if (st->state == CZ_JOB_DONE) {
+        cz_job_result_t out;
+        if (cz_server_result(s, ctx, id, &out, NULL) == CZ_OK) {
             res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
-            res->proof.data = st->proof;
-            res->proof.len = len;
+            store->proof = out.proof;   /* kept for the reply; the rest goes */
+            res->proof.data = out.proof;
+            res->proof.len = out.proof_len;
+            out.proof = NULL;
+            cz_job_result_free(&out);
         } else {   /* it expired in between: the client retries and proves again */
             res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-            snprintf(st->message, sizeof st->message, "%s", cz_ctx_message(ctx));
+            snprintf(store->message, sizeof store->message, "%s", cz_ctx_message(ctx));
         }
-        json_decref(pub);
-    } else if (state && (!strcmp(state, "failed") || !strcmp(state, "canceled") ||
-                         !strcmp(state, "lost"))) {
-        res->status = strcmp(state, "canceled") ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED
-                                                : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
-        snprintf(st->message, sizeof st->message, "job %s %s: %s", id, state,
-                 jstr(json_object_get(job, "message"), ""));
+    } else if (cz_job_status_ended(st)) {   /* failed, canceled, lost */
+        res->status = st->state == CZ_JOB_CANCELED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                                                   : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+        snprintf(store->message, sizeof store->message, "job %s %s: %s", id,
+                 cz_job_status_state(st), st->message);
     } else {
         res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
-        snprintf(st->message, sizeof st->message, "job %s is still %s", id, state ? state : "?");
+        snprintf(store->message, sizeof store->message, "job %s is still %s", id,
+                 cz_job_status_state(st));
     }
-    if (*st->message)
-        res->error_message = st->message;
-    json_decref(job);
+    if (*store->message)
+        res->error_message = store->message;
 }
 
-/* Map and submit |r|; *id the job. CZ_E* with the message naming the field. */
+/*
+ * Map and submit |r|; *id the job. CZ_E* with the message naming the field.
+ * The kind's Curio map gives its request object (kinds/kinds.h); the core
+ * takes it as a cz_submit_req_t that borrows the object's input string
+ * (daemon/jsonio.h), so the bytes the map wrote are the ones the kind parses.
+ */
 static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequest *r,
                   char id[CZ_JOB_ID_LEN + 1], bool *existing)
 {
-    json_t *req = NULL, *resp = NULL;
+    json_t *req = NULL;
+    cz_submit_json_t sj;
+    cz_submit_out_t out = { .existing = false };
     int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
-    if (rc == CZ_OK)
-        rc = cz_server_submit_retry(s, ctx, req, &resp, existing);
-    if (rc == CZ_OK)
-        snprintf(id, CZ_JOB_ID_LEN + 1, "%s", jstr(json_object_get(resp, "id"), ""));
+    if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, s, req, &sj)) == CZ_OK) {
+        sj.req.retry = true;   /* Curio retries one request_id until it has a proof */
+        rc = cz_server_submit(s, ctx, &sj.req, &out);
+        cz_submit_json_free(&sj);
+    }
     json_decref(req);
-    json_decref(resp);
+    if (rc == CZ_OK) {
+        snprintf(id, CZ_JOB_ID_LEN + 1, "%s", out.id);
+        *existing = out.existing;
+    }
     return rc;
 }
 
@@ -154,10 +160,16 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     cz_ctx_t *ctx = new_ctx(r);
     Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
-    result_store_t st = { .proof = NULL };
+    result_store_t *st = calloc(1, sizeof *st);
     char id[CZ_JOB_ID_LEN + 1] = "";
     bool existing = false;
     out.result = &res;
+    if (!st) {
+        reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        cz_ctx_free(ctx);
+        cuzk__v1__prove_request__free_unpacked(pr, NULL);
+        return;
+    }
     int rc = !ctx ? CZ_ENOMEM
            : !pr->submit ? cz_fail(ctx, CZ_EINVAL, "submit: missing (the SubmitProofRequest)")
                          : submit(env->server, ctx, pr->submit, id, &existing);
@@ -166,8 +178,8 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     } else if (ctx && rc != CZ_OK) {
         /* refused before any work: FAILED naming the field, the daemon keeps serving */
         res.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-        snprintf(st.message, sizeof st.message, "%s", cz_ctx_message(ctx));
-        res.error_message = st.message;
+        snprintf(st->message, sizeof st->message, "%s", cz_ctx_message(ctx));
+        res.error_message = st->message;
         reply_msg(r, &out.base);
     } else if (ctx) {
         char q[CZ_REQUEST_ID_MAX + 8];
@@ -181,11 +193,12 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
             reply_status(r, GRPC_STATUS_CANCELLED, "%s", cz_ctx_message(ctx));
         else {
             cz_ctx_clear(ctx);
-            fill_result(env->server, ctx, id, &res, &st);
+            fill_result(env->server, ctx, id, &res, st);
             reply_msg(r, &out.base);
         }
     }
-    free(st.proof);
+    free(st->proof);
+    free(st);
     cz_ctx_free(ctx);
     cuzk__v1__prove_request__free_unpacked(pr, NULL);
 }
@@ -203,11 +216,11 @@ static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
         reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx) {
         /* queue_position: the jobs accepted and not started, this one included */
-        json_t *list = cz_server_list(env->server, "queued");
+        cz_server_counts_t counts;
+        cz_server_counts(env->server, &counts);
         Cuzk__V1__SubmitProofResponse out = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         out.job_id = id;
-        out.queue_position = (uint32_t)json_array_size(json_object_get(list, "jobs"));
-        json_decref(list);
+        out.queue_position = (uint32_t)counts.jobs[CZ_JOB_QUEUED];
         reply_msg(r, &out.base);
     }
     cz_ctx_free(ctx);
@@ -227,11 +240,16 @@ static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
         rc = cz_server_await(env->server, ctx, id, timeout, env->gone, false);
     if (ctx && (rc == CZ_OK || rc == CZ_EBUSY)) {
         Cuzk__V1__AwaitProofResponse out = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-        result_store_t st = { .proof = NULL };
+        result_store_t *st = calloc(1, sizeof *st);
         cz_ctx_clear(ctx);
-        fill_result(env->server, ctx, id, &out, &st);
-        reply_msg(r, &out.base);
-        free(st.proof);
+        if (st) {
+            fill_result(env->server, ctx, id, &out, st);
+            reply_msg(r, &out.base);
+            free(st->proof);
+            free(st);
+        } else {
+            reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        }
     } else if (ctx) {
         reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);   /* EUNAVAIL, ECANCELED: their rows */
     }
@@ -245,23 +263,21 @@ static void do_cancel(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     UNPACK(Cuzk__V1__CancelProofRequest, "CancelProofRequest",
            cuzk__v1__cancel_proof_request__unpack, cr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
-    json_t *before = NULL, *after = NULL;
+    cz_job_status_t *before = calloc(1, sizeof *before);
     char id[CZ_JOB_ID_LEN + 1];
-    int rc = ctx ? cz_server_lookup(env->server, ctx, cr->job_id, id) : CZ_ENOMEM;
+    int rc = !ctx ? CZ_ENOMEM
+           : !before ? cz_fail(ctx, CZ_ENOMEM, "status")
+                     : cz_server_lookup(env->server, ctx, cr->job_id, id);
     if (rc == CZ_OK)
-        rc = cz_server_job(env->server, ctx, id, &before);
-    if (rc == CZ_OK)
-        rc = cz_server_cancel(env->server, ctx, id, &after);
+        rc = cz_server_cancel(env->server, ctx, id, before, NULL);
     if (ctx && rc != CZ_OK) {
         reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx) {
-        const char *state = json_string_value(json_object_get(before, "state"));
         Cuzk__V1__CancelProofResponse out = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
-        out.was_running = state && (!strcmp(state, "queued") || !strcmp(state, "running"));
+        out.was_running = !cz_job_status_ended(before);
         reply_msg(r, &out.base);
     }
-    json_decref(before);
-    json_decref(after);
+    free(before);
     cz_ctx_free(ctx);
     cuzk__v1__cancel_proof_request__free_unpacked(cr, NULL);
 }
@@ -289,93 +305,82 @@ static Cuzk__V1__QueueStatus *queue_of(queues_t *qs, const char *name)
     return q;
 }
 
+#define MAX_SRS 32   /* the params entries GetStatus lists, as /v1/status */
+
 static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
     UNPACK(Cuzk__V1__GetStatusRequest, "GetStatusRequest",
            cuzk__v1__get_status_request__unpack, gr, r, in, len);
     cuzk__v1__get_status_request__free_unpacked(gr, NULL);
-    json_t *st = cz_server_status(env->server), *list = cz_server_list(env->server, NULL);
-    if (!st || !list) {
-        json_decref(st);
-        json_decref(list);
-        reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-        return;
-    }
-    Cuzk__V1__GetStatusResponse out = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    /* devices */
-    const json_t *devs = json_object_get(st, "devices");
-    size_t nd = json_array_size(devs);
+    cz_server_counts_t c;
+    cz_server_counts(env->server, &c);
+    cz_job_status_t *jobs = NULL;
+    size_t nj = 0;
+    cz_params_item_t *items = calloc(MAX_SRS, sizeof *items);
+    size_t ne = items ? cz_server_params(env->server, items, MAX_SRS) : 0;
+    size_t nd = c.devices;
     Cuzk__V1__GPUStatus *g = calloc(nd ? nd : 1, sizeof *g);
     Cuzk__V1__GPUStatus **gp = calloc(nd ? nd : 1, sizeof *gp);
     char (*names)[32] = calloc(nd ? nd : 1, sizeof *names);
-    for (size_t i = 0; g && gp && names && i < nd; i++) {
-        const json_t *d = json_array_get(devs, i);
-        cuzk__v1__gpustatus__init(&g[i]);
-        g[i].ordinal = (uint32_t)json_integer_value(json_object_get(d, "index"));
-        snprintf(names[i], sizeof names[i], "%s:%u",
-                 jstr(json_object_get(d, "backend"), "?"), g[i].ordinal);
-        g[i].name = names[i];
-        gp[i] = &g[i];
-        out.n_gpus++;
-    }
-    out.gpus = gp;
-    /* loaded parameters: in memory = HOT, still loading = COLD */
-    const json_t *pc = json_object_get(st, "params_cache");
-    const json_t *ents = json_object_get(pc, "entries");
-    size_t ne = json_array_size(ents);
     Cuzk__V1__SRSStatus *srs = calloc(ne ? ne : 1, sizeof *srs);
     Cuzk__V1__SRSStatus **sp = calloc(ne ? ne : 1, sizeof *sp);
-    for (size_t i = 0; srs && sp && i < ne; i++) {
-        const json_t *e = json_array_get(ents, i);
-        const char *path = jstr(json_object_get(e, "path"), "");
-        const char *base = strrchr(path, '/');
+    if (!items || !g || !gp || !names || !srs || !sp ||
+        cz_server_list(env->server, &jobs, &nj) != CZ_OK) {
+        reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        goto done;
+    }
+    Cuzk__V1__GetStatusResponse out = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    for (size_t i = 0; i < nd; i++) {   /* devices */
+        cuzk__v1__gpustatus__init(&g[i]);
+        g[i].ordinal = (uint32_t)i;
+        snprintf(names[i], sizeof names[i], "%s:%u", c.backend, g[i].ordinal);
+        g[i].name = names[i];
+        gp[i] = &g[i];
+    }
+    out.gpus = gp;
+    out.n_gpus = nd;
+    for (size_t i = 0; i < ne; i++) {   /* loaded parameters: in memory = HOT, loading = COLD */
+        const char *base = strrchr(items[i].path, '/');
         cuzk__v1__srsstatus__init(&srs[i]);
-        srs[i].circuit_id = (char *)(base ? base + 1 : path);
-        srs[i].tier = json_is_true(json_object_get(e, "loading")) ? CUZK__V1__SRSSTATUS__TIER__COLD
-                                                                   : CUZK__V1__SRSSTATUS__TIER__HOT;
-        srs[i].size_bytes = (uint64_t)json_integer_value(json_object_get(e, "bytes"));
-        srs[i].ref_count = (uint32_t)json_integer_value(json_object_get(e, "users"));
+        srs[i].circuit_id = base ? (char *)base + 1 : items[i].path;
+        srs[i].tier = items[i].loading ? CUZK__V1__SRSSTATUS__TIER__COLD
+                                       : CUZK__V1__SRSSTATUS__TIER__HOT;
+        srs[i].size_bytes = items[i].bytes;
+        srs[i].ref_count = items[i].users;
         sp[i] = &srs[i];
-        out.n_loaded_srs++;
     }
     out.loaded_srs = sp;
+    out.n_loaded_srs = ne;
     /* queues: every ProofKind, then whatever else the jobs are (HTTP-submitted kinds) */
     queues_t qs = { .nq = 0 };
     const cz_kinds_t *kinds = cz_server_kinds(env->server);
     for (size_t i = 0; i < cz__grpc_kind_count(kinds); i++)
         queue_of(&qs, cz__grpc_kind_name(kinds, i));
-    size_t ij;
-    json_t *job;
-    json_array_foreach(json_object_get(list, "jobs"), ij, job) {
-        const char *state = jstr(json_object_get(job, "state"), "");
-        const char *kind = jstr(json_object_get(job, "kind"), "?");
-        Cuzk__V1__QueueStatus *q = queue_of(&qs, cz__grpc_queue_name(kinds, kind));
-        if (q && !strcmp(state, "queued"))
+    for (size_t i = 0; i < nj; i++) {
+        Cuzk__V1__QueueStatus *q = queue_of(&qs, cz__grpc_queue_name(kinds, jobs[i].kind));
+        if (q && jobs[i].state == CZ_JOB_QUEUED)
             q->pending++;
-        else if (q && !strcmp(state, "running"))
+        else if (q && jobs[i].state == CZ_JOB_RUNNING)
             q->in_progress++;
     }
     out.queues = qs.qp;
     out.n_queues = qs.nq;
-    const json_t *jobs = json_object_get(st, "jobs"), *mem = json_object_get(st, "memory");
-    out.total_proofs_completed = (uint64_t)json_integer_value(json_object_get(jobs, "done"));
-    out.total_proofs_failed = (uint64_t)json_integer_value(json_object_get(jobs, "failed"));
-    out.uptime_seconds = (uint64_t)json_number_value(json_object_get(st, "uptime_s"));
+    out.total_proofs_completed = c.jobs[CZ_JOB_DONE];
+    out.total_proofs_failed = c.jobs[CZ_JOB_FAILED];
+    out.uptime_seconds = (uint64_t)c.uptime_s;
     /* cuzk keeps no separate pinned pool: the engine's host memory budget stands for it */
-    out.pinned_memory_bytes = (uint64_t)json_integer_value(json_object_get(mem, "reserved"));
-    out.pinned_memory_limit_bytes = (uint64_t)json_integer_value(json_object_get(mem, "budget"));
-    if (g && gp && names && srs && sp)
-        reply_msg(r, &out.base);
-    else
-        reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    out.pinned_memory_bytes = c.memory_reserved;
+    out.pinned_memory_limit_bytes = c.memory_budget;
+    reply_msg(r, &out.base);
+done:
     free(g);
     free(gp);
     free(names);
     free(srs);
     free(sp);
-    json_decref(list);
-    json_decref(st);
+    free(items);
+    free(jobs);   /* after the reply is packed: queue names point into it */
 }
 
 static void do_metrics(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
@@ -400,19 +405,18 @@ static void do_metrics(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
 /* Bytes of the loaded params whose file is |name| or |name|.params; false when none is. */
 static bool loaded_bytes(cz_server_t *s, const char *name, uint64_t *bytes)
 {
-    json_t *st = cz_server_status(s);
-    size_t i, n = strlen(name);
-    json_t *e;
+    cz_params_item_t *items = calloc(MAX_SRS, sizeof *items);
+    size_t n = items ? cz_server_params(s, items, MAX_SRS) : 0, nl = strlen(name);
     bool found = false;
-    json_array_foreach(json_object_get(json_object_get(st, "params_cache"), "entries"), i, e) {
-        const char *path = jstr(json_object_get(e, "path"), "");
-        const char *base = name[0] == '/' ? path : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        if (!found && !strncmp(base, name, n) && (!base[n] || !strcmp(base + n, ".params"))) {
-            *bytes = (uint64_t)json_integer_value(json_object_get(e, "bytes"));
+    for (size_t i = 0; i < n && !found; i++) {
+        const char *path = items[i].path, *slash = strrchr(path, '/');
+        const char *base = name[0] == '/' ? path : slash ? slash + 1 : path;
+        if (!strncmp(base, name, nl) && (!base[nl] || !strcmp(base + nl, ".params"))) {
+            *bytes = items[i].bytes;
             found = true;
         }
     }
-    json_decref(st);
+    free(items);
     return found;
 }
 
@@ -423,22 +427,24 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
            cuzk__v1__preload_srs_request__unpack, pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
-    json_t *res = NULL;
+    cz_params_item_t *it = calloc(1, sizeof *it);
     uint64_t bytes = 0;
-    int rc = ctx ? cz__grpc_params_name(ctx, cz_server_kinds(env->server), pr->circuit_id, name, sizeof name) : CZ_ENOMEM;
+    int rc = !ctx ? CZ_ENOMEM
+           : !it ? cz_fail(ctx, CZ_ENOMEM, "reply")
+                 : cz__grpc_params_name(ctx, cz_server_kinds(env->server), pr->circuit_id, name,
+                                        sizeof name);
     bool loaded = rc == CZ_OK && loaded_bytes(env->server, name, &bytes);
     if (rc == CZ_OK)
-        rc = cz_server_preload(env->server, ctx, name, &res);
+        rc = cz_server_preload(env->server, ctx, name, it);
     if (ctx && rc != CZ_OK) {
         reply_error(r, rc, ctx, CZ_ERRMAP_PARAMS);
     } else if (ctx) {
         Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
-        double ms = json_number_value(json_object_get(res, "load_ms"));
         out.already_loaded = loaded;
-        out.load_time_ms = (uint64_t)(ms + 0.5);
+        out.load_time_ms = ms_of(it->load_ms);
         reply_msg(r, &out.base);
     }
-    json_decref(res);
+    free(it);
     cz_ctx_free(ctx);
     cuzk__v1__preload_srs_request__free_unpacked(pr, NULL);
 }
@@ -450,12 +456,13 @@ static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
            cuzk__v1__evict_srs_request__unpack, er, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
-    json_t *res = NULL;
     uint64_t bytes = 0;
-    int rc = ctx ? cz__grpc_params_name(ctx, cz_server_kinds(env->server), er->circuit_id, name, sizeof name) : CZ_ENOMEM;
+    int rc = ctx ? cz__grpc_params_name(ctx, cz_server_kinds(env->server), er->circuit_id, name,
+                                        sizeof name)
+                 : CZ_ENOMEM;
     bool loaded = rc == CZ_OK && loaded_bytes(env->server, name, &bytes);
     if (rc == CZ_OK && loaded)
-        rc = cz_server_evict(env->server, ctx, name, &res);
+        rc = cz_server_evict(env->server, ctx, name);
     if (ctx && rc != CZ_OK) {
         reply_error(r, rc, ctx, CZ_ERRMAP_PARAMS);   /* in use: FAILED_PRECONDITION */
     } else if (ctx) {
@@ -464,7 +471,6 @@ static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
         out.freed_bytes = loaded ? bytes : 0;
         reply_msg(r, &out.base);
     }
-    json_decref(res);
     cz_ctx_free(ctx);
     cuzk__v1__evict_srs_request__free_unpacked(er, NULL);
 }

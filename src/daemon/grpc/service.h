@@ -5,7 +5,7 @@
  * gRPC status. daemon/grpc/server.c carries them over gRPC's C core.
  *
  * Semantics (docs/API.md "gRPC"):
- *  - Prove: submit (cz_server_submit_retry: a retry with the same
+ *  - Prove: submit (cz_server_submit with retry: a retry with the same
  *    request_id attaches to the running job, or returns the finished
  *    proof, also after a restart), then wait as one of the job's waiters.
  *    When the client goes away (cancel, deadline) and no other call waits

@@ -14,21 +14,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The names `cuzk bench` dispatches (bench.c's table, same order and build
- * conditions), for the top-level help. */
-#ifdef CUZK_HAVE_JANSSON
-#define CZ_BENCH_NAMES_SYNTH ", synth"
-#else
-#define CZ_BENCH_NAMES_SYNTH ""
-#endif
-#ifdef CUZK_HAVE_CUDA
-#define CZ_BENCH_NAMES_H ", h, pin, fmul"
-#else
-#define CZ_BENCH_NAMES_H ""
-#endif
-#define CZ_BENCH_NAMES \
-    "pipeline, prove, msm, ntt, poseidon" CZ_BENCH_NAMES_SYNTH ", snap-synth" CZ_BENCH_NAMES_H
-
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
 int cz_bench_pipeline(int argc, char **argv);
@@ -52,20 +37,6 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
 /* `cuzk bench h`: the H pipeline on the GPU incl. uploads, CPU H as baseline
  * (bench_cuda.c, CUDA builds only). */
 int cz_bench_h(int argc, char **argv);
-
-/* `cuzk prove --kind porep-c2 --random-params` (bench_c2_random.c, jansson builds):
- * TIMING ONLY, random params of the C1's partition shape. Returns the exit code. */
-typedef struct cz_c2_random_opts {
-    const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;
-    size_t workers, threads, device;
-    uint64_t seed;
-    bool quiet, json, dry_run;
-    size_t jobs;   /* engine jobs of the C1 submitted at once (0 or 1: one) */
-    size_t device_mem_limit;   /* CUDA: the device-memory plan's budget (0: the free memory) */
-    unsigned batch;            /* CUDA: partitions a region takes where bases stream (0: the
-                                * backend's default; 1: none) */
-} cz_c2_random_opts_t;
-int cz_bench_c2_random(const cz_c2_random_opts_t *o);
 
 /* Monotonic clock in seconds. */
 double cz_bench_now(void);

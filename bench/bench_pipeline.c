@@ -5,7 +5,7 @@
  * The baseline is the first count in the list (normally W = 1), run in the
  * same process on the same inputs; the claim is the ratio. Device
  * efficiency and overlap violations come from the run's own timeline,
- * analysed in process (engine/analyze.h).
+ * analysed in process (timeline/analyze.h).
  *
  * Two drivers. With real params (seeded test params made here, or
  * --params FILE) the jobs go through the public API, as any program would
@@ -57,9 +57,9 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/pool.h"
-#include "engine/analyze.h"
+#include "timeline/analyze.h"
 #include "engine/engine.h"
-#include "engine/svg.h"
+#include "timeline/svg.h"
 #include "groth16/setup.h"
 
 #define MAX_W 8

@@ -14,7 +14,7 @@
 #include "bench/bench.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "gadgets/poseidon.h"
+#include "hash/poseidon.h"
 
 typedef struct {
     unsigned arity;

@@ -1,11 +1,11 @@
 /*
  * bench/bench_snap_synth.c — `cuzk bench snap-synth`: one SnapDeals update
- * partition synthesized exactly as the engine runs it (cz_update_synthesize:
+ * partition synthesized exactly as the engine runs it (cz_snap_synthesize:
  * PROVE without c, arrays reserved from the shape, public inputs compared)
  * on 1 thread (the sequential code: the baseline) and on T threads (apex
- * rows and challenges in in-place forks, circuits/update/parallel.c), in
+ * rows and challenges in in-place forks, circuits/snap/parallel.c), in
  * one process, alternating, on the witness of `cuzk prove --kind snap
- * --random-params` (cz_update_job_random: the real R1CS, random values).
+ * --random-params` (cz_snap_job_random: the real R1CS, random values).
  *
  * Both paths take their arrays warm from a recycler (core/recycle.h), as
  * the engine does between partitions, after one untimed run of each; so
@@ -28,8 +28,8 @@
 #include "cli/cli.h"
 #include "core/pool.h"
 #include "core/recycle.h"
-#include "gadgets/sha254.h"
-#include "update/job.h"
+#include "hash/sha254.h"
+#include "kinds/snap/job.h"
 
 typedef struct {
     uint64_t bytes;
@@ -122,13 +122,13 @@ typedef struct {
 
 /* One synthesis of partition |k| on |ctx|'s pool, buffers from and back to
  * |rec|; its digest in out. */
-static int run_once(cz_ctx_t *ctx, cz_update_job_t *job, unsigned k, cz_recycler_t *rec,
+static int run_once(cz_ctx_t *ctx, cz_snap_job_t *job, unsigned k, cz_recycler_t *rec,
                     run_t *r, uint8_t out[32])
 {
     cz_ctx_set_recycler(ctx, rec);
     cz_cs_witness_t w;
     double c0 = cpu_now(), t0 = cz_bench_now();
-    int rc = cz_update_synthesize(job, k, ctx, &w);
+    int rc = cz_snap_synthesize(job, k, ctx, &w);
     r->wall = cz_bench_now() - t0;
     r->cpu = cpu_now() - c0;
     cz_ctx_set_recycler(ctx, NULL);
@@ -165,7 +165,7 @@ static void print_run(unsigned threads, int i, const run_t *r, size_t rows, bool
     fflush(stdout);
 }
 
-static int bench(cz_ctx_t *one, cz_ctx_t *many, cz_update_job_t *job, const snap_synth_opts *o)
+static int bench(cz_ctx_t *one, cz_ctx_t *many, cz_snap_job_t *job, const snap_synth_opts *o)
 {
     const unsigned width = cz_pool_width(cz_ctx_pool(many)), k = o->partition;
     run_t s[100], p[100], untimed;
@@ -225,12 +225,12 @@ int cz_bench_snap_synth(int argc, char **argv)
         cz_ctx_free(one);
         return CZ_EXIT_FAIL;
     }
-    cz_update_job_t job;
+    cz_snap_job_t job;
     double t0 = cz_bench_now();
-    int rc = cz_update_job_random(one, &job, o.bytes, 1);
+    int rc = cz_snap_job_random(one, &job, o.bytes, 1);
     if (rc == CZ_OK && o.partition >= job.params.partitions) {
         rc = cz_fail(one, CZ_EINVAL, "partition %u of %u", o.partition, job.params.partitions);
-        cz_update_job_clear(&job);
+        cz_snap_job_clear(&job);
     }
     if (rc == CZ_OK) {
         if (!o.json)
@@ -239,7 +239,7 @@ int cz_bench_snap_synth(int argc, char **argv)
                    job.rows, job.shape.num_aux, job.params.challenges,
                    cz_pool_width(cz_ctx_pool(many)), cz_bench_now() - t0);
         rc = bench(one, many, &job, &o);
-        cz_update_job_clear(&job);
+        cz_snap_job_clear(&job);
     }
     if (rc)
         fprintf(stderr, "bench snap-synth: %s\n", cz_ctx_message(one));

@@ -33,9 +33,9 @@
 #include "core/pool.h"
 #include "core/recycle.h"
 #include "cs/emit.h"
-#include "gadgets/sha254.h"
-#include "porep/c2.h"
-#include "porep/seal_sparse.h"
+#include "hash/sha254.h"
+#include "kinds/porep/c2.h"
+#include "kinds/porep/seal_sparse.h"
 
 typedef struct {
     const char *c1_path;

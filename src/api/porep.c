@@ -1,7 +1,7 @@
 /*
  * api/porep.c — PoRep C2 helpers of the public API: the public values of a
  * C1, the Filecoin params file names, and verification from public values
- * (cuzk.h; the work is porep/c2.h's).
+ * (cuzk.h; the work is kinds/porep/c2.h's).
  */
 #include "cuzk.h"
 
@@ -11,8 +11,8 @@
 #include "api/prover_int.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
-#include "porep/c1.h"
-#include "porep/c2.h"
+#include "kinds/porep/c1.h"
+#include "kinds/porep/c2.h"
 
 int cz_porep_public_from_c1(cz_porep_public_t *out, const void *c1_json, size_t len,
                             cz_error_t *err)

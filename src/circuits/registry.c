@@ -41,8 +41,8 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
     }
     if (!strncmp(id, "snap:", 5)) {
         uint64_t bytes;
-        out->kind = CZ_CIRCUIT_UPDATE;
-        if (cz_porep_parse_size(id + 5, &bytes) || cz_update_params_sector(&out->update, bytes))
+        out->kind = CZ_CIRCUIT_SNAP;
+        if (cz_porep_parse_size(id + 5, &bytes) || cz_snap_params_sector(&out->update, bytes))
             return cz_fail(ctx, CZ_EINVAL,
                            "circuit '%s': snap:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB",
                            id);
@@ -79,8 +79,8 @@ int cz_circuit_body(cz_cs_t *cs, void *circuit)
         return cz_porep_circuit(cs, &c->porep, NULL);
     if (c->kind == CZ_CIRCUIT_POST)
         return cz_post_circuit(cs, &c->post, NULL);
-    if (c->kind == CZ_CIRCUIT_UPDATE)
-        return cz_update_circuit(cs, &c->update, NULL);
+    if (c->kind == CZ_CIRCUIT_SNAP)
+        return cz_snap_circuit(cs, &c->update, NULL);
     return cz_bench_circuit(cs, &c->bench);
 }
 
@@ -99,7 +99,7 @@ int cz_circuit_witness(cz_ctx_t *ctx, const cz_circuit_t *c, uint64_t seed, cz_c
             p.seed = seed;
         return cz_bench_witness(ctx, &p, out);
     }
-    if (c->kind == CZ_CIRCUIT_POREP || c->kind == CZ_CIRCUIT_UPDATE)
+    if (c->kind == CZ_CIRCUIT_POREP || c->kind == CZ_CIRCUIT_SNAP)
         return cz_fail(ctx, CZ_EUNAVAIL, "circuit '%s': the witness comes from vanilla proofs",
                        c->id);
     if (c->kind == CZ_CIRCUIT_POST)

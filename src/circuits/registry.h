@@ -11,7 +11,7 @@
  *   winning-post:SIZE, window-post:SIZE  one FallbackPoSt partition
  *               (circuits/post/fallback.h), blank like porep:SIZE
  *   snap:SIZE   one SnapDeals EmptySectorUpdate partition (2KiB, 8MiB, 512MiB,
- *               32GiB, 64GiB; circuits/update/update.h), blank like porep:SIZE
+ *               32GiB, 64GiB; circuits/snap/snap.h), blank like porep:SIZE
  *
  * A parsed cz_circuit_t is a small value; all functions are thread-safe.
  */
@@ -23,7 +23,7 @@
 #include "circuits/bench.h"
 #include "circuits/porep/stacked.h"
 #include "circuits/post/fallback.h"
-#include "circuits/update/update.h"
+#include "circuits/snap/snap.h"
 #include "cs/cs.h"
 
 typedef enum {
@@ -31,7 +31,7 @@ typedef enum {
     CZ_CIRCUIT_BENCH,
     CZ_CIRCUIT_POREP,
     CZ_CIRCUIT_POST,
-    CZ_CIRCUIT_UPDATE
+    CZ_CIRCUIT_SNAP
 } cz_circuit_kind_t;
 
 typedef struct cz_circuit {
@@ -41,7 +41,7 @@ typedef struct cz_circuit {
     cz_bench_params bench;
     cz_porep_params_t porep;
     cz_post_params_t post;
-    cz_update_params_t update;
+    cz_snap_params_t update;
 } cz_circuit_t;
 
 /* Parse a circuit id; CZ_EINVAL naming the id when unknown or malformed. */

@@ -115,7 +115,7 @@ static int cmd_shape(int argc, char **argv)
         return go;
     char snap_id[48];
     if (!o.circuit && !strcmp(o.kind, "snap")) {
-        /* the SnapDeals update circuit of one partition (circuits/update) */
+        /* the SnapDeals update circuit of one partition (circuits/snap) */
         if (!o.sector)
             return usage_error("--kind snap wants --sector-size SIZE");
         snprintf(snap_id, sizeof snap_id, "snap:%s", cz_opt_sector_name(o.sector));

@@ -17,8 +17,8 @@
 #include "core/hex.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "gadgets/poseidon.h"
-#include "gadgets/sha254.h"
+#include "hash/poseidon.h"
+#include "hash/sha254.h"
 
 typedef struct {
     size_t arity;

@@ -1,7 +1,7 @@
 /*
  * cli/cmd_porep.c — `cuzk porep gen-c1 ...` (seal a small test sector and
  * write its C1 JSON; with --sparse a synthetic all-zero sector of any size,
- * porep/seal_sparse.h) and `cuzk porep check-c1 FILE` (parse and verify a
+ * kinds/porep/seal_sparse.h) and `cuzk porep check-c1 FILE` (parse and verify a
  * C1 natively). Needs jansson (CUZK_HAVE_JANSSON).
  *
  * Also the `--kind porep-c2` forms of prove, setup and verify (cmd_prove.c
@@ -10,7 +10,7 @@
  * --backend names, the porep-c2 kind, verification from public values),
  * exactly what a program linking libcuzk does; setup writes test params
  * for porep:SIZE under the Filecoin file names. --random-params (TIMING
- * ONLY) is a benchmark: bench/bench_c2_random.c.
+ * ONLY) is a benchmark: cli/c2_random.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,16 +27,16 @@
 
 #include <sys/stat.h>
 
-#include "bench/bench.h"
+#include "cli/c2_random.h"
 #include "cli/progress.h"
 #include "cli/public_file.h"
 #include "core/clock.h"
 #include "cli/prove_job.h"
 #include "cuzk.h"
-#include "porep/c1.h"
-#include "porep/seal.h"
-#include "porep/seal_sparse.h"
-#include "gadgets/sha254.h"
+#include "kinds/porep/c1.h"
+#include "kinds/porep/seal.h"
+#include "kinds/porep/seal_sparse.h"
+#include "hash/sha254.h"
 
 static void hexout(const uint8_t *b)
 {
@@ -423,7 +423,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
                                    o.svg_path, o.workers, o.threads, o.device, o.seed, o.quiet,
                                    o.json, o.dry_run, o.jobs, o.device_mem_limit,
                                    (unsigned)o.batch };
-        return cz_bench_c2_random(&ro);
+        return cz_cli_c2_random(&ro);
     }
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1)) {

@@ -17,9 +17,9 @@
  * the id, zero-padded to 32 bytes (filecoin-ffi proofs.go toProverID:
  * address.NewIDAddress(miner).Payload()). replica_id follows from the
  * prover_id, sector number, ticket, comm_d and the proof's porep_id
- * (porep/porep.h); the challenges as the proof chooses them (interactive,
- * synthetic or non-interactive: porep/challenges_synth.c); the parents from
- * the proof's graph (porep/graph.h: legacy V1 graphs put the DRG predecessor
+ * (kinds/porep/porep.h); the challenges as the proof chooses them (interactive,
+ * synthetic or non-interactive: kinds/porep/challenges_synth.c); the parents from
+ * the proof's graph (kinds/porep/graph.h: legacy V1 graphs put the DRG predecessor
  * last and truncate expander parents to u32).
  *
  * public-inputs writes the file `cuzk verify --vk --proof --public` reads
@@ -36,11 +36,11 @@
 #include "cli/options.h"
 #include "cli/public_file.h"
 #include "core/hex.h"
-#include "porep/porep.h"
+#include "kinds/porep/porep.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "groth16/params.h"
-#include "porep/c2.h"
+#include "kinds/porep/c2.h"
 #include "cuzk.h"
 #endif
 

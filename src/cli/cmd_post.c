@@ -9,13 +9,13 @@
  *               [--backend cpu|cuda|auto] [--device N] [--threads T]
  *   cuzk verify --kind winning-post|window-post --params-dir D --proof OUT --input FILE
  *
- * FILE is post/input.h's JSON: what Curio sends (registered proof,
+ * FILE is kinds/post/input.h's JSON: what Curio sends (registered proof,
  * randomness, miner id, partition index, bincode vanilla proofs) plus the
  * public sectors. prove checks every vanilla proof against the public
  * values before it queues anything, proves through the engine, verifies
  * the proof from the public values and writes 192 bytes. verify reads only
  * the public values (randomness, prover, sector ids, comm_rs). Parameter
- * files go by their Filecoin names (post/post.h). Exit codes: 0 ok / valid,
+ * files go by their Filecoin names (kinds/post/post.h). Exit codes: 0 ok / valid,
  * 1 failed / INVALID, 2 bad input or usage.
  */
 #include <errno.h>
@@ -39,7 +39,7 @@ bool cz_cli_post_kind(int argc, char **argv)
 #include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
-#include "post/input.h"
+#include "kinds/post/input.h"
 
 static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
 {
@@ -74,7 +74,7 @@ static const cz_opt GEN_OPTS[] = {
     { "random", 0, CZ_O_U64(post_opts_t, seed), .arg = "SEED", .flags = CZ_OPT_REQUIRED,
       .help = "the randomness, miner and sector data from SEED" },
     { "out", 'o', CZ_O_OUTPUT(post_opts_t, out), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
-      .help = "the PoSt input (post/input.h's JSON)" },
+      .help = "the PoSt input (kinds/post/input.h's JSON)" },
 };
 static const cz_opts_spec GEN_SPEC = {
     .cmd = "cuzk post gen-vanilla",

@@ -2,8 +2,8 @@
  * cli/cmd_snap.c — SnapDeals (EmptySectorUpdate) from the command line:
  *
  *   cuzk snap gen-vanilla --sector-size S --random SEED -o FILE
- *       seal a CC test sector (porep/seal.h), encode random deal data into
- *       it (update/encode.h) and write the request file (update/request.h):
+ *       seal a CC test sector (kinds/porep/seal.h), encode random deal data into
+ *       it (kinds/snap/encode.h) and write the request file (kinds/snap/request.h):
  *       the commitments and one bincode PartitionProof per partition, as
  *       proofs-api's generate_partition_proofs returns them.
  *   cuzk setup  --kind snap --sector-size S --params-dir D [--seed N]
@@ -28,11 +28,11 @@
 #include "cli/time_random.h"
 #include "core/clock.h"
 #include "core/hex.h"
-#include "porep/seal.h"
-#include "update/encode.h"
-#include "update/job.h"
-#include "update/request.h"
-#include "update/vanilla.h"
+#include "kinds/porep/seal.h"
+#include "kinds/snap/encode.h"
+#include "kinds/snap/job.h"
+#include "kinds/snap/request.h"
+#include "kinds/snap/vanilla.h"
 
 static int fail_exit(cz_ctx_t *ctx, const char *cmd, int rc)
 {
@@ -46,7 +46,7 @@ static int registered_of(uint64_t bytes, uint64_t *rp)
 {
     for (uint64_t i = 0; i < 5; i++) {
         uint64_t b;
-        if (!cz_update_sector_bytes(i, &b) && b == bytes) {
+        if (!cz_snap_sector_bytes(i, &b) && b == bytes) {
             *rp = i;
             return CZ_OK;
         }
@@ -58,16 +58,16 @@ static int registered_of(uint64_t bytes, uint64_t *rp)
 
 static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char *out)
 {
-    cz_update_params_t p;
+    cz_snap_params_t p;
     uint64_t rp;
-    if (cz_update_params_sector(&p, bytes) || registered_of(bytes, &rp) || p.sub_arity)
+    if (cz_snap_params_sector(&p, bytes) || registered_of(bytes, &rp) || p.sub_arity)
         return cz_fail(ctx, CZ_EINVAL, "gen-vanilla: dense test sectors are 2KiB, 8MiB or 512MiB");
     cz_fr *old = malloc(p.nodes * sizeof *old), *data = malloc(p.nodes * sizeof *data), comm_c;
-    cz_update_sector_t s;
+    cz_snap_sector_t s;
     memset(&s, 0, sizeof s);
-    cz_update_request_t req;
+    cz_snap_request_t req;
     memset(&req, 0, sizeof req);
-    cz_update_input_t in;
+    cz_snap_input_t in;
     memset(&in, 0, sizeof in);
     cz_c1_t c1;
     memset(&c1, 0, sizeof c1);
@@ -98,7 +98,7 @@ static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char 
             b[31] &= 0x3f;
             cz_fr_from_repr(&data[v], b);
         }
-        rc = cz_update_sector_encode(ctx, &s, &p, &comm_c, old, data, 0);
+        rc = cz_snap_sector_encode(ctx, &s, &p, &comm_c, old, data, 0);
     }
     if (rc == CZ_OK) {
         req.registered_proof = rp;
@@ -116,18 +116,18 @@ static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char 
             rc = cz_fail(ctx, CZ_ENOMEM, "gen-vanilla");
     }
     if (rc == CZ_OK)
-        rc = cz_update_input_alloc(&in, &p);
+        rc = cz_snap_input_alloc(&in, &p);
     for (unsigned k = 0; rc == CZ_OK && k < p.partitions; k++) {
-        req.lens[k] = cz_update_vanilla_size(&p);
+        req.lens[k] = cz_snap_vanilla_size(&p);
         req.proofs[k] = malloc(req.lens[k]);
-        rc = req.proofs[k] ? cz_update_sector_partition(&s, k, &in) : CZ_ENOMEM;
+        rc = req.proofs[k] ? cz_snap_sector_partition(&s, k, &in) : CZ_ENOMEM;
         if (rc == CZ_OK)
-            rc = cz_update_input_check(ctx, &in);
+            rc = cz_snap_input_check(ctx, &in);
         if (rc == CZ_OK)
-            rc = cz_update_vanilla_encode(&in, req.proofs[k], req.lens[k]);
+            rc = cz_snap_vanilla_encode(&in, req.proofs[k], req.lens[k]);
     }
     if (rc == CZ_OK)
-        rc = cz_update_request_write(ctx, &req, out);
+        rc = cz_snap_request_write(ctx, &req, out);
     if (rc == CZ_OK) {
         char hex[65];
         printf("snap request %s: registered_proof %" PRIu64 ", %u partition%s x %zu bytes\n",
@@ -139,9 +139,9 @@ static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char 
         cz_hex_encode(hex, req.comm_d_new, 32);
         printf("comm_d_new %s\n", hex);
     }
-    cz_update_input_free(&in);
-    cz_update_request_free(&req);
-    cz_update_sector_free(&s);
+    cz_snap_input_free(&in);
+    cz_snap_request_free(&req);
+    cz_snap_sector_free(&s);
     cz_c1_free(&c1);
     free(old);
     free(data);
@@ -166,7 +166,7 @@ static const cz_opt GEN_OPTS[] = {
     { "random", 0, CZ_O_U64(snap_opts_t, seed), .arg = "SEED", .flags = CZ_OPT_REQUIRED,
       .help = "the sector and the deal data from SEED" },
     { "out", 'o', CZ_O_OUTPUT(snap_opts_t, out), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
-      .help = "the SnapDeals request (update/request.h)" },
+      .help = "the SnapDeals request (kinds/snap/request.h)" },
 };
 static const cz_opts_spec GEN_SPEC = {
     .cmd = "cuzk snap gen-vanilla",

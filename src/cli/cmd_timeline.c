@@ -19,8 +19,8 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/ctx.h"
-#include "engine/analyze.h"
-#include "engine/svg.h"
+#include "timeline/analyze.h"
+#include "timeline/svg.h"
 
 typedef struct {
     const char *svg, *out;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
 #include "cli/cli.h"
 
 static int cmd_version(int argc, char **argv)

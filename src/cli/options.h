@@ -202,7 +202,7 @@ const char *cz_opt_sector_name(uint64_t bytes);
 /* CZ_OPT_CUSTOM hooks: 64 hex digits into a uint8_t[32] field (the bytes in
  * order: the C1 JSON's, as `cuzk porep gen-c1` prints them); a StackedDrg
  * registered proof's name into a `const cz_porep_proof_t *` field
- * (porep/porep.h cz_porep_proof_by_name). */
+ * (kinds/porep/porep.h cz_porep_proof_by_name). */
 bool cz_opt_hex32(void *field, const char *text, char *why, size_t cap);
 bool cz_opt_porep_proof(void *field, const char *text, char *why, size_t cap);
 #define CZ_OPT_HEX32(T, f, nm, what)                                                        \

@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "core/bytes.h"
 #include "core/hex.h"
-#include "porep/porep.h"
+#include "kinds/porep/porep.h"
 
 const char *const cz_opt_backends[] = { "auto", "cpu", "cuda", NULL };
 

@@ -7,7 +7,7 @@
  * its memory margin and verifies nothing). No proof is written: it cannot
  * be a proof. Used by the kinds whose CLI has no C1-style input to time
  * (PoSt, SnapDeals: their random witness of --sector-size); the PoRep C2
- * has its own (bench/bench_c2_random.c, over a C1 file).
+ * has its own (cli/c2_random.c, over a C1 file).
  *
  * It prints the shape, the params' generation time, then submit-to-done,
  * the per-partition figure and the engine's synthesis/device totals, with

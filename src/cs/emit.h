@@ -27,7 +27,7 @@
  * Both paths give the same rows, densities and assignment byte for byte:
  * every gadget test compares them (gc_same_direct in
  * tests/gadgets/gadget_check.h), tests/gadgets/test_emit.c tries the
- * cases where merging decides density, tests/porep/test_synth_emit.c a
+ * cases where merging decides density, tests/kinds/porep/test_synth_emit.c a
  * whole 2KiB partition, and `cuzk bench synth` a 32GiB one by digest.
  *
  * The values must be those of the variables' assignments: a gadget passes

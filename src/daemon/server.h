@@ -21,7 +21,7 @@
  *         message came in one slice), (2) protobuf-c's copy of the bytes
  *         field; then the kind's Curio map (kinds/kinds.h: its output is a
  *         request object) writes the input the door borrows, no copy after
- *         it. PoRep's map (kinds/kind_porep.c) parses Curio's wrapper with
+ *         it. PoRep's map (kinds/porep/kind_porep.c) parses Curio's wrapper with
  *         jansson (two copies of the base64 text), decodes it (the C1) and
  *         copies the C1 into its request object: those are the kind's, not
  *         the door's, and the bound holds for the door only until a map can

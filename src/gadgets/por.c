@@ -16,9 +16,9 @@
 #include "gadgets/gadget_int.h"
 #include "gadgets/insertion.h"
 #include "gadgets/multipack.h"
-#include "gadgets/poseidon.h"
+#include "hash/poseidon.h"
 #include "gadgets/poseidon_gadget.h"
-#include "gadgets/sha254.h"
+#include "hash/sha254.h"
 #include "gadgets/sha256_gadget.h"
 
 static bool pow2(unsigned a) { return a >= 2 && (a & (a - 1)) == 0; }

@@ -5,7 +5,7 @@
  * Source: neptune src/circuit.rs (PoseidonCircuit::hash, full_round,
  * partial_round, product_mds*, quintic_s_box, quintic_s_box_pre_add,
  * constant_quintic_s_box_pre_add_tag, square_sum, mul_sum, Elt). The
- * constants and their layout are those of gadgets/poseidon_constants.h.
+ * constants and their layout are those of hash/poseidon_constants.h.
  *
  * Direct emission (cs/emit.h: PROVE without c, SHAPE). The rows' values are
  * the state's values, which the gadget computes anyway, so no combination

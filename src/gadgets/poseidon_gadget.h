@@ -28,7 +28,7 @@
 #define CUZK_GADGETS_POSEIDON_GADGET_H
 
 #include "gadgets/num.h"
-#include "gadgets/poseidon_constants.h"
+#include "hash/poseidon_constants.h"
 
 /* *out = Poseidon(preimage[0 .. c->arity)) in circuit. */
 int cz_poseidon_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *c,

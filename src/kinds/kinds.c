@@ -12,11 +12,11 @@
 
 static const cz_kinds_t builtin = {
     {
-        &cz_kind_circuit,      /* registry circuits: toy, bench (src/kinds/kind_circuit.c) */
-        &cz_kind_porep_c2,     /* PoRep C2: input = C1 JSON (src/kinds/kind_porep.c) */
-        &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/kind_post.c) */
-        &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/kind_post.c) */
-        &cz_kind_snap,         /* SnapDeals update: input = snap request (src/kinds/kind_snap.c) */
+        &cz_kind_circuit,      /* registry circuits: toy, bench (src/kinds/circuit/kind_circuit.c) */
+        &cz_kind_porep_c2,     /* PoRep C2: input = C1 JSON (src/kinds/porep/kind_porep.c) */
+        &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/post/kind_post.c) */
+        &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/post/kind_post.c) */
+        &cz_kind_snap,         /* SnapDeals update: input = snap request (src/kinds/snap/kind_snap.c) */
     },
     5,
 };

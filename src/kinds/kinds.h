@@ -10,7 +10,7 @@
  * journal.
  *
  * THE HOOK. A kind is one cz_job_kind_t, written in its own file (e.g.
- * src/kinds/kind_porep.c); the library's built-in kinds are one table,
+ * src/kinds/porep/kind_porep.c); the library's built-in kinds are one table,
  * kinds/kinds.c:
  *
  *     static const cz_kinds_t builtin = { { &cz_kind_circuit, ... }, 5 };
@@ -229,7 +229,7 @@ const cz_job_kind_t *cz_kinds_by_proof_kind(const cz_kinds_t *t, int proof_kind)
 const char *cz_kinds_names(const cz_kinds_t *t, char *buf, size_t cap);
 
 /*
- * "circuit": a toy or bench circuit of the registry (kinds/kind_circuit.c,
+ * "circuit": a toy or bench circuit of the registry (kinds/circuit/kind_circuit.c,
  *   circuits/registry.h);
  *   porep:SIZE is refused here (it needs a C1 input: the porep-c2 kind).
  *   circuit     "bench:N" or "toy[:X]" (required)
@@ -240,21 +240,21 @@ const char *cz_kinds_names(const cz_kinds_t *t, char *buf, size_t cap);
 extern const cz_job_kind_t cz_kind_circuit;
 
 /*
- * "porep-c2": PoRep SealCommit phase 2 (kinds/kind_porep.c, porep/c2.h).
+ * "porep-c2": PoRep SealCommit phase 2 (kinds/porep/kind_porep.c, kinds/porep/c2.h).
  *   input       the C1 JSON, inline or from input_path (required)
  *   params      default: the Filecoin name of the C1's sector size (FACTS 2)
  */
 extern const cz_job_kind_t cz_kind_porep_c2;
 /*
- * "snap": a SnapDeals update proof (kinds/kind_snap.c, update/job.h).
- *   input       the snap request JSON (update/request.h), inline or input_path
+ * "snap": a SnapDeals update proof (kinds/snap/kind_snap.c, kinds/snap/job.h).
+ *   input       the snap request JSON (kinds/snap/request.h), inline or input_path
  *   params      default: the Filecoin name of the registered proof's size
  */
 extern const cz_job_kind_t cz_kind_snap;
 
 /*
  * "winning-post", "window-post": one FallbackPoSt partition (kinds/
- * kind_post.c, post/job.h). input: the PoSt input JSON (post/input.h);
+ * kind_post.c, kinds/post/job.h). input: the PoSt input JSON (kinds/post/input.h);
  * params default: the Filecoin name of the proof's circuit.
  */
 extern const cz_job_kind_t cz_kind_winning_post;

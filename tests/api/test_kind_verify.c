@@ -3,7 +3,7 @@
  * (cuzk.h), the verify every door calls, with a real WinningPoSt 2KiB
  * proof: test params (seeded setup of the winning-post:2KiB circuit)
  * written under their Filecoin names to a temporary params_dir, a test
- * sector's PoSt input (post/input.h cz_post_gen), the proof made through a
+ * sector's PoSt input (kinds/post/input.h cz_post_gen), the proof made through a
  * CPU prover by kind name. Then: the kind's public inputs equal the ones
  * the prover verified the job against; the proof verifies from the public
  * values (vk by name from params_dir, and by path); a flipped proof byte
@@ -22,7 +22,7 @@
 #include "cz_test.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
-#include "post/input.h"
+#include "kinds/post/input.h"
 
 static char dir[64], vk_path[512], params_path[512];
 static char *input;           /* the PoSt input JSON */

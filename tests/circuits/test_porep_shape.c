@@ -23,8 +23,8 @@
 #include "circuits/porep/stacked.h"
 #include "cz_test.h"
 #include "gadgets/por.h"
-#include "gadgets/poseidon.h"
-#include "gadgets/sha254.h"
+#include "hash/poseidon.h"
+#include "hash/sha254.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 

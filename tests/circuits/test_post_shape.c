@@ -23,8 +23,8 @@
 #include "circuits/post/fallback.h"
 #include "cz_test.h"
 #include "gadgets/por.h"
-#include "gadgets/poseidon.h"
-#include "gadgets/poseidon_constants.h"
+#include "hash/poseidon.h"
+#include "hash/poseidon_constants.h"
 
 typedef struct {
     size_t constraints, rows, inputs, aux, pop[3];

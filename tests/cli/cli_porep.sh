@@ -8,7 +8,7 @@
 # Usage: cli_porep.sh CUZK [PARAMS_DIR]. The 2KiB setup takes minutes on a
 # 2-core machine, so the params live in PARAMS_DIR (the build tree) under
 # their Filecoin names and are generated only when missing; the seed (7)
-# is the one tests/porep/test_c2.c uses, so either test fills the cache.
+# is the one tests/kinds/porep/test_c2.c uses, so either test fills the cache.
 set -u
 CUZK=$1
 dir=$(mktemp -d)

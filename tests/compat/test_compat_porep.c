@@ -34,11 +34,11 @@
 
 #include "core/hex.h"
 #include "cz_test.h"
-#include "gadgets/sha254.h"
+#include "hash/sha254.h"
 #include "groth16/proof.h"
-#include "porep/c2.h"
-#include "porep/graph.h"
-#include "porep/porep.h"
+#include "kinds/porep/c2.h"
+#include "kinds/porep/graph.h"
+#include "kinds/porep/porep.h"
 
 #define NODES_32G (1ull << 30)
 

@@ -35,7 +35,7 @@
 #include "groth16/manifest.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
-#include "porep/c2.h"
+#include "kinds/porep/c2.h"
 
 #define NEED(c)                                                               \
     do {                                                                      \
@@ -140,7 +140,7 @@ static cz_pvk_t *pvk_for(cz_ctx_t *ctx, const cz_porep_params_t *p, uint64_t sec
 }
 
 /*
- * An NI record's layout against cuzk's (porep/replica_id.c): the record's
+ * An NI record's layout against cuzk's (kinds/porep/replica_id.c): the record's
  * partition count is NI's for its size, and its proof is a SnarkPack
  * aggregate of that many partition proofs padded to a power of 2 (RFP
  * filecoin-proofs api/seal.rs: seal_commit_phase2 aggregates NI's circuit

@@ -54,7 +54,7 @@ BIN, DESC, POST_CACHE, SNAP_CACHE = (os.path.abspath(a) for a in sys.argv[1:5])
 CUZK, CUZKD = os.path.join(BIN, "cuzk"), os.path.join(BIN, "cuzkd")
 SNAP_NAME = ("v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
              "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194")
-POST_NAMES = {   # 2KiB, post/post.h (parameters.json)
+POST_NAMES = {   # 2KiB, kinds/post/post.h (parameters.json)
     "winning": "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
                "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e",
     "window": "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"

@@ -16,7 +16,7 @@
 #include "kinds/curio.h"
 #include "kinds/job.h"
 #include "kinds/kinds.h"
-#include "post/input.h"
+#include "kinds/post/input.h"
 
 static int decode(const char *in, char *out, size_t *bad)
 {

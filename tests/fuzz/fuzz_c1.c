@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_c1.c — libFuzzer target for the C1 JSON parser
- * (src/porep/c1_json.c).
+ * (src/kinds/porep/c1_json.c).
  *
  * Properties: never crash or read out of bounds (ASan/UBSan); every error
  * is CZ_EFORMAT (or CZ_ENOMEM) with a message; whatever the parser accepts
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
-#include "porep/c1.h"
+#include "kinds/porep/c1.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

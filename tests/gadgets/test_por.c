@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "gadgets/por.h"
-#include "gadgets/sha254.h"
+#include "hash/sha254.h"
 
 typedef struct {
     cz_por_shape_t shape;

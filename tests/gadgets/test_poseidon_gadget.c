@@ -8,7 +8,7 @@
  */
 #include "gadget_check.h"
 
-#include "gadgets/poseidon.h"
+#include "hash/poseidon.h"
 #include "gadgets/poseidon_gadget.h"
 
 typedef struct {

@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "gadgets/sha254.h"
+#include "hash/sha254.h"
 #include "gadgets/sha256_gadget.h"
 
 typedef struct {

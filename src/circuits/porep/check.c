@@ -10,8 +10,8 @@
  */
 #include "circuits/porep/porep_int.h"
 
-#include "gadgets/poseidon.h"
-#include "gadgets/poseidon_constants.h"
+#include "hash/poseidon.h"
+#include "hash/poseidon_constants.h"
 
 /* Walk a path from |leaf| (leaf index |index|) and compare with |root|. */
 static bool path_ok(const cz_por_shape_t *s, uint64_t index, const cz_fr *leaf,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gadgets/multipack.h"
-#include "gadgets/sha254.h"
+#include "hash/sha254.h"
 #include "gadgets/sha256_gadget.h"
 #include "gadgets/uint32.h"
 

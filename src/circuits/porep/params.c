@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "gadgets/multipack.h"
-#include "gadgets/poseidon_constants.h"
+#include "hash/poseidon_constants.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * KIB)

@@ -12,7 +12,7 @@
  *
  * OWNERSHIP AND CONTRACT BETWEEN ENGINEERS
  *   This header is the only interface between the circuit (src/circuits/
- *   porep/, owner: circuit) and the C1 side (src/porep/: JSON parser,
+ *   porep/, owner: circuit) and the C1 side (src/kinds/porep/: JSON parser,
  *   DRG/expander parents, challenge derivation, test sealing; owner: C1),
  *   which FILLS a cz_porep_input_t: allocate it with cz_porep_input_alloc()
  *   (every array is then sized by the params), write the values in place,

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gadgets/poseidon.h"
-#include "gadgets/poseidon_constants.h"
+#include "hash/poseidon.h"
+#include "hash/poseidon_constants.h"
 #include "gadgets/poseidon_gadget.h"
 
 #define KIB 1024ull

@@ -42,7 +42,7 @@
  *     = 19 inputs, 16,869 constraints (TestConstraintSystem count).
  *
  * OWNERSHIP
- *   src/post/ (bincode reader, challenge derivation, public inputs) FILLS a
+ *   src/kinds/post/ (bincode reader, challenge derivation, public inputs) FILLS a
  *   cz_post_witness_t: allocate it with cz_post_witness_alloc() (every array
  *   sized by the params), write the values in place (already unrolled or
  *   padded to params.sectors circuit sectors), hand it to the synthesis,

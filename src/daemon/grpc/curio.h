@@ -9,7 +9,7 @@
  * THE KIND TABLE is the prover's (kinds/kinds.h cz_kinds_t, passed in):
  * a kind with a ProofKind (cz_job_kind_t.curio) says its number and name,
  * its default priority, how a SubmitProofRequest becomes its request (its
- * map, in the kind's own file: kinds/kind_porep.c for POREP_SEAL_COMMIT,
+ * map, in the kind's own file: kinds/porep/kind_porep.c for POREP_SEAL_COMMIT,
  * kind_post.c for WINNING_POST / WINDOW_POST_PARTITION, kind_snap.c for
  * SNAP_DEALS_UPDATE, each listing the fields it reads) and its SRS
  * circuit-id family. This door only looks the kind up, fills "kind",

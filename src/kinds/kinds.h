@@ -9,7 +9,7 @@
  * resolution and cache, engine, results); cuzkd adds request ids and the
  * journal.
  *
- * THE HOOK. A kind is one cz_job_kind_t, written in its own file (e.g.
+ * THE HOOK. A kind is one cz_job_kind_t, written in its own folder (e.g.
  * src/kinds/porep/kind_porep.c); the library's built-in kinds are one table,
  * kinds/kinds.c:
  *
@@ -30,9 +30,10 @@
  * by table index, and the doors reach the prover's table (cuzk.h
  * cz_prover_kind_*, cuzkd's cz_server_kinds), never a file-level one.
  *
- * To add a built-in kind: write src/kinds/kind_NAME.c (its cz_job_kind_t
- * and everything it needs: prepare, release, state, its Curio mapping) and
- * list it in kinds/CMakeLists.txt; declare it below; add it to the table in
+ * To add a built-in kind: write src/kinds/NAME/kind_NAME.c (its
+ * cz_job_kind_t and everything it needs: prepare, release, state, its Curio
+ * mapping; the kind's formats beside it in src/kinds/NAME/) and list it in
+ * kinds/CMakeLists.txt; declare it below; add it to the table in
  * kinds/kinds.c. Nothing else changes.
  *
  * A kind says, besides its name and one-line summary:

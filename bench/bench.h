@@ -5,6 +5,10 @@
  * process on the same input (these machines are noisy; absolute times are
  * reported but the ratio is the claim). Results go to stdout as text, or as
  * one JSON object per line with --json.
+ *
+ * Layering: the benchmarks are commands of the `cuzk` tool over cli/'s
+ * options table and helpers (cli/cli.h, cli/options.h); cli/ includes no
+ * bench/ header (cmd_bench and CZ_BENCH_NAMES are declared in cli/cli.h).
  */
 #ifndef CUZK_BENCH_H
 #define CUZK_BENCH_H

@@ -5,10 +5,11 @@
  * where a setup takes hours) and no pvk, so the engine proves every
  * partition and skips verification; the figures come from the wall clock,
  * the engine's timeline (analysed in process, as bench pipeline) and
- * /proc/self/status. It drives the engine directly, as every bench here
- * does: random params are not something the public API offers, and a
- * proof from them is not a proof. The real prove is cmd_porep.c's, over
- * cuzk.h.
+ * /proc/self/status. It drives the engine directly, as the benchmarks
+ * (bench/) do: random params are not something the public API offers, and
+ * a proof from them is not a proof. The real prove is cmd_porep.c's, over
+ * cuzk.h. It is a form of `cuzk prove` (as time_random.c is), so it lives
+ * in cli/, and cli/ includes no bench/ header.
  */
 #include "cli/c2_random.h"
 

@@ -10,7 +10,7 @@
  * --backend names, the porep-c2 kind, verification from public values),
  * exactly what a program linking libcuzk does; setup writes test params
  * for porep:SIZE under the Filecoin file names. --random-params (TIMING
- * ONLY) is a benchmark: cli/c2_random.c.
+ * ONLY) is cli/c2_random.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -53,7 +53,7 @@ static int run_jobs(cz_ctx_t *ctx, cz_engine_t *e, const cz_job_spec_t *spec, si
                     bool quiet, uint64_t *id, cz_job_info_t *info, double *first_done,
                     double *last_done)
 {
-    uint64_t ids[64];
+    uint64_t ids[64] = { 0 };   /* ids[0] is read even when the first submit fails */
     int rc = CZ_OK;
     size_t submitted = 0;
     for (; submitted < n && rc == CZ_OK; submitted++)
@@ -211,13 +211,13 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
     e = NULL;
     /* the timeline: synthesis per partition, device regions, efficiency */
     double eff = 1.0, disp_eff = 1.0, held_ms = 0, synth_ms = 0, synth_max_ms = 0;
-    size_t regions = 0, overlaps = 0, nsynth = 0, ndev = 0;
+    size_t regions = 0, overlaps = 0, nsynth = 0;
     if (rc == CZ_OK) {
         log = cz_tl_captured(tl, &len);
         rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep) : cz_fail(ctx, CZ_ENOMEM, "timeline");
     }
     if (rc == CZ_OK) {
-        ndev = cz_timeline_ndevices(rep);
+        size_t ndev = cz_timeline_ndevices(rep);
         for (size_t d = 0; d < ndev; d++) {
             const cz_tl_device_t *dv = cz_timeline_device(rep, d);
             held_ms += dv->held_ms;

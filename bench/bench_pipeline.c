@@ -75,6 +75,8 @@ typedef struct {
     size_t jobs, partitions, threads;
     unsigned w[MAX_W];
     size_t nw;
+    size_t device_mem_limit;   /* CUDA: the plan's budget per device (0: the free memory) */
+    size_t batch;              /* CUDA: partitions a region takes where bases stream (0: 2) */
     bool json;
 } pipe_opts;
 
@@ -146,6 +148,10 @@ static const cz_opt PIPE_OPTS[] = {
       .help = "one witness (seed 1), deep-copied per partition (timed as synthesis)" },
     { "synth-workers", 0, CZ_O_SIZE(pipe_opts, synth_workers), .min = 1, .max = 256,
       .arg = "N", .help = "the engine's synthesis workers (default: the engine's)" },
+    { "device-mem-limit", 0, CZ_O_BYTES(pipe_opts, device_mem_limit), .def = "0",
+      .help = "CUDA: device memory each device's plan may use (0: what is free)" },
+    { "batch", 0, CZ_O_SIZE(pipe_opts, batch), .min = 0, .max = 4, .def = "0", .arg = "K",
+      .help = "CUDA: partitions one region takes where bases stream (0: 2; 1: none)" },
     CZ_OPT_JSON(pipe_opts, json, "one JSON line per run"),
 };
 static const cz_opt_rule PIPE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -269,7 +275,10 @@ static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     cz_engine_t *e = NULL;
     int rc = CZ_OK;
     for (size_t d = 0; rc == CZ_OK && d < o->devices; d++)
-        rc = cz_backend_new(ctx, &be[d], o->kind, (int)d);
+        rc = cz_backend_new_opts(ctx, &be[d], o->kind, (int)d,
+                                 &(cz_cuda_backend_opts_t){ .device_mem_limit =
+                                                                o->device_mem_limit,
+                                                            .max_batch = (unsigned)o->batch });
     if (rc == CZ_OK)
         rc = cz_tl_open(ctx, &tl, tl_path, 0);
     cz_engine_config_t cfg = { .backends = be, .num_devices = o->devices,
@@ -329,6 +338,8 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     pc.params_allow_paths = true;   /* the file is named by its absolute path */
     pc.max_partitions = o->partitions > 1024 ? (unsigned)o->partitions : 0;
     pc.timeline = tl_path;
+    pc.cuda_device_mem_limit = o->device_mem_limit;
+    pc.cuda_max_batch = (unsigned)o->batch;
     cz_prover_t *p = NULL;
     cz_error_t err;
     int rc = cz_prover_new(&p, &pc, &err);

@@ -28,7 +28,7 @@
 
 typedef struct {
     const char *circuit, *params, *backend;
-    size_t threads, iters, device;
+    size_t threads, iters, device, device_mem_limit;
     bool json, random_params, dry_run;
 } bprove_opts_t;
 
@@ -46,6 +46,8 @@ static const cz_opt BPROVE_OPTS[] = {
       .help = "TIMING ONLY: random points of the circuit's shape; the proof is not checked" },
     { "dry-run", 0, CZ_O_FLAG(bprove_opts_t, dry_run),
       .help = "print the shape and the memory it needs; make no params, prove nothing" },
+    { "device-mem-limit", 0, CZ_O_BYTES(bprove_opts_t, device_mem_limit), .def = "0",
+      .help = "CUDA: device memory the plan may use (0: what is free; e.g. 14GiB)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -53,7 +55,8 @@ static const cz_opts_spec BPROVE_SPEC = {
     .cmd = "cuzk bench prove",
     .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
-             "                        [--device N] [--dry-run] [--json]\n",
+             "                        [--device N] [--device-mem-limit BYTES] [--dry-run]\n"
+             "                        [--json]\n",
     .about =
         "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
         "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
@@ -62,7 +65,10 @@ static const cz_opts_spec BPROVE_SPEC = {
         "  prep wait is ~0 (in the engine they overlap).\n"
         "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
         "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
-        "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n",
+        "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n"
+        "  --device-mem-limit: the CUDA device-memory plan gets at most BYTES (as a\n"
+        "  smaller card would); each iteration prints the plan and the params bytes it\n"
+        "  copied to the device, with their time at 25 and 50 GB/s.\n",
     CZ_OPTS(BPROVE_OPTS), CZ_RULES(BPROVE_RULES),
 };
 
@@ -223,7 +229,9 @@ int cz_bench_prove(int argc, char **argv)
     size_t rows = 0;
     int rc = CZ_OK;
     if (!dry_run)   /* first: fail before setup */
-        rc = cz_backend_new(ctx, &be, backend, (int)device);
+        rc = cz_backend_new_opts(ctx, &be, backend, (int)device,
+                                 &(cz_cuda_backend_opts_t){ .device_mem_limit =
+                                                                o.device_mem_limit });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {

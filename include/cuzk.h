@@ -155,7 +155,11 @@ typedef struct cz_prover_config {
                                     * (parameters.json, v28) is first used, check its
                                     * blake2b digest: a file that differs fails the job
                                     * (CZ_EMISMATCH, naming it); once per size+mtime */
-    uint64_t reserved[16];         /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
+    unsigned cuda_max_batch;       /* partitions one GPU region proves where the params stream
+                                    * through a card too small for them (each streamed window
+                                    * then serves all of them); 0: 2, 1: one a region */
+    uint32_t reserved_pad;         /* must be zero */
+    uint64_t reserved[15];         /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 
 /* Fill |cfg| with the defaults above (|reserved| zero). */

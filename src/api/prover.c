@@ -110,6 +110,7 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
             kind, p->backend, count);
     cz_cuda_backend_opts_t copts = { .device_mem_limit = p->cfg.cuda_device_mem_limit,
                                      .g2_on_cpu = p->cfg.cuda_g2_on_cpu,
+                                     .max_batch = p->cfg.cuda_max_batch,
                                      .host_gate = cz_engine_gate(&p->gate) };
     for (size_t d = 0; d < count; d++) {
         rc = cz_backend_new_opts(ctx, &p->backends[d], kind, (int)(first + d), &copts);
@@ -211,9 +212,12 @@ int cz__prover_new_with(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fau
     if (!out)
         return cz__err(err, CZ_EINVAL, "cz_prover_new: out is NULL");
     *out = NULL;
-    if (cfg && !CZ__RESERVED_ZERO(cfg))
+    if (cfg && (!CZ__RESERVED_ZERO(cfg) || cfg->reserved_pad))
         return cz__err(err, CZ_EINVAL, "cz_prover_new: cfg.reserved is not zero "
                        "(start from cz_prover_config_init)");
+    if (cfg && cfg->cuda_max_batch > CZ_BACKEND_MAX_BATCH)
+        return cz__err(err, CZ_EINVAL, "cz_prover_new: cuda_max_batch %u is more than %d",
+                       cfg->cuda_max_batch, CZ_BACKEND_MAX_BATCH);
     cz_prover_config_t dflt;
     cz_prover_config_init(&dflt);
     cz_prover_t *p = calloc(1, sizeof *p);

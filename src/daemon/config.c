@@ -57,6 +57,7 @@ static const key_def keys[] = {
     { "devices", "devices", T_STRINT, F(devices), 0, 0, "all", "\"all\" or a count N (also \"cpu:N\", \"cuda:N\", \"cuda:all\")", 0 },
     { "devices", "cuda_device_mem_limit", T_BYTES, F(cuda_device_mem_limit), 0, 0, "0", "device memory each CUDA backend may use (0 = all but 2GiB)", 0 },
     { "devices", "cuda_g2_on_cpu", T_BOOL, F(cuda_g2_on_cpu), 0, 0, "false", "leave the B2 (G2) MSM to the CPU on CUDA backends", 0 },
+    { "devices", "cuda_max_batch", T_LONG, F(cuda_max_batch), 0, 4, "0", "partitions one GPU region proves where params stream (0 = 2, 1 = one)", 0 },
     { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2", "workers sharing one device lock", 0 },
     { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0", "synthesized partitions waiting (0 = devices x workers)", 0 },
     { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1", "re-synthesis after a device error", 0 },

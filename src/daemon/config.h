@@ -54,6 +54,7 @@ typedef struct cz_dconfig {
     char *devices;             /* "all" or N; or KIND, KIND:N, cuda:all (KIND cpu or cuda) */
     size_t cuda_device_mem_limit;  /* bytes per CUDA backend; 0 = all but 2 GiB */
     bool cuda_g2_on_cpu;       /* CUDA backends leave the B2 (G2) MSM to the CPU */
+    long cuda_max_batch;       /* partitions a region proves where params stream (0: 2) */
     long workers_per_device;
     long device_queue_depth;   /* 0 = devices x workers */
     long max_retries;

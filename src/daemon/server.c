@@ -213,6 +213,7 @@ static int prover_config(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_prover_confi
         cz_parse_bytes(cfg->total_budget, &pc->memory_budget);
     pc->cuda_device_mem_limit = cfg->cuda_device_mem_limit;
     pc->cuda_g2_on_cpu = cfg->cuda_g2_on_cpu;
+    pc->cuda_max_batch = (unsigned)cfg->cuda_max_batch;
     pc->params_dir = cfg->params_dir;
     /* 0 kept nothing unused in cuzkd: one byte does the same in the library's cache */
     pc->params_cache_bytes = cfg->cache_budget ? cfg->cache_budget : 1;

@@ -83,6 +83,7 @@ static void structs(void)
     F(cz_prover_config_t, no_verify); F(cz_prover_config_t, timeline);
     F(cz_prover_config_t, log); F(cz_prover_config_t, log_user);
     F(cz_prover_config_t, log_level); F(cz_prover_config_t, params_check);
+    F(cz_prover_config_t, cuda_max_batch); F(cz_prover_config_t, reserved_pad);
     F(cz_prover_config_t, reserved);
     END();
 

@@ -161,7 +161,8 @@ static const cz_opts_spec PIPE_SPEC = {
         "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
         "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
         "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
-        "         [--svg OUT.svg] [--witness-cache] [--synth-workers N] [--json]\n",
+        "         [--svg OUT.svg] [--witness-cache] [--synth-workers N]\n"
+        "         [--device-mem-limit BYTES] [--batch K] [--json]\n",
     .about =
         "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
         "  params through the prover, the public API; the timing-only modes below\n"

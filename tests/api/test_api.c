@@ -425,6 +425,13 @@ CZ_TEST(input_structs_refuse_a_reserved_word)
     CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
     CHECK(p == NULL);
     CHECK(strstr(err.message, "cz_prover_config_init") != NULL);
+    cfg.reserved[3] = 0;
+    cfg.reserved_pad = 1;
+    CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
+    cfg.reserved_pad = 0;
+    cfg.cuda_max_batch = 5;   /* more than a region takes (CZ_BACKEND_MAX_BATCH) */
+    CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "cuda_max_batch 5") != NULL);
 
     p = new_prover();
     REQUIRE(p);

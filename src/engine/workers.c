@@ -602,7 +602,8 @@ static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
         snprintf(res[0].why, sizeof res[0].why, "%s", cz_ctx_message(w->ctx));
     }
     double held_ms = 0;
-    region_under_lock(w, ps, n, res, &held_ms);
+    if (n > 1 || res[0].rc == CZ_OK)   /* a lone partition that failed staging skips the lock */
+        region_under_lock(w, ps, n, res, &held_ms);
 
     prep_wait_idle(w);   /* prep has posted; make sure its thread is done with them */
     for (size_t i = 0; i < n; i++) {

@@ -121,7 +121,8 @@ typedef struct cz_engine_stats {
      * now (counted in budget_reserved), and the large allocations served
      * from them out of all asked for. */
     size_t recycled_bytes, recycle_hits, recycle_takes;
-    size_t backend_host_bytes;           /* cz_engine_host_take's, held now */
+    size_t backend_host_bytes;           /* cz_engine_host_take's (backends and the prover's
+                                          * params), held now */
     size_t num_devices;
     double device_busy_s[16];            /* lock held time, first 16 devices */
     bool device_failed[16];
@@ -178,9 +179,10 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id);
 int cz_engine_forget(cz_engine_t *e, uint64_t id);
 void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out);
 /*
- * Host memory a backend holds beside the partitions' (the CUDA backend's
- * pinned params copies, tens of GiB on a small card), counted in the
- * budget so that partitions are not admitted into memory it took: take
+ * Host memory held beside the partitions' (the CUDA backend's pinned
+ * params copies, tens of GiB on a small card; the prover's params in host
+ * memory, api/stager.c), counted in the budget so that partitions are not
+ * admitted into memory it took: take
  * reserves |bytes| if they fit now, ahead of waiting partitions, never
  * waiting (false: no room; the backend does without); give returns bytes
  * taken. Counted in stats.budget_reserved and backend_host_bytes.

@@ -1,8 +1,9 @@
 /*
  * tests/kinds/porep/test_c2_shapes.c — the C2 shape cache (kinds/porep/c2.h): a job
  * initialized from the cache has the shape, rows and plan of one computed
- * from scratch; the second job of a size is a hit, another size a miss;
- * the least recently used configuration is the one dropped.
+ * from scratch; the second job of a size is a hit, another size a miss
+ * (the cache's own rules, replacement and concurrency, are
+ * tests/kinds/test_shapes.c's).
  */
 #include <string.h>
 

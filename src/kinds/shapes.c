@@ -115,8 +115,8 @@ int cz_shape_cache_get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, c
     if (!c)
         return spec->compute(arg, ctx, value);
     if (c->spec != spec)
-        return cz_fail(ctx, CZ_EINVAL, "shape cache: a %s cache looked up as %s",
-                       c->spec->name, spec->name);
+        return cz_fail(ctx, CZ_EINVAL, "shape cache: a %s cache looked up as %s", c->spec->name,
+                       spec->name);
     cz_mutex_lock(&c->mu);
     c->lookups++;
     int i;

@@ -80,8 +80,8 @@ void cz_shape_cache_free(cz_shape_cache_t *cache);
  * unspecified); CZ_EINVAL when |cache| was made for another spec (a
  * kind's cache handed to another kind).
  */
-int cz_shape_cache_get(cz_shape_cache_t *cache, const cz_shape_cache_spec_t *spec,
-                       cz_ctx_t *ctx, const void *key, void *value, const void *arg);
+int cz_shape_cache_get(cz_shape_cache_t *cache, const cz_shape_cache_spec_t *spec, cz_ctx_t *ctx,
+                       const void *key, void *value, const void *arg);
 
 /*
  * Lookups served without computing (hits) and lookups in all since the

@@ -53,14 +53,12 @@ static int compute(const void *argp, cz_ctx_t *ctx, void *value)
     return CZ_OK;
 }
 
-static const cz_shape_cache_spec_t two = { "two", sizeof(uint64_t), sizeof(value_t), 2,
-                                           compute };
-static const cz_shape_cache_spec_t one = { "one", sizeof(uint64_t), sizeof(value_t), 1,
-                                           compute };
+static const cz_shape_cache_spec_t two = { "two", sizeof(uint64_t), sizeof(value_t), 2, compute };
+static const cz_shape_cache_spec_t one = { "one", sizeof(uint64_t), sizeof(value_t), 1, compute };
 
 /* Look up |key| with no waiting; the value must be the key's. */
-static int get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, cz_ctx_t *ctx,
-               uint64_t key, atomic_int *calls)
+static int get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, cz_ctx_t *ctx, uint64_t key,
+               atomic_int *calls)
 {
     arg_t a = { key, NULL, 0, calls, false };
     value_t v;

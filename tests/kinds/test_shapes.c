@@ -37,15 +37,24 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* Wait (10 s at most) until |c| has counted |n| lookups. */
+static void wait_lookups(cz_shape_cache_t *c, size_t n)
+{
+    size_t hits, lookups;
+    for (int i = 0; i < 10000; i++) {
+        cz_shape_cache_stats(c, &hits, &lookups);
+        if (lookups >= n)
+            return;
+        sleep_ms(1);
+    }
+}
+
 static int compute(const void *argp, cz_ctx_t *ctx, void *value)
 {
     const arg_t *a = argp;
     int n = atomic_fetch_add(a->calls, 1);
-    size_t hits, lookups = 0;
-    for (int i = 0; i < 10000 && a->cache && lookups < a->wait_for; i++) {
-        cz_shape_cache_stats(a->cache, &hits, &lookups);   /* the others are in: they wait */
-        sleep_ms(1);
-    }
+    if (a->cache)
+        wait_lookups(a->cache, a->wait_for);   /* the others are in: they wait */
     if (a->key == 666 || (a->fail_first && n == 0))
         return cz_fail(ctx, CZ_EINVAL, "no shape for %llu", (unsigned long long)a->key);
     value_t *v = value;
@@ -56,8 +65,19 @@ static int compute(const void *argp, cz_ctx_t *ctx, void *value)
 static const cz_shape_cache_spec_t two = { "two", sizeof(uint64_t), sizeof(value_t), 2, compute };
 static const cz_shape_cache_spec_t one = { "one", sizeof(uint64_t), sizeof(value_t), 1, compute };
 
+static cz_ctx_t *ctx;   /* the main thread's (the lookup threads make their own) */
+
+/* A new cache of |spec| (NULL: none), ctx made on first use; NULL on error. */
+static cz_shape_cache_t *fresh(const cz_shape_cache_spec_t *spec)
+{
+    cz_shape_cache_t *c = NULL;
+    if ((ctx || cz_ctx_new(&ctx, NULL, 1) == CZ_OK) && spec)
+        CHECK_OK(cz_shape_cache_new(&c, spec));
+    return c;
+}
+
 /* Look up |key| with no waiting; the value must be the key's. */
-static int get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, cz_ctx_t *ctx, uint64_t key,
+static int get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, uint64_t key,
                atomic_int *calls)
 {
     arg_t a = { key, NULL, 0, calls, false };
@@ -81,48 +101,42 @@ static void check_stats(cz_shape_cache_t *c, size_t hits, size_t lookups)
 
 CZ_TEST(hits_misses_and_least_recently_used)
 {
-    cz_ctx_t *ctx;
-    REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    cz_shape_cache_t *c;
-    REQUIRE(cz_shape_cache_new(&c, &two) == CZ_OK);
+    cz_shape_cache_t *c = fresh(&two);
+    REQUIRE(c);
     atomic_int calls = 0;
-    CHECK_OK(get(c, &two, ctx, 1, &calls));   /* miss */
-    CHECK_OK(get(c, &two, ctx, 2, &calls));   /* miss */
-    CHECK_OK(get(c, &two, ctx, 1, &calls));   /* hit: 1 is now the more recent */
+    CHECK_OK(get(c, &two, 1, &calls));   /* miss */
+    CHECK_OK(get(c, &two, 2, &calls));   /* miss */
+    CHECK_OK(get(c, &two, 1, &calls));   /* hit: 1 is now the more recent */
     CHECK_EQ_INT(calls, 2);
     check_stats(c, 1, 3);
-    CHECK_OK(get(c, &two, ctx, 3, &calls));   /* miss: replaces 2 */
-    CHECK_OK(get(c, &two, ctx, 1, &calls));   /* hit */
+    CHECK_OK(get(c, &two, 3, &calls));   /* miss: replaces 2 */
+    CHECK_OK(get(c, &two, 1, &calls));   /* hit */
     CHECK_EQ_INT(calls, 3);
-    CHECK_OK(get(c, &two, ctx, 2, &calls));   /* miss: replaces 3 */
-    CHECK_OK(get(c, &two, ctx, 3, &calls));   /* miss: replaces 1 */
-    CHECK_OK(get(c, &two, ctx, 2, &calls));   /* hit */
+    CHECK_OK(get(c, &two, 2, &calls));   /* miss: replaces 3 */
+    CHECK_OK(get(c, &two, 3, &calls));   /* miss: replaces 1 */
+    CHECK_OK(get(c, &two, 2, &calls));   /* hit */
     CHECK_EQ_INT(calls, 5);
     check_stats(c, 3, 8);
     cz_shape_cache_free(c);
-    cz_ctx_free(ctx);
 }
 
 CZ_TEST(an_error_is_not_kept)
 {
-    cz_ctx_t *ctx;
-    REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    cz_shape_cache_t *c;
-    REQUIRE(cz_shape_cache_new(&c, &two) == CZ_OK);
+    cz_shape_cache_t *c = fresh(&two);
+    REQUIRE(c);
     atomic_int calls = 0;
-    CHECK_OK(get(c, &two, ctx, 1, &calls));
-    CHECK_EQ_INT(get(c, &two, ctx, 666, &calls), CZ_EINVAL);
+    CHECK_OK(get(c, &two, 1, &calls));
+    CHECK_EQ_INT(get(c, &two, 666, &calls), CZ_EINVAL);
     CHECK_EQ_STR(cz_ctx_message(ctx), "no shape for 666");
     cz_ctx_clear(ctx);
-    CHECK_EQ_INT(get(c, &two, ctx, 666, &calls), CZ_EINVAL);   /* computed again */
+    CHECK_EQ_INT(get(c, &two, 666, &calls), CZ_EINVAL);   /* computed again */
     CHECK_EQ_STR(cz_ctx_message(ctx), "no shape for 666");
     CHECK_EQ_INT(calls, 3);
-    CHECK_OK(get(c, &two, ctx, 2, &calls));   /* the failed key took no entry */
-    CHECK_OK(get(c, &two, ctx, 1, &calls));
+    CHECK_OK(get(c, &two, 2, &calls));   /* the failed key took no entry */
+    CHECK_OK(get(c, &two, 1, &calls));
     CHECK_EQ_INT(calls, 4);
     check_stats(c, 1, 5);
     cz_shape_cache_free(c);
-    cz_ctx_free(ctx);
 }
 
 #define THREADS 8
@@ -139,14 +153,14 @@ typedef struct {
 static void *lookup_thread(void *p)
 {
     lookup_t *l = p;
-    cz_ctx_t *ctx;
-    l->rc = cz_ctx_new(&ctx, NULL, 1);
+    cz_ctx_t *own;
+    l->rc = cz_ctx_new(&own, NULL, 1);
     if (l->rc)
         return NULL;
     if (l->start)
         pthread_barrier_wait(l->start);
-    l->rc = cz_shape_cache_get(l->cache, l->spec, ctx, &l->arg.key, &l->v, &l->arg);
-    cz_ctx_free(ctx);
+    l->rc = cz_shape_cache_get(l->cache, l->spec, own, &l->arg.key, &l->v, &l->arg);
+    cz_ctx_free(own);
     return NULL;
 }
 
@@ -178,68 +192,52 @@ static int first_lookups(cz_shape_cache_t *c, atomic_int *calls, bool fail_first
 
 CZ_TEST(concurrent_first_lookups_compute_once)
 {
-    cz_shape_cache_t *c;
-    REQUIRE(cz_shape_cache_new(&c, &two) == CZ_OK);
-    atomic_int calls = 0;
-    CHECK_EQ_INT(first_lookups(c, &calls, false), 0);
-    CHECK_EQ_INT(calls, 1);
-    check_stats(c, THREADS - 1, THREADS);
-    cz_shape_cache_free(c);
-}
-
-CZ_TEST(a_failed_compute_lets_a_waiter_compute)
-{
-    cz_shape_cache_t *c;
-    REQUIRE(cz_shape_cache_new(&c, &two) == CZ_OK);
-    atomic_int calls = 0;
-    /* the first fails (its caller alone gets the error), one waiter computes, the rest hit */
-    CHECK_EQ_INT(first_lookups(c, &calls, true), 1);
-    CHECK_EQ_INT(calls, 2);
-    check_stats(c, THREADS - 2, THREADS);
-    cz_shape_cache_free(c);
+    /* fail 0: one compute, the rest hit; fail 1: the first compute fails (its
+     * caller alone gets the error), one waiter computes, the rest hit */
+    for (int fail = 0; fail < 2; fail++) {
+        cz_shape_cache_t *c = fresh(&two);
+        REQUIRE(c);
+        atomic_int calls = 0;
+        CHECK_EQ_INT(first_lookups(c, &calls, fail), fail);
+        CHECK_EQ_INT(calls, 1 + fail);
+        check_stats(c, THREADS - 1 - fail, THREADS);
+        cz_shape_cache_free(c);
+    }
 }
 
 CZ_TEST(a_miss_with_every_entry_busy_is_not_kept)
 {
-    cz_ctx_t *ctx;
-    REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    cz_shape_cache_t *c;
-    REQUIRE(cz_shape_cache_new(&c, &one) == CZ_OK);
+    cz_shape_cache_t *c = fresh(&one);
+    REQUIRE(c);
     atomic_int calls = 0;
     /* a thread computes key 7 in the only entry until a second lookup is counted */
     lookup_t l = { c, &one, { 7, c, 2, &calls, false }, NULL, -1, { { 0 } } };
     pthread_t t;
     REQUIRE(pthread_create(&t, NULL, lookup_thread, &l) == 0);
-    size_t hits, lookups = 0;
-    for (int i = 0; i < 10000 && lookups < 1; i++) {
-        cz_shape_cache_stats(c, &hits, &lookups);
-        sleep_ms(1);
-    }
-    CHECK_OK(get(c, &one, ctx, 8, &calls));   /* computed beside it, not kept */
+    wait_lookups(c, 1);
+    CHECK_OK(get(c, &one, 8, &calls));   /* computed beside it, not kept */
     pthread_join(t, NULL);
     CHECK_OK(l.rc);
     CHECK_EQ_U64(l.v.v[1], 70);
-    CHECK_OK(get(c, &one, ctx, 7, &calls));   /* hit */
-    CHECK_OK(get(c, &one, ctx, 8, &calls));   /* a miss again (now replacing 7) */
+    CHECK_OK(get(c, &one, 7, &calls));   /* hit */
+    CHECK_OK(get(c, &one, 8, &calls));   /* a miss again (now replacing 7) */
     CHECK_EQ_INT(calls, 3);
     check_stats(c, 1, 4);
     cz_shape_cache_free(c);
-    cz_ctx_free(ctx);
 }
 
 CZ_TEST(null_cache_and_wrong_spec)
 {
-    cz_ctx_t *ctx;
-    REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
+    REQUIRE(fresh(NULL) == NULL && ctx);
     atomic_int calls = 0;
-    CHECK_OK(get(NULL, &two, ctx, 5, &calls));
-    CHECK_OK(get(NULL, &two, ctx, 5, &calls));
+    CHECK_OK(get(NULL, &two, 5, &calls));
+    CHECK_OK(get(NULL, &two, 5, &calls));
     CHECK_EQ_INT(calls, 2);
     check_stats(NULL, 0, 0);
     cz_shape_cache_free(NULL);
-    cz_shape_cache_t *c;
-    REQUIRE(cz_shape_cache_new(&c, &one) == CZ_OK);
-    CHECK_EQ_INT(get(c, &two, ctx, 5, &calls), CZ_EINVAL);
+    cz_shape_cache_t *c = fresh(&one);
+    REQUIRE(c);
+    CHECK_EQ_INT(get(c, &two, 5, &calls), CZ_EINVAL);
     CHECK_EQ_STR(cz_ctx_message(ctx), "shape cache: a one cache looked up as two");
     CHECK_EQ_INT(calls, 2);
     check_stats(c, 0, 0);
@@ -248,7 +246,6 @@ CZ_TEST(null_cache_and_wrong_spec)
     c = (cz_shape_cache_t *)&calls;
     CHECK_EQ_INT(cz_shape_cache_new(&c, &none), CZ_EINVAL);
     CHECK(c == NULL);
-    cz_ctx_free(ctx);
 }
 
 CZ_TEST_MAIN()

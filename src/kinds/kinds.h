@@ -59,8 +59,9 @@
  *                 fast. An error fails the job with its code and message.
  *   - release()   free what prepare allocated.
  *   - state_new() / state_free()  optional (NULL: none): state the kind
- *                 keeps for the prover's life, e.g. a cache (porep-c2 keeps
- *                 partition shapes by sector size); made at start, handed
+ *                 keeps for the prover's life, e.g. a cache (porep-c2 and
+ *                 snap keep partition shapes in a kinds/shapes.h
+ *                 cz_shape_cache_t); made at start, handed
  *                 to every prepare, freed at stop. It must be thread-safe.
  *   - stats()     optional: the state's cache hits and lookups (metrics).
  *   - public_inputs()  optional (NULL: the kind has no public values to

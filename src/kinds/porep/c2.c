@@ -4,7 +4,6 @@
  */
 #include "kinds/porep/c2.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,84 +87,54 @@ int cz_c2_public_inputs(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_
     return rc;
 }
 
-/* ---- shapes by configuration ------------------------------------------------------ */
+/* ---- shapes by configuration (kinds/shapes.h) ---------------------------------- */
 
-#define SHAPES_KEPT 4
+/* The key: what the partition circuit depends on (cz_porep_params_same_circuit:
+ * partitions and sector_bytes excluded). uint64_t fields only: no padding. */
+typedef struct {
+    uint64_t nodes, layers, challenges, base_arity, sub_arity, top_arity;
+} shape_key_t;
 
 typedef struct {
-    cz_porep_params_t params;        /* the key (partitions excluded: not in the circuit) */
     cz_params_shape_t shape;
     size_t rows;
     cz_porep_plan_t plan;
-    uint64_t used;                   /* recency stamp */
-} shape_entry_t;
+} shape_value_t;
 
-struct cz_c2_shapes {
-    pthread_mutex_t mu;              /* protects everything below */
-    shape_entry_t e[SHAPES_KEPT];
-    unsigned n;
-    uint64_t clock;
-    size_t hits, lookups;
+/* The shape, rows and plan of the params |arg| points to. */
+static int compute_shape(const void *arg, cz_ctx_t *ctx, void *value)
+{
+    const cz_porep_params_t *p = arg;
+    shape_value_t *v = value;
+    int rc = cz_c2_shape(ctx, p, &v->shape, &v->rows);
+    if (rc == CZ_OK && (rc = cz_porep_plan(&v->plan, p)))
+        rc = cz_fail(ctx, rc, "c2: planning the partition's challenges");
+    return rc;
+}
+
+static const cz_shape_cache_spec_t c2_shapes = {
+    "porep-c2", sizeof(shape_key_t), sizeof(shape_value_t), 4, compute_shape
 };
 
-int cz_c2_shapes_new(cz_c2_shapes_t **out)
+int cz_c2_shapes_new(cz_shape_cache_t **out)
 {
-    *out = calloc(1, sizeof **out);
-    if (!*out)
-        return CZ_ENOMEM;
-    pthread_mutex_init(&(*out)->mu, NULL);
-    return CZ_OK;
+    return cz_shape_cache_new(out, &c2_shapes);
 }
 
-void cz_c2_shapes_free(cz_c2_shapes_t *c)
-{
-    if (!c)
-        return;
-    pthread_mutex_destroy(&c->mu);
-    free(c);
-}
-
-void cz_c2_shapes_stats(cz_c2_shapes_t *c, size_t *hits, size_t *lookups)
-{
-    pthread_mutex_lock(&c->mu);
-    *hits = c->hits;
-    *lookups = c->lookups;
-    pthread_mutex_unlock(&c->mu);
-}
-
-/* The shape, rows and plan of |p|: from the cache, or computed (and kept). */
-static int shape_and_plan(cz_ctx_t *ctx, cz_c2_shapes_t *c, const cz_porep_params_t *p,
+/* The shape, rows and plan of |p|: from the cache (may be NULL), or computed (and kept). */
+static int shape_and_plan(cz_ctx_t *ctx, cz_shape_cache_t *c, const cz_porep_params_t *p,
                           cz_c2_job_t *job)
 {
-    if (c) {
-        pthread_mutex_lock(&c->mu);
-        c->lookups++;
-        for (unsigned i = 0; i < c->n; i++) {
-            if (cz_porep_params_same_circuit(&c->e[i].params, p)) {
-                job->shape = c->e[i].shape;
-                job->rows = c->e[i].rows;
-                job->plan = c->e[i].plan;
-                c->e[i].used = ++c->clock;
-                c->hits++;
-                pthread_mutex_unlock(&c->mu);
-                return CZ_OK;
-            }
-        }
-        pthread_mutex_unlock(&c->mu);
+    const shape_key_t key = { p->nodes, p->layers, p->challenges, p->base_arity,
+                              p->sub_arity, p->top_arity };
+    shape_value_t v;
+    int rc = cz_shape_cache_get(c, &c2_shapes, ctx, &key, &v, p);
+    if (rc == CZ_OK) {
+        job->shape = v.shape;
+        job->rows = v.rows;
+        job->plan = v.plan;
     }
-    int rc = cz_c2_shape(ctx, p, &job->shape, &job->rows);
-    if (rc == CZ_OK && (rc = cz_porep_plan(&job->plan, p)))
-        rc = cz_fail(ctx, rc, "c2: planning the partition's challenges");
-    if (rc || !c)
-        return rc;
-    pthread_mutex_lock(&c->mu);
-    unsigned slot = c->n < SHAPES_KEPT ? c->n++ : 0;
-    for (unsigned i = 0; c->n == SHAPES_KEPT && i < SHAPES_KEPT; i++)
-        if (c->e[i].used < c->e[slot].used)
-            slot = i;   /* the least recently used */
-    c->e[slot] = (shape_entry_t){ *p, job->shape, job->rows, job->plan, ++c->clock };
-    pthread_mutex_unlock(&c->mu);
-    return CZ_OK;
+    return rc;
 }
 
 int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
@@ -176,7 +145,7 @@ int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
 
 int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
                           const cz_params_t *params, const cz_pvk_t *pvk,
-                          cz_c2_shapes_t *cache)
+                          cz_shape_cache_t *cache)
 {
     memset(job, 0, sizeof *job);
     cz_c2_public_t pub;

@@ -53,6 +53,7 @@
 #include "groth16/params.h"
 #include "groth16/verify.h"
 #include "kinds/porep/c1.h"
+#include "kinds/shapes.h"
 
 /* The public values a chain verifier holds for a sealed sector. */
 typedef struct cz_c2_public {
@@ -102,20 +103,19 @@ int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
  * Shapes and plans by configuration, for a process that proves many
  * sectors of one size (the daemon): a 32GiB partition's shape is a SHAPE
  * synthesis of 130M rows (~6 s on one core), the same for every sector.
+ * cz_c2_shapes_new makes the kind's shared shape cache (kinds/shapes.h:
+ * keyed by the partition circuit, cz_porep_params_same_circuit; shape,
+ * rows and plan; the 4 most recent configurations kept); free it with
+ * cz_shape_cache_free, read its hits with cz_shape_cache_stats.
  * cz_c2_job_init_cached is cz_c2_job_init taking them from |cache| (may be
- * NULL: computed), computing and keeping them on a miss. A few
- * configurations are kept (the most recent). Thread-safe; two concurrent
- * misses of one configuration both compute it.
+ * NULL: computed), computing and keeping them on a miss. Thread-safe;
+ * concurrent misses of one configuration compute it once (the others wait).
+ * A cache made by another kind fails with CZ_EINVAL.
  */
-typedef struct cz_c2_shapes cz_c2_shapes_t;
-int cz_c2_shapes_new(cz_c2_shapes_t **out);
-/* NULL is a harmless no-op. */
-void cz_c2_shapes_free(cz_c2_shapes_t *cache);
-/* Lookups served from the cache and lookups in all. */
-void cz_c2_shapes_stats(cz_c2_shapes_t *cache, size_t *hits, size_t *lookups);
+int cz_c2_shapes_new(cz_shape_cache_t **out);
 int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
                           const cz_params_t *params, const cz_pvk_t *pvk,
-                          cz_c2_shapes_t *cache);
+                          cz_shape_cache_t *cache);
 /* Free what the job owns and zero it. NULL / zeroed: harmless no-op. */
 void cz_c2_job_clear(cz_c2_job_t *job);
 

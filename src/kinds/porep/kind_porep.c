@@ -192,10 +192,11 @@ static void porep_release(cz_kind_job_t *kj)
     kj->arg = NULL;
 }
 
-/* The state: partition shapes and plans by sector size (kinds/porep/c2.h). */
+/* The state: the kind's shape cache, partition shapes and plans by
+ * configuration (kinds/shapes.h; kinds/porep/c2.h cz_c2_shapes_new). */
 static int porep_state_new(void **out)
 {
-    cz_c2_shapes_t *c;
+    cz_shape_cache_t *c;
     int rc = cz_c2_shapes_new(&c);
     *out = c;
     return rc;
@@ -203,12 +204,12 @@ static int porep_state_new(void **out)
 
 static void porep_state_free(void *state)
 {
-    cz_c2_shapes_free(state);
+    cz_shape_cache_free(state);
 }
 
 static void porep_stats(void *state, size_t *hits, size_t *lookups)
 {
-    cz_c2_shapes_stats(state, hits, lookups);
+    cz_shape_cache_stats(state, hits, lookups);
 }
 
 /* ---- Curio: POREP_SEAL_COMMIT ---------------------------------------------- */

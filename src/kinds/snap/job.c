@@ -4,7 +4,6 @@
  */
 #include "kinds/snap/job.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,67 +240,39 @@ int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes,
     return CZ_OK;
 }
 
-/* ---- the shapes cache: one slot per sector size ---------------------------------- */
+/* ---- shapes by sector size (kinds/shapes.h) ---------------------------------------- */
 
-#define SHAPE_SLOTS 5u   /* the five RegisteredUpdateProofs */
+typedef struct {
+    cz_params_shape_t shape;
+    size_t rows;
+} shape_value_t;
 
-struct cz_snap_shapes {
-    pthread_mutex_t lock;
-    struct {
-        uint64_t sector_bytes;   /* 0: empty */
-        cz_params_shape_t shape;
-        size_t rows;
-    } slot[SHAPE_SLOTS];
+/* The shape and rows of the params |arg| points to. */
+static int compute_shape(const void *arg, cz_ctx_t *ctx, void *value)
+{
+    shape_value_t *v = value;
+    return cz_snap_shape(ctx, arg, &v->shape, &v->rows);
+}
+
+/* Keyed by sector_bytes (the circuit follows from it); five kept: the five
+ * RegisteredUpdateProofs. */
+static const cz_shape_cache_spec_t snap_shapes = {
+    "snap", sizeof(uint64_t), sizeof(shape_value_t), 5, compute_shape
 };
 
-int cz_snap_shapes_new(cz_snap_shapes_t **out)
+int cz_snap_shapes_new(cz_shape_cache_t **out)
 {
-    *out = calloc(1, sizeof **out);
-    if (!*out)
-        return CZ_ENOMEM;
-    if (pthread_mutex_init(&(*out)->lock, NULL)) {
-        free(*out);
-        *out = NULL;
-        return CZ_ENOMEM;
-    }
-    return CZ_OK;
+    return cz_shape_cache_new(out, &snap_shapes);
 }
 
-void cz_snap_shapes_free(cz_snap_shapes_t *cache)
-{
-    if (!cache)
-        return;
-    pthread_mutex_destroy(&cache->lock);
-    free(cache);
-}
-
-static int shape_of(cz_ctx_t *ctx, cz_snap_shapes_t *cache, const cz_snap_params_t *p,
+static int shape_of(cz_ctx_t *ctx, cz_shape_cache_t *cache, const cz_snap_params_t *p,
                     cz_params_shape_t *shape, size_t *rows)
 {
-    if (cache) {
-        pthread_mutex_lock(&cache->lock);
-        for (unsigned i = 0; i < SHAPE_SLOTS; i++) {
-            if (cache->slot[i].sector_bytes == p->sector_bytes) {
-                *shape = cache->slot[i].shape;
-                *rows = cache->slot[i].rows;
-                pthread_mutex_unlock(&cache->lock);
-                return CZ_OK;
-            }
-        }
-        pthread_mutex_unlock(&cache->lock);
-    }
-    int rc = cz_snap_shape(ctx, p, shape, rows);
-    if (rc == CZ_OK && cache) {
-        pthread_mutex_lock(&cache->lock);
-        for (unsigned i = 0; i < SHAPE_SLOTS; i++) {
-            if (!cache->slot[i].sector_bytes || cache->slot[i].sector_bytes == p->sector_bytes) {
-                cache->slot[i].sector_bytes = p->sector_bytes;
-                cache->slot[i].shape = *shape;
-                cache->slot[i].rows = *rows;
-                break;
-            }
-        }
-        pthread_mutex_unlock(&cache->lock);
+    shape_value_t v;
+    int rc = cz_shape_cache_get(cache, &snap_shapes, ctx, &p->sector_bytes, &v, p);
+    if (rc == CZ_OK) {
+        *shape = v.shape;
+        *rows = v.rows;
     }
     return rc;
 }
@@ -326,7 +297,7 @@ int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
                                     size_t comm_d_new_len, const uint8_t *const *vanilla_proofs,
                                     const size_t *vanilla_lens, size_t nproofs,
                                     const cz_params_t *params, const cz_pvk_t *pvk,
-                                    cz_snap_shapes_t *cache)
+                                    cz_shape_cache_t *cache)
 {
     memset(job, 0, sizeof *job);
     uint64_t bytes;

@@ -44,6 +44,7 @@
 #include "engine/engine.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
+#include "kinds/shapes.h"
 
 /* registered_proof (RegisteredUpdateProof 0-4) -> sector bytes; CZ_EINVAL. */
 int cz_snap_sector_bytes(uint64_t registered_proof, uint64_t *bytes);
@@ -98,13 +99,15 @@ int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes,
  * Partition shapes by sector size, for a process that proves many updates
  * (the daemon): the shape is a SHAPE synthesis of the blank partition (7 s
  * at 32GiB on one core), the same for every sector of a size.
+ * cz_snap_shapes_new makes the kind's shared shape cache (kinds/shapes.h:
+ * keyed by sector size; shape and rows; one entry per
+ * RegisteredUpdateProof); free it with cz_shape_cache_free.
  * cz_snap_job_from_curio_cached is cz_snap_job_from_curio taking the
  * shape from |cache| (NULL: computed), computing and keeping it on a miss.
- * Thread-safe (a mutex; two concurrent misses of one size both compute).
+ * Thread-safe; concurrent misses of one size compute it once (the others
+ * wait). A cache made by another kind fails with CZ_EINVAL.
  */
-typedef struct cz_snap_shapes cz_snap_shapes_t;
-int cz_snap_shapes_new(cz_snap_shapes_t **out);
-void cz_snap_shapes_free(cz_snap_shapes_t *cache);   /* NULL: no-op */
+int cz_snap_shapes_new(cz_shape_cache_t **out);
 int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
                                     uint64_t registered_proof, const uint8_t *comm_r_old,
                                     size_t comm_r_old_len, const uint8_t *comm_r_new,
@@ -112,7 +115,7 @@ int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
                                     size_t comm_d_new_len, const uint8_t *const *vanilla_proofs,
                                     const size_t *vanilla_lens, size_t nproofs,
                                     const cz_params_t *params, const cz_pvk_t *pvk,
-                                    cz_snap_shapes_t *cache);
+                                    cz_shape_cache_t *cache);
 
 /* The engine's synthesize callback (arg = the job): PROVE without c, the
  * arrays reserved from the job's shape, the partition synthesized on ctx's

@@ -122,10 +122,12 @@ static void snap_release(cz_kind_job_t *kj)
     kj->arg = NULL;
 }
 
-/* The state: partition shapes by sector size (kinds/snap/job.h). */
+/* The state: the kind's shape cache, partition shapes by sector size
+ * (kinds/shapes.h; kinds/snap/job.h cz_snap_shapes_new). No stats hook:
+ * cz_prover_stats_t.shape_hits counts porep-c2's (cuzk.h). */
 static int snap_state_new(void **out)
 {
-    cz_snap_shapes_t *c;
+    cz_shape_cache_t *c;
     int rc = cz_snap_shapes_new(&c);
     *out = c;
     return rc;
@@ -133,7 +135,7 @@ static int snap_state_new(void **out)
 
 static void snap_state_free(void *state)
 {
-    cz_snap_shapes_free(state);
+    cz_shape_cache_free(state);
 }
 
 /* ---- Curio: SNAP_DEALS_UPDATE ----------------------------------------------- */

@@ -1,8 +1,9 @@
 /*
  * tests/kinds/porep/test_c2_shapes.c — the C2 shape cache (kinds/porep/c2.h): a job
  * initialized from the cache has the shape, rows and plan of one computed
- * from scratch; the second job of a size is a hit, another size a miss;
- * the least recently used configuration is the one dropped.
+ * from scratch; the second job of a size is a hit, another size a miss
+ * (the cache's own rules, replacement and concurrency, are
+ * tests/kinds/test_shapes.c's).
  */
 #include <string.h>
 
@@ -36,7 +37,7 @@ CZ_TEST(cached_shapes_equal_computed_ones)
     cz_c1_t c2k, c8m;
     sparse_c1(ctx, 2048, &c2k);
     sparse_c1(ctx, (uint64_t)8 << 20, &c8m);
-    cz_c2_shapes_t *cache;
+    cz_shape_cache_t *cache;
     CHECK_OK(cz_c2_shapes_new(&cache));
     cz_c2_job_t plain, first, again, other;
     CHECK_OK(cz_c2_job_init(ctx, &plain, &c2k, NULL, NULL));
@@ -51,15 +52,15 @@ CZ_TEST(cached_shapes_equal_computed_ones)
           plain.plan.prelude.rows + 2 * plain.plan.challenge.rows + plain.shape.num_inputs ==
               plain.rows);
     size_t hits, lookups;
-    cz_c2_shapes_stats(cache, &hits, &lookups);
+    cz_shape_cache_stats(cache, &hits, &lookups);
     CHECK_EQ_U64(lookups, 3);
     CHECK_EQ_U64(hits, 1);
     cz_c2_job_clear(&plain);
     cz_c2_job_clear(&first);
     cz_c2_job_clear(&again);
     cz_c2_job_clear(&other);
-    cz_c2_shapes_free(cache);
-    cz_c2_shapes_free(NULL);
+    cz_shape_cache_free(cache);
+    cz_shape_cache_free(NULL);
     cz_c1_free(&c2k);
     cz_c1_free(&c8m);
     cz_ctx_free(ctx);

@@ -203,7 +203,7 @@ CZ_TEST(shapes_cache_serves_the_same_shape)
         REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
     request_t r;
     make_request(&r, 13);
-    cz_snap_shapes_t *cache;
+    cz_shape_cache_t *cache;
     REQUIRE(cz_snap_shapes_new(&cache) == CZ_OK);
     const uint8_t *vp[1] = { r.proof };
     cz_snap_job_t a, b, c;
@@ -218,10 +218,14 @@ CZ_TEST(shapes_cache_serves_the_same_shape)
     CHECK_MEM_EQ(&a.shape, &c.shape, sizeof a.shape);
     CHECK_EQ_U64(c.rows, a.rows);
     CHECK_EQ_U64(c.spec.partition_bytes, a.spec.partition_bytes);
+    size_t hits, lookups;
+    cz_shape_cache_stats(cache, &hits, &lookups);
+    CHECK_EQ_U64(lookups, 2);
+    CHECK_EQ_U64(hits, 1);
     cz_snap_job_clear(&a);
     cz_snap_job_clear(&b);
     cz_snap_job_clear(&c);
-    cz_snap_shapes_free(cache);
+    cz_shape_cache_free(cache);
     free(r.proof);
 }
 

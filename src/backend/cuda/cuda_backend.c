@@ -636,7 +636,7 @@ static void advise_batch(cuda_backend_t *cb)
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     const unsigned tails = CZ_BASES_ALL & ~(1u << CZ_BASES_H);
     const unsigned k = cb->opts.max_batch ? cb->opts.max_batch : 2;
-    atomic_store(&cb->batch_advice, cb->plan.streamed & tails ? k : 1);
+    atomic_store(&cb->batch_advice, (cb->plan.streamed & tails) ? k : 1);
 }
 
 /*

@@ -564,20 +564,30 @@ static int hold_first_step(void *arg, cz_fault_site_t site, uint64_t n)
     return CZ_OK;
 }
 
-/* Poll the captured timeline until |event| of job |id| shows (10 s at most). */
-static bool wait_for_event(cz_timeline_t *tl, const char *event, uint64_t id)
+/* Poll the captured timeline until a line of |event| of job |id| shows, with |also| on it
+ * (NULL: anything), 10 s at most. */
+static bool wait_for_event_with(cz_timeline_t *tl, const char *event, uint64_t id,
+                                const char *also)
 {
     char want[64];
     snprintf(want, sizeof want, ",%s,%llu,", event, (unsigned long long)id);
     for (int i = 0; i < 1000; i++) {
         char *log = cz_tl_captured(tl, NULL);
-        bool seen = log && strstr(log, want);
+        const char *at = log ? strstr(log, want) : NULL;
+        const char *eol = at ? strchr(at, '\n') : NULL;
+        const char *hit = at && also ? strstr(at, also) : at;
+        bool seen = hit && (!also || !eol || hit < eol);
         free(log);
         if (seen)
             return true;
         usleep(10000);
     }
     return false;
+}
+
+static bool wait_for_event(cz_timeline_t *tl, const char *event, uint64_t id)
+{
+    return wait_for_event_with(tl, event, id, NULL);
 }
 
 /*
@@ -683,24 +693,12 @@ static void gate_open(step_gate *g)
     pthread_mutex_unlock(&g->mu);
 }
 
-/* Poll the captured timeline until job |id|'s LOCK_WAIT names a batch of |k| (10 s at most). */
+/* Job |id|'s LOCK_WAIT names a batch of |k| (10 s at most). */
 static bool wait_for_batch(cz_timeline_t *tl, uint64_t id, size_t k)
 {
-    char want[64], batch[32];
-    snprintf(want, sizeof want, ",LOCK_WAIT,%llu,", (unsigned long long)id);
+    char batch[32];
     snprintf(batch, sizeof batch, "batch=%zu", k);
-    for (int i = 0; i < 1000; i++) {
-        char *log = cz_tl_captured(tl, NULL);
-        const char *at = log ? strstr(log, want) : NULL;
-        const char *eol = at ? strchr(at, '\n') : NULL;
-        const char *b = at ? strstr(at, batch) : NULL;
-        bool seen = b && (!eol || b < eol);
-        free(log);
-        if (seen)
-            return true;
-        usleep(10000);
-    }
-    return false;
+    return wait_for_event_with(tl, "LOCK_WAIT", id, batch);
 }
 
 /*

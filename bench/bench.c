@@ -10,7 +10,10 @@
 
 #include "cli/cli.h"
 
-double cz_bench_now(void) { return cz_mono_s(); }
+double cz_bench_now(void)
+{
+    return cz_mono_s();
+}
 
 size_t cz_bench_peak_rss(void)
 {

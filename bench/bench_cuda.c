@@ -55,7 +55,10 @@
 #define NTT_BASELINE_MAX 24u
 #define H_BASELINE_MAX 22u
 
-typedef struct { cz_fr *v; uint64_t seed; } gen_arg;
+typedef struct {
+    cz_fr *v;
+    uint64_t seed;
+} gen_arg;
 
 static void gen_chunk(void *arg, size_t begin, size_t end, unsigned slot)
 {
@@ -107,7 +110,7 @@ static int time_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *dv, cz_cud
                     int iters, double *best)
 {
     *best = -1;
-    for (int i = 0; i <= iters; i++) {            /* run 0 is the warm-up */
+    for (int i = 0; i <= iters; i++) { /* run 0 is the warm-up */
         double t0 = cz_bench_now();
         int rc = cz_cuda_ntt(ctx, d, dv, CZ_CUDA_NTT_FORWARD, order, NULL);
         if (rc == CZ_OK)
@@ -164,7 +167,7 @@ int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json)
             goto out;
         }
         double t = cz_bench_now() - t0;
-        gen(ctx, host, log_n, 42);                 /* restore the input (untimed) */
+        gen(ctx, host, log_n, 42); /* restore the input (untimed) */
         if (i > 0 && (trip < 0 || t < trip))
             trip = t;
     }
@@ -198,7 +201,8 @@ int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json)
                cpu > 0 ? cpu / nn : 0.0, match ? "true" : "false");
     else {
         printf("NTT 2^%u forward (cuda, best of %d): device-resident NN %.2f ms, NR %.2f ms; "
-               "host round trip %.1f ms", log_n, iters, nn * 1e3, nr * 1e3, trip * 1e3);
+               "host round trip %.1f ms",
+               log_n, iters, nn * 1e3, nr * 1e3, trip * 1e3);
         if (cpu > 0)
             printf("; cpu %u threads %.1f ms, speedup %.1fx, results %s", threads, cpu * 1e3,
                    cpu / nn, match ? "equal" : "DIFFER");
@@ -302,7 +306,7 @@ int cz_bench_h(int argc, char **argv)
             fail(ctx, "cz_cuda_h_new");
             goto out;
         }
-        for (int i = 0; i <= iters; i++) {         /* run 0 is the warm-up */
+        for (int i = 0; i <= iters; i++) { /* run 0 is the warm-up */
             if (cz_cuda_h_compute(ctx, gh, in[0], in[1], in[2], m, log_n) != CZ_OK) {
                 fail(ctx, "cz_cuda_h_compute");
                 goto out;
@@ -317,7 +321,8 @@ int cz_bench_h(int argc, char **argv)
     }
     if (!cuda || log_n <= H_BASELINE_MAX) {
         want = malloc(bytes);
-        if (!want || cpu_h(ctx, log_n, in[0], in[1], in[2], want, cuda ? 1 : iters, &cpu) != CZ_OK) {
+        if (!want ||
+            cpu_h(ctx, log_n, in[0], in[1], in[2], want, cuda ? 1 : iters, &cpu) != CZ_OK) {
             fail(ctx, "cpu h");
             goto out;
         }
@@ -356,8 +361,10 @@ int cz_bench_h(int argc, char **argv)
 out:
     cz_cuda_h_free(gh);
     for (int i = 0; i < 3; i++) {
-        if (cuda) cz_cuda_host_free(in[i]);
-        else free(in[i]);
+        if (cuda)
+            cz_cuda_host_free(in[i]);
+        else
+            free(in[i]);
     }
     free(got);
     free(want);
@@ -367,7 +374,13 @@ out:
 
 /* ---- MSM ------------------------------------------------------------------ */
 
-typedef struct { void *bases; blst_scalar *s; size_t n; int g2; int filecoin; } msm_gen_arg;
+typedef struct {
+    void *bases;
+    blst_scalar *s;
+    size_t n;
+    int g2;
+    int filecoin;
+} msm_gen_arg;
 
 #define MSM_GEN_CHUNK ((size_t)1 << 16)
 
@@ -398,7 +411,7 @@ static int time_msm_cuda(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, co
                          const cz_cuda_msm_terms *t, int iters, double *best)
 {
     *best = -1;
-    for (int i = 0; i <= iters; i++) {            /* run 0 is the warm-up */
+    for (int i = 0; i <= iters; i++) { /* run 0 is the warm-up */
         double t0 = cz_bench_now();
         int rc = cz_cuda_msm_run(ctx, m, group, out, d_bases, t);
         if (rc != CZ_OK)
@@ -449,19 +462,21 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     blst_p2 got_dev, got_host, want;
     cz_cuda_msm_terms td = { .n = n, .scalars = d_scalars, .scalars_on_device = true };
     cz_cuda_msm_terms th = { .n = n, .scalars = s };
-    cz_cuda_msm_profile prof[2];   /* the last device-scalar run, the last host-scalar run */
+    cz_cuda_msm_profile prof[2]; /* the last device-scalar run, the last host-scalar run */
     int rc_dev = time_msm_cuda(ctx, m, group, &got_dev, d_bases, &td, iters, &dev);
     cz_cuda_msm_last_profile(m, &prof[0]);
-    if (rc_dev != CZ_OK || time_msm_cuda(ctx, m, group, &got_host, d_bases, &th, iters, &host) != CZ_OK) {
+    if (rc_dev != CZ_OK ||
+        time_msm_cuda(ctx, m, group, &got_host, d_bases, &th, iters, &host) != CZ_OK) {
         fail(ctx, "cuda msm");
         goto out;
     }
     cz_cuda_msm_last_profile(m, &prof[1]);
     match = g2 ? blst_p2_is_equal(&got_dev, &got_host)
                : blst_p1_is_equal((blst_p1 *)&got_dev, (blst_p1 *)&got_host);
-    if (baseline) {   /* the CPU MSM on all cores, same input: the ratio and the check */
+    if (baseline) { /* the CPU MSM on all cores, same input: the ratio and the check */
         t0 = cz_bench_now();
-        int rc = g2 ? cz_g2_msm(ctx, &want, bases, s, n) : cz_g1_msm(ctx, (blst_p1 *)&want, bases, s, n);
+        int rc = g2 ? cz_g2_msm(ctx, &want, bases, s, n)
+                    : cz_g1_msm(ctx, (blst_p1 *)&want, bases, s, n);
         cpu = cz_bench_now() - t0;
         if (rc != CZ_OK) {
             fail(ctx, "cpu baseline");
@@ -507,8 +522,8 @@ out:
 /* ---- pinning -------------------------------------------------------------------- */
 
 typedef struct {
-    double start;      /* when the pinning began */
-    double waited_s;   /* the probe cudaMalloc's latency */
+    double start;    /* when the pinning began */
+    double waited_s; /* the probe cudaMalloc's latency */
     int rc;
 } pin_probe;
 
@@ -537,7 +552,8 @@ static int time_pin(cz_ctx_t *ctx, size_t bytes, bool fast, double *pin_s, doubl
     bool started = pthread_create(&th, NULL, pin_probe_main, &probe) == 0;
     cz_cuda_pinned pin = { 0 };
     void *mem = NULL;
-    int rc = fast ? cz_cuda_pinned_alloc(ctx, &pin, bytes, 0) : cz_cuda_host_alloc(ctx, &mem, bytes);
+    int rc = fast ? cz_cuda_pinned_alloc(ctx, &pin, bytes, 0)
+                  : cz_cuda_host_alloc(ctx, &mem, bytes);
     *pin_s = cz_bench_now() - probe.start;
     if (started)
         pthread_join(th, NULL);
@@ -579,7 +595,7 @@ int cz_bench_pin(int argc, char **argv)
     int rc = cz_cuda_set_device(ctx, 0);
     double base_pin = 0, base_probe = 0, fast_pin = 0, fast_probe = 0;
     bool reg = false, unused;
-    if (rc == CZ_OK)   /* the driver's own start-up is not the pinning's */
+    if (rc == CZ_OK) /* the driver's own start-up is not the pinning's */
         rc = cz_cuda_sync(ctx);
     if (rc == CZ_OK)
         rc = time_pin(ctx, gib << 30, false, &base_pin, &base_probe, &unused);
@@ -591,7 +607,8 @@ int cz_bench_pin(int argc, char **argv)
         return code;
     }
     printf("PIN %zu GiB: cudaMallocHost %.2f s (a 256 MiB cudaMalloc meanwhile took %.3f s); "
-           "%s %.2f s (cudaMalloc meanwhile %.3f s); %.1fx\n", gib, base_pin, base_probe,
+           "%s %.2f s (cudaMalloc meanwhile %.3f s); %.1fx\n",
+           gib, base_pin, base_probe,
            reg ? "hugepages faulted on 8 threads + cudaHostRegister" : "fallback cudaMallocHost",
            fast_pin, fast_probe, fast_pin > 0 ? base_pin / fast_pin : 0);
     cz_ctx_free(ctx);
@@ -640,7 +657,8 @@ static void fmul_inputs(int field, void *v, size_t count, uint64_t seed)
 
 /* Best time of one kind; its final values left in |got| (host). */
 static int fmul_kind(cz_ctx_t *ctx, int field, int kind, void *dio, const void *dy,
-                     const void *start, void *got, size_t bytes, int mul_iters, int iters, float *best)
+                     const void *start, void *got, size_t bytes, int mul_iters, int iters,
+                     float *best)
 {
     *best = -1;
     for (int i = 0; i <= iters; i++) {
@@ -663,7 +681,8 @@ static int fmul_field(cz_ctx_t *ctx, int field, int iters)
     const size_t elem = field == 0 ? sizeof(cz_fr) : sizeof(blst_fp);
     const size_t count = (size_t)FMUL_THREADS * FMUL_CHAINS, bytes = count * elem;
     const int mul_iters = field == 0 ? 1024 : 512;
-    void *start = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes), *dio = NULL, *dy = NULL;
+    void *start = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes), *dio = NULL,
+         *dy = NULL;
     unsigned char y[sizeof(blst_fp)];
     float ms[5] = { -1, -1, -1, -1, -1 };
     bool equal = true;
@@ -673,18 +692,20 @@ static int fmul_field(cz_ctx_t *ctx, int field, int iters)
         fmul_inputs(field, y, 1, 99 + field);
         rc = cz_cuda_malloc(ctx, &dio, bytes);
     }
-    if (rc == CZ_OK) rc = cz_cuda_malloc(ctx, &dy, elem);
-    if (rc == CZ_OK) rc = cz_cuda_memcpy_htod(ctx, dy, y, elem);
+    if (rc == CZ_OK)
+        rc = cz_cuda_malloc(ctx, &dy, elem);
+    if (rc == CZ_OK)
+        rc = cz_cuda_memcpy_htod(ctx, dy, y, elem);
     for (int kind = 0; kind < 5 && rc == CZ_OK; kind++) {
-        rc = fmul_kind(ctx, field, kind, dio, dy, start, kind ? got : want, bytes, mul_iters,
-                       iters, &ms[kind]);
+        rc = fmul_kind(ctx, field, kind, dio, dy, start, kind ? got : want, bytes, mul_iters, iters,
+                       &ms[kind]);
         if (rc == CZ_OK && kind > 0 && memcmp(want, got, bytes) != 0)
             equal = false;
     }
     if (rc == CZ_OK) {
         const double muls = (double)count * mul_iters;
-        printf("FMUL %s (cuda, %u threads x %u chains x %d products, best of %d):", field ? "Fp" : "Fr",
-               FMUL_THREADS, FMUL_CHAINS, mul_iters, iters);
+        printf("FMUL %s (cuda, %u threads x %u chains x %d products, best of %d):",
+               field ? "Fp" : "Fr", FMUL_THREADS, FMUL_CHAINS, mul_iters, iters);
         for (int k = 0; k < 5; k++)
             printf("%s %s %.2f ms (%.1f G/s, %.2fx)", k ? ";" : "", names[k], ms[k],
                    muls / (ms[k] * 1e-3) / 1e9, ms[0] / ms[k]);
@@ -692,7 +713,9 @@ static int fmul_field(cz_ctx_t *ctx, int field, int iters)
     }
     cz_cuda_free(dio);
     cz_cuda_free(dy);
-    free(start); free(want); free(got);
+    free(start);
+    free(want);
+    free(got);
     if (rc == CZ_OK && !equal)
         rc = cz_fail(ctx, CZ_EINVAL, "fmul: the FP64 products differ from CIOS");
     return rc;

@@ -23,13 +23,13 @@ typedef struct {
     unsigned log_n;
     int g2;
     int filecoin;
-    unsigned threads;   /* 0 = all cores */
+    unsigned threads; /* 0 = all cores */
     int iters;
     int json;
-    int cuda;           /* --backend cuda: the device MSM (bench_cuda.c) */
-    int baseline;       /* --baseline: force the CPU baseline of the cuda bench */
-    int engine;         /* --engine: cz__msm_engine (0 = auto) */
-    int parts;          /* --parts: time split, ones, tail separately */
+    int cuda;     /* --backend cuda: the device MSM (bench_cuda.c) */
+    int baseline; /* --baseline: force the CPU baseline of the cuda bench */
+    int engine;   /* --engine: cz__msm_engine (0 = auto) */
+    int parts;    /* --parts: time split, ones, tail separately */
 } msm_opts;
 
 typedef struct {
@@ -77,11 +77,18 @@ static int parse(int argc, char **argv, msm_opts *o)
     if (rc != CZ_OPTS_RUN)
         return rc;
     const char *e = a.engine;
-    *o = (msm_opts){ .log_n = (unsigned)a.log_n, .g2 = a.g2, .filecoin = !strcmp(a.mix, "filecoin"),
-                     .threads = (unsigned)a.threads, .iters = (int)a.iters, .json = a.json,
-                     .cuda = !strcmp(a.backend, "cuda"), .baseline = a.baseline,
-                     .engine = !strcmp(e, "xyzz") ? CZ__MSM_XYZZ : !strcmp(e, "blst") ? CZ__MSM_BLST
-                               : !strcmp(e, "ifma") ? CZ__MSM_IFMA : CZ__MSM_AUTO,
+    *o = (msm_opts){ .log_n = (unsigned)a.log_n,
+                     .g2 = a.g2,
+                     .filecoin = !strcmp(a.mix, "filecoin"),
+                     .threads = (unsigned)a.threads,
+                     .iters = (int)a.iters,
+                     .json = a.json,
+                     .cuda = !strcmp(a.backend, "cuda"),
+                     .baseline = a.baseline,
+                     .engine = !strcmp(e, "xyzz")   ? CZ__MSM_XYZZ
+                               : !strcmp(e, "blst") ? CZ__MSM_BLST
+                               : !strcmp(e, "ifma") ? CZ__MSM_IFMA
+                                                    : CZ__MSM_AUTO,
                      .parts = a.parts };
     return CZ_OPTS_RUN;
 }
@@ -102,8 +109,8 @@ static void make_scalars(blst_scalar *s, size_t n, int filecoin)
 }
 
 /* best-of-K times of the split MSM's parts: classification, ones, tail */
-static void time_parts(cz_ctx_t *ctx, const cz_group *g, const void *bases,
-                       const blst_scalar *s, size_t n, int iters, double t[3], size_t counts[2])
+static void time_parts(cz_ctx_t *ctx, const cz_group *g, const void *bases, const blst_scalar *s,
+                       size_t n, int iters, double t[3], size_t counts[2])
 {
     blst_p2 out;
     t[0] = t[1] = t[2] = -1;
@@ -122,8 +129,7 @@ static void time_parts(cz_ctx_t *ctx, const cz_group *g, const void *bases,
             cz_g1_msm_gather(ctx, (blst_p1 *)&out, bases, sp.sig_index, sp.sig_scalar, sp.n_sig,
                              sp.sig_bits);
         else
-            cz_g2_msm_gather(ctx, &out, bases, sp.sig_index, sp.sig_scalar, sp.n_sig,
-                             sp.sig_bits);
+            cz_g2_msm_gather(ctx, &out, bases, sp.sig_index, sp.sig_scalar, sp.n_sig, sp.sig_bits);
         double t3 = cz_bench_now(), d[3] = { t1 - t0, t2 - t1, t3 - t2 };
         for (int k = 0; k < 3; k++)
             if (t[k] < 0 || d[k] < t[k])
@@ -134,8 +140,8 @@ static void time_parts(cz_ctx_t *ctx, const cz_group *g, const void *bases,
     }
 }
 
-static double time_blst(const cz_group *g, void *out, const void *bases,
-                        const blst_scalar *s, size_t n)
+static double time_blst(const cz_group *g, void *out, const void *bases, const blst_scalar *s,
+                        size_t n)
 {
     size_t scratch_size = g == &CZ_G1 ? blst_p1s_mult_pippenger_scratch_sizeof(n)
                                       : blst_p2s_mult_pippenger_scratch_sizeof(n);
@@ -195,7 +201,8 @@ int cz_bench_msm(int argc, char **argv)
         if (best < 0 || t < best)
             best = t;
     }
-    int same = o.g2 ? blst_p2_is_equal(&want, &got) : blst_p1_is_equal((blst_p1 *)&want, (blst_p1 *)&got);
+    int same = o.g2 ? blst_p2_is_equal(&want, &got)
+                    : blst_p1_is_equal((blst_p1 *)&want, (blst_p1 *)&got);
     if (rc != CZ_OK || !same) {
         fprintf(stderr, "cuzk bench msm: %s\n",
                 rc ? cz_ctx_message(ctx) : "result differs from blst (bug)");
@@ -213,15 +220,16 @@ int cz_bench_msm(int argc, char **argv)
         else
             printf("%s MSM 2^%u (%s): cuzk %u threads %.1f ms (%.1f ns/point), "
                    "blst 1 thread %.1f ms (%.1f ns/point), speedup %.2fx\n",
-                   g->name, o.log_n, mix, threads, best * 1e3, best * 1e9 / (double)n,
-                   base_s * 1e3, base_s * 1e9 / (double)n, base_s / best);
+                   g->name, o.log_n, mix, threads, best * 1e3, best * 1e9 / (double)n, base_s * 1e3,
+                   base_s * 1e9 / (double)n, base_s / best);
         if (o.parts) {
             double t[3];
             size_t counts[2] = { 0, 0 };
             time_parts(ctx, g, bases, s, n, o.iters, t, counts);
             printf("%s MSM 2^%u (%s) parts, best of %d: split %.1f ms, ones %.1f ms (%zu), "
-                   "tail %.1f ms (%zu)\n", g->name, o.log_n, mix, o.iters, t[0] * 1e3,
-                   t[1] * 1e3, counts[0], t[2] * 1e3, counts[1]);
+                   "tail %.1f ms (%zu)\n",
+                   g->name, o.log_n, mix, o.iters, t[0] * 1e3, t[1] * 1e3, counts[0], t[2] * 1e3,
+                   counts[1]);
         }
     }
     free(bases);

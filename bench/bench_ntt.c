@@ -25,11 +25,11 @@
 #include "ff/fr.h"
 #include "ff/ntt.h"
 
-#define INPUT_CHUNK 65536u   /* points per input-generation chunk (one seed each) */
+#define INPUT_CHUNK 65536u /* points per input-generation chunk (one seed each) */
 
 typedef struct {
     unsigned log_n;
-    unsigned threads;   /* 0 = all cores */
+    unsigned threads; /* 0 = all cores */
     int iters;
     bool json;
     bool cuda;
@@ -67,8 +67,11 @@ static int parse(int argc, char **argv, ntt_opts *o)
     int rc = cz_opts_parse(&NTT_SPEC, &a, argc, argv, NULL);
     if (rc != CZ_OPTS_RUN)
         return rc;
-    *o = (ntt_opts){ .log_n = (unsigned)a.log_n, .threads = (unsigned)a.threads,
-                     .iters = (int)a.iters, .json = a.json, .cuda = !strcmp(a.backend, "cuda") };
+    *o = (ntt_opts){ .log_n = (unsigned)a.log_n,
+                     .threads = (unsigned)a.threads,
+                     .iters = (int)a.iters,
+                     .json = a.json,
+                     .cuda = !strcmp(a.backend, "cuda") };
     return CZ_OPTS_RUN;
 }
 
@@ -96,8 +99,8 @@ static double cpu_now(void)
 }
 
 /* One forward NTT of a fresh copy of |input| into |work|; keeps the best. */
-static int time_once(cz_ctx_t *ctx, const cz_ntt_domain *d, const cz_fr *input,
-                     cz_fr *work, size_t n, timing *best)
+static int time_once(cz_ctx_t *ctx, const cz_ntt_domain *d, const cz_fr *input, cz_fr *work,
+                     size_t n, timing *best)
 {
     memcpy(work, input, n * sizeof *work);
     double c0 = cpu_now(), t0 = cz_bench_now();
@@ -132,8 +135,8 @@ static void report(const ntt_opts *o, unsigned threads, timing base, timing best
     else
         printf("NTT 2^%u forward (cpu, best of %d): %u threads %.1f ms (%.1f ns/point, "
                "cpu %.1f ms), 1 thread %.1f ms (%.1f ns/point, cpu %.1f ms), speedup %.2fx\n",
-               o->log_n, o->iters, threads, best.wall * 1e3, ns, best.cpu * 1e3,
-               base.wall * 1e3, base_ns, base.cpu * 1e3, base.wall / best.wall);
+               o->log_n, o->iters, threads, best.wall * 1e3, ns, best.cpu * 1e3, base.wall * 1e3,
+               base_ns, base.cpu * 1e3, base.wall / best.wall);
 }
 
 static int run_cuda(const ntt_opts *o)
@@ -183,8 +186,8 @@ int cz_bench_ntt(int argc, char **argv)
             got = digest(work, n);
         }
         if (rc != CZ_OK) {
-            fprintf(stderr, "cuzk bench ntt: forward NTT failed: %s%s\n",
-                    cz_ctx_message(base), cz_ctx_message(ctx));
+            fprintf(stderr, "cuzk bench ntt: forward NTT failed: %s%s\n", cz_ctx_message(base),
+                    cz_ctx_message(ctx));
         } else if (got != want) {
             fprintf(stderr, "cuzk bench ntt: %u-thread result differs from 1 thread (bug)\n",
                     threads);

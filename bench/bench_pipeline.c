@@ -67,16 +67,16 @@
 
 typedef struct {
     const char *circuit, *params_path, *timeline_path, *svg_path;
-    bool random_params;        /* timing only: random points, jobs not verified */
-    bool witness_cache;        /* one synthesis, copied per partition */
-    size_t synth_workers;      /* 0: the engine's default */
-    const char *kind;          /* "cpu" or "cuda" */
-    size_t devices;            /* 0: all of the kind (cuda, cuda:all); resolved in main */
+    bool random_params;   /* timing only: random points, jobs not verified */
+    bool witness_cache;   /* one synthesis, copied per partition */
+    size_t synth_workers; /* 0: the engine's default */
+    const char *kind;     /* "cpu" or "cuda" */
+    size_t devices;       /* 0: all of the kind (cuda, cuda:all); resolved in main */
     size_t jobs, partitions, threads;
     unsigned w[MAX_W];
     size_t nw;
-    size_t device_mem_limit;   /* CUDA: the plan's budget per device (0: the free memory) */
-    size_t batch;              /* CUDA: partitions a region takes where bases stream (0: 2) */
+    size_t device_mem_limit; /* CUDA: the plan's budget per device (0: the free memory) */
+    size_t batch;            /* CUDA: partitions a region takes where bases stream (0: 2) */
     bool json;
 } pipe_opts;
 
@@ -146,8 +146,8 @@ static const cz_opt PIPE_OPTS[] = {
       .help = "keep its Gantt chart" },
     { "witness-cache", 0, CZ_O_FLAG(pipe_opts, witness_cache),
       .help = "one witness (seed 1), deep-copied per partition (timed as synthesis)" },
-    { "synth-workers", 0, CZ_O_SIZE(pipe_opts, synth_workers), .min = 1, .max = 256,
-      .arg = "N", .help = "the engine's synthesis workers (default: the engine's)" },
+    { "synth-workers", 0, CZ_O_SIZE(pipe_opts, synth_workers), .min = 1, .max = 256, .arg = "N",
+      .help = "the engine's synthesis workers (default: the engine's)" },
     { "device-mem-limit", 0, CZ_O_BYTES(pipe_opts, device_mem_limit), .def = "0",
       .help = "CUDA: device memory each device's plan may use (0: what is free)" },
     { "batch", 0, CZ_O_SIZE(pipe_opts, batch), .min = 0, .max = 4, .def = "0", .arg = "K",
@@ -157,45 +157,44 @@ static const cz_opt PIPE_OPTS[] = {
 static const cz_opt_rule PIPE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
 static const cz_opts_spec PIPE_SPEC = {
     .cmd = "cuzk bench pipeline",
-    .usage =
-        "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
-        "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
-        "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
-        "         [--svg OUT.svg] [--witness-cache] [--synth-workers N]\n"
-        "         [--device-mem-limit BYTES] [--batch K] [--json]\n",
-    .about =
-        "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
-        "  params through the prover, the public API; the timing-only modes below\n"
-        "  through the engine directly: JSON \"driver\") and reports s/job,\n"
-        "  s/partition, partitions/min, device efficiency (the least efficient\n"
-        "  device, then each device), the mean device region per partition,\n"
-        "  overlap violations and peak RSS; the first count is the\n"
-        "  baseline of the ratio.\n"
-        "  Without --params, test parameters are generated in process (seeded) and\n"
-        "  every job is verified.\n"
-        "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
-        "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
-        "  hours); the proofs cannot verify, so the jobs are not verified\n"
-        "  (JSON \"verified\":false).\n"
-        "  --witness-cache: synthesize ONE witness (seed 1) before the timed runs and\n"
-        "  give every partition a deep copy of it (the copy is timed as synthesis), so\n"
-        "  the figures measure the device pipeline, not synthesis (JSON\n"
-        "  \"synthesis\":\"cache\"; else \"circuit\"). Proofs from the copies verify.\n",
-    CZ_OPTS(PIPE_OPTS), CZ_RULES(PIPE_RULES),
+    .usage = "usage: cuzk bench pipeline --circuit bench:N [--jobs J] [--partitions P]\n"
+             "         [--workers-per-device 1,2] [--devices cpu|cpu:N|cuda|cuda:N|cuda:all]\n"
+             "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
+             "         [--svg OUT.svg] [--witness-cache] [--synth-workers N]\n"
+             "         [--device-mem-limit BYTES] [--batch K] [--json]\n",
+    .about = "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
+             "  params through the prover, the public API; the timing-only modes below\n"
+             "  through the engine directly: JSON \"driver\") and reports s/job,\n"
+             "  s/partition, partitions/min, device efficiency (the least efficient\n"
+             "  device, then each device), the mean device region per partition,\n"
+             "  overlap violations and peak RSS; the first count is the\n"
+             "  baseline of the ratio.\n"
+             "  Without --params, test parameters are generated in process (seeded) and\n"
+             "  every job is verified.\n"
+             "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
+             "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
+             "  hours); the proofs cannot verify, so the jobs are not verified\n"
+             "  (JSON \"verified\":false).\n"
+             "  --witness-cache: synthesize ONE witness (seed 1) before the timed runs and\n"
+             "  give every partition a deep copy of it (the copy is timed as synthesis), so\n"
+             "  the figures measure the device pipeline, not synthesis (JSON\n"
+             "  \"synthesis\":\"cache\"; else \"circuit\"). Proofs from the copies verify.\n",
+    CZ_OPTS(PIPE_OPTS),
+    CZ_RULES(PIPE_RULES),
 };
 
 /* What every run shares: the params (as the driver takes them), the witness cache,
  * the temporary directory for params files and timelines. */
 typedef struct {
-    bool api;                       /* the prover drives (else the engine) */
-    char tmp[64];                   /* "" until made */
-    char params_file[4096];         /* api: the params file the prover loads */
+    bool api;               /* the prover drives (else the engine) */
+    char tmp[64];           /* "" until made */
+    char params_file[4096]; /* api: the params file the prover loads */
     const cz_circuit_t *circuit;
-    cz_params_t *params;            /* engine: in memory */
-    cz_pvk_t *pvk;                  /* engine: NULL = not verified (random params) */
-    size_t part_bytes, abc_bytes;   /* engine: the budget estimate per partition */
-    size_t params_bytes, margin;    /* margin: the automatic budget's (engine default + params) */
-    const cz_cs_witness_t *cache;   /* engine, --witness-cache */
+    cz_params_t *params;          /* engine: in memory */
+    cz_pvk_t *pvk;                /* engine: NULL = not verified (random params) */
+    size_t part_bytes, abc_bytes; /* engine: the budget estimate per partition */
+    size_t params_bytes, margin;  /* margin: the automatic budget's (engine default + params) */
+    const cz_cs_witness_t *cache; /* engine, --witness-cache */
 } pipe_env;
 
 /* ---- the engine driver -------------------------------------------------------------- */
@@ -203,7 +202,7 @@ typedef struct {
 typedef struct {
     const cz_circuit_t *circuit;
     uint64_t job_seed;
-    const cz_cs_witness_t *cache;   /* --witness-cache: copied instead of synthesized */
+    const cz_cs_witness_t *cache; /* --witness-cache: copied instead of synthesized */
 } pipe_job;
 
 /* *out = a deep copy of |w| (every array cz_cs_witness_free frees), copied on the pool. */
@@ -213,7 +212,11 @@ static int witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t
     out->input = out->aux = out->a = out->b = out->c = NULL;
     for (int i = 0; i < 3; i++)
         out->density[i] = NULL;
-    typedef struct { void **dst; const void *src; size_t bytes; } arr_t;
+    typedef struct {
+        void **dst;
+        const void *src;
+        size_t bytes;
+    } arr_t;
     arr_t arr[8] = {
         { (void **)&out->input, w->input, w->num_inputs * sizeof(cz_fr) },
         { (void **)&out->aux, w->aux, w->num_aux * sizeof(cz_fr) },
@@ -257,11 +260,11 @@ static void reset_peak_rss(void)
 typedef struct {
     unsigned w;
     double wall_s, s_per_job, s_per_partition, partitions_per_min;
-    double efficiency, dispatch_efficiency;   /* of the least efficient device */
-    double device_eff[MAX_DEVICES];           /* per device of the timeline, in its order */
+    double efficiency, dispatch_efficiency; /* of the least efficient device */
+    double device_eff[MAX_DEVICES];         /* per device of the timeline, in its order */
     int32_t device_id[MAX_DEVICES];
     size_t ndev;
-    double region_ms;                         /* mean device region (lock held) per partition */
+    double region_ms; /* mean device region (lock held) per partition */
     size_t overlaps, peak_rss;
     int ok;
 } run_result;
@@ -277,15 +280,17 @@ static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     int rc = CZ_OK;
     for (size_t d = 0; rc == CZ_OK && d < o->devices; d++)
         rc = cz_backend_new_opts(ctx, &be[d], o->kind, (int)d,
-                                 &(cz_cuda_backend_opts_t){ .device_mem_limit =
-                                                                o->device_mem_limit,
+                                 &(cz_cuda_backend_opts_t){ .device_mem_limit = o->device_mem_limit,
                                                             .max_batch = (unsigned)o->batch });
     if (rc == CZ_OK)
         rc = cz_tl_open(ctx, &tl, tl_path, 0);
-    cz_engine_config_t cfg = { .backends = be, .num_devices = o->devices,
-                               .workers_per_device = w, .synth_workers = (unsigned)o->synth_workers,
+    cz_engine_config_t cfg = { .backends = be,
+                               .num_devices = o->devices,
+                               .workers_per_device = w,
+                               .synth_workers = (unsigned)o->synth_workers,
                                .memory_margin = env->margin,
-                               .pool = cz_ctx_pool(ctx), .timeline = tl };
+                               .pool = cz_ctx_pool(ctx),
+                               .timeline = tl };
     if (rc == CZ_OK)
         rc = cz_engine_new(ctx, &e, &cfg);
     pipe_job *jobs = calloc(o->jobs, sizeof *jobs);
@@ -296,9 +301,13 @@ static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     double t0 = cz_bench_now();
     for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
         jobs[i] = (pipe_job){ env->circuit, i + 1, env->cache };
-        cz_job_spec_t spec = { .partitions = o->partitions, .params = env->params, .pvk = env->pvk,
-                               .partition_bytes = env->part_bytes, .abc_bytes = env->abc_bytes,
-                               .synthesize = synth, .arg = &jobs[i] };
+        cz_job_spec_t spec = { .partitions = o->partitions,
+                               .params = env->params,
+                               .pvk = env->pvk,
+                               .partition_bytes = env->part_bytes,
+                               .abc_bytes = env->abc_bytes,
+                               .synthesize = synth,
+                               .arg = &jobs[i] };
         rc = cz_engine_submit(e, ctx, &spec, &ids[i]);
         if (rc)
             cz_fail(ctx, rc, "submit failed");
@@ -314,7 +323,7 @@ static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     cz_engine_free(e);
     for (size_t d = 0; d < o->devices; d++)
         cz_backend_free(be[d]);
-    cz_tl_free(tl);   /* flushes the timeline file */
+    cz_tl_free(tl); /* flushes the timeline file */
     free(jobs);
     free(ids);
     return rc;
@@ -336,7 +345,7 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     pc.synth_workers = (unsigned)o->synth_workers;
     pc.threads = (unsigned)o->threads;
     pc.memory_margin = env->margin;
-    pc.params_allow_paths = true;   /* the file is named by its absolute path */
+    pc.params_allow_paths = true; /* the file is named by its absolute path */
     pc.max_partitions = o->partitions > 1024 ? (unsigned)o->partitions : 0;
     pc.timeline = tl_path;
     pc.cuda_device_mem_limit = o->device_mem_limit;
@@ -373,7 +382,7 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
         }
     }
     *wall = cz_bench_now() - t0;
-    cz_prover_free(p);   /* flushes the timeline file */
+    cz_prover_free(p); /* flushes the timeline file */
     free(ids);
     return rc ? cz_fail(ctx, rc, "%s", err.message) : CZ_OK;
 }
@@ -426,7 +435,8 @@ static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, unsi
     double wall = 0;
     int rc;
 #ifdef CUZK_HAVE_JANSSON
-    rc = env->api ? drive_prover(ctx, o, env, w, path, &wall) : drive_engine(ctx, o, env, w, path, &wall);
+    rc = env->api ? drive_prover(ctx, o, env, w, path, &wall)
+                  : drive_engine(ctx, o, env, w, path, &wall);
 #else
     rc = drive_engine(ctx, o, env, w, path, &wall);
 #endif
@@ -454,10 +464,12 @@ static int resolve_devices(cz_ctx_t *ctx, pipe_opts *o)
     size_t have = 0;
     int rc = cz_backend_device_count(ctx, o->kind, &have);
     if (rc != CZ_OK || !strcmp(o->kind, "cpu"))
-        return rc;   /* cpu:N: emulated devices, any N up to MAX_DEVICES */
+        return rc; /* cpu:N: emulated devices, any N up to MAX_DEVICES */
     if (o->devices > have)
-        return cz_fail(ctx, CZ_ERANGE, "--devices cuda:%zu: this machine has %zu usable CUDA "
-                       "device%s", o->devices, have, have == 1 ? "" : "s");
+        return cz_fail(ctx, CZ_ERANGE,
+                       "--devices cuda:%zu: this machine has %zu usable CUDA "
+                       "device%s",
+                       o->devices, have, have == 1 ? "" : "s");
     if (o->devices == 0) {
         o->devices = have;
         if (have > MAX_DEVICES) {
@@ -481,7 +493,7 @@ static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_params_shape_
     if (o->params_path && env->api) {
         if (!realpath(o->params_path, env->params_file) || stat(env->params_file, &st))
             return cz_fail(ctx, CZ_ENOTFOUND, "--params %s: not found", o->params_path);
-        env->params_bytes = (size_t)st.st_size;   /* about its size in memory */
+        env->params_bytes = (size_t)st.st_size; /* about its size in memory */
     } else if (o->params_path) {
         cz_params_opts_t popts = { .expect = shape };
         rc = cz_params_load(ctx, &env->params, o->params_path, &popts);
@@ -504,7 +516,7 @@ static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_params_shape_
     }
     if (rc == CZ_OK && env->params)
         env->params_bytes = cz_params_mem_bytes(env->params);
-    if (rc == CZ_OK && env->api) {   /* the prover loads its own copy */
+    if (rc == CZ_OK && env->api) { /* the prover loads its own copy */
         cz_params_free(env->params);
         env->params = NULL;
     }
@@ -529,7 +541,9 @@ static void print_result(const pipe_opts *o, const pipe_env *env, const run_resu
                "\"gain_vs_first\":%.3f,\"params\":\"%s\",\"verified\":%s,\"threads\":%u,"
                "\"synthesis\":\"%s\",\"driver\":\"%s\",\"synth_workers\":",
                r->region_ms, r->overlaps, r->peak_rss, gain,
-               o->params_path ? "file" : o->random_params ? "random" : "test",
+               o->params_path     ? "file"
+               : o->random_params ? "random"
+                                  : "test",
                verified ? "true" : "false", threads, o->witness_cache ? "cache" : "circuit",
                env->api ? "prover" : "engine");
         if (o->synth_workers)
@@ -542,13 +556,14 @@ static void print_result(const pipe_opts *o, const pipe_env *env, const run_resu
            "(dispatch-level %.1f%%), device region %.1f ms/partition, %zu overlap violations, "
            "peak RSS %.1f MiB, %.2fx vs W=%u; %s\n",
            r->w, r->s_per_job, r->s_per_partition, r->partitions_per_min, 100 * r->efficiency,
-           100 * r->dispatch_efficiency, r->region_ms, r->overlaps,
-           (double)r->peak_rss / 1048576.0, gain, base->w,
+           100 * r->dispatch_efficiency, r->region_ms, r->overlaps, (double)r->peak_rss / 1048576.0,
+           gain, base->w,
            verified ? "all proofs verified" : "timing only: random params, proofs not verified");
     if (r->ndev > 1) {
         printf("  device efficiency per device:");
         for (size_t d = 0; d < r->ndev; d++)
-            printf("%s device %d %.1f%%", d ? "," : "", (int)r->device_id[d], 100 * r->device_eff[d]);
+            printf("%s device %d %.1f%%", d ? "," : "", (int)r->device_id[d],
+                   100 * r->device_eff[d]);
         printf("\n");
     }
 }
@@ -589,7 +604,7 @@ int cz_bench_pipeline(int argc, char **argv)
     cz_circuit_t circuit;
     pipe_env env = { .circuit = &circuit };
 #ifdef CUZK_HAVE_JANSSON
-    env.api = !o.random_params && !o.witness_cache;   /* what the API offers (header) */
+    env.api = !o.random_params && !o.witness_cache; /* what the API offers (header) */
 #endif
     size_t rows = 0, ni = 0, na = 0, pc[3] = { 0 };
     int rc = resolve_devices(ctx, &o);
@@ -603,7 +618,9 @@ int cz_bench_pipeline(int argc, char **argv)
     while (m < rows)
         m <<= 1;
     /* what cz_g16_partition_new checks each witness against (cz_g16_shape_of) */
-    cz_params_shape_t shape = { .num_inputs = ni, .num_aux = na, .domain_size = m,
+    cz_params_shape_t shape = { .num_inputs = ni,
+                                .num_aux = na,
+                                .domain_size = m,
                                 .a_aux_popcount = pc[CZ_DENSITY_A_AUX],
                                 .b_input_popcount = pc[CZ_DENSITY_B_INPUT],
                                 .b_aux_popcount = pc[CZ_DENSITY_B_AUX] };
@@ -635,7 +652,8 @@ int cz_bench_pipeline(int argc, char **argv)
                env.api ? "prover (public API)" : "engine");
         if (o.witness_cache)
             printf("synthesis: witness cache (one synthesis, copied per partition; measures the "
-                   "device pipeline, not synthesis); synthesized in %.2f s\n", cache_s);
+                   "device pipeline, not synthesis); synthesized in %.2f s\n",
+                   cache_s);
         else
             printf("synthesis: circuit (every partition synthesized)\n");
         if (o.synth_workers)

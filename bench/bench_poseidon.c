@@ -18,7 +18,7 @@
 
 typedef struct {
     unsigned arity;
-    unsigned threads;   /* 0 = all cores */
+    unsigned threads; /* 0 = all cores */
     size_t count;
     int iters;
     bool json;
@@ -43,8 +43,8 @@ static const cz_opt POSEIDON_OPTS[] = {
     { "arity", 0, CZ_O_CUSTOM(poseidon_args, arity), .hook = parse_arity, .def = "8",
       .arg = "2|4|8|11", .help = "the preimages' arity" },
     CZ_OPT_THREADS(poseidon_args, threads),
-    { "count", 0, CZ_O_SIZE(poseidon_args, count), .min = 1, .max = (size_t)1 << 26,
-      .def = "65536", .help = "random preimages" },
+    { "count", 0, CZ_O_SIZE(poseidon_args, count), .min = 1, .max = (size_t)1 << 26, .def = "65536",
+      .help = "random preimages" },
     { "iters", 0, CZ_O_SIZE(poseidon_args, iters), .min = 1, .max = 1000, .def = "3", .arg = "K",
       .help = "best of K runs each" },
     CZ_OPT_JSON(poseidon_args, json, "one JSON line"),
@@ -64,14 +64,17 @@ static int parse(int argc, char **argv, poseidon_opts *o)
     int rc = cz_opts_parse(&POSEIDON_SPEC, &a, argc, argv, NULL);
     if (rc != CZ_OPTS_RUN)
         return rc;
-    *o = (poseidon_opts){ .arity = (unsigned)a.arity, .threads = (unsigned)a.threads,
-                          .count = a.count, .iters = (int)a.iters, .json = a.json };
+    *o = (poseidon_opts){ .arity = (unsigned)a.arity,
+                          .threads = (unsigned)a.threads,
+                          .count = a.count,
+                          .iters = (int)a.iters,
+                          .json = a.json };
     return CZ_OPTS_RUN;
 }
 
 /* Best time of |iters| batch runs; < 0 on error. */
-static double time_best(cz_ctx_t *ctx, const cz_poseidon_constants *c, cz_fr *out,
-                        const cz_fr *in, size_t n, int iters)
+static double time_best(cz_ctx_t *ctx, const cz_poseidon_constants *c, cz_fr *out, const cz_fr *in,
+                        size_t n, int iters)
 {
     double best = -1;
     for (int i = 0; i < iters; i++) {
@@ -112,7 +115,7 @@ int cz_bench_poseidon(int argc, char **argv)
     for (size_t i = 0; i < o.count * o.arity; i++)
         cz_fr_random_rng(&in[i], &rng);
 
-    double base = time_best(NULL, c, out1, in, o.count, o.iters);   /* calling thread */
+    double base = time_best(NULL, c, out1, in, o.count, o.iters); /* calling thread */
     double best = time_best(ctx, c, outt, in, o.count, o.iters);
     if (base < 0 || best < 0) {
         fprintf(stderr, "cuzk bench poseidon: hashing failed\n");

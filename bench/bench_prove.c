@@ -57,19 +57,19 @@ static const cz_opts_spec BPROVE_SPEC = {
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
              "                        [--device N] [--device-mem-limit BYTES] [--dry-run]\n"
              "                        [--json]\n",
-    .about =
-        "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
-        "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
-        "  (the stages the backend runs; the time the engine holds the device lock) and\n"
-        "  the total (best of K by total). Here prep runs before the device region, so\n"
-        "  prep wait is ~0 (in the engine they overlap).\n"
-        "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
-        "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
-        "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n"
-        "  --device-mem-limit: the CUDA device-memory plan gets at most BYTES (as a\n"
-        "  smaller card would); each iteration prints the plan and the params bytes it\n"
-        "  copied to the device, with their time at 25 and 50 GB/s.\n",
-    CZ_OPTS(BPROVE_OPTS), CZ_RULES(BPROVE_RULES),
+    .about = "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
+             "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
+             "  (the stages the backend runs; the time the engine holds the device lock) and\n"
+             "  the total (best of K by total). Here prep runs before the device region, so\n"
+             "  prep wait is ~0 (in the engine they overlap).\n"
+             "  --random-params: TIMING ONLY. Random points of the circuit's shape (seconds,\n"
+             "  even at bench:130278869, a 32GiB PoRep partition, where a setup takes\n"
+             "  hours); the proof does not verify and is not checked (JSON \"verified\":false).\n"
+             "  --device-mem-limit: the CUDA device-memory plan gets at most BYTES (as a\n"
+             "  smaller card would); each iteration prints the plan and the params bytes it\n"
+             "  copied to the device, with their time at 25 and 50 GB/s.\n",
+    CZ_OPTS(BPROVE_OPTS),
+    CZ_RULES(BPROVE_RULES),
 };
 
 /* The params shape of |c| (FACTS 1): the one cz_g16_partition_new checks a
@@ -85,7 +85,9 @@ static int circuit_params_shape(cz_ctx_t *ctx, const cz_circuit_t *c, cz_params_
     while (m < *rows)
         m <<= 1;
     *shape = (cz_params_shape_t){
-        .num_inputs = ni, .num_aux = na, .domain_size = m,
+        .num_inputs = ni,
+        .num_aux = na,
+        .domain_size = m,
         .a_aux_popcount = pc[CZ_DENSITY_A_AUX],
         .b_input_popcount = pc[CZ_DENSITY_B_INPUT],
         .b_aux_popcount = pc[CZ_DENSITY_B_AUX],
@@ -126,7 +128,8 @@ static void print_shape(const char *id, const cz_params_shape_t *s, size_t rows,
                "  partition (engine estimate): %s, of which a/b %s\n",
                id, rows, log2_of(s->domain_size), s->num_inputs, s->num_aux, s->a_aux_popcount,
                s->b_input_popcount, s->b_aux_popcount, n_h, n_l, n_a, n_b, n_b,
-               cz_bench_fmt_bytes(pb, sizeof pb, params_bytes), cz_bench_fmt_bytes(tb, sizeof tb, part_bytes),
+               cz_bench_fmt_bytes(pb, sizeof pb, params_bytes),
+               cz_bench_fmt_bytes(tb, sizeof tb, part_bytes),
                cz_bench_fmt_bytes(ab, sizeof ab, abc_bytes));
 }
 
@@ -154,7 +157,7 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
 {
     int rc = CZ_OK;
     *best_total = -1;
-    cz_g16_prepare(be, params);   /* as the engine does at a job's submission */
+    cz_g16_prepare(be, params); /* as the engine does at a job's submission */
     unsigned long long h2d_before = 0;
     for (size_t it = 0; rc == CZ_OK && it < iters; it++) {
         cz_cs_witness_t w;
@@ -175,23 +178,25 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
         double t1 = cz_bench_now();
         rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, &t);
         double total = synth + (cz_bench_now() - t1);
-        if (rc == CZ_OK && it == 0 && iters > 1) {   /* the cold region: params uploaded in it */
-            double parts = t.setup + t.upload + t.ntt + t.msm_h + t.prep_wait + t.msm_l +
-                           t.msm_a + t.msm_b1 + t.msm_b2;
-            fprintf(stderr, "first iteration (cold): device %.1f ms = set-up %.1f + params upload "
+        if (rc == CZ_OK && it == 0 && iters > 1) { /* the cold region: params uploaded in it */
+            double parts = t.setup + t.upload + t.ntt + t.msm_h + t.prep_wait + t.msm_l + t.msm_a +
+                           t.msm_b1 + t.msm_b2;
+            fprintf(stderr,
+                    "first iteration (cold): device %.1f ms = set-up %.1f + params upload "
                     "%.1f + NTT/H %.1f + MSM h %.1f + prep wait %.1f + l %.1f + a %.1f + b_g1 "
-                    "%.1f + b_g2 %.1f + not in a stage %.1f (ms)\n", t.device * 1e3,
-                    t.setup * 1e3, t.upload * 1e3, t.ntt * 1e3, t.msm_h * 1e3, t.prep_wait * 1e3,
-                    t.msm_l * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3,
+                    "%.1f + b_g2 %.1f + not in a stage %.1f (ms)\n",
+                    t.device * 1e3, t.setup * 1e3, t.upload * 1e3, t.ntt * 1e3, t.msm_h * 1e3,
+                    t.prep_wait * 1e3, t.msm_l * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3,
                     (t.device - parts) * 1e3);
         }
-        if (rc == CZ_OK) {   /* the backend's device-memory plan and its copies (CUDA) */
+        if (rc == CZ_OK) { /* the backend's device-memory plan and its copies (CUDA) */
             cz_backend_report r;
             cz_backend_report_of(be, &r);
             if (r.plan[0])
-                fprintf(stderr, "iteration %zu: %s; params to the device %.2f GiB (%.1f ms "
-                        "at 25 GB/s, %.1f at 50)\n", it + 1, r.plan,
-                        (double)(r.h2d_bytes - h2d_before) / (1 << 30),
+                fprintf(stderr,
+                        "iteration %zu: %s; params to the device %.2f GiB (%.1f ms "
+                        "at 25 GB/s, %.1f at 50)\n",
+                        it + 1, r.plan, (double)(r.h2d_bytes - h2d_before) / (1 << 30),
                         (double)(r.h2d_bytes - h2d_before) / 25e6,
                         (double)(r.h2d_bytes - h2d_before) / 50e6);
             h2d_before = r.h2d_bytes;
@@ -228,10 +233,10 @@ int cz_bench_prove(int argc, char **argv)
     cz_params_shape_t shape;
     size_t rows = 0;
     int rc = CZ_OK;
-    if (!dry_run)   /* first: fail before setup */
+    if (!dry_run) /* first: fail before setup */
         rc = cz_backend_new_opts(ctx, &be, backend, (int)device,
-                                 &(cz_cuda_backend_opts_t){ .device_mem_limit =
-                                                                o.device_mem_limit });
+                                 &(cz_cuda_backend_opts_t){
+                                     .device_mem_limit = o.device_mem_limit });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {
@@ -256,16 +261,17 @@ int cz_bench_prove(int argc, char **argv)
         unsigned width = cz_pool_width(cz_ctx_pool(ctx));
         const char *kind = params_path ? "file" : random_params ? "random" : "test";
         if (json)
-            printf("{\"bench\":\"prove\",\"circuit\":\"%s\",\"backend\":\"%s\",\"device\":%d,"
-                   "\"threads\":%u,\"params\":\"%s\",\"synthesis_ms\":%.2f,"
-                   "\"prep_ms\":%.2f,\"stage_ms\":%.2f,\"ntt_h_ms\":%.2f,\"msm_h_ms\":%.2f,\"prep_wait_ms\":%.2f,"
-                   "\"msm_l_ms\":%.2f,\"msm_a_ms\":%.2f,\"msm_b_g1_ms\":%.2f,\"msm_b_g2_ms\":%.2f,"
-                   "\"assembly_ms\":%.2f,\"device_ms\":%.2f,\"total_ms\":%.2f,\"verified\":%s}\n",
-                   circuit_id, be->ops->name, be->device_index, width, kind, best_synth * ms,
-                   best.prep * ms, best.stage * ms, best.ntt * ms, best.msm_h * ms, best.prep_wait * ms,
-                   best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms, best.msm_b2 * ms,
-                   best.assembly * ms, best.device * ms, best_total * ms,
-                   pvk ? "true" : "false");
+            printf(
+                "{\"bench\":\"prove\",\"circuit\":\"%s\",\"backend\":\"%s\",\"device\":%d,"
+                "\"threads\":%u,\"params\":\"%s\",\"synthesis_ms\":%.2f,"
+                "\"prep_ms\":%.2f,\"stage_ms\":%.2f,\"ntt_h_ms\":%.2f,\"msm_h_ms\":%.2f,\"prep_wait_ms\":%.2f,"
+                "\"msm_l_ms\":%.2f,\"msm_a_ms\":%.2f,\"msm_b_g1_ms\":%.2f,\"msm_b_g2_ms\":%.2f,"
+                "\"assembly_ms\":%.2f,\"device_ms\":%.2f,\"total_ms\":%.2f,\"verified\":%s}\n",
+                circuit_id, be->ops->name, be->device_index, width, kind, best_synth * ms,
+                best.prep * ms, best.stage * ms, best.ntt * ms, best.msm_h * ms,
+                best.prep_wait * ms, best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms,
+                best.msm_b2 * ms, best.assembly * ms, best.device * ms, best_total * ms,
+                pvk ? "true" : "false");
         else
             printf("%s on %u threads (%s backend, device %d), best of %zu:\n"
                    "  synthesis %9.1f ms\n  prep      %9.1f ms\n"
@@ -277,9 +283,9 @@ int cz_bench_prove(int argc, char **argv)
                    "  device    %9.1f ms (device region: the device lock's hold time)\n"
                    "  total     %9.1f ms (%s)\n",
                    circuit_id, width, be->ops->name, be->device_index, iters, best_synth * ms,
-                   best.prep * ms, best.stage * ms, best.ntt * ms, best.msm_h * ms, best.prep_wait * ms,
-                   best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms, best.msm_b2 * ms,
-                   best.assembly * ms, best.device * ms, best_total * ms,
+                   best.prep * ms, best.stage * ms, best.ntt * ms, best.msm_h * ms,
+                   best.prep_wait * ms, best.msm_l * ms, best.msm_a * ms, best.msm_b1 * ms,
+                   best.msm_b2 * ms, best.assembly * ms, best.device * ms, best_total * ms,
                    pvk ? "proof verified" : "timing only: random params, proof not verified");
     }
     if (rc)

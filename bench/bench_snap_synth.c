@@ -41,23 +41,25 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cuzk bench snap-synth --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
-            "                             [--partition K] [--threads T] [--iters N] [--json]\n"
-            "  Synthesizes partition K (default 0) of a SnapDeals update with a random\n"
-            "  witness (the --random-params job) as the engine does, N times (default 3)\n"
-            "  on 1 thread (sequential) and, alternating, on T threads (default: all\n"
-            "  cores; apex rows and challenges in in-place forks), warm buffers for both.\n"
-            "  Prints wall and CPU time per run, the medians and the ratios; the two\n"
-            "  witnesses must be identical.\n");
+    fprintf(f, "usage: cuzk bench snap-synth --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
+               "                             [--partition K] [--threads T] [--iters N] [--json]\n"
+               "  Synthesizes partition K (default 0) of a SnapDeals update with a random\n"
+               "  witness (the --random-params job) as the engine does, N times (default 3)\n"
+               "  on 1 thread (sequential) and, alternating, on T threads (default: all\n"
+               "  cores; apex rows and challenges in in-place forks), warm buffers for both.\n"
+               "  Prints wall and CPU time per run, the medians and the ratios; the two\n"
+               "  witnesses must be identical.\n");
 }
 
 static int parse(int argc, char **argv, snap_synth_opts *o)
 {
     static const struct option longopts[] = {
-        { "sector-size", required_argument, 0, 's' }, { "partition", required_argument, 0, 'p' },
-        { "threads", required_argument, 0, 't' },     { "iters", required_argument, 0, 'i' },
-        { "json", no_argument, 0, 'j' },              { "help", no_argument, 0, 'h' },
+        { "sector-size", required_argument, 0, 's' },
+        { "partition", required_argument, 0, 'p' },
+        { "threads", required_argument, 0, 't' },
+        { "iters", required_argument, 0, 'i' },
+        { "json", no_argument, 0, 'j' },
+        { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
     *o = (snap_synth_opts){ .iters = 3 };
@@ -72,15 +74,18 @@ static int parse(int argc, char **argv, snap_synth_opts *o)
             o->size = optarg;
             break;
         case 'p':
-            if (!cz_cli_parse_size(optarg, &v) || v > 64) return -1;
+            if (!cz_cli_parse_size(optarg, &v) || v > 64)
+                return -1;
             o->partition = (unsigned)v;
             break;
         case 't':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096) return -1;
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 4096)
+                return -1;
             o->threads = (unsigned)v;
             break;
         case 'i':
-            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 100) return -1;
+            if (!cz_cli_parse_size(optarg, &v) || v < 1 || v > 100)
+                return -1;
             o->iters = (int)v;
             break;
         case 'j': o->json = true; break;
@@ -122,8 +127,8 @@ typedef struct {
 
 /* One synthesis of partition |k| on |ctx|'s pool, buffers from and back to
  * |rec|; its digest in out. */
-static int run_once(cz_ctx_t *ctx, cz_snap_job_t *job, unsigned k, cz_recycler_t *rec,
-                    run_t *r, uint8_t out[32])
+static int run_once(cz_ctx_t *ctx, cz_snap_job_t *job, unsigned k, cz_recycler_t *rec, run_t *r,
+                    uint8_t out[32])
 {
     cz_ctx_set_recycler(ctx, rec);
     cz_cs_witness_t w;
@@ -158,10 +163,11 @@ static void print_run(unsigned threads, int i, const run_t *r, size_t rows, bool
 {
     if (json)
         printf("{\"bench\":\"snap-synth\",\"threads\":%u,\"run\":%d,\"wall_s\":%.3f,"
-               "\"cpu_s\":%.3f}\n", threads, i, r->wall, r->cpu);
+               "\"cpu_s\":%.3f}\n",
+               threads, i, r->wall, r->cpu);
     else
-        printf("  T=%-3u run %d: wall %7.3f s  cpu %7.3f s  %6.2f M rows/s\n", threads, i,
-               r->wall, r->cpu, (double)rows / r->wall / 1e6);
+        printf("  T=%-3u run %d: wall %7.3f s  cpu %7.3f s  %6.2f M rows/s\n", threads, i, r->wall,
+               r->cpu, (double)rows / r->wall / 1e6);
     fflush(stdout);
 }
 
@@ -202,8 +208,8 @@ static int bench(cz_ctx_t *one, cz_ctx_t *many, cz_snap_job_t *job, const snap_s
         printf("{\"bench\":\"snap-synth\",\"sector_size\":\"%s\",\"partition\":%u,\"rows\":%zu,"
                "\"threads\":%u,\"seq_wall_s\":%.3f,\"seq_cpu_s\":%.3f,\"par_wall_s\":%.3f,"
                "\"par_cpu_s\":%.3f,\"speedup\":%.3f,\"cpu_ratio\":%.3f,"
-               "\"witness_sha256\":\"%s\"}\n", o->size, k, job->rows, width, sw, sc, pw, pc,
-               sw / pw, pc / sc, hex);
+               "\"witness_sha256\":\"%s\"}\n",
+               o->size, k, job->rows, width, sw, sc, pw, pc, sw / pw, pc / sc, hex);
     else
         printf("1 thread:   median wall %.3f s, cpu %.3f s\n"
                "%u threads: median wall %.3f s, cpu %.3f s\n"
@@ -235,8 +241,8 @@ int cz_bench_snap_synth(int argc, char **argv)
     if (rc == CZ_OK) {
         if (!o.json)
             printf("snap-synth: %s partition %u: %zu rows, %zu aux, %u challenges; 1 vs %u "
-                   "threads; job (random witness, shape, plan) %.2f s\n", o.size, o.partition,
-                   job.rows, job.shape.num_aux, job.params.challenges,
+                   "threads; job (random witness, shape, plan) %.2f s\n",
+                   o.size, o.partition, job.rows, job.shape.num_aux, job.params.challenges,
                    cz_pool_width(cz_ctx_pool(many)), cz_bench_now() - t0);
         rc = bench(one, many, &job, &o);
         cz_snap_job_clear(&job);

@@ -69,14 +69,14 @@ static const cz_opts_spec SYNTH_SPEC = {
     .cmd = "cuzk bench synth",
     .usage = "usage: cuzk bench synth (--c1 FILE | --sparse SIZE) [--partition K] [--threads T]\n"
              "                        [--iters N] [--no-baseline] [--json]\n",
-    .about =
-        "  Synthesizes partition K of a PoRep C1 as the engine does, N times each: with\n"
-        "  direct emission on fresh pages and, alternating, on the general path (the\n"
-        "  baseline); then direct on warm buffers (recycled from the previous run, as the\n"
-        "  engine does). One witness is alive at a time. Prints wall and CPU time (user,\n"
-        "  sys) per run, the medians and the ratios; the two paths' witnesses must be\n"
-        "  identical.\n",
-    CZ_OPTS(SYNTH_OPTS), CZ_RULES(SYNTH_RULES),
+    .about = "  Synthesizes partition K of a PoRep C1 as the engine does, N times each: with\n"
+             "  direct emission on fresh pages and, alternating, on the general path (the\n"
+             "  baseline); then direct on warm buffers (recycled from the previous run, as the\n"
+             "  engine does). One witness is alive at a time. Prints wall and CPU time (user,\n"
+             "  sys) per run, the medians and the ratios; the two paths' witnesses must be\n"
+             "  identical.\n",
+    CZ_OPTS(SYNTH_OPTS),
+    CZ_RULES(SYNTH_RULES),
 };
 
 static int parse(int argc, char **argv, synth_opts *o)
@@ -85,9 +85,13 @@ static int parse(int argc, char **argv, synth_opts *o)
     int rc = cz_opts_parse(&SYNTH_SPEC, &a, argc, argv, NULL);
     if (rc != CZ_OPTS_RUN)
         return rc;
-    *o = (synth_opts){ .c1_path = a.c1_path, .sparse_bytes = a.sparse_bytes,
-                       .partition = (unsigned)a.partition, .threads = (unsigned)a.threads,
-                       .iters = (int)a.iters, .baseline = !a.no_baseline, .json = a.json };
+    *o = (synth_opts){ .c1_path = a.c1_path,
+                       .sparse_bytes = a.sparse_bytes,
+                       .partition = (unsigned)a.partition,
+                       .threads = (unsigned)a.threads,
+                       .iters = (int)a.iters,
+                       .baseline = !a.no_baseline,
+                       .json = a.json };
     return CZ_OPTS_RUN;
 }
 
@@ -122,8 +126,8 @@ typedef struct {
 
 /* One synthesis of partition |k|, its buffers from and back to |rec| (NULL:
  * fresh pages, freed); its digest in out. */
-static int run_once(cz_ctx_t *ctx, cz_c2_job_t *job, unsigned k, bool direct,
-                    cz_recycler_t *rec, run_t *r, uint8_t out[32])
+static int run_once(cz_ctx_t *ctx, cz_c2_job_t *job, unsigned k, bool direct, cz_recycler_t *rec,
+                    run_t *r, uint8_t out[32])
 {
     job->generic = !direct;
     cz_ctx_set_recycler(ctx, rec);
@@ -164,11 +168,12 @@ static void print_run(const char *path, int i, const run_t *r, size_t rows, bool
     double cpu = r->user + r->sys;
     if (json)
         printf("{\"bench\":\"synth\",\"path\":\"%s\",\"run\":%d,\"wall_s\":%.3f,\"user_s\":%.3f,"
-               "\"sys_s\":%.3f,\"rows_per_cpu_s\":%.0f}\n", path, i, r->wall, r->user, r->sys,
-               (double)rows / cpu);
+               "\"sys_s\":%.3f,\"rows_per_cpu_s\":%.0f}\n",
+               path, i, r->wall, r->user, r->sys, (double)rows / cpu);
     else
         printf("  %-8s run %d: wall %7.2f s  cpu %7.2f s (user %6.2f, sys %6.2f)  %5.2f M rows "
-               "per cpu-s\n", path, i, r->wall, cpu, r->user, r->sys, (double)rows / cpu / 1e6);
+               "per cpu-s\n",
+               path, i, r->wall, cpu, r->user, r->sys, (double)rows / cpu / 1e6);
     fflush(stdout);
 }
 
@@ -210,7 +215,8 @@ int cz_bench_synth(int argc, char **argv)
     const unsigned width = cz_pool_width(cz_ctx_pool(ctx));
     if (!o.json)
         printf("synth: %s partition %u: %zu rows, %zu aux; %u threads; job init (shape + "
-               "plan) %.2f s\n", c1.proof->name, o.partition, job.rows, job.shape.num_aux, width,
+               "plan) %.2f s\n",
+               c1.proof->name, o.partition, job.rows, job.shape.num_aux, width,
                cz_bench_now() - t0);
     run_t d[100], g[100], wm[100];
     uint8_t hd[32], hg[32], hw[32];
@@ -263,28 +269,29 @@ int cz_bench_synth(int argc, char **argv)
                c1.proof->name, job.rows, width, dw, dc, hex);
     } else {
         printf("direct:  median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); witness sha256 "
-               "%s\n", dw, dc, median(d, o.iters, USER), median(d, o.iters, SYS), hex);
+               "%s\n",
+               dw, dc, median(d, o.iters, USER), median(d, o.iters, SYS), hex);
     }
-    double ww = median(wm, o.iters, WALL), wc = median(wm, o.iters, USER) +
-                                              median(wm, o.iters, SYS);
+    double ww = median(wm, o.iters, WALL),
+           wc = median(wm, o.iters, USER) + median(wm, o.iters, SYS);
     if (o.json)
         printf(",\"warm_wall_s\":%.3f,\"warm_cpu_s\":%.3f,\"fresh_over_warm_cpu\":%.3f", ww, wc,
                dc / wc);
     else
         printf("warm:    median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); fresh/warm: "
-               "wall %.2fx, cpu %.2fx\n", ww, wc, median(wm, o.iters, USER),
-               median(wm, o.iters, SYS), dw / ww, dc / wc);
+               "wall %.2fx, cpu %.2fx\n",
+               ww, wc, median(wm, o.iters, USER), median(wm, o.iters, SYS), dw / ww, dc / wc);
     if (o.baseline) {
-        double gw = median(g, o.iters, WALL), gc = median(g, o.iters, USER) +
-                                                  median(g, o.iters, SYS);
+        double gw = median(g, o.iters, WALL),
+               gc = median(g, o.iters, USER) + median(g, o.iters, SYS);
         if (o.json)
             printf(",\"general_wall_s\":%.3f,\"general_cpu_s\":%.3f,\"wall_ratio\":%.3f,"
-                   "\"cpu_ratio\":%.3f,\"user_ratio\":%.3f", gw, gc, gw / dw, gc / dc,
-                   median(g, o.iters, USER) / median(d, o.iters, USER));
+                   "\"cpu_ratio\":%.3f,\"user_ratio\":%.3f",
+                   gw, gc, gw / dw, gc / dc, median(g, o.iters, USER) / median(d, o.iters, USER));
         else
             printf("general: median wall %.2f s, cpu %.2f s (user %.2f, sys %.2f); the same "
-                   "witness\nratio general/direct: wall %.2fx, cpu %.2fx, user %.2fx\n", gw, gc,
-                   median(g, o.iters, USER), median(g, o.iters, SYS), gw / dw, gc / dc,
+                   "witness\nratio general/direct: wall %.2fx, cpu %.2fx, user %.2fx\n",
+                   gw, gc, median(g, o.iters, USER), median(g, o.iters, SYS), gw / dw, gc / dc,
                    median(g, o.iters, USER) / median(d, o.iters, USER));
     }
     if (o.json)

@@ -13,8 +13,8 @@ static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (*len = (size_t)ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc(*len)) && fread(buf, 1, *len, f) != *len) {
+    if (f && fseek(f, 0, SEEK_END) == 0 && (*len = (size_t)ftell(f)) > 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(*len)) && fread(buf, 1, *len, f) != *len) {
         free(buf);
         buf = NULL;
     }
@@ -26,7 +26,8 @@ static char *slurp(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: prove_c2 C1.json PARAMS_DIR PROOF_OUT   (libcuzk %s)\n", cz_version());
+        fprintf(stderr, "usage: prove_c2 C1.json PARAMS_DIR PROOF_OUT   (libcuzk %s)\n",
+                cz_version());
         return 2;
     }
     size_t c1_len = 0, len = 0;
@@ -47,11 +48,11 @@ int main(int argc, char **argv)
     uint8_t *proof = NULL;
     int rc = cz_prover_new(&p, &cfg, &err);
     if (!rc)
-        rc = cz_prover_submit(p, &req, &id, &err);          /* C1 checked, job queued */
+        rc = cz_prover_submit(p, &req, &id, &err); /* C1 checked, job queued */
     if (!rc)
-        rc = cz_prover_wait(p, id, -1, NULL, &err);         /* until it ends */
+        rc = cz_prover_wait(p, id, -1, NULL, &err); /* until it ends */
     if (!rc)
-        rc = cz_prover_proof(p, id, &proof, &len, &err);    /* its error if it failed */
+        rc = cz_prover_proof(p, id, &proof, &len, &err); /* its error if it failed */
     if (!rc)
         rc = cz_porep_public_from_c1(&pub, c1, c1_len, &err);
     if (!rc)

@@ -97,9 +97,9 @@ CZ_EXTERN unsigned cz_version_hex(void);
 
 /* What went wrong in one call: the code it returned and why. */
 typedef struct cz_error {
-    int code;                            /* CZ_OK or a CZ_E* code */
-    char message[CZ_ERROR_MESSAGE_MAX];  /* NUL-terminated; "" when code is CZ_OK */
-    uint64_t reserved[4];                /* zeroed by the library (STRUCTS THAT GROW) */
+    int code;                           /* CZ_OK or a CZ_E* code */
+    char message[CZ_ERROR_MESSAGE_MAX]; /* NUL-terminated; "" when code is CZ_OK */
+    uint64_t reserved[4];               /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_error_t;
 
 /* Free memory the library handed out ("caller frees"). NULL is a harmless no-op. */
@@ -127,39 +127,40 @@ enum { CZ_LOG_LEVEL_DEBUG, CZ_LOG_LEVEL_INFO, CZ_LOG_LEVEL_WARN, CZ_LOG_LEVEL_ER
 typedef void cz_log_cb(void *user, int level, const char *event, const char *detail);
 
 typedef struct cz_prover_config {
-    const char *backend;           /* "auto" (cuda when usable, else cpu), "cpu" or "cuda" */
-    unsigned devices;              /* devices to drive: 0 = every usable GPU (cuda) or 1 (cpu);
+    const char *backend;         /* "auto" (cuda when usable, else cpu), "cpu" or "cuda" */
+    unsigned devices;            /* devices to drive: 0 = every usable GPU (cuda) or 1 (cpu);
                                     * cpu:N gives N emulated CPU devices sharing the threads */
-    unsigned first_device;         /* index of the first device used (cuda: GPU number) */
-    unsigned workers_per_device;   /* 0: 2 (the dual-worker interlock) */
-    unsigned synth_workers;        /* 0: 1 */
-    unsigned threads;              /* width of the thread pool; 0: every online CPU */
-    unsigned device_queue_depth;   /* synthesized partitions waiting for a device; 0: devices x workers */
-    unsigned max_retries;          /* re-syntheses after a device error; 0: 1 */
-    size_t memory_budget;          /* bytes for partitions in flight; 0: physical memory minus margin */
-    size_t memory_margin;          /* left out of the automatic budget; 0: 5 GiB plus the
+    unsigned first_device;       /* index of the first device used (cuda: GPU number) */
+    unsigned workers_per_device; /* 0: 2 (the dual-worker interlock) */
+    unsigned synth_workers;      /* 0: 1 */
+    unsigned threads;            /* width of the thread pool; 0: every online CPU */
+    unsigned
+        device_queue_depth; /* synthesized partitions waiting for a device; 0: devices x workers */
+    unsigned max_retries;   /* re-syntheses after a device error; 0: 1 */
+    size_t memory_budget;   /* bytes for partitions in flight; 0: physical memory minus margin */
+    size_t memory_margin;   /* left out of the automatic budget; 0: 5 GiB plus the
                                     * params the prover holds in host memory (counted into
                                     * the budget as jobs start: no door sizes a margin) */
-    size_t cuda_device_mem_limit;  /* bytes per GPU; 0: all but 2 GiB */
-    bool cuda_g2_on_cpu;           /* GPUs leave the B2 (G2) MSM to the CPU */
-    const char *params_dir;        /* where params names resolve; NULL: "." */
-    size_t params_cache_bytes;     /* loaded params kept (LRU, never one in use); 0: no limit */
-    bool params_allow_paths;       /* accept absolute params paths besides names */
-    unsigned max_partitions;       /* a job with more is refused at submit; 0: 1024 */
-    bool no_verify;                /* do not verify finished jobs (NOT for production) */
-    const char *timeline;          /* engine timeline: NULL off, "-" stderr, else a file (truncated) */
-    cz_log_cb *log;                /* NULL: the library logs nothing */
+    size_t cuda_device_mem_limit; /* bytes per GPU; 0: all but 2 GiB */
+    bool cuda_g2_on_cpu;          /* GPUs leave the B2 (G2) MSM to the CPU */
+    const char *params_dir;       /* where params names resolve; NULL: "." */
+    size_t params_cache_bytes;    /* loaded params kept (LRU, never one in use); 0: no limit */
+    bool params_allow_paths;      /* accept absolute params paths besides names */
+    unsigned max_partitions;      /* a job with more is refused at submit; 0: 1024 */
+    bool no_verify;               /* do not verify finished jobs (NOT for production) */
+    const char *timeline; /* engine timeline: NULL off, "-" stderr, else a file (truncated) */
+    cz_log_cb *log;       /* NULL: the library logs nothing */
     void *log_user;
-    int log_level;                 /* least level passed to |log| */
-    bool params_check;             /* before a params file under a name Filecoin publishes
+    int log_level;           /* least level passed to |log| */
+    bool params_check;       /* before a params file under a name Filecoin publishes
                                     * (parameters.json, v28) is first used, check its
                                     * blake2b digest: a file that differs fails the job
                                     * (CZ_EMISMATCH, naming it); once per size+mtime */
-    unsigned cuda_max_batch;       /* partitions one GPU region proves where the params stream
+    unsigned cuda_max_batch; /* partitions one GPU region proves where the params stream
                                     * through a card too small for them (each streamed window
                                     * then serves all of them); 0: 2, 1: one a region */
-    uint32_t reserved_pad;         /* must be zero */
-    uint64_t reserved[15];         /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
+    uint32_t reserved_pad;   /* must be zero */
+    uint64_t reserved[15];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 
 /* Fill |cfg| with the defaults above (|reserved| zero). */
@@ -184,13 +185,13 @@ CZ_EXTERN int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz
 CZ_EXTERN void cz_prover_free(cz_prover_t *p);
 
 typedef struct cz_prover_info {
-    char backend[16];              /* "cpu" or "cuda": what "auto" resolved to */
-    char backend_detail[256];      /* why (for "auto"), as cuzkd logs it */
+    char backend[16];         /* "cpu" or "cuda": what "auto" resolved to */
+    char backend_detail[256]; /* why (for "auto"), as cuzkd logs it */
     size_t devices;
-    unsigned threads;              /* pool width */
-    size_t memory_budget;          /* bytes, as resolved */
-    const char *params_dir;        /* borrowed from the prover */
-    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+    unsigned threads;       /* pool width */
+    size_t memory_budget;   /* bytes, as resolved */
+    const char *params_dir; /* borrowed from the prover */
+    uint64_t reserved[8];   /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_prover_info_t;
 
 /* What the prover runs on. Thread-safe. */
@@ -228,11 +229,11 @@ CZ_EXTERN const char *cz_prover_kind_summary(const cz_prover_t *p, size_t i);
 /* ---- jobs ------------------------------------------------------------------ */
 
 typedef enum cz_job_state {
-    CZ_JOB_QUEUED,       /* accepted, waiting for its params or a synthesis worker */
-    CZ_JOB_RUNNING,      /* partitions being synthesized and proved */
-    CZ_JOB_VERIFYING,    /* every partition proved; the whole proof being verified */
-    CZ_JOB_DONE,         /* proof ready (verified unless no_verify) */
-    CZ_JOB_FAILED,       /* error and message say why */
+    CZ_JOB_QUEUED,    /* accepted, waiting for its params or a synthesis worker */
+    CZ_JOB_RUNNING,   /* partitions being synthesized and proved */
+    CZ_JOB_VERIFYING, /* every partition proved; the whole proof being verified */
+    CZ_JOB_DONE,      /* proof ready (verified unless no_verify) */
+    CZ_JOB_FAILED,    /* error and message say why */
     CZ_JOB_CANCELED,
 } cz_job_state_t;
 
@@ -250,16 +251,16 @@ CZ_EXTERN const char *cz_job_state_name(cz_job_state_t s);
 typedef void cz_job_done_cb(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t state);
 
 typedef struct cz_job_request {
-    const char *kind;              /* "porep-c2", "circuit" (cz_kind_name) */
-    const void *input;             /* the kind's input bytes (the C1 JSON); may be NULL */
+    const char *kind;  /* "porep-c2", "circuit" (cz_kind_name) */
+    const void *input; /* the kind's input bytes (the C1 JSON); may be NULL */
     size_t input_len;
-    const char *fields;            /* the kind's fields as a JSON object text, NULL: none */
-    const char *params;            /* a name in params_dir (".params" optional) or, with
+    const char *fields;      /* the kind's fields as a JSON object text, NULL: none */
+    const char *params;      /* a name in params_dir (".params" optional) or, with
                                     * params_allow_paths, an absolute path; NULL: the kind's default */
-    int priority;                  /* 1 low .. 4 critical; higher first; 0: 2 (normal) */
-    cz_job_done_cb *on_done;       /* may be NULL */
-    void *user;                    /* passed to on_done */
-    uint64_t reserved[8];          /* must be zero: cz_job_request_init (STRUCTS THAT GROW) */
+    int priority;            /* 1 low .. 4 critical; higher first; 0: 2 (normal) */
+    cz_job_done_cb *on_done; /* may be NULL */
+    void *user;              /* passed to on_done */
+    uint64_t reserved[8];    /* must be zero: cz_job_request_init (STRUCTS THAT GROW) */
 } cz_job_request_t;
 
 /* Zero |req| (|reserved| included) and set kind, input, input_len (priority
@@ -303,16 +304,16 @@ CZ_EXTERN int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint
  * no_verify says, and must never leave a benchmark.
  */
 typedef struct cz_timing_request {
-    const char *kind;              /* cz_kind_name */
-    const void *input;             /* the kind's input (porep-c2: the C1 JSON); may be NULL */
+    const char *kind;  /* cz_kind_name */
+    const void *input; /* the kind's input (porep-c2: the C1 JSON); may be NULL */
     size_t input_len;
-    const char *fields;            /* as cz_job_request_t.fields ("circuit": its id) */
-    uint64_t sector_size;          /* bytes; with no input, non-zero: the kind's random
+    const char *fields;   /* as cz_job_request_t.fields ("circuit": its id) */
+    uint64_t sector_size; /* bytes; with no input, non-zero: the kind's random
                                     * witness of its circuit of that size
                                     * (winning-post, window-post, snap) */
-    uint64_t seed;                 /* of the random params (and random witness) */
-    int priority;                  /* as cz_job_request_t.priority */
-    uint64_t reserved[8];          /* must be zero: cz_timing_request_init (STRUCTS THAT GROW) */
+    uint64_t seed;        /* of the random params (and random witness) */
+    int priority;         /* as cz_job_request_t.priority */
+    uint64_t reserved[8]; /* must be zero: cz_timing_request_init (STRUCTS THAT GROW) */
 } cz_timing_request_t;
 
 /* Zero |req| (|reserved| included) and set kind (seed 0, priority normal). */
@@ -332,19 +333,19 @@ CZ_EXTERN void cz_timing_request_init(cz_timing_request_t *req, const char *kind
  * (porep-c2, circuit), a sector size it has no circuit of, or fields with a
  * random witness. Thread-safe.
  */
-CZ_EXTERN int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t *req,
-                                      uint64_t *id, cz_error_t *err);
+CZ_EXTERN int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t *req, uint64_t *id,
+                                      cz_error_t *err);
 
 /* What a job proves: one partition's circuit, for a timing run's report. */
 typedef struct cz_job_shape {
     size_t partitions;
-    size_t constraints;            /* of one partition: rows less the public inputs' */
-    size_t rows;                   /* R1CS rows of one partition */
-    size_t domain_size;            /* the FFT domain */
-    size_t num_inputs;             /* public inputs, ONE included */
-    size_t num_aux;                /* private variables */
-    size_t params_bytes;           /* host bytes of the job's params once it has them; 0 before */
-    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+    size_t constraints;   /* of one partition: rows less the public inputs' */
+    size_t rows;          /* R1CS rows of one partition */
+    size_t domain_size;   /* the FFT domain */
+    size_t num_inputs;    /* public inputs, ONE included */
+    size_t num_aux;       /* private variables */
+    size_t params_bytes;  /* host bytes of the job's params once it has them; 0 before */
+    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_job_shape_t;
 
 /* The shape of job |id| (any state). CZ_ENOTFOUND for an unknown id. Thread-safe. */
@@ -362,7 +363,11 @@ CZ_EXTERN int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *o
  *   EPILOGUE     the CPU epilogue after the device region.
  */
 typedef enum cz_part_stage {
-    CZ_PART_QUEUED, CZ_PART_SYNTHESIS, CZ_PART_DEVICE_WAIT, CZ_PART_DEVICE, CZ_PART_EPILOGUE,
+    CZ_PART_QUEUED,
+    CZ_PART_SYNTHESIS,
+    CZ_PART_DEVICE_WAIT,
+    CZ_PART_DEVICE,
+    CZ_PART_EPILOGUE,
     CZ_PART_NSTAGES
 } cz_part_stage_t;
 
@@ -380,29 +385,29 @@ CZ_EXTERN const char *cz_job_stage_label(cz_job_state_t state,
 
 /* Milliseconds. */
 typedef struct cz_job_timings {
-    double queue_wait;             /* submit to the first synthesis, params load included */
-    double params_load;            /* loading (or waiting for) the params */
-    double synthesis, device;      /* sums over partitions */
-    double total;                  /* submit to the end (or to now) */
-    uint64_t reserved[4];          /* zeroed by the library (STRUCTS THAT GROW) */
+    double queue_wait;        /* submit to the first synthesis, params load included */
+    double params_load;       /* loading (or waiting for) the params */
+    double synthesis, device; /* sums over partitions */
+    double total;             /* submit to the end (or to now) */
+    uint64_t reserved[4];     /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_job_timings_t;
 
 typedef struct cz_job_info {
     uint64_t id;
     cz_job_state_t state;
     size_t partitions, partitions_done;
-    int error;                     /* CZ_OK unless FAILED / CANCELED */
-    char message[256];             /* why it failed */
+    int error;         /* CZ_OK unless FAILED / CANCELED */
+    char message[256]; /* why it failed */
     cz_job_timings_t t;
     /* The partitions not yet resolved, by stage (a snapshot: a partition
      * moving between stages at that instant may count as QUEUED). */
     size_t in_stage[CZ_PART_NSTAGES];
-    bool loading_params;           /* QUEUED: its params are being loaded now */
-    char summary[128];             /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
-    bool started;                  /* its params are loaded and its partitions are in the
+    bool loading_params;  /* QUEUED: its params are being loaded now */
+    char summary[128];    /* what the kind says it proves ("StackedDrg32GiBV1_1 x10") */
+    bool started;         /* its params are loaded and its partitions are in the
                                     * proving queues (in_stage counts them); false while
                                     * it waits for, or loads, its params */
-    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_job_info_t;
 
 /* A snapshot of job |id|. CZ_ENOTFOUND for an unknown (or forgotten) id. Thread-safe. */
@@ -446,21 +451,21 @@ CZ_EXTERN int cz_prover_cancel(cz_prover_t *p, uint64_t id, cz_error_t *err);
 CZ_EXTERN int cz_prover_forget(cz_prover_t *p, uint64_t id, cz_error_t *err);
 
 typedef struct cz_prover_stats {
-    size_t jobs[CZ_JOB_CANCELED + 1];    /* known jobs by state */
+    size_t jobs[CZ_JOB_CANCELED + 1]; /* known jobs by state */
     size_t partitions_proved;
-    size_t jobs_staged;                  /* QUEUED jobs not yet in the engine (params first) */
-    size_t partitions_queued;            /* in the engine, not yet synthesizing */
-    size_t device_queue;                 /* synthesized, waiting for a device */
-    double engine_active_s;              /* time with at least one job in the engine */
-    size_t budget_total, budget_reserved, budget_peak;   /* bytes */
-    size_t recycled_bytes, recycle_hits, recycle_takes;  /* warm witness buffers */
+    size_t jobs_staged;       /* QUEUED jobs not yet in the engine (params first) */
+    size_t partitions_queued; /* in the engine, not yet synthesizing */
+    size_t device_queue;      /* synthesized, waiting for a device */
+    double engine_active_s;   /* time with at least one job in the engine */
+    size_t budget_total, budget_reserved, budget_peak;  /* bytes */
+    size_t recycled_bytes, recycle_hits, recycle_takes; /* warm witness buffers */
     size_t params_entries, params_bytes, params_budget;
     uint64_t params_hits, params_misses, params_evictions, params_load_errors;
-    size_t shape_hits, shape_lookups;    /* porep-c2 partition shapes served from the cache */
+    size_t shape_hits, shape_lookups; /* porep-c2 partition shapes served from the cache */
     size_t devices;
-    double device_busy_s[16];            /* device lock held, first 16 devices */
+    double device_busy_s[16]; /* device lock held, first 16 devices */
     bool device_failed[16];
-    uint64_t reserved[16];               /* zeroed by the library (STRUCTS THAT GROW) */
+    uint64_t reserved[16]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_prover_stats_t;
 
 /* Counters for monitoring. Thread-safe. */
@@ -476,7 +481,7 @@ CZ_EXTERN void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out);
 typedef struct cz_device_memory {
     uint64_t h2d_bytes;
     char plan[320];
-    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_device_memory_t;
 
 CZ_EXTERN int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *out);
@@ -484,13 +489,13 @@ CZ_EXTERN int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_m
 /* ---- params ------------------------------------------------------------------ */
 
 typedef struct cz_params_item {
-    char path[4096];               /* the file's real path (the cache key) */
-    size_t bytes;                  /* held in memory */
-    unsigned users;                /* jobs holding it now (never evicted while > 0) */
+    char path[4096]; /* the file's real path (the cache key) */
+    size_t bytes;    /* held in memory */
+    unsigned users;  /* jobs holding it now (never evicted while > 0) */
     bool loading;
     double load_ms;
     uint64_t hits;
-    uint64_t reserved[4];          /* zeroed by the library (STRUCTS THAT GROW) */
+    uint64_t reserved[4]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_params_item_t;
 
 /* params_dir as configured (borrowed from |p|). */
@@ -517,10 +522,10 @@ CZ_EXTERN size_t cz_prover_params_list(cz_prover_t *p, cz_params_item_t *items, 
 
 /* What the public values of a kind's input give. */
 typedef struct cz_kind_public_info {
-    size_t partitions;             /* proofs of 192 bytes the kind's proof holds */
-    size_t per_partition;          /* public inputs of each (ONE excluded) */
-    char vk_name[256];             /* the Filecoin vk file name of the circuit */
-    char summary[128];             /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
+    size_t partitions;    /* proofs of 192 bytes the kind's proof holds */
+    size_t per_partition; /* public inputs of each (ONE excluded) */
+    char vk_name[256];    /* the Filecoin vk file name of the circuit */
+    char summary[128];    /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
 } cz_kind_public_info_t;
 
 /*
@@ -536,8 +541,7 @@ typedef struct cz_kind_public_info {
  * to verify from: "circuit"), CZ_ENOMEM. Reentrant.
  */
 CZ_EXTERN int cz_kind_public_inputs(const char *kind, const void *input, size_t input_len,
-                                    uint8_t **inputs, cz_kind_public_info_t *info,
-                                    cz_error_t *err);
+                                    uint8_t **inputs, cz_kind_public_info_t *info, cz_error_t *err);
 
 /*
  * Verify a proof of |kind| (partitions x 192 bytes) from the public values
@@ -574,32 +578,32 @@ typedef void cz_setup_progress_cb(void *user, const char *phase, double fraction
  * and |circuit| (a registry id, "bench:N" or "toy[:X]", with both paths).
  */
 typedef struct cz_setup_request {
-    const char *kind;              /* porep-c2, winning-post, window-post, snap; or NULL */
-    uint64_t sector_size;          /* bytes, with |kind| */
-    const char *circuit;           /* a registry circuit id instead of |kind|; or NULL */
-    const char *params_path;       /* NULL (with |kind|): DIR/<Filecoin name>.params */
-    const char *vk_path;           /* given with params_path; NULL: DIR/<Filecoin name>.vk */
-    const char *params_dir;        /* DIR (must exist); NULL: "." */
-    bool seeded;                   /* toxic waste from |seed| (reproducible, so forgeable by
+    const char *kind;        /* porep-c2, winning-post, window-post, snap; or NULL */
+    uint64_t sector_size;    /* bytes, with |kind| */
+    const char *circuit;     /* a registry circuit id instead of |kind|; or NULL */
+    const char *params_path; /* NULL (with |kind|): DIR/<Filecoin name>.params */
+    const char *vk_path;     /* given with params_path; NULL: DIR/<Filecoin name>.vk */
+    const char *params_dir;  /* DIR (must exist); NULL: "." */
+    bool seeded;             /* toxic waste from |seed| (reproducible, so forgeable by
                                     * anyone who knows it); false: the OS's CSPRNG */
     uint64_t seed;
-    unsigned threads;              /* width of the thread pool; 0: every online CPU */
-    cz_setup_progress_cb *progress;   /* may be NULL */
+    unsigned threads;               /* width of the thread pool; 0: every online CPU */
+    cz_setup_progress_cb *progress; /* may be NULL */
     void *progress_user;
-    uint64_t reserved[8];          /* must be zero: cz_setup_request_init (STRUCTS THAT GROW) */
+    uint64_t reserved[8]; /* must be zero: cz_setup_request_init (STRUCTS THAT GROW) */
 } cz_setup_request_t;
 
 /* What cz_setup_test_params made. */
 typedef struct cz_setup_info {
-    char circuit[64];              /* the registry id ("porep:2KiB") */
-    char params_path[1024], vk_path[1024];   /* the files written */
-    size_t rows, domain_size, num_inputs, num_aux;   /* the circuit's shape */
+    char circuit[64];                              /* the registry id ("porep:2KiB") */
+    char params_path[1024], vk_path[1024];         /* the files written */
+    size_t rows, domain_size, num_inputs, num_aux; /* the circuit's shape */
     size_t a_aux_popcount, b_input_popcount, b_aux_popcount;
-    size_t n_h, n_l, n_a, n_b_g1, n_b_g2, n_ic;      /* the params' vector lengths */
-    size_t params_bytes;           /* the params file's size */
-    double t_synthesis, t_setup, t_write;            /* seconds */
-    unsigned threads;              /* the pool's width */
-    uint64_t reserved[8];          /* zeroed by the library (STRUCTS THAT GROW) */
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2, n_ic; /* the params' vector lengths */
+    size_t params_bytes;                        /* the params file's size */
+    double t_synthesis, t_setup, t_write;       /* seconds */
+    unsigned threads;                           /* the pool's width */
+    uint64_t reserved[8];                       /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_setup_info_t;
 
 /* Zero |req| (|reserved| included): no kind, no circuit, the OS's toxic waste. */
@@ -614,24 +618,25 @@ CZ_EXTERN void cz_setup_request_init(cz_setup_request_t *req);
  * has none of, a bad circuit id, paths not given together; the message
  * names it), CZ_EIO (a file), CZ_ENOMEM. Reentrant (each call its own pool).
  */
-CZ_EXTERN int cz_setup_test_params(const cz_setup_request_t *req, cz_setup_info_t *info, cz_error_t *err);
+CZ_EXTERN int cz_setup_test_params(const cz_setup_request_t *req, cz_setup_info_t *info,
+                                   cz_error_t *err);
 
 /* ---- PoRep C2: public values, file names, verification --------------------- */
 
 /* What a chain verifier holds for a sealed sector. */
 typedef struct cz_porep_public {
-    uint64_t sector_size;          /* bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
-    uint8_t replica_id[32];        /* Fr reprs, in the C1 JSON's byte order */
+    uint64_t sector_size;   /* bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
+    uint8_t replica_id[32]; /* Fr reprs, in the C1 JSON's byte order */
     uint8_t comm_d[32], comm_r[32];
-    uint8_t seed[32];              /* interactive randomness (not used by the
+    uint8_t seed[32];             /* interactive randomness (not used by the
                                     * NonInteractivePoRep proofs: their challenges
                                     * follow from replica_id and comm_r) */
-    const char *registered_proof;  /* RegisteredSealProof name ("StackedDrg2KiBV1_1_Feat_
+    const char *registered_proof; /* RegisteredSealProof name ("StackedDrg2KiBV1_1_Feat_
                                     * SyntheticPoRep", ...: it picks the challenges, the
                                     * partition count and the graph); NULL: the sector
                                     * size's V1_1. A static string when
                                     * cz_porep_public_from_c1 fills it */
-    uint64_t reserved[4];          /* zero: the library zeroes it when it fills the
+    uint64_t reserved[4];         /* zero: the library zeroes it when it fills the
                                     * struct, and cz_porep_c2_verify refuses a
                                     * non-zero word (STRUCTS THAT GROW) */
 } cz_porep_public_t;

@@ -17,6 +17,8 @@ extern "C" {
 #endif
 
 /* X(name, value, description) */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_ERRNO_MAP(X)                                                     \
     X(OK,        0,  "success")                                             \
     X(INVAL,    -1,  "invalid argument")                                    \
@@ -33,6 +35,7 @@ extern "C" {
     X(BUSY,     -12, "resource busy")                                       \
     X(NOTFOUND, -13, "not found")                                           \
     X(INTERNAL, -14, "internal error (a bug in cuzk)")
+/* clang-format on */
 
 enum {
 #define CZ__ERR_ENUM(name, value, desc) CZ_E##name = value,

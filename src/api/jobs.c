@@ -42,11 +42,13 @@ static int parse_fields(cz_ctx_t *ctx, const cz_job_kind_t *kind, const char *te
     json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
     if (!json_is_object(o)) {
         json_decref(o);
-        return cz_fail(ctx, CZ_EINVAL, "fields: not a JSON object (%s)", o ? "wrong type" : jerr.text);
+        return cz_fail(ctx, CZ_EINVAL, "fields: not a JSON object (%s)",
+                       o ? "wrong type" : jerr.text);
     }
     const char *key;
     json_t *val;
-    json_object_foreach(o, key, val) {
+    json_object_foreach(o, key, val)
+    {
         bool known = false;
         for (const char *const *f = kind->fields; f && *f && !known; f++)
             known = !strcmp(*f, key);
@@ -97,13 +99,15 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req,
     j->user = req->user;
     bool random = timing && !req->input && timing->sector_size;
     if (random && !kind->prepare_random)
-        return cz_fail(ctx, CZ_EINVAL, "input: required (kind %s has no random witness for a "
-                       "sector_size)", kind->name);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "input: required (kind %s has no random witness for a "
+                       "sector_size)",
+                       kind->name);
     if (random && req->fields)
         return cz_fail(ctx, CZ_EINVAL, "fields: not taken with a random witness (sector_size)");
     json_t *fields = NULL;
     int rc = parse_fields(ctx, kind, req->fields, &fields);
-    if (rc == CZ_OK)   /* a test's stand-in for a long prepare (api/internal.h) */
+    if (rc == CZ_OK) /* a test's stand-in for a long prepare (api/internal.h) */
         rc = cz__fault_sim(p->fault, ctx, CZ_FAULT_PREPARE);
     if (rc == CZ_OK && random)
         rc = kind->prepare_random(p->kind_state[ki], ctx, timing->sector_size, timing->seed,
@@ -125,8 +129,7 @@ static int prepare(cz_prover_t *p, cz_ctx_t *ctx, const cz_job_request_t *req,
         rc = cz_fail(ctx, CZ_EINVAL, "partitions: %zu is over the prover's max_partitions %u",
                      j->partitions, p->cfg.max_partitions);
     else if (timing)
-        snprintf(j->params_path, sizeof j->params_path, "(random, seed %" PRIu64 ")",
-                 timing->seed);
+        snprintf(j->params_path, sizeof j->params_path, "(random, seed %" PRIu64 ")", timing->seed);
     else if (!*pname)
         rc = cz_fail(ctx, CZ_EINVAL, "params: required for kind %s", kind->name);
     else
@@ -181,8 +184,9 @@ static int submit(cz_prover_t *p, const cz_job_request_t *req, const cz_timing_r
         cz__pjob_free(p, j);
         return rc;
     }
-    cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "job accepted", "job=%llu kind=%s partitions=%zu params=%s",
-            (unsigned long long)j->id, j->kind->name, j->partitions, j->params_path);
+    cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "job accepted",
+            "job=%llu kind=%s partitions=%zu params=%s", (unsigned long long)j->id, j->kind->name,
+            j->partitions, j->params_path);
     return CZ_OK;
 }
 
@@ -190,10 +194,14 @@ int cz_prover_submit(cz_prover_t *p, const cz_job_request_t *req, uint64_t *id, 
 {
     cz__err_clear(err);
     if (!p || !req || !id)
-        return cz__err(err, CZ_EINVAL, "cz_prover_submit: NULL %s", !p ? "prover" : !req ? "request" : "id");
+        return cz__err(err, CZ_EINVAL, "cz_prover_submit: NULL %s",
+                       !p     ? "prover"
+                       : !req ? "request"
+                              : "id");
     *id = 0;
     if (!CZ__RESERVED_ZERO(req))
-        return cz__err(err, CZ_EINVAL, "cz_prover_submit: request.reserved is not zero "
+        return cz__err(err, CZ_EINVAL,
+                       "cz_prover_submit: request.reserved is not zero "
                        "(start from cz_job_request_init)");
     return submit(p, req, NULL, id, err);
 }
@@ -210,10 +218,13 @@ int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t *req, uint
     cz__err_clear(err);
     if (!p || !req || !id)
         return cz__err(err, CZ_EINVAL, "cz_prover_submit_timing: NULL %s",
-                       !p ? "prover" : !req ? "request" : "id");
+                       !p     ? "prover"
+                       : !req ? "request"
+                              : "id");
     *id = 0;
     if (!CZ__RESERVED_ZERO(req))
-        return cz__err(err, CZ_EINVAL, "cz_prover_submit_timing: request.reserved is not zero "
+        return cz__err(err, CZ_EINVAL,
+                       "cz_prover_submit_timing: request.reserved is not zero "
                        "(start from cz_timing_request_init)");
     cz_job_request_t jr;
     cz_job_request_init(&jr, req->kind, req->input, req->input_len);
@@ -243,7 +254,7 @@ static void snapshot(cz_prover_t *p, const pjob_t *j, cz_job_info_t *out)
     out->partitions = j->partitions;
     snprintf(out->summary, sizeof out->summary, "%s", j->summary);
     out->loading_params = j->phase == PJ_PARAMS;
-    out->started = j->eid != 0;   /* the engine took it (it stays set once ended) */
+    out->started = j->eid != 0; /* the engine took it (it stays set once ended) */
     if (j->phase == PJ_ENDED) {
         out->state = j->state;
         out->partitions_done = j->partitions_done;
@@ -303,7 +314,7 @@ int cz_prover_wait(cz_prover_t *p, uint64_t id, double timeout_s, cz_job_info_t 
         if (timeout_s < 0) {
             cz_cond_wait(&p->changed, &p->mu);
         } else if (cz_cond_timedwait(&p->changed, &p->mu, &deadline) == ETIMEDOUT) {
-            j = find(p, id);   /* it may have ended, or been forgotten, meanwhile */
+            j = find(p, id); /* it may have ended, or been forgotten, meanwhile */
             rc = !j ? CZ_ENOTFOUND : j->phase == PJ_ENDED ? CZ_OK : CZ_EBUSY;
             break;
         }
@@ -373,8 +384,9 @@ int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out, cz_err
         out->params_bytes = j->params_bytes;
     }
     cz_mutex_unlock(&p->mu);
-    return j ? CZ_OK : cz__err(err, CZ_ENOTFOUND, "job %llu: not found (unknown, or forgotten)",
-                               (unsigned long long)id);
+    return j ? CZ_OK
+             : cz__err(err, CZ_ENOTFOUND, "job %llu: not found (unknown, or forgotten)",
+                       (unsigned long long)id);
 }
 
 int cz_prover_public_inputs(cz_prover_t *p, uint64_t id, uint8_t **inputs, size_t *per_partition,

@@ -13,9 +13,9 @@
 #include "cuzk.h"
 
 typedef struct cz_logger {
-    cz_log_cb *fn;     /* NULL: nothing is logged */
+    cz_log_cb *fn; /* NULL: nothing is logged */
     void *user;
-    int level;         /* least level passed on (CZ_LOG_LEVEL_*) */
+    int level; /* least level passed on (CZ_LOG_LEVEL_*) */
 } cz_logger_t;
 
 /* Pass |event| and the "key=value ..." pairs of |fmt| (may be NULL) to the logger. */

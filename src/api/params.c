@@ -30,8 +30,9 @@ int cz__params_resolve(const cz_prover_t *p, cz_ctx_t *ctx, const char *name, ch
         return cz_fail(ctx, CZ_EINVAL, "params: no name");
     if (name[0] == '/') {
         if (!p->cfg.params_allow_paths)
-            return cz_fail(ctx, CZ_EINVAL, "params: paths are not accepted (params_allow_paths "
-                                           "is off); give a name from params_dir");
+            return cz_fail(ctx, CZ_EINVAL,
+                           "params: paths are not accepted (params_allow_paths "
+                           "is off); give a name from params_dir");
         if (strlen(name) >= PATH_MAX)
             return cz_fail(ctx, CZ_EINVAL, "params: path too long");
         if (stat(name, &st) != 0)
@@ -42,8 +43,10 @@ int cz__params_resolve(const cz_prover_t *p, cz_ctx_t *ctx, const char *name, ch
         return CZ_OK;
     }
     if (!name_ok(name))
-        return cz_fail(ctx, CZ_EINVAL, "params: '%.64s' is not a name (letters, digits, '.', '_', "
-                                       "'-') or an absolute path", name);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "params: '%.64s' is not a name (letters, digits, '.', '_', "
+                       "'-') or an absolute path",
+                       name);
     for (int with_ext = 0; with_ext < 2; with_ext++) {
         int n = snprintf(out, PATH_MAX, "%s/%s%s", p->params_dir, name, with_ext ? ".params" : "");
         if (n > 0 && n < PATH_MAX && stat(out, &st) == 0 && S_ISREG(st.st_mode))
@@ -53,7 +56,10 @@ int cz__params_resolve(const cz_prover_t *p, cz_ctx_t *ctx, const char *name, ch
                    p->params_dir);
 }
 
-const char *cz_prover_params_dir(const cz_prover_t *p) { return p->params_dir; }
+const char *cz_prover_params_dir(const cz_prover_t *p)
+{
+    return p->params_dir;
+}
 
 static void item_of(cz_params_item_t *item, const cz_pentry_t *e, double load_ms)
 {

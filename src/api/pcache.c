@@ -24,7 +24,7 @@ struct cz_pentry {
     cz_params_t *params;
     cz_pvk_t *pvk;
     size_t bytes;
-    unsigned users;          /* references held (a loading entry counts its loader) */
+    unsigned users; /* references held (a loading entry counts its loader) */
     bool loading;
     double load_ms;
     uint64_t hits;
@@ -32,12 +32,12 @@ struct cz_pentry {
 
 struct cz_pcache {
     pthread_mutex_t mu;
-    pthread_cond_t loaded;   /* broadcast when any load ends */
+    pthread_cond_t loaded; /* broadcast when any load ends */
     cz_pentry_t *head, *tail;
     size_t budget, bytes, entries;
     uint64_t hits, misses, evictions, load_errors;
-    cz_pcheck_t *check;      /* manifest check before a load (owned; may be NULL) */
-    bool open_lazily;        /* cz_params_open instead of cz_params_load */
+    cz_pcheck_t *check; /* manifest check before a load (owned; may be NULL) */
+    bool open_lazily;   /* cz_params_open instead of cz_params_load */
     cz_logger_t log;
 };
 
@@ -137,14 +137,15 @@ static void fit_budget(cz_pcache_t *pc)
             pc->bytes -= e->bytes;
             pc->entries--;
             pc->evictions++;
-            cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (LRU)", "path=%s bytes=%zu", e->path, e->bytes);
+            cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (LRU)", "path=%s bytes=%zu",
+                    e->path, e->bytes);
             entry_free(e);
         }
         e = prev;
     }
     if (pc->bytes > pc->budget)
-        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params cache over budget: every entry is in use", "bytes=%zu budget=%zu",
-                pc->bytes, pc->budget);
+        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params cache over budget: every entry is in use",
+                "bytes=%zu budget=%zu", pc->bytes, pc->budget);
 }
 
 static cz_pentry_t *find(cz_pcache_t *pc, const char *path)
@@ -235,7 +236,8 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
         pc->entries--;
         pthread_cond_broadcast(&pc->loaded);
         pthread_mutex_unlock(&pc->mu);
-        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params load failed", "path=%s error=%s", real, cz_err_name(rc));
+        cz__log(&pc->log, CZ_LOG_LEVEL_WARN, "params load failed", "path=%s error=%s", real,
+                cz_err_name(rc));
         entry_free(e);
         return rc;
     }
@@ -244,7 +246,8 @@ int cz_pcache_acquire(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path, cz_pentr
     fit_budget(pc);
     pthread_cond_broadcast(&pc->loaded);
     pthread_mutex_unlock(&pc->mu);
-    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loaded", "path=%s bytes=%zu ms=%.1f", real, e->bytes, ms);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params loaded", "path=%s bytes=%zu ms=%.1f", real,
+            e->bytes, ms);
     if (load_ms)
         *load_ms = ms;
     *out = e;
@@ -270,10 +273,22 @@ void cz_pcache_release(cz_pcache_t *pc, cz_pentry_t *e)
     pthread_mutex_unlock(&pc->mu);
 }
 
-const cz_params_t *cz_pentry_params(const cz_pentry_t *e) { return e->params; }
-const cz_pvk_t *cz_pentry_pvk(const cz_pentry_t *e) { return e->pvk; }
-size_t cz_pentry_bytes(const cz_pentry_t *e) { return e->bytes; }
-const char *cz_pentry_path(const cz_pentry_t *e) { return e->path; }
+const cz_params_t *cz_pentry_params(const cz_pentry_t *e)
+{
+    return e->params;
+}
+const cz_pvk_t *cz_pentry_pvk(const cz_pentry_t *e)
+{
+    return e->pvk;
+}
+size_t cz_pentry_bytes(const cz_pentry_t *e)
+{
+    return e->bytes;
+}
+const char *cz_pentry_path(const cz_pentry_t *e)
+{
+    return e->path;
+}
 
 int cz_pcache_evict(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path)
 {
@@ -296,7 +311,8 @@ int cz_pcache_evict(cz_pcache_t *pc, cz_ctx_t *ctx, const char *path)
     pc->entries--;
     pc->evictions++;
     pthread_mutex_unlock(&pc->mu);
-    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (request)", "path=%s bytes=%zu", real, e->bytes);
+    cz__log(&pc->log, CZ_LOG_LEVEL_INFO, "params evicted (request)", "path=%s bytes=%zu", real,
+            e->bytes);
     entry_free(e);
     return CZ_OK;
 }
@@ -308,7 +324,7 @@ size_t cz_pcache_list(cz_pcache_t *pc, cz_pcache_item_t *items, size_t cap)
     for (cz_pentry_t *e = pc->head; e; e = e->next, n++)
         if (n < cap) {
             cz_pcache_item_t *it = &items[n];
-            memset(it, 0, sizeof *it);   /* reserved included (cuzk.h: STRUCTS THAT GROW) */
+            memset(it, 0, sizeof *it); /* reserved included (cuzk.h: STRUCTS THAT GROW) */
             snprintf(it->path, sizeof it->path, "%s", e->path);
             it->bytes = e->bytes;
             it->users = e->users - (e->loading ? 1 : 0);
@@ -323,7 +339,7 @@ size_t cz_pcache_list(cz_pcache_t *pc, cz_pcache_item_t *items, size_t cap)
 void cz_pcache_stats(cz_pcache_t *pc, cz_pcache_stats_t *out)
 {
     pthread_mutex_lock(&pc->mu);
-    *out = (cz_pcache_stats_t){ pc->entries, pc->bytes, pc->budget, pc->hits, pc->misses,
-                                pc->evictions, pc->load_errors };
+    *out = (cz_pcache_stats_t){ pc->entries, pc->bytes,     pc->budget,     pc->hits,
+                                pc->misses,  pc->evictions, pc->load_errors };
     pthread_mutex_unlock(&pc->mu);
 }

@@ -96,8 +96,8 @@ int cz__pload_join(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
         }
         l->next = p->loads;
         p->loads = l;
-        cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "params load started", "path=%s job=%llu",
-                l->path, (unsigned long long)j->id);
+        cz__log(&p->log, CZ_LOG_LEVEL_DEBUG, "params load started", "path=%s job=%llu", l->path,
+                (unsigned long long)j->id);
     }
     l->waiters++;
     j->pload = l;
@@ -135,8 +135,8 @@ void cz__pload_reap(cz_prover_t *p, bool all)
     pload_t *l;
     while ((l = unlink_reapable(p, all))) {
         cz_mutex_unlock(&p->mu);
-        pthread_join(l->thread, NULL);   /* the loader has recorded, or will: it needs p->mu */
-        cz_pcache_release(p->pcache, l->entry);   /* the params stay cached (LRU) */
+        pthread_join(l->thread, NULL); /* the loader has recorded, or will: it needs p->mu */
+        cz_pcache_release(p->pcache, l->entry); /* the params stay cached (LRU) */
         free(l);
         cz_mutex_lock(&p->mu);
     }

@@ -35,7 +35,7 @@ int cz_porep_public_from_c1(cz_porep_public_t *out, const void *c1_json, size_t 
         memcpy(out->comm_d, pub.comm_d, 32);
         memcpy(out->comm_r, pub.comm_r, 32);
         memcpy(out->seed, pub.seed, 32);
-        out->registered_proof = pub.proof->name;   /* the registry's static name */
+        out->registered_proof = pub.proof->name; /* the registry's static name */
         cz_c1_free(&c1);
     }
     cz__err_ctx(err, ctx, rc);
@@ -51,8 +51,10 @@ int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_size, const
     if (!out || !ext || (strcmp(ext, "params") && strcmp(ext, "vk")))
         return cz__err(err, CZ_EINVAL, "params file name: ext must be \"params\" or \"vk\"");
     if (cz_porep_params_sector(&pp, sector_size) != CZ_OK)
-        return cz__err(err, CZ_EINVAL, "params file name: %llu bytes is not a PoRep sector size "
-                       "(2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", (unsigned long long)sector_size);
+        return cz__err(err, CZ_EINVAL,
+                       "params file name: %llu bytes is not a PoRep sector size "
+                       "(2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+                       (unsigned long long)sector_size);
     if (cz_c2_params_name(out, cap, &pp, ext) != CZ_OK)
         return cz__err(err, CZ_EINVAL, "params file name: %zu bytes are too few", cap);
     return CZ_OK;
@@ -74,7 +76,8 @@ static int vk_path_of(cz_ctx_t *ctx, char *out, size_t cap, const char *vk_path,
     if (rc != CZ_OK)
         return cz_fail(ctx, rc, "%s", e.message);
     int n = snprintf(out, cap, "%s/%s", params_dir, name);
-    return n > 0 && (size_t)n < cap ? CZ_OK : cz_fail(ctx, CZ_EINVAL, "verify: params_dir too long");
+    return n > 0 && (size_t)n < cap ? CZ_OK
+                                    : cz_fail(ctx, CZ_EINVAL, "verify: params_dir too long");
 }
 
 int cz_porep_c2_verify(const char *vk_path, const char *params_dir, const cz_porep_public_t *pub,
@@ -84,7 +87,8 @@ int cz_porep_c2_verify(const char *vk_path, const char *params_dir, const cz_por
     if (!pub || (!proof && len))
         return cz__err(err, CZ_EINVAL, "cz_porep_c2_verify: NULL argument");
     if (!CZ__RESERVED_ZERO(pub))
-        return cz__err(err, CZ_EINVAL, "cz_porep_c2_verify: pub.reserved is not zero "
+        return cz__err(err, CZ_EINVAL,
+                       "cz_porep_c2_verify: pub.reserved is not zero "
                        "(zero the struct, or fill it with cz_porep_public_from_c1)");
     cz_c2_public_t cp = { .proof = pub->registered_proof
                                        ? cz_porep_proof_by_name(pub->registered_proof)
@@ -93,8 +97,10 @@ int cz_porep_c2_verify(const char *vk_path, const char *params_dir, const cz_por
         return cz__err(err, CZ_EINVAL, "verify: '%.64s' is not a RegisteredSealProof",
                        pub->registered_proof);
     if (!cp.proof)
-        return cz__err(err, CZ_EINVAL, "verify: %llu bytes is not a PoRep sector size (2KiB, "
-                       "8MiB, 512MiB, 32GiB, 64GiB)", (unsigned long long)pub->sector_size);
+        return cz__err(err, CZ_EINVAL,
+                       "verify: %llu bytes is not a PoRep sector size (2KiB, "
+                       "8MiB, 512MiB, 32GiB, 64GiB)",
+                       (unsigned long long)pub->sector_size);
     if (cp.proof->sector_bytes != pub->sector_size)
         return cz__err(err, CZ_EINVAL, "verify: %s is a %llu-byte sector, not %llu bytes",
                        cp.proof->name, (unsigned long long)cp.proof->sector_bytes,

@@ -27,16 +27,22 @@ const char *cz_version(void)
     return CZ__STR(CZ_VERSION_MAJOR) "." CZ__STR(CZ_VERSION_MINOR) "." CZ__STR(CZ_VERSION_PATCH);
 }
 
-unsigned cz_version_hex(void) { return CZ_VERSION_HEX; }
+unsigned cz_version_hex(void)
+{
+    return CZ_VERSION_HEX;
+}
 
-void cz_free(void *ptr) { free(ptr); }
+void cz_free(void *ptr)
+{
+    free(ptr);
+}
 
 void cz__err_clear(cz_error_t *err)
 {
     if (err) {
         err->code = CZ_OK;
         err->message[0] = '\0';
-        memset(err->reserved, 0, sizeof err->reserved);   /* cuzk.h: STRUCTS THAT GROW */
+        memset(err->reserved, 0, sizeof err->reserved); /* cuzk.h: STRUCTS THAT GROW */
     }
 }
 
@@ -99,7 +105,8 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
     if (count == 0)
         count = cuda ? (have > first ? have - first : 0) : 1;
     if (count > CZ_PROVER_MAX_DEVICES) {
-        cz__log(&p->log, CZ_LOG_LEVEL_WARN, "more devices than a prover drives; using the first ones",
+        cz__log(&p->log, CZ_LOG_LEVEL_WARN,
+                "more devices than a prover drives; using the first ones",
                 "backend=%s have=%zu used=%d", kind, have, CZ_PROVER_MAX_DEVICES);
         count = CZ_PROVER_MAX_DEVICES;
     }
@@ -160,7 +167,7 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         rc = make_timeline(p, ctx);
     if (rc == CZ_OK && (rc = cz_pcache_new(&p->pcache, p->cfg.params_cache_bytes, &p->log)))
         cz_fail(ctx, rc, "params cache");
-    if (rc == CZ_OK)   /* all GPUs: the params go from the file to the devices */
+    if (rc == CZ_OK) /* all GPUs: the params go from the file to the devices */
         cz_pcache_set_open_lazily(p->pcache, all_devices_are_gpus(p));
     if (rc == CZ_OK && p->cfg.params_check)
         rc = params_check_new(p, ctx);
@@ -168,11 +175,17 @@ static int start(cz_prover_t *p, cz_ctx_t *ctx)
         if (p->kinds.kind[k]->state_new && (rc = p->kinds.kind[k]->state_new(&p->kind_state[k])))
             cz_fail(ctx, rc, "state of job kind %s", p->kinds.kind[k]->name);
     cz_engine_config_t ec = {
-        .backends = p->backends, .num_devices = p->ndevices,
-        .workers_per_device = p->cfg.workers_per_device, .synth_workers = p->cfg.synth_workers,
-        .memory_budget = p->cfg.memory_budget, .memory_margin = p->cfg.memory_margin,
-        .device_queue_depth = p->cfg.device_queue_depth, .max_retries = p->cfg.max_retries,
-        .pool = p->pool, .timeline = p->timeline, .no_verify = p->cfg.no_verify,
+        .backends = p->backends,
+        .num_devices = p->ndevices,
+        .workers_per_device = p->cfg.workers_per_device,
+        .synth_workers = p->cfg.synth_workers,
+        .memory_budget = p->cfg.memory_budget,
+        .memory_margin = p->cfg.memory_margin,
+        .device_queue_depth = p->cfg.device_queue_depth,
+        .max_retries = p->cfg.max_retries,
+        .pool = p->pool,
+        .timeline = p->timeline,
+        .no_verify = p->cfg.no_verify,
         .fault = p->fault,
     };
     if (rc == CZ_OK && (rc = cz_engine_new(ctx, &p->engine, &ec)) == CZ_OK)
@@ -191,9 +204,15 @@ int cz_prover_new(cz_prover_t **out, const cz_prover_config_t *cfg, cz_error_t *
     return cz__prover_new_with(out, cfg, NULL, NULL, err);
 }
 
-const cz_kinds_t *cz__prover_kinds(const cz_prover_t *p) { return &p->kinds; }
+const cz_kinds_t *cz__prover_kinds(const cz_prover_t *p)
+{
+    return &p->kinds;
+}
 
-size_t cz_prover_kind_count(const cz_prover_t *p) { return p ? p->kinds.n : 0; }
+size_t cz_prover_kind_count(const cz_prover_t *p)
+{
+    return p ? p->kinds.n : 0;
+}
 
 const char *cz_prover_kind_name(const cz_prover_t *p, size_t i)
 {
@@ -213,7 +232,8 @@ int cz__prover_new_with(cz_prover_t **out, const cz_prover_config_t *cfg, cz_fau
         return cz__err(err, CZ_EINVAL, "cz_prover_new: out is NULL");
     *out = NULL;
     if (cfg && (!CZ__RESERVED_ZERO(cfg) || cfg->reserved_pad))
-        return cz__err(err, CZ_EINVAL, "cz_prover_new: cfg.reserved is not zero "
+        return cz__err(err, CZ_EINVAL,
+                       "cz_prover_new: cfg.reserved is not zero "
                        "(start from cz_prover_config_init)");
     if (cfg && cfg->cuda_max_batch > CZ_BACKEND_MAX_BATCH)
         return cz__err(err, CZ_EINVAL, "cz_prover_new: cuda_max_batch %u is more than %d",
@@ -274,7 +294,7 @@ void cz_prover_free(cz_prover_t *p)
     pthread_cond_broadcast(&p->changed);
     cz_mutex_unlock(&p->mu);
     if (p->stager_started)
-        pthread_join(p->stager, NULL);   /* no job is STAGING or PARAMS, no load runs, after this */
+        pthread_join(p->stager, NULL); /* no job is STAGING or PARAMS, no load runs, after this */
     /* every job in the engine ends CANCELED through its callback */
     for (;;) {
         uint64_t eid = 0;
@@ -289,8 +309,8 @@ void cz_prover_free(cz_prover_t *p)
             break;
         cz_engine_cancel(p->engine, eid);
     }
-    cz_engine_gate_connect(&p->gate, NULL);   /* the backends' pinned copies: no longer counted */
-    cz_engine_free(p->engine);   /* joins the workers: no callback runs after this */
+    cz_engine_gate_connect(&p->gate, NULL); /* the backends' pinned copies: no longer counted */
+    cz_engine_free(p->engine);              /* joins the workers: no callback runs after this */
     while (p->jobs) {
         pjob_t *j = p->jobs;
         p->jobs = j->next;
@@ -352,7 +372,7 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
         } else {
             cz_job_info_t info;
             out->jobs[cz_engine_info(p->engine, j->eid, &info) == CZ_OK ? info.state
-                                                                          : CZ_JOB_RUNNING]++;
+                                                                        : CZ_JOB_RUNNING]++;
         }
     }
     out->engine_active_s = p->active_s + (p->in_engine ? cz_mono_s() - p->active_since : 0);

@@ -47,48 +47,48 @@ typedef enum { PJ_STAGED, PJ_STAGING, PJ_PARAMS, PJ_ENGINE, PJ_ENDED } pj_phase_
 typedef struct pload pload_t;
 
 typedef struct pjob {
-    struct pjob *next;                /* (mu) newest first */
-    struct cz_prover *prover;         /* (const) */
-    uint64_t id;                      /* (const) */
-    const cz_job_kind_t *kind;        /* (const) */
-    cz_kind_job_t kj;                 /* (const) valid while prepared */
-    bool prepared;                    /* (mu) kj holds resources */
-    char params_path[PATH_MAX];       /* (const) */
-    int priority;                     /* (const) 1..4 */
-    char summary[128];                /* (const) the kind's, kept after kj is released */
-    size_t partitions, n_inputs;      /* (const) n_inputs: per partition, from the shape */
-    cz_fr *inputs;                    /* (mu) partitions x n_inputs, once DONE */
-    cz_job_done_cb *on_done;          /* (const) */
-    void *user;                       /* (const) */
-    pj_phase_t phase;                 /* (mu) */
-    bool cancel;                      /* (mu) cancel requested */
-    uint64_t eid;                     /* (mu) engine id once submitted, else 0 */
-    pload_t *pload;                   /* (mu) the load it waits for (PARAMS), else NULL */
-    double t_params_wait;             /* (mu) cz_mono_s when it joined pload */
-    cz_pentry_t *pentry;              /* (mu) the params reference while in the engine */
-    cz_job_state_t state;             /* (mu) the outcome once ENDED */
-    int error;                        /* (mu) */
-    char message[256];                /* (mu) */
-    uint8_t *proof;                   /* (mu) when DONE */
-    size_t proof_len;                 /* (mu) */
-    size_t partitions_done;           /* (mu) at the end */
-    double t_accept, t_staged;        /* (mu) cz_mono_s */
-    double params_load_ms;            /* (mu) */
-    cz_job_timings_t t;               /* (mu) final timings once ENDED */
-    cz_params_shape_t shape;          /* (const) one partition's (the kind's) */
-    size_t rows;                      /* (const) */
-    size_t params_bytes;              /* (mu) host bytes of its params once it has them */
-    bool timing;                      /* (const) cz_prover_submit_timing: random params */
-    uint64_t timing_seed;             /* (const) */
-    cz_params_t *rparams;             /* (mu) a timing job's random params, from its start
+    struct pjob *next;           /* (mu) newest first */
+    struct cz_prover *prover;    /* (const) */
+    uint64_t id;                 /* (const) */
+    const cz_job_kind_t *kind;   /* (const) */
+    cz_kind_job_t kj;            /* (const) valid while prepared */
+    bool prepared;               /* (mu) kj holds resources */
+    char params_path[PATH_MAX];  /* (const) */
+    int priority;                /* (const) 1..4 */
+    char summary[128];           /* (const) the kind's, kept after kj is released */
+    size_t partitions, n_inputs; /* (const) n_inputs: per partition, from the shape */
+    cz_fr *inputs;               /* (mu) partitions x n_inputs, once DONE */
+    cz_job_done_cb *on_done;     /* (const) */
+    void *user;                  /* (const) */
+    pj_phase_t phase;            /* (mu) */
+    bool cancel;                 /* (mu) cancel requested */
+    uint64_t eid;                /* (mu) engine id once submitted, else 0 */
+    pload_t *pload;              /* (mu) the load it waits for (PARAMS), else NULL */
+    double t_params_wait;        /* (mu) cz_mono_s when it joined pload */
+    cz_pentry_t *pentry;         /* (mu) the params reference while in the engine */
+    cz_job_state_t state;        /* (mu) the outcome once ENDED */
+    int error;                   /* (mu) */
+    char message[256];           /* (mu) */
+    uint8_t *proof;              /* (mu) when DONE */
+    size_t proof_len;            /* (mu) */
+    size_t partitions_done;      /* (mu) at the end */
+    double t_accept, t_staged;   /* (mu) cz_mono_s */
+    double params_load_ms;       /* (mu) */
+    cz_job_timings_t t;          /* (mu) final timings once ENDED */
+    cz_params_shape_t shape;     /* (const) one partition's (the kind's) */
+    size_t rows;                 /* (const) */
+    size_t params_bytes;         /* (mu) host bytes of its params once it has them */
+    bool timing;                 /* (const) cz_prover_submit_timing: random params */
+    uint64_t timing_seed;        /* (const) */
+    cz_params_t *rparams;        /* (mu) a timing job's random params, from its start
                                        * to its end (stager.c) */
 } pjob_t;
 
 struct cz_prover {
-    cz_prover_config_t cfg;           /* copy; the strings point into the copies below */
+    cz_prover_config_t cfg; /* copy; the strings point into the copies below */
     char *backend, *params_dir, *timeline_path;
     cz_logger_t log;
-    cz_fault_t *fault;                /* borrowed (api/internal.h); NULL: none */
+    cz_fault_t *fault; /* borrowed (api/internal.h); NULL: none */
     cz_pool_t *pool;
     cz_backend_t *backends[CZ_PROVER_MAX_DEVICES];
     size_t ndevices;
@@ -96,26 +96,26 @@ struct cz_prover {
     cz_timeline_t *timeline;
     cz_engine_t *engine;
     cz_pcache_t *pcache;
-    cz_kinds_t kinds;                 /* (const) the kind table (kinds.h), a copy */
-    void *kind_state[CZ_MAX_KINDS];   /* each kind's state (kinds.h state_new), by table index */
+    cz_kinds_t kinds;               /* (const) the kind table (kinds.h), a copy */
+    void *kind_state[CZ_MAX_KINDS]; /* each kind's state (kinds.h state_new), by table index */
 
-    cz_engine_gate_t gate;                /* the backends' pinned copies into the engine's budget */
+    cz_engine_gate_t gate; /* the backends' pinned copies into the engine's budget */
     /* The memory margin (cuzk.h memory_margin 0): the params cache's host
      * bytes counted into the engine's automatic budget (stager.c
      * count_params). count_params (const); params_counted: the stager's only. */
     bool count_params;
     size_t params_counted;
-    size_t timing_bytes;              /* (mu) the random params of timing jobs, counted too */
+    size_t timing_bytes; /* (mu) the random params of timing jobs, counted too */
 
-    cz_mutex_t mu;                        /* held-checked in debug builds (core/mutex.h) */
-    pthread_cond_t changed;           /* a job changed phase (broadcast) */
-    pthread_cond_t work;              /* the stager has something to do */
-    pjob_t *jobs;                     /* (mu) */
-    pload_t *loads;                   /* (mu) params loads running or not yet joined */
-    uint64_t next_id;                 /* (mu) */
-    bool stopping;                    /* (mu) no new submits; the stager exits */
-    size_t in_engine;                 /* (mu) jobs in phase ENGINE */
-    double active_since, active_s;    /* (mu) time with in_engine > 0: since, total before */
+    cz_mutex_t mu;                 /* held-checked in debug builds (core/mutex.h) */
+    pthread_cond_t changed;        /* a job changed phase (broadcast) */
+    pthread_cond_t work;           /* the stager has something to do */
+    pjob_t *jobs;                  /* (mu) */
+    pload_t *loads;                /* (mu) params loads running or not yet joined */
+    uint64_t next_id;              /* (mu) */
+    bool stopping;                 /* (mu) no new submits; the stager exits */
+    size_t in_engine;              /* (mu) jobs in phase ENGINE */
+    double active_since, active_s; /* (mu) time with in_engine > 0: since, total before */
     pthread_t stager;
     bool stager_started;
 };
@@ -143,7 +143,8 @@ static inline bool cz__reserved_zero(const uint64_t *words, size_t n)
             return false;
     return true;
 }
-#define CZ__RESERVED_ZERO(s) cz__reserved_zero((s)->reserved, sizeof (s)->reserved / sizeof *(s)->reserved)
+#define CZ__RESERVED_ZERO(s) \
+    cz__reserved_zero((s)->reserved, sizeof(s)->reserved / sizeof *(s)->reserved)
 
 /* stager.c: the stager thread, started by cz_prover_new. */
 void *cz__prover_stager(void *arg);
@@ -160,15 +161,15 @@ void cz__pjob_free(cz_prover_t *p, pjob_t *j);
  * may have been fixed). CZ_ENOMEM (in ctx) when no load could be started.
  */
 struct pload {
-    pload_t *next;                    /* (mu) */
-    cz_prover_t *prover;              /* (const) */
-    char path[PATH_MAX];              /* (const) the resolved path the jobs named */
-    pthread_t thread;                 /* (const) the loader, joined by cz__pload_reap */
-    unsigned waiters;                 /* (mu) jobs whose j->pload is this load */
-    bool done;                        /* (mu) the load has ended */
-    int rc;                           /* (mu) once done: CZ_OK or the load's error */
-    char message[256];                /* (mu) once done and failed: the load's message */
-    cz_pentry_t *entry;               /* (mu) once done: the loader's reference, or NULL */
+    pload_t *next;       /* (mu) */
+    cz_prover_t *prover; /* (const) */
+    char path[PATH_MAX]; /* (const) the resolved path the jobs named */
+    pthread_t thread;    /* (const) the loader, joined by cz__pload_reap */
+    unsigned waiters;    /* (mu) jobs whose j->pload is this load */
+    bool done;           /* (mu) the load has ended */
+    int rc;              /* (mu) once done: CZ_OK or the load's error */
+    char message[256];   /* (mu) once done and failed: the load's message */
+    cz_pentry_t *entry;  /* (mu) once done: the loader's reference, or NULL */
 };
 int cz__pload_join(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j);
 /* Detach |j| from its load (a no-op without one); the load goes on. */

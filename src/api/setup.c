@@ -60,22 +60,26 @@ static int resolve(cz_ctx_t *ctx, const cz_setup_request_t *req, cz_setup_info_t
         if (!k)
             return cz__kind_unknown(ctx, t, req->kind);
         if (!k->test_circuit || !k->curio.params_name)
-            return cz_fail(ctx, CZ_EINVAL, "kind: %s has no test circuit of a sector size "
-                           "(give a circuit id)", k->name);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "kind: %s has no test circuit of a sector size "
+                           "(give a circuit id)",
+                           k->name);
         char size[32], name[256];
         size_name(size, sizeof size, req->sector_size);
         if (!req->sector_size || k->curio.params_name(req->sector_size, name, sizeof name))
             return cz_fail(ctx, CZ_EINVAL, "sector_size: %s has no %s circuit", size, k->name);
         snprintf(info->circuit, sizeof info->circuit, "%s:%s", k->test_circuit, size);
         if (!req->params_path) {
-            int rc = named(ctx, info->params_path, sizeof info->params_path, req->params_dir,
-                           name, "params");
-            return rc ? rc : named(ctx, info->vk_path, sizeof info->vk_path, req->params_dir,
-                                   name, "vk");
+            int rc = named(ctx, info->params_path, sizeof info->params_path, req->params_dir, name,
+                           "params");
+            return rc ? rc
+                      : named(ctx, info->vk_path, sizeof info->vk_path, req->params_dir, name,
+                              "vk");
         }
     }
     if (!req->params_path)
-        return cz_fail(ctx, CZ_EINVAL, "setup: params_path and vk_path (a circuit id has no "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "setup: params_path and vk_path (a circuit id has no "
                        "Filecoin name)");
     if ((size_t)snprintf(info->params_path, sizeof info->params_path, "%s", req->params_path) >=
             sizeof info->params_path ||
@@ -97,7 +101,7 @@ static int setup(cz_ctx_t *ctx, const cz_setup_request_t *req, cz_setup_info_t *
     cz_circuit_t circuit;
     int rc = resolve(ctx, req, info);
     if (rc == CZ_OK && (rc = cz_circuit_parse(ctx, info->circuit, &circuit)) != CZ_OK)
-        rc = CZ_EINVAL;   /* the id is the request's fault; the message names it */
+        rc = CZ_EINVAL; /* the id is the request's fault; the message names it */
     if (rc != CZ_OK)
         return rc;
     cz_cs_t *cs = NULL;
@@ -164,7 +168,8 @@ int cz_setup_test_params(const cz_setup_request_t *req, cz_setup_info_t *info, c
     if (!req)
         return cz__err(err, CZ_EINVAL, "cz_setup_test_params: NULL request");
     if (!CZ__RESERVED_ZERO(req))
-        return cz__err(err, CZ_EINVAL, "cz_setup_test_params: request.reserved is not zero "
+        return cz__err(err, CZ_EINVAL,
+                       "cz_setup_test_params: request.reserved is not zero "
                        "(start from cz_setup_request_init)");
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, NULL, req->threads) != CZ_OK)

@@ -40,15 +40,20 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
     cz_mutex_unlock(&p->mu);
     if (pe)
         cz_pcache_release(p->pcache, pe);
-    cz_params_free(rparams);   /* the engine reads them no more */
+    cz_params_free(rparams); /* the engine reads them no more */
     if (prepared)
-        j->kind->release(&j->kj);   /* the engine calls its synthesize no more */
+        j->kind->release(&j->kj); /* the engine calls its synthesize no more */
 
     cz_mutex_lock(&p->mu);
     j->state = st;
-    j->error = st == CZ_JOB_DONE ? CZ_OK : error ? error : st == CZ_JOB_CANCELED ? CZ_ECANCELED
-                                                                                 : CZ_EINTERNAL;
-    snprintf(j->message, sizeof j->message, "%s", msg && *msg ? msg : st == CZ_JOB_DONE ? "" : cz_strerror(j->error));
+    j->error = st == CZ_JOB_DONE       ? CZ_OK
+               : error                 ? error
+               : st == CZ_JOB_CANCELED ? CZ_ECANCELED
+                                       : CZ_EINTERNAL;
+    snprintf(j->message, sizeof j->message, "%s",
+             msg && *msg         ? msg
+             : st == CZ_JOB_DONE ? ""
+                                 : cz_strerror(j->error));
     j->proof = proof;
     j->proof_len = proof ? proof_len : 0;
     j->inputs = inputs;
@@ -240,12 +245,16 @@ static int submit_to_engine(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j, cz_pentry_
     count_params(p);
     size_t pb = 0, abc = 0;
     cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
-    cz_job_spec_t spec = { .partitions = j->partitions, .priority = j->priority,
+    cz_job_spec_t spec = { .partitions = j->partitions,
+                           .priority = j->priority,
                            .params = pe ? cz_pentry_params(pe) : j->rparams,
-                           .pvk = pe ? cz_pentry_pvk(pe) : NULL,   /* NULL: not verified */
-                           .partition_bytes = pb, .abc_bytes = abc,
-                           .synthesize = j->kj.synthesize, .arg = j->kj.arg,
-                           .on_done = engine_done, .done_arg = j };
+                           .pvk = pe ? cz_pentry_pvk(pe) : NULL, /* NULL: not verified */
+                           .partition_bytes = pb,
+                           .abc_bytes = abc,
+                           .synthesize = j->kj.synthesize,
+                           .arg = j->kj.arg,
+                           .on_done = engine_done,
+                           .done_arg = j };
     /* ENGINE before the submit: the callback may come before cz_engine_submit returns */
     cz_mutex_lock(&p->mu);
     j->phase = PJ_ENGINE;
@@ -264,7 +273,7 @@ static int submit_to_engine(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j, cz_pentry_
     }
     cz_mutex_unlock(&p->mu);
     if (rc == CZ_OK && cancel)
-        cz_engine_cancel(p->engine, eid);   /* canceled while it was being submitted */
+        cz_engine_cancel(p->engine, eid); /* canceled while it was being submitted */
     return rc;
 }
 
@@ -345,7 +354,7 @@ static int stage_loaded(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     bool cancel = j->cancel;
     int rc = l->done ? l->rc : CZ_OK;
     cz_pentry_t *pe = !cancel && rc == CZ_OK ? l->entry : NULL;
-    if (pe)   /* the job's own reference: the load's goes when the load is reaped */
+    if (pe) /* the job's own reference: the load's goes when the load is reaped */
         cz_pcache_retain(p->pcache, pe);
     if (rc != CZ_OK)
         cz_fail(ctx, rc, "%s", l->message);

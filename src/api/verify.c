@@ -25,7 +25,7 @@ static int kind_public(cz_ctx_t *ctx, const char *name, const void *input, size_
     memset(out, 0, sizeof *out);
     const cz_kinds_t *t = cz_kinds_builtin();
     const cz_job_kind_t *k = name ? cz_kinds_find(t, name, NULL) : NULL;
-    if (!k)   /* cz_prover_submit's words: the same name, the same error through every door */
+    if (!k) /* cz_prover_submit's words: the same name, the same error through every door */
         return cz__kind_unknown(ctx, t, name ? name : "(null)");
     if (!k->public_inputs)
         return cz_fail(ctx, CZ_EUNAVAIL, "kind %s has no public values to verify from", k->name);
@@ -43,8 +43,8 @@ static void info_of(cz_kind_public_info_t *info, const cz_kind_public_t *pub)
     snprintf(info->summary, sizeof info->summary, "%s", pub->summary);
 }
 
-int cz_kind_public_inputs(const char *kind, const void *input, size_t input_len,
-                          uint8_t **inputs, cz_kind_public_info_t *info, cz_error_t *err)
+int cz_kind_public_inputs(const char *kind, const void *input, size_t input_len, uint8_t **inputs,
+                          cz_kind_public_info_t *info, cz_error_t *err)
 {
     cz__err_clear(err);
     if (!inputs)
@@ -80,8 +80,8 @@ static int vk_path_of(cz_ctx_t *ctx, char *out, size_t cap, const char *vk_path,
 }
 
 /* |proof| against |pub| with the vk at |path|. */
-static int check(cz_ctx_t *ctx, const char *path, const cz_kind_public_t *pub,
-                 const uint8_t *proof, size_t len)
+static int check(cz_ctx_t *ctx, const char *path, const cz_kind_public_t *pub, const uint8_t *proof,
+                 size_t len)
 {
     const size_t n = pub->partitions, per = pub->per_partition;
     cz_vk_t vk = { 0 };
@@ -91,8 +91,10 @@ static int check(cz_ctx_t *ctx, const char *path, const cz_kind_public_t *pub,
     if (rc == CZ_OK)
         rc = cz_pvk_new(ctx, &pvk, &vk);
     if (rc == CZ_OK && cz_pvk_num_inputs(pvk) != per)
-        rc = cz_fail(ctx, CZ_EINVAL, "verify: the verifying key takes %zu inputs, %s has %zu "
-                     "(a vk of another circuit?)", cz_pvk_num_inputs(pvk), pub->summary, per);
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "verify: the verifying key takes %zu inputs, %s has %zu "
+                     "(a vk of another circuit?)",
+                     cz_pvk_num_inputs(pvk), pub->summary, per);
     if (rc == CZ_OK && len != n * CZ_PROOF_BYTES)
         rc = cz_fail(ctx, CZ_EFORMAT, "verify: %zu bytes, %s wants %zu x 192 = %zu", len,
                      pub->summary, n, n * CZ_PROOF_BYTES);

@@ -53,7 +53,8 @@ static int cuda_usable(char *why, size_t len, size_t *count)
     *count = (size_t)n;
     return CZ_OK;
 #else
-    snprintf(why, len, "this build has no CUDA support (rebuild with the CUDA toolkit; CUZK_CUDA=ON)");
+    snprintf(why, len,
+             "this build has no CUDA support (rebuild with the CUDA toolkit; CUZK_CUDA=ON)");
     return CZ_EUNAVAIL;
 #endif
 }
@@ -64,7 +65,7 @@ static int resolve(cz_ctx_t *ctx, const char *name, kind_t *out, size_t *ncuda, 
 {
     kind_t k;
     int rc = parse_kind(ctx, name, &k);
-    *out = KIND_CPU;   /* defined on every path */
+    *out = KIND_CPU; /* defined on every path */
     *ncuda = 0;
     why[0] = '\0';
     if (rc != CZ_OK)
@@ -81,7 +82,7 @@ static int resolve(cz_ctx_t *ctx, const char *name, kind_t *out, size_t *ncuda, 
     }
     if (k == KIND_CUDA)
         return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: %s", reason);
-    snprintf(why, len, "cuda not usable: %s", reason);   /* auto: why not cuda */
+    snprintf(why, len, "cuda not usable: %s", reason); /* auto: why not cuda */
     *out = KIND_CPU;
     return CZ_OK;
 }
@@ -133,8 +134,10 @@ int cz_backend_new_opts(cz_ctx_t *ctx, cz_backend_t **out, const char *kind, int
         return CZ_OK;
     }
     if ((size_t)device_index >= n)
-        return cz_fail(ctx, CZ_ERANGE, "cuda backend: device %d does not exist: %zu usable CUDA "
-                       "device%s (0..%zu)", device_index, n, n == 1 ? "" : "s", n - 1);
+        return cz_fail(ctx, CZ_ERANGE,
+                       "cuda backend: device %d does not exist: %zu usable CUDA "
+                       "device%s (0..%zu)",
+                       device_index, n, n == 1 ? "" : "s", n - 1);
 #ifdef CUZK_HAVE_CUDA
     rc = cz_cuda_backend_new(ctx, out, device_index, cuda_opts);
     if (rc != CZ_OK)
@@ -177,7 +180,7 @@ int cz_backend_device_batch(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *co
 {
     if (n > 1 && be->ops->device_batch)
         return be->ops->device_batch(be, ctx, w, n, res);
-    const cz_batch_result *dead = NULL;   /* the device's failure: the rest are not tried */
+    const cz_batch_result *dead = NULL; /* the device's failure: the rest are not tried */
     for (size_t i = 0; i < n; i++) {
         if (dead) {
             res[i] = *dead;

@@ -64,18 +64,17 @@ typedef struct cz_bases_source {
     int (*host)(cz_ctx_t *ctx, const void *obj, int k, const void **out);
     /* NULL, or the points as a params file has them (uncompressed, big-endian: 96 or
      * 192 bytes, unchecked), for a backend that decodes them itself (CUDA) */
-    int (*read_encoded)(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n,
-                        void *out);
+    int (*read_encoded)(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n, void *out);
 } cz_bases_source_t;
 
 typedef struct cz_prove_work {
     /* ---- H: inputs (consumed in place) -------------------------------- */
-    cz_fr *a, *b, *c;                 /* rows evaluations each, capacity 2^log_m;
+    cz_fr *a, *b, *c; /* rows evaluations each, capacity 2^log_m;
                                        * c == NULL: c[i] = a[i]*b[i] for i < rows
                                        * (zero beyond), the backend forms it */
     size_t rows;
     unsigned log_m;
-    const blst_p1_affine *h_bases;    /* 2^log_m - 1 */
+    const blst_p1_affine *h_bases; /* 2^log_m - 1 */
 
     /* ---- tails: filled by prep before |prep_done| is posted ---------- */
     cz_latch_t *prep_done;
@@ -85,14 +84,14 @@ typedef struct cz_prove_work {
     const blst_scalar *input_scalars; /* num_inputs */
     size_t num_b_inputs;              /* inputs dense in B: b*_bases[0..num_b_inputs) */
     const blst_scalar *b_input_scalars;
-    const cz_scalar_split *l_split;   /* over aux, indexes l_bases */
-    const cz_scalar_split *a_split;   /* over A-dense aux, indexes a_bases + num_inputs */
-    const cz_scalar_split *b_split;   /* over B-dense aux, indexes b*_bases + num_b_inputs */
+    const cz_scalar_split *l_split; /* over aux, indexes l_bases */
+    const cz_scalar_split *a_split; /* over A-dense aux, indexes a_bases + num_inputs */
+    const cz_scalar_split *b_split; /* over B-dense aux, indexes b*_bases + num_b_inputs */
     const void *params_id;
-    size_t n_l_bases, n_a_bases, n_b_bases;   /* the params vectors' lengths (b: b1 and b2),
+    size_t n_l_bases, n_a_bases, n_b_bases; /* the params vectors' lengths (b: b1 and b2),
                                                * known before prep: a backend may upload
                                                * the tails' bases while prep runs */
-    cz_bases_source_t source;         /* for the *_bases pointers that are NULL (above) */
+    cz_bases_source_t source;               /* for the *_bases pointers that are NULL (above) */
 
     /* ---- cancellation: the job's flag, borrowed; NULL: never canceled -- */
     const atomic_bool *cancel;
@@ -100,20 +99,20 @@ typedef struct cz_prove_work {
     /* ---- results of the device region ------------------------------- */
     blst_p1 h, l, a_acc, b1_acc;
     blst_p2 b2_acc;
-    bool b2_done;                     /* false: the epilogue computes b2_acc on the CPU */
+    bool b2_done; /* false: the epilogue computes b2_acc on the CPU */
 
     /* ---- staging (optional, see cz_backend_ops_t.stage, .stage_tails) -- */
-    void *staged;                     /* backend's handle while a/b point into its memory */
-    void *tails_staged;               /* backend's handle while it holds copies of the splits */
+    void *staged;       /* backend's handle while a/b point into its memory */
+    void *tails_staged; /* backend's handle while it holds copies of the splits */
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
-    double t_upload;                  /* params bases uploaded (a set's first region; the
+    double t_upload;      /* params bases uploaded (a set's first region; the
                                        * MSM times exclude it) */
-    double t_setup;                   /* the region's set-up: device contexts, their buffers
+    double t_setup;       /* the region's set-up: device contexts, their buffers
                                        * and tables (the first region of a size) */
-    double t_stream_wait;             /* the MSMs waited this long for streamed windows */
-    size_t h2d_bytes;                 /* params bytes copied to the device in the region
+    double t_stream_wait; /* the MSMs waited this long for streamed windows */
+    size_t h2d_bytes;     /* params bytes copied to the device in the region
                                        * (uploads of resident vectors and streamed windows) */
 } cz_prove_work_t;
 
@@ -121,12 +120,12 @@ typedef struct cz_backend cz_backend_t;
 
 /* For logs, status and the benchmarks (cz_backend_report_of). */
 typedef struct cz_backend_report {
-    char plan[320];          /* the last region's (or preparation's) device-memory plan, one
+    char plan[320];                /* the last region's (or preparation's) device-memory plan, one
                               * line (backend/devplan.h); "" before the first */
-    unsigned long long regions;     /* device regions run */
-    unsigned long long partitions;  /* partitions those regions proved (more than regions
+    unsigned long long regions;    /* device regions run */
+    unsigned long long partitions; /* partitions those regions proved (more than regions
                                      * where regions were batched) */
-    unsigned long long h2d_bytes;   /* params bytes copied to the device, all regions */
+    unsigned long long h2d_bytes;  /* params bytes copied to the device, all regions */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */
@@ -212,7 +211,7 @@ typedef struct cz_backend_ops {
 struct cz_backend {
     const cz_backend_ops_t *ops;
     int device_index;
-    cz_fault_t *fault;   /* this device's own fault object (core/fault.h); may be NULL */
+    cz_fault_t *fault; /* this device's own fault object (core/fault.h); may be NULL */
 };
 
 /*
@@ -272,15 +271,15 @@ typedef struct cz_host_gate {
 } cz_host_gate_t;
 
 typedef struct cz_cuda_backend_opts {
-    size_t device_mem_limit;   /* bytes of device memory this backend may use; 0: all but 2 GiB */
-    bool g2_on_cpu;            /* leave the B2 (G2) tail to the epilogue on the CPU */
-    int min_plan;              /* tests, benchmarks: the device-memory plan's level is at least
+    size_t device_mem_limit;  /* bytes of device memory this backend may use; 0: all but 2 GiB */
+    bool g2_on_cpu;           /* leave the B2 (G2) tail to the epilogue on the CPU */
+    int min_plan;             /* tests, benchmarks: the device-memory plan's level is at least
                                 * this cz_devplan_level (1: every vector streams; 2: the H on
                                 * the CPU too; 3: all on the CPU); 0: as memory allows */
-    int h_buffers;             /* tests: 2 makes a streaming plan's H context two buffers
+    int h_buffers;            /* tests: 2 makes a streaming plan's H context two buffers
                                 * (c through the host) even where three fit; 0: as planned */
-    cz_host_gate_t host_gate;  /* where its pinned params copies are counted (zeroed: nowhere) */
-    unsigned max_batch;        /* partitions a region takes where bases stream (batch_max):
+    cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
+    unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */
 } cz_cuda_backend_opts_t;
 

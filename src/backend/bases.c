@@ -49,8 +49,8 @@ int cz_backend_read_bases(cz_ctx_t *ctx, const cz_prove_work_t *w, int k, size_t
     size_t count, pb;
     const char *host = cz_backend_bases(w, k, &count, &pb);
     if (first > count || n > count - first)
-        return cz_fail(ctx, CZ_ERANGE, "bases %d: [%zu, %zu) past %zu points", k, first,
-                       first + n, count);
+        return cz_fail(ctx, CZ_ERANGE, "bases %d: [%zu, %zu) past %zu points", k, first, first + n,
+                       count);
     if (n == 0)
         return CZ_OK;
     if (host) {

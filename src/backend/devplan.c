@@ -15,8 +15,8 @@
  * streams first. Among the tails, G1 before G2: a G2 point is twice the
  * bytes and its MSM three times the work per point (it hides more).
  */
-const int cz_devplan_residency[CZ_BASES_COUNT] = { CZ_BASES_L, CZ_BASES_A, CZ_BASES_B1,
-                                                   CZ_BASES_B2, CZ_BASES_H };
+const int cz_devplan_residency[CZ_BASES_COUNT] = { CZ_BASES_L, CZ_BASES_A, CZ_BASES_B1, CZ_BASES_B2,
+                                                   CZ_BASES_H };
 
 static size_t all_vectors(const cz_devplan_in *in)
 {
@@ -38,8 +38,7 @@ static unsigned on_device_mask(const cz_devplan_in *in)
 /* Staging slots that fit in what |p| leaves of the budget. */
 static void add_slots(const cz_devplan_in *in, cz_devplan *p)
 {
-    while (p->slots < in->max_slots && in->slot_bytes &&
-           p->total + in->slot_bytes <= in->budget) {
+    while (p->slots < in->max_slots && in->slot_bytes && p->total + in->slot_bytes <= in->budget) {
         p->slots++;
         p->total += in->slot_bytes;
     }
@@ -49,10 +48,14 @@ static void add_slots(const cz_devplan_in *in, cz_devplan *p)
 static bool plan_resident(const cz_devplan_in *in, cz_devplan *p)
 {
     const size_t need = in->h_bytes + in->msm_bytes[0] + in->bucket_full + all_vectors(in);
-    if (in->h_bytes == 0 || need > in->budget)   /* no three-buffer H offered: not this level */
+    if (in->h_bytes == 0 || need > in->budget) /* no three-buffer H offered: not this level */
         return false;
-    *p = (cz_devplan){ .level = CZ_DEVPLAN_RESIDENT, .resident = on_device_mask(in),
-                       .h_on_device = true, .h_buffers = 3, .msm_size = 0, .bucket_cap = in->bucket_full,
+    *p = (cz_devplan){ .level = CZ_DEVPLAN_RESIDENT,
+                       .resident = on_device_mask(in),
+                       .h_on_device = true,
+                       .h_buffers = 3,
+                       .msm_size = 0,
+                       .bucket_cap = in->bucket_full,
                        .total = need };
     add_slots(in, p);
     return true;
@@ -112,8 +115,11 @@ static bool plan_streaming(const cz_devplan_in *in, cz_devplan *p, cz_devplan_le
         const size_t cap = bucket_room(in, fixed, i);
         if (!cap)
             continue;
-        cz_devplan c = { .level = level, .h_on_device = level == CZ_DEVPLAN_STREAM,
-                         .msm_size = i, .bucket_cap = cap, .stream_bytes = window,
+        cz_devplan c = { .level = level,
+                         .h_on_device = level == CZ_DEVPLAN_STREAM,
+                         .msm_size = i,
+                         .bucket_cap = cap,
+                         .stream_bytes = window,
                          .own_stream_buffers = level == CZ_DEVPLAN_STREAM_HOST_H,
                          .total = fixed + in->msm_bytes[i] + cap };
         choose_resident(in, &c);
@@ -143,7 +149,7 @@ static bool plan_stream_with(const cz_devplan_in *in, cz_devplan *p, unsigned nb
         return false;
     p->h_buffers = nbuf;
     p->own_stream_buffers = own;
-    if (!p->streamed) {   /* nothing streams: no windows (their buffers are not made) */
+    if (!p->streamed) { /* nothing streams: no windows (their buffers are not made) */
         p->total -= p->own_stream_buffers ? 2 * p->stream_bytes : 0;
         p->stream_bytes = 0;
         p->own_stream_buffers = false;
@@ -187,7 +193,10 @@ static const char *level_name(cz_devplan_level l)
     }
 }
 
-static double gib(size_t b) { return (double)b / (double)((size_t)1 << 30); }
+static double gib(size_t b)
+{
+    return (double)b / (double)((size_t)1 << 30);
+}
 
 int cz_devplan_format(const cz_devplan *p, const cz_devplan_in *in, char *buf, size_t len)
 {

@@ -41,7 +41,7 @@
 
 #include "backend/backend.h"
 
-enum { CZ_DEVPLAN_MSM_SIZES = 3 };   /* MSM workspaces offered, largest first */
+enum { CZ_DEVPLAN_MSM_SIZES = 3 }; /* MSM workspaces offered, largest first */
 
 typedef enum {
     CZ_DEVPLAN_RESIDENT = 0,
@@ -64,29 +64,29 @@ typedef struct {
     size_t bucket_least;                    /* the least bucket cap an MSM works with */
     size_t slot_bytes;                      /* one staging slot (a and b of one partition) */
     unsigned max_slots;
-    size_t own_stream_bytes;                /* each of two window buffers of the plan's own
+    size_t own_stream_bytes;    /* each of two window buffers of the plan's own
                                              * (STREAM_HOST_H; STREAM where the H's buffers
                                              * are smaller than min_window_bytes) */
-    size_t min_window_bytes;                /* the least a window buffer must hold (the
+    size_t min_window_bytes;    /* the least a window buffer must hold (the
                                              * inputs' bases and one bitmap word of points) */
-    cz_devplan_level min_level;             /* tests, benchmarks: no level above this one;
+    cz_devplan_level min_level; /* tests, benchmarks: no level above this one;
                                              * at STREAM or below, every vector streams */
 } cz_devplan_in;
 
 typedef struct {
     cz_devplan_level level;
-    unsigned resident;          /* 1 << CZ_BASES_*: kept on the device */
-    unsigned streamed;          /* on the device's path but streamed (the rest of vec_bytes) */
+    unsigned resident; /* 1 << CZ_BASES_*: kept on the device */
+    unsigned streamed; /* on the device's path but streamed (the rest of vec_bytes) */
     bool h_on_device;
-    unsigned h_buffers;         /* the H context's domain buffers: 3, or 2 where three do not
+    unsigned h_buffers;      /* the H context's domain buffers: 3, or 2 where three do not
                                  * fit (STREAM); 0 with the H on the CPU */
-    int msm_size;               /* index into msm_bytes; -1: no MSM workspace (CPU) */
-    size_t bucket_cap;          /* for cz_cuda_msm_set_bucket_cap */
-    size_t stream_bytes;        /* one stream window buffer (0: nothing streams) */
-    bool own_stream_buffers;    /* the windows are buffers of their own, not the H's (a
+    int msm_size;            /* index into msm_bytes; -1: no MSM workspace (CPU) */
+    size_t bucket_cap;       /* for cz_cuda_msm_set_bucket_cap */
+    size_t stream_bytes;     /* one stream window buffer (0: nothing streams) */
+    bool own_stream_buffers; /* the windows are buffers of their own, not the H's (a
                                  * small domain's H buffers may not hold a window) */
-    unsigned slots;             /* staging slots */
-    size_t total;               /* device bytes the plan holds at most */
+    unsigned slots;          /* staging slots */
+    size_t total;            /* device bytes the plan holds at most */
 } cz_devplan;
 
 /* The order in which vectors are made resident when not all fit (CZ_BASES_*). */

@@ -6,6 +6,8 @@
  */
 #include "backend/backend.h"
 
+/* laid out by hand: */
+/* clang-format off */
 #define TAIL_IMPL(gx, P, A)                                                                \
     int cz_backend_##gx##_tail(cz_ctx_t *ctx, P *out, const A *bases,                    \
                                const blst_scalar *inputs, size_t n_inputs,                \
@@ -19,6 +21,7 @@
             ADD_##gx(out, &in, &aux);                              \
         return rc;                                                                        \
     }
+/* clang-format on */
 
 /* blst names the groups p1/p2 */
 #define ADD_g1 blst_p1_add_or_double

@@ -24,23 +24,23 @@
 /* ---- the block ------------------------------------------------------------ */
 
 enum {
-    NBITS = 254,                     /* decomposed bits b_0..b_253 */
-    S_X = 254,                       /* x = pack of the bits */
-    NCHAIN = 1012,                   /* chain steps t_1..t_1012 */
-    S_T1 = 255,                      /* step of t_1 (t_k is step 254 + k) */
-    PACKW = 253,                     /* chain bits per packed number */
+    NBITS = 254,   /* decomposed bits b_0..b_253 */
+    S_X = 254,     /* x = pack of the bits */
+    NCHAIN = 1012, /* chain steps t_1..t_1012 */
+    S_T1 = 255,    /* step of t_1 (t_k is step 254 + k) */
+    PACKW = 253,   /* chain bits per packed number */
     NPACK = 4,
-    S_PACK = S_T1 + NCHAIN,          /* 1267 */
-    S_MIX = S_PACK + NPACK,          /* 1271 */
-    S_SQ = S_MIX + NPACK,            /* 1275 */
-    NSQ = 4,                         /* square chains */
-    SQLEN = 14,                      /* steps per square chain */
-    RSTRIDE = 109,                   /* chain operand u_k = b_(109 k mod 254) */
-    AND_EVERY = 7,                   /* k % 7 == 0: AND, else XOR */
-    SWAP_EVERY = 37,                 /* k % 37 == 0: t_(k-1) goes to B */
+    S_PACK = S_T1 + NCHAIN, /* 1267 */
+    S_MIX = S_PACK + NPACK, /* 1271 */
+    S_SQ = S_MIX + NPACK,   /* 1275 */
+    NSQ = 4,                /* square chains */
+    SQLEN = 14,             /* steps per square chain */
+    RSTRIDE = 109,          /* chain operand u_k = b_(109 k mod 254) */
+    AND_EVERY = 7,          /* k % 7 == 0: AND, else XOR */
+    SWAP_EVERY = 37,        /* k % 37 == 0: t_(k-1) goes to B */
 };
 _Static_assert(S_SQ + NSQ * SQLEN == CZ_BENCH_BLOCK, "block size");
-_Static_assert(NPACK * PACKW == NCHAIN, "packs cover the chain exactly");
+_Static_assert(NPACK *PACKW == NCHAIN, "packs cover the chain exactly");
 
 typedef enum { K_BOOL, K_PACK, K_XOR, K_AND, K_MIX, K_SQ0, K_SQ } kind_t;
 
@@ -54,9 +54,9 @@ typedef enum { K_BOOL, K_PACK, K_XOR, K_AND, K_MIX, K_SQ0, K_SQ } kind_t;
  */
 typedef struct {
     kind_t kind;
-    uint32_t l, r;       /* operands (BOOL: none) */
-    uint32_t first, n;   /* PACK */
-    uint32_t q;          /* SQ0 */
+    uint32_t l, r;     /* operands (BOOL: none) */
+    uint32_t first, n; /* PACK */
+    uint32_t q;        /* SQ0 */
 } step_t;
 
 static step_t step_at(uint32_t s)
@@ -69,8 +69,8 @@ static step_t step_at(uint32_t s)
         st.first = 0;
         st.n = NBITS;
     } else if (s < S_PACK) {
-        uint32_t k = s - S_X;                      /* t_k, k = 1..NCHAIN */
-        uint32_t left = k == 1 ? 0 : s - 1;        /* t_0 = b_0 */
+        uint32_t k = s - S_X;               /* t_k, k = 1..NCHAIN */
+        uint32_t left = k == 1 ? 0 : s - 1; /* t_0 = b_0 */
         uint32_t u = (RSTRIDE * k) % NBITS;
         st.kind = k % AND_EVERY == 0 ? K_AND : K_XOR;
         bool swap = k % SWAP_EVERY == 0;
@@ -83,13 +83,13 @@ static step_t step_at(uint32_t s)
     } else if (s < S_SQ) {
         uint32_t p = s - S_MIX;
         st.kind = K_MIX;
-        st.l = p == 0 ? S_X : s - 1;               /* y_p, y_0 = x */
-        st.r = S_PACK + p;                         /* num_p */
+        st.l = p == 0 ? S_X : s - 1; /* y_p, y_0 = x */
+        st.r = S_PACK + p;           /* num_p */
     } else {
         uint32_t j = s - S_SQ;
         if (j % SQLEN == 0) {
             st.kind = K_SQ0;
-            st.l = S_SQ - 1;                       /* y_NPACK */
+            st.l = S_SQ - 1; /* y_NPACK */
             st.q = j / SQLEN;
         } else {
             st.kind = K_SQ;
@@ -108,7 +108,10 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-static inline const cz_fr *fr_bit(unsigned bit) { return bit ? &CZ_FR_ONE : &CZ_FR_ZERO; }
+static inline const cz_fr *fr_bit(unsigned bit)
+{
+    return bit ? &CZ_FR_ONE : &CZ_FR_ZERO;
+}
 
 /*
  * Values of steps [0, nsteps) of block |block| into v[0..nsteps). |bits|
@@ -132,7 +135,7 @@ static void block_values(cz_fr *v, uint8_t *bits, uint64_t seed, size_t block, u
             uint8_t repr[32] = { 0 };
             for (uint32_t i = 0; i < st.n; i++)
                 repr[i >> 3] |= (uint8_t)(bits[st.first + i] << (i & 7));
-            (void)cz_fr_from_repr(&v[s], repr);    /* < 2^254 < r: cannot fail */
+            (void)cz_fr_from_repr(&v[s], repr); /* < 2^254 < r: cannot fail */
             break;
         }
         case K_XOR:
@@ -156,15 +159,16 @@ static void block_values(cz_fr *v, uint8_t *bits, uint64_t seed, size_t block, u
             cz_fr_sqr(&v[s], &t);
             break;
         }
-        case K_SQ:
-            cz_fr_sqr(&v[s], &v[st.l]);
-            break;
+        case K_SQ: cz_fr_sqr(&v[s], &v[st.l]); break;
         }
     }
 }
 
 /* The aux that public input i + 1 copies: the last ones of the body. */
-static inline size_t inputized(size_t body, size_t i) { return body - 1 - i % body; }
+static inline size_t inputized(size_t body, size_t i)
+{
+    return body - 1 - i % body;
+}
 
 /* ---- params, parse, shape ------------------------------------------------- */
 
@@ -228,10 +232,13 @@ typedef struct {
     cz_fr *c;                /* likewise; NULL: not wanted (c = a*b, cs/cs.h) */
     uint64_t *a_aux, *b_aux; /* global bitmaps, bit base + step */
     size_t base;
-    bool one_in_b;           /* some B contained ONE */
+    bool one_in_b; /* some B contained ONE */
 } sink_t;
 
-static inline void set_bit(uint64_t *w, size_t j) { w[j >> 6] |= 1ull << (j & 63); }
+static inline void set_bit(uint64_t *w, size_t j)
+{
+    w[j >> 6] |= 1ull << (j & 63);
+}
 
 /* What emit_cs's combinations evaluate to, and the same density bits. */
 static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
@@ -240,7 +247,7 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
     cz_fr *a = k->a ? &k->a[row] : NULL, *b = k->a ? &k->b[row] : NULL;
     cz_fr *c = k->c ? &k->c[row] : NULL;
     switch (st->kind) {
-    case K_BOOL:                              /* (ONE - s) * s = 0 */
+    case K_BOOL: /* (ONE - s) * s = 0 */
         set_bit(k->a_aux, base + s);
         set_bit(k->b_aux, base + s);
         if (a) {
@@ -250,7 +257,7 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
                 *c = CZ_FR_ZERO;
         }
         break;
-    case K_PACK:                              /* (sum 2^i bit_i) * ONE = s */
+    case K_PACK: /* (sum 2^i bit_i) * ONE = s */
         for (uint32_t i = 0; i < st->n; i++)
             set_bit(k->a_aux, base + st->first + i);
         k->one_in_b = true;
@@ -261,7 +268,7 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
                 *c = v[s];
         }
         break;
-    case K_XOR:                               /* (2 l) * r = l + r - s */
+    case K_XOR: /* (2 l) * r = l + r - s */
         set_bit(k->a_aux, base + st->l);
         set_bit(k->b_aux, base + st->r);
         if (a) {
@@ -273,7 +280,7 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
             }
         }
         break;
-    case K_AND:                               /* l * r = s */
+    case K_AND: /* l * r = s */
         set_bit(k->a_aux, base + st->l);
         set_bit(k->b_aux, base + st->r);
         if (a) {
@@ -283,7 +290,7 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
                 *c = v[s];
         }
         break;
-    case K_MIX:                               /* (l + r) * r = s */
+    case K_MIX: /* (l + r) * r = s */
         set_bit(k->a_aux, base + st->l);
         set_bit(k->a_aux, base + st->r);
         set_bit(k->b_aux, base + st->r);
@@ -294,8 +301,8 @@ static void emit_direct(sink_t *k, const cz_fr *v, uint32_t s, const step_t *st)
                 *c = v[s];
         }
         break;
-    case K_SQ0:                               /* (l + q ONE)^2 = s */
-    case K_SQ:                                /* l * l = s */
+    case K_SQ0: /* (l + q ONE)^2 = s */
+    case K_SQ:  /* l * l = s */
         set_bit(k->a_aux, base + st->l);
         set_bit(k->b_aux, base + st->l);
         if (st->kind == K_SQ0 && st->q)
@@ -343,8 +350,10 @@ int cz_bench_shape(cz_ctx_t *ctx, const cz_bench_params *p, cz_bench_shape_t *ou
     memset(out, 0, sizeof *out);
     size_t I = p->num_public;
     if (I > (SIZE_MAX - 2) / 2 || p->rows < 2 * I + 2)
-        return cz_fail(ctx, CZ_EINVAL, "bench: %zu rows are too few for %zu public inputs "
-                       "(need >= %zu)", p->rows, I, I < SIZE_MAX / 4 ? 2 * I + 2 : 0);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "bench: %zu rows are too few for %zu public inputs "
+                       "(need >= %zu)",
+                       p->rows, I, I < SIZE_MAX / 4 ? 2 * I + 2 : 0);
     if (p->rows >= ((size_t)1 << 31))
         return cz_fail(ctx, CZ_EINVAL, "bench: %zu rows (limit 2^31 - 1)", p->rows);
     size_t body = p->rows - 2 * I - 1;
@@ -363,7 +372,7 @@ int cz_bench_shape(cz_ctx_t *ctx, const cz_bench_params *p, cz_bench_shape_t *ou
         block_density((uint32_t)out->last_steps, &la, &lb, &l1);
     out->a_aux_popcount = out->full_blocks * fa + la;
     out->b_aux_popcount = out->full_blocks * fb + lb;
-    out->b_input_popcount = (I > 0 || f1 || l1) ? 1 : 0;   /* inputize: x * ONE = aux */
+    out->b_input_popcount = (I > 0 || f1 || l1) ? 1 : 0; /* inputize: x * ONE = aux */
     unsigned k = 0;
     while (((size_t)1 << k) < out->rows)
         k++;
@@ -379,7 +388,10 @@ typedef struct {
     cz_fr pow2[NBITS];
 } cs_scratch;
 
-static inline cz_var_t aux_var(size_t base, uint32_t s) { return cz_var_aux((uint32_t)(base + s)); }
+static inline cz_var_t aux_var(size_t base, uint32_t s)
+{
+    return cz_var_aux((uint32_t)(base + s));
+}
 
 /* Step s of the block at aux |base|: allocate it (value v[s], or none) and enforce. */
 static int emit_cs(cz_cs_t *cs, cs_scratch *w, size_t base, const cz_fr *v, uint32_t s,
@@ -389,7 +401,7 @@ static int emit_cs(cz_cs_t *cs, cs_scratch *w, size_t base, const cz_fr *v, uint
     const cz_fr *val = v ? &v[s] : NULL;
     cz_fr bad;
     if (val && corrupt && corrupt - 1 == base + s) {
-        cz_fr_add(&bad, val, &CZ_FR_ONE);       /* + 2: a bit stays non-boolean */
+        cz_fr_add(&bad, val, &CZ_FR_ONE); /* + 2: a bit stays non-boolean */
         cz_fr_add(&bad, &bad, &CZ_FR_ONE);
         val = &bad;
     }
@@ -397,7 +409,8 @@ static int emit_cs(cz_cs_t *cs, cs_scratch *w, size_t base, const cz_fr *v, uint
     if (rc)
         return rc;
     if (cz_var_index(var) != base + s)
-        return cz_fail(NULL, CZ_EINTERNAL, "bench: aux %u != step %zu", cz_var_index(var), base + s);
+        return cz_fail(NULL, CZ_EINTERNAL, "bench: aux %u != step %zu", cz_var_index(var),
+                       base + s);
     cz_lc_t *a = &w->a, *b = &w->b, *c = &w->c;
     cz_lc_clear(a);
     cz_lc_clear(b);
@@ -534,7 +547,7 @@ typedef struct {
     const cz_bench_params *p;
     const cz_bench_shape_t *sh;
     cz_cs_witness_t *w;
-    int one_in_b;            /* set (atomically) when any block put ONE in B */
+    int one_in_b; /* set (atomically) when any block put ONE in B */
 } gen_job;
 
 static void gen_blocks(void *arg, size_t begin, size_t end, unsigned slot)
@@ -544,7 +557,9 @@ static void gen_blocks(void *arg, size_t begin, size_t end, unsigned slot)
     const cz_bench_shape_t *sh = j->sh;
     size_t nblocks = sh->full_blocks + (sh->last_steps ? 1 : 0);
     uint8_t bits[CZ_BENCH_BLOCK];
-    sink_t k = { .a = j->w->a, .b = j->w->b, .c = j->w->c,
+    sink_t k = { .a = j->w->a,
+                 .b = j->w->b,
+                 .c = j->w->c,
                  .a_aux = j->w->density[CZ_DENSITY_A_AUX],
                  .b_aux = j->w->density[CZ_DENSITY_B_AUX] };
     for (size_t g = begin; g < end; g++) {

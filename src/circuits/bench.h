@@ -58,13 +58,13 @@
 #include "cs/cs.h"
 #include "core/ctx.h"
 
-#define CZ_BENCH_BLOCK 1331u          /* steps (aux, constraints) per block */
-#define CZ_BENCH_DEFAULT_PUBLIC 8u    /* public inputs when "bench:N" says nothing */
+#define CZ_BENCH_BLOCK 1331u       /* steps (aux, constraints) per block */
+#define CZ_BENCH_DEFAULT_PUBLIC 8u /* public inputs when "bench:N" says nothing */
 
 typedef struct cz_bench_params {
-    size_t rows;          /* N: constraint rows incl. one per input (see above) */
-    uint64_t seed;        /* witness values only; the structure ignores it */
-    size_t num_public;    /* I: public inputs, ONE not counted */
+    size_t rows;       /* N: constraint rows incl. one per input (see above) */
+    uint64_t seed;     /* witness values only; the structure ignores it */
+    size_t num_public; /* I: public inputs, ONE not counted */
     /*
      * Tests only: 0 = none; k > 0 allocates aux k-1 with its value + 2
      * (every other value unchanged), so exactly one witness value is wrong
@@ -84,9 +84,9 @@ typedef struct cz_bench_params {
 /* Exact counts of bench:N (all in O(CZ_BENCH_BLOCK) time). */
 typedef struct cz_bench_shape {
     size_t rows, constraints, num_inputs, num_aux;
-    size_t full_blocks, last_steps;   /* body = full_blocks * 1331 + last_steps */
+    size_t full_blocks, last_steps; /* body = full_blocks * 1331 + last_steps */
     size_t a_aux_popcount, b_input_popcount, b_aux_popcount;
-    unsigned log_domain;              /* smallest k with 2^k >= rows */
+    unsigned log_domain; /* smallest k with 2^k >= rows */
 } cz_bench_shape_t;
 
 /* Defaults: rows = |rows|, seed 0, CZ_BENCH_DEFAULT_PUBLIC inputs, no corruption, no c. */
@@ -123,7 +123,6 @@ int cz_bench_circuit(cz_cs_t *cs, const cz_bench_params *p);
 int cz_bench_witness(cz_ctx_t *ctx, const cz_bench_params *p, cz_cs_witness_t *out);
 
 /* Value mix of aux[0..n): counts of zeros, ones, and other elements. */
-void cz_bench_value_mix(const cz_fr *aux, size_t n, size_t *zeros, size_t *ones,
-                        size_t *other);
+void cz_bench_value_mix(const cz_fr *aux, size_t n, size_t *zeros, size_t *ones, size_t *other);
 
 #endif /* CUZK_CIRCUITS_BENCH_H */

@@ -35,8 +35,7 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
         out->kind = CZ_CIRCUIT_POREP;
         if (cz_porep_parse_size(id + 6, &bytes) || cz_porep_params_sector(&out->porep, bytes))
             return cz_fail(ctx, CZ_EINVAL,
-                           "circuit '%s': porep:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB",
-                           id);
+                           "circuit '%s': porep:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB", id);
         return CZ_OK;
     }
     if (!strncmp(id, "snap:", 5)) {
@@ -44,8 +43,7 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
         out->kind = CZ_CIRCUIT_SNAP;
         if (cz_porep_parse_size(id + 5, &bytes) || cz_snap_params_sector(&out->update, bytes))
             return cz_fail(ctx, CZ_EINVAL,
-                           "circuit '%s': snap:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB",
-                           id);
+                           "circuit '%s': snap:SIZE wants 2KiB, 8MiB, 512MiB, 32GiB or 64GiB", id);
         return CZ_OK;
     }
     const char *colon = strchr(id, ':');
@@ -58,13 +56,17 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
             out->kind = CZ_CIRCUIT_POST;
             if (cz_porep_parse_size(colon + 1, &bytes) ||
                 cz_post_params_sector(&out->post, pk, bytes))
-                return cz_fail(ctx, CZ_EINVAL, "circuit '%s': %s:SIZE wants 2KiB, 8MiB, "
-                               "512MiB, 32GiB or 64GiB", id, kind);
+                return cz_fail(ctx, CZ_EINVAL,
+                               "circuit '%s': %s:SIZE wants 2KiB, 8MiB, "
+                               "512MiB, 32GiB or 64GiB",
+                               id, kind);
             return CZ_OK;
         }
     }
-    return cz_fail(ctx, CZ_EINVAL, "unknown circuit '%s' (want toy[:X], bench:N, porep:SIZE, "
-                   "winning-post:SIZE, window-post:SIZE or snap:SIZE)", id);
+    return cz_fail(ctx, CZ_EINVAL,
+                   "unknown circuit '%s' (want toy[:X], bench:N, porep:SIZE, "
+                   "winning-post:SIZE, window-post:SIZE or snap:SIZE)",
+                   id);
 }
 
 int cz_circuit_body(cz_cs_t *cs, void *circuit)

@@ -44,7 +44,7 @@ int cz_toy_cube(cz_cs_t *cs, const cz_fr *x)
         goto out;
     cz_lc_clear(&a);
     cz_lc_clear(&c);
-    cz_lc_add(&a, vx2);            /* b is still x */
+    cz_lc_add(&a, vx2); /* b is still x */
     cz_lc_add(&c, vx3);
     if ((rc = cz_cs_enforce(cs, &a, &b, &c, "x_cubed")))
         goto out;

@@ -21,7 +21,7 @@
 #include "ff/fr.h"
 
 #define CZ_TOY_CUBE_CONSTRAINTS 3u
-#define CZ_TOY_CUBE_INPUTS 2u   /* ONE and y */
+#define CZ_TOY_CUBE_INPUTS 2u /* ONE and y */
 #define CZ_TOY_CUBE_AUX 3u
 
 /* *y = x^3 + x + 5. */

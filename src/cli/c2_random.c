@@ -36,8 +36,12 @@
 static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsigned workers,
                          const cz_params_t *params, cz_timeline_t *tl, bool no_verify)
 {
-    cz_engine_config_t cfg = { .backends = be, .num_devices = 1, .workers_per_device = workers,
-                               .pool = cz_ctx_pool(ctx), .timeline = tl, .no_verify = no_verify,
+    cz_engine_config_t cfg = { .backends = be,
+                               .num_devices = 1,
+                               .workers_per_device = workers,
+                               .pool = cz_ctx_pool(ctx),
+                               .timeline = tl,
+                               .no_verify = no_verify,
                                .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
     return cz_engine_new(ctx, e, &cfg);
 }
@@ -49,11 +53,10 @@ static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsi
  * are the clock when the first and the last were done, *id and *info the
  * first's.
  */
-static int run_jobs(cz_ctx_t *ctx, cz_engine_t *e, const cz_job_spec_t *spec, size_t n,
-                    bool quiet, uint64_t *id, cz_job_info_t *info, double *first_done,
-                    double *last_done)
+static int run_jobs(cz_ctx_t *ctx, cz_engine_t *e, const cz_job_spec_t *spec, size_t n, bool quiet,
+                    uint64_t *id, cz_job_info_t *info, double *first_done, double *last_done)
 {
-    uint64_t ids[64] = { 0 };   /* ids[0] is read even when the first submit fails */
+    uint64_t ids[64] = { 0 }; /* ids[0] is read even when the first submit fails */
     int rc = CZ_OK;
     size_t submitted = 0;
     for (; submitted < n && rc == CZ_OK; submitted++)
@@ -81,7 +84,7 @@ static int run_jobs(cz_ctx_t *ctx, cz_engine_t *e, const cz_job_spec_t *spec, si
                          cz_job_state_name(ji.state), ji.message);
     }
     cz_progress_end(&progress);
-    for (size_t k = 0; rc != CZ_OK && k < submitted; k++)   /* leave nothing running */
+    for (size_t k = 0; rc != CZ_OK && k < submitted; k++) /* leave nothing running */
         (void)cz_engine_cancel(e, ids[k]);
     return rc;
 }
@@ -116,14 +119,15 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
     }
     cz_backend_t *be = NULL;
     int rc = CZ_OK;
-    cz_engine_gate_t gate;   /* the backend's pinned params copies, in the engine's budget */
+    cz_engine_gate_t gate; /* the backend's pinned params copies, in the engine's budget */
     cz_engine_gate_init(&gate);
     const cz_cuda_backend_opts_t cuda = { .device_mem_limit = o->device_mem_limit,
                                           .host_gate = cz_engine_gate(&gate),
                                           .max_batch = o->batch };
     if (!o->dry_run &&
         (rc = cz_backend_new_opts(ctx, &be, o->backend, (int)o->device, &cuda)) != CZ_OK) {
-        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk prove: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
         cz_engine_gate_destroy(&gate);
         cz_ctx_free(ctx);
         return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
@@ -171,8 +175,8 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
         t_params = cz_mono_s() - t;
         if (rc == CZ_OK && !o->json)
             printf("random params: %.2f s (seed %" PRIu64 ", %.2f GiB in memory); engine "
-                   "budget per partition %.2f GiB\n", t_params, o->seed,
-                   (double)cz_params_mem_bytes(params) / (1 << 30),
+                   "budget per partition %.2f GiB\n",
+                   t_params, o->seed, (double)cz_params_mem_bytes(params) / (1 << 30),
                    (double)job.spec.partition_bytes / (1 << 30));
     }
     if (rc == CZ_OK)
@@ -188,7 +192,7 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
     double first_done = 0, last_done = 0;
     if (rc == CZ_OK) {
         job.spec.params = params;
-        job.spec.pvk = NULL;   /* no verification (engine.h) */
+        job.spec.pvk = NULL; /* no verification (engine.h) */
         double t = cz_mono_s();
         rc = run_jobs(ctx, e, &job.spec, njobs, o->quiet || o->json, &id, &info, &first_done,
                       &last_done);
@@ -214,7 +218,8 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
     size_t regions = 0, overlaps = 0, nsynth = 0;
     if (rc == CZ_OK) {
         log = cz_tl_captured(tl, &len);
-        rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep) : cz_fail(ctx, CZ_ENOMEM, "timeline");
+        rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep)
+                 : cz_fail(ctx, CZ_ENOMEM, "timeline");
     }
     if (rc == CZ_OK) {
         size_t ndev = cz_timeline_ndevices(rep);
@@ -266,22 +271,25 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
                    be->device_index, o->workers);
             if (njobs > 1)
                 printf("%zu jobs submitted at once: the first done at %.3f s, all at %.3f s; "
-                       "steady %.3f s/proof ((last - first) / %zu)\n", njobs, first_done,
-                       last_done, (last_done - first_done) / (double)(njobs - 1), njobs - 1);
+                       "steady %.3f s/proof ((last - first) / %zu)\n",
+                       njobs, first_done, last_done, (last_done - first_done) / (double)(njobs - 1),
+                       njobs - 1);
             printf("synthesis per partition: mean %.1f ms, max %.1f ms (%zu partitions, "
-                   "%u threads, 1 synthesis worker)\n", synth_ms, synth_max_ms, nsynth, threads);
+                   "%u threads, 1 synthesis worker)\n",
+                   synth_ms, synth_max_ms, nsynth, threads);
             printf("device region per partition: %.1f ms (%zu partitions in %zu regions); device "
                    "efficiency %.1f%% (dispatch %.1f%%), %zu overlap violations\n",
                    region_ms, proved, regions, 100 * eff, 100 * disp_eff, overlaps);
             printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", rss_kib, (double)rss_kib / 1048576.0);
             if (es.backend_host_bytes)
                 printf("pinned params copies: %.2f GiB, counted in the engine's budget of %.2f GiB "
-                       "(peak reserved %.2f GiB)\n", (double)es.backend_host_bytes / (1 << 30),
+                       "(peak reserved %.2f GiB)\n",
+                       (double)es.backend_host_bytes / (1 << 30),
                        (double)es.budget_total / (1 << 30), (double)es.budget_peak / (1 << 30));
             print_plan(be, c1.npartitions);
             if (o->proof_path)
-                printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n",
-                       o->proof_path, (size_t)c1.npartitions * 192);
+                printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n", o->proof_path,
+                       (size_t)c1.npartitions * 192);
             printf("%s\n", BANNER);
         }
     }

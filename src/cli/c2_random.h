@@ -23,9 +23,9 @@ typedef struct cz_c2_random_opts {
     size_t workers, threads, device;
     uint64_t seed;
     bool quiet, json, dry_run;
-    size_t jobs;   /* engine jobs of the C1 submitted at once (0 or 1: one) */
-    size_t device_mem_limit;   /* CUDA: the device-memory plan's budget (0: the free memory) */
-    unsigned batch;            /* CUDA: partitions a region takes where bases stream (0: the
+    size_t jobs;             /* engine jobs of the C1 submitted at once (0 or 1: one) */
+    size_t device_mem_limit; /* CUDA: the device-memory plan's budget (0: the free memory) */
+    unsigned batch;          /* CUDA: partitions a region takes where bases stream (0: the
                                 * backend's default; 1: none) */
 } cz_c2_random_opts_t;
 int cz_cli_c2_random(const cz_c2_random_opts_t *o);

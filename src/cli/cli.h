@@ -29,8 +29,8 @@ typedef struct {
 } cz_cli_command;
 
 /* Dispatch argv[1] over |table|; prints |usage| + the table on --help or a bad name. */
-int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
-                    const char *usage, int argc, char **argv);
+int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n, const char *usage,
+                    int argc, char **argv);
 
 /* Peak resident set size of this process in bytes: /proc's VmHWM (which
  * clear_refs can reset), else getrusage's maximum; 0 if neither says. */
@@ -84,7 +84,7 @@ int cmd_export(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
-int cmd_params(int argc, char **argv);   /* cmd_params.c: params check DIR */
+int cmd_params(int argc, char **argv); /* cmd_params.c: params check DIR */
 /* Is |kind| the value of argv's first --kind? (cli/kind_door.c, which runs --kind) */
 bool cz_cli_has_kind(int argc, char **argv, const char *kind);
 /* `--kind porep-c2` forms of prove / verify (cmd_porep.c) */

@@ -76,7 +76,7 @@ size_t cz_cli_peak_rss(void)
     if (kb)
         return kb * 1024;
     struct rusage ru;
-    return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss * 1024 : 0;   /* KiB on Linux */
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss * 1024 : 0; /* KiB on Linux */
 }
 
 /* ---- output locations -------------------------------------------------------- */

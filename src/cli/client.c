@@ -55,7 +55,10 @@ void cz_client_init(cz_client_t *cl)
         cl->token = getenv("CUZK_TOKEN");
 }
 
-typedef struct { char *buf; size_t len, cap; } sink_t;
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} sink_t;
 
 static size_t on_data(char *p, size_t size, size_t n, void *arg)
 {
@@ -83,7 +86,8 @@ static size_t on_header(char *p, size_t size, size_t n, void *arg)
     if (len > sizeof name - 1 && !strncasecmp(p, name, sizeof name - 1)) {
         char v[32];
         size_t vl = len - (sizeof name - 1);
-        snprintf(v, sizeof v, "%.*s", (int)(vl < sizeof v - 1 ? vl : sizeof v - 1), p + sizeof name - 1);
+        snprintf(v, sizeof v, "%.*s", (int)(vl < sizeof v - 1 ? vl : sizeof v - 1),
+                 p + sizeof name - 1);
         char *end;
         long s = strtol(v, &end, 10);
         if (end != v && s >= 0)
@@ -190,8 +194,8 @@ int cz_client_json(cz_client_t *cl, const char *who, const char *method, const c
             break;
         long wait_s = r.retry_after < 1 ? 1 : r.retry_after > 30 ? 30 : r.retry_after;
         const char *msg = json_string_value(json_object_get(o, "message"));
-        fprintf(stderr, "%s: cuzkd is busy (HTTP 503 busy: %s); retrying in %ld s (%d of %d)\n", who,
-                msg ? msg : "", wait_s, attempt + 1, CZ_CLIENT_BUSY_RETRIES);
+        fprintf(stderr, "%s: cuzkd is busy (HTTP 503 busy: %s); retrying in %ld s (%d of %d)\n",
+                who, msg ? msg : "", wait_s, attempt + 1, CZ_CLIENT_BUSY_RETRIES);
         json_decref(o);
         sleep((unsigned)wait_s);
     }
@@ -208,8 +212,8 @@ int cz_client_json(cz_client_t *cl, const char *who, const char *method, const c
     return CZ_EXIT_OK;
 }
 
-int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double timeout_s,
-                     bool quiet, json_t **final)
+int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double timeout_s, bool quiet,
+                     json_t **final)
 {
     char path[128];
     snprintf(path, sizeof path, "/v1/proofs/%s", id);
@@ -288,7 +292,8 @@ int cz_client_fetch_proof(cz_client_t *cl, const char *who, const char *id, doub
             for (size_t i = 0; rc == CZ_EXIT_OK && i < per; i++) {
                 const char *h = json_string_value(json_array_get(json_array_get(pub, b), i));
                 if (!h || cz_fr_parse(&in[b * per + i], h) != CZ_OK) {
-                    fprintf(stderr, "%s: public input %zu of partition %zu is malformed\n", who, i, b);
+                    fprintf(stderr, "%s: public input %zu of partition %zu is malformed\n", who, i,
+                            b);
                     rc = CZ_EXIT_UNREACHABLE;
                 }
             }

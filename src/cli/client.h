@@ -31,7 +31,7 @@
 typedef struct cz_client {
     const char *url, *socket, *token, *token_file;
     char token_buf[512];
-    bool json;                 /* --json: machine-readable output */
+    bool json; /* --json: machine-readable output */
 } cz_client_t;
 
 /* A client of the common options' values (cli/options.h CZ_OPT_CLIENT),
@@ -41,11 +41,11 @@ void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o);
 void cz_client_init(cz_client_t *cl);
 
 typedef struct cz_http_reply {
-    long status;               /* 0: not reached */
-    char *body;                /* NUL-terminated, caller frees */
+    long status; /* 0: not reached */
+    char *body;  /* NUL-terminated, caller frees */
     size_t len;
-    char error[256];           /* transport error when status == 0 */
-    long retry_after;          /* a Retry-After header's seconds; -1 when absent */
+    char error[256];  /* transport error when status == 0 */
+    long retry_after; /* a Retry-After header's seconds; -1 when absent */
 } cz_http_reply_t;
 
 /* One request; |body| may be NULL. Returns false when the daemon was not reached. */
@@ -69,16 +69,16 @@ int cz_client_json(cz_client_t *cl, const char *who, const char *method, const c
  * nothing with |quiet|). *final (new reference) is the last status.
  * Returns 0 done, 1 failed/canceled, 3 unreachable, 4 timeout.
  */
-int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double timeout_s,
-                     bool quiet, json_t **final);
+int cz_client_follow(cz_client_t *cl, const char *who, const char *id, double timeout_s, bool quiet,
+                     json_t **final);
 
 /* Fetch the proof of |id| (JSON form) and write |proof_path| / |public_path| (may be NULL). */
 int cz_client_fetch_proof(cz_client_t *cl, const char *who, const char *id, double wait_s,
                           const char *proof_path, const char *public_path, size_t *partitions);
 
 /* `cuzk prove` through the daemon (cmd_prove.c calls it with its parsed options). */
-int cz_cli_prove_daemon(cz_client_t *cl, const char *circuit, const char *params,
-                        size_t partitions, size_t seed, const char *proof_path,
-                        const char *public_path, int priority, const char *request_id);
+int cz_cli_prove_daemon(cz_client_t *cl, const char *circuit, const char *params, size_t partitions,
+                        size_t seed, const char *proof_path, const char *public_path, int priority,
+                        const char *request_id);
 
 #endif /* CUZK_CLI_CLIENT_H */

@@ -36,7 +36,8 @@ typedef struct {
     bool json;
 } shape_opts_t;
 
-static const char *const SHAPE_KINDS[] = { "porep-c2", "snap", "winning-post", "window-post", NULL };
+static const char *const SHAPE_KINDS[] = { "porep-c2", "snap", "winning-post", "window-post",
+                                           NULL };
 
 static const cz_opt SHAPE_OPTS[] = {
     { "kind", 0, CZ_O_ENUM(shape_opts_t, kind), .values = SHAPE_KINDS,
@@ -74,12 +75,12 @@ static const cz_opts_spec SHAPE_SPEC = {
         "       cuzk circuit shape --kind winning-post|window-post --sector-size SIZE [--json]\n"
         "                          [--threads N]\n"
         "       cuzk circuit shape --circuit ID [--json]\n",
-    .about =
-        "  Synthesizes one partition in SHAPE mode (no field arithmetic on values) and\n"
-        "  prints the circuit's own constraints, rows (constraints + one per input),\n"
-        "  inputs (ONE included), aux and the density popcounts. Exit 0, 1 (synthesis\n"
-        "  failed), 2 (usage).\n",
-    CZ_OPTS(SHAPE_OPTS), CZ_RULES(SHAPE_RULES),
+    .about = "  Synthesizes one partition in SHAPE mode (no field arithmetic on values) and\n"
+             "  prints the circuit's own constraints, rows (constraints + one per input),\n"
+             "  inputs (ONE included), aux and the density popcounts. Exit 0, 1 (synthesis\n"
+             "  failed), 2 (usage).\n",
+    CZ_OPTS(SHAPE_OPTS),
+    CZ_RULES(SHAPE_RULES),
 };
 
 static int usage_error(const char *why)
@@ -157,7 +158,8 @@ static int cmd_shape(int argc, char **argv)
         cz_cs_t *cs;
         rc = cz_cs_new(&cs, ctx, CZ_CS_SHAPE);
         if (!rc) {
-            rc = post ? cz_post_synthesize(ctx, cs, &pp, NULL) : cz_porep_synthesize(ctx, cs, &p, NULL);
+            rc = post ? cz_post_synthesize(ctx, cs, &pp, NULL)
+                      : cz_porep_synthesize(ctx, cs, &p, NULL);
             if (!rc)
                 rc = cz_cs_finish(cs);
             constraints = cz_cs_num_constraints(cs);
@@ -201,6 +203,6 @@ int cmd_circuit(int argc, char **argv)
         { "shape", cmd_shape, "constraints, rows, inputs, aux, densities (SHAPE mode)" },
     };
     return cz_cli_dispatch("cuzk circuit", sub, sizeof sub / sizeof sub[0],
-                           "usage: cuzk circuit shape ...   (cuzk circuit shape --help)",
-                           argc, argv);
+                           "usage: cuzk circuit shape ...   (cuzk circuit shape --help)", argc,
+                           argv);
 }

@@ -75,7 +75,8 @@ typedef struct {
 
 static const cz_opt SUBMIT_OPTS[] = {
     { "kind", 0, CZ_O_STRING(submit_opts_t, kind), .arg = "K", .def = "circuit",
-      .help = "the job kind, by name: one of cuzkd's (its GET /v1/status lists them; docs/API.md)" },
+      .help =
+          "the job kind, by name: one of cuzkd's (its GET /v1/status lists them; docs/API.md)" },
     { "circuit", 0, CZ_O_STRING(submit_opts_t, circuit), .arg = "ID",
       .help = "the circuit (kind circuit)" },
     { "params", 0, CZ_O_STRING(submit_opts_t, params), .arg = "NAME",
@@ -102,10 +103,12 @@ static const cz_opts_spec SUBMIT_SPEC = {
     .usage = "usage: cuzk submit --circuit ID --params NAME [--partitions P] [--seed S]\n"
              "                   [--priority low|normal|high|critical] [--request-id R]\n"
              "                   [--kind K] [--input FILE | --input-path PATH] [common]\n",
-    .about = "  Submits a job to cuzkd and prints its id (with --json: the reply).\n"
-             "  common: --socket PATH | --url http://HOST:PORT, --token T | --token-file F, --json\n"
-             "  Exit: 0 accepted, 1 refused, 2 usage, 3 daemon unreachable.\n",
-    CZ_OPTS(SUBMIT_OPTS), CZ_RULES(SUBMIT_RULES),
+    .about =
+        "  Submits a job to cuzkd and prints its id (with --json: the reply).\n"
+        "  common: --socket PATH | --url http://HOST:PORT, --token T | --token-file F, --json\n"
+        "  Exit: 0 accepted, 1 refused, 2 usage, 3 daemon unreachable.\n",
+    CZ_OPTS(SUBMIT_OPTS),
+    CZ_RULES(SUBMIT_RULES),
 };
 
 static json_t *read_json_file(const char *path)
@@ -199,9 +202,12 @@ typedef struct {
     const char *id;
 } id_opts;
 
+/* laid out by hand: */
+/* clang-format off */
 #define TIMEOUT_OPTS(what)                                                                   \
     { "timeout", 0, CZ_O_DOUBLE(id_opts, timeout), .arg = "S", .help = what },             \
     { "wait", 0, CZ_O_DOUBLE(id_opts, timeout), .flags = CZ_OPT_ALIAS }
+/* clang-format on */
 
 static const cz_opt ID_OPTS[] = {
     TIMEOUT_OPTS("wait: give up after S seconds (exit 4; the job goes on)"),
@@ -219,15 +225,22 @@ static const cz_opt PROOF_OPTS[] = {
 };
 static const cz_opt_rule ID_RULES[] = { CZ_OPT_CLIENT_RULES };
 
+/* laid out by hand: */
+/* clang-format off */
 #define CLIENT_COMMON                                                                        \
     "  common: --socket PATH | --url http://HOST:PORT, --token T | --token-file F, --json\n"
+/* clang-format on */
+/* laid out by hand: */
+/* clang-format off */
 #define ID_SPEC(name, use, what, exits, table)                                               \
     { .cmd = "cuzk " name, .usage = "usage: cuzk " name " " use "\n",                        \
       .about = what CLIENT_COMMON exits, CZ_OPTS(table), CZ_RULES(ID_RULES),                 \
       .args = "ID", .min_args = 1, .max_args = 1 }
+/* clang-format on */
 
 static const cz_opts_spec STATUS_SPEC =
-    ID_SPEC("status", "ID [common]", "  The job's state, stage, partitions done / total and timings.\n",
+    ID_SPEC("status", "ID [common]",
+            "  The job's state, stage, partitions done / total and timings.\n",
             "  Exit: 0 ok, 1 unknown job, 2 usage, 3 daemon unreachable.\n", ID_OPTS);
 static const cz_opts_spec WAIT_SPEC =
     ID_SPEC("wait", "ID [--timeout S] [--quiet] [common]",
@@ -244,7 +257,8 @@ static const cz_opts_spec PROOF_SPEC =
             "  Writes the finished job's proof and its public inputs, waiting up to S\n"
             "  seconds for the job to finish.\n",
             "  Exit: 0 written, 1 failed/canceled job or unknown id, 2 usage,\n"
-            "  3 unreachable, 4 not finished within S.\n", PROOF_OPTS);
+            "  3 unreachable, 4 not finished within S.\n",
+            PROOF_OPTS);
 
 /* CZ_OPTS_RUN with *o ready, or the exit code (help, usage error). */
 static int parse_id_cmd(const cz_opts_spec *spec, int argc, char **argv, id_opts *o)
@@ -255,7 +269,7 @@ static int parse_id_cmd(const cz_opts_spec *spec, int argc, char **argv, id_opts
     if (go != CZ_OPTS_RUN)
         return go;
     if (!cz_opts_given(spec, &r, "timeout"))
-        o->timeout = -1;   /* none: wait follows the job to its end */
+        o->timeout = -1; /* none: wait follows the job to its end */
     o->id = r.args[0];
     if (!job_id_ok(o->id))
         return cz_opts_error(spec, "'%s' is not a job id (16 hex digits)", o->id);
@@ -344,8 +358,8 @@ int cmd_proof(int argc, char **argv)
 
 /* The states a job can be in: those cuzkd's GET /v1/proofs?state= takes
  * (docs/API.md; daemon/api.c checks the same list). */
-static const char *const JOB_STATE_NAMES[] = { "queued", "running", "done", "failed", "canceled",
-                                                "lost", NULL };
+static const char *const JOB_STATE_NAMES[] = { "queued",   "running", "done", "failed",
+                                               "canceled", "lost",    NULL };
 
 typedef struct {
     const char *state;
@@ -364,14 +378,17 @@ static const cz_opts_spec LIST_SPEC = {
     .usage = "usage: cuzk list [--state queued|running|done|failed|canceled|lost] [common]\n",
     .about = "  The daemon's jobs, newest first.\n" CLIENT_COMMON
              "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
-    CZ_OPTS(LIST_OPTS), CZ_RULES(GET_RULES),
+    CZ_OPTS(LIST_OPTS),
+    CZ_RULES(GET_RULES),
 };
 static const cz_opts_spec DSTATUS_SPEC = {
     .cmd = "cuzk daemon-status",
     .usage = "usage: cuzk daemon-status [common]\n",
-    .about = "  Devices, workers, queue depth, memory budget use and the params cache.\n"
-             CLIENT_COMMON "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
-    CZ_OPTS(DSTATUS_OPTS), CZ_RULES(GET_RULES),
+    .about =
+        "  Devices, workers, queue depth, memory budget use and the params cache.\n" CLIENT_COMMON
+        "  Exit: 0 ok, 2 usage, 3 daemon unreachable.\n",
+    CZ_OPTS(DSTATUS_OPTS),
+    CZ_RULES(GET_RULES),
 };
 
 /* GET the jobs (|spec| LIST_SPEC) or the daemon's status into *out: the exit code,
@@ -407,8 +424,7 @@ int cmd_list(int argc, char **argv)
         else {
             json_t *jobs = json_object_get(o, "jobs"), *j;
             size_t i;
-            json_array_foreach(jobs, i, j)
-                print_status_line(j);
+            json_array_foreach(jobs, i, j) print_status_line(j);
             if (!json_array_size(jobs))
                 printf("no jobs\n");
         }
@@ -470,9 +486,9 @@ int cmd_daemon_status(int argc, char **argv)
 
 /* ---- prove through the daemon ------------------------------------------- */
 
-int cz_cli_prove_daemon(cz_client_t *cl, const char *circuit, const char *params,
-                        size_t partitions, size_t seed, const char *proof_path,
-                        const char *public_path, int priority, const char *request_id)
+int cz_cli_prove_daemon(cz_client_t *cl, const char *circuit, const char *params, size_t partitions,
+                        size_t seed, const char *proof_path, const char *public_path, int priority,
+                        const char *request_id)
 {
     cz_client_init(cl);
     json_t *req = json_pack("{s:s,s:s,s:s,s:I,s:I,s:i}", "kind", "circuit", "circuit", circuit,

@@ -163,18 +163,19 @@ static const cz_opt EXPORT_OPTS[] = {
       .help = "the verifying key (bellperson's format)" },
     { "proof", 0, CZ_O_STRING(export_opts_t, proof), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
       .help = "the proof, 192 bytes per partition" },
-    { "public", 0, CZ_O_STRING(export_opts_t, public_path), .arg = "FILE",
-      .flags = CZ_OPT_REQUIRED, .help = "the public inputs, one block per partition" },
+    { "public", 0, CZ_O_STRING(export_opts_t, public_path), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
+      .help = "the public inputs, one block per partition" },
     { "dir", 0, CZ_O_OUTDIR(export_opts_t, dir), .flags = CZ_OPT_REQUIRED,
       .help = "where the JSON files go (created)" },
 };
 static const cz_opts_spec EXPORT_SPEC = {
     .cmd = "cuzk export snarkjs",
     .usage = "usage: cuzk export snarkjs --vk FILE --proof FILE --public FILE --dir DIR\n",
-    .about = "  Writes DIR/verification_key.json, DIR/proof.json and DIR/public.json in\n"
-             "  snarkjs's Groth16 format (curve bls12381); check them with\n"
-             "  `snarkjs groth16 verify DIR/verification_key.json DIR/public.json DIR/proof.json`.\n"
-             "  Partition K > 0 of a multi-partition proof goes to proof_K.json / public_K.json.\n",
+    .about =
+        "  Writes DIR/verification_key.json, DIR/proof.json and DIR/public.json in\n"
+        "  snarkjs's Groth16 format (curve bls12381); check them with\n"
+        "  `snarkjs groth16 verify DIR/verification_key.json DIR/public.json DIR/proof.json`.\n"
+        "  Partition K > 0 of a multi-partition proof goes to proof_K.json / public_K.json.\n",
     CZ_OPTS(EXPORT_OPTS),
 };
 
@@ -219,7 +220,8 @@ static int export_snarkjs(int argc, char **argv)
     for (size_t k = 0; rc == CZ_OK && k < blocks; k++)
         rc = write_proof(ctx, dir, (long)k, &proofs[k], inputs + k * per_block, per_block);
     if (rc)
-        fprintf(stderr, "cuzk export: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk export: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     else
         printf("wrote %s/verification_key.json, proof.json, public.json (%zu partition%s)\n", dir,
                blocks, blocks == 1 ? "" : "s");
@@ -237,6 +239,6 @@ int cmd_export(int argc, char **argv)
         { "snarkjs", export_snarkjs, "vk, proof and public inputs as snarkjs's Groth16 JSON" },
     };
     return cz_cli_dispatch("cuzk export", sub, sizeof sub / sizeof sub[0],
-                           "usage: cuzk export snarkjs ...   (cuzk export snarkjs --help)",
-                           argc, argv);
+                           "usage: cuzk export snarkjs ...   (cuzk export snarkjs --help)", argc,
+                           argv);
 }

@@ -34,25 +34,33 @@ static const cz_opts_spec POSEIDON_SPEC = {
     .about = "  neptune's Poseidon (MerkleTree tag) of A field elements, each decimal or\n"
              "  0x-hex big-endian; prints the hash in 0x-hex big-endian.\n",
     CZ_OPTS(POSEIDON_OPTS),
-    .args = "X1 .. XA", .min_args = 1, .max_args = CZ_POSEIDON_MAX_ARITY,
+    .args = "X1 .. XA",
+    .min_args = 1,
+    .max_args = CZ_POSEIDON_MAX_ARITY,
 };
 static const cz_opts_spec SHA256_SPEC = {
     .cmd = "cuzk hash sha256",
     .usage = "usage: cuzk hash sha256 HEXBYTES\n",
     .about = "  The SHA-256 digest of HEXBYTES (may be empty, \"\", and start with 0x).\n",
-    .args = "HEXBYTES", .min_args = 1, .max_args = 1,
+    .args = "HEXBYTES",
+    .min_args = 1,
+    .max_args = 1,
 };
 static const cz_opts_spec SHA254_SPEC = {
     .cmd = "cuzk hash sha254",
     .usage = "usage: cuzk hash sha254 HEXBYTES\n",
     .about = "  SHA-256 with digest[31] &= 0x3f (Filecoin's Fr-truncated sha256).\n",
-    .args = "HEXBYTES", .min_args = 1, .max_args = 1,
+    .args = "HEXBYTES",
+    .min_args = 1,
+    .max_args = 1,
 };
 static const cz_opts_spec COMMD_SPEC = {
     .cmd = "cuzk hash commd-zero",
     .usage = "usage: cuzk hash commd-zero SIZE\n",
     .about = "  comm_d of SIZE zero bytes: a power of two >= 64, e.g. 2K, 32Gi.\n",
-    .args = "SIZE", .min_args = 1, .max_args = 1,
+    .args = "SIZE",
+    .min_args = 1,
+    .max_args = 1,
 };
 
 static void print_hex(const uint8_t *p, size_t n)
@@ -128,8 +136,14 @@ static int hash_sha(int argc, char **argv, bool sha254)
     return CZ_EXIT_OK;
 }
 
-static int hash_sha256(int argc, char **argv) { return hash_sha(argc, argv, false); }
-static int hash_sha254(int argc, char **argv) { return hash_sha(argc, argv, true); }
+static int hash_sha256(int argc, char **argv)
+{
+    return hash_sha(argc, argv, false);
+}
+static int hash_sha254(int argc, char **argv)
+{
+    return hash_sha(argc, argv, true);
+}
 
 static int hash_commd_zero(int argc, char **argv)
 {
@@ -158,5 +172,6 @@ int cmd_hash(int argc, char **argv)
     };
     return cz_cli_dispatch("cuzk hash", sub, sizeof sub / sizeof sub[0],
                            "usage: cuzk hash poseidon|sha256|sha254|commd-zero ...   "
-                           "(cuzk hash poseidon --help)", argc, argv);
+                           "(cuzk hash poseidon --help)",
+                           argc, argv);
 }

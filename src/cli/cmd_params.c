@@ -68,17 +68,20 @@ static const cz_opt CHECK_OPTS[] = {
 static const cz_opt_rule CHECK_RULES[] = { CZ_RULE(EXCLUSIVE, "all", "sector-size") };
 static const cz_opts_spec CHECK_SPEC = {
     .cmd = "cuzk params check",
-    .usage = "usage: cuzk params check DIR [--manifest FILE] [--sector-size S]... [--all] [--quiet]\n",
-    .about =
-        "  Checks the Filecoin params and vk files in DIR against the manifest's blake2b\n"
-        "  digests (rust-fil-proofs' v28 parameters.json built in). Expected files: those\n"
-        "  of each --sector-size S, every one with --all, else every manifest file of a\n"
-        "  sector size DIR holds any file of. A 32GiB .params file (~47 GB) takes a few\n"
-        "  minutes to digest.\n"
-        "  Exit 0 all good; 1 a file corrupt, unreadable or missing; 2 usage, DIR or\n"
-        "  manifest unreadable.\n",
-    CZ_OPTS(CHECK_OPTS), CZ_RULES(CHECK_RULES),
-    .args = "DIR", .min_args = 1, .max_args = 1,
+    .usage =
+        "usage: cuzk params check DIR [--manifest FILE] [--sector-size S]... [--all] [--quiet]\n",
+    .about = "  Checks the Filecoin params and vk files in DIR against the manifest's blake2b\n"
+             "  digests (rust-fil-proofs' v28 parameters.json built in). Expected files: those\n"
+             "  of each --sector-size S, every one with --all, else every manifest file of a\n"
+             "  sector size DIR holds any file of. A 32GiB .params file (~47 GB) takes a few\n"
+             "  minutes to digest.\n"
+             "  Exit 0 all good; 1 a file corrupt, unreadable or missing; 2 usage, DIR or\n"
+             "  manifest unreadable.\n",
+    CZ_OPTS(CHECK_OPTS),
+    CZ_RULES(CHECK_RULES),
+    .args = "DIR",
+    .min_args = 1,
+    .max_args = 1,
 };
 
 /* Is |size| among the sector sizes expected? */
@@ -106,7 +109,8 @@ static int params_check(int argc, char **argv)
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_USAGE;
     cz_manifest_t m = { 0 };
-    int rc = manifest_path ? cz_manifest_load(ctx, &m, manifest_path) : cz_manifest_builtin(ctx, &m);
+    int rc = manifest_path ? cz_manifest_load(ctx, &m, manifest_path)
+                           : cz_manifest_builtin(ctx, &m);
     DIR *d = rc == CZ_OK ? opendir(dir) : NULL;
     if (rc != CZ_OK || !d) {
         fprintf(stderr, "cuzk params check: %s\n",
@@ -118,7 +122,7 @@ static int params_check(int argc, char **argv)
         return CZ_EXIT_USAGE;
     }
     bool *present = calloc(m.count ? m.count : 1, sizeof *present);
-    uint64_t held[MAX_SIZES];           /* sector sizes of the manifest files in DIR */
+    uint64_t held[MAX_SIZES]; /* sector sizes of the manifest files in DIR */
     size_t nheld = 0;
     size_t n_ok = 0, n_bad = 0, n_missing = 0, n_extra = 0;
     struct dirent *de;
@@ -178,6 +182,6 @@ int cmd_params(int argc, char **argv)
         { "check", params_check, "blake2b digests of DIR's params against parameters.json" },
     };
     return cz_cli_dispatch("cuzk params", sub, sizeof sub / sizeof sub[0],
-                           "usage: cuzk params check DIR ...   (cuzk params check --help)",
-                           argc, argv);
+                           "usage: cuzk params check DIR ...   (cuzk params check --help)", argc,
+                           argv);
 }

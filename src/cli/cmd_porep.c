@@ -99,12 +99,12 @@ static const cz_opts_spec GEN_SPEC = {
         "                         [--ticket T] [--seed S] [--prover-id P] [--sector-id N]\n"
         "                         [--registered-proof NAME] -o c1.json\n"
         "       cuzk porep gen-c1 --sector-size 2KiB..64GiB --sparse [--random SEED] ...\n",
-    .about =
-        "  Seals a test sector and writes its C1 (SealCommit phase 1 output) JSON.\n"
-        "  NAME: StackedDrg<size>V1_1, ...V1_1_Feat_SyntheticPoRep,\n"
-        "  ...V1_2_Feat_NonInteractivePoRep. T, S, P: 64 hex digits, or any text (its\n"
-        "  SHA-256 is used).\n",
-    CZ_OPTS(GEN_OPTS), CZ_RULES(GEN_RULES),
+    .about = "  Seals a test sector and writes its C1 (SealCommit phase 1 output) JSON.\n"
+             "  NAME: StackedDrg<size>V1_1, ...V1_1_Feat_SyntheticPoRep,\n"
+             "  ...V1_2_Feat_NonInteractivePoRep. T, S, P: 64 hex digits, or any text (its\n"
+             "  SHA-256 is used).\n",
+    CZ_OPTS(GEN_OPTS),
+    CZ_RULES(GEN_RULES),
 };
 
 static int gen_c1(int argc, char **argv)
@@ -173,7 +173,9 @@ static const cz_opts_spec CHECK_SPEC = {
     .usage = "usage: cuzk porep check-c1 c1.json\n",
     .about = "  Parses a C1 JSON and verifies it natively (every challenge's Merkle paths,\n"
              "  labels and commitments). Exit 0 valid, 1 invalid, 2 unreadable.\n",
-    .args = "c1.json", .min_args = 1, .max_args = 1,
+    .args = "c1.json",
+    .min_args = 1,
+    .max_args = 1,
 };
 
 static int check_c1(int argc, char **argv)
@@ -195,8 +197,8 @@ static int check_c1(int argc, char **argv)
         cz_ctx_free(ctx);
         return rc == CZ_EFORMAT || rc == CZ_EIO ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
     }
-    printf("parsed %s (%u partitions x %u challenges) in %.3f s\n", c1.proof->name,
-           c1.npartitions, c1.nchallenges, t1 - t0);
+    printf("parsed %s (%u partitions x %u challenges) in %.3f s\n", c1.proof->name, c1.npartitions,
+           c1.nchallenges, t1 - t0);
     rc = cz_c1_verify(ctx, &c1);
     if (rc)
         fprintf(stderr, "porep check-c1: INVALID: %s\n", cz_ctx_message(ctx));
@@ -217,7 +219,8 @@ int cmd_porep(int argc, char **argv)
     };
     return cz_cli_dispatch("cuzk porep", sub, sizeof sub / sizeof sub[0],
                            "usage: cuzk porep gen-c1 | check-c1 FILE | public-inputs ...   "
-                           "(cuzk porep SUBCOMMAND --help)", argc, argv);
+                           "(cuzk porep SUBCOMMAND --help)",
+                           argc, argv);
 }
 
 /* ---- PoRep C2: prove / verify --kind porep-c2 (setup: cmd_setup.c) ------------ */
@@ -298,32 +301,32 @@ static const cz_opts_spec C2_PROVE_SPEC = {
         "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
         "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
         "                  [--jobs N] [--device-mem-limit BYTES] [--batch K]\n",
-    .about =
-        "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
-        "  (after a native check of the C1), proved through the engine (W workers) on\n"
-        "  the backend: cpu, cuda (GPU N; fails with the reason when unusable) or auto\n"
-        "  (cuda when usable, else cpu); the timing line names it. The job is verified\n"
-        "  with the params' vk (or V), then the concatenated proof (192 bytes per\n"
-        "  partition) is verified again from the public values alone before it is\n"
-        "  written.\n"
-        "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape\n"
-        "  made of random points (cz_params_random, seed N; seconds even at 32GiB),\n"
-        "  every partition synthesized and proved through the engine, NOT verified (the\n"
-        "  proof cannot verify); no file unless --proof (then not a valid proof). Prints\n"
-        "  s/proof (submit to done), synthesis per partition (mean, and the threads),\n"
-        "  the device region per partition, the device efficiency (the timeline's\n"
-        "  analysis, as bench pipeline), peak RSS (VmHWM); --json one line. --jobs N: N\n"
-        "  such jobs at once into one engine, the params in memory (the daemon's steady\n"
-        "  state): also prints the first job's submit-to-done and the steady s/proof,\n"
-        "  (last done - first done) / (N - 1). --device-mem-limit: the CUDA backend's\n"
-        "  device-memory plan gets at most BYTES (as a smaller card would); the plan is\n"
-        "  printed, with the params bytes copied to the device per partition and per\n"
-        "  proof and their time at PCIe 4.0 x16 (25 GB/s) and 5.0 x16 (50 GB/s).\n"
-        "  --batch K: where the plan streams bases, one device region proves up to K\n"
-        "  partitions, each window serving all of them (0: the backend's 2; 1: none).\n"
-        "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
-        "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
-    CZ_OPTS(C2_PROVE_OPTS), CZ_RULES(C2_PROVE_RULES),
+    .about = "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
+             "  (after a native check of the C1), proved through the engine (W workers) on\n"
+             "  the backend: cpu, cuda (GPU N; fails with the reason when unusable) or auto\n"
+             "  (cuda when usable, else cpu); the timing line names it. The job is verified\n"
+             "  with the params' vk (or V), then the concatenated proof (192 bytes per\n"
+             "  partition) is verified again from the public values alone before it is\n"
+             "  written.\n"
+             "  --random-params: TIMING ONLY. Params of the partition circuit's exact shape\n"
+             "  made of random points (cz_params_random, seed N; seconds even at 32GiB),\n"
+             "  every partition synthesized and proved through the engine, NOT verified (the\n"
+             "  proof cannot verify); no file unless --proof (then not a valid proof). Prints\n"
+             "  s/proof (submit to done), synthesis per partition (mean, and the threads),\n"
+             "  the device region per partition, the device efficiency (the timeline's\n"
+             "  analysis, as bench pipeline), peak RSS (VmHWM); --json one line. --jobs N: N\n"
+             "  such jobs at once into one engine, the params in memory (the daemon's steady\n"
+             "  state): also prints the first job's submit-to-done and the steady s/proof,\n"
+             "  (last done - first done) / (N - 1). --device-mem-limit: the CUDA backend's\n"
+             "  device-memory plan gets at most BYTES (as a smaller card would); the plan is\n"
+             "  printed, with the params bytes copied to the device per partition and per\n"
+             "  proof and their time at PCIe 4.0 x16 (25 GB/s) and 5.0 x16 (50 GB/s).\n"
+             "  --batch K: where the plan streams bases, one device region proves up to K\n"
+             "  partitions, each window serving all of them (0: the backend's 2; 1: none).\n"
+             "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
+             "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
+    CZ_OPTS(C2_PROVE_OPTS),
+    CZ_RULES(C2_PROVE_RULES),
     .help_cmd = "cuzk prove --kind porep-c2 --help",
 };
 
@@ -351,8 +354,10 @@ static void final_vk(const c2_prove_opts_t *o, char *buf, size_t cap, const char
 static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *progress,
                     bool *bad_backend)
 {
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
-                                .threads = o->threads, .workers = o->workers,
+    cz_cli_prover_opts_t po = { .backend = o->backend,
+                                .device = o->device,
+                                .threads = o->threads,
+                                .workers = o->workers,
                                 .params_dir = o->dir ? o->dir : "." };
     char real[4096];
     if (o->params_path && !realpath(o->params_path, real))
@@ -373,7 +378,7 @@ static int c2_prove(cz_ctx_t *ctx, const c2_prove_opts_t *o, cz_progress_t *prog
         cz_progress_draw(progress, 0, 1, "loading_c1");
         cz_job_request_t req;
         cz_job_request_init(&req, "porep-c2", c1, c1_len);
-        req.params = o->params_path ? real : NULL;   /* NULL: the Filecoin name in params_dir */
+        req.params = o->params_path ? real : NULL; /* NULL: the Filecoin name in params_dir */
         rc = cz_cli_prover_run(ctx, p, &req, o->public_path != NULL, progress, &r);
     }
     const char *vk = NULL, *dir = NULL;
@@ -419,10 +424,11 @@ int cmd_prove_porep_c2(int argc, char **argv)
         return p;
     if (o.random_params) {
         /* timing only: no params, vk or public file; --proof optional */
-        cz_c2_random_opts_t ro = { o.c1_path, o.proof_path, o.backend, o.timeline_path,
-                                   o.svg_path, o.workers, o.threads, o.device, o.seed, o.quiet,
-                                   o.json, o.dry_run, o.jobs, o.device_mem_limit,
-                                   (unsigned)o.batch };
+        cz_c2_random_opts_t ro = {
+            o.c1_path, o.proof_path,       o.backend,        o.timeline_path, o.svg_path, o.workers,
+            o.threads, o.device,           o.seed,           o.quiet,         o.json,     o.dry_run,
+            o.jobs,    o.device_mem_limit, (unsigned)o.batch
+        };
         return cz_cli_c2_random(&ro);
     }
     cz_ctx_t *ctx;
@@ -484,14 +490,14 @@ static const cz_opts_spec C2_VERIFY_SPEC = {
         "                   (--sector-size S --replica-id HEX --comm-d HEX --comm-r HEX --seed HEX\n"
         "                    | --c1 FILE)\n"
         "       `cuzk verify --kind porep-c2 --registered-proof T ...` (its own --help)\n",
-    .about =
-        "  Verifies a PoRep C2 proof as a chain verifier does, from the public values\n"
-        "  alone: challenges, their DRG and expander parents and every partition's\n"
-        "  public inputs are derived from replica_id, comm_d, comm_r, seed and the\n"
-        "  sector size (registered proof StackedDrg<S>V1_1). HEX: 64 hex digits, the\n"
-        "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
-        "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n",
-    CZ_OPTS(C2_VERIFY_OPTS), CZ_RULES(C2_VERIFY_RULES),
+    .about = "  Verifies a PoRep C2 proof as a chain verifier does, from the public values\n"
+             "  alone: challenges, their DRG and expander parents and every partition's\n"
+             "  public inputs are derived from replica_id, comm_d, comm_r, seed and the\n"
+             "  sector size (registered proof StackedDrg<S>V1_1). HEX: 64 hex digits, the\n"
+             "  bytes in the C1 JSON's order (as `cuzk porep gen-c1` prints them); --c1 takes\n"
+             "  the values from a C1 file instead. Exit 0 valid, 1 invalid, 2 bad input.\n",
+    CZ_OPTS(C2_VERIFY_OPTS),
+    CZ_RULES(C2_VERIFY_RULES),
     .help_cmd = "cuzk verify --kind porep-c2 --help",
 };
 
@@ -522,7 +528,7 @@ int cmd_verify_porep_c2(int argc, char **argv)
         return CZ_EXIT_USAGE;
     uint8_t *proof = NULL, *c1 = NULL;
     size_t len = 0, c1_len = 0;
-    cz_error_t err = { .code = CZ_OK };   /* the rest zero: message "", reserved */
+    cz_error_t err = { .code = CZ_OK }; /* the rest zero: message "", reserved */
     int rc = CZ_OK;
     if (c1_path)
         rc = cz_cli_read_file(ctx, c1_path, (size_t)1 << 31, &c1, &c1_len);
@@ -535,8 +541,9 @@ int cmd_verify_porep_c2(int argc, char **argv)
         rc = cz_kind_verify("porep-c2", c1, c1_len, vk_path, dir, proof, len, NULL, &err);
     else if (rc == CZ_OK)
         rc = cz_porep_c2_verify(vk_path, dir, &pub, proof, len, &err);
-    const char *why = *err.message ? err.message : *cz_ctx_message(ctx) ? cz_ctx_message(ctx)
-                                                                        : cz_strerror(rc);
+    const char *why = *err.message           ? err.message
+                      : *cz_ctx_message(ctx) ? cz_ctx_message(ctx)
+                                             : cz_strerror(rc);
     int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     if (exit_code == CZ_EXIT_OK)
         printf("valid (%zu partition%s, %.3f s)\n", len / 192, len == 192 ? "" : "s",
@@ -569,6 +576,14 @@ void cz_cli_c2_usage(FILE *f, const char *command)
 {
     fprintf(f, "usage: cuzk %s --kind porep-c2 ...: not in this build (needs jansson)\n", command);
 }
-int cmd_prove_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
-int cmd_verify_porep_c2(int argc, char **argv) { (void)argc, (void)argv; return no_c2(); }
+int cmd_prove_porep_c2(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_c2();
+}
+int cmd_verify_porep_c2(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_c2();
+}
 #endif

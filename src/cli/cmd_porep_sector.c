@@ -83,6 +83,8 @@ static bool miner_prover_id(void *field, const char *s, char *why, size_t cap)
     return true;
 }
 
+/* laid out by hand: */
+/* clang-format off */
 #define SECTOR_OPTS                                                                          \
     CZ_OPT_REGISTERED_PROOF(sector_opts_t, proof, "the sector's StackedDrg registered proof"), \
     CZ_OPT_HEX32(sector_opts_t, replica_id, "replica-id", "the replica id"),                 \
@@ -94,21 +96,25 @@ static bool miner_prover_id(void *field, const char *s, char *why, size_t cap)
     CZ_OPT_HEX32(sector_opts_t, seed, "seed", "the interactive seed (not for NI-PoRep)"),     \
     CZ_OPT_HEX32(sector_opts_t, comm_r, "comm-r", "the sealed sector's commitment"),         \
     CZ_OPT_HEX32(sector_opts_t, comm_d, "comm-d", "the unsealed sector's commitment")
+/* clang-format on */
 
 /* The replica id, given or derived from the prover values; never both. */
+/* laid out by hand: */
+/* clang-format off */
 #define SECTOR_RULES                                                                         \
     CZ_RULE(EXCLUSIVE, "replica-id", "prover-id"), CZ_RULE(EXCLUSIVE, "replica-id", "miner"), \
     CZ_RULE(EXCLUSIVE, "replica-id", "sector"), CZ_RULE(EXCLUSIVE, "replica-id", "ticket"),  \
     CZ_RULE_UNLESS(ONE_OF, "replica-id", "prover-id", "miner"),                              \
     CZ_RULE_UNLESS(REQUIRED, "replica-id", "sector", "ticket")
+/* clang-format on */
 
 /*
  * The sector values of parsed options: the replica id (derived from the
  * prover values when not given) and the seed, which NI-PoRep refuses and
  * the others need. A usage error (printed) when they do not fit the proof.
  */
-static int sector_values(sector_values_t *v, const cz_opts_spec *spec,
-                         const cz_opts_result_t *r, const sector_opts_t *o)
+static int sector_values(sector_values_t *v, const cz_opts_spec *spec, const cz_opts_result_t *r,
+                         const sector_opts_t *o)
 {
     memset(v, 0, sizeof *v);
     v->proof = o->proof;
@@ -136,6 +142,8 @@ static int sector_values(sector_values_t *v, const cz_opts_spec *spec,
     return CZ_OPTS_RUN;
 }
 
+/* laid out by hand: */
+/* clang-format off */
 #define SECTOR_USAGE                                                                         \
     "  SECTOR: (--replica-id HEX | (--prover-id HEX | --miner f0ID) --sector N --ticket HEX)\n" \
     "          --seed HEX --comm-r HEX --comm-d HEX\n"                                        \
@@ -144,6 +152,7 @@ static int sector_values(sector_values_t *v, const cz_opts_spec *spec,
     "  8MiB, 512MiB, 126 at 32GiB, 64GiB). HEX: 64 hex digits, the bytes in rust-fil-proofs /\n"\
     "  C1 JSON order. The V1 proofs use their own graph (predecessor last, expander parents\n"\
     "  truncated to u32).\n"
+/* clang-format on */
 
 static const cz_opt PI_OPTS[] = {
     SECTOR_OPTS,
@@ -158,11 +167,13 @@ static const cz_opt_rule PI_RULES[] = {
 };
 static const cz_opts_spec PI_SPEC = {
     .cmd = "cuzk porep public-inputs",
-    .usage = "usage: cuzk porep public-inputs --registered-proof T SECTOR [--partition K] [-o FILE]\n",
+    .usage =
+        "usage: cuzk porep public-inputs --registered-proof T SECTOR [--partition K] [-o FILE]\n",
     .about = "  Every partition's public inputs (or partition K's) as a chain verifier derives\n"
              "  them, in the file format `cuzk verify --vk --proof --public` reads.\n" SECTOR_USAGE
              "  Exit 0 done, 2 bad input.\n",
-    CZ_OPTS(PI_OPTS), CZ_RULES(PI_RULES),
+    CZ_OPTS(PI_OPTS),
+    CZ_RULES(PI_RULES),
 };
 
 int cz_cli_porep_public_inputs(int argc, char **argv)
@@ -177,8 +188,10 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
         return rc;
     cz_porep_params_t p;
     if (cz_porep_proof_params(&p, v.proof))
-        return cz_opts_error(&PI_SPEC, "--registered-proof %s: no circuit configuration for its "
-                             "sector size", v.proof->name);
+        return cz_opts_error(&PI_SPEC,
+                             "--registered-proof %s: no circuit configuration for its "
+                             "sector size",
+                             v.proof->name);
     unsigned first = 0, count = p.partitions;
     if (cz_opts_given(&PI_SPEC, &r, "partition")) {
         if (o.partition >= p.partitions)
@@ -193,8 +206,8 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
     cz_ctx_t *ctx = NULL;
     rc = in ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
     for (unsigned k = 0; rc == CZ_OK && k < count; k++)
-        rc = cz_porep_public_inputs_proof(ctx, in + (size_t)k * per, per, &p, v.proof,
-                                          v.replica_id, v.comm_d, v.comm_r, v.seed, first + k);
+        rc = cz_porep_public_inputs_proof(ctx, in + (size_t)k * per, per, &p, v.proof, v.replica_id,
+                                          v.comm_d, v.comm_r, v.seed, first + k);
     if (rc == CZ_OK)
         rc = cz_public_write(ctx, out_path ? out_path : "/dev/stdout", in, count, per);
     if (rc == CZ_OK) {
@@ -214,8 +227,7 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
 bool cz_cli_has_registered_proof(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--registered-proof") ||
-            !strncmp(argv[i], "--registered-proof=", 19))
+        if (!strcmp(argv[i], "--registered-proof") || !strncmp(argv[i], "--registered-proof=", 19))
             return true;
     return false;
 }
@@ -245,7 +257,8 @@ static const cz_opts_spec VS_SPEC = {
     .about = "  Verifies a PoRep proof (partitions x 192 bytes) from the sector values alone, as\n"
              "  the chain does (rust-fil-proofs verify_seal).\n" SECTOR_USAGE
              "  Exit 0 valid, 1 invalid, 2 bad input.\n",
-    CZ_OPTS(VS_OPTS), CZ_RULES(VS_RULES),
+    CZ_OPTS(VS_OPTS),
+    CZ_RULES(VS_RULES),
     .help_cmd = "cuzk verify --kind porep-c2 --registered-proof X --help",
 };
 
@@ -307,7 +320,8 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    fprintf(stderr, "cuzk verify: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
+    fprintf(stderr,
+            "cuzk verify: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
     return CZ_EXIT_FAIL;
 }
 #endif

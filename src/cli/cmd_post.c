@@ -32,7 +32,8 @@
 /* --kind of prove/verify/setup: winning-post or window-post. */
 bool cz_cli_post_kind(int argc, char **argv)
 {
-    return cz_cli_has_kind(argc, argv, "winning-post") || cz_cli_has_kind(argc, argv, "window-post");
+    return cz_cli_has_kind(argc, argv, "winning-post") ||
+           cz_cli_has_kind(argc, argv, "window-post");
 }
 
 #ifdef CUZK_HAVE_JANSSON
@@ -43,7 +44,8 @@ bool cz_cli_post_kind(int argc, char **argv)
 
 static int fail(cz_ctx_t *ctx, const char *cmd, int rc)
 {
-    fprintf(stderr, "cuzk %s: %s\n", cmd, *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    fprintf(stderr, "cuzk %s: %s\n", cmd,
+            *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     return rc;
 }
 
@@ -60,9 +62,12 @@ typedef struct {
     bool random;
 } post_opts_t;
 
+/* laid out by hand: */
+/* clang-format off */
 #define POST_KIND(what)                                                                     \
     { "kind", 0, CZ_O_ENUM(post_opts_t, kind), .values = POST_KINDS, .flags = CZ_OPT_REQUIRED, \
       .help = what }
+/* clang-format on */
 
 static const cz_opt GEN_OPTS[] = {
     { "kind", 0, CZ_O_ENUM(post_opts_t, kind), .values = GEN_KINDS, .flags = CZ_OPT_REQUIRED,
@@ -93,7 +98,7 @@ static int gen_vanilla(int argc, char **argv)
     if (p != CZ_OPTS_RUN)
         return p;
     cz_post_kind_t k;
-    cz_post_kind_parse(o.kind, &k);   /* one of GEN_KINDS */
+    cz_post_kind_parse(o.kind, &k); /* one of GEN_KINDS */
     uint64_t bytes = o.sector_bytes;
     size_t n = o.sectors;
     uint64_t s = o.seed;
@@ -154,7 +159,8 @@ static const cz_opts_spec PROVE_SPEC = {
         "  random points and a witness of random field elements (the real R1CS and scalar\n"
         "  distribution; the proof cannot verify and is not written). Prints the shape,\n"
         "  the params' generation time, synthesis, the device region and submit-to-done.\n",
-    CZ_OPTS(PROVE_OPTS), CZ_RULES(cz_cli_random_params_rules),
+    CZ_OPTS(PROVE_OPTS),
+    CZ_RULES(cz_cli_random_params_rules),
     .help_cmd = "cuzk prove --kind winning-post --help",
 };
 
@@ -163,8 +169,7 @@ typedef post_opts_t prove_opts_t;
 /* --random-params: TIMING ONLY (cuzk.h cz_prover_submit_timing, cli/time_random.h). */
 static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
 {
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
-                                .threads = o->threads };
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .threads = o->threads };
     cz_timing_request_t req;
     cz_timing_request_init(&req, o->kind);
     req.sector_size = o->sector_bytes;
@@ -183,14 +188,16 @@ static int prove_random(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
  */
 static int prove_run(cz_ctx_t *ctx, const prove_opts_t *o, bool *usage)
 {
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
-                                .threads = o->threads, .params_dir = o->dir };
+    cz_cli_prover_opts_t po = { .backend = o->backend,
+                                .device = o->device,
+                                .threads = o->threads,
+                                .params_dir = o->dir };
     cz_cli_job_result_t r;
     cz_kind_public_info_t pub;
     cz_prover_info_t pi;
     double t0 = cz_mono_s();
-    int rc = cz_cli_prove_checked(ctx, &po, o->kind, o->input, MAX_INPUT_BYTES, o->proof, &r,
-                                  &pub, &pi, usage);
+    int rc = cz_cli_prove_checked(ctx, &po, o->kind, o->input, MAX_INPUT_BYTES, o->proof, &r, &pub,
+                                  &pi, usage);
     if (rc == CZ_OK)
         printf("proof written to %s (%s, 192 bytes, verified from public values; "
                "synthesis %.2f s, device %.2f s, total %.2f s, backend %s)\n",
@@ -230,7 +237,8 @@ static const cz_opt VERIFY_OPTS[] = {
 };
 static const cz_opts_spec VERIFY_SPEC = {
     .cmd = "cuzk verify",
-    .usage = "usage: cuzk verify --kind winning-post|window-post --params-dir D --proof P --input FILE\n",
+    .usage =
+        "usage: cuzk verify --kind winning-post|window-post --params-dir D --proof P --input FILE\n",
     .about = "  From the public values of FILE alone (randomness, miner, sector ids, comm_rs):\n"
              "  exit 0 valid, 1 INVALID, 2 bad input.\n",
     CZ_OPTS(VERIFY_OPTS),
@@ -279,7 +287,19 @@ static int no_post(void)
     fprintf(stderr, "cuzk: PoSt input files need jansson (apt-get install libjansson-dev)\n");
     return CZ_EXIT_FAIL;
 }
-int cmd_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
-int cmd_prove_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
-int cmd_verify_post(int argc, char **argv) { (void)argc, (void)argv; return no_post(); }
+int cmd_post(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_post();
+}
+int cmd_prove_post(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_post();
+}
+int cmd_verify_post(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_post();
+}
 #endif

@@ -68,29 +68,31 @@ static const cz_opt PROVE_OPTS[] = {
 };
 static const cz_opt_rule PROVE_RULES[] = { CZ_OPT_CLIENT_RULES };
 
-static void prove_more(FILE *f) { cz_cli_kinds_help(f, "prove"); }
+static void prove_more(FILE *f)
+{
+    cz_cli_kinds_help(f, "prove");
+}
 
 static const cz_opts_spec PROVE_SPEC = {
     .cmd = "cuzk prove",
-    .usage =
-        "usage: cuzk prove --circuit ID --params FILE --proof OUT [--public PUB]\n"
-        "                  [--seed S] [--threads T] [--backend cpu|cuda|auto] [--device N]\n"
-        "                  [--json]\n"
-        "       cuzk prove --daemon --circuit ID --params NAME --proof OUT [--public PUB]\n"
-        "                  [--partitions P] [--seed S] [--priority 1..4] [--request-id R]\n"
-        "                  [--socket PATH | --url URL] [--token T] [--json]\n",
-    .about =
-        "  Proves circuit ID (toy[:X] or bench:N) in this process, verifies the proof\n"
-        "  against the params' verifying key, then writes the 192-byte proof to OUT\n"
-        "  and the public inputs (one 0x-hex element per line) to PUB. The result line\n"
-        "  (--json: one JSON object) names the backend that ran.\n"
-        "  Through cuzkd instead with --daemon, or any of --socket/--url, or $CUZK_SOCKET /\n"
-        "  $CUZK_URL set (--local forces the in-process path); NAME is resolved by the\n"
-        "  daemon. Progress (partitions, stage, elapsed, ETA) goes to stderr: a bar on a\n"
-        "  TTY, plain lines otherwise; --quiet hides it.\n"
-        "  Exit 0 on success, 1 on failure, 2 on usage errors; through cuzkd also\n"
-        "  3 (daemon unreachable) and 4 (timeout); see docs/API.md.\n",
-    CZ_OPTS(PROVE_OPTS), CZ_RULES(PROVE_RULES),
+    .usage = "usage: cuzk prove --circuit ID --params FILE --proof OUT [--public PUB]\n"
+             "                  [--seed S] [--threads T] [--backend cpu|cuda|auto] [--device N]\n"
+             "                  [--json]\n"
+             "       cuzk prove --daemon --circuit ID --params NAME --proof OUT [--public PUB]\n"
+             "                  [--partitions P] [--seed S] [--priority 1..4] [--request-id R]\n"
+             "                  [--socket PATH | --url URL] [--token T] [--json]\n",
+    .about = "  Proves circuit ID (toy[:X] or bench:N) in this process, verifies the proof\n"
+             "  against the params' verifying key, then writes the 192-byte proof to OUT\n"
+             "  and the public inputs (one 0x-hex element per line) to PUB. The result line\n"
+             "  (--json: one JSON object) names the backend that ran.\n"
+             "  Through cuzkd instead with --daemon, or any of --socket/--url, or $CUZK_SOCKET /\n"
+             "  $CUZK_URL set (--local forces the in-process path); NAME is resolved by the\n"
+             "  daemon. Progress (partitions, stage, elapsed, ETA) goes to stderr: a bar on a\n"
+             "  TTY, plain lines otherwise; --quiet hides it.\n"
+             "  Exit 0 on success, 1 on failure, 2 on usage errors; through cuzkd also\n"
+             "  3 (daemon unreachable) and 4 (timeout); see docs/API.md.\n",
+    CZ_OPTS(PROVE_OPTS),
+    CZ_RULES(PROVE_RULES),
     .more = prove_more,
 };
 
@@ -102,22 +104,22 @@ static const cz_opts_spec PROVE_SPEC = {
  * load); the engine verifies the proof with the params' vk before it is
  * written. *usage: a bad backend name or circuit id.
  */
-static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *progress,
-                       bool *usage)
+static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *progress, bool *usage)
 {
-#ifndef CUZK_HAVE_JANSSON   /* the library's prover needs it */
+#ifndef CUZK_HAVE_JANSSON /* the library's prover needs it */
     (void)progress;
     *usage = false;
-    return cz_fail(ctx, CZ_EUNAVAIL, "proving %s in process needs the library's prover, which "
-                   "needs jansson (apt-get install libjansson-dev)", o->circuit);
+    return cz_fail(ctx, CZ_EUNAVAIL,
+                   "proving %s in process needs the library's prover, which "
+                   "needs jansson (apt-get install libjansson-dev)",
+                   o->circuit);
 #else
     for (const char *c = o->circuit; *c; c++)
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
             *usage = true;
             return cz_fail(ctx, CZ_EINVAL, "--circuit: '%s' is not a circuit id", o->circuit);
         }
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
-                                .threads = o->threads };
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .threads = o->threads };
     cz_prover_t *p = NULL;
     cz_cli_job_result_t r;
     memset(&r, 0, sizeof r);
@@ -126,8 +128,8 @@ static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *prog
     char fields[512], real[PATH_MAX];
     cz_prover_info_t pi;
     if (rc == CZ_OK) {
-        snprintf(fields, sizeof fields, "{\"circuit\": \"%s\", \"seed\": %" PRIu64 "}",
-                 o->circuit, o->seed);
+        snprintf(fields, sizeof fields, "{\"circuit\": \"%s\", \"seed\": %" PRIu64 "}", o->circuit,
+                 o->seed);
         cz_job_request_t req;
         cz_job_request_init(&req, "circuit", NULL, 0);
         req.fields = fields;
@@ -145,7 +147,8 @@ static int prove_local(cz_ctx_t *ctx, const prove_opts_t *o, cz_progress_t *prog
                    o->circuit, pi.backend, o->device, pi.threads, t_prove * 1e3, r.len);
         else
             printf("proof written to %s (%zu bytes, verified; backend %s, device %zu, prove "
-                   "%.2f s)\n", o->proof, r.len, pi.backend, o->device, t_prove);
+                   "%.2f s)\n",
+                   o->proof, r.len, pi.backend, o->device, t_prove);
     }
     cz_cli_job_result_free(&r);
     cz_prover_free(p);
@@ -164,10 +167,12 @@ int cmd_prove(int argc, char **argv)
         return rc;
     const char *circuit_id = o.circuit, *params_path = o.params, *proof_path = o.proof;
     const char *public_path = o.public_path;
-    bool daemon = o.daemon || o.cl.socket || o.cl.url || getenv("CUZK_SOCKET") || getenv("CUZK_URL");
+    bool daemon = o.daemon || o.cl.socket || o.cl.url || getenv("CUZK_SOCKET") ||
+                  getenv("CUZK_URL");
     if (daemon && !o.local) {
         if (cz_opts_given(&PROVE_SPEC, &r, "backend") || cz_opts_given(&PROVE_SPEC, &r, "device"))
-            return cz_opts_error(&PROVE_SPEC, "--backend/--device choose the in-process backend; "
+            return cz_opts_error(&PROVE_SPEC,
+                                 "--backend/--device choose the in-process backend; "
                                  "the daemon's is its config (devices.backend); add --local to "
                                  "prove here");
 #ifdef CUZK_HAVE_CLIENT
@@ -183,8 +188,10 @@ int cmd_prove(int argc, char **argv)
 #endif
     }
     if (o.partitions != 1)
-        return cz_opts_error(&PROVE_SPEC, "--partitions %zu needs the daemon (--daemon); the local "
-                             "path proves one partition", o.partitions);
+        return cz_opts_error(&PROVE_SPEC,
+                             "--partitions %zu needs the daemon (--daemon); the local "
+                             "path proves one partition",
+                             o.partitions);
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
@@ -196,7 +203,8 @@ int cmd_prove(int argc, char **argv)
     rc = prove_local(ctx, &o, &progress, &usage);
     cz_progress_end(&progress);
     if (rc)
-        fprintf(stderr, "cuzk prove: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk prove: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : usage ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
@@ -212,12 +220,14 @@ static const cz_opt VERIFY_OPTS[] = {
       .help = "the verifying key (bellperson's format)" },
     { "proof", 0, CZ_O_STRING(verify_opts_t, proof), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
       .help = "the proof: 192 bytes per partition" },
-    { "public", 0, CZ_O_STRING(verify_opts_t, public_path), .arg = "FILE",
-      .flags = CZ_OPT_REQUIRED,
+    { "public", 0, CZ_O_STRING(verify_opts_t, public_path), .arg = "FILE", .flags = CZ_OPT_REQUIRED,
       .help = "the public inputs, one block per partition (`cuzk prove --public` writes them)" },
 };
 
-static void verify_more(FILE *f) { cz_cli_kinds_help(f, "verify"); }
+static void verify_more(FILE *f)
+{
+    cz_cli_kinds_help(f, "verify");
+}
 
 static const cz_opts_spec VERIFY_SPEC = {
     .cmd = "cuzk verify",
@@ -275,7 +285,8 @@ int cmd_verify(int argc, char **argv)
     else if (exit_code == CZ_EXIT_FAIL)
         printf("INVALID proof\n");
     else
-        fprintf(stderr, "cuzk verify: %s\n", *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+        fprintf(stderr, "cuzk verify: %s\n",
+                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     cz_pvk_free(pvk);
     cz_vk_clear(&vk);
     free(bytes);

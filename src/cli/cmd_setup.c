@@ -38,20 +38,22 @@ static const cz_opt SETUP_OPTS[] = {
     CZ_OPT_THREADS(setup_opts_t, threads),
 };
 
-static void setup_more(FILE *f) { cz_cli_kinds_help(f, "setup"); }
+static void setup_more(FILE *f)
+{
+    cz_cli_kinds_help(f, "setup");
+}
 
 static const cz_opts_spec SETUP_SPEC = {
     .cmd = "cuzk setup",
     .usage = "usage: cuzk setup --circuit ID --params OUT --vk OUT [--seed S] [--threads T]\n",
-    .about =
-        "  Generates Groth16 parameters for circuit ID and writes them to --params and\n"
-        "  their verifying key to --vk (bellperson file formats).\n"
-        "\n"
-        "  TEST PARAMETERS FROM RANDOM TOXIC WASTE: NEVER FOR PRODUCTION. This process\n"
-        "  sees the trapdoor (tau, alpha, beta, gamma, delta); whoever knows it can\n"
-        "  forge proofs. Real Filecoin parameters come from the trusted-setup\n"
-        "  ceremony and are downloaded, never generated. With --seed S anyone knowing\n"
-        "  S can forge proofs.\n",
+    .about = "  Generates Groth16 parameters for circuit ID and writes them to --params and\n"
+             "  their verifying key to --vk (bellperson file formats).\n"
+             "\n"
+             "  TEST PARAMETERS FROM RANDOM TOXIC WASTE: NEVER FOR PRODUCTION. This process\n"
+             "  sees the trapdoor (tau, alpha, beta, gamma, delta); whoever knows it can\n"
+             "  forge proofs. Real Filecoin parameters come from the trusted-setup\n"
+             "  ceremony and are downloaded, never generated. With --seed S anyone knowing\n"
+             "  S can forge proofs.\n",
     CZ_OPTS(SETUP_OPTS),
     .more = setup_more,
 };
@@ -76,13 +78,13 @@ static void setup_progress(void *user, const char *phase, double fraction)
     const cz_setup_info_t *i = r->info;
     cz_progress_end(&r->progress);
     printf("circuit %s: %zu rows -> domain %zu, %zu inputs, %zu aux, "
-           "a_aux %zu, b_input %zu, b_aux %zu\n", i->circuit, i->rows, i->domain_size,
-           i->num_inputs, i->num_aux, i->a_aux_popcount, i->b_input_popcount,
-           i->b_aux_popcount);
+           "a_aux %zu, b_input %zu, b_aux %zu\n",
+           i->circuit, i->rows, i->domain_size, i->num_inputs, i->num_aux, i->a_aux_popcount,
+           i->b_input_popcount, i->b_aux_popcount);
     printf("WARNING: test parameters from %s toxic waste; never use them in production\n",
            r->seeded ? "SEEDED (publicly reproducible)" : "random");
     fflush(stdout);
-    cz_progress_start(&r->progress, false);   /* the ETA counts from here */
+    cz_progress_start(&r->progress, false); /* the ETA counts from here */
 }
 
 /* Run |base| (its kind or circuit set) with the options every form has, its progress
@@ -90,7 +92,7 @@ static void setup_progress(void *user, const char *phase, double fraction)
 static int run_setup(const cz_setup_request_t *base, const char *params, const char *vk,
                      bool seeded, uint64_t seed, size_t threads)
 {
-#ifndef CUZK_HAVE_JANSSON   /* cz_setup_test_params is the library's (src/api: jansson) */
+#ifndef CUZK_HAVE_JANSSON /* cz_setup_test_params is the library's (src/api: jansson) */
     (void)base, (void)params, (void)vk, (void)seeded, (void)seed, (void)threads;
     (void)setup_progress;
     fprintf(stderr, "cuzk setup: test params need the library's setup, which needs jansson "
@@ -118,8 +120,8 @@ static int run_setup(const cz_setup_request_t *base, const char *params, const c
     printf("params %s: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu, ic %zu (%zu bytes)\n",
            info.params_path, info.n_h, info.n_l, info.n_a, info.n_b_g1, info.n_b_g2, info.n_ic,
            info.params_bytes);
-    printf("vk %s\ntime: synthesis %.2f s, setup %.2f s, write %.2f s (%u threads)\n",
-           info.vk_path, info.t_synthesis, info.t_setup, info.t_write, info.threads);
+    printf("vk %s\ntime: synthesis %.2f s, setup %.2f s, write %.2f s (%u threads)\n", info.vk_path,
+           info.t_synthesis, info.t_setup, info.t_write, info.threads);
     return CZ_EXIT_OK;
 #endif
 }
@@ -168,16 +170,15 @@ static const cz_opt_rule KIND_SETUP_RULES[] = {
 };
 static const cz_opts_spec KIND_SETUP_SPEC = {
     .cmd = "cuzk setup",
-    .usage =
-        "usage: cuzk setup --kind K --sector-size SIZE (--params-dir D | --params P --vk V)\n"
-        "                  [--seed S] [--threads T]\n",
-    .about =
-        "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
-        "  of kind K's circuit of SIZE, in bellperson's format. --params-dir D writes\n"
-        "  D/<Filecoin name>.params and .vk (v28-stacked-proof-of-replication-...,\n"
-        "  v28-proof-of-spacetime-fallback-..., v28-empty-sector-update-...), the names\n"
-        "  real parameters have, so `prove --params-dir` finds either.\n",
-    CZ_OPTS(KIND_SETUP_OPTS), CZ_RULES(KIND_SETUP_RULES),
+    .usage = "usage: cuzk setup --kind K --sector-size SIZE (--params-dir D | --params P --vk V)\n"
+             "                  [--seed S] [--threads T]\n",
+    .about = "  TEST parameters (random toxic waste; NEVER for production) for one partition\n"
+             "  of kind K's circuit of SIZE, in bellperson's format. --params-dir D writes\n"
+             "  D/<Filecoin name>.params and .vk (v28-stacked-proof-of-replication-...,\n"
+             "  v28-proof-of-spacetime-fallback-..., v28-empty-sector-update-...), the names\n"
+             "  real parameters have, so `prove --params-dir` finds either.\n",
+    CZ_OPTS(KIND_SETUP_OPTS),
+    CZ_RULES(KIND_SETUP_RULES),
     .help_cmd = "cuzk setup --kind K --help",
 };
 
@@ -200,6 +201,8 @@ int cz_cli_setup_kind(int argc, char **argv)
 void cz_cli_setup_usage(FILE *f, const char *kinds)
 {
     cz_opts_usage(&KIND_SETUP_SPEC, f);
-    fprintf(f, "  K: %s\n  e.g. cuzk setup --kind porep-c2 --sector-size 2KiB --params-dir params "
-               "--seed 7\n", kinds);
+    fprintf(f,
+            "  K: %s\n  e.g. cuzk setup --kind porep-c2 --sector-size 2KiB --params-dir params "
+            "--seed 7\n",
+            kinds);
 }

@@ -36,9 +36,11 @@
 
 static int fail_exit(cz_ctx_t *ctx, const char *cmd, int rc)
 {
-    fprintf(stderr, "cuzk %s: %s\n", cmd, *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    return rc == CZ_EVERIFY ? CZ_EXIT_FAIL : rc == CZ_EINVAL || rc == CZ_EFORMAT ? CZ_EXIT_USAGE
-                                                                                : CZ_EXIT_FAIL;
+    fprintf(stderr, "cuzk %s: %s\n", cmd,
+            *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
+    return rc == CZ_EVERIFY                      ? CZ_EXIT_FAIL
+           : rc == CZ_EINVAL || rc == CZ_EFORMAT ? CZ_EXIT_USAGE
+                                                 : CZ_EXIT_FAIL;
 }
 
 /* RegisteredUpdateProof of a sector size (job.h: 0-4). */
@@ -106,7 +108,8 @@ static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char 
         cz_fr_to_repr(req.comm_r_new, &s.comm_r_new);
         cz_fr_to_repr(req.comm_d_new, &s.comm_d_new);
         if (memcmp(req.comm_r_old, c1.comm_r, 32))
-            rc = cz_fail(ctx, CZ_EINTERNAL, "gen-vanilla: comm_r_old differs from the sealed comm_r");
+            rc = cz_fail(ctx, CZ_EINTERNAL,
+                         "gen-vanilla: comm_r_old differs from the sealed comm_r");
     }
     if (rc == CZ_OK) {
         req.nproofs = p.partitions;
@@ -130,8 +133,8 @@ static int gen_vanilla(cz_ctx_t *ctx, uint64_t bytes, uint64_t seed, const char 
         rc = cz_snap_request_write(ctx, &req, out);
     if (rc == CZ_OK) {
         char hex[65];
-        printf("snap request %s: registered_proof %" PRIu64 ", %u partition%s x %zu bytes\n",
-               out, rp, p.partitions, p.partitions == 1 ? "" : "s", req.lens[0]);
+        printf("snap request %s: registered_proof %" PRIu64 ", %u partition%s x %zu bytes\n", out,
+               rp, p.partitions, p.partitions == 1 ? "" : "s", req.lens[0]);
         cz_hex_encode(hex, req.comm_r_old, 32);
         printf("comm_r_old %s\n", hex);
         cz_hex_encode(hex, req.comm_r_new, 32);
@@ -152,13 +155,16 @@ typedef struct {
     const char *kind, *dir, *input, *proof, *out, *backend;
     uint64_t sector_bytes, seed;
     size_t threads, device;
-    bool random;   /* --random-params */
+    bool random; /* --random-params */
 } snap_opts_t;
 
 static const char *const SNAP_KIND[] = { "snap", NULL };
+/* laid out by hand: */
+/* clang-format off */
 #define SNAP_KIND_OPT(what)                                                                  \
     { "kind", 0, CZ_O_ENUM(snap_opts_t, kind), .values = SNAP_KIND, .flags = CZ_OPT_REQUIRED, \
       .help = what }
+/* clang-format on */
 
 static const cz_opt GEN_OPTS[] = {
     { "sector-size", 0, CZ_O_SECTOR(snap_opts_t, sector_bytes), .arg = "SIZE",
@@ -206,7 +212,6 @@ int cmd_snap(int argc, char **argv)
 /* ---- setup / prove / verify --kind snap ------------------------------------------------- */
 
 
-
 static const cz_opt PROVE_OPTS[] = {
     SNAP_KIND_OPT("a SnapDeals update"),
     { "input", 0, CZ_O_STRING(snap_opts_t, input), .arg = "FILE",
@@ -230,15 +235,15 @@ static const cz_opts_spec PROVE_SPEC = {
              "  from the public values and writes the partition proofs concatenated.\n"
              "  --random-params: TIMING ONLY. Every partition of the update circuit's exact\n"
              "  shape with random params and a random witness; nothing is verified or written.\n",
-    CZ_OPTS(PROVE_OPTS), CZ_RULES(cz_cli_random_params_rules),
+    CZ_OPTS(PROVE_OPTS),
+    CZ_RULES(cz_cli_random_params_rules),
     .help_cmd = "cuzk prove --kind snap --help",
 };
 
 /* --random-params: TIMING ONLY (cuzk.h cz_prover_submit_timing, cli/time_random.h). */
 static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o)
 {
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
-                                .threads = o->threads };
+    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .threads = o->threads };
     cz_timing_request_t req;
     cz_timing_request_init(&req, "snap");
     req.sector_size = o->sector_bytes;
@@ -258,15 +263,18 @@ static int prove_random(cz_ctx_t *ctx, const snap_opts_t *o)
  */
 static int prove_run(cz_ctx_t *ctx, const snap_opts_t *o)
 {
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device, .workers = 1,
-                                .threads = o->threads, .params_dir = o->dir };
+    cz_cli_prover_opts_t po = { .backend = o->backend,
+                                .device = o->device,
+                                .workers = 1,
+                                .threads = o->threads,
+                                .params_dir = o->dir };
     cz_cli_job_result_t r;
     cz_kind_public_info_t pub;
     cz_prover_info_t pi;
     bool usage;
     double t0 = cz_mono_s();
-    int rc = cz_cli_prove_checked(ctx, &po, "snap", o->input, MAX_INPUT_BYTES, o->proof, &r,
-                                  &pub, &pi, &usage);
+    int rc = cz_cli_prove_checked(ctx, &po, "snap", o->input, MAX_INPUT_BYTES, o->proof, &r, &pub,
+                                  &pi, &usage);
     if (rc == CZ_OK)
         printf("proof written to %s (snap, %s x 192 = %zu bytes, verified from public "
                "values); engine %.2f s (synthesis %.2f s, device %.2f s), total %.2f s\n",
@@ -351,7 +359,19 @@ static int no_snap(void)
     fprintf(stderr, "cuzk: SnapDeals commands need jansson (apt-get install libjansson-dev)\n");
     return CZ_EXIT_FAIL;
 }
-int cmd_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
-int cmd_prove_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
-int cmd_verify_snap(int argc, char **argv) { (void)argc, (void)argv; return no_snap(); }
+int cmd_snap(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_snap();
+}
+int cmd_prove_snap(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_snap();
+}
+int cmd_verify_snap(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return no_snap();
+}
 #endif

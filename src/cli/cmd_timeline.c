@@ -25,9 +25,11 @@
 typedef struct {
     const char *svg, *out;
     bool json;
-    cz_tl_svg_opts_t chart;   /* --from/--to (window), --px-per-s, --title */
+    cz_tl_svg_opts_t chart; /* --from/--to (window), --px-per-s, --title */
 } tl_opts_t;
 
+/* laid out by hand: */
+/* clang-format off */
 #define CHART_OPTS                                                                           \
     { "from", 0, CZ_O_DOUBLE(tl_opts_t, chart.from_s), .arg = "S",                         \
       .help = "only the spans from S seconds (the log's clock), clipped to the window" },    \
@@ -36,6 +38,7 @@ typedef struct {
       .help = "horizontal scale (default: the median bar about 64 px, plot <= 16000 px)" },  \
     { "title", 0, CZ_O_STRING(tl_opts_t, chart.title), .arg = "T",                         \
       .help = "the chart's heading (default: LOG's name)" }
+/* clang-format on */
 
 static const cz_opt ANALYZE_OPTS[] = {
     CZ_OPT_JSON(tl_opts_t, json, "one JSON object: devices, stages, overlaps, warnings"),
@@ -49,18 +52,24 @@ static const cz_opt_rule ANALYZE_RULES[] = {
     CZ_RULE(NEEDS, "px-per-s", "svg"),
     CZ_RULE(NEEDS, "title", "svg"),
 };
+/* laid out by hand: */
+/* clang-format off */
 #define TIMELINE_ABOUT                                                                       \
     "  LOG: a log with TIMELINE,<offset_ms>,<event>,<job_id>,<detail> lines ('-': stdin),\n" \
     "  a daemon's whole stderr will do. Each bar of the chart is titled (hover) and,\n"      \
     "  when wide enough, labelled with job and partition.\n"                                \
     "  Exit: 0 ok, 1 device regions overlap (analyze), 2 usage error or unreadable log.\n"
+/* clang-format on */
 static const cz_opts_spec ANALYZE_SPEC = {
     .cmd = "cuzk timeline analyze",
     .usage = "usage: cuzk timeline analyze LOG [--json] [--svg OUT.svg [--from S] [--to S]]\n",
-    .about = "  Device efficiency, gaps, the overlap check and stage percentiles of LOG.\n"
-             TIMELINE_ABOUT,
-    CZ_OPTS(ANALYZE_OPTS), CZ_RULES(ANALYZE_RULES),
-    .args = "LOG", .min_args = 1, .max_args = 1,
+    .about =
+        "  Device efficiency, gaps, the overlap check and stage percentiles of LOG.\n" TIMELINE_ABOUT,
+    CZ_OPTS(ANALYZE_OPTS),
+    CZ_RULES(ANALYZE_RULES),
+    .args = "LOG",
+    .min_args = 1,
+    .max_args = 1,
 };
 
 static const cz_opt SVG_OPTS[] = {
@@ -71,10 +80,14 @@ static const cz_opt SVG_OPTS[] = {
 static const cz_opt_rule SVG_RULES[] = { CZ_RULE(TOGETHER, "from", "to") };
 static const cz_opts_spec SVG_SPEC = {
     .cmd = "cuzk timeline svg",
-    .usage = "usage: cuzk timeline svg LOG -o OUT.svg [--from S] [--to S] [--px-per-s P] [--title T]\n",
+    .usage =
+        "usage: cuzk timeline svg LOG -o OUT.svg [--from S] [--to S] [--px-per-s P] [--title T]\n",
     .about = "  The Gantt chart alone, of the whole log or a time window.\n" TIMELINE_ABOUT,
-    CZ_OPTS(SVG_OPTS), CZ_RULES(SVG_RULES),
-    .args = "LOG", .min_args = 1, .max_args = 1,
+    CZ_OPTS(SVG_OPTS),
+    CZ_RULES(SVG_RULES),
+    .args = "LOG",
+    .min_args = 1,
+    .max_args = 1,
 };
 
 /* The window, when given, in order (the table has both ends or neither). */
@@ -115,21 +128,24 @@ static void print_json(FILE *f, const cz_timeline_report_t *r)
 {
     int64_t t0, t1;
     cz_timeline_bounds(r, &t0, &t1);
-    fprintf(f, "{\n  \"events\": %zu,\n  \"spans\": %zu,\n  \"jobs_done\": %zu,\n"
-               "  \"first_ms\": %.3f,\n  \"last_ms\": %.3f,\n  \"devices\": [",
+    fprintf(f,
+            "{\n  \"events\": %zu,\n  \"spans\": %zu,\n  \"jobs_done\": %zu,\n"
+            "  \"first_ms\": %.3f,\n  \"last_ms\": %.3f,\n  \"devices\": [",
             cz_timeline_nevents(r), cz_timeline_nspans(r), cz_timeline_njobs_done(r),
             (double)t0 / 1e3, (double)t1 / 1e3);
     for (size_t i = 0; i < cz_timeline_ndevices(r); i++) {
         const cz_tl_device_t *d = cz_timeline_device(r, i);
-        fprintf(f, "%s\n    {\"device\": %d, \"regions\": %zu, \"held_ms\": %.3f, "
-                   "\"gap_ms\": %.3f, \"span_ms\": %.3f, \"gaps_lt_50ms\": %zu, "
-                   "\"gaps_50_500ms\": %zu, \"gaps_gt_500ms\": %zu, \"efficiency\": ",
+        fprintf(f,
+                "%s\n    {\"device\": %d, \"regions\": %zu, \"held_ms\": %.3f, "
+                "\"gap_ms\": %.3f, \"span_ms\": %.3f, \"gaps_lt_50ms\": %zu, "
+                "\"gaps_50_500ms\": %zu, \"gaps_gt_500ms\": %zu, \"efficiency\": ",
                 i ? "," : "", d->device, d->regions, d->held_ms, d->gap_ms, d->span_ms,
                 d->gaps[CZ_TL_GAP_LT_50MS], d->gaps[CZ_TL_GAP_50_500MS],
                 d->gaps[CZ_TL_GAP_GT_500MS]);
         json_ratio(f, d->efficiency, d->regions > 0);
-        fprintf(f, ", \"dispatch_spans\": %zu, \"dispatch_busy_ms\": %.3f, "
-                   "\"dispatch_gap_ms\": %.3f, \"dispatch_efficiency\": ",
+        fprintf(f,
+                ", \"dispatch_spans\": %zu, \"dispatch_busy_ms\": %.3f, "
+                "\"dispatch_gap_ms\": %.3f, \"dispatch_efficiency\": ",
                 d->dispatch_spans, d->dispatch_busy_ms, d->dispatch_gap_ms);
         json_ratio(f, d->dispatch_efficiency, d->dispatch_spans > 0);
         fprintf(f, ", \"overlap_violations\": %zu}", d->overlap_violations);
@@ -137,28 +153,29 @@ static void print_json(FILE *f, const cz_timeline_report_t *r)
     fputs("\n  ],\n  \"stages\": {", f);
     for (int k = 0; k < CZ_SPAN_NKINDS; k++) {
         const cz_tl_stage_t *s = cz_timeline_stage(r, (cz_span_kind_t)k);
-        fprintf(f, "%s\n    \"%s\": {\"count\": %zu, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
-                   "\"p99_ms\": %.3f, \"max_ms\": %.3f, \"mean_ms\": %.3f}",
-                k ? "," : "", cz_span_kind_name((cz_span_kind_t)k), s->count, s->p50_ms,
-                s->p90_ms, s->p99_ms, s->max_ms, s->mean_ms);
+        fprintf(f,
+                "%s\n    \"%s\": {\"count\": %zu, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
+                "\"p99_ms\": %.3f, \"max_ms\": %.3f, \"mean_ms\": %.3f}",
+                k ? "," : "", cz_span_kind_name((cz_span_kind_t)k), s->count, s->p50_ms, s->p90_ms,
+                s->p99_ms, s->max_ms, s->mean_ms);
     }
     fprintf(f, "\n  },\n  \"overlap_violations\": %zu,\n  \"overlaps\": [",
             cz_timeline_noverlaps(r));
     for (size_t v = 0; v < cz_timeline_noverlaps(r); v++) {
         const cz_tl_overlap_t *o = cz_timeline_overlap(r, v);
         const cz_tl_span_t *a = cz_timeline_span(r, o->first), *b = cz_timeline_span(r, o->second);
-        fprintf(f, "%s\n    {\"device\": %d, \"overlap_ms\": %.3f, "
-                   "\"first\": {\"job\": %llu, \"partition\": %d, \"worker\": %d, "
-                   "\"start_ms\": %.3f, \"end_ms\": %.3f}, "
-                   "\"second\": {\"job\": %llu, \"partition\": %d, \"worker\": %d, "
-                   "\"start_ms\": %.3f, \"end_ms\": %.3f}}",
-                v ? "," : "", o->device, o->overlap_ms, (unsigned long long)a->job,
-                a->partition, a->worker, (double)a->start_us / 1e3, (double)a->end_us / 1e3,
-                (unsigned long long)b->job, b->partition, b->worker,
-                (double)b->start_us / 1e3, (double)b->end_us / 1e3);
+        fprintf(f,
+                "%s\n    {\"device\": %d, \"overlap_ms\": %.3f, "
+                "\"first\": {\"job\": %llu, \"partition\": %d, \"worker\": %d, "
+                "\"start_ms\": %.3f, \"end_ms\": %.3f}, "
+                "\"second\": {\"job\": %llu, \"partition\": %d, \"worker\": %d, "
+                "\"start_ms\": %.3f, \"end_ms\": %.3f}}",
+                v ? "," : "", o->device, o->overlap_ms, (unsigned long long)a->job, a->partition,
+                a->worker, (double)a->start_us / 1e3, (double)a->end_us / 1e3,
+                (unsigned long long)b->job, b->partition, b->worker, (double)b->start_us / 1e3,
+                (double)b->end_us / 1e3);
     }
-    fprintf(f, "\n  ],\n  \"warnings\": %zu,\n  \"warning_messages\": [",
-            cz_timeline_nwarnings(r));
+    fprintf(f, "\n  ],\n  \"warnings\": %zu,\n  \"warning_messages\": [", cz_timeline_nwarnings(r));
     for (size_t w = 0; w < cz_timeline_nwarning_msgs(r); w++) {
         fputs(w ? ",\n    " : "\n    ", f);
         json_str(f, cz_timeline_warning(r, w));
@@ -170,14 +187,16 @@ static void print_text(FILE *f, const cz_timeline_report_t *r)
 {
     int64_t t0, t1;
     cz_timeline_bounds(r, &t0, &t1);
-    fprintf(f, "timeline: %zu events, %zu spans, %zu jobs done, %zu warnings; "
-               "%.3f s .. %.3f s\n",
+    fprintf(f,
+            "timeline: %zu events, %zu spans, %zu jobs done, %zu warnings; "
+            "%.3f s .. %.3f s\n",
             cz_timeline_nevents(r), cz_timeline_nspans(r), cz_timeline_njobs_done(r),
             cz_timeline_nwarnings(r), (double)t0 / 1e6, (double)t1 / 1e6);
     for (size_t i = 0; i < cz_timeline_ndevices(r); i++) {
         const cz_tl_device_t *d = cz_timeline_device(r, i);
-        fprintf(f, "\ndevice %d\n  regions %zu, held %.3f ms, gaps %.3f ms over a span of %.3f ms\n"
-                   "  gaps: <50 ms %zu, 50-500 ms %zu, >500 ms %zu\n",
+        fprintf(f,
+                "\ndevice %d\n  regions %zu, held %.3f ms, gaps %.3f ms over a span of %.3f ms\n"
+                "  gaps: <50 ms %zu, 50-500 ms %zu, >500 ms %zu\n",
                 d->device, d->regions, d->held_ms, d->gap_ms, d->span_ms,
                 d->gaps[CZ_TL_GAP_LT_50MS], d->gaps[CZ_TL_GAP_50_500MS],
                 d->gaps[CZ_TL_GAP_GT_500MS]);
@@ -186,8 +205,9 @@ static void print_text(FILE *f, const cz_timeline_report_t *r)
         else
             fprintf(f, "  device efficiency (lock held): n/a (no LOCK_ACQ..LOCK_REL)\n");
         if (d->dispatch_spans)
-            fprintf(f, "  dispatch level (GPU_START..GPU_END, %zu spans): busy %.3f ms, "
-                       "gaps %.3f ms, %.2f %%\n",
+            fprintf(f,
+                    "  dispatch level (GPU_START..GPU_END, %zu spans): busy %.3f ms, "
+                    "gaps %.3f ms, %.2f %%\n",
                     d->dispatch_spans, d->dispatch_busy_ms, d->dispatch_gap_ms,
                     100 * d->dispatch_efficiency);
         fprintf(f, "  overlap violations: %zu\n", d->overlap_violations);
@@ -198,12 +218,13 @@ static void print_text(FILE *f, const cz_timeline_report_t *r)
             const cz_tl_overlap_t *o = cz_timeline_overlap(r, v);
             const cz_tl_span_t *a = cz_timeline_span(r, o->first);
             const cz_tl_span_t *b = cz_timeline_span(r, o->second);
-            fprintf(f, "  device %d: job %llu partition %d w%d [%.3f-%.3f ms] and "
-                       "job %llu partition %d w%d [%.3f-%.3f ms]: %.3f ms\n",
+            fprintf(f,
+                    "  device %d: job %llu partition %d w%d [%.3f-%.3f ms] and "
+                    "job %llu partition %d w%d [%.3f-%.3f ms]: %.3f ms\n",
                     o->device, (unsigned long long)a->job, a->partition, a->worker,
-                    (double)a->start_us / 1e3, (double)a->end_us / 1e3,
-                    (unsigned long long)b->job, b->partition, b->worker,
-                    (double)b->start_us / 1e3, (double)b->end_us / 1e3, o->overlap_ms);
+                    (double)a->start_us / 1e3, (double)a->end_us / 1e3, (unsigned long long)b->job,
+                    b->partition, b->worker, (double)b->start_us / 1e3, (double)b->end_us / 1e3,
+                    o->overlap_ms);
         }
     }
     fprintf(f, "\nstage latency (ms)   %7s %10s %10s %10s %10s %10s\n", "count", "p50", "p90",
@@ -211,8 +232,8 @@ static void print_text(FILE *f, const cz_timeline_report_t *r)
     for (int k = 0; k < CZ_SPAN_NKINDS; k++) {
         const cz_tl_stage_t *s = cz_timeline_stage(r, (cz_span_kind_t)k);
         fprintf(f, "  %-18s %7zu %10.3f %10.3f %10.3f %10.3f %10.3f\n",
-                cz_span_kind_name((cz_span_kind_t)k), s->count, s->p50_ms, s->p90_ms,
-                s->p99_ms, s->max_ms, s->mean_ms);
+                cz_span_kind_name((cz_span_kind_t)k), s->count, s->p50_ms, s->p90_ms, s->p99_ms,
+                s->max_ms, s->mean_ms);
     }
     if (cz_timeline_nwarnings(r)) {
         fprintf(f, "\nwarnings (%zu):\n", cz_timeline_nwarnings(r));

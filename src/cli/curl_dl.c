@@ -18,6 +18,8 @@ static struct {
 
 /* dlsym returns void *; converting it to a function pointer is what POSIX
  * requires to work (XSH dlsym, "Application Usage"). */
+/* laid out by hand: */
+/* clang-format off */
 #define RESOLVE(lib, field, name)                                                   \
     do {                                                                            \
         void *sym_ = dlsym(lib, name);                                              \
@@ -27,6 +29,7 @@ static struct {
         }                                                                           \
         memcpy(&curl_dl.api.field, &sym_, sizeof sym_);                             \
     } while (0)
+/* clang-format on */
 
 static void load_once(void)
 {
@@ -56,7 +59,7 @@ static void load_once(void)
         snprintf(curl_dl.why, sizeof curl_dl.why, "curl_global_init failed");
         return;
     }
-    curl_dl.ok = 1;   /* the library stays loaded for the life of the process */
+    curl_dl.ok = 1; /* the library stays loaded for the life of the process */
 }
 
 const cz_curl_api_t *cz_curl_load(char *err, size_t errlen)

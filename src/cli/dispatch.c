@@ -8,8 +8,8 @@
 
 #include "cli/cli.h"
 
-int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n,
-                    const char *usage, int argc, char **argv)
+int cz_cli_dispatch(const char *prog, const cz_cli_command *table, size_t n, const char *usage,
+                    int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : NULL;
     bool help = name && (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help"));

@@ -40,7 +40,10 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind)
 #include "cli/public_file.h"
 #include "kinds/kinds.h"
 
-const cz_kinds_t *cz_cli_kinds(void) { return cz_kinds_builtin(); }
+const cz_kinds_t *cz_cli_kinds(void)
+{
+    return cz_kinds_builtin();
+}
 
 /* ---- the CLI's own pipelines ----------------------------------------------------- */
 
@@ -69,7 +72,7 @@ int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, cha
     if (!k)
         return CZ_OPTS_RUN;
     const cz_job_kind_t *kind = cz_kinds_find(kinds, k, NULL);
-    if (!kind) {   /* the library's words, as every door's */
+    if (!kind) { /* the library's words, as every door's */
         cz_ctx_t *ctx = NULL;
         if (cz_ctx_new(&ctx, NULL, 1) == CZ_OK)
             cz__kind_unknown(ctx, kinds, k);
@@ -80,8 +83,10 @@ int cz_cli_kind_door(const cz_kinds_t *kinds, const char *command, int argc, cha
     if (!strcmp(command, "setup")) {
         if (kind->test_circuit)
             return cz_cli_setup_kind(argc, argv);
-        fprintf(stderr, "cuzk setup: --kind %s: no setup form for this kind (test params: "
-                        "cuzk setup --circuit ID)\n", k);
+        fprintf(stderr,
+                "cuzk setup: --kind %s: no setup form for this kind (test params: "
+                "cuzk setup --circuit ID)\n",
+                k);
         return CZ_EXIT_USAGE;
     }
     for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
@@ -147,17 +152,15 @@ static const cz_opt KIND_OPTS[] = {
 
 static const cz_opts_spec KIND_SPEC = {
     .cmd = "cuzk prove",
-    .usage =
-        "usage: cuzk prove --kind K [--input FILE] [--fields JSON] [--params P]\n"
-        "                  [--params-dir DIR] --proof OUT [--public PUB] [--priority 1..4]\n"
-        "                  [--threads T] [--backend cpu|cuda|auto] [--device N] [--json]\n",
-    .about =
-        "  Proves one job of kind K in this process, as cuzkd would (the same request:\n"
-        "  input, fields, params), verifies it with the params' verifying key, then\n"
-        "  writes the proof to OUT and the public inputs to PUB. Every kind of the\n"
-        "  library's table has this form; porep-c2, the PoSt kinds and snap also have\n"
-        "  their own (`cuzk prove --help`).\n"
-        "  Exit 0 on success, 1 on failure, 2 on usage errors (a request the kind refuses).\n",
+    .usage = "usage: cuzk prove --kind K [--input FILE] [--fields JSON] [--params P]\n"
+             "                  [--params-dir DIR] --proof OUT [--public PUB] [--priority 1..4]\n"
+             "                  [--threads T] [--backend cpu|cuda|auto] [--device N] [--json]\n",
+    .about = "  Proves one job of kind K in this process, as cuzkd would (the same request:\n"
+             "  input, fields, params), verifies it with the params' verifying key, then\n"
+             "  writes the proof to OUT and the public inputs to PUB. Every kind of the\n"
+             "  library's table has this form; porep-c2, the PoSt kinds and snap also have\n"
+             "  their own (`cuzk prove --help`).\n"
+             "  Exit 0 on success, 1 on failure, 2 on usage errors (a request the kind refuses).\n",
     CZ_OPTS(KIND_OPTS),
     .help_cmd = "cuzk prove --kind K --help",
 };
@@ -166,8 +169,10 @@ static const cz_opts_spec KIND_SPEC = {
 static int prove_kind(cz_ctx_t *ctx, const cz_kinds_t *kinds, const kind_opts_t *o,
                       cz_progress_t *progress, bool *usage)
 {
-    cz_cli_prover_opts_t po = { .backend = o->backend, .device = o->device,
-                                .threads = o->threads, .params_dir = o->params_dir,
+    cz_cli_prover_opts_t po = { .backend = o->backend,
+                                .device = o->device,
+                                .threads = o->threads,
+                                .params_dir = o->params_dir,
                                 .kinds = kinds };
     cz_prover_t *p = NULL;
     uint8_t *input = NULL;
@@ -195,13 +200,13 @@ static int prove_kind(cz_ctx_t *ctx, const cz_kinds_t *kinds, const kind_opts_t 
     if (rc == CZ_OK) {
         if (o->json)
             printf("{\"kind\":\"%s\",\"backend\":\"%s\",\"partitions\":%zu,\"bytes\":%zu,"
-                   "\"summary\":\"%s\",\"verified\":true}\n", o->kind, pi.backend,
-                   r.info.partitions, r.len, r.info.summary);
+                   "\"summary\":\"%s\",\"verified\":true}\n",
+                   o->kind, pi.backend, r.info.partitions, r.len, r.info.summary);
         else
             printf("proof written to %s (kind %s, %s: %zu partition%s x 192 = %zu bytes, "
-                   "verified with the params' vk; backend %s)\n", o->proof, o->kind,
-                   r.info.summary, r.info.partitions, r.info.partitions == 1 ? "" : "s", r.len,
-                   pi.backend);
+                   "verified with the params' vk; backend %s)\n",
+                   o->proof, o->kind, r.info.summary, r.info.partitions,
+                   r.info.partitions == 1 ? "" : "s", r.len, pi.backend);
     }
     cz_cli_job_result_free(&r);
     free(input);
@@ -236,7 +241,10 @@ int cz_cli_prove_kind(const cz_kinds_t *kinds, int argc, char **argv)
 
 #else /* no jansson: no prover, no kinds */
 
-const struct cz_kinds *cz_cli_kinds(void) { return NULL; }
+const struct cz_kinds *cz_cli_kinds(void)
+{
+    return NULL;
+}
 
 int cz_cli_kind_door(const struct cz_kinds *kinds, const char *command, int argc, char **argv)
 {
@@ -244,8 +252,8 @@ int cz_cli_kind_door(const struct cz_kinds *kinds, const char *command, int argc
     const char *k = kind_arg(argc, argv);
     if (!k)
         return CZ_OPTS_RUN;
-    fprintf(stderr, "cuzk %s: --kind %s needs jansson (apt-get install libjansson-dev)\n",
-            command, k);
+    fprintf(stderr, "cuzk %s: --kind %s needs jansson (apt-get install libjansson-dev)\n", command,
+            k);
     return CZ_EXIT_FAIL;
 }
 
@@ -268,7 +276,7 @@ void cz_cli_kinds_help(FILE *f, const char *command)
 #ifdef CUZK_HAVE_JANSSON
         size_t at = 0;
         const cz_kinds_t *t = cz_cli_kinds();
-        for (size_t i = 0; i < t->n && at < sizeof names; i++)   /* the table's, with a circuit */
+        for (size_t i = 0; i < t->n && at < sizeof names; i++) /* the table's, with a circuit */
             if (t->kind[i]->test_circuit)
                 at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
                                        t->kind[i]->name);
@@ -277,8 +285,10 @@ void cz_cli_kinds_help(FILE *f, const char *command)
         return;
     }
     cz_cli_c2_usage(f, command);
-    fprintf(f, "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
-               "  `cuzk %s --kind snap --help`.\n", command, command);
+    fprintf(f,
+            "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
+            "  `cuzk %s --kind snap --help`.\n",
+            command, command);
     if (cz_cli_kinds())
         cz_cli_kinds_list(f, command, cz_cli_kinds());
 }

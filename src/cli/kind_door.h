@@ -28,7 +28,7 @@
 
 #include <stdio.h>
 
-struct cz_kinds;   /* kinds/kinds.h (a build without jansson has no kinds) */
+struct cz_kinds; /* kinds/kinds.h (a build without jansson has no kinds) */
 
 /* The `cuzk` tool's table: the library's kinds (cz_kinds_builtin); NULL without jansson. */
 const struct cz_kinds *cz_cli_kinds(void);

@@ -16,15 +16,19 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const cz_cli_command commands[] = {
-    { "bench", cmd_bench, "benchmarks: " CZ_BENCH_NAMES " (ratios against an in-process baseline)" },
+    { "bench", cmd_bench,
+      "benchmarks: " CZ_BENCH_NAMES " (ratios against an in-process baseline)" },
     { "hash", cmd_hash, "native hashes: poseidon, sha256, sha254, commd-zero" },
-    { "timeline", cmd_timeline, "timeline analyze LOG: device efficiency, gaps, overlaps, SVG Gantt" },
+    { "timeline", cmd_timeline,
+      "timeline analyze LOG: device efficiency, gaps, overlaps, SVG Gantt" },
     { "prove", cmd_prove, "prove a circuit in this process (--local) or through cuzkd; verifies" },
     { "verify", cmd_verify, "verify a proof: exit 0 valid, 1 invalid, 2 bad input" },
     { "setup", cmd_setup, "TEST params from random toxic waste (never for production)" },
-    { "circuit", cmd_circuit, "circuit shape: constraints, inputs, aux, densities (porep-c2, any id)" },
+    { "circuit", cmd_circuit,
+      "circuit shape: constraints, inputs, aux, densities (porep-c2, any id)" },
     { "porep", cmd_porep, "porep gen-c1 (seal a test sector, write its C1) | check-c1 FILE" },
-    { "params", cmd_params, "params check DIR: blake2b digests against Filecoin's parameters.json" },
+    { "params", cmd_params,
+      "params check DIR: blake2b digests against Filecoin's parameters.json" },
     { "post", cmd_post, "post gen-vanilla (seal test sectors, write PoSt vanilla proofs)" },
     { "snap", cmd_snap, "snap gen-vanilla: a SnapDeals update of a test sector (request file)" },
     { "export", cmd_export, "export snarkjs: vk, proof and public inputs as snarkjs JSON" },

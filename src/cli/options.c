@@ -36,7 +36,8 @@ const char *cz__opt_arg_name(const cz_opt *o, char *buf, size_t cap)
         return o->arg;
     switch (o->kind) {
     case CZ_OPT_ENUM: cz__opt_join_values(buf, cap, o->values, "|", "|"); return buf;
-    case CZ_OPT_SIZE: case CZ_OPT_U64: return "N";
+    case CZ_OPT_SIZE:
+    case CZ_OPT_U64: return "N";
     case CZ_OPT_DOUBLE: return "S";
     case CZ_OPT_SECTOR: return "SIZE";
     case CZ_OPT_BYTES: return "BYTES";
@@ -52,8 +53,14 @@ typedef struct {
     void *opts;
 } parse_t;
 
-static FILE *err_of(const cz_opts_result_t *res) { return res && res->err ? res->err : stderr; }
-static FILE *out_of(const cz_opts_result_t *res) { return res && res->out ? res->out : stdout; }
+static FILE *err_of(const cz_opts_result_t *res)
+{
+    return res && res->err ? res->err : stderr;
+}
+static FILE *out_of(const cz_opts_result_t *res)
+{
+    return res && res->out ? res->out : stdout;
+}
 
 /* The synopsis and where the whole help is, after an error. */
 static void usage_hint(const cz_opts_spec *s, FILE *f)
@@ -109,14 +116,16 @@ static int apply_defaults(parse_t *p)
         switch (o->kind) {
         case CZ_OPT_FLAG: *(bool *)f = false; break;
         case CZ_OPT_SIZE: *(size_t *)f = 0; break;
-        case CZ_OPT_U64: case CZ_OPT_SECTOR: *(uint64_t *)f = 0; break;
+        case CZ_OPT_U64:
+        case CZ_OPT_SECTOR: *(uint64_t *)f = 0; break;
         case CZ_OPT_BYTES: *(size_t *)f = 0; break;
         case CZ_OPT_DOUBLE: *(double *)f = 0; break;
         case CZ_OPT_CUSTOM: memset(f, 0, o->size); break;
         default: *(const char **)f = NULL; break;
         }
         char why[160];
-        if (o->def && o->kind != CZ_OPT_FLAG && !cz__opt_set_value(o, p->opts, o->def, why, sizeof why)) {
+        if (o->def && o->kind != CZ_OPT_FLAG &&
+            !cz__opt_set_value(o, p->opts, o->def, why, sizeof why)) {
             fprintf(err_of(p->res), "%s: BUG: the default of --%s, '%s', %s\n", s->cmd, o->name,
                     o->def, why);
             return CZ_EXIT_FAIL;
@@ -135,7 +144,7 @@ static int long_option(parse_t *p, const char *a, size_t *idx)
     if (len == 0)
         return fail(p, "unknown option --%s", a);
     size_t hits = 0, first = 0;
-    bool same = true;   /* every hit a name of one entry (its aliases): not ambiguous */
+    bool same = true; /* every hit a name of one entry (its aliases): not ambiguous */
     char names[200] = "";
     for (size_t i = 0; i < s->nopts; i++)
         if (!strncmp(s->opts[i].name, a, len)) {
@@ -218,8 +227,8 @@ static const char *shown_with_arg(const cz_opts_spec *s, const char *name, char 
 }
 
 /* "--a, --b and --c" of |names| (the given ones only when |only_given|). */
-static void name_list(const parse_t *p, const char *const *names, bool only_given,
-                      const char *last, char *buf, size_t cap)
+static void name_list(const parse_t *p, const char *const *names, bool only_given, const char *last,
+                      char *buf, size_t cap)
 {
     const char *pick[7];
     size_t n = 0;
@@ -230,7 +239,10 @@ static void name_list(const parse_t *p, const char *const *names, bool only_give
     buf[0] = '\0';
     for (size_t i = 0; i < n && len < cap; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%s--%s",
-                                i == 0 ? "" : i + 1 == n ? last : ", ", pick[i]);
+                                i == 0       ? ""
+                                : i + 1 == n ? last
+                                             : ", ",
+                                pick[i]);
 }
 
 static int check_rule(parse_t *p, const cz_opt_rule *r)
@@ -256,7 +268,10 @@ static int check_rule(parse_t *p, const cz_opt_rule *r)
             size_t len = 0;
             for (size_t i = 0; i < n; i++)
                 len += (size_t)snprintf(list + len, len < sizeof list ? sizeof list - len : 0,
-                                        "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                                        "%s%s",
+                                        i == 0       ? ""
+                                        : i + 1 == n ? " or "
+                                                     : ", ",
                                         shown_with_arg(p->spec, r->names[i], a, sizeof a));
             return fail(p, "give %s%s", list, unless);
         }

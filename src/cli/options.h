@@ -47,17 +47,17 @@
 #include <stdio.h>
 
 typedef enum {
-    CZ_OPT_FLAG,    /* bool: true when given; takes no value */
-    CZ_OPT_STRING,  /* const char *: the text as given */
-    CZ_OPT_SIZE,    /* size_t: cz_cli_parse_size ("4096", "2^20", "64Mi"), in [min, max] */
-    CZ_OPT_U64,     /* uint64_t: decimal or 0x-hex, in [min, max] */
-    CZ_OPT_DOUBLE,  /* double: a decimal number in [min, max] (seconds and such) */
-    CZ_OPT_ENUM,    /* const char *: one of values[] (the table's own string is stored) */
-    CZ_OPT_SECTOR,  /* uint64_t: a PoRep sector size in bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
-    CZ_OPT_BYTES,   /* size_t: a byte count, 1024, 22GiB, 2^30 (core/bytes.h) */
-    CZ_OPT_OUTPUT,  /* const char *: a file to be written; cz_cli_check_output after parsing */
-    CZ_OPT_OUTDIR,  /* const char *: a directory to be written in; made after parsing */
-    CZ_OPT_CUSTOM,  /* parsed by the entry's hook, once per occurrence (and for the default) */
+    CZ_OPT_FLAG,   /* bool: true when given; takes no value */
+    CZ_OPT_STRING, /* const char *: the text as given */
+    CZ_OPT_SIZE,   /* size_t: cz_cli_parse_size ("4096", "2^20", "64Mi"), in [min, max] */
+    CZ_OPT_U64,    /* uint64_t: decimal or 0x-hex, in [min, max] */
+    CZ_OPT_DOUBLE, /* double: a decimal number in [min, max] (seconds and such) */
+    CZ_OPT_ENUM,   /* const char *: one of values[] (the table's own string is stored) */
+    CZ_OPT_SECTOR, /* uint64_t: a PoRep sector size in bytes: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB */
+    CZ_OPT_BYTES,  /* size_t: a byte count, 1024, 22GiB, 2^30 (core/bytes.h) */
+    CZ_OPT_OUTPUT, /* const char *: a file to be written; cz_cli_check_output after parsing */
+    CZ_OPT_OUTDIR, /* const char *: a directory to be written in; made after parsing */
+    CZ_OPT_CUSTOM, /* parsed by the entry's hook, once per occurrence (and for the default) */
 } cz_opt_kind;
 
 /* A CZ_OPT_CUSTOM parser: |field| is the options struct at the entry's
@@ -66,23 +66,23 @@ typedef enum {
 typedef bool cz_opt_hook(void *field, const char *text, char *why, size_t cap);
 
 /* cz_opt.flags */
-#define CZ_OPT_REQUIRED 1u   /* must be given ("missing --c1 FILE") */
-#define CZ_OPT_ALIAS 2u      /* another name of the entry before it (same field and kind) */
-#define CZ_OPT_NONZERO 4u    /* numeric: 0 is refused (also with min 0: --px-per-s) */
+#define CZ_OPT_REQUIRED 1u /* must be given ("missing --c1 FILE") */
+#define CZ_OPT_ALIAS 2u    /* another name of the entry before it (same field and kind) */
+#define CZ_OPT_NONZERO 4u  /* numeric: 0 is refused (also with min 0: --px-per-s) */
 
 typedef struct cz_opt {
-    const char *name;           /* long name without "--" */
-    char letter;                /* short name ('o' for -o); 0: none */
+    const char *name; /* long name without "--" */
+    char letter;      /* short name ('o' for -o); 0: none */
     cz_opt_kind kind;
-    size_t off;                 /* the field: CZ_O_* macros below */
-    uint64_t min, max;          /* numeric bounds, inclusive; max 0: no upper bound */
-    const char *const *values;  /* CZ_OPT_ENUM: the allowed values, NULL-terminated */
-    cz_opt_hook *hook;          /* CZ_OPT_CUSTOM */
-    const char *def;            /* default as text, parsed like a value; NULL: 0 / NULL / false */
-    const char *arg;            /* the value's name in the help (FILE, N); NULL: by kind */
-    const char *help;           /* one line */
-    unsigned flags;             /* CZ_OPT_REQUIRED, ... */
-    size_t size;                /* CZ_OPT_CUSTOM: the field's bytes (zeroed first; CZ_O_CUSTOM) */
+    size_t off;                /* the field: CZ_O_* macros below */
+    uint64_t min, max;         /* numeric bounds, inclusive; max 0: no upper bound */
+    const char *const *values; /* CZ_OPT_ENUM: the allowed values, NULL-terminated */
+    cz_opt_hook *hook;         /* CZ_OPT_CUSTOM */
+    const char *def;           /* default as text, parsed like a value; NULL: 0 / NULL / false */
+    const char *arg;           /* the value's name in the help (FILE, N); NULL: by kind */
+    const char *help;          /* one line */
+    unsigned flags;            /* CZ_OPT_REQUIRED, ... */
+    size_t size;               /* CZ_OPT_CUSTOM: the field's bytes (zeroed first; CZ_O_CUSTOM) */
 } cz_opt;
 
 /*
@@ -106,31 +106,37 @@ typedef struct cz_opt {
 #define CZ_O_CUSTOM(T, f) CZ_OPT_CUSTOM, offsetof(T, f), .size = sizeof(((T *)0)->f)
 
 typedef enum {
-    CZ_RULE_EXCLUSIVE,  /* at most one of names given */
-    CZ_RULE_TOGETHER,   /* all of names, or none */
-    CZ_RULE_ONE_OF,     /* exactly one of names */
-    CZ_RULE_NEEDS,      /* names[0] given: every other name too */
-    CZ_RULE_ANY_OF,     /* at least one of names */
-    CZ_RULE_REQUIRED,   /* every one of names (use with unless) */
+    CZ_RULE_EXCLUSIVE, /* at most one of names given */
+    CZ_RULE_TOGETHER,  /* all of names, or none */
+    CZ_RULE_ONE_OF,    /* exactly one of names */
+    CZ_RULE_NEEDS,     /* names[0] given: every other name too */
+    CZ_RULE_ANY_OF,    /* at least one of names */
+    CZ_RULE_REQUIRED,  /* every one of names (use with unless) */
 } cz_rule_kind;
 
 typedef struct cz_opt_rule {
     cz_rule_kind kind;
-    const char *names[7];   /* long names, at most 6, NULL-terminated */
-    const char *unless;     /* NULL, or: the rule does not apply when this option is given */
+    const char *names[7]; /* long names, at most 6, NULL-terminated */
+    const char *unless;   /* NULL, or: the rule does not apply when this option is given */
 } cz_opt_rule;
 
 /* A rule: CZ_RULE(EXCLUSIVE, "params", "random-params"),
  * CZ_RULE_UNLESS(ONE_OF, "random-params", "params", "params-dir"). */
-#define CZ_RULE(k, ...) { .kind = CZ_RULE_##k, .names = { __VA_ARGS__ } }
-#define CZ_RULE_UNLESS(k, u, ...) { .kind = CZ_RULE_##k, .names = { __VA_ARGS__ }, .unless = u }
+#define CZ_RULE(k, ...)                               \
+    {                                                 \
+        .kind = CZ_RULE_##k, .names = { __VA_ARGS__ } \
+    }
+#define CZ_RULE_UNLESS(k, u, ...)                                  \
+    {                                                              \
+        .kind = CZ_RULE_##k, .names = { __VA_ARGS__ }, .unless = u \
+    }
 
 typedef struct cz_opts_spec {
-    const char *cmd;             /* message prefix: "cuzk prove" */
-    const char *usage;           /* the synopsis: "usage: cuzk prove ...\n" (the forms) */
-    const char *about;           /* after the synopsis in --help; NULL: none */
+    const char *cmd;   /* message prefix: "cuzk prove" */
+    const char *usage; /* the synopsis: "usage: cuzk prove ...\n" (the forms) */
+    const char *about; /* after the synopsis in --help; NULL: none */
     const cz_opt *opts;
-    size_t nopts;                /* at most CZ_OPTS_MAX */
+    size_t nopts; /* at most CZ_OPTS_MAX */
     const cz_opt_rule *rules;
     size_t nrules;
     const char *args;            /* the arguments' name ("DIR"); NULL: none are taken */
@@ -150,11 +156,11 @@ typedef struct cz_opts_spec {
 #define CZ_OPTS_RUN (-1)
 
 typedef struct cz_opts_result {
-    FILE *out, *err;             /* IN: where help / errors go (NULL: stdout / stderr) */
-    uint64_t given;              /* OUT: bit i: opts[i] (or an alias of it) was given */
-    int nargs;                   /* OUT: the arguments, in order (pointers into argv) */
+    FILE *out, *err; /* IN: where help / errors go (NULL: stdout / stderr) */
+    uint64_t given;  /* OUT: bit i: opts[i] (or an alias of it) was given */
+    int nargs;       /* OUT: the arguments, in order (pointers into argv) */
     char *args[CZ_OPTS_MAX_ARGS];
-    char error[256];             /* OUT: the usage error printed; "" when none */
+    char error[256]; /* OUT: the usage error printed; "" when none */
 } cz_opts_result_t;
 
 /*
@@ -205,27 +211,51 @@ const char *cz_opt_sector_name(uint64_t bytes);
  * (kinds/porep/porep.h cz_porep_proof_by_name). */
 bool cz_opt_hex32(void *field, const char *text, char *why, size_t cap);
 bool cz_opt_porep_proof(void *field, const char *text, char *why, size_t cap);
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_HEX32(T, f, nm, what)                                                        \
     { nm, 0, CZ_O_CUSTOM(T, f), .hook = cz_opt_hex32, .arg = "HEX", .help = what }
+/* clang-format on */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_REGISTERED_PROOF(T, f, what)                                                 \
     { "registered-proof", 0, CZ_O_CUSTOM(T, f), .hook = cz_opt_porep_proof, .arg = "NAME", \
       .help = what }
+/* clang-format on */
 
 /* The options many commands share, defined once: their names, kinds,
  * bounds and help. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_BACKEND(T, f, dflt)                                                          \
     { "backend", 0, CZ_O_ENUM(T, f), .values = cz_opt_backends, .def = dflt,               \
       .help = "auto: cuda when usable, else cpu; cuda fails with the reason when unusable" }
+/* clang-format on */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_DEVICE(T, f)                                                                 \
     { "device", 0, CZ_O_SIZE(T, f), .max = 1024, .def = "0", .arg = "N",                   \
       .help = "the GPU (cuda backend)" }
+/* clang-format on */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_THREADS(T, f)                                                                \
     { "threads", 0, CZ_O_SIZE(T, f), .max = 4096, .def = "0", .arg = "T",                  \
       .help = "thread pool width (0: all CPUs)" }
-#define CZ_OPT_JSON(T, f, what) { "json", 0, CZ_O_FLAG(T, f), .help = what }
-#define CZ_OPT_QUIET(T, f) { "quiet", 0, CZ_O_FLAG(T, f), .help = "no progress on stderr" }
+/* clang-format on */
+#define CZ_OPT_JSON(T, f, what)                  \
+    {                                            \
+        "json", 0, CZ_O_FLAG(T, f), .help = what \
+    }
+#define CZ_OPT_QUIET(T, f)                                           \
+    {                                                                \
+        "quiet", 0, CZ_O_FLAG(T, f), .help = "no progress on stderr" \
+    }
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_SECTOR_SIZE(T, f, what)                                                      \
     { "sector-size", 0, CZ_O_SECTOR(T, f), .arg = "SIZE", .help = what }
+/* clang-format on */
 
 /* Where cuzkd is and how to talk to it: the options every client command
  * takes (cli/client.h cz_client_set makes a client of them). */
@@ -233,6 +263,8 @@ typedef struct cz_opt_client {
     const char *socket, *url, *token, *token_file;
     bool json;
 } cz_opt_client_t;
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_CLIENT(T, f)                                                                 \
     { "socket", 0, CZ_O_STRING(T, f.socket), .arg = "PATH",                                \
       .help = "cuzkd's unix socket (else $CUZK_URL, $CUZK_SOCKET, /run/cuzk/cuzkd.sock)" }, \
@@ -243,7 +275,11 @@ typedef struct cz_opt_client {
     { "token-file", 0, CZ_O_STRING(T, f.token_file), .arg = "F",                           \
       .help = "the token is this file's first line" },                                     \
     { "json", 0, CZ_O_FLAG(T, f.json), .help = "machine-readable output" }
+/* clang-format on */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_OPT_CLIENT_RULES                                                                 \
     CZ_RULE(EXCLUSIVE, "socket", "url"), CZ_RULE(EXCLUSIVE, "token", "token-file")
+/* clang-format on */
 
 #endif /* CUZK_CLI_OPTIONS_H */

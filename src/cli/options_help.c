@@ -54,7 +54,8 @@ static void print_option(const cz_opts_spec *s, size_t i, FILE *f)
     int len = o->letter ? snprintf(line, sizeof line, "  -%c, --%s", o->letter, o->name)
                         : snprintf(line, sizeof line, "      --%s", o->name);
     if (cz__opt_takes_value(o))
-        len += snprintf(line + len, sizeof line - (size_t)len, " %s", cz__opt_arg_name(o, a, sizeof a));
+        len += snprintf(line + len, sizeof line - (size_t)len, " %s",
+                        cz__opt_arg_name(o, a, sizeof a));
     for (size_t j = i + 1; j < s->nopts && (s->opts[j].flags & CZ_OPT_ALIAS); j++)
         len += snprintf(line + len, sizeof line - (size_t)len, ", --%s", s->opts[j].name);
     notes(o, n, sizeof n);
@@ -121,8 +122,7 @@ bool cz_opts_check(const cz_opts_spec *s, char *why, size_t cap)
 {
     if (s->nopts > CZ_OPTS_MAX)
         return bad(why, cap, "%zu options (at most %d)", s->nopts, CZ_OPTS_MAX);
-    if (s->max_args > CZ_OPTS_MAX_ARGS || s->min_args > s->max_args ||
-        (s->max_args && !s->args))
+    if (s->max_args > CZ_OPTS_MAX_ARGS || s->min_args > s->max_args || (s->max_args && !s->args))
         return bad(why, cap, "bad argument counts");
     for (size_t i = 0; i < s->nopts; i++) {
         const cz_opt *o = &s->opts[i];
@@ -136,9 +136,8 @@ bool cz_opts_check(const cz_opts_spec *s, char *why, size_t cap)
                 return bad(why, cap, "-%c is in the table twice", o->letter);
         if (o->letter == 'h')
             return bad(why, cap, "-h is --help");
-        if ((o->flags & CZ_OPT_ALIAS) &&
-            (i == 0 || s->opts[cz__opt_primary(s, i)].off != o->off ||
-             s->opts[cz__opt_primary(s, i)].kind != o->kind))
+        if ((o->flags & CZ_OPT_ALIAS) && (i == 0 || s->opts[cz__opt_primary(s, i)].off != o->off ||
+                                          s->opts[cz__opt_primary(s, i)].kind != o->kind))
             return bad(why, cap, "alias --%s is not after its entry", o->name);
         if (o->kind == CZ_OPT_ENUM && (!o->values || !o->values[0]))
             return bad(why, cap, "--%s: an enum without values", o->name);

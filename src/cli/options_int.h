@@ -23,6 +23,9 @@ const cz_opt *cz__opt_find(const cz_opts_spec *s, const char *name, size_t len, 
 size_t cz__opt_primary(const cz_opts_spec *s, size_t i);
 /* The value's name in help and messages: o->arg, else by kind (FILE, N, a|b). */
 const char *cz__opt_arg_name(const cz_opt *o, char *buf, size_t cap);
-static inline bool cz__opt_takes_value(const cz_opt *o) { return o->kind != CZ_OPT_FLAG; }
+static inline bool cz__opt_takes_value(const cz_opt *o)
+{
+    return o->kind != CZ_OPT_FLAG;
+}
 
 #endif /* CUZK_CLI_OPTIONS_INT_H */

@@ -31,14 +31,14 @@ bool cz_cli_parse_size(const char *s, size_t *out)
     unsigned long long v = strtoull(s, &end, 10);
     if (errno)
         return false;
-    if (end[0] == '^') {                       /* 2^20 */
+    if (end[0] == '^') { /* 2^20 */
         if (!isdigit((unsigned char)end[1]))
             return false;
         unsigned long long e = strtoull(end + 1, &end, 10);
         if (v != 2 || e > 62)
             return false;
         v = 1ull << e;
-    } else if (end[0] == 'K' || end[0] == 'M' || end[0] == 'G') {   /* 4K, 64Mi, 1G */
+    } else if (end[0] == 'K' || end[0] == 'M' || end[0] == 'G') { /* 4K, 64Mi, 1G */
         unsigned shift = end[0] == 'K' ? 10 : end[0] == 'M' ? 20 : 30;
         end += end[1] == 'i' ? 2 : 1;
         if (v > (SIZE_MAX >> shift))
@@ -82,9 +82,12 @@ static bool parse_double(const char *s, double *out)
 
 const char *cz_opt_sector_name(uint64_t bytes)
 {
-    static const struct { uint64_t bytes; const char *name; } sizes[] = {
-        { 2048, "2KiB" },           { 8ull << 20, "8MiB" },    { 512ull << 20, "512MiB" },
-        { 32ull << 30, "32GiB" },   { 64ull << 30, "64GiB" },
+    static const struct {
+        uint64_t bytes;
+        const char *name;
+    } sizes[] = {
+        { 2048, "2KiB" },         { 8ull << 20, "8MiB" },   { 512ull << 20, "512MiB" },
+        { 32ull << 30, "32GiB" }, { 64ull << 30, "64GiB" },
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (sizes[i].bytes == bytes)
@@ -103,8 +106,10 @@ bool cz_opt_porep_proof(void *field, const char *text, char *why, size_t cap)
 {
     const cz_porep_proof_t *p = cz_porep_proof_by_name(text);
     if (!p)
-        return snprintf(why, cap, "is not a StackedDrg registered proof (e.g. "
-                                  "StackedDrg32GiBV1_1, StackedDrg32GiBV1)"), false;
+        return snprintf(why, cap,
+                        "is not a StackedDrg registered proof (e.g. "
+                        "StackedDrg32GiBV1_1, StackedDrg32GiBV1)"),
+               false;
     *(const cz_porep_proof_t **)field = p;
     return true;
 }
@@ -136,11 +141,11 @@ static bool out_of_range(const cz_opt *o, char *why, size_t cap)
 }
 
 void cz__opt_join_values(char *buf, size_t cap, const char *const *v, const char *sep,
-                        const char *last)
+                         const char *last)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (size_t i = 0; v && v[i]; i++) {   /* an enum without values (a table's slip) lists none */
+    for (size_t i = 0; v && v[i]; i++) { /* an enum without values (a table's slip) lists none */
         const char *s = i == 0 ? "" : v[i + 1] ? sep : last;
         n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", s, v[i]);
         if (n >= cap)
@@ -152,14 +157,10 @@ bool cz__opt_set_value(const cz_opt *o, void *opts, const char *text, char *why,
 {
     void *p = (char *)opts + o->off;
     switch (o->kind) {
-    case CZ_OPT_FLAG:
-        *(bool *)p = true;
-        return true;
+    case CZ_OPT_FLAG: *(bool *)p = true; return true;
     case CZ_OPT_STRING:
     case CZ_OPT_OUTPUT:
-    case CZ_OPT_OUTDIR:
-        *(const char **)p = text;
-        return true;
+    case CZ_OPT_OUTDIR: *(const char **)p = text; return true;
     case CZ_OPT_SIZE: {
         size_t v;
         if (!cz_cli_parse_size(text, &v))
@@ -204,8 +205,10 @@ bool cz__opt_set_value(const cz_opt *o, void *opts, const char *text, char *why,
         uint64_t bytes;
         cz_porep_params_t pp;
         if (cz_porep_parse_size(text, &bytes) || cz_porep_params_sector(&pp, bytes))
-            return snprintf(why, cap, "is not a sector size (2KiB, 8MiB, 512MiB, 32GiB or "
-                                      "64GiB)"), false;
+            return snprintf(why, cap,
+                            "is not a sector size (2KiB, 8MiB, 512MiB, 32GiB or "
+                            "64GiB)"),
+                   false;
         *(uint64_t *)p = bytes;
         return true;
     }

@@ -19,7 +19,7 @@
 typedef struct cz_progress {
     bool tty, quiet;
     double t0;
-    bool drawn;   /* something is on the TTY line */
+    bool drawn; /* something is on the TTY line */
     char last[160];
 } cz_progress_t;
 

@@ -3,7 +3,7 @@
  */
 #include "cli/prove_job.h"
 
-#ifdef CUZK_HAVE_JANSSON   /* the prover (src/api) needs it */
+#ifdef CUZK_HAVE_JANSSON /* the prover (src/api) needs it */
 
 #include <limits.h>
 #include <stdlib.h>
@@ -39,8 +39,8 @@ static const char *stage(const cz_job_info_t *info)
     return cz_job_stage_label(info->state, info->in_stage);
 }
 
-int cz_cli_prover_run(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
-                      bool want_inputs, cz_progress_t *progress, cz_cli_job_result_t *r)
+int cz_cli_prover_run(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req, bool want_inputs,
+                      cz_progress_t *progress, cz_cli_job_result_t *r)
 {
     memset(r, 0, sizeof *r);
     cz_error_t err;
@@ -89,8 +89,8 @@ int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char
 }
 
 int cz_cli_prove_to_files(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
-                          const char *proof_path, const char *public_path,
-                          cz_progress_t *progress, cz_cli_job_result_t *r, cz_prover_info_t *pi)
+                          const char *proof_path, const char *public_path, cz_progress_t *progress,
+                          cz_cli_job_result_t *r, cz_prover_info_t *pi)
 {
     int rc = cz_cli_prover_run(ctx, p, req, public_path != NULL, progress, r);
     if (rc == CZ_OK)
@@ -105,8 +105,8 @@ int cz_cli_prove_to_files(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t 
 
 int cz_cli_prove_checked(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po, const char *kind,
                          const char *input_path, size_t max, const char *proof_path,
-                         cz_cli_job_result_t *r, cz_kind_public_info_t *pub,
-                         cz_prover_info_t *pi, bool *usage)
+                         cz_cli_job_result_t *r, cz_kind_public_info_t *pub, cz_prover_info_t *pi,
+                         bool *usage)
 {
     cz_prover_t *p = NULL;
     uint8_t *input = NULL;
@@ -126,8 +126,7 @@ int cz_cli_prove_checked(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po, const ch
         cz_error_t err;
         if ((rc = cz_kind_verify(kind, input, input_len, NULL, po->params_dir, r->proof, r->len,
                                  pub, &err)))
-            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)",
-                    err.message);
+            cz_fail(ctx, rc, "the proof does not verify from the public values (%s)", err.message);
     }
     if (rc == CZ_OK)
         rc = cz_cli_write_file(ctx, proof_path, r->proof, r->len);

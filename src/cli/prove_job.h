@@ -34,10 +34,10 @@
 
 /* What a command's options give the prover. Zero / NULL fields: the library's default. */
 typedef struct cz_cli_prover_opts {
-    const char *backend;           /* "cpu", "cuda", "auto" */
+    const char *backend; /* "cpu", "cuda", "auto" */
     size_t device, threads, workers;
-    const char *params_dir;        /* NULL: "." */
-    const struct cz_kinds *kinds;  /* NULL: the library's table (a test passes one with a toy) */
+    const char *params_dir;       /* NULL: "." */
+    const struct cz_kinds *kinds; /* NULL: the library's table (a test passes one with a toy) */
 } cz_cli_prover_opts_t;
 
 /*
@@ -49,13 +49,13 @@ int cz_cli_prover_new(cz_ctx_t *ctx, const cz_cli_prover_opts_t *o, cz_prover_t 
 
 /* One job's outcome. */
 typedef struct cz_cli_job_result {
-    uint8_t *proof;                /* partitions x 192 bytes (cz_free) */
+    uint8_t *proof; /* partitions x 192 bytes (cz_free) */
     size_t len;
-    uint8_t *inputs;               /* with want_inputs: partitions x per reprs (cz_free) */
+    uint8_t *inputs; /* with want_inputs: partitions x per reprs (cz_free) */
     size_t per, parts;
-    cz_job_info_t info;            /* the ended job (timings, summary, partitions) */
-    double t_submit, t_run;        /* seconds: the submit call; submit to the end */
-    bool refused;                  /* the submit refused the request (a bad input) */
+    cz_job_info_t info;     /* the ended job (timings, summary, partitions) */
+    double t_submit, t_run; /* seconds: the submit call; submit to the end */
+    bool refused;           /* the submit refused the request (a bad input) */
 } cz_cli_job_result_t;
 
 /*
@@ -65,8 +65,8 @@ typedef struct cz_cli_job_result {
  * failed job: the job's message). r->refused tells a refused submit from
  * a failed job.
  */
-int cz_cli_prover_run(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
-                      bool want_inputs, cz_progress_t *progress, cz_cli_job_result_t *r);
+int cz_cli_prover_run(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req, bool want_inputs,
+                      cz_progress_t *progress, cz_cli_job_result_t *r);
 
 /*
  * The rest of cz_cli_prover_run for job |id|, submitted at cz_mono_s()
@@ -90,8 +90,8 @@ int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char
  * engine verified with the params' vk. The caller prints its result line.
  */
 int cz_cli_prove_to_files(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t *req,
-                          const char *proof_path, const char *public_path,
-                          cz_progress_t *progress, cz_cli_job_result_t *r, cz_prover_info_t *pi);
+                          const char *proof_path, const char *public_path, cz_progress_t *progress,
+                          cz_cli_job_result_t *r, cz_prover_info_t *pi);
 
 /*
  * A kind whose input is a file and whose proof is checked from its public
@@ -103,8 +103,8 @@ int cz_cli_prove_to_files(cz_ctx_t *ctx, cz_prover_t *p, const cz_job_request_t 
  */
 int cz_cli_prove_checked(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po, const char *kind,
                          const char *input_path, size_t max, const char *proof_path,
-                         cz_cli_job_result_t *r, cz_kind_public_info_t *pub,
-                         cz_prover_info_t *pi, bool *usage);
+                         cz_cli_job_result_t *r, cz_kind_public_info_t *pub, cz_prover_info_t *pi,
+                         bool *usage);
 
 /*
  * The params of |path| as a prover takes them (cz_job_request_t.params,

@@ -93,7 +93,7 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
         char *s = trim(line);
         if (*s == '#')
             continue;
-        if (*s == '\0') {   /* end of a block */
+        if (*s == '\0') { /* end of a block */
             if (in_block) {
                 if (nblocks && in_block != width)
                     rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: block of %zu inputs, the first had %zu",
@@ -116,9 +116,11 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
         char q[4 * QUOTE_MAX + 4];
         if (cz_fr_parse(&v[n], s) != CZ_OK)
             rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: not a field element: '%s'%s", path, line_no,
-                         quoted(q, s), strspn(s, "0123456789abcdefABCDEFx") == strlen(s) ? ""
-                         : " (the public file holds one 0x-hex element per line; is this a "
-                           "binary file, such as a proof?)");
+                         quoted(q, s),
+                         strspn(s, "0123456789abcdefABCDEFx") == strlen(s)
+                             ? ""
+                             : " (the public file holds one 0x-hex element per line; is this a "
+                               "binary file, such as a proof?)");
         n++;
         in_block++;
     }
@@ -127,8 +129,8 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
     fclose(f);
     if (rc == CZ_OK && in_block) {
         if (nblocks && in_block != width)
-            rc = cz_fail(ctx, CZ_EFORMAT, "%s: last block has %zu inputs, the first had %zu",
-                         path, in_block, width);
+            rc = cz_fail(ctx, CZ_EFORMAT, "%s: last block has %zu inputs, the first had %zu", path,
+                         in_block, width);
         width = in_block;
         nblocks++;
     }

@@ -18,7 +18,7 @@ const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES] = {
     CZ_RULE(NEEDS, "seed", "random-params"),
 };
 
-#ifdef CUZK_HAVE_JANSSON   /* the prover (src/api) needs it */
+#ifdef CUZK_HAVE_JANSSON /* the prover (src/api) needs it */
 int cz_cli_time_random(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po,
                        const cz_timing_request_t *req, bool *usage)
 {
@@ -44,8 +44,9 @@ int cz_cli_time_random(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po,
         cz_fail(ctx, rc, "%s", err.message);
     if (rc == CZ_OK) {
         printf("%s: %zu partition%s x %zu constraints / %zu rows (domain %zu, %zu inputs, %zu "
-               "aux); job %.2f s\n", r.info.summary, s.partitions, s.partitions == 1 ? "" : "s",
-               s.constraints, s.rows, s.domain_size, s.num_inputs, s.num_aux, t_submit - t0);
+               "aux); job %.2f s\n",
+               r.info.summary, s.partitions, s.partitions == 1 ? "" : "s", s.constraints, s.rows,
+               s.domain_size, s.num_inputs, s.num_aux, t_submit - t0);
         fflush(stdout);
         rc = cz_cli_prover_wait(ctx, p, id, t_submit, false, NULL, &r);
     }
@@ -59,9 +60,9 @@ int cz_cli_time_random(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po,
         printf("random params: %.2f s (%.2f GiB)\n", r.info.t.params_load / 1e3,
                (double)s.params_bytes / (1 << 30));
         printf("%s: %.3f s submit to done, %.3f s/partition (synthesis %.2f s, device %.2f s "
-               "summed; %u threads, backend %s, device %zu)\n", r.info.summary, t_run,
-               t_run / (double)s.partitions, r.info.t.synthesis / 1e3, r.info.t.device / 1e3,
-               pi.threads, pi.backend, po->device);
+               "summed; %u threads, backend %s, device %zu)\n",
+               r.info.summary, t_run, t_run / (double)s.partitions, r.info.t.synthesis / 1e3,
+               r.info.t.device / 1e3, pi.threads, pi.backend, po->device);
     }
     cz_cli_job_result_free(&r);
     cz_prover_free(p);

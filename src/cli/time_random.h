@@ -31,12 +31,15 @@
  * random, seed), and the rules tying them to the real form's --input,
  * --params-dir and --proof (cli/options.h).
  */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_CLI_RANDOM_PARAMS_OPTS(type)                                                       \
     { "sector-size", 0, CZ_O_SECTOR(type, sector_bytes), .arg = "S",                          \
       .help = "the circuit's sector size (--random-params)" },                                \
     { "random-params", 0, CZ_O_FLAG(type, random),                                            \
       .help = "TIMING ONLY: random params and witness, nothing verified or written" },       \
     { "seed", 0, CZ_O_U64(type, seed), .def = "1", .help = "the random params' seed" }
+/* clang-format on */
 
 #define CZ_CLI_RANDOM_PARAMS_NRULES 7
 extern const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES];

@@ -7,9 +7,8 @@
 #include <string.h>
 
 static const uint64_t IV[8] = {
-    0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull,
-    0xa54ff53a5f1d36f1ull, 0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
-    0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
+    0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
+    0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
 };
 
 static const uint8_t SIGMA[12][16] = {
@@ -29,6 +28,8 @@ static const uint8_t SIGMA[12][16] = {
 
 #define ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
 /* G (RFC 7693 3.1), rotations 32, 24, 16, 63 */
+/* laid out by hand: */
+/* clang-format off */
 #define G(a, b, c, d, x, y)                                                   \
     do {                                                                      \
         v[a] = v[a] + v[b] + (x); v[d] = ROTR64(v[d] ^ v[a], 32);             \
@@ -36,6 +37,7 @@ static const uint8_t SIGMA[12][16] = {
         v[a] = v[a] + v[b] + (y); v[d] = ROTR64(v[d] ^ v[a], 16);             \
         v[c] = v[c] + v[d];       v[b] = ROTR64(v[b] ^ v[c], 63);             \
     } while (0)
+/* clang-format on */
 
 static uint64_t le64(const uint8_t *p)
 {
@@ -55,7 +57,7 @@ static void compress(uint64_t h[8], const uint8_t block[128], uint64_t t, int la
         v[i] = h[i];
         v[i + 8] = IV[i];
     }
-    v[12] ^= t;          /* low word of the 128-bit counter (high stays 0) */
+    v[12] ^= t; /* low word of the 128-bit counter (high stays 0) */
     if (last)
         v[14] = ~v[14];
     for (int r = 0; r < 12; r++) {
@@ -76,7 +78,7 @@ static void compress(uint64_t h[8], const uint8_t block[128], uint64_t t, int la
 void cz_blake2b_init(cz_blake2b_ctx *c, size_t outlen)
 {
     memcpy(c->h, IV, sizeof c->h);
-    c->h[0] ^= 0x01010000ull ^ (uint64_t)outlen;   /* no key, fanout = depth = 1 */
+    c->h[0] ^= 0x01010000ull ^ (uint64_t)outlen; /* no key, fanout = depth = 1 */
     c->t = 0;
     c->n = 0;
     c->outlen = outlen;
@@ -103,7 +105,7 @@ void cz_blake2b_update(cz_blake2b_ctx *c, const void *data, size_t len)
             c->n = 0;
         }
         if (c->n == 0) {
-            while (len > 128) {    /* whole blocks straight from the input */
+            while (len > 128) { /* whole blocks straight from the input */
                 c->t += 128;
                 compress(c->h, p, c->t, 0);
                 p += 128;

@@ -19,8 +19,8 @@ void cz_blake2b(uint8_t *out, size_t outlen, const void *data, size_t len);
 
 typedef struct {
     uint64_t h[8];
-    uint64_t t;              /* bytes compressed so far */
-    uint8_t buf[128];        /* pending bytes, the last block is kept until final */
+    uint64_t t;       /* bytes compressed so far */
+    uint8_t buf[128]; /* pending bytes, the last block is kept until final */
     size_t n, outlen;
 } cz_blake2b_ctx;
 

@@ -28,9 +28,12 @@ bool cz_parse_bytes(const char *s, size_t *out)
     }
     while (*end == ' ')
         end++;
-    static const struct { const char *u; unsigned shift; } units[] = {
-        { "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 }, { "MiB", 20 },
-        { "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
+    static const struct {
+        const char *u;
+        unsigned shift;
+    } units[] = {
+        { "", 0 },     { "B", 0 },  { "K", 10 },   { "KiB", 10 }, { "M", 20 },
+        { "MiB", 20 }, { "G", 30 }, { "GiB", 30 }, { "T", 40 },   { "TiB", 40 },
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (!strcmp(end, units[i].u)) {

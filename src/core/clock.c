@@ -10,7 +10,10 @@ double cz_mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-double cz_mono_ms(void) { return cz_mono_s() * 1e3; }
+double cz_mono_ms(void)
+{
+    return cz_mono_s() * 1e3;
+}
 
 struct timespec cz_deadline_in(double seconds)
 {
@@ -19,7 +22,7 @@ struct timespec cz_deadline_in(double seconds)
     if (!(seconds > 0))
         return ts;
     if (seconds > 1e9)
-        seconds = 1e9;   /* ~31 years: "forever" without overflowing time_t arithmetic */
+        seconds = 1e9; /* ~31 years: "forever" without overflowing time_t arithmetic */
     time_t whole = (time_t)seconds;
     ts.tv_sec += whole;
     ts.tv_nsec += (long)((seconds - (double)whole) * 1e9);

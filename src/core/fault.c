@@ -12,12 +12,9 @@
 #include <time.h>
 
 static const char *const SITE_NAMES[CZ_FAULT__COUNT] = {
-    [CZ_FAULT_ALLOC] = "alloc",
-    [CZ_FAULT_WRITE] = "write",
-    [CZ_FAULT_DEVICE] = "device",
-    [CZ_FAULT_DEVICE_STEP] = "device_step",
-    [CZ_FAULT_PREPARE] = "prepare",
-    [CZ_FAULT_PARAMS_LOAD] = "params_load",
+    [CZ_FAULT_ALLOC] = "alloc",     [CZ_FAULT_WRITE] = "write",
+    [CZ_FAULT_DEVICE] = "device",   [CZ_FAULT_DEVICE_STEP] = "device_step",
+    [CZ_FAULT_PREPARE] = "prepare", [CZ_FAULT_PARAMS_LOAD] = "params_load",
 };
 
 void cz_fault_init(cz_fault_t *f)
@@ -35,9 +32,10 @@ void cz_fault_init(cz_fault_t *f)
 void cz_fault_arm_times(cz_fault_t *f, cz_fault_site_t site, uint64_t n, uint64_t times,
                         uint32_t ms)
 {
-    atomic_store(&f->fail_at[site], 0);   /* disarmed while the counter restarts */
+    atomic_store(&f->fail_at[site], 0); /* disarmed while the counter restarts */
     atomic_store(&f->reached[site], 0);
-    atomic_store(&f->fire_last[site], times && n <= UINT64_MAX - times ? n + times - 1 : UINT64_MAX);
+    atomic_store(&f->fire_last[site],
+                 times && n <= UINT64_MAX - times ? n + times - 1 : UINT64_MAX);
     atomic_store(&f->delay_ms[site], ms);
     atomic_store(&f->fail_at[site], n);
 }
@@ -67,8 +65,10 @@ const char *cz_fault_site_name(cz_fault_site_t site)
 int cz__fault_code(cz_fault_site_t site)
 {
     switch (site) {
-    case CZ_FAULT_ALLOC: case CZ_FAULT_PREPARE: return CZ_ENOMEM;
-    case CZ_FAULT_WRITE: case CZ_FAULT_PARAMS_LOAD: return CZ_EIO;
+    case CZ_FAULT_ALLOC:
+    case CZ_FAULT_PREPARE: return CZ_ENOMEM;
+    case CZ_FAULT_WRITE:
+    case CZ_FAULT_PARAMS_LOAD: return CZ_EIO;
     default: return CZ_EDEVICE;
     }
 }
@@ -129,9 +129,11 @@ int cz_fault_parse(cz_fault_t *f, cz_ctx_t *ctx, const char *spec)
             bad_delay = end == num || ms == 0 || ms > 3600000;
         }
         if (site < 0 || !end || end == colon + 1 || *end || n == 0 || bad_times || bad_delay)
-            return cz_fail(ctx, CZ_EINVAL, "fault spec '%s': want site:n[+|xK][~MS] with site "
+            return cz_fail(ctx, CZ_EINVAL,
+                           "fault spec '%s': want site:n[+|xK][~MS] with site "
                            "one of alloc, write, device, device_step, n, K >= 1 and "
-                           "1 <= MS <= 3600000", spec);
+                           "1 <= MS <= 3600000",
+                           spec);
         cz_fault_arm_times(f, (cz_fault_site_t)site, n, times, (uint32_t)ms);
     }
     return CZ_OK;

@@ -41,13 +41,13 @@
 #include "core/ctx.h"
 
 typedef enum {
-    CZ_FAULT_ALLOC,         /* a large allocation (cz__fault_malloc): CZ_ENOMEM */
-    CZ_FAULT_WRITE,         /* a durable file write (journal put): CZ_EIO */
-    CZ_FAULT_DEVICE,        /* a device region is entered: CZ_EDEVICE */
-    CZ_FAULT_DEVICE_STEP,   /* a step boundary inside the device region: CZ_EDEVICE */
-    CZ_FAULT_PREPARE,       /* a job kind's prepare, in the prover's submit: CZ_ENOMEM
+    CZ_FAULT_ALLOC,       /* a large allocation (cz__fault_malloc): CZ_ENOMEM */
+    CZ_FAULT_WRITE,       /* a durable file write (journal put): CZ_EIO */
+    CZ_FAULT_DEVICE,      /* a device region is entered: CZ_EDEVICE */
+    CZ_FAULT_DEVICE_STEP, /* a step boundary inside the device region: CZ_EDEVICE */
+    CZ_FAULT_PREPARE,     /* a job kind's prepare, in the prover's submit: CZ_ENOMEM
                              * (delayed: a stand-in for a 32GiB C1's seconds of prepare) */
-    CZ_FAULT_PARAMS_LOAD,   /* a prover's params load, before the file is read: CZ_EIO
+    CZ_FAULT_PARAMS_LOAD, /* a prover's params load, before the file is read: CZ_EIO
                              * (delayed or held by a callback: a stand-in for minutes of
                              * 32GiB load) */
     CZ_FAULT__COUNT
@@ -57,12 +57,12 @@ typedef enum {
 typedef int cz_fault_cb(void *arg, cz_fault_site_t site, uint64_t n);
 
 typedef struct cz_fault {
-    cz_fault_cb *cb;                                /* set before sharing; may be NULL */
+    cz_fault_cb *cb; /* set before sharing; may be NULL */
     void *cb_arg;
-    _Atomic uint64_t reached[CZ_FAULT__COUNT];      /* times each site was reached */
-    _Atomic uint64_t fail_at[CZ_FAULT__COUNT];      /* 0: not armed */
-    _Atomic uint64_t fire_last[CZ_FAULT__COUNT];    /* the last reach that fires */
-    _Atomic uint32_t delay_ms[CZ_FAULT__COUNT];     /* > 0: fire = sleep, then pass */
+    _Atomic uint64_t reached[CZ_FAULT__COUNT];   /* times each site was reached */
+    _Atomic uint64_t fail_at[CZ_FAULT__COUNT];   /* 0: not armed */
+    _Atomic uint64_t fire_last[CZ_FAULT__COUNT]; /* the last reach that fires */
+    _Atomic uint32_t delay_ms[CZ_FAULT__COUNT];  /* > 0: fire = sleep, then pass */
 } cz_fault_t;
 
 /* Zero counters, nothing armed, no callback. */

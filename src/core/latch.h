@@ -18,8 +18,8 @@
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    unsigned count;   /* posts not yet consumed (mu) */
-    int error;        /* first error posted (mu); sticky */
+    unsigned count; /* posts not yet consumed (mu) */
+    int error;      /* first error posted (mu); sticky */
 } cz_latch_t;
 
 void cz_latch_init(cz_latch_t *l);

@@ -42,7 +42,7 @@ _Noreturn void cz__assert_fail(const char *file, int line, const char *cond);
 typedef struct cz_mutex {
     pthread_mutex_t m;
 #if CZ_ASSERTS_ON
-    _Atomic uintptr_t owner;   /* (uintptr_t)pthread_self() of the holder, 0 when free */
+    _Atomic uintptr_t owner; /* (uintptr_t)pthread_self() of the holder, 0 when free */
 #endif
 } cz_mutex_t;
 
@@ -54,7 +54,10 @@ static inline void cz_mutex_init(cz_mutex_t *mu)
 #endif
 }
 
-static inline void cz_mutex_destroy(cz_mutex_t *mu) { pthread_mutex_destroy(&mu->m); }
+static inline void cz_mutex_destroy(cz_mutex_t *mu)
+{
+    pthread_mutex_destroy(&mu->m);
+}
 
 static inline void cz_mutex_lock(cz_mutex_t *mu)
 {

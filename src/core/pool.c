@@ -27,20 +27,20 @@ typedef struct section {
     cz_pool_fn *fn;
     void *arg;
     size_t n, grain;
-    atomic_size_t next;      /* first unclaimed index */
-    atomic_size_t done;      /* indices finished */
-    atomic_uint slots;       /* slots handed out */
-    unsigned refs;           /* workers inside (protected by mu) */
-    bool queued;             /* in the pool's list (protected by mu) */
-    struct section *link;    /* next in the list (protected by mu) */
+    atomic_size_t next;   /* first unclaimed index */
+    atomic_size_t done;   /* indices finished */
+    atomic_uint slots;    /* slots handed out */
+    unsigned refs;        /* workers inside (protected by mu) */
+    bool queued;          /* in the pool's list (protected by mu) */
+    struct section *link; /* next in the list (protected by mu) */
 } section_t;
 
 struct cz_pool {
     pthread_mutex_t mu;
-    pthread_cond_t work_cv;   /* a section was queued, or stop */
-    pthread_cond_t done_cv;   /* a section may have completed */
-    section_t *head, *tail;   /* sections with unclaimed chunks (mu) */
-    bool stop;                /* (mu) */
+    pthread_cond_t work_cv; /* a section was queued, or stop */
+    pthread_cond_t done_cv; /* a section may have completed */
+    section_t *head, *tail; /* sections with unclaimed chunks (mu) */
+    bool stop;              /* (mu) */
     unsigned nthreads;
     pthread_t *threads;
 };
@@ -91,7 +91,7 @@ static void *worker_main(void *p)
         work_on(s);
 
         pthread_mutex_lock(&pool->mu);
-        unlink_section(pool, s);          /* all chunks are claimed now */
+        unlink_section(pool, s); /* all chunks are claimed now */
         if (--s->refs == 0)
             pthread_cond_broadcast(&pool->done_cv);
     }
@@ -152,7 +152,7 @@ int cz_pool_new(cz_pool_t **out, unsigned nthreads)
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         nthreads = ncpu > 1 ? (unsigned)ncpu : 1;
     }
-    nthreads--;   /* the calling thread of each section is the last one */
+    nthreads--; /* the calling thread of each section is the last one */
     cz_pool_t *pool = calloc(1, sizeof *pool);
     if (!pool)
         return CZ_ENOMEM;

@@ -12,19 +12,19 @@
 
 typedef struct {
     void *p;
-    size_t bytes;            /* malloc_usable_size(p) */
+    size_t bytes; /* malloc_usable_size(p) */
 } block_t;
 
 struct cz_recycler {
-    pthread_mutex_t mu;      /* protects everything below */
+    pthread_mutex_t mu; /* protects everything below */
     size_t min_bytes;
     unsigned max_blocks;
     cz_recycler_hold_fn *hold;
     cz_recycler_unhold_fn *unhold;
     void *arg;
-    block_t *blocks;         /* [max_blocks], the first |n| in use */
+    block_t *blocks; /* [max_blocks], the first |n| in use */
     unsigned n;
-    cz_recycler_stats_t st;  /* kept_* maintained with the array */
+    cz_recycler_stats_t st; /* kept_* maintained with the array */
 };
 
 int cz_recycler_new(cz_recycler_t **out, size_t min_bytes, unsigned max_blocks,
@@ -80,8 +80,7 @@ void *cz_recycler_take_range(cz_recycler_t *r, size_t bytes, size_t max_bytes)
     unsigned best = r->n;
     for (unsigned i = 0; i < r->n; i++) {
         size_t have = r->blocks[i].bytes;
-        if (have >= bytes && have <= max_bytes &&
-            (best == r->n || have < r->blocks[best].bytes))
+        if (have >= bytes && have <= max_bytes && (best == r->n || have < r->blocks[best].bytes))
             best = i;
     }
     block_t b = { NULL, 0 };

@@ -46,7 +46,7 @@ typedef bool cz_recycler_hold_fn(void *arg, size_t bytes);
 typedef void cz_recycler_unhold_fn(void *arg, size_t bytes);
 
 typedef struct {
-    size_t takes, hits;          /* take() calls, of which served from kept blocks */
+    size_t takes, hits; /* take() calls, of which served from kept blocks */
     size_t kept_bytes, kept_blocks;
 } cz_recycler_stats_t;
 

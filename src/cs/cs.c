@@ -89,8 +89,10 @@ static int frvec_reserve(cz_cs_t *cs, cz__frvec *v, size_t need)
         return CZ_OK;
     }
     if (v->fixed)
-        return cz__cs_fail(cs, CZ_EINTERNAL, "in-place fork: more variables than its slot "
-                           "of %zu", v->cap);
+        return cz__cs_fail(cs, CZ_EINTERNAL,
+                           "in-place fork: more variables than its slot "
+                           "of %zu",
+                           v->cap);
     if (grow(cs->ctx, (void **)&v->v, &v->cap, own, sizeof(cz_fr), false))
         return cz__cs_fail(cs, CZ_ENOMEM, "assignment of %zu elements", need);
     return CZ_OK;
@@ -158,13 +160,15 @@ static int csr_reserve(cz_cs_t *cs, cz__csr_builder *b, size_t rows, size_t nnz)
 
 /* ---- life cycle ------------------------------------------------------------ */
 
-static bool mode_has_values(cz_cs_mode_t m) { return m == CZ_CS_PROVE || m == CZ_CS_CHECK; }
+static bool mode_has_values(cz_cs_mode_t m)
+{
+    return m == CZ_CS_PROVE || m == CZ_CS_CHECK;
+}
 
 int cz_cs_new(cz_cs_t **out, cz_ctx_t *ctx, cz_cs_mode_t mode)
 {
     *out = NULL;
-    if (mode != CZ_CS_PROVE && mode != CZ_CS_KEYGEN && mode != CZ_CS_SHAPE &&
-        mode != CZ_CS_CHECK)
+    if (mode != CZ_CS_PROVE && mode != CZ_CS_KEYGEN && mode != CZ_CS_SHAPE && mode != CZ_CS_CHECK)
         return cz_fail(ctx, CZ_EINVAL, "cs: unknown mode %d", (int)mode);
     cz_cs_t *cs = calloc(1, sizeof *cs);
     if (!cs)
@@ -194,7 +198,7 @@ void cz_cs_free(cz_cs_t *cs)
 {
     if (!cs)
         return;
-    if (!cs->inplace_parent) {      /* an in-place fork's arrays are its parent's */
+    if (!cs->inplace_parent) { /* an in-place fork's arrays are its parent's */
         free(cs->input.v);
         free(cs->aux.v);
         free(cs->a);
@@ -246,8 +250,8 @@ int cz__cs_grow(cz_cs_t *cs, size_t rows, size_t aux, size_t inputs)
         return cz__cs_fail(cs, CZ_ENOMEM, "room for %zu rows", rows);
     const size_t n_in = cs->input.len + inputs, n_aux = cs->aux.len + aux;
     int rc = CZ_OK;
-    if (mode_has_values(cs->mode) && ((rc = frvec_reserve(cs, &cs->input, n_in)) ||
-                                      (rc = frvec_reserve(cs, &cs->aux, n_aux))))
+    if (mode_has_values(cs->mode) &&
+        ((rc = frvec_reserve(cs, &cs->input, n_in)) || (rc = frvec_reserve(cs, &cs->aux, n_aux))))
         return rc;
     if (cs->mode == CZ_CS_PROVE && (rc = cz__cs_abc_reserve(cs, cs->n_constraints + rows)))
         return rc;
@@ -263,24 +267,33 @@ int cz_cs_omit_c(cz_cs_t *cs)
     if (cs->err)
         return cs->err;
     if (cs->mode != CZ_CS_PROVE)
-        return CZ_OK;                /* CHECK, KEYGEN and SHAPE keep C */
+        return CZ_OK; /* CHECK, KEYGEN and SHAPE keep C */
     if (cs->n_constraints || cs->finished)
         return cz__cs_fail(cs, CZ_EINVAL, "omit_c after the first constraint");
     cs->omit_c = true;
-    free(cs->c);                     /* reserved before: not needed */
+    free(cs->c); /* reserved before: not needed */
     cs->c = NULL;
     return CZ_OK;
 }
 
-bool cz_cs_omits_c(const cz_cs_t *cs) { return cs->omit_c; }
+bool cz_cs_omits_c(const cz_cs_t *cs)
+{
+    return cs->omit_c;
+}
 
-cz_cs_mode_t cz_cs_mode(const cz_cs_t *cs) { return cs->mode; }
-bool cz_cs_needs_values(const cz_cs_t *cs) { return mode_has_values(cs->mode); }
+cz_cs_mode_t cz_cs_mode(const cz_cs_t *cs)
+{
+    return cs->mode;
+}
+bool cz_cs_needs_values(const cz_cs_t *cs)
+{
+    return mode_has_values(cs->mode);
+}
 
 /* ---- allocation ------------------------------------------------------------ */
 
-static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value,
-                    cz_cs_value_fn *fn, void *arg)
+static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value, cz_cs_value_fn *fn,
+                    void *arg)
 {
     if (cs->err)
         return cs->err;
@@ -289,16 +302,15 @@ static int cs_alloc(cz_cs_t *cs, cz_var_t *var, bool input, const cz_fr *value,
     cz__frvec *vec = input ? &cs->input : &cs->aux;
     size_t n = vec->len;
     if (n > CZ_VAR_MAX_INDEX)
-        return cz__cs_fail(cs, CZ_ERANGE, "more than 2^31 %s variables",
-                           input ? "input" : "aux");
+        return cz__cs_fail(cs, CZ_ERANGE, "more than 2^31 %s variables", input ? "input" : "aux");
     int rc;
     if (mode_has_values(cs->mode)) {
         cz_fr v;
         if (fn) {
             rc = fn(&v, arg);
             if (rc)
-                return cz__cs_fail(cs, rc, "value of %s %zu: %s", input ? "input" : "aux",
-                                   n, cz_strerror(rc));
+                return cz__cs_fail(cs, rc, "value of %s %zu: %s", input ? "input" : "aux", n,
+                                   cz_strerror(rc));
         } else if (value) {
             v = *value;
         } else {
@@ -366,8 +378,14 @@ int cz_cs_value(const cz_cs_t *cs, cz_var_t var, cz_fr *out)
 /* ---- enforce --------------------------------------------------------------- */
 
 /* Same test as bellpepper's `coeff.is_zero_vartime()`. */
-static inline bool coeff_is_zero(const cz_fr *c) { return (c->l[0] | c->l[1] | c->l[2] | c->l[3]) == 0; }
-static inline void bit_set(uint64_t *w, size_t j) { w[j >> 6] |= 1ull << (j & 63); }
+static inline bool coeff_is_zero(const cz_fr *c)
+{
+    return (c->l[0] | c->l[1] | c->l[2] | c->l[3]) == 0;
+}
+static inline void bit_set(uint64_t *w, size_t j)
+{
+    w[j >> 6] |= 1ull << (j & 63);
+}
 
 /*
  * One pass over |lc|: range-check every variable, set the density bits of
@@ -580,8 +598,8 @@ static int cs_finish(cz_cs_t *cs)
     for (int i = 0; i < 3; i++)
         cs->dens[i].pop = bitmap_popcount(&cs->dens[i]);
     if (cs->unsat)
-        return cz_fail(cs->ctx, CZ_EUNSAT, "unsatisfied constraint '%s' (#%zu)",
-                       cs->unsat_path, cs->unsat_index);
+        return cz_fail(cs->ctx, CZ_EUNSAT, "unsatisfied constraint '%s' (#%zu)", cs->unsat_path,
+                       cs->unsat_index);
     return CZ_OK;
 }
 
@@ -596,10 +614,22 @@ int cz_cs_finish(cz_cs_t *cs)
 
 /* ---- results --------------------------------------------------------------- */
 
-size_t cz_cs_num_inputs(const cz_cs_t *cs) { return cs->input.len; }
-size_t cz_cs_num_aux(const cz_cs_t *cs) { return cs->aux.len; }
-size_t cz_cs_num_constraints(const cz_cs_t *cs) { return cs->n_constraints; }
-size_t cz_cs_num_rows(const cz_cs_t *cs) { return cs->finished ? cs->n_rows : cs->n_constraints; }
+size_t cz_cs_num_inputs(const cz_cs_t *cs)
+{
+    return cs->input.len;
+}
+size_t cz_cs_num_aux(const cz_cs_t *cs)
+{
+    return cs->aux.len;
+}
+size_t cz_cs_num_constraints(const cz_cs_t *cs)
+{
+    return cs->n_constraints;
+}
+size_t cz_cs_num_rows(const cz_cs_t *cs)
+{
+    return cs->finished ? cs->n_rows : cs->n_constraints;
+}
 
 const uint64_t *cz_cs_density(const cz_cs_t *cs, cz_density_t which, size_t *nbits,
                               size_t *popcount)

@@ -112,7 +112,7 @@ typedef int cz_cs_value_fn(cz_fr *out, void *arg);
 typedef struct {
     size_t rows;
     size_t nnz;
-    uint64_t *row_ptr;        /* rows + 1 entries */
+    uint64_t *row_ptr; /* rows + 1 entries */
     uint32_t *cols;
     cz_fr *vals;
 } cz_csr_t;
@@ -120,11 +120,11 @@ typedef struct {
 /* The results of a proving synthesis, owned by the caller once taken. */
 typedef struct {
     size_t num_inputs, num_aux, num_rows;
-    cz_fr *input, *aux;       /* assignments (input[0] = ONE) */
-    cz_fr *a, *b, *c;         /* num_rows evaluations each; c NULL when omitted
+    cz_fr *input, *aux;     /* assignments (input[0] = ONE) */
+    cz_fr *a, *b, *c;       /* num_rows evaluations each; c NULL when omitted
                                * (cz_cs_omit_c): then c[i] = a[i] * b[i] */
-    uint64_t *density[3];     /* indexed by cz_density_t */
-    size_t density_bits[3];   /* num_aux, num_inputs, num_aux */
+    uint64_t *density[3];   /* indexed by cz_density_t */
+    size_t density_bits[3]; /* num_aux, num_inputs, num_aux */
     size_t popcount[3];
 } cz_cs_witness_t;
 
@@ -325,8 +325,8 @@ int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork);
  * room) or CZ_ENOMEM.
  */
 typedef struct {
-    size_t inputs, aux, rows;        /* where the slot starts, past the parent's ends */
-    size_t n_inputs, n_aux, n_rows;  /* the fork's own counts, exactly */
+    size_t inputs, aux, rows;       /* where the slot starts, past the parent's ends */
+    size_t n_inputs, n_aux, n_rows; /* the fork's own counts, exactly */
 } cz_cs_slot_t;
 
 int cz_cs_fork_at(cz_cs_t **out, cz_cs_t *parent, const cz_cs_slot_t *at, cz_ctx_t *ctx);

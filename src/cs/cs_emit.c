@@ -46,7 +46,10 @@ static void fr_of_int(const cz_cs_t *cs, cz_fr *out, int32_t v)
         cz_fr_neg(out, out);
 }
 
-static inline void bit_set(uint64_t *w, size_t j) { w[j >> 6] |= 1ull << (j & 63); }
+static inline void bit_set(uint64_t *w, size_t j)
+{
+    w[j >> 6] |= 1ull << (j & 63);
+}
 
 /* The error of a variable out of range in |lc| (named |which|). */
 static int slc_range_error(cz_cs_t *cs, const cz_slc_t *lc, char which)
@@ -104,8 +107,8 @@ static void slc_to_lc(const cz_cs_t *cs, cz_lc_t *out, const cz_slc_t *in)
     }
 }
 
-static int enforce_general(cz_cs_t *cs, const cz_slc_t *a, const cz_slc_t *b,
-                           const cz_slc_t *c, const char *name)
+static int enforce_general(cz_cs_t *cs, const cz_slc_t *a, const cz_slc_t *b, const cz_slc_t *c,
+                           const char *name)
 {
     cz_lc_t la = { 0 }, lb = { 0 }, lc = { 0 };
     slc_to_lc(cs, &la, a);
@@ -124,8 +127,10 @@ int cz_cs_enforce_small(cz_cs_t *cs, const cz_slc_t *a, const cz_slc_t *b, const
     if (cs->err)
         return cs->err;
     if (a->overflow || b->overflow || c->overflow)
-        return cz__cs_fail(cs, CZ_EINTERNAL, "constraint %zu: more than %d variables in a "
-                           "small combination", cs->n_constraints, CZ_SLC_MAX);
+        return cz__cs_fail(cs, CZ_EINTERNAL,
+                           "constraint %zu: more than %d variables in a "
+                           "small combination",
+                           cs->n_constraints, CZ_SLC_MAX);
     if (!cz_cs_emits(cs))
         return enforce_general(cs, a, b, c, name);
     if (cs->finished)
@@ -168,8 +173,7 @@ int cz_cs_alloc_bit(cz_cs_t *cs, cz_var_t *var, bool value)
      * errors, other modes, the corruption hook) is cz_cs_alloc's. */
     cz__frvec *v = &cs->aux;
     const size_t n = v->len;
-    if (cs->err || cs->finished || !cz_cs_emits(cs) || n >= CZ_VAR_MAX_INDEX ||
-        !has_room(cs, 0, 1))
+    if (cs->err || cs->finished || !cz_cs_emits(cs) || n >= CZ_VAR_MAX_INDEX || !has_room(cs, 0, 1))
         return cz_cs_alloc(cs, var, value ? &CZ_FR_ONE : &CZ_FR_ZERO);
     if (cs->mode == CZ_CS_PROVE)
         v->v[n - v->base] = value ? CZ_FR_ONE : CZ_FR_ZERO;

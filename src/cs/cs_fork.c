@@ -233,14 +233,15 @@ int cz_cs_fork_at(cz_cs_t **out, cz_cs_t *parent, const cz_cs_slot_t *at, cz_ctx
         in0 + at->n_inputs > parent->input.cap || aux0 + at->n_aux > parent->aux.cap ||
         row0 + at->n_rows > parent->abc_cap || aux0 + at->n_aux > (size_t)CZ_VAR_MAX_INDEX ||
         in0 + at->n_inputs > (size_t)CZ_VAR_MAX_INDEX)
-        return cz_fail(ctx, CZ_EINVAL, "cs: no room in the parent for an in-place fork of "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "cs: no room in the parent for an in-place fork of "
                        "%zu rows, %zu aux, %zu inputs at +%zu/+%zu/+%zu (reserve it first)",
                        at->n_rows, at->n_aux, at->n_inputs, at->rows, at->aux, at->inputs);
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
     if (rc)
         return rc;
-    free(cs->input.v);               /* ONE's own slot: the fork reads the parent's */
+    free(cs->input.v); /* ONE's own slot: the fork reads the parent's */
     borrow_slot(&cs->input, parent->input.v, in0, at->n_inputs);
     borrow_slot(&cs->aux, parent->aux.v, aux0, at->n_aux);
     cs->a = parent->a + row0;
@@ -273,12 +274,16 @@ static int extend_inplace(cz_cs_t *cs, cz_cs_t *fork)
     const size_t own_aux = fork->aux.len - fork->aux.base;
     if (cs->input.len != fork->fork_inputs + at->inputs ||
         cs->aux.len != fork->fork_aux + at->aux || cs->n_constraints != fork->fork_rows + at->rows)
-        return cz__cs_fail(cs, CZ_EINVAL, "cs: in-place fork extended out of order (its slot "
-                           "starts at aux %zu, the parent has %zu)", fork->aux.base, cs->aux.len);
+        return cz__cs_fail(cs, CZ_EINVAL,
+                           "cs: in-place fork extended out of order (its slot "
+                           "starts at aux %zu, the parent has %zu)",
+                           fork->aux.base, cs->aux.len);
     if (own_in != at->n_inputs || own_aux != at->n_aux || fork->n_constraints != at->n_rows)
-        return cz__cs_fail(cs, CZ_EINVAL, "cs: in-place fork filled %zu rows, %zu aux, %zu "
-                           "inputs of a slot of %zu, %zu, %zu", fork->n_constraints, own_aux,
-                           own_in, at->n_rows, at->n_aux, at->n_inputs);
+        return cz__cs_fail(cs, CZ_EINVAL,
+                           "cs: in-place fork filled %zu rows, %zu aux, %zu "
+                           "inputs of a slot of %zu, %zu, %zu",
+                           fork->n_constraints, own_aux, own_in, at->n_rows, at->n_aux,
+                           at->n_inputs);
     const size_t low[3] = { fork->fork_aux, fork->fork_inputs, fork->fork_aux };
     const size_t base[3] = { fork->aux.base, fork->input.base, fork->aux.base };
     const size_t own[3] = { own_aux, own_in, own_aux };
@@ -302,8 +307,8 @@ int cz_cs_extend(cz_cs_t *cs, cz_cs_t *fork)
         return fork->inplace_parent == cs && !cs->finished
                    ? extend_inplace(cs, fork)
                    : cz__cs_fail(cs, CZ_EINVAL, "cs: extend with a cs that is not a fork of it");
-    if (!fork->forked || fork->mode != cs->mode || fork->omit_c != cs->omit_c ||
-        fork->finished || cs->finished || fork->depth || fork->fork_inputs > cs->input.len ||
+    if (!fork->forked || fork->mode != cs->mode || fork->omit_c != cs->omit_c || fork->finished ||
+        cs->finished || fork->depth || fork->fork_inputs > cs->input.len ||
         fork->fork_aux > cs->aux.len)
         return cz__cs_fail(cs, CZ_EINVAL, "cs: extend with a cs that is not a fork of it");
     const size_t in_base = fork->fork_inputs, aux_base = fork->fork_aux;

@@ -14,9 +14,9 @@
 /* A growable bitmap of |nbits| bits in |cap| words (words past nbits are 0). */
 typedef struct {
     uint64_t *w;
-    size_t cap;              /* words allocated */
+    size_t cap; /* words allocated */
     size_t nbits;
-    size_t pop;              /* set by cz_cs_finish */
+    size_t pop; /* set by cz_cs_finish */
 } cz__bitmap;
 
 /*
@@ -26,10 +26,10 @@ typedef struct {
  */
 typedef struct {
     cz_fr *v;
-    size_t len, cap;         /* cap: elements v holds */
-    const cz_fr *shared;     /* [0, base), borrowed */
+    size_t len, cap;     /* cap: elements v holds */
+    const cz_fr *shared; /* [0, base), borrowed */
     size_t base;
-    bool fixed;              /* v is borrowed (an in-place fork's slot): never grows */
+    bool fixed; /* v is borrowed (an in-place fork's slot): never grows */
 } cz__frvec;
 
 /* Element i < len (i >= base: stored in v). */
@@ -41,20 +41,20 @@ static inline const cz_fr *cz__frvec_at(const cz__frvec *f, size_t i)
 /* A CSR matrix being built (KEYGEN); row_ptr[0] = 0 always. */
 typedef struct {
     cz_csr_t m;
-    size_t row_cap;          /* row_ptr entries allocated */
+    size_t row_cap; /* row_ptr entries allocated */
     size_t nnz_cap;
 } cz__csr_builder;
 
 struct cz_cs {
-    cz_ctx_t *ctx;           /* borrowed, may be NULL */
+    cz_ctx_t *ctx; /* borrowed, may be NULL */
     cz_cs_mode_t mode;
-    int err;                 /* sticky first error (CZ_OK while none) */
+    int err; /* sticky first error (CZ_OK while none) */
     bool finished;
-    int finish_rc;           /* what cz_cs_finish returned */
-    bool taken;              /* cz_cs_take_witness moved the arrays out */
+    int finish_rc; /* what cz_cs_finish returned */
+    bool taken;    /* cz_cs_take_witness moved the arrays out */
 
-    size_t n_constraints;    /* circuit constraints (no input rows) */
-    size_t n_rows;           /* after finish: n_constraints + inputs */
+    size_t n_constraints; /* circuit constraints (no input rows) */
+    size_t n_rows;        /* after finish: n_constraints + inputs */
 
     /* Assignments (PROVE, CHECK). In the other modes only .len counts. */
     cz__frvec input;
@@ -66,15 +66,15 @@ struct cz_cs {
     size_t abc_cap;
     bool omit_c;
 
-    cz__bitmap dens[3];      /* indexed by cz_density_t */
+    cz__bitmap dens[3]; /* indexed by cz_density_t */
 
-    cz__csr_builder mat[3];  /* KEYGEN, indexed by cz_matrix_t */
+    cz__csr_builder mat[3]; /* KEYGEN, indexed by cz_matrix_t */
 
     /* Namespaces: depth in every mode; the path string only in CHECK. */
     unsigned depth;
-    char *path;              /* "a/b/c", NUL-terminated (CHECK) */
+    char *path; /* "a/b/c", NUL-terminated (CHECK) */
     size_t path_len, path_cap;
-    size_t *ns_off;          /* path_len before each push (CHECK) */
+    size_t *ns_off; /* path_len before each push (CHECK) */
     size_t ns_cap;
 
     /* CHECK: the first unsatisfied constraint. */
@@ -93,13 +93,13 @@ struct cz_cs {
      * a, b, c are borrowed, not owned), its ids are the final ones. */
     const cz_cs_t *inplace_parent;
     cz_cs_slot_t at;
-    size_t fork_rows;        /* the parent's rows when forked */
+    size_t fork_rows; /* the parent's rows when forked */
 
     /* Direct emission (cs/emit.h, cs_emit.c). */
-    bool emit_generic;       /* cz_cs_emit_generic: never emit directly */
-    cz_fr small[2 * CZ__SMALL + 1];  /* small[CZ__SMALL + v] = v, |v| <= CZ__SMALL */
+    bool emit_generic;              /* cz_cs_emit_generic: never emit directly */
+    cz_fr small[2 * CZ__SMALL + 1]; /* small[CZ__SMALL + v] = v, |v| <= CZ__SMALL */
     bool pow2_ready;
-    cz_fr pow2[256];         /* 2^e, built on first use */
+    cz_fr pow2[256]; /* 2^e, built on first use */
 };
 
 /* Record |code| as the sticky error (first one wins) with a message. */

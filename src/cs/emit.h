@@ -54,12 +54,12 @@
 #define CZ_SLC_MAX 4
 
 typedef struct {
-    uint32_t id[CZ_SLC_MAX];   /* variable ids, never ONE (input 0) */
-    int32_t k[CZ_SLC_MAX];     /* their merged coefficients */
-    int32_t one;               /* coefficient of ONE */
-    int32_t value;             /* <lc, z>: sum of coefficient x value */
-    uint8_t n;                 /* variables in id[] */
-    uint8_t overflow;          /* a variable past CZ_SLC_MAX was added */
+    uint32_t id[CZ_SLC_MAX]; /* variable ids, never ONE (input 0) */
+    int32_t k[CZ_SLC_MAX];   /* their merged coefficients */
+    int32_t one;             /* coefficient of ONE */
+    int32_t value;           /* <lc, z>: sum of coefficient x value */
+    uint8_t n;               /* variables in id[] */
+    uint8_t overflow;        /* a variable past CZ_SLC_MAX was added */
 } cz_slc_t;
 
 /* lc += k * var, where |value| is the variable's value (0 or 1 for bits;
@@ -140,13 +140,13 @@ void cz_cs_emit_mark(cz_cs_t *cs, cz_density_t which, uint32_t index);
  * only variables already allocated (cz_emit_valid).
  */
 typedef struct {
-    cz_fr *a, *b;                  /* rows from the window's first (PROVE; NULL in SHAPE) */
-    cz_fr *val;                    /* values of the window's aux (PROVE; NULL in SHAPE) */
+    cz_fr *a, *b; /* rows from the window's first (PROVE; NULL in SHAPE) */
+    cz_fr *val;   /* values of the window's aux (PROVE; NULL in SHAPE) */
     uint64_t *a_aux, *b_aux, *b_in;
-    const cz_fr *small;            /* small[8 + v] = v for |v| <= 8 */
-    uint32_t in_end;               /* inputs allocated */
-    uint32_t aux0;                 /* index of the window's first aux */
-    size_t rows, aux;              /* used so far */
+    const cz_fr *small; /* small[8 + v] = v for |v| <= 8 */
+    uint32_t in_end;    /* inputs allocated */
+    uint32_t aux0;      /* index of the window's first aux */
+    size_t rows, aux;   /* used so far */
     size_t max_rows, max_aux;
 } cz_emit_win_t;
 

@@ -11,9 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint32_t *lc_ids_mut(cz_lc_t *lc) { return lc->hvars ? lc->hvars : lc->ivars; }
-static inline cz_fr *lc_coeffs_mut(cz_lc_t *lc) { return lc->hcoeffs ? lc->hcoeffs : lc->icoeffs; }
-static inline uint32_t lc_capacity(const cz_lc_t *lc) { return lc->hvars ? lc->cap : CZ_LC_INLINE; }
+static inline uint32_t *lc_ids_mut(cz_lc_t *lc)
+{
+    return lc->hvars ? lc->hvars : lc->ivars;
+}
+static inline cz_fr *lc_coeffs_mut(cz_lc_t *lc)
+{
+    return lc->hcoeffs ? lc->hcoeffs : lc->icoeffs;
+}
+static inline uint32_t lc_capacity(const cz_lc_t *lc)
+{
+    return lc->hvars ? lc->cap : CZ_LC_INLINE;
+}
 
 void cz_lc_init(cz_lc_t *lc)
 {
@@ -182,8 +191,14 @@ static void lc_add_lc(cz_lc_t *lc, const cz_fr *k, const cz_lc_t *other, bool ne
     }
 }
 
-void cz_lc_add_lc(cz_lc_t *lc, const cz_lc_t *other) { lc_add_lc(lc, NULL, other, false); }
-void cz_lc_sub_lc(cz_lc_t *lc, const cz_lc_t *other) { lc_add_lc(lc, NULL, other, true); }
+void cz_lc_add_lc(cz_lc_t *lc, const cz_lc_t *other)
+{
+    lc_add_lc(lc, NULL, other, false);
+}
+void cz_lc_sub_lc(cz_lc_t *lc, const cz_lc_t *other)
+{
+    lc_add_lc(lc, NULL, other, true);
+}
 
 void cz_lc_add_scaled(cz_lc_t *lc, const cz_fr *coeff, const cz_lc_t *other)
 {

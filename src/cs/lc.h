@@ -45,30 +45,50 @@
  * the index. Sorting ids therefore puts inputs (ascending) before aux
  * (ascending), the order in which BPC's LinearCombination iterates.
  */
-typedef struct { uint32_t id; } cz_var_t;
+typedef struct {
+    uint32_t id;
+} cz_var_t;
 
 #define CZ_VAR_AUX_BIT 0x80000000u
 #define CZ_VAR_MAX_INDEX 0x7fffffffu
 /* Input 0: the constant 1. */
 #define CZ_VAR_ONE ((cz_var_t){ 0 })
 
-static inline cz_var_t cz_var_input(uint32_t i) { return (cz_var_t){ i }; }
-static inline cz_var_t cz_var_aux(uint32_t j) { return (cz_var_t){ j | CZ_VAR_AUX_BIT }; }
-static inline bool cz_var_is_aux(cz_var_t v) { return (v.id & CZ_VAR_AUX_BIT) != 0; }
-static inline bool cz_var_is_input(cz_var_t v) { return (v.id & CZ_VAR_AUX_BIT) == 0; }
-static inline uint32_t cz_var_index(cz_var_t v) { return v.id & CZ_VAR_MAX_INDEX; }
-static inline bool cz_var_eq(cz_var_t a, cz_var_t b) { return a.id == b.id; }
+static inline cz_var_t cz_var_input(uint32_t i)
+{
+    return (cz_var_t){ i };
+}
+static inline cz_var_t cz_var_aux(uint32_t j)
+{
+    return (cz_var_t){ j | CZ_VAR_AUX_BIT };
+}
+static inline bool cz_var_is_aux(cz_var_t v)
+{
+    return (v.id & CZ_VAR_AUX_BIT) != 0;
+}
+static inline bool cz_var_is_input(cz_var_t v)
+{
+    return (v.id & CZ_VAR_AUX_BIT) == 0;
+}
+static inline uint32_t cz_var_index(cz_var_t v)
+{
+    return v.id & CZ_VAR_MAX_INDEX;
+}
+static inline bool cz_var_eq(cz_var_t a, cz_var_t b)
+{
+    return a.id == b.id;
+}
 
 /* ---- linear combinations ------------------------------------------------ */
 
 #define CZ_LC_INLINE 4
 
 typedef struct cz_lc {
-    uint32_t len;             /* number of terms */
-    uint32_t cap;             /* heap capacity; 0 while the inline arrays are used */
-    uint32_t last;            /* position of the last inserted/updated term */
-    int err;                  /* CZ_OK or CZ_ENOMEM (sticky) */
-    uint32_t *hvars;          /* heap arrays (NULL while inline) */
+    uint32_t len;    /* number of terms */
+    uint32_t cap;    /* heap capacity; 0 while the inline arrays are used */
+    uint32_t last;   /* position of the last inserted/updated term */
+    int err;         /* CZ_OK or CZ_ENOMEM (sticky) */
+    uint32_t *hvars; /* heap arrays (NULL while inline) */
     cz_fr *hcoeffs;
     uint32_t ivars[CZ_LC_INLINE];
     cz_fr icoeffs[CZ_LC_INLINE];
@@ -81,9 +101,15 @@ void cz_lc_free(cz_lc_t *lc);
 /* Remove every term (and any error), keeping the buffer for reuse. */
 void cz_lc_clear(cz_lc_t *lc);
 /* CZ_OK, or CZ_ENOMEM when some operation could not grow the buffer. */
-static inline int cz_lc_error(const cz_lc_t *lc) { return lc->err; }
+static inline int cz_lc_error(const cz_lc_t *lc)
+{
+    return lc->err;
+}
 
-static inline size_t cz_lc_len(const cz_lc_t *lc) { return lc->len; }
+static inline size_t cz_lc_len(const cz_lc_t *lc)
+{
+    return lc->len;
+}
 /* Term arrays: ids ascending (inputs first), coefficients alongside. */
 static inline const uint32_t *cz_lc_ids(const cz_lc_t *lc)
 {

@@ -17,7 +17,7 @@
 #include "cuzk/error.h"
 
 typedef struct {
-    uint8_t addr[16];   /* IPv4 as ::ffff:a.b.c.d, so both families share the key */
+    uint8_t addr[16]; /* IPv4 as ::ffff:a.b.c.d, so both families share the key */
     long n;
 } per_addr_t;
 
@@ -25,10 +25,10 @@ struct cz_admit {
     long max_connections, per_ip;
     size_t body_budget;
     cz_mutex_t mu;
-    long open;                 /* (mu) connections open */
-    size_t body_bytes;         /* (mu) body bytes reserved */
-    per_addr_t *addrs;         /* (mu) addresses with connections open */
-    size_t naddrs, cap;        /* (mu) */
+    long open;          /* (mu) connections open */
+    size_t body_bytes;  /* (mu) body bytes reserved */
+    per_addr_t *addrs;  /* (mu) addresses with connections open */
+    size_t naddrs, cap; /* (mu) */
 };
 
 int cz_admit_new(cz_admit_t **out, long max_connections, long per_ip, size_t body_budget)
@@ -84,7 +84,7 @@ static per_addr_t *find_addr(cz_admit_t *a, const uint8_t key[16], bool create)
         size_t cap = a->cap ? a->cap * 2 : 16;
         per_addr_t *g = realloc(a->addrs, cap * sizeof *g);
         if (!g)
-            return NULL;   /* the address goes uncounted: the total still bounds it */
+            return NULL; /* the address goes uncounted: the total still bounds it */
         a->addrs = g;
         a->cap = cap;
     }
@@ -119,7 +119,7 @@ void cz_admit_close(cz_admit_t *a, const struct sockaddr *peer)
     a->open--;
     per_addr_t *e = keyed ? find_addr(a, key, false) : NULL;
     if (e && --e->n <= 0)
-        *e = a->addrs[--a->naddrs];   /* the last entry takes its place */
+        *e = a->addrs[--a->naddrs]; /* the last entry takes its place */
     cz_mutex_unlock(&a->mu);
 }
 

@@ -26,8 +26,8 @@ typedef struct cz_admit cz_admit_t;
 
 typedef enum {
     CZ_ADMIT_OK = 0,
-    CZ_ADMIT_FULL,     /* over max_connections */
-    CZ_ADMIT_PER_IP,   /* over max_connections_per_ip from this address */
+    CZ_ADMIT_FULL,   /* over max_connections */
+    CZ_ADMIT_PER_IP, /* over max_connections_per_ip from this address */
 } cz_admit_verdict_t;
 
 /* per_ip 0 = no per-address cap. */

@@ -29,7 +29,7 @@ void cz_api_error(cz_api_resp_t *resp, cz_api_err_t err, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *o = json_pack("{s:s,s:s,s:i}", "error", code, "message", msg, "status", status);
-    if (!o) {   /* the message quoted invalid UTF-8 from the request: replace it */
+    if (!o) { /* the message quoted invalid UTF-8 from the request: replace it */
         for (char *c = msg; *c; c++)
             if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
                 *c = '?';
@@ -104,7 +104,7 @@ static bool body_object(const cz_api_req_t *req, cz_api_resp_t *resp, json_t **o
     json_error_t err;
     json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
     if (req->body_parsed)
-        req->body_parsed(req->body_cls);   /* req->body is gone from here on */
+        req->body_parsed(req->body_cls); /* req->body is gone from here on */
     if (!o) {
         cz_api_error(resp, CZ_API_E_INVALID_JSON, "body: line %d column %d: %s", err.line,
                      err.column, err.text);
@@ -156,8 +156,9 @@ static cz_api_err_t result_error(int rc, bool have, const cz_job_status_t *st)
         return cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
     if (st->lost)
         return CZ_API_E_JOB_LOST;
-    return st->state == CZ_JOB_FAILED ? CZ_API_E_JOB_FAILED
-         : st->state == CZ_JOB_CANCELED ? CZ_API_E_JOB_CANCELED : cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
+    return st->state == CZ_JOB_FAILED     ? CZ_API_E_JOB_FAILED
+           : st->state == CZ_JOB_CANCELED ? CZ_API_E_JOB_CANCELED
+                                          : cz_errmap_of(rc, CZ_ERRMAP_REQUEST);
 }
 
 /* A job's status as the 200 / 202 reply. */
@@ -166,14 +167,15 @@ static void reply_status(cz_api_resp_t *resp, int status, const cz_job_status_t 
     reply_json(resp, status, cz_job_status_json(st));
 }
 
-static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req,
-                        cz_api_resp_t *resp, const char *id)
+static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api_resp_t *resp,
+                        const char *id)
 {
     const char *ws = req->arg ? req->arg(req->arg_cls, "wait") : NULL;
     const char *fmt = req->arg ? req->arg(req->arg_cls, "format") : NULL;
     double wait;
     if (!parse_wait(ws, (double)cz_server_config(s)->max_wait, &wait)) {
-        cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "wait: '%.32s' is not a number of seconds", ws);
+        cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "wait: '%.32s' is not a number of seconds",
+                     ws);
         return;
     }
     if (fmt && strcmp(fmt, "json") && strcmp(fmt, "binary")) {
@@ -238,12 +240,12 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
         return;
     const char *key;
     json_t *v;
-    json_object_foreach(o, key, v)
-        if (strcmp(key, "params")) {
-            cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "%.64s: unknown field (expected params)", key);
-            json_decref(o);
-            return;
-        }
+    json_object_foreach(o, key, v) if (strcmp(key, "params"))
+    {
+        cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "%.64s: unknown field (expected params)", key);
+        json_decref(o);
+        return;
+    }
     const char *name = json_string_value(json_object_get(o, "params"));
     if (!name) {
         cz_api_error(resp, CZ_API_E_INVALID_REQUEST, "params: required, a string");
@@ -251,12 +253,14 @@ static void params_op(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz
         return;
     }
     cz_params_item_t *it = calloc(1, sizeof *it);
-    int rc = !it ? cz_fail(ctx, CZ_ENOMEM, "reply")
-           : preload ? cz_server_preload(s, ctx, name, it) : cz_server_evict(s, ctx, name);
+    int rc = !it       ? cz_fail(ctx, CZ_ENOMEM, "reply")
+             : preload ? cz_server_preload(s, ctx, name, it)
+                       : cz_server_evict(s, ctx, name);
     if (rc == CZ_OK)
-        reply_json(resp, 200, preload ? json_pack("{s:s,s:I,s:f}", "path", it->path, "bytes",
-                                                  (json_int_t)it->bytes, "load_ms", it->load_ms)
-                                      : json_pack("{s:s,s:b}", "params", name, "evicted", 1));
+        reply_json(resp, 200,
+                   preload ? json_pack("{s:s,s:I,s:f}", "path", it->path, "bytes",
+                                       (json_int_t)it->bytes, "load_ms", it->load_ms)
+                           : json_pack("{s:s,s:b}", "params", name, "evicted", 1));
     else
         reply_rc(resp, rc, ctx, CZ_ERRMAP_PARAMS);
     free(it);
@@ -278,7 +282,7 @@ static void submit(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_ap
     cz_submit_out_t out = { .existing = false };
     int rc = cz_submit_from_json(ctx, s, o, &sj);
     if (rc == CZ_OK) {
-        if (input) {   /* the lifted string stands where the body now says "" */
+        if (input) { /* the lifted string stands where the body now says "" */
             sj.req.input = input;
             sj.req.input_len = input_len;
         }
@@ -356,15 +360,15 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
         }
         if (get) {
             const char *state = req->arg ? req->arg(req->arg_cls, "state") : NULL;
-            static const char *const states[] = { "queued", "running", "done", "failed", "canceled",
-                                                  "lost" };
+            static const char *const states[] = { "queued", "running",  "done",
+                                                  "failed", "canceled", "lost" };
             bool ok = !state;
             for (size_t i = 0; i < sizeof states / sizeof states[0] && !ok; i++)
                 ok = !strcmp(state, states[i]);
             if (!ok) {
-                cz_api_error(resp, CZ_API_E_INVALID_REQUEST,
-                             "state: '%.32s' is not queued, running, done, failed, canceled or lost",
-                             state);
+                cz_api_error(
+                    resp, CZ_API_E_INVALID_REQUEST,
+                    "state: '%.32s' is not queued, running, done, failed, canceled or lost", state);
                 return;
             }
             list(s, resp, state);
@@ -401,8 +405,9 @@ static void route(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, cz_api
             goto method;
         }
         cz_job_status_t *st = calloc(1, sizeof *st);
-        int rc = !st ? cz_fail(ctx, CZ_ENOMEM, "status")
-               : get ? cz_server_job(s, ctx, jid, st) : cz_server_cancel(s, ctx, jid, NULL, st);
+        int rc = !st   ? cz_fail(ctx, CZ_ENOMEM, "status")
+                 : get ? cz_server_job(s, ctx, jid, st)
+                       : cz_server_cancel(s, ctx, jid, NULL, st);
         if (rc == CZ_OK)
             reply_status(resp, 200, st);
         else
@@ -421,7 +426,8 @@ void cz_api_handle(cz_server_t *s, const cz_api_req_t *req, cz_api_resp_t *resp)
     memset(resp, 0, sizeof *resp);
     cz_ctx_t *ctx = NULL;
     if (req->body_too_large)
-        cz_api_error(resp, CZ_API_E_BODY_TOO_LARGE, "request body is over daemon.max_body (%zu bytes)",
+        cz_api_error(resp, CZ_API_E_BODY_TOO_LARGE,
+                     "request body is over daemon.max_body (%zu bytes)",
                      cz_server_config(s)->max_body);
     else if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK)
         cz_api_error(resp, CZ_API_E_OUT_OF_MEMORY, "out of memory");
@@ -431,7 +437,8 @@ void cz_api_handle(cz_server_t *s, const cz_api_req_t *req, cz_api_resp_t *resp)
     cz_server_count_http(s, resp->status);
     if (cz_log_enabled(CZ_LOG_DEBUG) || resp->status >= 500) {
         char q[160];
-        cz_log(resp->status >= 500 ? CZ_LOG_WARN : CZ_LOG_DEBUG, "http", "method=%s path=%s status=%d",
-               req->method ? req->method : "-", cz_log_q(q, sizeof q, req->path), resp->status);
+        cz_log(resp->status >= 500 ? CZ_LOG_WARN : CZ_LOG_DEBUG, "http",
+               "method=%s path=%s status=%d", req->method ? req->method : "-",
+               cz_log_q(q, sizeof q, req->path), resp->status);
     }
 }

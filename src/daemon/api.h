@@ -30,19 +30,19 @@
 #include "daemon/server.h"
 
 typedef struct cz_api_req {
-    const char *method;           /* "GET", ... */
-    const char *path;             /* without the query */
+    const char *method; /* "GET", ... */
+    const char *path;   /* without the query */
     /* query argument |key| or NULL (borrowed) */
     const char *(*arg)(void *cls, const char *key);
     void *arg_cls;
-    const char *content_type;     /* NULL when absent */
-    const char *body;             /* NULL when none */
+    const char *content_type; /* NULL when absent */
+    const char *body;         /* NULL when none */
     size_t body_len;
     /* The transport lets the handler rewrite |body| in place (http.c, fuzz_api): a
      * submit's "input" string is then decoded out of the body into its own buffer
      * (daemon/jsonio.h cz_json_lift_input) instead of through jansson's two copies. */
     bool body_writable;
-    bool body_too_large;          /* the transport dropped a body over daemon.max_body */
+    bool body_too_large; /* the transport dropped a body over daemon.max_body */
     /* Called (when set) once the body has been parsed, before the request is
      * acted on: the transport may free |body| then (a large body's buffer
      * need not live on beside its parsed document). At most once. */
@@ -52,8 +52,8 @@ typedef struct cz_api_req {
 
 typedef struct cz_api_resp {
     int status;
-    const char *content_type;     /* static string */
-    char *body;                   /* malloc'd; the caller frees */
+    const char *content_type; /* static string */
+    char *body;               /* malloc'd; the caller frees */
     size_t len;
 } cz_api_resp_t;
 

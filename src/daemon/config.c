@@ -27,56 +27,96 @@ typedef struct {
     const char *section, *name;
     key_type type;
     size_t off;
-    long min, max;            /* T_LONG bounds */
-    const char *def;          /* default as text (T_LIST: comma-separated) */
+    long min, max;   /* T_LONG bounds */
+    const char *def; /* default as text (T_LIST: comma-separated) */
     const char *help;
-    size_t count_off;         /* T_LIST: where its entry count (size_t) lives */
+    size_t count_off; /* T_LIST: where its entry count (size_t) lives */
 } key_def;
 
 #define F(field) offsetof(cz_dconfig_t, field)
 static const key_def keys[] = {
-    { "daemon", "socket", T_STR, F(socket), 0, 0, "/run/cuzk/cuzkd.sock", "unix socket path (\"\" = none)", 0 },
-    { "daemon", "socket_mode", T_STR, F(socket_mode), 0, 0, "0660", "octal permissions of the socket", 0 },
-    { "daemon", "listen", T_STR, F(listen), 0, 0, "", "TCP HOST:PORT (\"\" = none); loopback only without auth_token", 0 },
+    { "daemon", "socket", T_STR, F(socket), 0, 0, "/run/cuzk/cuzkd.sock",
+      "unix socket path (\"\" = none)", 0 },
+    { "daemon", "socket_mode", T_STR, F(socket_mode), 0, 0, "0660",
+      "octal permissions of the socket", 0 },
+    { "daemon", "listen", T_STR, F(listen), 0, 0, "",
+      "TCP HOST:PORT (\"\" = none); loopback only without auth_token", 0 },
     { "daemon", "auth_token", T_STR, F(auth_token), 0, 0, "", "bearer token required on TCP", 0 },
-    { "daemon", "auth_token_file", T_STR, F(auth_token_file), 0, 0, "", "file holding the token (first line)", 0 },
-    { "daemon", "max_body", T_BYTES, F(max_body), 0, 0, "64MiB", "largest request body accepted", 0 },
+    { "daemon", "auth_token_file", T_STR, F(auth_token_file), 0, 0, "",
+      "file holding the token (first line)", 0 },
+    { "daemon", "max_body", T_BYTES, F(max_body), 0, 0, "64MiB", "largest request body accepted",
+      0 },
     { "daemon", "max_wait", T_LONG, F(max_wait), 0, 86400, "300", "cap of ?wait=SECONDS", 0 },
-    { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "1024", "connections served at once (past it: 503 + Retry-After)", 0 },
-    { "daemon", "max_connections_per_ip", T_LONG, F(max_connections_per_ip), 0, 65536, "256", "TCP connections from one client address (0 = no cap; past it: 503)", 0 },
-    { "daemon", "header_timeout", T_LONG, F(header_timeout), 1, 3600, "5", "seconds a connection has to complete its request's headers (however it trickles them)", 0 },
-    { "daemon", "body_timeout", T_LONG, F(body_timeout), 1, 3600, "60", "seconds a request body may stall", 0 },
-    { "daemon", "body_budget", T_BYTES, F(body_budget), 0, 0, "1GiB", "request bodies buffered at once, all connections (past it: 503 + Retry-After)", 0 },
-    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "128", "partitions per job", 0 },
-    { "daemon", "allow_client_paths", T_BOOL, F(allow_client_paths), 0, 0, "true", "accept absolute params/input paths from clients", 0 },
+    { "daemon", "max_connections", T_LONG, F(max_connections), 1, 65536, "1024",
+      "connections served at once (past it: 503 + Retry-After)", 0 },
+    { "daemon", "max_connections_per_ip", T_LONG, F(max_connections_per_ip), 0, 65536, "256",
+      "TCP connections from one client address (0 = no cap; past it: 503)", 0 },
+    { "daemon", "header_timeout", T_LONG, F(header_timeout), 1, 3600, "5",
+      "seconds a connection has to complete its request's headers (however it trickles them)", 0 },
+    { "daemon", "body_timeout", T_LONG, F(body_timeout), 1, 3600, "60",
+      "seconds a request body may stall", 0 },
+    { "daemon", "body_budget", T_BYTES, F(body_budget), 0, 0, "1GiB",
+      "request bodies buffered at once, all connections (past it: 503 + Retry-After)", 0 },
+    { "daemon", "max_partitions", T_LONG, F(max_partitions), 1, 1024, "128", "partitions per job",
+      0 },
+    { "daemon", "allow_client_paths", T_BOOL, F(allow_client_paths), 0, 0, "true",
+      "accept absolute params/input paths from clients", 0 },
     { "daemon", "log_level", T_STR, F(log_level), 0, 0, "info", "debug, info, warn or error", 0 },
     { "daemon", "pid_file", T_STR, F(pid_file), 0, 0, "", "write the pid here (\"\" = none)", 0 },
-    { "memory", "total_budget", T_STR, F(total_budget), 0, 0, "auto", "\"auto\" (RAM - safety_margin) or a size", 0 },
-    { "memory", "safety_margin", T_BYTES, F(safety_margin), 0, 0, "5GiB", "kept free with total_budget=auto", 0 },
-    { "devices", "backend", T_STR, F(backend), 0, 0, "auto", "\"auto\" (cuda when usable, else cpu), \"cpu\" or \"cuda\"", 0 },
-    { "devices", "devices", T_STRINT, F(devices), 0, 0, "all", "\"all\" or a count N (also \"cpu:N\", \"cuda:N\", \"cuda:all\")", 0 },
-    { "devices", "cuda_device_mem_limit", T_BYTES, F(cuda_device_mem_limit), 0, 0, "0", "device memory each CUDA backend may use (0 = all but 2GiB)", 0 },
-    { "devices", "cuda_g2_on_cpu", T_BOOL, F(cuda_g2_on_cpu), 0, 0, "false", "leave the B2 (G2) MSM to the CPU on CUDA backends", 0 },
-    { "devices", "cuda_max_batch", T_LONG, F(cuda_max_batch), 0, 4, "0", "partitions one GPU region proves where params stream (0 = 2, 1 = one)", 0 },
-    { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2", "workers sharing one device lock", 0 },
-    { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0", "synthesized partitions waiting (0 = devices x workers)", 0 },
-    { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1", "re-synthesis after a device error", 0 },
-    { "synthesis", "workers", T_LONG, F(synth_workers), 1, 256, "1", "parallel partition syntheses", 0 },
-    { "synthesis", "threads", T_LONG, F(threads), 0, 4096, "0", "thread pool width (0 = all CPUs)", 0 },
-    { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params", "where params names resolve", 0 },
-    { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB", "bytes of loaded params kept (LRU)", 0 },
-    { "params", "check", T_BOOL, F(params_check), 0, 0, "true", "blake2b-check a file named in Filecoin's v28 parameters.json before its first use (once per size+mtime)", 0 },
-    { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up", F(npreload) },
-    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true", "write TIMELINE lines to timeline.file", 0 },
-    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "", "the timeline's own file (\"\" = no timeline; never the log)", 0 },
-    { "journal", "dir", T_STR, F(journal_dir), 0, 0, "/var/lib/cuzk/journal", "durable job and result records", 0 },
-    { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800", "seconds an unfetched result is kept", 0 },
-    { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600", "seconds a fetched result is kept", 0 },
-    { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60", "seconds SIGTERM waits for running partitions", 0 },
-    { "grpc", "listen", T_STR, F(grpc_listen), 0, 0, "", "Curio's cuzk.v1 gRPC: unix:///path.sock or HOST:PORT (\"\" = none)", 0 },
-    { "grpc", "allow_from", T_LIST, F(grpc_allow_from), 0, 0, "", "client CIDRs a TCP grpc.listen serves without a token (loopback always)", F(ngrpc_allow_from) },
-    { "test", "fault", T_STR, F(fault), 0, 0, "", "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)", 0 },
-    { "test", "grpc_peer", T_STR, F(test_grpc_peer), 0, 0, "", "TESTS ONLY: the peer a TCP gRPC call is checked as (e.g. ipv4:192.0.2.9:1)", 0 },
+    { "memory", "total_budget", T_STR, F(total_budget), 0, 0, "auto",
+      "\"auto\" (RAM - safety_margin) or a size", 0 },
+    { "memory", "safety_margin", T_BYTES, F(safety_margin), 0, 0, "5GiB",
+      "kept free with total_budget=auto", 0 },
+    { "devices", "backend", T_STR, F(backend), 0, 0, "auto",
+      "\"auto\" (cuda when usable, else cpu), \"cpu\" or \"cuda\"", 0 },
+    { "devices", "devices", T_STRINT, F(devices), 0, 0, "all",
+      "\"all\" or a count N (also \"cpu:N\", \"cuda:N\", \"cuda:all\")", 0 },
+    { "devices", "cuda_device_mem_limit", T_BYTES, F(cuda_device_mem_limit), 0, 0, "0",
+      "device memory each CUDA backend may use (0 = all but 2GiB)", 0 },
+    { "devices", "cuda_g2_on_cpu", T_BOOL, F(cuda_g2_on_cpu), 0, 0, "false",
+      "leave the B2 (G2) MSM to the CPU on CUDA backends", 0 },
+    { "devices", "cuda_max_batch", T_LONG, F(cuda_max_batch), 0, 4, "0",
+      "partitions one GPU region proves where params stream (0 = 2, 1 = one)", 0 },
+    { "devices", "workers_per_device", T_LONG, F(workers_per_device), 1, 16, "2",
+      "workers sharing one device lock", 0 },
+    { "devices", "device_queue_depth", T_LONG, F(device_queue_depth), 0, 1024, "0",
+      "synthesized partitions waiting (0 = devices x workers)", 0 },
+    { "devices", "max_retries", T_LONG, F(max_retries), 0, 16, "1",
+      "re-synthesis after a device error", 0 },
+    { "synthesis", "workers", T_LONG, F(synth_workers), 1, 256, "1", "parallel partition syntheses",
+      0 },
+    { "synthesis", "threads", T_LONG, F(threads), 0, 4096, "0", "thread pool width (0 = all CPUs)",
+      0 },
+    { "params", "dir", T_STR, F(params_dir), 0, 0, "/var/lib/cuzk/params",
+      "where params names resolve", 0 },
+    { "params", "cache_budget", T_BYTES, F(cache_budget), 0, 0, "64GiB",
+      "bytes of loaded params kept (LRU)", 0 },
+    { "params", "check", T_BOOL, F(params_check), 0, 0, "true",
+      "blake2b-check a file named in Filecoin's v28 parameters.json before its first use (once per size+mtime)",
+      0 },
+    { "params", "preload", T_LIST, F(preload), 0, 0, "", "params names loaded at start-up",
+      F(npreload) },
+    { "timeline", "enabled", T_BOOL, F(timeline_enabled), 0, 0, "true",
+      "write TIMELINE lines to timeline.file", 0 },
+    { "timeline", "file", T_STR, F(timeline_file), 0, 0, "",
+      "the timeline's own file (\"\" = no timeline; never the log)", 0 },
+    { "journal", "dir", T_STR, F(journal_dir), 0, 0, "/var/lib/cuzk/journal",
+      "durable job and result records", 0 },
+    { "journal", "result_ttl", T_LONG, F(result_ttl), 1, 31536000, "604800",
+      "seconds an unfetched result is kept", 0 },
+    { "journal", "keep_fetched", T_LONG, F(keep_fetched), 0, 31536000, "600",
+      "seconds a fetched result is kept", 0 },
+    { "journal", "shutdown_grace", T_LONG, F(shutdown_grace), 0, 3600, "60",
+      "seconds SIGTERM waits for running partitions", 0 },
+    { "grpc", "listen", T_STR, F(grpc_listen), 0, 0, "",
+      "Curio's cuzk.v1 gRPC: unix:///path.sock or HOST:PORT (\"\" = none)", 0 },
+    { "grpc", "allow_from", T_LIST, F(grpc_allow_from), 0, 0, "",
+      "client CIDRs a TCP grpc.listen serves without a token (loopback always)",
+      F(ngrpc_allow_from) },
+    { "test", "fault", T_STR, F(fault), 0, 0, "",
+      "TESTS ONLY: fault sites to fire, site:n[+|xK][~MS],... (core/fault.h)", 0 },
+    { "test", "grpc_peer", T_STR, F(test_grpc_peer), 0, 0, "",
+      "TESTS ONLY: the peer a TCP gRPC call is checked as (e.g. ipv4:192.0.2.9:1)", 0 },
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -107,8 +147,8 @@ static int set_text(cz_ctx_t *ctx, cz_dconfig_t *cfg, const key_def *k, const ch
         else if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no"))
             *(bool *)p = false;
         else
-            return cz_fail(ctx, CZ_EINVAL, "%s.%s: '%s' is not a boolean (true/false)",
-                           k->section, k->name, v);
+            return cz_fail(ctx, CZ_EINVAL, "%s.%s: '%s' is not a boolean (true/false)", k->section,
+                           k->name, v);
         return CZ_OK;
     case T_LONG: {
         char *end;
@@ -124,8 +164,9 @@ static int set_text(cz_ctx_t *ctx, cz_dconfig_t *cfg, const key_def *k, const ch
     }
     case T_BYTES:
         if (!cz_parse_bytes(v, (size_t *)p))
-            return cz_fail(ctx, CZ_EINVAL, "%s.%s: '%s' is not a byte size (e.g. 4096, 64MiB, 5GiB)",
-                           k->section, k->name, v);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "%s.%s: '%s' is not a byte size (e.g. 4096, 64MiB, 5GiB)", k->section,
+                           k->name, v);
         return CZ_OK;
     case T_LIST: {
         char ***lp = (char ***)p;
@@ -247,15 +288,15 @@ static int setting_text(cz_ctx_t *ctx, const char *path, const key_def *k, confi
                                path, line, k->section, k->name, i, v);
             int m = snprintf(buf + n, cap - n, "%s%s", n ? "," : "", v);
             if (m < 0 || (size_t)m >= cap - n)
-                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s is too long", path, line,
-                               k->section, k->name);
+                return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s is too long", path, line, k->section,
+                               k->name);
             n += (size_t)m;
         }
         return CZ_OK;
     }
     }
-    static const char *const tnames[] = { "string", "boolean", "integer", "size", "list of strings",
-                                          "string or an integer" };
+    static const char *const tnames[] = { "string", "boolean",         "integer",
+                                          "size",   "list of strings", "string or an integer" };
     return cz_fail(ctx, CZ_EINVAL, "%s:%d: %s.%s must be a %s", path, line, k->section, k->name,
                    tnames[k->type]);
 }
@@ -315,7 +356,7 @@ int cz_dconfig_load(cz_ctx_t *ctx, cz_dconfig_t *cfg, const char *path)
     return rc;
 }
 
-#define MAX_DEVICES 16   /* = CZ_MAX_DEVICES of the server */
+#define MAX_DEVICES 16 /* = CZ_MAX_DEVICES of the server */
 
 /* "N" (1..MAX_DEVICES) or "all" (0) -> count; false on junk. */
 static bool parse_count(const char *s, size_t *count)
@@ -354,12 +395,15 @@ int cz_dconfig_devices(cz_ctx_t *ctx, const cz_dconfig_t *cfg, const char **kind
         }
     }
     if (!parse_count(d, count))
-        return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s' is not \"all\", a count 1..%d, or "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "devices.devices: '%s' is not \"all\", a count 1..%d, or "
                        "\"cpu\", \"cpu:N\", \"cuda\", \"cuda:N\", \"cuda:all\"",
                        cfg->devices, MAX_DEVICES);
     if (named && strcmp(*kind, "auto") && strcmp(*kind, named))
-        return cz_fail(ctx, CZ_EINVAL, "devices.devices: '%s' names %s but devices.backend is "
-                       "\"%s\"", cfg->devices, named, *kind);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "devices.devices: '%s' names %s but devices.backend is "
+                       "\"%s\"",
+                       cfg->devices, named, *kind);
     if (named)
         *kind = named;
     return CZ_OK;
@@ -395,9 +439,10 @@ static int read_token_file(cz_ctx_t *ctx, cz_dconfig_t *cfg)
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077)) {
         fclose(f);
-        return cz_fail(ctx, CZ_EINVAL, "daemon.auth_token_file: %s has mode %04o: group or others "
-                       "may read or change the token; chmod 600 it", path,
-                       (unsigned)(st.st_mode & 07777));
+        return cz_fail(ctx, CZ_EINVAL,
+                       "daemon.auth_token_file: %s has mode %04o: group or others "
+                       "may read or change the token; chmod 600 it",
+                       path, (unsigned)(st.st_mode & 07777));
     }
     char line[512] = "";
     if (!fgets(line, sizeof line, f))
@@ -419,9 +464,11 @@ static int validate_grpc_listen(cz_ctx_t *ctx, const cz_dconfig_t *cfg)
 {
     const char *a = cfg->grpc_listen;
 #ifndef CUZK_HAVE_GRPC
-    return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': this cuzkd was built without gRPC (it needs "
+    return cz_fail(ctx, CZ_EINVAL,
+                   "grpc.listen: '%s': this cuzkd was built without gRPC (it needs "
                    "libgrpc-dev, libprotobuf-c-dev and protobuf-c-compiler: run scripts/deps.sh "
-                   "and rebuild)", a);
+                   "and rebuild)",
+                   a);
 #else
     cz_allow_t allow;
     if (cz_allow_parse(ctx, cfg->grpc_allow_from, cfg->ngrpc_allow_from, &allow) != CZ_OK) {
@@ -431,14 +478,18 @@ static int validate_grpc_listen(cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     }
     if (!strncmp(a, "unix:", 5)) {
         if (cfg->ngrpc_allow_from)
-            return cz_fail(ctx, CZ_EINVAL, "grpc.allow_from: set, but grpc.listen '%s' is a unix "
-                           "socket (its file mode decides who may connect)", a);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "grpc.allow_from: set, but grpc.listen '%s' is a unix "
+                           "socket (its file mode decides who may connect)",
+                           a);
         const char *path = a + 5;
         if (!strncmp(path, "//", 2))
             path += 2;
         if (path[0] != '/' || strlen(path) >= 108)
-            return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': want unix:///ABSOLUTE/PATH.sock "
-                           "(under 108 bytes)", a);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "grpc.listen: '%s': want unix:///ABSOLUTE/PATH.sock "
+                           "(under 108 bytes)",
+                           a);
         return CZ_OK;
     }
     if (strstr(a, "://"))
@@ -448,9 +499,11 @@ static int validate_grpc_listen(cz_ctx_t *ctx, const cz_dconfig_t *cfg)
     if (rc != CZ_OK)
         return rc;
     if (!*cfg->auth_token && !cfg->ngrpc_allow_from && !cz_host_is_loopback(host))
-        return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s' is not a loopback address (every address "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "grpc.listen: '%s' is not a loopback address (every address "
                        "it resolves to must be); set grpc.allow_from (the clients' addresses) or "
-                       "daemon.auth_token (or auth_token_file) to serve gRPC beyond this host", a);
+                       "daemon.auth_token (or auth_token_file) to serve gRPC beyond this host",
+                       a);
     return CZ_OK;
 #endif
 }
@@ -479,13 +532,15 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
     if (rc != CZ_OK)
         return rc;
     if (!*cfg->socket && !*cfg->listen)
-        return cz_fail(ctx, CZ_EINVAL, "daemon.socket and daemon.listen are both empty: nothing to serve on");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "daemon.socket and daemon.listen are both empty: nothing to serve on");
     if (!*cfg->journal_dir)
         return cz_fail(ctx, CZ_EINVAL, "journal.dir is empty (the journal is required)");
     if (cfg->max_body < 1024)
         return cz_fail(ctx, CZ_EINVAL, "daemon.max_body: %zu is below 1024 bytes", cfg->max_body);
     if (cfg->body_budget / CZ_HTTP_BODY_COST < cfg->max_body)
-        return cz_fail(ctx, CZ_EINVAL, "daemon.body_budget: %zu is below %d x daemon.max_body (%zu; "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "daemon.body_budget: %zu is below %d x daemon.max_body (%zu; "
                        "a body counts %d times its size): a largest body could never be accepted",
                        cfg->body_budget, CZ_HTTP_BODY_COST, cfg->max_body, CZ_HTTP_BODY_COST);
     if (*cfg->auth_token_file && (rc = read_token_file(ctx, cfg)) != CZ_OK)
@@ -502,7 +557,8 @@ int cz_dconfig_validate(cz_ctx_t *ctx, cz_dconfig_t *cfg)
             return cz_fail(ctx, CZ_EINVAL,
                            "daemon.listen: '%s' is not a loopback address (every address it "
                            "resolves to must be); set daemon.auth_token (or auth_token_file) to "
-                           "serve TCP beyond this host", cfg->listen);
+                           "serve TCP beyond this host",
+                           cfg->listen);
     }
     return CZ_OK;
 }

@@ -30,58 +30,58 @@
 
 typedef struct cz_dconfig {
     /* daemon */
-    char *socket;              /* unix socket path; "" = none */
-    char *socket_mode;         /* octal, "0660" */
-    char *listen;              /* HOST:PORT for TCP; "" = none */
-    char *auth_token;          /* "" = none: TCP then binds loopback only */
-    char *auth_token_file;     /* read at start-up when set */
-    size_t max_body;           /* request body limit in bytes */
-    long max_wait;             /* cap of ?wait=SECONDS */
-    long max_connections;      /* served at once; past it a request gets 503 + Retry-After */
-    long max_connections_per_ip;  /* TCP, per client address; 0 = no cap */
-    long header_timeout;       /* seconds of silence allowed before the headers are complete */
-    long body_timeout;         /* seconds of silence allowed within a body */
-    size_t body_budget;        /* bytes of request bodies buffered at once */
-    long max_partitions;       /* per job */
-    bool allow_client_paths;   /* accept absolute params / input paths from clients */
+    char *socket;                /* unix socket path; "" = none */
+    char *socket_mode;           /* octal, "0660" */
+    char *listen;                /* HOST:PORT for TCP; "" = none */
+    char *auth_token;            /* "" = none: TCP then binds loopback only */
+    char *auth_token_file;       /* read at start-up when set */
+    size_t max_body;             /* request body limit in bytes */
+    long max_wait;               /* cap of ?wait=SECONDS */
+    long max_connections;        /* served at once; past it a request gets 503 + Retry-After */
+    long max_connections_per_ip; /* TCP, per client address; 0 = no cap */
+    long header_timeout;         /* seconds of silence allowed before the headers are complete */
+    long body_timeout;           /* seconds of silence allowed within a body */
+    size_t body_budget;          /* bytes of request bodies buffered at once */
+    long max_partitions;         /* per job */
+    bool allow_client_paths;     /* accept absolute params / input paths from clients */
     char *log_level;
     char *pid_file;
     /* memory */
-    char *total_budget;        /* "auto" or a size */
+    char *total_budget; /* "auto" or a size */
     size_t safety_margin;
     /* devices (see cz_dconfig_devices) */
-    char *backend;             /* "auto", "cpu" or "cuda" */
-    char *devices;             /* "all" or N; or KIND, KIND:N, cuda:all (KIND cpu or cuda) */
-    size_t cuda_device_mem_limit;  /* bytes per CUDA backend; 0 = all but 2 GiB */
-    bool cuda_g2_on_cpu;       /* CUDA backends leave the B2 (G2) MSM to the CPU */
-    long cuda_max_batch;       /* partitions a region proves where params stream (0: 2) */
+    char *backend;                /* "auto", "cpu" or "cuda" */
+    char *devices;                /* "all" or N; or KIND, KIND:N, cuda:all (KIND cpu or cuda) */
+    size_t cuda_device_mem_limit; /* bytes per CUDA backend; 0 = all but 2 GiB */
+    bool cuda_g2_on_cpu;          /* CUDA backends leave the B2 (G2) MSM to the CPU */
+    long cuda_max_batch;          /* partitions a region proves where params stream (0: 2) */
     long workers_per_device;
-    long device_queue_depth;   /* 0 = devices x workers */
+    long device_queue_depth; /* 0 = devices x workers */
     long max_retries;
     /* synthesis */
     long synth_workers;
-    long threads;              /* library pool width, 0 = all CPUs */
+    long threads; /* library pool width, 0 = all CPUs */
     /* params */
     char *params_dir;
-    size_t cache_budget;       /* bytes of loaded params kept (LRU) */
-    bool params_check;         /* digest published files against the v28 manifest before use */
-    char **preload;            /* names loaded at start-up */
+    size_t cache_budget; /* bytes of loaded params kept (LRU) */
+    bool params_check;   /* digest published files against the v28 manifest before use */
+    char **preload;      /* names loaded at start-up */
     size_t npreload;
     /* timeline */
     bool timeline_enabled;
-    char *timeline_file;       /* its own file; "" = no timeline (the log stays one format) */
+    char *timeline_file; /* its own file; "" = no timeline (the log stays one format) */
     /* journal */
     char *journal_dir;
-    long result_ttl;           /* seconds a result is kept unfetched */
-    long keep_fetched;         /* seconds a result is kept after its first fetch */
-    long shutdown_grace;       /* seconds SIGTERM waits for running partitions */
+    long result_ttl;     /* seconds a result is kept unfetched */
+    long keep_fetched;   /* seconds a result is kept after its first fetch */
+    long shutdown_grace; /* seconds SIGTERM waits for running partitions */
     /* grpc (daemon/grpc/grpc_server.h) */
-    char *grpc_listen;         /* "unix:///path.sock" or HOST:PORT; "" = none */
-    char **grpc_allow_from;    /* client CIDRs served without a token on TCP (daemon/netaddr.h) */
+    char *grpc_listen;      /* "unix:///path.sock" or HOST:PORT; "" = none */
+    char **grpc_allow_from; /* client CIDRs served without a token on TCP (daemon/netaddr.h) */
     size_t ngrpc_allow_from;
     /* test */
-    char *fault;               /* fault injection spec (core/fault.h); "" = none */
-    char *test_grpc_peer;      /* "" or the peer TCP gRPC calls are checked as (tests: only
+    char *fault;          /* fault injection spec (core/fault.h); "" = none */
+    char *test_grpc_peer; /* "" or the peer TCP gRPC calls are checked as (tests: only
                                 * loopback can be bound here, and loopback is always allowed) */
     /* not a key of the file: the job kinds (kinds/kinds.h cz_kinds_t, borrowed for the
      * server's life); NULL: the library's built-in ones. Tests set a table with a toy kind. */

@@ -20,9 +20,8 @@ const cz_api_err_info_t *cz_api_err_info(cz_api_err_t e)
 cz_api_err_t cz_errmap_of(int rc, cz_errmap_ctx_t where)
 {
     switch (rc) {
-#define CZ__ERRMAP_CASE(code, request, params)                                      \
-    case CZ_E##code:                                                                \
-        return where == CZ_ERRMAP_PARAMS ? CZ_API_E_##params : CZ_API_E_##request;
+#define CZ__ERRMAP_CASE(code, request, params) \
+    case CZ_E##code: return where == CZ_ERRMAP_PARAMS ? CZ_API_E_##params : CZ_API_E_##request;
         CZ_ERRMAP_CODES(CZ__ERRMAP_CASE)
 #undef CZ__ERRMAP_CASE
     }

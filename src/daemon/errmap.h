@@ -35,6 +35,8 @@
 #define CZ_GRPC_UNAUTHENTICATED 16
 
 /* X(ID, http status, name, gRPC code, when) — in the order docs/API.md lists them. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_API_ERRORS(X)                                                                       \
     X(INVALID_JSON, 400, "invalid_json", CZ_GRPC_INVALID_ARGUMENT,                             \
       "body is not JSON / not an object (message has line and column)")                       \
@@ -70,12 +72,13 @@
       "the connection limits or `daemon.body_budget` reached; retry after `Retry-After` seconds") \
     X(STORAGE_UNAVAILABLE, 503, "storage_unavailable", CZ_GRPC_UNAVAILABLE,                    \
       "the journal could not be written (disk full or failing) or a file read; retry later")
+/* clang-format on */
 
 typedef enum {
 #define CZ__API_ERR_ENUM(id, http, name, grpc, when) CZ_API_E_##id,
     CZ_API_ERRORS(CZ__API_ERR_ENUM)
 #undef CZ__API_ERR_ENUM
-    CZ_API_E__COUNT
+        CZ_API_E__COUNT
 } cz_api_err_t;
 
 typedef struct {
@@ -97,6 +100,8 @@ int cz_errmap_grpc(int rc, cz_errmap_ctx_t where);
 const char *cz_grpc_code_name(int code);
 
 /* X(CZ code name, error in a request, error on a params endpoint) — every CZ_E* but OK. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ_ERRMAP_CODES(X)                                        \
     X(INVAL, INVALID_REQUEST, INVALID_REQUEST)                    \
     X(NOMEM, OUT_OF_MEMORY, OUT_OF_MEMORY)                        \
@@ -112,5 +117,6 @@ const char *cz_grpc_code_name(int code);
     X(BUSY, CONFLICT, PARAMS_IN_USE)                              \
     X(NOTFOUND, NOT_FOUND, NOT_FOUND)                             \
     X(INTERNAL, INTERNAL, INTERNAL)
+/* clang-format on */
 
 #endif /* CUZK_DAEMON_ERRMAP_H */

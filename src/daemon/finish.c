@@ -37,13 +37,13 @@ struct dj_pending {
     dj_state_t st;
     int error;
     char msg[256];
-    uint8_t *proof;              /* owned until published */
+    uint8_t *proof; /* owned until published */
     size_t proof_len;
-    json_t *pub;                 /* owned until published */
+    json_t *pub; /* owned until published */
     time_t finished;
     cz_job_timings_t t;
     unsigned attempts;
-    double next_try;             /* monotonic seconds */
+    double next_try; /* monotonic seconds */
     int last_rc;
     char last_error[256];
 };
@@ -111,7 +111,7 @@ static void log_device_plans(cz_server_t *s)
     for (size_t d = 0; d < CZ__PLAN_DEVICES; d++) {
         cz_device_memory_t mem;
         if (cz_prover_device_memory(s->prover, d, &mem) != CZ_OK)
-            break;                                   /* past the last device */
+            break; /* past the last device */
         cz_mutex_lock(&s->mu);
         bool changed = strcmp(s->plan_logged[d], mem.plan) != 0;
         if (changed)
@@ -200,7 +200,7 @@ void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char
     cz_job_timings_t tm = { 0 };
     if (t)
         tm = *t;
-    tm.total = (cz_mono_s() - j->t_accept) * 1e3;   /* accepted by this process -> now */
+    tm.total = (cz_mono_s() - j->t_accept) * 1e3; /* accepted by this process -> now */
     if (!p || (st == DJ_DONE && !pub)) {
         /* no memory to keep the outcome: the job stays journaled unfinished and
          * is proved again at the next start; report that, as a failure that says so */
@@ -212,7 +212,8 @@ void cz__job_end(cz_server_t *s, djob_t *j, dj_state_t st, int error, const char
         j->state = DJ_FAILED;
         j->error = CZ_ENOMEM;
         j->t = tm;
-        snprintf(j->message, sizeof j->message, "out of memory keeping the outcome; the job "
+        snprintf(j->message, sizeof j->message,
+                 "out of memory keeping the outcome; the job "
                  "stays journaled and is proved again when cuzkd restarts");
         pthread_cond_broadcast(&s->changed);
         cz_mutex_unlock(&s->mu);
@@ -244,7 +245,7 @@ void cz__retry_results(cz_server_t *s, double *next)
         if (!due || s->abandon)
             return;
         struct dj_pending *p = due->pending;
-        due->pending = NULL;   /* a write in flight: shutdown waits for it */
+        due->pending = NULL; /* a write in flight: shutdown waits for it */
         cz_mutex_unlock(&s->mu);
         commit(s, due, p);
         cz_mutex_lock(&s->mu);
@@ -270,8 +271,8 @@ void cz__pending_free(djob_t *j)
     struct dj_pending *p = j->pending;
     if (!p)
         return;
-    CZ_LOGW("result never journaled; the job stays for the next start", "id=%s attempts=%u",
-            j->id, p->attempts);
+    CZ_LOGW("result never journaled; the job stays for the next start", "id=%s attempts=%u", j->id,
+            p->attempts);
     free(p->proof);
     json_decref(p->pub);
     free(p);

@@ -18,11 +18,11 @@
 struct cz_hdeadline {
     double deadline_s;
     cz_mutex_t mu;
-    pthread_cond_t wake;           /* stop requested */
+    pthread_cond_t wake; /* stop requested */
     pthread_t thread;
-    bool stopping;                 /* (mu) */
-    cz_hdeadline_conn_t *head;     /* (mu) connections watched */
-    unsigned long cut;             /* (mu) connections cut so far */
+    bool stopping;             /* (mu) */
+    cz_hdeadline_conn_t *head; /* (mu) connections watched */
+    unsigned long cut;         /* (mu) connections cut so far */
 };
 
 /* One pass: shut down every connection past its deadline. Called with mu held. */
@@ -32,7 +32,7 @@ static void sweep(cz_hdeadline_t *w)
     double now = cz_mono_s();
     for (cz_hdeadline_conn_t *e = w->head; e; e = e->next)
         if (!e->in_request && !e->cut && now - e->since > w->deadline_s) {
-            shutdown(e->fd, SHUT_RDWR);   /* the owner sees the end and closes it */
+            shutdown(e->fd, SHUT_RDWR); /* the owner sees the end and closes it */
             e->cut = true;
             w->cut++;
         }

@@ -29,10 +29,10 @@ typedef struct cz_hdeadline cz_hdeadline_t;
 
 typedef struct cz_hdeadline_conn {
     int fd;
-    double since;        /* (mu) when its headers started to be due (monotonic s) */
-    bool in_request;     /* (mu) headers complete, the request not over */
-    bool cut;            /* (mu) shut down already */
-    struct cz_hdeadline_conn *prev, *next;   /* (mu) */
+    double since;    /* (mu) when its headers started to be due (monotonic s) */
+    bool in_request; /* (mu) headers complete, the request not over */
+    bool cut;        /* (mu) shut down already */
+    struct cz_hdeadline_conn *prev, *next; /* (mu) */
 } cz_hdeadline_conn_t;
 
 int cz_hdeadline_start(cz_hdeadline_t **out, double deadline_s);

@@ -31,10 +31,10 @@
 #include "daemon/hdeadline.h"
 #include "daemon/log.h"
 
-#define OVERFLOW_CONNECTIONS 64   /* accepted past max_connections, only to be answered 503 */
-#define OVERFLOW_PER_IP 32         /* the same past max_connections_per_ip */
-#define RETRY_FULL_S 1             /* Retry-After of a 503 for the connection limits */
-#define RETRY_BODY_S 2             /* ... and for the body budget */
+#define OVERFLOW_CONNECTIONS 64 /* accepted past max_connections, only to be answered 503 */
+#define OVERFLOW_PER_IP 32      /* the same past max_connections_per_ip */
+#define RETRY_FULL_S 1          /* Retry-After of a 503 for the connection limits */
+#define RETRY_BODY_S 2          /* ... and for the body budget */
 
 typedef struct listener {
     struct cz_http *h;
@@ -49,19 +49,19 @@ struct cz_http {
     listener_t unix_l, tcp_l;
     char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     cz_admit_t *admit;
-    cz_hdeadline_t *deadline;      /* daemon.header_timeout, however the headers trickle */
+    cz_hdeadline_t *deadline; /* daemon.header_timeout, however the headers trickle */
     cz_mutex_t mu;
-    pthread_cond_t idle;           /* a worker ended */
-    unsigned workers;              /* (mu) request threads running */
-    bool stopping;                 /* (mu) no new workers: requests answer 503 */
+    pthread_cond_t idle; /* a worker ended */
+    unsigned workers;    /* (mu) request threads running */
+    bool stopping;       /* (mu) no new workers: requests answer 503 */
 };
 
 /* One connection, from MHD's NOTIFY_CONNECTION (its socket context). */
 typedef struct sock {
     struct sockaddr_storage peer;
     bool has_peer;
-    cz_admit_verdict_t verdict;    /* at accept: over a connection limit or not */
-    cz_hdeadline_conn_t dl;        /* its entry in the header deadline's watch */
+    cz_admit_verdict_t verdict; /* at accept: over a connection limit or not */
+    cz_hdeadline_conn_t dl;     /* its entry in the header deadline's watch */
 } sock_t;
 
 /* One request (MHD's con_cls). */
@@ -70,13 +70,13 @@ typedef struct conn {
     struct MHD_Connection *c;
     char *body;
     size_t len, cap;
-    size_t reserved;               /* budget held: CZ_HTTP_BODY_COST x the buffer */
+    size_t reserved; /* budget held: CZ_HTTP_BODY_COST x the buffer */
     bool too_large;
-    bool over_budget;              /* a chunked body outgrew the budget: 503 at the end */
+    bool over_budget; /* a chunked body outgrew the budget: 503 at the end */
     bool replied;
-    bool answered;                 /* a worker filled |resp| (read after the resume) */
+    bool answered; /* a worker filled |resp| (read after the resume) */
     cz_api_resp_t resp;
-    const char *method, *url;      /* MHD's, valid for the request */
+    const char *method, *url; /* MHD's, valid for the request */
 } conn_t;
 
 static bool token_ok(const char *header, const char *token)
@@ -87,7 +87,7 @@ static bool token_ok(const char *header, const char *token)
     const char *got = header + sizeof prefix - 1;
     size_t a = strlen(got), b = strlen(token);
     unsigned char diff = (unsigned char)(a != b);
-    for (size_t i = 0; i < b; i++)   /* constant time in the token's length */
+    for (size_t i = 0; i < b; i++) /* constant time in the token's length */
         diff |= (unsigned char)(got[i < a ? i : 0] ^ token[i]);
     return diff == 0;
 }
@@ -95,16 +95,18 @@ static bool token_ok(const char *header, const char *token)
 /* Queue |r| (its body is handed to MHD). retry_s > 0 adds Retry-After and closes the connection. */
 static enum MHD_Result send_resp(struct MHD_Connection *c, cz_api_resp_t *r, int retry_s)
 {
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(r->len, r->body ? r->body : (void *)"",
-                                        r->body ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(r->len,
+                                                                r->body ? r->body : (void *)"",
+                                                                r->body ? MHD_RESPMEM_MUST_FREE
+                                                                        : MHD_RESPMEM_PERSISTENT);
     if (!resp) {
         free(r->body);
         r->body = NULL;
         return MHD_NO;
     }
     r->body = NULL;
-    MHD_add_response_header(resp, "Content-Type", r->content_type ? r->content_type : "application/json");
+    MHD_add_response_header(resp, "Content-Type",
+                            r->content_type ? r->content_type : "application/json");
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"cuzkd\"");
@@ -141,21 +143,24 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     sock_t *sk = *socket_context;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         if (!(sk = calloc(1, sizeof *sk))) {
-            *socket_context = NULL;   /* uncounted; its request is answered 503 */
+            *socket_context = NULL; /* uncounted; its request is answered 503 */
             return;
         }
-        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        const union MHD_ConnectionInfo
+            *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         if (l->tcp && ci && ci->client_addr) {
             size_t n = ci->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                                             : sizeof(struct sockaddr_in);
+                                                              : sizeof(struct sockaddr_in);
             memcpy(&sk->peer, ci->client_addr, n);
             sk->has_peer = true;
         }
-        sk->verdict = cz_admit_open(l->h->admit, sk->has_peer ? (struct sockaddr *)&sk->peer : NULL);
-        const union MHD_ConnectionInfo *fi = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        sk->verdict = cz_admit_open(l->h->admit,
+                                    sk->has_peer ? (struct sockaddr *)&sk->peer : NULL);
+        const union MHD_ConnectionInfo
+            *fi = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
         cz_hdeadline_add(l->h->deadline, &sk->dl, fi ? fi->connect_fd : -1);
         *socket_context = sk;
-    } else if (sk) {   /* MHD closes the descriptor after this: the watch lets go first */
+    } else if (sk) { /* MHD closes the descriptor after this: the watch lets go first */
         cz_hdeadline_remove(l->h->deadline, &sk->dl);
         cz_admit_close(l->h->admit, sk->has_peer ? (struct sockaddr *)&sk->peer : NULL);
         free(sk);
@@ -166,7 +171,8 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 /* The connection's own state, or NULL when there was no memory for it at accept. */
 static sock_t *sock_of(struct MHD_Connection *c)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const union MHD_ConnectionInfo
+        *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return ci ? ci->socket_context : NULL;
 }
 
@@ -184,35 +190,43 @@ static enum MHD_Result on_headers(conn_t *cn)
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)h->cfg->body_timeout);
     cz_api_resp_t r = { 0 };
     sock_t *sk = sock_of(c);
-    if (sk)   /* the headers are in: no deadline while the request runs */
+    if (sk) /* the headers are in: no deadline while the request runs */
         cz_hdeadline_request(h->deadline, &sk->dl, true);
-    cz_admit_verdict_t v = sk ? sk->verdict : CZ_ADMIT_FULL;   /* no memory: 503 */
+    cz_admit_verdict_t v = sk ? sk->verdict : CZ_ADMIT_FULL; /* no memory: 503 */
     if (v == CZ_ADMIT_FULL) {
-        cz_api_error(&r, CZ_API_E_BUSY, "cuzkd is serving daemon.max_connections (%ld) connections; "
-                     "retry after %d s", h->cfg->max_connections, RETRY_FULL_S);
+        cz_api_error(&r, CZ_API_E_BUSY,
+                     "cuzkd is serving daemon.max_connections (%ld) connections; "
+                     "retry after %d s",
+                     h->cfg->max_connections, RETRY_FULL_S);
         return reply_early(cn, &r, RETRY_FULL_S);
     }
     if (v == CZ_ADMIT_PER_IP) {
-        cz_api_error(&r, CZ_API_E_BUSY, "this address has daemon.max_connections_per_ip (%ld) "
-                     "connections open; retry after %d s", h->cfg->max_connections_per_ip, RETRY_FULL_S);
+        cz_api_error(&r, CZ_API_E_BUSY,
+                     "this address has daemon.max_connections_per_ip (%ld) "
+                     "connections open; retry after %d s",
+                     h->cfg->max_connections_per_ip, RETRY_FULL_S);
         return reply_early(cn, &r, RETRY_FULL_S);
     }
     if (cn->l->tcp && *h->cfg->auth_token &&
-        !token_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), h->cfg->auth_token)) {
+        !token_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"),
+                  h->cfg->auth_token)) {
         cz_api_error(&r, CZ_API_E_UNAUTHORIZED, "missing or wrong 'Authorization: Bearer <token>'");
         return reply_early(cn, &r, 0);
     }
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     unsigned long long want = cl ? strtoull(cl, NULL, 10) : 0;
     if (want > h->cfg->max_body) {
-        cz_api_error(&r, CZ_API_E_BODY_TOO_LARGE, "Content-Length %.24s is over daemon.max_body (%zu bytes)",
-                     cl, h->cfg->max_body);
+        cz_api_error(&r, CZ_API_E_BODY_TOO_LARGE,
+                     "Content-Length %.24s is over daemon.max_body (%zu bytes)", cl,
+                     h->cfg->max_body);
         return reply_early(cn, &r, 0);
     }
-    if (want) {   /* one buffer of the announced size: no growing copies */
+    if (want) { /* one buffer of the announced size: no growing copies */
         if (!cz_admit_body(h->admit, ((size_t)want + 1) * CZ_HTTP_BODY_COST)) {
-            cz_api_error(&r, CZ_API_E_BUSY, "request bodies in memory are at daemon.body_budget "
-                         "(%zu bytes); retry after %d s", h->cfg->body_budget, RETRY_BODY_S);
+            cz_api_error(&r, CZ_API_E_BUSY,
+                         "request bodies in memory are at daemon.body_budget "
+                         "(%zu bytes); retry after %d s",
+                         h->cfg->body_budget, RETRY_BODY_S);
             return reply_early(cn, &r, RETRY_BODY_S);
         }
         cn->reserved = ((size_t)want + 1) * CZ_HTTP_BODY_COST;
@@ -230,7 +244,7 @@ static enum MHD_Result on_upload(conn_t *cn, const char *data, size_t n)
 {
     cz_http_t *h = cn->l->h;
     if (cn->too_large || cn->over_budget)
-        return MHD_YES;   /* read and dropped: the answer is 413 / 503 */
+        return MHD_YES; /* read and dropped: the answer is 413 / 503 */
     if (cn->len + n > h->cfg->max_body) {
         cn->too_large = true;
         return MHD_YES;
@@ -269,14 +283,21 @@ static void *worker_main(void *arg)
     conn_t *cn = arg;
     cz_http_t *h = cn->l->h;
     struct MHD_Connection *c = cn->c;
-    cz_api_req_t req = { .method = cn->method, .path = cn->url, .arg = get_arg, .arg_cls = c,
-                         .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type"),
-                         .body = cn->body, .body_len = cn->len, .body_writable = true,
+    cz_api_req_t req = { .method = cn->method,
+                         .path = cn->url,
+                         .arg = get_arg,
+                         .arg_cls = c,
+                         .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                                     "Content-Type"),
+                         .body = cn->body,
+                         .body_len = cn->len,
+                         .body_writable = true,
                          .body_too_large = cn->too_large,
-                         .body_parsed = free_body, .body_cls = cn };
+                         .body_parsed = free_body,
+                         .body_cls = cn };
     cz_api_handle(h->server, &req, &cn->resp);
     cn->answered = true;
-    MHD_resume_connection(c);   /* |cn| is the polling thread's again */
+    MHD_resume_connection(c); /* |cn| is the polling thread's again */
     cz_mutex_lock(&h->mu);
     h->workers--;
     pthread_cond_broadcast(&h->idle);
@@ -290,8 +311,10 @@ static enum MHD_Result dispatch(conn_t *cn)
     cz_http_t *h = cn->l->h;
     cz_api_resp_t r = { 0 };
     if (cn->over_budget) {
-        cz_api_error(&r, CZ_API_E_BUSY, "request bodies in memory are at daemon.body_budget "
-                     "(%zu bytes); retry after %d s", h->cfg->body_budget, RETRY_BODY_S);
+        cz_api_error(&r, CZ_API_E_BUSY,
+                     "request bodies in memory are at daemon.body_budget "
+                     "(%zu bytes); retry after %d s",
+                     h->cfg->body_budget, RETRY_BODY_S);
         return reply_early(cn, &r, RETRY_BODY_S);
     }
     if (cn->body)
@@ -340,7 +363,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         cn->url = url;
         return on_headers(cn);
     }
-    if (cn->replied) {   /* an early reply: drop whatever body still arrives */
+    if (cn->replied) { /* an early reply: drop whatever body still arrives */
         *upload_size = 0;
         return MHD_YES;
     }
@@ -349,7 +372,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         *upload_size = 0;
         return on_upload(cn, upload, n);
     }
-    if (cn->answered) {   /* resumed: the worker's answer */
+    if (cn->answered) { /* resumed: the worker's answer */
         cz_server_count_http(cn->l->h->server, cn->resp.status);
         cn->replied = true;
         return send_resp(c, &cn->resp, 0);
@@ -372,7 +395,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
         *con_cls = NULL;
     }
     /* between requests of a kept-alive connection: the header deadline again */
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)l->h->cfg->header_timeout);
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+                              (unsigned)l->h->cfg->header_timeout);
     sock_t *sk = sock_of(c);
     if (sk)
         cz_hdeadline_request(l->h->deadline, &sk->dl, false);
@@ -398,10 +422,11 @@ static int bind_unix(cz_ctx_t *ctx, cz_http_t *h, const char *path, const char *
         }
         if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
             close(fd);
-            return cz_fail(ctx, CZ_EBUSY, "daemon.socket: %s: another daemon is listening there", path);
+            return cz_fail(ctx, CZ_EBUSY, "daemon.socket: %s: another daemon is listening there",
+                           path);
         }
         close(fd);
-        unlink(path);   /* stale: its daemon died */
+        unlink(path); /* stale: its daemon died */
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
             return cz_fail(ctx, CZ_EIO, "daemon.socket: socket(): %s", strerror(errno));
@@ -428,12 +453,14 @@ static int bind_tcp(cz_ctx_t *ctx, cz_http_t *h, const char *listen_addr)
     memcpy(host, listen_addr, hl);
     host[hl] = '\0';
     char *hp = host;
-    if (hp[0] == '[' && hl > 2 && hp[hl - 1] == ']') {   /* [::1]:9820 */
+    if (hp[0] == '[' && hl > 2 && hp[hl - 1] == ']') { /* [::1]:9820 */
         hp[hl - 1] = '\0';
         hp++;
     }
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *res = NULL;
+    struct addrinfo hints = { .ai_family = AF_UNSPEC,
+                              .ai_socktype = SOCK_STREAM,
+                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV },
+                    *res = NULL;
     int g = getaddrinfo(hp, colon + 1, &hints, &res);
     if (g)
         return cz_fail(ctx, CZ_EINVAL, "daemon.listen: %s: %s", listen_addr, gai_strerror(g));
@@ -482,7 +509,8 @@ static int start_mhd(cz_ctx_t *ctx, cz_http_t *h, listener_t *l)
     const cz_dconfig_t *cfg = h->cfg;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME;
     unsigned per_ip = l->tcp && cfg->max_connections_per_ip > 0
-                          ? (unsigned)cfg->max_connections_per_ip + OVERFLOW_PER_IP : 0;
+                          ? (unsigned)cfg->max_connections_per_ip + OVERFLOW_PER_IP
+                          : 0;
     l->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handler, l, MHD_OPTION_LISTEN_SOCKET, l->fd,
                               MHD_OPTION_CONNECTION_LIMIT,
                               (unsigned)cfg->max_connections + OVERFLOW_CONNECTIONS,
@@ -493,7 +521,7 @@ static int start_mhd(cz_ctx_t *ctx, cz_http_t *h, listener_t *l)
     if (!l->mhd)
         return cz_fail(ctx, CZ_EIO, "cannot start the HTTP server on the %s listener",
                        l->tcp ? "TCP" : "unix");
-    l->fd = -1;   /* MHD owns and closes it now */
+    l->fd = -1; /* MHD owns and closes it now */
     return CZ_OK;
 }
 
@@ -517,7 +545,8 @@ int cz_http_start(cz_ctx_t *ctx, cz_server_t *s, const cz_dconfig_t *cfg, cz_htt
         cz_http_stop(h);
         return cz_fail(ctx, rc, "http: out of memory");
     }
-    if (rc == CZ_OK && *cfg->socket && (rc = bind_unix(ctx, h, cfg->socket, cfg->socket_mode)) == CZ_OK) {
+    if (rc == CZ_OK && *cfg->socket &&
+        (rc = bind_unix(ctx, h, cfg->socket, cfg->socket_mode)) == CZ_OK) {
         rc = start_mhd(ctx, h, &h->unix_l);
         if (rc == CZ_OK)
             CZ_LOGI("listening", "socket=%s mode=%s", cfg->socket, cfg->socket_mode);
@@ -551,7 +580,7 @@ void cz_http_stop(cz_http_t *h)
     }
     if (*h->socket_path)
         unlink(h->socket_path);
-    cz_hdeadline_stop(h->deadline);   /* every connection is closed: nothing is watched */
+    cz_hdeadline_stop(h->deadline); /* every connection is closed: nothing is watched */
     cz_admit_free(h->admit);
     pthread_cond_destroy(&h->idle);
     cz_mutex_destroy(&h->mu);

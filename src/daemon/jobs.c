@@ -53,8 +53,10 @@
 static int check_request_id(cz_ctx_t *ctx, const char *rid, size_t n)
 {
     if (n == 0 || n > CZ_REQUEST_ID_MAX)
-        return cz_fail(ctx, CZ_EINVAL, "request_id: %zu bytes; it must be 1..%d bytes of UTF-8 "
-                       "text", n, CZ_REQUEST_ID_MAX);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "request_id: %zu bytes; it must be 1..%d bytes of UTF-8 "
+                       "text",
+                       n, CZ_REQUEST_ID_MAX);
     if (memchr(rid, 0, n))
         return cz_fail(ctx, CZ_EINVAL, "request_id: holds a NUL character");
     return CZ_OK;
@@ -63,8 +65,12 @@ static int check_request_id(cz_ctx_t *ctx, const char *rid, size_t n)
 /* What |mode| is, for "not a regular file" messages. */
 static const char *file_type(mode_t mode)
 {
-    return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a device"
-         : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "special";
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "special";
 }
 
 /*
@@ -77,7 +83,8 @@ static const char *file_type(mode_t mode)
 static int read_input_file(cz_server_t *s, cz_ctx_t *ctx, const char *path, char **out, size_t *len)
 {
     if (!s->cfg.allow_client_paths)
-        return cz_fail(ctx, CZ_EINVAL, "input_path: paths are not accepted (daemon.allow_client_paths = false)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "input_path: paths are not accepted (daemon.allow_client_paths = false)");
     if (path[0] != '/')
         return cz_fail(ctx, CZ_EINVAL, "input_path: must be an absolute path");
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -140,8 +147,9 @@ static int check_request(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *r
         return cz_fail(ctx, CZ_EINVAL, "kind: required, a string (known kinds: %s)",
                        cz_server_kind_names(s, known, sizeof known));
     if (req->priority < 0 || req->priority > 4)
-        return cz_fail(ctx, CZ_EINVAL, "priority: must be 1..4 or \"low\", \"normal\", \"high\", "
-                                       "\"critical\"");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "priority: must be 1..4 or \"low\", \"normal\", \"high\", "
+                       "\"critical\"");
     int rc = req->request_id ? check_request_id(ctx, req->request_id, req->request_id_len) : CZ_OK;
     if (rc == CZ_OK && req->input && req->input_path)
         rc = cz_fail(ctx, CZ_EINVAL, "input and input_path: give one, not both");
@@ -166,7 +174,7 @@ int cz__djob_request(djob_t *j, const cz_submit_req_t *req)
     j->has_input = req->input != NULL;
     j->input_len = req->input_len;
     memset(j->input_digest, 0, sizeof j->input_digest);
-    if (req->input && req->request_id)   /* only a request_id's dedupe compares inputs */
+    if (req->input && req->request_id) /* only a request_id's dedupe compares inputs */
         cz_blake2b(j->input_digest, sizeof j->input_digest, req->input, req->input_len);
     j->has_request = true;
     return (req->params && !j->params) || (req->fields && !j->fields) ||
@@ -217,9 +225,10 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *r
     if (rc != CZ_OK)
         return rc;
     char *file = NULL;
-    const void *input = req->input;   /* borrowed: handed to the prover as is */
+    const void *input = req->input; /* borrowed: handed to the prover as is */
     size_t input_len = req->input_len;
-    if (req->input_path && (rc = read_input_file(s, ctx, req->input_path, &file, &input_len)) != CZ_OK)
+    if (req->input_path &&
+        (rc = read_input_file(s, ctx, req->input_path, &file, &input_len)) != CZ_OK)
         return rc;
     if (file)
         input = file;
@@ -254,7 +263,7 @@ void cz__withdraw(cz_server_t *s, djob_t *j)
 {
     cz_prover_cancel(s->prover, j->pid, NULL);
     cz_mutex_lock(&s->mu);
-    while (!j->ended)   /* the callback has the record until it sets this */
+    while (!j->ended) /* the callback has the record until it sets this */
         cz_cond_wait(&s->changed, &s->mu);
     cz_mutex_unlock(&s->mu);
     cz_prover_forget(s->prover, j->pid, NULL);
@@ -359,7 +368,7 @@ static int accept(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req, djo
         json_decref(doc);
     }
     if (rc != CZ_OK && j->pid)
-        cz__withdraw(s, j);   /* the prover had it already: no client will see it */
+        cz__withdraw(s, j); /* the prover had it already: no client will see it */
     return rc;
 }
 
@@ -377,27 +386,29 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req,
     }
     j->server = s;
     if (req->request_id)
-        memcpy(j->request_id, req->request_id, req->request_id_len);   /* checked: fits */
+        memcpy(j->request_id, req->request_id, req->request_id_len); /* checked: fits */
     const char *rid = req->request_id ? j->request_id : NULL;
     cz_claim_t claim = { .request_id = rid };
     djob_t *superseded = NULL;
     uint64_t seq = 0;
     cz_mutex_lock(&s->mu);
     while (rid && claimed(s, rid, NULL))
-        cz_cond_wait(&s->changed, &s->mu);   /* the first submit's outcome decides */
+        cz_cond_wait(&s->changed, &s->mu); /* the first submit's outcome decides */
     djob_t *old = earlier(s, rid, j, req->retry, &superseded);
     if (old) {
         rc = same_request(old, j)
                  ? CZ_OK
-                 : cz_fail(ctx, CZ_EBUSY, "request_id: '%s' was used for a different request (job %s)",
-                           rid, old->id);
+                 : cz_fail(ctx, CZ_EBUSY,
+                           "request_id: '%s' was used for a different request (job %s)", rid,
+                           old->id);
         if (rc == CZ_OK) {
             snprintf(out->id, sizeof out->id, "%s", old->id);
             out->state = cz__live(s, old, NULL, NULL);
             out->existing = true;
         }
     } else if (s->stopping) {
-        rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; submit again after it restarts");
+        rc = cz_fail(ctx, CZ_EUNAVAIL,
+                     "the daemon is shutting down; submit again after it restarts");
     } else {
         do
             new_id(claim.id);
@@ -425,18 +436,18 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req,
         j->next = s->jobs;
         s->jobs = j;
         s->jobs_accepted++;
-        pthread_cond_broadcast(&s->work);   /* it may have ended in the prover already */
+        pthread_cond_broadcast(&s->work); /* it may have ended in the prover already */
         snprintf(out->id, sizeof out->id, "%s", j->id);
         out->state = CZ_JOB_QUEUED;
     }
-    unclaim(s, &claim);   /* after the job is listed: a waiting submit finds it */
+    unclaim(s, &claim); /* after the job is listed: a waiting submit finds it */
     cz_mutex_unlock(&s->mu);
     if (rc != CZ_OK) {
         cz__djob_free(j);
         return rc;
     }
-    CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d summary=%s", j->id,
-            j->kind, j->partitions, j->priority, *j->summary ? j->summary : "-");
+    CZ_LOGI("job accepted", "id=%s kind=%s partitions=%zu priority=%d summary=%s", j->id, j->kind,
+            j->partitions, j->priority, *j->summary ? j->summary : "-");
     return CZ_OK;
 }
 
@@ -446,14 +457,17 @@ int cz_server_lookup(cz_server_t *s, cz_ctx_t *ctx, const char *key, char id[CZ_
 {
     cz_mutex_lock(&s->mu);
     const djob_t *j = cz__find(s, key);
-    for (const djob_t *o = s->jobs; !j && o; o = o->next)   /* newest first */
+    for (const djob_t *o = s->jobs; !j && o; o = o->next) /* newest first */
         if (*o->request_id && !strcmp(o->request_id, key))
             j = o;
     if (j)
         snprintf(id, CZ_JOB_ID_LEN + 1, "%s", j->id);
     cz_mutex_unlock(&s->mu);
-    return j ? CZ_OK : cz_fail(ctx, CZ_ENOTFOUND, "job %.64s: not found (neither a job id nor a "
-                                                  "request_id known)", key);
+    return j ? CZ_OK
+             : cz_fail(ctx, CZ_ENOTFOUND,
+                       "job %.64s: not found (neither a job id nor a "
+                       "request_id known)",
+                       key);
 }
 
 int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s,
@@ -465,7 +479,8 @@ int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeou
     djob_t *j = cz__find(s, id);
     if (!j) {
         cz_mutex_unlock(&s->mu);
-        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
+        return cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)",
+                       id);
     }
     j->waiters++;
     int rc;
@@ -477,8 +492,10 @@ int cz_server_await(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeou
         /* shutting down: a job still running has the grace to end (its waiters get the
          * proof); one left for the next start answers now */
         if (j->abandoned || s->abandon) {
-            rc = cz_fail(ctx, CZ_EUNAVAIL, "the daemon is shutting down; job %s stays journaled "
-                                           "and resumes when it restarts", id);
+            rc = cz_fail(ctx, CZ_EUNAVAIL,
+                         "the daemon is shutting down; job %s stays journaled "
+                         "and resumes when it restarts",
+                         id);
             break;
         }
         if (gone && atomic_load(gone)) {
@@ -515,7 +532,7 @@ void cz_server_wake(cz_server_t *s)
 int cz_server_wait(cz_server_t *s, cz_ctx_t *ctx, const char *id, double timeout_s)
 {
     int rc = cz_server_await(s, ctx, id, timeout_s > 0 ? timeout_s : 0, NULL, false);
-    if (rc == CZ_EUNAVAIL) {   /* long polls answer "still running" when the daemon stops */
+    if (rc == CZ_EUNAVAIL) { /* long polls answer "still running" when the daemon stops */
         cz_ctx_clear(ctx);
         rc = CZ_EBUSY;
     }
@@ -533,7 +550,8 @@ int cz_server_result(cz_server_t *s, cz_ctx_t *ctx, const char *id, cz_job_resul
     if (j && why)
         cz__job_status(s, j, why);
     if (!j) {
-        rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
+        rc = cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)",
+                     id);
     } else if (!DJ_ENDED(j->state)) {
         cz_job_status_t st;
         cz__job_status(s, j, &st);

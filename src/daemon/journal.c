@@ -20,10 +20,13 @@ struct cz_journal {
     char dir[PATH_MAX];
     int dir_fd;
     int lock_fd;
-    cz_fault_t *fault;   /* borrowed; NULL: none */
+    cz_fault_t *fault; /* borrowed; NULL: none */
 };
 
-void cz_journal_set_fault(cz_journal_t *j, cz_fault_t *f) { j->fault = f; }
+void cz_journal_set_fault(cz_journal_t *j, cz_fault_t *f)
+{
+    j->fault = f;
+}
 
 static int mkdir_p(const char *path)
 {
@@ -80,7 +83,10 @@ void cz_journal_close(cz_journal_t *j)
     free(j);
 }
 
-const char *cz_journal_dir(const cz_journal_t *j) { return j->dir; }
+const char *cz_journal_dir(const cz_journal_t *j)
+{
+    return j->dir;
+}
 
 static int write_all(int fd, const char *p, size_t n)
 {
@@ -111,8 +117,8 @@ int cz_journal_put(cz_journal_t *j, cz_ctx_t *ctx, const char *id, const char *s
         rc = cz_fail(ctx, CZ_EIO, "journal %s/%s: %s", j->dir, tmp, strerror(errno));
     } else {
         size_t len = strlen(text);
-        text[len] = '\n';   /* one line per file, replaces the NUL (not re-read as a string) */
-        errno = ENOSPC;       /* what an injected write fault stands for */
+        text[len] = '\n'; /* one line per file, replaces the NUL (not re-read as a string) */
+        errno = ENOSPC;   /* what an injected write fault stands for */
         if (cz__fault_sim(j->fault, NULL, CZ_FAULT_WRITE) || write_all(fd, text, len + 1) ||
             fsync(fd))
             rc = cz_fail(ctx, CZ_EIO, "journal %s/%s: %s", j->dir, tmp,
@@ -142,7 +148,7 @@ void cz_journal_mark_fetched(cz_journal_t *j, const char *id)
 void cz_journal_remove(cz_journal_t *j, const char *id)
 {
     static const char *const suffixes[] = { "result", "fetched", "result.corrupt", "job.corrupt",
-                                            "job" };   /* job last */
+                                            "job" }; /* job last */
     char name[128];
     for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         snprintf(name, sizeof name, "%s.%s", id, suffixes[i]);
@@ -197,8 +203,10 @@ static json_t *load_doc(cz_journal_t *j, const char *name, bool *corrupt, char *
 /* The tombstone's reason, for the status: what was wrong and where the file is. */
 static void lost_reason(char *out, size_t len, const char *id, const char *why)
 {
-    snprintf(out, len, "journal entry %s.job is corrupt (%s); set aside as %s.job.corrupt, the "
-             "request cannot be recovered: submit it again", id, why, id);
+    snprintf(out, len,
+             "journal entry %s.job is corrupt (%s); set aside as %s.job.corrupt, the "
+             "request cannot be recovered: submit it again",
+             id, why, id);
 }
 
 /* Whether ID.|suffix| exists. */
@@ -256,7 +264,7 @@ int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
         const char *n = de->d_name;
         size_t len = strlen(n);
         if (n[0] == '.' && len > 4 && !strcmp(n + len - 4, ".tmp")) {
-            unlinkat(j->dir_fd, n, 0);   /* a put that never finished */
+            unlinkat(j->dir_fd, n, 0); /* a put that never finished */
             continue;
         }
         const char *dot = strchr(n, '.');
@@ -273,7 +281,7 @@ int cz_journal_scan(cz_journal_t *j, cz_ctx_t *ctx, cz_journal_scan_cb *cb,
             }
             continue;
         }
-        if (!strcmp(dot, ".job.corrupt")) {   /* a tombstone from an earlier start */
+        if (!strcmp(dot, ".job.corrupt")) { /* a tombstone from an earlier start */
             char path[PATH_MAX + 260];
             snprintf(path, sizeof path, "%s/%s", j->dir, n);
             json_t *doc = parse_doc(path, why, sizeof why);

@@ -13,8 +13,8 @@
 
 /* ---- requests ---------------------------------------------------------------------- */
 
-static const char *const common_fields[] = { "kind", "params", "input", "input_path", "priority",
-                                             "request_id", NULL };
+static const char *const common_fields[] = { "kind",     "params",     "input", "input_path",
+                                             "priority", "request_id", NULL };
 
 static bool common(const char *k)
 {
@@ -40,7 +40,8 @@ static int parse_priority(cz_ctx_t *ctx, const json_t *v, int *out)
         *out = (int)json_integer_value(v);
         return CZ_OK;
     }
-    return cz_fail(ctx, CZ_EINVAL, "priority: must be 1..4 or \"low\", \"normal\", \"high\", \"critical\"");
+    return cz_fail(ctx, CZ_EINVAL,
+                   "priority: must be 1..4 or \"low\", \"normal\", \"high\", \"critical\"");
 }
 
 int cz_submit_fields_text(const json_t *o, char **out)
@@ -50,9 +51,8 @@ int cz_submit_fields_text(const json_t *o, char **out)
     const char *key;
     json_t *val;
     size_t n = 0;
-    json_object_foreach((json_t *)o, key, val)
-        if (fields && !common(key) && !json_object_set(fields, key, val))
-            n++;
+    json_object_foreach((json_t *)o, key,
+                        val) if (fields && !common(key) && !json_object_set(fields, key, val)) n++;
     if (fields && n)
         *out = json_dumps(fields, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(fields);
@@ -135,8 +135,8 @@ int cz_submit_to_json(cz_ctx_t *ctx, const cz_submit_req_t *req, json_t **out)
     int bad = json_object_set_new(o, "kind", json_string(req->kind)) ||
               json_object_set_new(o, "priority", json_integer(req->priority ? req->priority : 2));
     if (req->request_id)
-        bad |= json_object_set_new(o, "request_id", json_stringn(req->request_id,
-                                                                 req->request_id_len));
+        bad |= json_object_set_new(o, "request_id",
+                                   json_stringn(req->request_id, req->request_id_len));
     if (req->params)
         bad |= json_object_set_new(o, "params", json_string(req->params));
     if (req->input_path)
@@ -149,8 +149,9 @@ int cz_submit_to_json(cz_ctx_t *ctx, const cz_submit_req_t *req, json_t **out)
         json_t *in = json_stringn(req->input, req->input_len);
         if (!in || json_object_set_new(o, "input", in)) {
             json_decref(o);
-            return cz_fail(ctx, CZ_EINVAL, "input: not UTF-8 text (the journal keeps a request's "
-                                           "input as a JSON string)");
+            return cz_fail(ctx, CZ_EINVAL,
+                           "input: not UTF-8 text (the journal keeps a request's "
+                           "input as a JSON string)");
         }
     }
     *out = o;
@@ -180,15 +181,15 @@ static json_t *stage_counts(const size_t in_stage[CZ_PART_NSTAGES])
 json_t *cz_job_status_json(const cz_job_status_t *st)
 {
     const cz_job_timings_t *t = &st->t;
-    json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:I,s:I},s:{s:f,s:f,s:f,s:f,s:f},s:b}",
-                          "id", st->id, "kind", st->kind, "summary", st->summary,
-                          "priority", st->priority, "state", cz_job_status_state(st),
-                          "stage", cz_job_status_stage(st), "progress",
-                          "partitions_done", (json_int_t)st->partitions_done,
-                          "partitions_total", (json_int_t)st->partitions_total, "timings",
-                          "queue_wait_ms", t->queue_wait, "params_load_ms", t->params_load,
-                          "synthesis_ms", t->synthesis, "device_ms", t->device, "total_ms", t->total,
-                          "recovered", st->recovered);
+    json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:I,s:I},s:{s:f,s:f,s:f,s:f,s:f},s:b}", "id",
+                          st->id, "kind", st->kind, "summary", st->summary, "priority",
+                          st->priority, "state", cz_job_status_state(st), "stage",
+                          cz_job_status_stage(st), "progress", "partitions_done",
+                          (json_int_t)st->partitions_done, "partitions_total",
+                          (json_int_t)st->partitions_total, "timings", "queue_wait_ms",
+                          t->queue_wait, "params_load_ms", t->params_load, "synthesis_ms",
+                          t->synthesis, "device_ms", t->device, "total_ms", t->total, "recovered",
+                          st->recovered);
     if (!o)
         return NULL;
     if (st->working) {
@@ -260,7 +261,7 @@ int cz_public_inputs_from_json(const json_t *pub, uint8_t **inputs, size_t *per,
     size_t np = json_array_size(pub), n = np ? json_array_size(json_array_get(pub, 0)) : 0;
     if (!json_is_array(pub))
         return CZ_EFORMAT;
-    if (np == 0 || n == 0) {   /* a kind without public inputs: empty arrays */
+    if (np == 0 || n == 0) { /* a kind without public inputs: empty arrays */
         *parts = np;
         return CZ_OK;
     }

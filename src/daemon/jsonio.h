@@ -29,9 +29,9 @@
 #include "daemon/server.h"
 
 typedef struct cz_submit_json {
-    cz_submit_req_t req;       /* borrows from the object and from the two below */
-    char *fields;              /* owned: the kind's fields, canonical text; NULL none */
-    char *input;               /* owned: a non-string input's compact text; NULL none */
+    cz_submit_req_t req; /* borrows from the object and from the two below */
+    char *fields;        /* owned: the kind's fields, canonical text; NULL none */
+    char *input;         /* owned: a non-string input's compact text; NULL none */
 } cz_submit_json_t;
 
 /* The request object |o| (any JSON value: not an object is refused) into *out; |s| for

@@ -79,8 +79,10 @@ static int hex4(const unsigned char *p)
 {
     int v = 0;
     for (int i = 0; i < 4; i++) {
-        int c = p[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                        : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int c = p[i], d = c >= '0' && c <= '9'   ? c - '0'
+                          : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                          : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                 : -1;
         if (d < 0)
             return -1;
         v = v * 16 + d;
@@ -93,22 +95,29 @@ static size_t utf8_put(unsigned char *o, long cp)
     if (cp < 0x80)
         return o[0] = (unsigned char)cp, 1;
     if (cp < 0x800)
-        return o[0] = (unsigned char)(0xC0 | cp >> 6), o[1] = (unsigned char)(0x80 | (cp & 0x3F)), 2;
+        return o[0] = (unsigned char)(0xC0 | cp >> 6), o[1] = (unsigned char)(0x80 | (cp & 0x3F)),
+               2;
     if (cp < 0x10000)
-        return o[0] = (unsigned char)(0xE0 | cp >> 12), o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)),
+        return o[0] = (unsigned char)(0xE0 | cp >> 12),
+               o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)),
                o[2] = (unsigned char)(0x80 | (cp & 0x3F)), 3;
-    return o[0] = (unsigned char)(0xF0 | cp >> 18), o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F)),
-           o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)), o[3] = (unsigned char)(0x80 | (cp & 0x3F)), 4;
+    return o[0] = (unsigned char)(0xF0 | cp >> 18),
+           o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F)),
+           o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)),
+           o[3] = (unsigned char)(0x80 | (cp & 0x3F)), 4;
 }
 
 /* The length of the strict UTF-8 sequence at p (< end), 0 when it is not one. */
 static size_t utf8_len(const unsigned char *p, const unsigned char *end)
 {
     unsigned c = p[0];
-    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
     if (!n || (size_t)(end - p) < n)
         return 0;
-    unsigned lo = 0x80, hi = 0xBF;   /* the second byte's range: no overlong, surrogate, > U+10FFFF */
+    unsigned lo = 0x80, hi = 0xBF; /* the second byte's range: no overlong, surrogate, > U+10FFFF */
     if (c == 0xE0)
         lo = 0xA0;
     else if (c == 0xED)
@@ -147,7 +156,7 @@ static size_t decode(const unsigned char *p, const unsigned char *end, unsigned 
             continue;
         }
         if (c != '\\' || end - p < 2)
-            return (size_t)-1;   /* a control character, or a torn escape */
+            return (size_t)-1; /* a control character, or a torn escape */
         static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
         const char *k = memchr(from, p[1], sizeof from - 1);
         if (k) {
@@ -166,9 +175,9 @@ static size_t decode(const unsigned char *p, const unsigned char *end, unsigned 
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             p += 6;
         } else if (cp <= 0 || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return (size_t)-1;   /* \u0000, a bad digit, a lone surrogate: jansson's words */
+            return (size_t)-1; /* \u0000, a bad digit, a lone surrogate: jansson's words */
         }
-        o += utf8_put(o, cp);   /* never longer than the escape it replaces */
+        o += utf8_put(o, cp); /* never longer than the escape it replaces */
     }
     return (size_t)(o - start);
 }
@@ -197,16 +206,17 @@ bool cz_json_lift_input(char *body, size_t len, char **out, size_t *out_len)
         if (is_input) {
             if (*value != '"')
                 return false;
-            size_t n = (size_t)(s.p - value);   /* with both quotes */
+            size_t n = (size_t)(s.p - value); /* with both quotes */
             unsigned char *buf = malloc(n - 1);
-            size_t got = buf ? decode((unsigned char *)value + 1, (unsigned char *)value + n - 1, buf)
+            size_t got = buf ? decode((unsigned char *)value + 1, (unsigned char *)value + n - 1,
+                                      buf)
                              : (size_t)-1;
             if (got == (size_t)-1) {
                 free(buf);
                 return false;
             }
             buf[got] = '\0';
-            memset(value + 2, ' ', n - 2);   /* "" and blanks, where the string was */
+            memset(value + 2, ' ', n - 2); /* "" and blanks, where the string was */
             value[1] = '"';
             *out = (char *)buf;
             *out_len = got;

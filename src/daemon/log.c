@@ -28,9 +28,18 @@ const char *cz_log_level_name(cz_log_level_t level)
     return level >= CZ_LOG_DEBUG && level <= CZ_LOG_ERROR ? level_names[level] : "?";
 }
 
-void cz_log_set_level(cz_log_level_t level) { g_level = level; }
-void cz_log_set_stream(FILE *f) { g_stream = f; }
-bool cz_log_enabled(cz_log_level_t level) { return (int)level >= g_level; }
+void cz_log_set_level(cz_log_level_t level)
+{
+    g_level = level;
+}
+void cz_log_set_stream(FILE *f)
+{
+    g_stream = f;
+}
+bool cz_log_enabled(cz_log_level_t level)
+{
+    return (int)level >= g_level;
+}
 
 const char *cz_log_q(char *buf, size_t cap, const char *s)
 {
@@ -67,9 +76,8 @@ void cz_log(cz_log_level_t level, const char *msg, const char *fmt, ...)
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
     int n = snprintf(line, sizeof line, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ level=%s msg=%s",
-                     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-                     tm.tm_sec, ts.tv_nsec / 1000000, cz_log_level_name(level),
-                     cz_log_q(q, sizeof q, msg));
+                     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                     ts.tv_nsec / 1000000, cz_log_level_name(level), cz_log_q(q, sizeof q, msg));
     if (n < 0 || (size_t)n >= sizeof line - 2)
         n = (int)sizeof line - 2;
     if (fmt && *fmt) {
@@ -91,7 +99,8 @@ void cz_log_from_library(void *user, int level, const char *event, const char *d
 {
     (void)user;
     /* the library's levels are cuzk.h's CZ_LOG_LEVEL_*, in the same order as ours */
-    cz_log_level_t l = level <= CZ_LOG_DEBUG ? CZ_LOG_DEBUG : level >= CZ_LOG_ERROR ? CZ_LOG_ERROR
-                                                                                      : (cz_log_level_t)level;
+    cz_log_level_t l = level <= CZ_LOG_DEBUG   ? CZ_LOG_DEBUG
+                       : level >= CZ_LOG_ERROR ? CZ_LOG_ERROR
+                                               : (cz_log_level_t)level;
     cz_log(l, event, "%s", detail && *detail ? detail : "");
 }

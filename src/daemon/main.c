@@ -79,29 +79,29 @@ static void raise_fd_limit(const cz_dconfig_t *cfg)
     }
     rlim_t want = (rlim_t)cfg->max_connections * (*cfg->socket && *cfg->listen ? 2 : 1) + 256;
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want)
-        CZ_LOGW("file descriptor limit low", "nofile=%llu want=%llu hint=\"raise LimitNOFILE, or "
-                "lower daemon.max_connections\"", (unsigned long long)rl.rlim_cur,
-                (unsigned long long)want);
+        CZ_LOGW("file descriptor limit low",
+                "nofile=%llu want=%llu hint=\"raise LimitNOFILE, or "
+                "lower daemon.max_connections\"",
+                (unsigned long long)rl.rlim_cur, (unsigned long long)want);
 }
 
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        { "config", required_argument, 0, 'c' },    { "socket", required_argument, 0, 's' },
-        { "listen", required_argument, 0, 'l' },    { "journal", required_argument, 0, 'j' },
-        { "params-dir", required_argument, 0, 'p' }, { "token-file", required_argument, 0, 't' },
-        { "log-level", required_argument, 0, 'L' }, { "set", required_argument, 0, 'S' },
-        { "print-config", no_argument, 0, 'P' },    { "check-config", no_argument, 0, 'C' },
+        { "config", required_argument, 0, 'c' },      { "socket", required_argument, 0, 's' },
+        { "listen", required_argument, 0, 'l' },      { "journal", required_argument, 0, 'j' },
+        { "params-dir", required_argument, 0, 'p' },  { "token-file", required_argument, 0, 't' },
+        { "log-level", required_argument, 0, 'L' },   { "set", required_argument, 0, 'S' },
+        { "print-config", no_argument, 0, 'P' },      { "check-config", no_argument, 0, 'C' },
         { "grpc-listen", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' },
-        { "version", no_argument, 0, 'V' },
-        { 0, 0, 0, 0 },
+        { "version", no_argument, 0, 'V' },           { 0, 0, 0, 0 },
     };
     /* two passes: the file first, then the flags over it */
     const char *config_path = NULL;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        if (c == 'V') {   /* before the config: a version query needs none */
+        if (c == 'V') { /* before the config: a version query needs none */
             printf("cuzkd %s\n", CUZK_VERSION);
             return 0;
         }
@@ -141,8 +141,16 @@ int main(int argc, char **argv)
         }
         case 'P': print = true; break;
         case 'C': check = true; break;
-        case 'h': usage(stdout); cz_dconfig_clear(&cfg); cz_ctx_free(ctx); return 0;
-        default: usage(stderr); cz_dconfig_clear(&cfg); cz_ctx_free(ctx); return 2;
+        case 'h':
+            usage(stdout);
+            cz_dconfig_clear(&cfg);
+            cz_ctx_free(ctx);
+            return 0;
+        default:
+            usage(stderr);
+            cz_dconfig_clear(&cfg);
+            cz_ctx_free(ctx);
+            return 2;
         }
     }
     if (rc == CZ_OK && optind != argc)
@@ -221,7 +229,8 @@ int main(int argc, char **argv)
     CZ_LOGI("shutdown requested", "signal=%d grace_s=%ld", sig, cfg.shutdown_grace);
     cz_server_shutdown(server, (double)cfg.shutdown_grace);
 #ifdef CUZK_HAVE_GRPC
-    cz_grpc_stop(grpc);   /* after the shutdown: waiting calls answer UNAVAILABLE, jobs stay journaled */
+    cz_grpc_stop(
+        grpc); /* after the shutdown: waiting calls answer UNAVAILABLE, jobs stay journaled */
 #endif
     cz_http_stop(http);
     cz_server_free(server);

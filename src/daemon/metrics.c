@@ -37,7 +37,7 @@ static const char *const STATES[] = { "queued", "running", "done", "failed", "ca
 /* cuzk_jobs_active's states (queued, running) and cuzk_jobs_ended_total's outcomes. */
 static const char *const ACTIVE[] = { "queued", "running" };
 static const char *const ENDED[] = { "done", "failed", "canceled" };
-#define NPRIO 4   /* priorities 1..4 */
+#define NPRIO 4 /* priorities 1..4 */
 
 typedef struct {
     size_t by_state[NSTATES];
@@ -56,7 +56,8 @@ static size_t state_slot(cz_job_state_t st, bool lost)
 {
     switch (st) {
     case CZ_JOB_QUEUED: return 0;
-    case CZ_JOB_RUNNING: case CZ_JOB_VERIFYING: return 1;
+    case CZ_JOB_RUNNING:
+    case CZ_JOB_VERIFYING: return 1;
     case CZ_JOB_DONE: return 2;
     case CZ_JOB_CANCELED: return 4;
     case CZ_JOB_FAILED: break;
@@ -153,13 +154,14 @@ json_t *cz_server_status_json(cz_server_t *s)
     json_t *devs = json_array();
     for (size_t d = 0; devs && d < ndevices(&sn); d++) {
         cz_device_memory_t mem;
-        (void)cz_prover_device_memory(s->prover, d, &mem);   /* zeroed if out of range */
-        json_array_append_new(devs, json_pack("{s:I,s:s,s:I,s:f,s:f,s:b,s:s,s:I}", "index",
-                                              (json_int_t)d, "backend", sn.pi.backend, "workers",
-                                              (json_int_t)sn.workers, "busy_s",
-                                              ps->device_busy_s[d], "efficiency", efficiency(&sn, d),
-                                              "failed", ps->device_failed[d], "memory_plan",
-                                              mem.plan, "h2d_bytes", (json_int_t)mem.h2d_bytes));
+        (void)cz_prover_device_memory(s->prover, d, &mem); /* zeroed if out of range */
+        json_array_append_new(devs,
+                              json_pack("{s:I,s:s,s:I,s:f,s:f,s:b,s:s,s:I}", "index", (json_int_t)d,
+                                        "backend", sn.pi.backend, "workers", (json_int_t)sn.workers,
+                                        "busy_s", ps->device_busy_s[d], "efficiency",
+                                        efficiency(&sn, d), "failed", ps->device_failed[d],
+                                        "memory_plan", mem.plan, "h2d_bytes",
+                                        (json_int_t)mem.h2d_bytes));
     }
     json_t *entries = json_array();
     cz_params_item_t *items = malloc(MAX_LISTED * sizeof *items);
@@ -174,22 +176,23 @@ json_t *cz_server_status_json(cz_server_t *s)
     json_t *kinds = json_array();
     for (size_t i = 0; kinds && i < cz_prover_kind_count(s->prover); i++)
         json_array_append_new(kinds, json_string(cz_prover_kind_name(s->prover, i)));
-    return json_pack(
-        "{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
-        "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
-        "version", cz_version(), "uptime_s", sn.uptime_s, "stopping", sn.stopping, "devices", devs,
-        "workers", "per_device", (json_int_t)sn.workers, "synthesis", (json_int_t)sn.synth_workers,
-        "threads", (json_int_t)sn.pi.threads,
-        "queue", "staged", (json_int_t)ps->jobs_staged, "engine_partitions",
-        (json_int_t)ps->partitions_queued, "device", (json_int_t)ps->device_queue,
-        "jobs", "queued", (json_int_t)sn.by_state[0], "running", (json_int_t)sn.by_state[1],
-        "done", (json_int_t)sn.by_state[2], "failed", (json_int_t)sn.by_state[3],
-        "canceled", (json_int_t)sn.by_state[4], "lost", (json_int_t)sn.by_state[5],
-        "memory", "budget", (json_int_t)ps->budget_total, "reserved", (json_int_t)ps->budget_reserved,
-        "peak", (json_int_t)ps->budget_peak, "recycled", (json_int_t)ps->recycled_bytes,
-        "params_cache", "budget", (json_int_t)ps->params_budget, "bytes", (json_int_t)ps->params_bytes,
-        "loaded", (json_int_t)ps->params_entries, "entries", entries,
-        "kinds", kinds, "partitions_proved", (json_int_t)ps->partitions_proved);
+    return json_pack("{s:s,s:f,s:b,s:o,s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
+                     "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:o},s:o,s:I}",
+                     "version", cz_version(), "uptime_s", sn.uptime_s, "stopping", sn.stopping,
+                     "devices", devs, "workers", "per_device", (json_int_t)sn.workers, "synthesis",
+                     (json_int_t)sn.synth_workers, "threads", (json_int_t)sn.pi.threads, "queue",
+                     "staged", (json_int_t)ps->jobs_staged, "engine_partitions",
+                     (json_int_t)ps->partitions_queued, "device", (json_int_t)ps->device_queue,
+                     "jobs", "queued", (json_int_t)sn.by_state[0], "running",
+                     (json_int_t)sn.by_state[1], "done", (json_int_t)sn.by_state[2], "failed",
+                     (json_int_t)sn.by_state[3], "canceled", (json_int_t)sn.by_state[4], "lost",
+                     (json_int_t)sn.by_state[5], "memory", "budget", (json_int_t)ps->budget_total,
+                     "reserved", (json_int_t)ps->budget_reserved, "peak",
+                     (json_int_t)ps->budget_peak, "recycled", (json_int_t)ps->recycled_bytes,
+                     "params_cache", "budget", (json_int_t)ps->params_budget, "bytes",
+                     (json_int_t)ps->params_bytes, "loaded", (json_int_t)ps->params_entries,
+                     "entries", entries, "kinds", kinds, "partitions_proved",
+                     (json_int_t)ps->partitions_proved);
 }
 
 typedef struct {
@@ -240,7 +243,8 @@ char *cz_server_metrics(cz_server_t *s)
         put(&b, "cuzk_jobs{state=\"%s\"} %zu\n", STATES[i], sn.by_state[i]);
     head(&b, "jobs_accepted_total", "counter", "Submits accepted by this process.");
     put(&b, "cuzk_jobs_accepted_total %llu\n", (unsigned long long)sn.accepted);
-    head(&b, "jobs_recovered_total", "counter", "Unfinished jobs re-queued from the journal at start.");
+    head(&b, "jobs_recovered_total", "counter",
+         "Unfinished jobs re-queued from the journal at start.");
     put(&b, "cuzk_jobs_recovered_total %llu\n", (unsigned long long)sn.recovered);
     head(&b, "partitions_proved_total", "counter", "Partitions proved by the engine.");
     put(&b, "cuzk_partitions_proved_total %zu\n", ps->partitions_proved);
@@ -250,12 +254,12 @@ char *cz_server_metrics(cz_server_t *s)
     head(&b, "device_efficiency", "gauge",
          "Device busy time over the time the engine had work (0..1).");
     for (size_t d = 0; d < ndevices(&sn); d++)
-        put(&b, "cuzk_device_efficiency{device=\"%zu\"} %.6f\n", d,
-            efficiency(&sn, d));
+        put(&b, "cuzk_device_efficiency{device=\"%zu\"} %.6f\n", d, efficiency(&sn, d));
     head(&b, "device_failed", "gauge", "1 when the device was marked failed.");
     for (size_t d = 0; d < ndevices(&sn); d++)
         put(&b, "cuzk_device_failed{device=\"%zu\"} %d\n", d, ps->device_failed[d] ? 1 : 0);
-    head(&b, "queue_depth", "gauge", "Waiting work: staged jobs, engine partitions, synthesized partitions.");
+    head(&b, "queue_depth", "gauge",
+         "Waiting work: staged jobs, engine partitions, synthesized partitions.");
     put(&b, "cuzk_queue_depth{queue=\"staged\"} %zu\n", ps->jobs_staged);
     put(&b, "cuzk_queue_depth{queue=\"engine\"} %zu\n", ps->partitions_queued);
     put(&b, "cuzk_queue_depth{queue=\"device\"} %zu\n", ps->device_queue);
@@ -286,12 +290,14 @@ char *cz_server_metrics(cz_server_t *s)
     head(&b, "params_cache_evictions_total", "counter", "Params evicted (LRU or request).");
     put(&b, "cuzk_params_cache_evictions_total %llu\n", (unsigned long long)ps->params_evictions);
     head(&b, "params_cache_load_errors_total", "counter", "Params loads that failed.");
-    put(&b, "cuzk_params_cache_load_errors_total %llu\n", (unsigned long long)ps->params_load_errors);
+    put(&b, "cuzk_params_cache_load_errors_total %llu\n",
+        (unsigned long long)ps->params_load_errors);
     /* every known kind's series, zeros included (a dashboard's rate() needs
      * the series before the first job); "other" only once it counts one */
     size_t nk = cz_prover_kind_count(s->prover);
     nk = nk < CZ_METRIC_KINDS ? nk : CZ_METRIC_KINDS;
-    head(&b, "jobs_active", "gauge", "Jobs queued or running, by kind and priority (1 low .. 4 critical).");
+    head(&b, "jobs_active", "gauge",
+         "Jobs queued or running, by kind and priority (1 low .. 4 critical).");
     for (size_t i = 0; i <= CZ_METRIC_KINDS; i++) {
         if (i >= nk && i < CZ_METRIC_KINDS)
             continue;
@@ -303,7 +309,8 @@ char *cz_server_metrics(cz_server_t *s)
         for (int p = 0; p < NPRIO; p++)
             for (size_t k = 0; k < 2; k++)
                 put(&b, "cuzk_jobs_active{kind=\"%s\",priority=\"%d\",state=\"%s\"} %zu\n",
-                    i < nk ? cz_prover_kind_name(s->prover, i) : "other", p + 1, ACTIVE[k], sn.active[i][p][k]);
+                    i < nk ? cz_prover_kind_name(s->prover, i) : "other", p + 1, ACTIVE[k],
+                    sn.active[i][p][k]);
     }
     head(&b, "jobs_ended_total", "counter", "Jobs ended in this process, by kind and outcome.");
     for (size_t i = 0; i <= CZ_METRIC_KINDS; i++) {
@@ -313,7 +320,8 @@ char *cz_server_metrics(cz_server_t *s)
             break;
         for (size_t k = 0; k < 3; k++)
             put(&b, "cuzk_jobs_ended_total{kind=\"%s\",state=\"%s\"} %llu\n",
-                i < nk ? cz_prover_kind_name(s->prover, i) : "other", ENDED[k], (unsigned long long)sn.ended[i][k]);
+                i < nk ? cz_prover_kind_name(s->prover, i) : "other", ENDED[k],
+                (unsigned long long)sn.ended[i][k]);
     }
     head(&b, "job_errors_total", "counter", "Failed jobs by error kind.");
     for (int c = 1; c < CZ_E_COUNT; c++)
@@ -321,7 +329,8 @@ char *cz_server_metrics(cz_server_t *s)
             (unsigned long long)sn.errors[c]);
     head(&b, "http_responses_total", "counter", "HTTP responses by status class.");
     for (int c = 1; c < 6; c++)
-        put(&b, "cuzk_http_responses_total{code=\"%dxx\"} %llu\n", c, (unsigned long long)sn.http[c]);
+        put(&b, "cuzk_http_responses_total{code=\"%dxx\"} %llu\n", c,
+            (unsigned long long)sn.http[c]);
     head(&b, "uptime_seconds", "gauge", "Seconds since the daemon started.");
     put(&b, "cuzk_uptime_seconds %.3f\n", sn.uptime_s);
     if (b.oom) {

@@ -61,8 +61,10 @@ int cz_cidr_parse(cz_ctx_t *ctx, const char *text, cz_cidr_t *out)
     if (slash)
         *slash = '\0';
     if (!parse_literal(buf, out->addr, &out->v6))
-        return cz_fail(ctx, CZ_EINVAL, "'%s' is not an IPv4 or IPv6 address or CIDR "
-                       "(e.g. 10.1.2.0/24, 192.0.2.7, fd00::/8)", text);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "'%s' is not an IPv4 or IPv6 address or CIDR "
+                       "(e.g. 10.1.2.0/24, 192.0.2.7, fd00::/8)",
+                       text);
     unmap_v4(out->addr, &out->v6);
     unsigned max = out->v6 ? 128 : 32;
     unsigned long bits = max;
@@ -72,14 +74,16 @@ int cz_cidr_parse(cz_ctx_t *ctx, const char *text, cz_cidr_t *out)
         if (*b >= '0' && *b <= '9')
             bits = strtoul(b, &end, 10);
         if (!end || *end || bits > max)
-            return cz_fail(ctx, CZ_EINVAL, "'%s': the prefix length after '/' must be 0..%u",
-                           text, max);
+            return cz_fail(ctx, CZ_EINVAL, "'%s': the prefix length after '/' must be 0..%u", text,
+                           max);
     }
     out->bits = (uint8_t)bits;
-    for (unsigned i = (unsigned)bits; i < max; i++)   /* past the prefix: all zero */
+    for (unsigned i = (unsigned)bits; i < max; i++) /* past the prefix: all zero */
         if (out->addr[i / 8] & (0x80 >> (i % 8)))
-            return cz_fail(ctx, CZ_EINVAL, "'%s' has address bits set past the /%lu prefix "
-                           "(did you mean the network address?)", text, bits);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "'%s' has address bits set past the /%lu prefix "
+                           "(did you mean the network address?)",
+                           text, bits);
     return CZ_OK;
 }
 

@@ -28,11 +28,11 @@
 
 #include "core/ctx.h"
 
-#define CZ_ALLOW_MAX 64   /* entries in one allowlist */
+#define CZ_ALLOW_MAX 64 /* entries in one allowlist */
 
 typedef struct {
-    uint8_t addr[16];   /* IPv4 in the first 4 bytes */
-    uint8_t bits;       /* prefix length */
+    uint8_t addr[16]; /* IPv4 in the first 4 bytes */
+    uint8_t bits;     /* prefix length */
     bool v6;
 } cz_cidr_t;
 

@@ -28,10 +28,10 @@ typedef struct {
 
 typedef struct {
     cz_server_t *s;
-    again_t *again;               /* unfinished jobs, to hand to the prover after the scan */
+    again_t *again; /* unfinished jobs, to hand to the prover after the scan */
     size_t n, cap;
     bool oom;
-    cz_ctx_t *check;              /* for check_proof's decodes, one for the whole scan */
+    cz_ctx_t *check; /* for check_proof's decodes, one for the whole scan */
 } replay_t;
 
 /* List |j| (s->mu taken here). */
@@ -62,8 +62,11 @@ static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, c
     const json_t *pub = json_object_get(result, "public_inputs");
     size_t hlen = hex ? strlen(hex) : 0, n = hlen / 2;
     if (!hex || hlen % 2 || n == 0 || n % CZ_PROOF_BYTES)
-        return snprintf(why, cap, "its proof is not hex of whole 192-byte partition proofs "
-                        "(%zu characters)", hlen), why;
+        return snprintf(why, cap,
+                        "its proof is not hex of whole 192-byte partition proofs "
+                        "(%zu characters)",
+                        hlen),
+               why;
     if (!json_is_array(pub))
         return snprintf(why, cap, "its public_inputs are missing"), why;
     uint8_t *proof = malloc(n);
@@ -76,8 +79,7 @@ static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, c
     cz_proof_t *pts = calloc(n / CZ_PROOF_BYTES, sizeof *pts);
     const char *bad = NULL;
     cz_ctx_clear(ctx);
-    if (!pts ||
-        (want && cz__result_digest(proof, n, pub, got) != CZ_OK))
+    if (!pts || (want && cz__result_digest(proof, n, pub, got) != CZ_OK))
         bad = "out of memory";
     else if (want && strcmp(want, got))
         bad = "its digest does not match its proof and public inputs";
@@ -100,12 +102,13 @@ static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, c
 
 /* The journaled outcome |result| into |j|; false (*why says it) when it is "done" and
  * its proof does not check. */
-static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t fetched,
-                        char *why, size_t cap)
+static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t fetched, char *why,
+                        size_t cap)
 {
     const char *st = json_string_value(json_object_get(result, "state"));
-    j->state = st && !strcmp(st, "done") ? DJ_DONE : st && !strcmp(st, "canceled") ? DJ_CANCELED
-                                                                                      : DJ_FAILED;
+    j->state = st && !strcmp(st, "done")       ? DJ_DONE
+               : st && !strcmp(st, "canceled") ? DJ_CANCELED
+                                               : DJ_FAILED;
     j->finished = (time_t)json_integer_value(json_object_get(result, "finished"));
     j->fetched = fetched;
     const char *err = json_string_value(json_object_get(result, "error"));
@@ -152,8 +155,10 @@ static void replay_torn(replay_t *r, djob_t *j, const json_t *result, time_t fet
     char why[256], reason[512];
     snprintf(j->kind, sizeof j->kind, "?");
     if (!load_result(r->check, j, result, fetched, why, sizeof why)) {
-        snprintf(reason, sizeof reason, "journal entry %s.job is corrupt (set aside as %s.job.corrupt)"
-                 " and its result does not check: %s; submit the request again", j->id, j->id, why);
+        snprintf(reason, sizeof reason,
+                 "journal entry %s.job is corrupt (set aside as %s.job.corrupt)"
+                 " and its result does not check: %s; submit the request again",
+                 j->id, j->id, why);
         cz_journal_set_aside(r->s->journal, j->id, "result");
         replay_lost(r, j->id, reason);
         cz__djob_free(j);
@@ -166,7 +171,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
 {
     replay_t *r = arg;
     cz_mutex_lock(&r->s->mu);
-    bool seen = cz__find(r->s, id) != NULL;   /* a set-aside entry listed again in this scan */
+    bool seen = cz__find(r->s, id) != NULL; /* a set-aside entry listed again in this scan */
     cz_mutex_unlock(&r->s->mu);
     djob_t *j = seen ? NULL : calloc(1, sizeof *j);
     if (!j) {
@@ -203,7 +208,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
         list_job(r->s, j);
         return;
     }
-    if (result) {   /* a proof that does not check is never served: prove it again */
+    if (result) { /* a proof that does not check is never served: prove it again */
         char q[300];
         CZ_LOGE("journaled proof does not check; set aside, the job is proved again",
                 "id=%s why=%s", id, cz_log_q(q, sizeof q, why));
@@ -218,7 +223,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
         return;
     }
     j->state = DJ_LIVE;
-    if (!j->priority)   /* the priority the prover will order it by (the re-submit checks it) */
+    if (!j->priority) /* the priority the prover will order it by (the re-submit checks it) */
         j->priority = 2;
     list_job(r->s, j);
 }
@@ -228,7 +233,7 @@ static void replay_lost(void *arg, const char *id, const char *reason)
 {
     replay_t *r = arg;
     cz_mutex_lock(&r->s->mu);
-    bool seen = cz__find(r->s, id) != NULL;   /* already in this scan */
+    bool seen = cz__find(r->s, id) != NULL; /* already in this scan */
     cz_mutex_unlock(&r->s->mu);
     djob_t *j = seen ? NULL : calloc(1, sizeof *j);
     if (!j) {
@@ -291,7 +296,7 @@ int cz__replay(cz_server_t *s, cz_ctx_t *ctx)
     if (rc == CZ_OK && r.oom)
         rc = cz_fail(ctx, CZ_ENOMEM, "journal replay");
     if (rc == CZ_OK) {
-        if (r.n)   /* qsort's base must not be NULL, even for 0 elements */
+        if (r.n) /* qsort's base must not be NULL, even for 0 elements */
             qsort(r.again, r.n, sizeof *r.again, by_start_order);
         for (size_t i = 0; i < r.n; i++)
             requeue(s, r.again[i].j, r.again[i].request);

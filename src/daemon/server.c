@@ -36,7 +36,10 @@ bool cz_server_stopping(cz_server_t *s)
     return st;
 }
 
-const cz_dconfig_t *cz_server_config(const cz_server_t *s) { return &s->cfg; }
+const cz_dconfig_t *cz_server_config(const cz_server_t *s)
+{
+    return &s->cfg;
+}
 
 void cz__djob_free(djob_t *j)
 {
@@ -71,7 +74,7 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
 {
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
-    cz_error_t err = { .code = CZ_OK };   /* the rest zero: message "", reserved */
+    cz_error_t err = { .code = CZ_OK }; /* the rest zero: message "", reserved */
     uint8_t *proof = NULL, *inputs = NULL;
     size_t len = 0, per = 0, parts = 0;
     json_t *pub = NULL;
@@ -79,10 +82,12 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
     int error = CZ_EINTERNAL;
     char msg[256] = "the prover lost the job";
     if (cz_prover_status(s->prover, j->pid, &info, &err) == CZ_OK) {
-        st = info.state == CZ_JOB_DONE ? DJ_DONE : info.state == CZ_JOB_CANCELED ? DJ_CANCELED
-                                                                                 : DJ_FAILED;
+        st = info.state == CZ_JOB_DONE       ? DJ_DONE
+             : info.state == CZ_JOB_CANCELED ? DJ_CANCELED
+                                             : DJ_FAILED;
         error = info.error;
-        snprintf(msg, sizeof msg, "%s", *info.message || st != DJ_CANCELED ? info.message : "canceled");
+        snprintf(msg, sizeof msg, "%s",
+                 *info.message || st != DJ_CANCELED ? info.message : "canceled");
     }
     if (st == DJ_DONE &&
         (cz_prover_proof(s->prover, j->pid, &proof, &len, &err) != CZ_OK ||
@@ -102,7 +107,7 @@ static void finish_from_prover(cz_server_t *s, djob_t *j)
     cz_prover_forget(s->prover, j->pid, NULL);
     cz_mutex_lock(&s->mu);
     j->partitions_done = info.partitions_done;
-    j->t = info.t;   /* what the status shows while the result is written */
+    j->t = info.t; /* what the status shows while the result is written */
     cz_mutex_unlock(&s->mu);
     /* |proof| is the daemon's now: cz_free is free() (cuzkd links libcuzk statically) */
     cz__job_end(s, j, st, st == DJ_DONE ? CZ_OK : error, msg, proof, len, pub, &info.t);
@@ -171,7 +176,7 @@ static void *finisher_main(void *arg)
             cz_mutex_unlock(&s->mu);
             finish_from_prover(s, ended);
             cz_mutex_lock(&s->mu);
-            continue;   /* look again at once: more may have ended */
+            continue; /* look again at once: more may have ended */
         }
         double now = cz_mono_s();
         if (now >= next_expire) {
@@ -180,7 +185,7 @@ static void *finisher_main(void *arg)
             continue;
         }
         double wake = next_expire;
-        cz__retry_results(s, &wake);   /* results a full disk refused (daemon/finish.c) */
+        cz__retry_results(s, &wake); /* results a full disk refused (daemon/finish.c) */
         /* woken by a completion callback, else at the next retry or expiry */
         struct timespec ts = cz_deadline_in(wake - cz_mono_s());
         cz_cond_timedwait(&s->work, &s->mu, &ts);
@@ -223,7 +228,7 @@ static int prover_config(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_prover_confi
     /* the timeline goes to its own file only: the log (stderr) stays one format */
     pc->timeline = cfg->timeline_enabled && *cfg->timeline_file ? cfg->timeline_file : NULL;
     pc->log = cz_log_from_library;
-    pc->log_level = CZ_LOG_LEVEL_DEBUG;   /* cz_log gates by cuzkd's level */
+    pc->log_level = CZ_LOG_LEVEL_DEBUG; /* cz_log gates by cuzkd's level */
     return CZ_OK;
 }
 
@@ -290,7 +295,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     if (*cfg->fault) {
         rc = cz_fault_parse(&s->fault, ctx, cfg->fault);
         if (rc == CZ_OK)
-            CZ_LOGW("test.fault is set: faults will be injected (tests only)", "spec=%s", cfg->fault);
+            CZ_LOGW("test.fault is set: faults will be injected (tests only)", "spec=%s",
+                    cfg->fault);
     }
     if (rc == CZ_OK)
         rc = cz_journal_open(ctx, cfg->journal_dir, &s->journal);
@@ -315,7 +321,8 @@ int cz_server_new(cz_ctx_t *ctx, const cz_dconfig_t *cfg, cz_server_t **out)
     cz_params_item_t *it = cfg->npreload ? malloc(sizeof *it) : NULL;
     for (size_t i = 0; it && i < cfg->npreload; i++)
         if (cz_server_preload(s, ctx, cfg->preload[i], it) != CZ_OK)
-            CZ_LOGW("preload failed", "params=%s error=\"%s\"", cfg->preload[i], cz_ctx_message(ctx));
+            CZ_LOGW("preload failed", "params=%s error=\"%s\"", cfg->preload[i],
+                    cz_ctx_message(ctx));
     free(it);
     *out = s;
     return CZ_OK;
@@ -368,7 +375,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
     }
     s->stopping = true;
     abandon_unstarted(s);
-    pthread_cond_broadcast(&s->changed);   /* waiters of the abandoned jobs answer now */
+    pthread_cond_broadcast(&s->changed); /* waiters of the abandoned jobs answer now */
     double deadline = cz_mono_s() + grace_s;
     for (;;) {
         size_t running = still_running(s);
@@ -384,7 +391,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
      * written is waited for, then no result is journaled any more */
     for (djob_t *j = s->jobs; j; j = j->next)
         j->abandoned |= j->state == DJ_LIVE;
-    pthread_cond_broadcast(&s->changed);   /* their waiters answer now */
+    pthread_cond_broadcast(&s->changed); /* their waiters answer now */
     for (;;) {
         bool writing = false;
         for (djob_t *j = s->jobs; j; j = j->next)
@@ -396,7 +403,7 @@ void cz_server_shutdown(cz_server_t *s, double grace_s)
     s->abandon = true;
     s->stop_threads = true;
     pthread_cond_broadcast(&s->work);
-    pthread_cond_broadcast(&s->changed);   /* a parked result never lands: its waiters answer */
+    pthread_cond_broadcast(&s->changed); /* a parked result never lands: its waiters answer */
     cz_mutex_unlock(&s->mu);
     if (s->threads_started) {
         pthread_join(s->finisher, NULL);

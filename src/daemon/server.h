@@ -102,19 +102,19 @@ bool cz_server_stopping(cz_server_t *s);
  * INPUT'S COPIES above). Zero it, then set what applies.
  */
 typedef struct cz_submit_req {
-    const char *kind;          /* a kind of cz_server_kinds; NULL: refused, the kinds named */
-    const char *params;        /* a name in params.dir or (if allowed) a path; NULL: the kind's */
-    int priority;              /* 1 low .. 4 critical; 0: 2 (normal); others refused */
-    const char *request_id;    /* NULL: none; else request_id_len bytes, 1..CZ_REQUEST_ID_MAX
+    const char *kind;       /* a kind of cz_server_kinds; NULL: refused, the kinds named */
+    const char *params;     /* a name in params.dir or (if allowed) a path; NULL: the kind's */
+    int priority;           /* 1 low .. 4 critical; 0: 2 (normal); others refused */
+    const char *request_id; /* NULL: none; else request_id_len bytes, 1..CZ_REQUEST_ID_MAX
                                 * of UTF-8 without NUL (the door checked the UTF-8) */
     size_t request_id_len;
-    const char *fields;        /* the kind's fields: a JSON object text (jsonio.h writes it
+    const char *fields; /* the kind's fields: a JSON object text (jsonio.h writes it
                                 * canonical: compact, keys sorted); NULL: none */
-    const void *input;         /* the kind's input bytes; NULL: none */
+    const void *input;  /* the kind's input bytes; NULL: none */
     size_t input_len;
-    const char *input_path;    /* or: a client file read here (daemon.allow_client_paths,
+    const char *input_path; /* or: a client file read here (daemon.allow_client_paths,
                                 * absolute, regular, 256 MiB at most); NULL: none */
-    bool retry;                /* Curio's rule (its gRPC calls retry one request_id until
+    bool retry;             /* Curio's rule (its gRPC calls retry one request_id until
                                 * it yields a proof): an earlier job under the same
                                 * request_id that ended without a proof (failed, canceled),
                                 * or ended with a different request, is forgotten (list and
@@ -124,8 +124,8 @@ typedef struct cz_submit_req {
 
 typedef struct cz_submit_out {
     char id[CZ_JOB_ID_LEN + 1];
-    cz_job_state_t state;      /* QUEUED for a new job; an existing one's (cz_job_status_t) */
-    bool existing;             /* the request_id named a job with this very request */
+    cz_job_state_t state; /* QUEUED for a new job; an existing one's (cz_job_status_t) */
+    bool existing;        /* the request_id named a job with this very request */
 } cz_submit_out_t;
 
 /*
@@ -140,43 +140,43 @@ int cz_server_submit(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *req,
 
 /* Where a job is (docs/API.md "stage"); an ended job's stage is its state. */
 typedef enum cz_job_stage {
-    CZ_STAGE_WAITING,          /* not started: waiting for its params or a turn */
-    CZ_STAGE_LOADING_PARAMS,   /* its params are being loaded */
-    CZ_STAGE_QUEUED,           /* in the proving queues, no partition taken yet */
+    CZ_STAGE_WAITING,        /* not started: waiting for its params or a turn */
+    CZ_STAGE_LOADING_PARAMS, /* its params are being loaded */
+    CZ_STAGE_QUEUED,         /* in the proving queues, no partition taken yet */
     CZ_STAGE_PROVING,
     CZ_STAGE_VERIFYING,
-    CZ_STAGE_WRITING_RESULT,   /* ended in the prover; ID.result being written */
-    CZ_STAGE_ENDED,            /* done, failed, canceled or lost: see the state */
+    CZ_STAGE_WRITING_RESULT, /* ended in the prover; ID.result being written */
+    CZ_STAGE_ENDED,          /* done, failed, canceled or lost: see the state */
 } cz_job_stage_t;
 
 /* A refused ID.result write being retried (daemon/finish.c). */
 typedef struct cz_result_write {
     unsigned attempts;
-    int error;                 /* CZ_E* of the last attempt */
+    int error; /* CZ_E* of the last attempt */
     char message[256];
     double retry_in_s;
 } cz_result_write_t;
 
 typedef struct cz_job_status {
     char id[CZ_JOB_ID_LEN + 1];
-    char kind[32];             /* "?" for a lost job */
-    char summary[128];         /* the kind's, from the prover */
-    int priority;              /* 1..4 */
+    char kind[32];     /* "?" for a lost job */
+    char summary[128]; /* the kind's, from the prover */
+    int priority;      /* 1..4 */
     /* QUEUED (not in the proving queues yet), RUNNING (in them, verifying or
      * writing its result included), DONE, FAILED or CANCELED; never VERIFYING */
     cz_job_state_t state;
-    bool lost;                 /* FAILED because its journal entry was corrupt */
+    bool lost; /* FAILED because its journal entry was corrupt */
     cz_job_stage_t stage;
     size_t partitions_done, partitions_total;
-    cz_job_timings_t t;        /* ms; total: accepted by this process -> now until it ends */
-    bool recovered;            /* replayed from the journal */
-    bool working;              /* in the proving queues: in_stage counts its partitions */
-    cz_job_state_t prover_state;   /* the prover's (working only), for the partition label */
+    cz_job_timings_t t;          /* ms; total: accepted by this process -> now until it ends */
+    bool recovered;              /* replayed from the journal */
+    bool working;                /* in the proving queues: in_stage counts its partitions */
+    cz_job_state_t prover_state; /* the prover's (working only), for the partition label */
     size_t in_stage[CZ_PART_NSTAGES];
-    char request_id[CZ_REQUEST_ID_MAX + 1];   /* "" none */
-    char params[CZ_PARAMS_NAME_MAX + 1];      /* as requested; "" the kind's default */
-    time_t created, finished;  /* wall clock; 0 = not known / not yet */
-    int error;                 /* FAILED / CANCELED: CZ_E* (lost: CZ_EFORMAT) */
+    char request_id[CZ_REQUEST_ID_MAX + 1]; /* "" none */
+    char params[CZ_PARAMS_NAME_MAX + 1];    /* as requested; "" the kind's default */
+    time_t created, finished;               /* wall clock; 0 = not known / not yet */
+    int error;                              /* FAILED / CANCELED: CZ_E* (lost: CZ_EFORMAT) */
     char message[256];
     bool result_write_pending; /* then result_write says why the job reads running */
     cz_result_write_t result_write;
@@ -222,9 +222,9 @@ void cz_server_wake(cz_server_t *s);
 /* ---- results ------------------------------------------------------------------------- */
 
 typedef struct cz_job_result {
-    uint8_t *proof;            /* partitions x 192 bytes; malloc'd */
+    uint8_t *proof; /* partitions x 192 bytes; malloc'd */
     size_t proof_len;
-    uint8_t *inputs;           /* the public inputs: partitions x per_partition 32-byte Fr
+    uint8_t *inputs; /* the public inputs: partitions x per_partition 32-byte Fr
                                 * reprs (little-endian, as cz_prover_public_inputs), partition-
                                 * major; malloc'd; NULL when there are none */
     size_t per_partition, partitions;
@@ -252,10 +252,10 @@ int cz_server_cancel(cz_server_t *s, cz_ctx_t *ctx, const char *id, cz_job_statu
 typedef struct cz_server_counts {
     double uptime_s;
     bool stopping;
-    size_t jobs[CZ_JOB_CANCELED + 1];   /* listed jobs by state (VERIFYING: 0) */
-    size_t jobs_lost;                   /* counted apart from FAILED */
+    size_t jobs[CZ_JOB_CANCELED + 1]; /* listed jobs by state (VERIFYING: 0) */
+    size_t jobs_lost;                 /* counted apart from FAILED */
     size_t devices;
-    char backend[16];                   /* "cpu" or "cuda" */
+    char backend[16]; /* "cpu" or "cuda" */
     uint64_t memory_budget, memory_reserved;
 } cz_server_counts_t;
 void cz_server_counts(cz_server_t *s, cz_server_counts_t *out);

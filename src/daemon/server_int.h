@@ -35,10 +35,12 @@
 #include "daemon/server.h"
 
 typedef enum {
-    DJ_LIVE,        /* in the prover (queued or running: cz__live says which) */
-    DJ_FINISHING,   /* ended in the prover, result being journaled */
-    DJ_DONE, DJ_FAILED, DJ_CANCELED,
-    DJ_LOST,        /* tombstone: its journal entry was corrupt (message = why); never expires */
+    DJ_LIVE,      /* in the prover (queued or running: cz__live says which) */
+    DJ_FINISHING, /* ended in the prover, result being journaled */
+    DJ_DONE,
+    DJ_FAILED,
+    DJ_CANCELED,
+    DJ_LOST, /* tombstone: its journal entry was corrupt (message = why); never expires */
     DJ__COUNT
 } dj_state_t;
 
@@ -63,47 +65,47 @@ typedef struct cz_claim {
 } cz_claim_t;
 
 typedef struct djob {
-    struct djob *next;                    /* (mu) newest first */
-    struct cz_server *server;             /* (const) */
-    char id[CZ_JOB_ID_LEN + 1];           /* (const) */
-    char request_id[CZ_REQUEST_ID_MAX + 1];   /* (const) "" = none; any UTF-8 (jobs.c) */
-    bool has_request;                     /* (const) false: lost, or its ID.job was torn */
-    char kind[32];                        /* (const) the request's kind ("" lost) */
-    char *params;                         /* (const) as requested; NULL: the kind's default */
-    char *fields;                         /* (const) the kind's fields, canonical; NULL: none */
-    char *input_path;                     /* (const) the client file named; NULL: none */
-    bool has_input;                       /* (const) inline input bytes were given */
-    size_t input_len;                     /* (const) their length */
-    uint8_t input_digest[32];             /* (const) their BLAKE2b-256, with a request_id */
-    char summary[128];                    /* (const) the kind's, from the prover */
-    int priority;                         /* (const) 1..4 */
-    uint64_t seq;                         /* (const) submit order */
-    bool recovered;                       /* (const) replayed from the journal */
-    uint64_t pid;                         /* (mu) the prover's job id; 0: not in the prover */
-    bool ended;                           /* (mu) the prover's completion callback came */
-    bool abandoned;                       /* (mu) shutdown: left unfinished in the journal */
-    dj_state_t state;                     /* (mu) */
-    unsigned waiters;                     /* (mu) calls in cz_server_await on it */
-    size_t partitions, partitions_done;   /* (mu) */
-    uint8_t *proof;                       /* (mu) when DONE */
+    struct djob *next;                      /* (mu) newest first */
+    struct cz_server *server;               /* (const) */
+    char id[CZ_JOB_ID_LEN + 1];             /* (const) */
+    char request_id[CZ_REQUEST_ID_MAX + 1]; /* (const) "" = none; any UTF-8 (jobs.c) */
+    bool has_request;                       /* (const) false: lost, or its ID.job was torn */
+    char kind[32];                          /* (const) the request's kind ("" lost) */
+    char *params;                           /* (const) as requested; NULL: the kind's default */
+    char *fields;                           /* (const) the kind's fields, canonical; NULL: none */
+    char *input_path;                       /* (const) the client file named; NULL: none */
+    bool has_input;                         /* (const) inline input bytes were given */
+    size_t input_len;                       /* (const) their length */
+    uint8_t input_digest[32];               /* (const) their BLAKE2b-256, with a request_id */
+    char summary[128];                      /* (const) the kind's, from the prover */
+    int priority;                           /* (const) 1..4 */
+    uint64_t seq;                           /* (const) submit order */
+    bool recovered;                         /* (const) replayed from the journal */
+    uint64_t pid;                           /* (mu) the prover's job id; 0: not in the prover */
+    bool ended;                             /* (mu) the prover's completion callback came */
+    bool abandoned;                         /* (mu) shutdown: left unfinished in the journal */
+    dj_state_t state;                       /* (mu) */
+    unsigned waiters;                       /* (mu) calls in cz_server_await on it */
+    size_t partitions, partitions_done;     /* (mu) */
+    uint8_t *proof;                         /* (mu) when DONE */
     size_t proof_len;
-    json_t *public_inputs;                /* (mu) when DONE */
-    int error;                            /* (mu) CZ_E* when FAILED / CANCELED / LOST */
-    char message[256];                    /* (mu) */
-    time_t created, finished, fetched;    /* (mu) wall clock; 0 = not yet */
-    double t_accept;                      /* (const) cz_mono_s */
-    cz_job_timings_t t;                   /* (mu) ms, once ended */
-    struct dj_pending *pending;           /* (mu) an outcome whose ID.result write failed,
+    json_t *public_inputs;             /* (mu) when DONE */
+    int error;                         /* (mu) CZ_E* when FAILED / CANCELED / LOST */
+    char message[256];                 /* (mu) */
+    time_t created, finished, fetched; /* (mu) wall clock; 0 = not yet */
+    double t_accept;                   /* (const) cz_mono_s */
+    cz_job_timings_t t;                /* (mu) ms, once ended */
+    struct dj_pending *pending;        /* (mu) an outcome whose ID.result write failed,
                                            * kept for the retry (daemon/finish.c); NULL: none */
 } djob_t;
 
-#define CZ__PLAN_DEVICES 16                /* devices whose plan changes are logged */
+#define CZ__PLAN_DEVICES 16 /* devices whose plan changes are logged */
 
 struct cz_server {
-    cz_dconfig_t cfg;                     /* copy (strings borrowed from the caller's) */
+    cz_dconfig_t cfg; /* copy (strings borrowed from the caller's) */
     cz_journal_t *journal;
     cz_prover_t *prover;
-    cz_fault_t fault;                     /* test.fault: given to the journal and the prover */
+    cz_fault_t fault; /* test.fault: given to the journal and the prover */
 
     cz_mutex_t mu;
     pthread_cond_t changed;               /* a job changed state, a claim ended (broadcast) */
@@ -115,14 +117,14 @@ struct cz_server {
     pthread_t finisher;
     bool threads_started;
 
-    double t_start;                       /* cz_mono_s */
-    uint64_t jobs_accepted, jobs_recovered;   /* (mu) */
-    uint64_t errors[CZ_E_COUNT];          /* (mu) failed jobs by -CZ_E code */
+    double t_start;                         /* cz_mono_s */
+    uint64_t jobs_accepted, jobs_recovered; /* (mu) */
+    uint64_t errors[CZ_E_COUNT];            /* (mu) failed jobs by -CZ_E code */
     /* (mu) jobs that ended in this process, by kind (cz__kind_slot) and
      * outcome (done, failed, canceled): cuzk_jobs_ended_total */
     uint64_t ended[CZ_METRIC_KINDS + 1][3];
-    uint64_t http[6];                     /* (mu) responses by status class 1xx..5xx */
-    uint64_t http_4xx[8];                 /* (mu) 400 401 404 405 409 413 415 422 */
+    uint64_t http[6];     /* (mu) responses by status class 1xx..5xx */
+    uint64_t http_4xx[8]; /* (mu) 400 401 404 405 409 413 415 422 */
     /* (mu) each device's memory plan as last logged (daemon/finish.c) */
     char plan_logged[CZ__PLAN_DEVICES][sizeof(((cz_device_memory_t *)0)->plan)];
 };

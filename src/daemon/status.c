@@ -31,7 +31,8 @@ static bool snapshot(cz_server_t *s, const djob_t *j, cz_job_info_t *info)
 {
     CZ_ASSERT(cz_mutex_held(&s->mu));
     memset(info, 0, sizeof *info);
-    return j->state == DJ_LIVE && j->pid && cz_prover_status(s->prover, j->pid, info, NULL) == CZ_OK;
+    return j->state == DJ_LIVE && j->pid &&
+           cz_prover_status(s->prover, j->pid, info, NULL) == CZ_OK;
 }
 
 /* Whether the prover has ended |j| (its result is not journaled yet: the job is not). */
@@ -48,12 +49,14 @@ cz_job_state_t cz__live(cz_server_t *s, const djob_t *j, cz_job_info_t *info, bo
     if (have)
         *have = h;
     switch (j->state) {
-    case DJ_LIVE:   /* in the proving queues, or ended there with its result not yet journaled */
+    case DJ_LIVE: /* in the proving queues, or ended there with its result not yet journaled */
         return h && (info->started || prover_ended(info)) ? CZ_JOB_RUNNING : CZ_JOB_QUEUED;
     case DJ_FINISHING: return CZ_JOB_RUNNING;
     case DJ_DONE: return CZ_JOB_DONE;
     case DJ_CANCELED: return CZ_JOB_CANCELED;
-    case DJ_FAILED: case DJ_LOST: case DJ__COUNT: break;
+    case DJ_FAILED:
+    case DJ_LOST:
+    case DJ__COUNT: break;
     }
     return CZ_JOB_FAILED;
 }
@@ -68,7 +71,8 @@ static cz_job_stage_t stage_of(const djob_t *j, const cz_job_info_t *info, bool 
     if (!have || !info->started)
         return have && info->loading_params ? CZ_STAGE_LOADING_PARAMS : CZ_STAGE_WAITING;
     return info->state == CZ_JOB_VERIFYING ? CZ_STAGE_VERIFYING
-         : info->state == CZ_JOB_QUEUED ? CZ_STAGE_QUEUED : CZ_STAGE_PROVING;
+           : info->state == CZ_JOB_QUEUED  ? CZ_STAGE_QUEUED
+                                           : CZ_STAGE_PROVING;
 }
 
 const char *cz_job_status_state(const cz_job_status_t *st)
@@ -80,8 +84,8 @@ const char *cz_job_status_state(const cz_job_status_t *st)
 
 const char *cz_job_status_stage(const cz_job_status_t *st)
 {
-    static const char *const names[] = { "waiting", "loading_params", "queued", "proving",
-                                         "verifying", "writing_result" };
+    static const char *const names[] = { "waiting", "loading_params", "queued",
+                                         "proving", "verifying",      "writing_result" };
     return st->stage < CZ_STAGE_ENDED ? names[st->stage] : cz_job_status_state(st);
 }
 
@@ -99,7 +103,7 @@ void cz__job_status(cz_server_t *s, const djob_t *j, cz_job_status_t *out)
     out->state = cz__live(s, j, &info, &have);
     out->lost = j->state == DJ_LOST;
     out->stage = stage_of(j, &info, have);
-    out->working = have && info.started && !prover_ended(&info);   /* in the proving queues */
+    out->working = have && info.started && !prover_ended(&info); /* in the proving queues */
     out->t = j->t;
     out->partitions_done = j->partitions_done;
     if (have) {
@@ -109,7 +113,7 @@ void cz__job_status(cz_server_t *s, const djob_t *j, cz_job_status_t *out)
         memcpy(out->in_stage, info.in_stage, sizeof out->in_stage);
     }
     if (!DJ_ENDED(j->state))
-        out->t.total = (cz_mono_s() - j->t_accept) * 1e3;   /* accepted by this process -> now */
+        out->t.total = (cz_mono_s() - j->t_accept) * 1e3; /* accepted by this process -> now */
     snprintf(out->id, sizeof out->id, "%s", j->id);
     snprintf(out->kind, sizeof out->kind, "%s", *j->kind ? j->kind : "?");
     snprintf(out->summary, sizeof out->summary, "%s", j->summary);
@@ -144,7 +148,8 @@ int cz_server_job(cz_server_t *s, cz_ctx_t *ctx, const char *id, cz_job_status_t
         cz__job_status(s, j, out);
     cz_mutex_unlock(&s->mu);
     return j ? CZ_OK
-             : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)", id);
+             : cz_fail(ctx, CZ_ENOTFOUND, "job %.32s: not found (unknown, or its result expired)",
+                       id);
 }
 
 int cz_server_list(cz_server_t *s, cz_job_status_t **out, size_t *n)

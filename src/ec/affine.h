@@ -41,19 +41,19 @@
 #include "core/ctx.h"
 #include "ec/group.h"
 
-typedef uintptr_t cz__aff_ref;   /* point address | 1 when negated */
+typedef uintptr_t cz__aff_ref; /* point address | 1 when negated */
 
 typedef struct cz__aff_pair {
-    void *out;          /* the sum goes here; may be A's own address */
+    void *out; /* the sum goes here; may be A's own address */
     cz__aff_ref a, b;
 } cz__aff_pair;
 
 typedef struct cz__aff_ops {
     const char *name;
     const cz_group *group;
-    size_t point_size;      /* bytes of one stored point (a multiple of 64 for ifma) */
-    size_t scratch_size;    /* bytes |add_pairs| needs (any n) */
-    bool native;            /* points are stored as blst affine points */
+    size_t point_size;   /* bytes of one stored point (a multiple of 64 for ifma) */
+    size_t scratch_size; /* bytes |add_pairs| needs (any n) */
+    bool native;         /* points are stored as blst affine points */
     /* dst[i] = src[index ? index[i] : i] converted from blst affine, i < n */
     void (*from_blst)(void *dst, const void *src, const uint32_t *index, size_t n);
     /* dst[i] = src[i] as blst affine points, i < n */
@@ -83,9 +83,9 @@ const cz__aff_ops *cz__aff_g2_ifma(void);
  */
 typedef enum {
     CZ__MSM_AUTO,
-    CZ__MSM_XYZZ,     /* blst's tile function (XYZZ buckets) */
-    CZ__MSM_BLST,     /* batched affine over blst's field arithmetic */
-    CZ__MSM_IFMA,     /* batched affine, AVX-512 IFMA */
+    CZ__MSM_XYZZ, /* blst's tile function (XYZZ buckets) */
+    CZ__MSM_BLST, /* batched affine over blst's field arithmetic */
+    CZ__MSM_IFMA, /* batched affine, AVX-512 IFMA */
 } cz__msm_engine;
 void cz__msm_force_engine(cz_ctx_t *ctx, cz__msm_engine engine);
 
@@ -101,8 +101,7 @@ void cz__msm_force_engine(cz_ctx_t *ctx, cz__msm_engine engine);
  */
 size_t cz__aff_tile_scratch_size(const cz__aff_ops *ops, size_t window);
 void cz__aff_tile(const cz__aff_ops *ops, void *out, const void *bases, bool converted,
-                  const blst_scalar *scalars, size_t n, size_t bit0, size_t window,
-                  void *scratch);
+                  const blst_scalar *scalars, size_t n, size_t bit0, size_t window, void *scratch);
 
 /*
  * out (projective) = the sum of bases[index[i]] (blst affine), i < n,

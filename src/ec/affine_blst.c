@@ -14,8 +14,10 @@
 
 #include "ec/affine.h"
 
-#define BATCH 256   /* pairs per inversion: blst_fp_inverse is ~75 products */
+#define BATCH 256 /* pairs per inversion: blst_fp_inverse is ~75 products */
 
+/* laid out by hand: */
+/* clang-format off */
 #define AFFINE_BLST(px, A, F, fx, GROUP)                                                \
     static inline const A *px##_at(cz__aff_ref r)                                       \
     {                                                                                   \
@@ -122,6 +124,7 @@
         .copy = px##_copy,                                                              \
         .add_pairs = px##_add_pairs,                                                    \
     };
+/* clang-format on */
 
 AFFINE_BLST(g1, blst_p1_affine, blst_fp, fp, CZ_G1)
 AFFINE_BLST(g2, blst_p2_affine, blst_fp2, fp2, CZ_G2)

@@ -123,7 +123,7 @@ static TGT void inv_lanes2(fv2 *r, const fv2 *a)
     fv_mul(&r->c[0], &a->c[0], &ninv);
     fv zero;
     fv_const(&zero, ZERO52);
-    fv_sub(&r->c[1], &zero, &t, P2_52);   /* -c1 / n + 2p, in (0, 2p] */
+    fv_sub(&r->c[1], &zero, &t, P2_52); /* -c1 / n + 2p, in (0, 2p] */
 }
 
 INL void fv_one(fv *r)
@@ -154,7 +154,9 @@ static void limbs_neg(uint64_t d[8], const uint64_t s[8])
 
 /* ==== G1 ===================================================================== */
 
-typedef struct { uint64_t x[8], y[8]; } pt52;   /* one stored G1 point */
+typedef struct {
+    uint64_t x[8], y[8];
+} pt52; /* one stored G1 point */
 
 /* Two distinct points fill the unused lanes of a last group (results dropped). */
 static const pt52 DUMMY1[2] = { { { 1 }, { 1 } }, { { 2 }, { 2 } } };
@@ -192,7 +194,7 @@ static TGT void g1_from_blst(void *dst, const void *src, const uint32_t *index, 
     for (size_t i = 0; i < n; i += 8) {
         size_t cnt = n - i < 8 ? n - i : 8;
         vec xw[8], yw[8];
-        for (size_t j = i + 32; j < i + 40 && j < n; j++) {   /* scattered sources */
+        for (size_t j = i + 32; j < i + 40 && j < n; j++) { /* scattered sources */
             const char *p = (const char *)&s[index ? index[j] : j];
             _mm_prefetch(p, _MM_HINT_T0);
             _mm_prefetch(p + 95, _MM_HINT_T0);
@@ -208,7 +210,7 @@ static TGT void g1_from_blst(void *dst, const void *src, const uint32_t *index, 
         fv x, y;
         words_to_fv(&x, xw);
         words_to_fv(&y, yw);
-        fv_shl32_mod(&x, &x);                                /* a 2^384 -> a R */
+        fv_shl32_mod(&x, &x); /* a 2^384 -> a R */
         fv_shl32_mod(&y, &y);
         transpose8(x.l);
         transpose8(y.l);
@@ -231,7 +233,7 @@ static TGT void g1_to_blst(void *dst, const void *src, size_t n)
         fv x, y;
         vec xw[8], yw[8];
         load_points(&x, &y, addr);
-        fv_shr32_mod(&x, &x);                                /* a R -> a 2^384 */
+        fv_shr32_mod(&x, &x); /* a R -> a 2^384 */
         fv_shr32_mod(&y, &y);
         fv_to_words(xw, &x);
         fv_to_words(yw, &y);
@@ -291,7 +293,9 @@ static void g1_copy(void *dst, cz__aff_ref ref)
 
 /* ==== G2 ===================================================================== */
 
-typedef struct { uint64_t x[2][8], y[2][8]; } pt52x2;   /* one stored G2 point */
+typedef struct {
+    uint64_t x[2][8], y[2][8];
+} pt52x2; /* one stored G2 point */
 
 static const pt52x2 DUMMY2[2] = { { { { 1 } }, { { 1 } } }, { { { 2 } }, { { 2 } } } };
 
@@ -334,7 +338,7 @@ static TGT void g2_from_blst(void *dst, const void *src, const uint32_t *index, 
     const blst_p2_affine *s = src;
     for (size_t i = 0; i < n; i += 8) {
         size_t cnt = n - i < 8 ? n - i : 8;
-        for (size_t j = i + 16; j < i + 24 && j < n; j++) {   /* scattered sources */
+        for (size_t j = i + 16; j < i + 24 && j < n; j++) { /* scattered sources */
             const char *p = (const char *)&s[index ? index[j] : j];
             for (size_t off = 0; off < sizeof(blst_p2_affine); off += 64)
                 _mm_prefetch(p + off, _MM_HINT_T0);
@@ -343,7 +347,9 @@ static TGT void g2_from_blst(void *dst, const void *src, const uint32_t *index, 
             vec w[8];
             for (size_t j = 0; j < 8; j++) {
                 size_t k = i + (j < cnt ? j : 0);
-                w[j] = _mm512_maskz_loadu_epi64(0x3f, (const void *)p2_coord(&s[index ? index[k] : k], c));
+                w[j] = _mm512_maskz_loadu_epi64(0x3f,
+                                                (const void *)p2_coord(&s[index ? index[k] : k],
+                                                                       c));
             }
             transpose8(w);
             fv a;

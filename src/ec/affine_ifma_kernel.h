@@ -26,10 +26,10 @@ typedef struct {
 
 typedef struct {
     K_NAME(group_data) g[K_GROUPS];
-    uint64_t out[K_GROUPS][8];          /* lane destinations */
-    __mmask8 wmask[K_GROUPS];           /* lanes to write */
-    uint32_t exc[8 * K_GROUPS];         /* pairs with x_A == x_B */
-    cz__aff_pair dbl[8 * K_GROUPS];     /* the doublings among them */
+    uint64_t out[K_GROUPS][8];      /* lane destinations */
+    __mmask8 wmask[K_GROUPS];       /* lanes to write */
+    uint32_t exc[8 * K_GROUPS];     /* pairs with x_A == x_B */
+    cz__aff_pair dbl[8 * K_GROUPS]; /* the doublings among them */
 } K_NAME(scratch);
 
 /*
@@ -37,7 +37,7 @@ typedef struct {
  * cancel. |dbl|: every pair is A + A (only a is read, inf unused).
  */
 static TGT void K_NAME(kernel)(const cz__aff_pair *pairs, size_t n, uint8_t *inf,
-                               K_NAME(scratch) *s, bool dbl)
+                               K_NAME(scratch) * s, bool dbl)
 {
     size_t groups = (n + 7) / 8, nexc = 0;
     K_FE acc;
@@ -58,10 +58,10 @@ static TGT void K_NAME(kernel)(const cz__aff_pair *pairs, size_t n, uint8_t *inf
             } else {
                 ra[j] = (uintptr_t)&K_DUMMY[0];
                 rb[j] = (uintptr_t)&K_DUMMY[1];
-                s->out[g][j] = (uintptr_t)&K_DUMMY[0];   /* never written: masked */
+                s->out[g][j] = (uintptr_t)&K_DUMMY[0]; /* never written: masked */
             }
         }
-        if (g + 2 < groups) {   /* the rows two groups ahead */
+        if (g + 2 < groups) { /* the rows two groups ahead */
             for (size_t i = 8 * (g + 2); i < 8 * (g + 3) && i < n; i++) {
                 const char *pa = (const char *)(pairs[i].a & ~(uintptr_t)1);
                 const char *pb = (const char *)(pairs[i].b & ~(uintptr_t)1);
@@ -77,11 +77,11 @@ static TGT void K_NAME(kernel)(const cz__aff_pair *pairs, size_t n, uint8_t *inf
         if (dbl) {
             gd->xb = gd->xa;
             gd->yb = gd->ya;
-            K_ADD(&gd->d, &gd->ya, &gd->ya);                  /* 2y */
+            K_ADD(&gd->d, &gd->ya, &gd->ya); /* 2y */
         } else {
             K_LOAD(&gd->xb, &gd->yb, rb);
             K_CNEG(&gd->yb, (__mmask8)nb);
-            K_SUB(&gd->d, &gd->xb, &gd->xa, P52);             /* xB - xA + p */
+            K_SUB(&gd->d, &gd->xb, &gd->xa, P52); /* xB - xA + p */
             eq = K_EQ(&gd->xa, &gd->xb) & (__mmask8)valid;
             if (eq) {
                 K_FE one;
@@ -104,23 +104,23 @@ static TGT void K_NAME(kernel)(const cz__aff_pair *pairs, size_t n, uint8_t *inf
     for (size_t g = groups; g-- > 0;) {
         K_NAME(group_data) *gd = &s->g[g];
         K_FE id, num, l, x3, y3, t;
-        K_MUL(&id, &inv, &gd->pre);                           /* 1/d_g */
+        K_MUL(&id, &inv, &gd->pre); /* 1/d_g */
         K_MUL(&inv, &inv, &gd->d);
         if (dbl) {
             K_SQR(&num, &gd->xa);
             K_ADD(&t, &num, &num);
-            K_ADD(&num, &t, &num);                            /* 3x^2 < 6p */
+            K_ADD(&num, &t, &num); /* 3x^2 < 6p */
         } else {
-            K_SUB(&num, &gd->yb, &gd->ya, P52);               /* yB - yA + p */
+            K_SUB(&num, &gd->yb, &gd->ya, P52); /* yB - yA + p */
         }
         K_MUL(&l, &num, &id);
         K_SQR(&t, &l);
         K_SUB(&x3, &t, &gd->xa, P52);
-        K_SUB(&x3, &x3, &gd->xb, P52);                        /* l^2 - xA - xB + 2p < 4p */
+        K_SUB(&x3, &x3, &gd->xb, P52); /* l^2 - xA - xB + 2p < 4p */
         K_CANON(&x3, &x3);
-        K_SUB(&t, &gd->xa, &x3, P52);                         /* xA - x3 + p */
+        K_SUB(&t, &gd->xa, &x3, P52); /* xA - x3 + p */
         K_MUL(&t, &t, &l);
-        K_SUB(&y3, &t, &gd->ya, P52);                         /* l(xA - x3) - yA + p < 3p */
+        K_SUB(&y3, &t, &gd->ya, P52); /* l(xA - x3) - yA + p < 3p */
         K_CANON(&y3, &y3);
         K_STORE(s->out[g], &x3, &y3, s->wmask[g]);
     }

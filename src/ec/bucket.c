@@ -26,7 +26,7 @@
 
 #include "ec/affine.h"
 
-#define CHUNK 4096   /* points per chunk */
+#define CHUNK 4096 /* points per chunk */
 
 /* ---- scratch layout ---------------------------------------------------- */
 
@@ -46,16 +46,16 @@ static void *take(bump *b, size_t bytes)
 /* The lists being summed and the arrays their rounds use. */
 typedef struct {
     const cz__aff_ops *ops;
-    uint8_t *slots;          /* cap sums */
+    uint8_t *slots; /* cap sums */
     size_t nslots;
-    cz__aff_ref *refs;       /* cap, list by list */
-    uint32_t *start, *len;   /* per list */
-    uint32_t *active;        /* lists that may hold >= 2 refs */
-    cz__aff_pair *pairs;     /* cap */
-    uint32_t *pos;           /* per pair: index of its sum's ref */
-    uint32_t *list;          /* per pair: its list (or bucket) */
-    uint8_t *inf;            /* per pair */
-    void *be;                /* backend scratch */
+    cz__aff_ref *refs;     /* cap, list by list */
+    uint32_t *start, *len; /* per list */
+    uint32_t *active;      /* lists that may hold >= 2 refs */
+    cz__aff_pair *pairs;   /* cap */
+    uint32_t *pos;         /* per pair: index of its sum's ref */
+    uint32_t *list;        /* per pair: its list (or bucket) */
+    uint8_t *inf;          /* per pair */
+    void *be;              /* backend scratch */
 } lists;
 
 /* |cap| refs in at most |nlists| lists */
@@ -131,13 +131,13 @@ static void run_rounds(lists *l, size_t nactive, uint32_t stop)
 
 typedef struct {
     lists l;
-    uint8_t *buckets;    /* m points */
-    uint8_t *occ;        /* m flags: bucket holds a point */
-    uint8_t *aff;        /* m blst affine points (the reduction) */
-    uint8_t *stage;      /* the reduction's row and column sums */
-    uint8_t *conv;       /* CHUNK converted bases (non-native backends) */
-    uint32_t *code;      /* CHUNK digits: bucket << 1 | negative, or UINT32_MAX */
-    uint32_t *nonempty;  /* lists with >= 1 ref this chunk */
+    uint8_t *buckets;   /* m points */
+    uint8_t *occ;       /* m flags: bucket holds a point */
+    uint8_t *aff;       /* m blst affine points (the reduction) */
+    uint8_t *stage;     /* the reduction's row and column sums */
+    uint8_t *conv;      /* CHUNK converted bases (non-native backends) */
+    uint32_t *code;     /* CHUNK digits: bucket << 1 | negative, or UINT32_MAX */
+    uint32_t *nonempty; /* lists with >= 1 ref this chunk */
 } tile_scratch;
 
 static size_t tile_layout(tile_scratch *t, void *base, const cz__aff_ops *ops, size_t window)
@@ -152,7 +152,7 @@ static size_t tile_layout(tile_scratch *t, void *base, const cz__aff_ops *ops, s
     t->conv = take(&b, ops->native ? 0 : CHUNK * ops->point_size);
     t->code = take(&b, CHUNK * sizeof *t->code);
     t->nonempty = take(&b, m * sizeof *t->nonempty);
-    return b.used + 64;   /* + alignment of the base */
+    return b.used + 64; /* + alignment of the base */
 }
 
 size_t cz__aff_tile_scratch_size(const cz__aff_ops *ops, size_t window)
@@ -170,7 +170,7 @@ size_t cz__aff_tile_scratch_size(const cz__aff_ops *ops, size_t window)
 static inline int32_t booth_digit(const blst_scalar *s, size_t bit0, size_t c)
 {
     uint64_t w[4], v;
-    memcpy(w, s->b, sizeof w);   /* little-endian host, as ec/split.c */
+    memcpy(w, s->b, sizeof w); /* little-endian host, as ec/split.c */
     if (bit0 == 0) {
         v = w[0] << 1;
     } else {
@@ -239,7 +239,7 @@ static void merge_chunk(tile_scratch *t, size_t nn)
                 t->occ[b] = 1;
             }
         }
-        l->len[b] = 0;   /* ready for the next chunk */
+        l->len[b] = 0; /* ready for the next chunk */
     }
     if (np == 0)
         return;
@@ -289,10 +289,10 @@ static void reduce_buckets(tile_scratch *t, void *out, uint32_t top)
     while (((size_t)1 << (2 * h)) < top)
         h++;
     size_t s = (size_t)1 << h, rows = (top + s - 1) / s, nlists = rows + s;
-    if (top <= 16) {   /* few buckets: running sums over them directly */
+    if (top <= 16) { /* few buckets: running sums over them directly */
         for (uint32_t b = 0; b < top; b++)
             if (!t->occ[b])
-                memset(t->buckets + b * ps, 0, ps);   /* defined input for the conversion */
+                memset(t->buckets + b * ps, 0, ps); /* defined input for the conversion */
         ops->to_blst(t->aff, t->buckets, top);
         weighted_sum(g, out, t->aff, t->occ, top, 1);
         return;
@@ -322,7 +322,7 @@ static void reduce_buckets(tile_scratch *t, void *out, uint32_t top)
     run_rounds(l, na, 1);
     /* the row and column sums, in order, into t->aff via the backend format */
     uint8_t *sums = t->stage;
-    uint8_t *present = t->occ;   /* consumed: reused for the sums' flags */
+    uint8_t *present = t->occ; /* consumed: reused for the sums' flags */
     for (size_t i = 0; i < nlists; i++) {
         present[i] = l->len[i] == 1;
         if (present[i])
@@ -340,8 +340,7 @@ static void reduce_buckets(tile_scratch *t, void *out, uint32_t top)
 }
 
 void cz__aff_tile(const cz__aff_ops *ops, void *out, const void *bases, bool converted,
-                  const blst_scalar *scalars, size_t n, size_t bit0, size_t window,
-                  void *scratch)
+                  const blst_scalar *scalars, size_t n, size_t bit0, size_t window, void *scratch)
 {
     tile_scratch t;
     tile_layout(&t, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), ops, window);
@@ -378,9 +377,9 @@ void cz__aff_tile(const cz__aff_ops *ops, void *out, const void *bases, bool con
 
 typedef struct {
     lists l;
-    uint8_t *conv;       /* CHUNK converted bases (non-native backends) */
-    uint8_t *carry[2];   /* CARRY points each: the previous chunk's partial sums */
-    uint8_t *aff;        /* a blst affine point */
+    uint8_t *conv;     /* CHUNK converted bases (non-native backends) */
+    uint8_t *carry[2]; /* CARRY points each: the previous chunk's partial sums */
+    uint8_t *aff;      /* a blst affine point */
 } sum_scratch;
 
 static size_t sum_layout(sum_scratch *s, void *base, const cz__aff_ops *ops)

@@ -20,8 +20,8 @@ static const char *blst_error_text(BLST_ERROR e)
     }
 }
 
-int cz_g1_decode(cz_ctx_t *ctx, blst_p1_affine *out, const uint8_t *in, size_t len,
-                 unsigned flags, const char *what)
+int cz_g1_decode(cz_ctx_t *ctx, blst_p1_affine *out, const uint8_t *in, size_t len, unsigned flags,
+                 const char *what)
 {
     BLST_ERROR e;
     /* The length decides the form; blst would read only the first half of an
@@ -41,8 +41,8 @@ int cz_g1_decode(cz_ctx_t *ctx, blst_p1_affine *out, const uint8_t *in, size_t l
     return CZ_OK;
 }
 
-int cz_g2_decode(cz_ctx_t *ctx, blst_p2_affine *out, const uint8_t *in, size_t len,
-                 unsigned flags, const char *what)
+int cz_g2_decode(cz_ctx_t *ctx, blst_p2_affine *out, const uint8_t *in, size_t len, unsigned flags,
+                 const char *what)
 {
     BLST_ERROR e;
     if (len != CZ_G2_UNCOMPRESSED && len != CZ_G2_COMPRESSED)

@@ -30,10 +30,10 @@
 /* Decode; flags: CZ_DECODE_SUBGROUP checks the subgroup, CZ_DECODE_NO_INFINITY rejects it. */
 enum { CZ_DECODE_SUBGROUP = 1, CZ_DECODE_NO_INFINITY = 2 };
 
-int cz_g1_decode(cz_ctx_t *ctx, blst_p1_affine *out, const uint8_t *in, size_t len,
-                 unsigned flags, const char *what);
-int cz_g2_decode(cz_ctx_t *ctx, blst_p2_affine *out, const uint8_t *in, size_t len,
-                 unsigned flags, const char *what);
+int cz_g1_decode(cz_ctx_t *ctx, blst_p1_affine *out, const uint8_t *in, size_t len, unsigned flags,
+                 const char *what);
+int cz_g2_decode(cz_ctx_t *ctx, blst_p2_affine *out, const uint8_t *in, size_t len, unsigned flags,
+                 const char *what);
 /* len selects the form: 96/48 for G1, 192/96 for G2. */
 void cz_g1_encode(uint8_t *out, size_t len, const blst_p1_affine *p);
 void cz_g2_encode(uint8_t *out, size_t len, const blst_p2_affine *p);

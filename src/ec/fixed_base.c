@@ -11,17 +11,20 @@
 
 #include "core/pool.h"
 
-#define SCALAR_BITS 255u   /* scalars are < r < 2^255 */
-#define CHUNK 256u         /* products per affine conversion */
+#define SCALAR_BITS 255u /* scalars are < r < 2^255 */
+#define CHUNK 256u       /* products per affine conversion */
 
 struct cz_fixed_base {
     const cz_group *g;
-    unsigned w, nwin;      /* window bits, number of windows */
-    size_t per_win;        /* 2^w - 1 entries per window */
-    uint8_t *table;        /* nwin * per_win affine points */
+    unsigned w, nwin; /* window bits, number of windows */
+    size_t per_win;   /* 2^w - 1 entries per window */
+    uint8_t *table;   /* nwin * per_win affine points */
 };
 
-static unsigned nwindows(unsigned w) { return (SCALAR_BITS + w - 1) / w; }
+static unsigned nwindows(unsigned w)
+{
+    return (SCALAR_BITS + w - 1) / w;
+}
 
 unsigned cz_fixed_base_window(size_t n)
 {
@@ -41,8 +44,8 @@ unsigned cz_fixed_base_window(size_t n)
 
 typedef struct {
     cz_fixed_base_t *fb;
-    const uint8_t *wbase;  /* nwin projective points: 2^(w i) * P */
-    uint8_t *proj;         /* per_win projective points per slot */
+    const uint8_t *wbase; /* nwin projective points: 2^(w i) * P */
+    uint8_t *proj;        /* per_win projective points per slot */
 } build_job;
 
 /* Windows [begin, end): d * 2^(w i) P for d = 1 .. 2^w - 1, then to affine. */
@@ -62,8 +65,8 @@ static void build_windows(void *arg, size_t begin, size_t end, unsigned slot)
     }
 }
 
-int cz_fixed_base_new(cz_ctx_t *ctx, cz_fixed_base_t **out, const cz_group *g,
-                      const void *base, unsigned window, size_t n_hint)
+int cz_fixed_base_new(cz_ctx_t *ctx, cz_fixed_base_t **out, const cz_group *g, const void *base,
+                      unsigned window, size_t n_hint)
 {
     if (!out || !g || !base)
         return cz_fail(ctx, CZ_EINVAL, "fixed base: NULL argument");
@@ -118,7 +121,10 @@ void cz_fixed_base_free(cz_fixed_base_t *fb)
     free(fb);
 }
 
-unsigned cz_fixed_base_window_of(const cz_fixed_base_t *fb) { return fb ? fb->w : 0; }
+unsigned cz_fixed_base_window_of(const cz_fixed_base_t *fb)
+{
+    return fb ? fb->w : 0;
+}
 
 /* ---- products ----------------------------------------------------------------- */
 
@@ -137,7 +143,7 @@ typedef struct {
     uint8_t *out;
     const blst_scalar *k;
     size_t n;
-    uint8_t *scratch;      /* CHUNK projective points per slot */
+    uint8_t *scratch; /* CHUNK projective points per slot */
 } mul_job;
 
 static void mul_chunks(void *arg, size_t begin, size_t end, unsigned slot)
@@ -152,7 +158,7 @@ static void mul_chunks(void *arg, size_t begin, size_t end, unsigned slot)
         for (size_t t = 0; t < m; t++) {
             uint8_t *p = acc + t * g->proj_size;
             const uint8_t *k = j->k[first + t].b;
-            memset(p, 0, g->proj_size);                  /* infinity */
+            memset(p, 0, g->proj_size); /* infinity */
             inf[t] = true;
             for (unsigned i = 0; i < fb->nwin; i++) {
                 size_t d = digit(k, i * fb->w, fb->w);
@@ -178,8 +184,8 @@ static void mul_chunks(void *arg, size_t begin, size_t end, unsigned slot)
     }
 }
 
-int cz_fixed_base_mul(cz_ctx_t *ctx, const cz_fixed_base_t *fb, void *out,
-                      const blst_scalar *k, size_t n)
+int cz_fixed_base_mul(cz_ctx_t *ctx, const cz_fixed_base_t *fb, void *out, const blst_scalar *k,
+                      size_t n)
 {
     if (n == 0)
         return CZ_OK;

@@ -53,8 +53,8 @@ unsigned cz_fixed_base_window(size_t n);
  * cz_fixed_base_window(n_hint)). Parallel on the ctx's pool. *out is NULL
  * on error.
  */
-int cz_fixed_base_new(cz_ctx_t *ctx, cz_fixed_base_t **out, const cz_group *g,
-                      const void *base, unsigned window, size_t n_hint);
+int cz_fixed_base_new(cz_ctx_t *ctx, cz_fixed_base_t **out, const cz_group *g, const void *base,
+                      unsigned window, size_t n_hint);
 /* NULL is a harmless no-op. */
 void cz_fixed_base_free(cz_fixed_base_t *fb);
 unsigned cz_fixed_base_window_of(const cz_fixed_base_t *fb);
@@ -65,8 +65,8 @@ unsigned cz_fixed_base_window_of(const cz_fixed_base_t *fb);
  * depend on its width. Allocates (pool width x 256) projective points of
  * scratch for the call.
  */
-int cz_fixed_base_mul(cz_ctx_t *ctx, const cz_fixed_base_t *fb, void *out,
-                      const blst_scalar *k, size_t n);
+int cz_fixed_base_mul(cz_ctx_t *ctx, const cz_fixed_base_t *fb, void *out, const blst_scalar *k,
+                      size_t n);
 
 /* One-shot helpers: table with the automatic window, products, table freed. */
 int cz_g1_fixed_base_mul_many(cz_ctx_t *ctx, blst_p1_affine *out, const blst_p1 *base,

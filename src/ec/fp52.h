@@ -26,15 +26,20 @@
 #define INL static inline __attribute__((always_inline)) TGT
 
 typedef __m512i vec;
-typedef struct { vec l[8]; } fv;       /* limb k of 8 Fp elements */
-typedef struct { fv c[2]; } fv2;       /* 8 Fp2 elements c0 + c1 u */
+typedef struct {
+    vec l[8];
+} fv; /* limb k of 8 Fp elements */
+typedef struct {
+    fv c[2];
+} fv2; /* 8 Fp2 elements c0 + c1 u */
 
 #define M52 0xfffffffffffffull
 /* -p^-1 mod 2^52 */
 #define N0 0x3fffcfffcfffdull
-static const uint64_t P52[8] = { 0xeffffffffaaab, 0xfeb153ffffb9f, 0x6b0f6241eabff,
-                                 0x12bf6730d2a0f, 0x764774b84f385, 0x1ba7b6434bacd,
-                                 0x1ea397fe69a4b, 0x000000001a011 };
+static const uint64_t P52[8] = {
+    0xeffffffffaaab, 0xfeb153ffffb9f, 0x6b0f6241eabff, 0x12bf6730d2a0f,
+    0x764774b84f385, 0x1ba7b6434bacd, 0x1ea397fe69a4b, 0x000000001a011
+};
 static const uint64_t P2_52[8] = { 0xdffffffff5556, 0xfd62a7ffff73f, 0xd61ec483d57ff,
                                    0x257ece61a541e, 0xec8ee9709e70a, 0x374f6c869759a,
                                    0x3d472ffcd3496, 0x0000000034022 };
@@ -92,7 +97,7 @@ INL void fv_mul(fv *r, const fv *a, const fv *b)
     const vec n0 = bc(N0);
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
-        vec m = _mm512_madd52lo_epu64(z, t[i], n0);   /* t_i + m p_0 = 0 mod 2^52 */
+        vec m = _mm512_madd52lo_epu64(z, t[i], n0); /* t_i + m p_0 = 0 mod 2^52 */
 #pragma GCC unroll 8
         for (int j = 0; j < 8; j++) {
             vec pj = bc(P52[j]);
@@ -253,10 +258,10 @@ INL void fv2_mul(fv2 *r, const fv2 *a, const fv2 *b)
     fv_add(&sa, &a->c[0], &a->c[1]);
     fv_add(&sb, &b->c[0], &b->c[1]);
     fv_mul(&t2, &sa, &sb);
-    fv_sub(&r->c[0], &t0, &t1, P2_52);                   /* < 4p */
+    fv_sub(&r->c[0], &t0, &t1, P2_52); /* < 4p */
     fv_csub(&r->c[0], &r->c[0], P2_52);
     fv_sub(&t2, &t2, &t0, P2_52);
-    fv_sub(&r->c[1], &t2, &t1, P2_52);                   /* < 6p */
+    fv_sub(&r->c[1], &t2, &t1, P2_52); /* < 6p */
     fv_csub(&r->c[1], &r->c[1], P4_52);
     fv_csub(&r->c[1], &r->c[1], P2_52);
 }
@@ -346,9 +351,10 @@ INL void fv_shl32_mod(fv *r, const fv *x)
     const vec m = bc(M52), z = _mm512_setzero_si512();
     fv y;
     y.l[0] = _mm512_and_si512(_mm512_slli_epi64(x->l[0], 32), m);
-    for (int i = 1; i < 8; i++)   /* x < 2^381: nothing leaves limb 7 */
+    for (int i = 1; i < 8; i++) /* x < 2^381: nothing leaves limb 7 */
         y.l[i] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(x->l[i], 32),
-                                                  _mm512_srli_epi64(x->l[i - 1], 20)), m);
+                                                  _mm512_srli_epi64(x->l[i - 1], 20)),
+                                  m);
     vec top = _mm512_or_si512(_mm512_slli_epi64(y.l[7], 15), _mm512_srli_epi64(y.l[6], 37));
     __m512d q = _mm512_div_pd(_mm512_cvtepu64_pd(top), _mm512_set1_pd(3490221906.0));
     q = _mm512_roundscale_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
@@ -376,16 +382,17 @@ INL void fv_shr32_mod(fv *r, const fv *x)
     fv t;
     for (int j = 0; j < 8; j++)
         t.l[j] = x->l[j];
-    for (int j = 0; j < 8; j++) {   /* mq p_7 < 2^49: nothing reaches limb 8 */
+    for (int j = 0; j < 8; j++) { /* mq p_7 < 2^49: nothing reaches limb 8 */
         vec pj = bc(P52[j]);
         t.l[j] = _mm512_madd52lo_epu64(t.l[j], mq, pj);
         if (j < 7)
             t.l[j + 1] = _mm512_madd52hi_epu64(t.l[j + 1], mq, pj);
     }
-    fv_norm(&t, 0);   /* the low 32 bits are now zero */
+    fv_norm(&t, 0); /* the low 32 bits are now zero */
     for (int i = 0; i < 7; i++)
         t.l[i] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(t.l[i], 32),
-                                                  _mm512_slli_epi64(t.l[i + 1], 20)), m);
+                                                  _mm512_slli_epi64(t.l[i + 1], 20)),
+                                  m);
     t.l[7] = _mm512_srli_epi64(t.l[7], 32);
     fv_csub(r, &t, P52);
 }

@@ -8,6 +8,8 @@
 #include "ff/fr.h"
 
 /* Thin adapters: blst's functions take typed pointers. */
+/* laid out by hand: */
+/* clang-format off */
 #define GROUP_ADAPTERS(px, P, A)                                                     \
     static void px##_add(void *o, const void *a, const void *b)                      \
     { blst_##px##_add_or_double(o, a, b); }                                          \
@@ -26,10 +28,13 @@
                           size_t bit0, size_t window)                                \
     { blst_##px##s_tile_pippenger(o, (const A *const *)pts, n, sc, nbits, scratch,   \
                                   bit0, window); }
+/* clang-format on */
 
 GROUP_ADAPTERS(p1, blst_p1, blst_p1_affine)
 GROUP_ADAPTERS(p2, blst_p2, blst_p2_affine)
 
+/* laid out by hand: */
+/* clang-format off */
 #define GROUP_TABLE(px, label, P, A, F)                                               \
     {                                                                                 \
         .name = label, .proj_size = sizeof(P), .affine_size = sizeof(A),              \
@@ -38,6 +43,7 @@ GROUP_ADAPTERS(p2, blst_p2, blst_p2_affine)
         .mult = px##_mult, .to_affine_many = px##_to_aff_many,                        \
         .sum_affine = px##_sum_aff, .tile = px##_tile,                                \
     }
+/* clang-format on */
 
 const cz_group CZ_G1 = GROUP_TABLE(p1, "G1", blst_p1, blst_p1_affine, blst_fp);
 const cz_group CZ_G2 = GROUP_TABLE(p2, "G2", blst_p2, blst_p2_affine, blst_fp2);

@@ -18,7 +18,7 @@
 typedef struct cz_group {
     const char *name;
     size_t proj_size, affine_size;
-    size_t bucket_size;   /* blst's XYZZ bucket: 4 coordinates */
+    size_t bucket_size; /* blst's XYZZ bucket: 4 coordinates */
     void (*add)(void *out, const void *a, const void *b);
     void (*dbl)(void *out, const void *a);
     void (*add_affine)(void *out, const void *a, const void *b_affine);
@@ -27,10 +27,9 @@ typedef struct cz_group {
     /* blst pointer-array convention: a NULL entry continues contiguously */
     void (*to_affine_many)(void *out, const void *const in[], size_t n);
     void (*sum_affine)(void *out, const void *const pts[], size_t n);
-    void (*tile)(void *out, const void *const pts[], size_t n,
-                 const uint8_t *const scalars[], size_t nbits, void *scratch,
-                 size_t bit0, size_t window);
-    const void *generator;   /* projective */
+    void (*tile)(void *out, const void *const pts[], size_t n, const uint8_t *const scalars[],
+                 size_t nbits, void *scratch, size_t bit0, size_t window);
+    const void *generator; /* projective */
 } cz_group;
 
 extern const cz_group CZ_G1;

@@ -61,7 +61,7 @@ void cz__msm_force_engine(cz_ctx_t *ctx, cz__msm_engine engine)
  */
 typedef struct {
     cz__msm_engine kind;
-    const cz__aff_ops *ops;   /* NULL for XYZZ */
+    const cz__aff_ops *ops; /* NULL for XYZZ */
     double add, bucket, proj;
 } engine;
 
@@ -75,13 +75,12 @@ static engine pick_engine(const cz_ctx_t *ctx, const cz_group *g)
         kind = CZ__MSM_BLST;
     bool g1 = g == &CZ_G1;
     switch (kind) {
-    case CZ__MSM_XYZZ:
-        return (engine){ kind, NULL, g1 ? 300 : 900, g1 ? 720 : 2200, 0 };
+    case CZ__MSM_XYZZ: return (engine){ kind, NULL, g1 ? 300 : 900, g1 ? 720 : 2200, 0 };
     case CZ__MSM_IFMA:
         return (engine){ kind, ifma, g1 ? 70 : 230, g1 ? 170 : 520, g1 ? 600 : 1800 };
     default:
-        return (engine){ CZ__MSM_BLST, g1 ? &cz__aff_g1_blst : &cz__aff_g2_blst,
-                         g1 ? 220 : 650, g1 ? 450 : 1300, g1 ? 600 : 1800 };
+        return (engine){ CZ__MSM_BLST, g1 ? &cz__aff_g1_blst : &cz__aff_g2_blst, g1 ? 220 : 650,
+                         g1 ? 450 : 1300, g1 ? 600 : 1800 };
     }
 }
 
@@ -93,9 +92,9 @@ static size_t tile_scratch_size(const cz_group *g, const engine *e, size_t windo
 /* ---- Pippenger plan ---------------------------------------------------------- */
 
 typedef struct {
-    size_t window;   /* c, bits per window */
-    size_t nwin;     /* windows, the top one narrower (possibly only the carry) */
-    size_t nranges;  /* point ranges per window */
+    size_t window;  /* c, bits per window */
+    size_t nwin;    /* windows, the top one narrower (possibly only the carry) */
+    size_t nranges; /* point ranges per window */
 } msm_plan;
 
 /*
@@ -110,7 +109,7 @@ static msm_plan plan_msm(const cz_group *g, const engine *e, size_t n, size_t nb
 {
     msm_plan best = { 1, nbits + 1, 1 };
     double best_cost = -1;
-    size_t max_ranges = n / 2 ? n / 2 : 1;          /* blst tiles need >= 2 points */
+    size_t max_ranges = n / 2 ? n / 2 : 1; /* blst tiles need >= 2 points */
     if (max_ranges > 4 * (size_t)threads)
         max_ranges = 4 * (size_t)threads;
     double comb = e->proj ? e->proj : e->bucket / 2;
@@ -152,8 +151,8 @@ typedef struct {
     const uint8_t *const *scalar_ptrs;
     size_t n, nbits;
     msm_plan plan;
-    void **scratch;   /* per slot (blst's buckets: zeroed, blst re-zeroes after use) */
-    uint8_t *tiles;   /* nwin * nranges projective points */
+    void **scratch; /* per slot (blst's buckets: zeroed, blst re-zeroes after use) */
+    uint8_t *tiles; /* nwin * nranges projective points */
 } grid_job;
 
 static void run_tile(void *p, size_t begin, size_t end, unsigned slot)
@@ -167,12 +166,12 @@ static void run_tile(void *p, size_t begin, size_t end, unsigned slot)
         void *out = job->tiles + t * g->proj_size;
         if (job->e.ops) {
             size_t stride = job->converted ? job->e.ops->point_size : g->affine_size;
-            cz__aff_tile(job->e.ops, out, (const uint8_t *)job->bases + lo * stride,
-                         job->converted, job->scalars + lo, hi - lo, w * job->plan.window,
-                         job->plan.window, job->scratch[slot]);
+            cz__aff_tile(job->e.ops, out, (const uint8_t *)job->bases + lo * stride, job->converted,
+                         job->scalars + lo, hi - lo, w * job->plan.window, job->plan.window,
+                         job->scratch[slot]);
             continue;
         }
-        const void *pts[2] = { cz_aff(g, job->bases, lo), NULL };   /* NULL: contiguous */
+        const void *pts[2] = { cz_aff(g, job->bases, lo), NULL }; /* NULL: contiguous */
         const uint8_t *contig_sc[2] = { job->scalars ? job->scalars[lo].b : NULL, NULL };
         const uint8_t *const *sc = job->scalar_ptrs ? job->scalar_ptrs + lo : contig_sc;
         g->tile(out, pts, hi - lo, sc, job->nbits, job->scratch[slot], w * job->plan.window,
@@ -217,8 +216,8 @@ static int run_grid(cz_ctx_t *ctx, grid_job *job, void *out)
     if (!job->tiles || !job->scratch) {
         free(job->tiles);
         free_scratch(job->scratch, width);
-        return cz_fail(ctx, CZ_ENOMEM, "%s MSM: cannot allocate %zu tiles / buckets",
-                       g->name, ntiles);
+        return cz_fail(ctx, CZ_ENOMEM, "%s MSM: cannot allocate %zu tiles / buckets", g->name,
+                       ntiles);
     }
     cz_pool_for(pool, ntiles, 1, run_tile, job);
 
@@ -274,7 +273,11 @@ static int pippenger(cz_ctx_t *ctx, const cz_group *g, const engine *e, void *ou
         g->mult(out, p, scalars[0].b, nbits);
         return CZ_OK;
     }
-    grid_job job = { .g = g, .e = *e, .bases = bases, .converted = converted, .n = n,
+    grid_job job = { .g = g,
+                     .e = *e,
+                     .bases = bases,
+                     .converted = converted,
+                     .n = n,
                      .nbits = nbits };
     const uint8_t **sptr = NULL;
     if (e->ops || (nbits + 7) / 8 == 32) {
@@ -303,7 +306,7 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "%s MSM: NULL output", g->name);
     engine e = pick_engine(ctx, g);
-    if (e.ops && !e.ops->native && n > 1)   /* convert once, not once per window */
+    if (e.ops && !e.ops->native && n > 1) /* convert once, not once per window */
         return gather_msm(ctx, g, out, bases, NULL, scalars, n, FR_BITS);
     return pippenger(ctx, g, &e, out, bases, false, scalars, n, FR_BITS);
 }
@@ -322,7 +325,7 @@ static int msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
 
 typedef struct {
     const cz_group *g;
-    const cz__aff_ops *ops;   /* NULL: plain copy */
+    const cz__aff_ops *ops; /* NULL: plain copy */
     void *dst;
     const void *bases;
     const uint32_t *index;
@@ -348,8 +351,7 @@ static void gather_copy(void *p, size_t begin, size_t end, unsigned slot)
 
 /* |index| NULL: bases[0..count) in order (converting engines only) */
 static int gather_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
-                      const uint32_t *index, const blst_scalar *scalars, size_t count,
-                      size_t nbits)
+                      const uint32_t *index, const blst_scalar *scalars, size_t count, size_t nbits)
 {
     memset(out, 0, g->proj_size);
     if (count == 0)
@@ -379,7 +381,7 @@ static int gather_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *b
 
 /* ---- batch addition ---------------------------------------------------------- */
 
-#define BATCH_WORDS 512   /* 32768 candidate bases per task */
+#define BATCH_WORDS 512 /* 32768 candidate bases per task */
 
 typedef struct {
     const cz_group *g;
@@ -387,9 +389,9 @@ typedef struct {
     const void *bases;
     const uint64_t *bitmap;
     size_t n;
-    uint32_t **index;     /* per slot: BATCH_WORDS * 64 indices */
-    void **scratch;       /* per slot: cz__aff_sum scratch */
-    uint8_t *sums;        /* per chunk */
+    uint32_t **index; /* per slot: BATCH_WORDS * 64 indices */
+    void **scratch;   /* per slot: cz__aff_sum scratch */
+    uint8_t *sums;    /* per chunk */
 } batch_job;
 
 static void batch_chunk(void *p, size_t begin, size_t end, unsigned slot)
@@ -449,8 +451,7 @@ static int batch_add(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
 }
 
 static int msm_gather(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bases,
-                      const uint32_t *index, const blst_scalar *scalars, size_t count,
-                      size_t nbits)
+                      const uint32_t *index, const blst_scalar *scalars, size_t count, size_t nbits)
 {
     if (!out || (count > 0 && (!bases || !index || !scalars)))
         return cz_fail(ctx, CZ_EINVAL, "%s tail MSM: NULL argument", g->name);
@@ -465,8 +466,8 @@ static int msm_split(cz_ctx_t *ctx, const cz_group *g, void *out, const void *ba
     uint8_t ones[sizeof(blst_p2)], tail[sizeof(blst_p2)];
     int rc = batch_add(ctx, g, ones, bases, split->ones, split->n);
     if (rc == CZ_OK)
-        rc = msm_gather(ctx, g, tail, bases, split->sig_index, split->sig_scalar,
-                        split->n_sig, split->sig_bits);
+        rc = msm_gather(ctx, g, tail, bases, split->sig_index, split->sig_scalar, split->n_sig,
+                        split->sig_bits);
     if (rc == CZ_OK)
         g->add(out, ones, tail);
     return rc;
@@ -493,6 +494,8 @@ static int msm_auto(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bas
 
 /* ---- typed entry points -------------------------------------------------------- */
 
+/* laid out by hand: */
+/* clang-format off */
 #define MSM_ENTRY_POINTS(gx, P, A, GROUP)                                                \
     int cz_##gx##_msm(cz_ctx_t *ctx, P *out, const A *bases, const blst_scalar *scalars, \
                       size_t n)                                                          \
@@ -510,6 +513,7 @@ static int msm_auto(cz_ctx_t *ctx, const cz_group *g, void *out, const void *bas
                              const uint32_t *index, const blst_scalar *scalars,          \
                              size_t count, size_t nbits)                                 \
     { return msm_gather(ctx, &GROUP, out, bases, index, scalars, count, nbits); }
+/* clang-format on */
 
 MSM_ENTRY_POINTS(g1, blst_p1, blst_p1_affine, CZ_G1)
 MSM_ENTRY_POINTS(g2, blst_p2, blst_p2_affine, CZ_G2)

@@ -42,18 +42,18 @@
  */
 typedef struct cz_scalar_split {
     size_t n;
-    uint64_t *ones;            /* (n + 63) / 64 words */
+    uint64_t *ones; /* (n + 63) / 64 words */
     size_t n_ones;
     size_t n_zero;
-    uint32_t *sig_index;       /* n_sig entries */
-    blst_scalar *sig_scalar;   /* n_sig entries */
+    uint32_t *sig_index;     /* n_sig entries */
+    blst_scalar *sig_scalar; /* n_sig entries */
     size_t n_sig;
-    size_t sig_bits;           /* bit length of the largest significant scalar */
+    size_t sig_bits; /* bit length of the largest significant scalar */
 } cz_scalar_split;
 
 /* Classify |scalars| in one parallel streaming pass. n < 2^32. */
-int cz_scalar_split_build(cz_ctx_t *ctx, cz_scalar_split *out,
-                          const blst_scalar *scalars, size_t n);
+int cz_scalar_split_build(cz_ctx_t *ctx, cz_scalar_split *out, const blst_scalar *scalars,
+                          size_t n);
 /*
  * The split of the scalars at the set positions of |density| (full->n bits),
  * re-indexed to the compacted space in which a params vector stores only
@@ -70,8 +70,8 @@ size_t cz_bitmap_popcount(const uint64_t *bitmap, size_t n);
 
 /* ---- G1 ------------------------------------------------------------------ */
 
-int cz_g1_msm(cz_ctx_t *ctx, blst_p1 *out, const blst_p1_affine *bases,
-              const blst_scalar *scalars, size_t n);
+int cz_g1_msm(cz_ctx_t *ctx, blst_p1 *out, const blst_p1_affine *bases, const blst_scalar *scalars,
+              size_t n);
 int cz_g1_batch_add(cz_ctx_t *ctx, blst_p1 *out, const blst_p1_affine *bases,
                     const uint64_t *bitmap, size_t n);
 /* sum over the split's ones and significant scalars of scalar * bases[i]. */
@@ -84,13 +84,12 @@ int cz_g1_msm_auto(cz_ctx_t *ctx, blst_p1 *out, const blst_p1_affine *bases,
  * i < count (the "tail MSM"; |index| need not be sorted).
  */
 int cz_g1_msm_gather(cz_ctx_t *ctx, blst_p1 *out, const blst_p1_affine *bases,
-                     const uint32_t *index, const blst_scalar *scalars,
-                     size_t count, size_t nbits);
+                     const uint32_t *index, const blst_scalar *scalars, size_t count, size_t nbits);
 
 /* ---- G2 ------------------------------------------------------------------ */
 
-int cz_g2_msm(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
-              const blst_scalar *scalars, size_t n);
+int cz_g2_msm(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases, const blst_scalar *scalars,
+              size_t n);
 int cz_g2_batch_add(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
                     const uint64_t *bitmap, size_t n);
 int cz_g2_msm_split(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
@@ -98,7 +97,6 @@ int cz_g2_msm_split(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
 int cz_g2_msm_auto(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
                    const blst_scalar *scalars, size_t n);
 int cz_g2_msm_gather(cz_ctx_t *ctx, blst_p2 *out, const blst_p2_affine *bases,
-                     const uint32_t *index, const blst_scalar *scalars,
-                     size_t count, size_t nbits);
+                     const uint32_t *index, const blst_scalar *scalars, size_t count, size_t nbits);
 
 #endif /* CUZK_EC_MSM_H */

@@ -14,21 +14,21 @@
 #include "ec/msm.h"
 
 
-#define SPLIT_GRAIN 65536   /* scalars per task; a multiple of 64 */
+#define SPLIT_GRAIN 65536 /* scalars per task; a multiple of 64 */
 
 typedef struct {
     const blst_scalar *scalars;
     cz_scalar_split *out;
-    size_t *sig_count;    /* per chunk: significant scalars */
-    size_t *ones_count;   /* per chunk */
-    uint8_t *sig_or;      /* per chunk: OR of the significant scalars' top bytes */
+    size_t *sig_count;  /* per chunk: significant scalars */
+    size_t *ones_count; /* per chunk */
+    uint8_t *sig_or;    /* per chunk: OR of the significant scalars' top bytes */
 } split_job;
 
 static inline int classify(const blst_scalar *s)
 {
     /* 0: zero, 1: one, 2: significant */
     uint64_t w[4];
-    memcpy(w, s->b, 32);   /* little-endian host: word 0 is the low 64 bits */
+    memcpy(w, s->b, 32); /* little-endian host: word 0 is the low 64 bits */
     uint64_t high = w[1] | w[2] | w[3];
     if (high)
         return 2;
@@ -68,7 +68,7 @@ static void split_gather(void *p, size_t begin, size_t end, unsigned slot)
         size_t lo = c * SPLIT_GRAIN, hi = lo + SPLIT_GRAIN;
         if (hi > job->out->n)
             hi = job->out->n;
-        size_t k = job->sig_count[c];   /* now the chunk's first output slot */
+        size_t k = job->sig_count[c]; /* now the chunk's first output slot */
         for (size_t i = lo; i < hi; i++) {
             if (classify(&job->scalars[i]) == 2) {
                 job->out->sig_index[k] = (uint32_t)i;
@@ -89,8 +89,7 @@ void cz_scalar_split_free(cz_scalar_split *s)
     memset(s, 0, sizeof *s);
 }
 
-int cz_scalar_split_build(cz_ctx_t *ctx, cz_scalar_split *out, const blst_scalar *scalars,
-                          size_t n)
+int cz_scalar_split_build(cz_ctx_t *ctx, cz_scalar_split *out, const blst_scalar *scalars, size_t n)
 {
     memset(out, 0, sizeof *out);
     if (n > 0 && !scalars)
@@ -160,15 +159,15 @@ done:
  * the density are dropped.
  */
 
-#define RANK_GRAIN 1024   /* words per task */
+#define RANK_GRAIN 1024 /* words per task */
 
 typedef struct {
     const cz_scalar_split *full;
     const uint64_t *density;
     size_t words;
-    uint64_t *rank;        /* words + 1: set density bits before word w */
+    uint64_t *rank; /* words + 1: set density bits before word w */
     cz_scalar_split *out;
-    size_t *kept;          /* per sig chunk: significant entries kept */
+    size_t *kept; /* per sig chunk: significant entries kept */
     bool use_pext;
 } restrict_job;
 
@@ -208,7 +207,7 @@ static void rank_count(void *p, size_t begin, size_t end, unsigned slot)
         uint64_t sum = 0;
         for (size_t w = c * RANK_GRAIN; w < w1; w++)
             sum += (uint64_t)__builtin_popcountll(density_word(job, w));
-        job->rank[c * RANK_GRAIN] = sum;   /* chunk total, turned into a prefix below */
+        job->rank[c * RANK_GRAIN] = sum; /* chunk total, turned into a prefix below */
     }
 }
 
@@ -257,7 +256,8 @@ static void sig_count_kept(void *p, size_t begin, size_t end, unsigned slot)
 {
     restrict_job *job = p;
     for (size_t c = begin; c < end; c++) {
-        size_t i1 = (c + 1) * SPLIT_GRAIN < job->full->n_sig ? (c + 1) * SPLIT_GRAIN : job->full->n_sig;
+        size_t i1 = (c + 1) * SPLIT_GRAIN < job->full->n_sig ? (c + 1) * SPLIT_GRAIN
+                                                             : job->full->n_sig;
         size_t kept = 0;
         for (size_t i = c * SPLIT_GRAIN; i < i1; i++)
             kept += in_density(job, job->full->sig_index[i]);
@@ -269,14 +269,16 @@ static void sig_write_kept(void *p, size_t begin, size_t end, unsigned slot)
 {
     restrict_job *job = p;
     for (size_t c = begin; c < end; c++) {
-        size_t i1 = (c + 1) * SPLIT_GRAIN < job->full->n_sig ? (c + 1) * SPLIT_GRAIN : job->full->n_sig;
-        size_t k = job->kept[c];   /* the chunk's first output slot */
+        size_t i1 = (c + 1) * SPLIT_GRAIN < job->full->n_sig ? (c + 1) * SPLIT_GRAIN
+                                                             : job->full->n_sig;
+        size_t k = job->kept[c]; /* the chunk's first output slot */
         for (size_t i = c * SPLIT_GRAIN; i < i1; i++) {
             uint32_t j = job->full->sig_index[i];
             if (!in_density(job, j))
                 continue;
             uint64_t below = job->density[j / 64] & ((1ull << (j % 64)) - 1);
-            job->out->sig_index[k] = (uint32_t)(job->rank[j / 64] + (uint64_t)__builtin_popcountll(below));
+            job->out->sig_index[k] = (uint32_t)(job->rank[j / 64] +
+                                                (uint64_t)__builtin_popcountll(below));
             job->out->sig_scalar[k] = job->full->sig_scalar[i];
             k++;
         }
@@ -289,7 +291,9 @@ int cz_scalar_split_restrict(cz_ctx_t *ctx, cz_scalar_split *out, const cz_scala
     memset(out, 0, sizeof *out);
     if (!full || (full->n > 0 && !density))
         return cz_fail(ctx, CZ_EINVAL, "scalar split restrict: NULL argument");
-    restrict_job job = { .full = full, .density = density, .words = (full->n + 63) / 64,
+    restrict_job job = { .full = full,
+                         .density = density,
+                         .words = (full->n + 63) / 64,
                          .out = out };
 #ifdef HAVE_PEXT_BMI2
     job.use_pext = __builtin_cpu_supports("bmi2");

@@ -76,7 +76,7 @@ int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
         if (b->reserved > b->peak)
             b->peak = b->reserved;
     }
-    pthread_cond_broadcast(&b->cv);   /* the next waiter may now be at the head */
+    pthread_cond_broadcast(&b->cv); /* the next waiter may now be at the head */
     cz_mutex_unlock(&b->mu);
     return rc;
 }

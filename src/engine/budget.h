@@ -29,13 +29,13 @@
 typedef struct cz_budget_waiter cz_budget_waiter_t;
 
 typedef struct {
-    cz_mutex_t mu;                     /* protects the (mu) fields below */
-    pthread_cond_t cv;                 /* reserved dropped, a waiter left, or closed */
-    size_t total;                      /* immutable */
-    size_t reserved;                   /* (mu) */
-    size_t peak;                       /* (mu) highest |reserved| seen */
-    cz_budget_waiter_t *head, *tail;   /* (mu) waiters in arrival order */
-    bool closed;                       /* (mu) shutdown: waiters give up */
+    cz_mutex_t mu;                   /* protects the (mu) fields below */
+    pthread_cond_t cv;               /* reserved dropped, a waiter left, or closed */
+    size_t total;                    /* immutable */
+    size_t reserved;                 /* (mu) */
+    size_t peak;                     /* (mu) highest |reserved| seen */
+    cz_budget_waiter_t *head, *tail; /* (mu) waiters in arrival order */
+    bool closed;                     /* (mu) shutdown: waiters give up */
 } cz_budget_t;
 
 /* Physical memory minus |margin| (at least 1 GiB is left to work with). */

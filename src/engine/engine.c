@@ -59,7 +59,7 @@ void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *par
     size_t splits = 3 * (shape->num_aux / 4) * (fr + 4);
     (void)rows;
     *abc_bytes = abc;
-    *partition_bytes = abc + witness + splits + ((size_t)64 << 20);   /* + slack for MSM scratch */
+    *partition_bytes = abc + witness + splits + ((size_t)64 << 20); /* + slack for MSM scratch */
 }
 
 /* ---- lifecycle -------------------------------------------------------------- */
@@ -126,14 +126,13 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
     if (!e->cfg.recycle_min_bytes)
         e->cfg.recycle_min_bytes = RECYCLE_MIN_BYTES;
     int rc = cz_recycler_new(&e->recycler, e->cfg.recycle_min_bytes, RECYCLE_MAX_BLOCKS,
-                             hold_in_budget,
-                             release_from_budget, &e->budget);
+                             hold_in_budget, release_from_budget, &e->budget);
     if (rc == CZ_OK && !e->pool) {
         rc = cz_pool_new(&e->pool, 0);
         e->owns_pool = rc == CZ_OK;
     }
     e->devices = calloc(cfg->num_devices, sizeof *e->devices);
-    if (e->devices) {   /* counted only once their locks exist (engine_free destroys them) */
+    if (e->devices) { /* counted only once their locks exist (engine_free destroys them) */
         e->num_devices = e->live_devices = cfg->num_devices;
         for (size_t d = 0; d < e->num_devices; d++) {
             e->devices[d].backend = cfg->backends[d];
@@ -176,7 +175,7 @@ void cz_engine_free(cz_engine_t *e)
     cz_mutex_unlock(&e->mu);
     cz_budget_close(&e->budget);
     cz__workers_join(e);
-    settle_devices(e);   /* the caller frees the jobs' params after this */
+    settle_devices(e); /* the caller frees the jobs' params after this */
     for (size_t d = 0; e->devices && d < e->num_devices; d++)
         cz_mutex_destroy(&e->devices[d].lock);
     free(e->devices);
@@ -187,7 +186,7 @@ void cz_engine_free(cz_engine_t *e)
     }
     if (e->owns_pool)
         cz_pool_free(e->pool);
-    cz_recycler_free(e->recycler);   /* after the workers: nothing gives to it any more */
+    cz_recycler_free(e->recycler); /* after the workers: nothing gives to it any more */
     cz_budget_destroy(&e->budget);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->devq_cv);
@@ -242,7 +241,7 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
     if (e->shutdown) {
         cz_mutex_unlock(&e->mu);
         job_free(j);
-        settle_devices(e);   /* the caller may free the params when this returns */
+        settle_devices(e); /* the caller may free the params when this returns */
         return cz_fail(ctx, CZ_ECANCELED, "engine: shutting down");
     }
     j->id = e->next_id++;
@@ -419,7 +418,7 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
     cz_mutex_unlock(&e->mu);
     if (!marked)
         return j ? CZ_OK : CZ_ENOTFOUND;
-    cz_budget_wake(&e->budget);   /* a synthesis worker may wait for this job's memory */
+    cz_budget_wake(&e->budget); /* a synthesis worker may wait for this job's memory */
 
     settle_devices(e);
     ended_t ended = { 0 };
@@ -475,7 +474,7 @@ static void gate_give(void *obj, size_t bytes)
 {
     cz_engine_gate_t *g = obj;
     cz_mutex_lock(&g->mu);
-    if (g->engine)   /* else the engine, and its budget, are gone */
+    if (g->engine) /* else the engine, and its budget, are gone */
         cz_engine_host_give(g->engine, bytes);
     cz_mutex_unlock(&g->mu);
 }
@@ -573,7 +572,7 @@ static void finish_if_resolved(cz_engine_t *e, job_t *j, ended_t *ended)
     else if (!j->spec.pvk || e->cfg.no_verify)
         end_job(e, j, CZ_JOB_DONE, ended);
     else
-        j->state = CZ_JOB_VERIFYING;   /* the resolving worker verifies outside the lock */
+        j->state = CZ_JOB_VERIFYING; /* the resolving worker verifies outside the lock */
 }
 
 void cz__engine_resolve(cz_engine_t *e, part_t *p, int rc, const char *msg)

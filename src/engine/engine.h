@@ -53,24 +53,24 @@
 typedef struct cz_engine cz_engine_t;
 
 typedef struct cz_engine_config {
-    cz_backend_t **backends;       /* one per device, borrowed */
+    cz_backend_t **backends; /* one per device, borrowed */
     size_t num_devices;
-    unsigned workers_per_device;   /* 0: 2 */
-    unsigned synth_workers;        /* 0: 1 */
-    size_t memory_budget;          /* bytes; 0: physical memory minus margin */
-    size_t memory_margin;          /* for the automatic budget; 0: cz_engine_margin_for(0) */
-    unsigned device_queue_depth;   /* 0: devices x workers */
-    unsigned max_retries;          /* re-synthesis after a device error; default 0 = 1 */
-    unsigned max_batch;            /* partitions one device region may take, where the
+    unsigned workers_per_device; /* 0: 2 */
+    unsigned synth_workers;      /* 0: 1 */
+    size_t memory_budget;        /* bytes; 0: physical memory minus margin */
+    size_t memory_margin;        /* for the automatic budget; 0: cz_engine_margin_for(0) */
+    unsigned device_queue_depth; /* 0: devices x workers */
+    unsigned max_retries;        /* re-synthesis after a device error; default 0 = 1 */
+    unsigned max_batch;          /* partitions one device region may take, where the
                                     * backend advises more than one (streamed bases:
                                     * backend.h batch_max); 0: the backend's advice,
                                     * 1: one partition a region */
-    cz_pool_t *pool;               /* borrowed; NULL: the engine makes one (all CPUs) */
-    cz_timeline_t *timeline;       /* borrowed; NULL: no timeline */
-    bool no_verify;                /* skip verification of finished jobs */
-    size_t recycle_min_bytes;      /* witness arrays kept warm for the next partition
+    cz_pool_t *pool;             /* borrowed; NULL: the engine makes one (all CPUs) */
+    cz_timeline_t *timeline;     /* borrowed; NULL: no timeline */
+    bool no_verify;              /* skip verification of finished jobs */
+    size_t recycle_min_bytes;    /* witness arrays kept warm for the next partition
                                     * (core/recycle.h) from this size; 0: 8 MiB */
-    cz_fault_t *fault;             /* borrowed; NULL: none. Set on every ctx the engine
+    cz_fault_t *fault;           /* borrowed; NULL: none. Set on every ctx the engine
                                     * makes, so synthesis, prep, device and epilogue
                                     * reach its sites (core/fault.h) */
 } cz_engine_config_t;
@@ -92,16 +92,16 @@ typedef void cz_engine_done_fn(void *arg, uint64_t id, cz_job_state_t state);
 
 typedef struct cz_job_spec {
     size_t partitions;
-    int priority;                  /* higher first */
-    const cz_params_t *params;     /* borrowed, must outlive the job */
-    const cz_pvk_t *pvk;           /* borrowed; NULL: the job is not verified */
-    size_t partition_bytes;        /* budget reservation per partition */
-    size_t abc_bytes;              /* part of it freed right after the device region */
+    int priority;              /* higher first */
+    const cz_params_t *params; /* borrowed, must outlive the job */
+    const cz_pvk_t *pvk;       /* borrowed; NULL: the job is not verified */
+    size_t partition_bytes;    /* budget reservation per partition */
+    size_t abc_bytes;          /* part of it freed right after the device region */
     cz_job_synth_fn *synthesize;
-    void *arg;                     /* passed to synthesize; must outlive the job */
-    const cz_fr *r, *s;            /* tests only: fixed randomness; NULL: CSPRNG */
-    cz_engine_done_fn *on_done;    /* may be NULL: wait or poll instead */
-    void *done_arg;                /* passed to on_done */
+    void *arg;                  /* passed to synthesize; must outlive the job */
+    const cz_fr *r, *s;         /* tests only: fixed randomness; NULL: CSPRNG */
+    cz_engine_done_fn *on_done; /* may be NULL: wait or poll instead */
+    void *done_arg;             /* passed to on_done */
 } cz_job_spec_t;
 
 /* cz_job_state_t, cz_job_timings_t (params_load left 0 by the engine), cz_job_info_t
@@ -112,19 +112,19 @@ typedef struct cz_job_spec {
 
 
 typedef struct cz_engine_stats {
-    size_t jobs[CZ_JOB_CANCELED + 1];   /* by state */
-    size_t partitions_queued;            /* not yet synthesizing */
-    size_t device_queue;                 /* synthesized, waiting for a device */
+    size_t jobs[CZ_JOB_CANCELED + 1]; /* by state */
+    size_t partitions_queued;         /* not yet synthesizing */
+    size_t device_queue;              /* synthesized, waiting for a device */
     size_t partitions_proved;
     size_t budget_total, budget_reserved, budget_peak;
     /* Witness buffers kept warm between partitions (core/recycle.h): held
      * now (counted in budget_reserved), and the large allocations served
      * from them out of all asked for. */
     size_t recycled_bytes, recycle_hits, recycle_takes;
-    size_t backend_host_bytes;           /* cz_engine_host_take's (backends and the prover's
+    size_t backend_host_bytes; /* cz_engine_host_take's (backends and the prover's
                                           * params), held now */
     size_t num_devices;
-    double device_busy_s[16];            /* lock held time, first 16 devices */
+    double device_busy_s[16]; /* lock held time, first 16 devices */
     bool device_failed[16];
 } cz_engine_stats_t;
 
@@ -201,7 +201,7 @@ void cz_engine_host_give(cz_engine_t *e, size_t bytes);
  */
 typedef struct cz_engine_gate {
     cz_mutex_t mu;
-    cz_engine_t *engine;   /* (mu) */
+    cz_engine_t *engine; /* (mu) */
 } cz_engine_gate_t;
 
 void cz_engine_gate_init(cz_engine_gate_t *g);

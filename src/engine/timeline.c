@@ -13,10 +13,10 @@
 #include <time.h>
 
 struct cz_timeline {
-    double t0_ms;                   /* cz_mono_ms at creation: the timeline's origin */
+    double t0_ms; /* cz_mono_ms at creation: the timeline's origin */
     FILE *sink;
     int owns_sink;
-    cz_mutex_t mu;         /* protects cap, cap_len, cap_size and writes to sink */
+    cz_mutex_t mu; /* protects cap, cap_len, cap_size and writes to sink */
     char *cap;
     size_t cap_len, cap_size;
     int capture;
@@ -89,7 +89,7 @@ static void append_capture(cz_timeline_t *tl, const char *line, size_t len)
             size *= 2;
         char *grown = realloc(tl->cap, size);
         if (!grown)
-            return;   /* capture is best effort; the sink still gets the line */
+            return; /* capture is best effort; the sink still gets the line */
         tl->cap = grown;
         tl->cap_size = size;
     }

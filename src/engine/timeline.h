@@ -24,6 +24,8 @@
 
 #include "core/ctx.h"
 
+/* a table of macros, laid out by hand: */
+/* clang-format off */
 #define CZ_TL_EVENTS(X)                                                         \
     X(SYNTH_START) X(SYNTH_END) X(GPU_QUEUE) X(GPU_PICKUP) X(GPU_START)         \
     X(GPU_END) X(PREP_START) X(PREP_END) X(LOCK_WAIT) X(LOCK_ACQ) X(LOCK_REL)   \
@@ -36,6 +38,7 @@ typedef enum {
     CZ_TL_EVENT_COUNT
 } cz_tl_event_t;
 
+/* clang-format on */
 typedef struct cz_timeline cz_timeline_t;
 
 /*

@@ -42,16 +42,16 @@
 struct worker {
     cz_engine_t *e;
     size_t device;
-    unsigned index;             /* within the device */
+    unsigned index; /* within the device */
     pthread_t thread, prep_thread;
     bool started, prep_started;
     cz_ctx_t *ctx, *prep_ctx;
-    cz_mutex_t pmu;             /* protects prep_q, prep_n, prep_done, prep_stop */
-    pthread_cond_t pcv;         /* partitions handed over, one prepped, or prep_stop */
-    part_t *prep_q[CZ_BACKEND_MAX_BATCH];   /* (pmu) handed to the prep thread, in order */
-    size_t prep_n;              /* (pmu) partitions in prep_q */
-    size_t prep_done;           /* (pmu) of them prepped; busy while < prep_n */
-    bool prep_stop;             /* (pmu) */
+    cz_mutex_t pmu;                       /* protects prep_q, prep_n, prep_done, prep_stop */
+    pthread_cond_t pcv;                   /* partitions handed over, one prepped, or prep_stop */
+    part_t *prep_q[CZ_BACKEND_MAX_BATCH]; /* (pmu) handed to the prep thread, in order */
+    size_t prep_n;                        /* (pmu) partitions in prep_q */
+    size_t prep_done;                     /* (pmu) of them prepped; busy while < prep_n */
+    bool prep_stop;                       /* (pmu) */
 };
 
 /* ---- synthesis ---------------------------------------------------------------- */
@@ -113,12 +113,12 @@ static void synthesis_left(part_t *p)
 
 static void drop(cz_engine_t *e, part_t *p, int rc, const char *msg)
 {
-    if (p->synthesizing) {   /* only its synthesis thread reads the flag: no race */
+    if (p->synthesizing) { /* only its synthesis thread reads the flag: no race */
         cz_mutex_lock(&e->mu);
         synthesis_left(p);
         cz_mutex_unlock(&e->mu);
     }
-    part_enter(p, CZ_PART_QUEUED);   /* leaves the stages before it is resolved */
+    part_enter(p, CZ_PART_QUEUED); /* leaves the stages before it is resolved */
     if (p->g16) {
         cz_g16_partition_free(p->g16);
         p->g16 = NULL;
@@ -143,8 +143,8 @@ static int capture_inputs(cz_engine_t *e, job_t *j, size_t idx, const cz_cs_witn
         if (!j->inputs)
             rc = cz_fail(ctx, CZ_ENOMEM, "public inputs of %zu partitions", j->spec.partitions);
     } else if (j->n_inputs != n) {
-        rc = cz_fail(ctx, CZ_EMISMATCH, "partition has %zu public inputs, partition 0 had %zu",
-                     n, j->n_inputs);
+        rc = cz_fail(ctx, CZ_EMISMATCH, "partition has %zu public inputs, partition 0 had %zu", n,
+                     j->n_inputs);
     }
     cz_mutex_unlock(&e->mu);
     if (rc == CZ_OK && n)
@@ -202,8 +202,8 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
     cz_ctx_clear(ctx);
     rc = spec->synthesize(spec->arg, p->index, ctx, &w);
     double ms = cz__engine_now_ms(e) - t0;
-    cz_tl_emit(e->tl, CZ_TL_SYNTH_END, j->id, "synth_worker=%u,partition=%zu,synth_ms=%.1f",
-               widx, p->index, ms);
+    cz_tl_emit(e->tl, CZ_TL_SYNTH_END, j->id, "synth_worker=%u,partition=%zu,synth_ms=%.1f", widx,
+               p->index, ms);
     cz_mutex_lock(&e->mu);
     j->synth_ms += ms;
     cz_mutex_unlock(&e->mu);
@@ -266,7 +266,7 @@ static void *synth_main(void *argp)
         free(a);
         return NULL;
     }
-    cz_ctx_set_recycler(ctx, e->recycler);   /* the witness takes warm buffers */
+    cz_ctx_set_recycler(ctx, e->recycler); /* the witness takes warm buffers */
     cz_ctx_set_fault(ctx, e->cfg.fault);
     for (;;) {
         cz_mutex_lock(&e->mu);
@@ -280,7 +280,7 @@ static void *synth_main(void *argp)
         part_t *p = calloc(1, sizeof *p);
         if (!p) {
             cz_mutex_unlock(&e->mu);
-            continue;   /* try again: memory may come back */
+            continue; /* try again: memory may come back */
         }
         p->job = j;
         p->index = take_partition(e, j);
@@ -305,7 +305,7 @@ static void *synth_main(void *argp)
     free(a);
     cz_mutex_lock(&e->mu);
     e->synth_running--;
-    pthread_cond_broadcast(&e->devq_cv);   /* draining device workers may exit now */
+    pthread_cond_broadcast(&e->devq_cv); /* draining device workers may exit now */
     cz_mutex_unlock(&e->mu);
     return NULL;
 }
@@ -328,7 +328,7 @@ static void *prep_main(void *argp)
         cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu",
                    w->device, w->index, p->index);
         double t0 = cz__engine_now_ms(e);
-        cz_g16_prep(w->prep_ctx, p->g16);   /* posts the latch, also on failure */
+        cz_g16_prep(w->prep_ctx, p->g16); /* posts the latch, also on failure */
         cz_tl_emit(e->tl, CZ_TL_PREP_END, p->job->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
                    w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
 
@@ -377,7 +377,7 @@ static part_t *pop_device_queue(worker_t *w)
         p = e->devq_head;
         e->devq_head = p->next;
         e->devq_len--;
-        pthread_cond_broadcast(&e->devq_cv);   /* room for synthesis */
+        pthread_cond_broadcast(&e->devq_cv); /* room for synthesis */
     }
     cz_mutex_unlock(&e->mu);
     return p;
@@ -455,11 +455,11 @@ static size_t take_mates(worker_t *w, const part_t *first, part_t **out, size_t 
             out[n++] = p;
         }
         if (n)
-            pthread_cond_broadcast(&e->devq_cv);   /* room for synthesis */
+            pthread_cond_broadcast(&e->devq_cv); /* room for synthesis */
         if (n == want || !atomic_load(&dev->in_region) || e->shutdown ||
             atomic_load(&dev->failed) || !more_coming(e, params))
             break;
-        struct timespec until = cz_deadline_in(0.05);   /* in_region is not under e->mu */
+        struct timespec until = cz_deadline_in(0.05); /* in_region is not under e->mu */
         cz_cond_timedwait(&e->devq_cv, &e->mu, &until);
     }
     cz_mutex_unlock(&e->mu);
@@ -498,14 +498,14 @@ static void region_under_lock(worker_t *w, part_t *const *ps, size_t n, cz_batch
     cz_g16_partition_t *live[CZ_BACKEND_MAX_BATCH];
     size_t at[CZ_BACKEND_MAX_BATCH], nlive = 0;
     for (size_t i = 0; i < n; i++) {
-        if (res[i].rc == CZ_OK && (res[i].rc = canceled_at(w->ctx, ps[i]->job,
-                                                           "the device region")) == CZ_OK) {
+        if (res[i].rc == CZ_OK &&
+            (res[i].rc = canceled_at(w->ctx, ps[i]->job, "the device region")) == CZ_OK) {
             part_enter(ps[i], CZ_PART_DEVICE);
             at[nlive] = i;
             live[nlive++] = ps[i]->g16;
         }
     }
-    if (nlive) {   /* a device failure is in each partition's result */
+    if (nlive) { /* a device failure is in each partition's result */
         cz_batch_result lres[CZ_BACKEND_MAX_BATCH];
         cz_ctx_clear(w->ctx);
         (void)cz_g16_device_batch(w->ctx, dev->backend, live, nlive, lres);
@@ -516,15 +516,15 @@ static void region_under_lock(worker_t *w, part_t *const *ps, size_t n, cz_batch
     atomic_store(&dev->in_region, false);
     cz_mutex_unlock(&dev->lock);
     cz_mutex_lock(&e->mu);
-    pthread_cond_broadcast(&e->devq_cv);   /* a worker gathering a batch stops waiting */
+    pthread_cond_broadcast(&e->devq_cv); /* a worker gathering a batch stops waiting */
     cz_mutex_unlock(&e->mu);
     cz_tl_emit_at(e->tl, t_acq, CZ_TL_LOCK_ACQ, id,
                   "device=%zu,worker=%u,partition=%zu,wait_ms=%.1f", d, k, p0->index,
                   t_acq - t_wait);
     cz_tl_emit_at(e->tl, t_acq, CZ_TL_GPU_START, id, "device=%zu,worker=%u,partition=%zu,batch=%zu",
                   d, k, p0->index, nlive);
-    cz_tl_emit_at(e->tl, t_rel, CZ_TL_GPU_END, id,
-                  "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f", d, k, p0->index, t_rel - t_acq);
+    cz_tl_emit_at(e->tl, t_rel, CZ_TL_GPU_END, id, "device=%zu,worker=%u,partition=%zu,gpu_ms=%.1f",
+                  d, k, p0->index, t_rel - t_acq);
     cz_tl_emit_at(e->tl, t_rel, CZ_TL_LOCK_REL, id,
                   "device=%zu,worker=%u,partition=%zu,held_ms=%.1f", d, k, p0->index,
                   t_rel - t_acq);
@@ -543,7 +543,7 @@ static void finish_partition(worker_t *w, part_t *p, const cz_batch_result *r)
         device_failed(w, p, r->why);
         return;
     }
-    if (r->rc == CZ_ECANCELED) {   /* not the device's fault: it stays usable */
+    if (r->rc == CZ_ECANCELED) { /* not the device's fault: it stays usable */
         drop(e, p, CZ_ECANCELED, "canceled");
         return;
     }
@@ -560,13 +560,13 @@ static void finish_partition(worker_t *w, part_t *p, const cz_batch_result *r)
     double t0 = cz__engine_now_ms(e);
     cz_ctx_clear(w->ctx);
     int rc = cz_g16_epilogue(w->ctx, p->g16, &j->proofs[p->index]);
-    cz_tl_emit(e->tl, CZ_TL_EPI_END, j->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
-               d, k, p->index, cz__engine_now_ms(e) - t0);
+    cz_tl_emit(e->tl, CZ_TL_EPI_END, j->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f", d, k,
+               p->index, cz__engine_now_ms(e) - t0);
     cz_budget_release(&e->budget, p->reserved);
     p->reserved = 0;
-    cz_g16_partition_free(p->g16);   /* aux to the recycler, or freed */
+    cz_g16_partition_free(p->g16); /* aux to the recycler, or freed */
     p->g16 = NULL;
-    malloc_trim(0);   /* hand the partition's other pages back to the OS (outside the lock) */
+    malloc_trim(0); /* hand the partition's other pages back to the OS (outside the lock) */
     drop(e, p, rc, rc ? cz_ctx_message(w->ctx) : NULL);
 }
 
@@ -586,7 +586,7 @@ static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
 
     for (size_t i = 0; i < n; i++) {
         cz_g16_set_cancel(ps[i]->g16, &ps[i]->job->canceled);
-        cz_g16_set_backend(ps[i]->g16, dev->backend);   /* prep may stage the splits there */
+        cz_g16_set_backend(ps[i]->g16, dev->backend); /* prep may stage the splits there */
         res[i] = (cz_batch_result){ .rc = CZ_OK };
     }
     prep_start(w, ps, n);
@@ -600,10 +600,10 @@ static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
         snprintf(res[0].why, sizeof res[0].why, "%s", cz_ctx_message(w->ctx));
     }
     double held_ms = 0;
-    if (n > 1 || res[0].rc == CZ_OK)   /* a lone partition that failed staging skips the lock */
+    if (n > 1 || res[0].rc == CZ_OK) /* a lone partition that failed staging skips the lock */
         region_under_lock(w, ps, n, res, &held_ms);
 
-    prep_wait_idle(w);   /* prep has posted; make sure its thread is done with them */
+    prep_wait_idle(w); /* prep has posted; make sure its thread is done with them */
     for (size_t i = 0; i < n; i++) {
         part_t *p = ps[i];
         job_t *j = p->job;
@@ -647,8 +647,7 @@ static void *device_main(void *argp)
             n += take_mates(w, p, batch + 1, want - 1);
         for (size_t i = 0; i < n; i++)
             cz_tl_emit(e->tl, CZ_TL_GPU_PICKUP, batch[i]->job->id,
-                       "device=%zu,worker=%u,partition=%zu", w->device, w->index,
-                       batch[i]->index);
+                       "device=%zu,worker=%u,partition=%zu", w->device, w->index, batch[i]->index);
         prove_on_device(w, batch, n);
     }
     /* If no device is left, nothing will ever take what is queued: fail it. */
@@ -676,8 +675,8 @@ int cz__workers_start(cz_engine_t *e, cz_ctx_t *ctx)
     e->n_workers = e->num_devices * e->cfg.workers_per_device;
     e->workers = calloc(e->n_workers, sizeof *e->workers);
     e->synth_threads = calloc(e->cfg.synth_workers, sizeof *e->synth_threads);
-    for (size_t i = 0; e->workers && i < e->n_workers; i++) {   /* sync objects first: */
-        cz_mutex_init(&e->workers[i].pmu);                       /* join destroys them */
+    for (size_t i = 0; e->workers && i < e->n_workers; i++) { /* sync objects first: */
+        cz_mutex_init(&e->workers[i].pmu);                    /* join destroys them */
         pthread_cond_init(&e->workers[i].pcv, NULL);
     }
     if (!e->workers || !e->synth_threads)

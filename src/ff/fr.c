@@ -11,14 +11,16 @@
 
 /* r, little-endian 64-bit limbs (FACTS 1). */
 static const uint64_t FR_MODULUS[4] = {
-    0xffffffff00000001ull, 0x53bda402fffe5bfeull,
-    0x3339d80809a1d805ull, 0x73eda753299d7d48ull,
+    0xffffffff00000001ull,
+    0x53bda402fffe5bfeull,
+    0x3339d80809a1d805ull,
+    0x73eda753299d7d48ull,
 };
 
 /* R mod r (Montgomery one) and 0, as blst stores them. */
 const cz_fr CZ_FR_ZERO = { { 0, 0, 0, 0 } };
-const cz_fr CZ_FR_ONE = { { 0x00000001fffffffeull, 0x5884b7fa00034802ull,
-                            0x998c4fefecbc4ff5ull, 0x1824b159acc5056full } };
+const cz_fr CZ_FR_ONE = { { 0x00000001fffffffeull, 0x5884b7fa00034802ull, 0x998c4fefecbc4ff5ull,
+                            0x1824b159acc5056full } };
 
 bool cz_fr_is_zero(const cz_fr *a)
 {
@@ -120,7 +122,7 @@ void cz_fr_batch_inverse(cz_fr *v, size_t n, cz_fr *scratch)
             cz_fr_mul(&vi_inv, &inv, &scratch[i - 1]);
         else
             vi_inv = inv;
-        cz_fr_mul(&inv, &inv, &v[i]);   /* inverse of the prefix before i */
+        cz_fr_mul(&inv, &inv, &v[i]); /* inverse of the prefix before i */
         v[i] = vi_inv;
     }
 }
@@ -173,7 +175,7 @@ int cz_fr_random(cz_fr *r)
             got += (size_t)k;
         }
     } while (!fr_from_random_bytes(r, buf));
-    memset(buf, 0, sizeof buf);   /* may have been a secret (r, s) */
+    memset(buf, 0, sizeof buf); /* may have been a secret (r, s) */
     return CZ_OK;
 }
 
@@ -188,7 +190,10 @@ void cz_rng_seed(cz_rng *rng, uint64_t seed)
     }
 }
 
-static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t cz_rng_next(cz_rng *rng)
 {
@@ -234,9 +239,12 @@ void cz_fr_to_hex(char buf[67], const cz_fr *a)
 
 static int hex_value(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -282,7 +290,7 @@ static void to_scalars_chunk(void *arg, size_t begin, size_t end, unsigned slot)
     cz_fr *v = arg;
     for (size_t i = begin; i < end; i++) {
         cz_fr x = v[i];
-        blst_scalar_from_fr((blst_scalar *)&v[i], &x);   /* same 32 bytes, canonical LE */
+        blst_scalar_from_fr((blst_scalar *)&v[i], &x); /* same 32 bytes, canonical LE */
     }
 }
 

@@ -31,11 +31,26 @@ typedef blst_fr cz_fr;
 extern const cz_fr CZ_FR_ZERO;
 extern const cz_fr CZ_FR_ONE;
 
-static inline void cz_fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b) { blst_fr_add(r, a, b); }
-static inline void cz_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) { blst_fr_sub(r, a, b); }
-static inline void cz_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) { blst_fr_mul(r, a, b); }
-static inline void cz_fr_sqr(cz_fr *r, const cz_fr *a) { blst_fr_sqr(r, a); }
-static inline void cz_fr_neg(cz_fr *r, const cz_fr *a) { blst_fr_cneg(r, a, 1); }
+static inline void cz_fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b)
+{
+    blst_fr_add(r, a, b);
+}
+static inline void cz_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b)
+{
+    blst_fr_sub(r, a, b);
+}
+static inline void cz_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b)
+{
+    blst_fr_mul(r, a, b);
+}
+static inline void cz_fr_sqr(cz_fr *r, const cz_fr *a)
+{
+    blst_fr_sqr(r, a);
+}
+static inline void cz_fr_neg(cz_fr *r, const cz_fr *a)
+{
+    blst_fr_cneg(r, a, 1);
+}
 
 bool cz_fr_is_zero(const cz_fr *a);
 bool cz_fr_is_one(const cz_fr *a);
@@ -46,7 +61,10 @@ void cz_fr_from_u64(cz_fr *r, uint64_t v);
 int cz_fr_from_repr(cz_fr *r, const uint8_t repr[32]);
 void cz_fr_to_repr(uint8_t repr[32], const cz_fr *a);
 /* Fr -> blst_scalar (canonical LE bytes), the form MSMs consume. */
-static inline void cz_fr_to_scalar(blst_scalar *s, const cz_fr *a) { blst_scalar_from_fr(s, a); }
+static inline void cz_fr_to_scalar(blst_scalar *s, const cz_fr *a)
+{
+    blst_scalar_from_fr(s, a);
+}
 /*
  * v[0..n) from Montgomery form to canonical scalars IN PLACE (the same 32
  * bytes become a blst_scalar), on |pool|: what the MSMs take.
@@ -77,7 +95,9 @@ int cz_fr_random(cz_fr *r);
  * Deterministic generator for test and benchmark data (xoshiro256**); never
  * for secrets. Seeded by one 64-bit value; one per thread.
  */
-typedef struct { uint64_t s[4]; } cz_rng;
+typedef struct {
+    uint64_t s[4];
+} cz_rng;
 void cz_rng_seed(cz_rng *rng, uint64_t seed);
 uint64_t cz_rng_next(cz_rng *rng);
 /* Uniform Fr from |rng| (rejection sampling of 255-bit values). */

@@ -47,9 +47,9 @@
 struct cz_ntt_domain {
     unsigned log_n;
     size_t n;
-    cz_fr n_inv;          /* n^-1 */
-    cz_fr g, g_inv;       /* coset shift 7 and 7^-1 */
-    cz_fr *tw;            /* tw[b] = w^brv(b) (L-1 bits), b < max(n/2, 1); aligned */
+    cz_fr n_inv;    /* n^-1 */
+    cz_fr g, g_inv; /* coset shift 7 and 7^-1 */
+    cz_fr *tw;      /* tw[b] = w^brv(b) (L-1 bits), b < max(n/2, 1); aligned */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -112,22 +112,21 @@ int cz_ntt_domain_new(cz_ctx_t *ctx, cz_ntt_domain **out, unsigned log_n)
         return cz_fail(ctx, CZ_EINVAL, "ntt: domain output pointer is NULL");
     *out = NULL;
     if (log_n > NTT_MAX_LOG_N)
-        return cz_fail(ctx, CZ_ERANGE, "ntt: log_n %u > %u (largest domain is 2^%u)",
-                       log_n, NTT_MAX_LOG_N, NTT_MAX_LOG_N);
+        return cz_fail(ctx, CZ_ERANGE, "ntt: log_n %u > %u (largest domain is 2^%u)", log_n,
+                       NTT_MAX_LOG_N, NTT_MAX_LOG_N);
     cz_ntt_domain *d = calloc(1, sizeof *d);
     size_t half = log_n ? (size_t)1 << (log_n - 1) : 1;
     if (d)
         d->tw = alloc_fr(half);
     if (!d || !d->tw) {
         free(d);
-        return cz_fail(ctx, CZ_ENOMEM, "ntt: cannot allocate %zu twiddles for 2^%u",
-                       half, log_n);
+        return cz_fail(ctx, CZ_ENOMEM, "ntt: cannot allocate %zu twiddles for 2^%u", half, log_n);
     }
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
 
     powers_arg pa = { .out = d->tw };
-    cz_fr_root_of_unity(&pa.base, log_n);      /* log_n <= 28 < 32: cannot fail */
+    cz_fr_root_of_unity(&pa.base, log_n); /* log_n <= 28 < 32: cannot fail */
     cz_pool_for(cz_ctx_pool(ctx), half, SCALE_CHUNK, fill_powers, &pa);
     if (log_n > 1)
         bit_reverse(cz_ctx_pool(ctx), d->tw, log_n - 1);
@@ -191,7 +190,7 @@ static void rev_tiles(void *p, size_t begin, size_t end, unsigned slot)
 
 static void bit_reverse(cz_pool_t *pool, cz_fr *v, unsigned log_n)
 {
-    if (log_n < 2 * REV_BITS + 2) {            /* small: not worth tiling */
+    if (log_n < 2 * REV_BITS + 2) { /* small: not worth tiling */
         size_t n = (size_t)1 << log_n;
         for (size_t i = 0; i < n; i++) {
             size_t j = rev_bits(i, log_n);
@@ -209,11 +208,11 @@ static void bit_reverse(cz_pool_t *pool, cz_fr *v, unsigned log_n)
 
 typedef struct {
     cz_fr *v;
-    const cz_fr *tw;      /* the domain's table, bit-reversed order */
+    const cz_fr *tw; /* the domain's table, bit-reversed order */
     unsigned log_n;
-    unsigned m0, k;       /* this pass runs stages m0 .. m0+k-1 */
-    unsigned log_cols;    /* 2^log_cols adjacent columns per task */
-    cz_fr *scratch;       /* 2^(k+log_cols) points per slot; NULL: rows contiguous */
+    unsigned m0, k;    /* this pass runs stages m0 .. m0+k-1 */
+    unsigned log_cols; /* 2^log_cols adjacent columns per task */
+    cz_fr *scratch;    /* 2^(k+log_cols) points per slot; NULL: rows contiguous */
 } pass_arg;
 
 /* (x, y) <- (x + w*y, x - w*y) */
@@ -245,7 +244,7 @@ static void run_stages(const pass_arg *a, cz_fr *x, size_t outer)
 {
     const size_t cols = (size_t)1 << a->log_cols;
     for (unsigned i = 0; i < a->k; i++) {
-        const size_t half = (cols << (a->k - 1 - i));     /* points per half block */
+        const size_t half = (cols << (a->k - 1 - i)); /* points per half block */
         const size_t blocks = (size_t)1 << i;
         for (size_t q = 0; q < blocks; q++) {
             const size_t b = (outer << i) + q;
@@ -280,7 +279,7 @@ static void pass_tasks(void *p, size_t begin, size_t end, unsigned slot)
         size_t o = task >> groups_log;
         size_t c0 = (task & (((size_t)1 << groups_log) - 1)) << a->log_cols;
         cz_fr *base = a->v + (o << (a->log_n - a->m0)) + c0;
-        if (!buf) {                      /* last pass: the block is contiguous */
+        if (!buf) { /* last pass: the block is contiguous */
             run_stages(a, base, o);
             continue;
         }
@@ -327,7 +326,7 @@ static void forward_core(cz_pool_t *pool, const cz_ntt_domain *d, cz_fr *v, cz_f
 
     unsigned m0 = 0, left = L - last;
     for (unsigned passes = (left + PASS_STAGES - 1) / PASS_STAGES; passes > 0; passes--) {
-        unsigned k = (left + passes - 1) / passes;   /* split as evenly as possible */
+        unsigned k = (left + passes - 1) / passes; /* split as evenly as possible */
         unsigned stride_log = L - m0 - k;
         a.m0 = m0;
         a.k = k;
@@ -350,9 +349,9 @@ static void forward_core(cz_pool_t *pool, const cz_ntt_domain *d, cz_fr *v, cz_f
 typedef struct {
     cz_fr *v;
     size_t n;
-    cz_fr c;              /* constant factor (n^-1) */
-    cz_fr step, back;     /* G and G^-1 of the per-index factor G^i */
-    bool geometric;       /* false: G = 1, skip the running powers */
+    cz_fr c;          /* constant factor (n^-1) */
+    cz_fr step, back; /* G and G^-1 of the per-index factor G^i */
+    bool geometric;   /* false: G = 1, skip the running powers */
 } scale_arg;
 
 /* v[i] *= G^i (coset forward: G = g). */

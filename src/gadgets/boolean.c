@@ -17,9 +17,7 @@ void cz_bool_lc_add(cz_lc_t *lc, cz_bool_t b, const cz_fr *coeff)
         if (b.value)
             cz_lc_add_term(lc, coeff, CZ_VAR_ONE);
         break;
-    case CZ_BOOL_IS:
-        cz_lc_add_term(lc, coeff, b.var);
-        break;
+    case CZ_BOOL_IS: cz_lc_add_term(lc, coeff, b.var); break;
     default: /* NOT: coeff * ONE - coeff * bit */
         cz_lc_add_term(lc, coeff, CZ_VAR_ONE);
         cz_lc_sub_term(lc, coeff, b.var);
@@ -34,9 +32,7 @@ void cz_bool_lc_sub(cz_lc_t *lc, cz_bool_t b, const cz_fr *coeff)
         if (b.value)
             cz_lc_sub_term(lc, coeff, CZ_VAR_ONE);
         break;
-    case CZ_BOOL_IS:
-        cz_lc_sub_term(lc, coeff, b.var);
-        break;
+    case CZ_BOOL_IS: cz_lc_sub_term(lc, coeff, b.var); break;
     default:
         cz_lc_sub_term(lc, coeff, CZ_VAR_ONE);
         cz_lc_add_term(lc, coeff, b.var);
@@ -61,9 +57,7 @@ static void slc_bool(cz_slc_t *lc, cz_bool_t b, int32_t k)
         if (b.value)
             cz_slc_add_one(lc, k);
         break;
-    case CZ_BOOL_IS:
-        cz_slc_add(lc, b.var, k, b.value);
-        break;
+    case CZ_BOOL_IS: cz_slc_add(lc, b.var, k, b.value); break;
     default: /* NOT */
         cz_slc_add_one(lc, k);
         cz_slc_add(lc, b.var, -k, !b.value);
@@ -188,7 +182,7 @@ int cz_bool_xor(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b)
         /* a XOR (NOT b) = NOT (a XOR b), the Is operand first. */
         cz_bool_t is = a.kind == CZ_BOOL_IS ? a : b;
         cz_bool_t not = a.kind == CZ_BOOL_IS ? b : a;
-        CZ__TRY(cz_bit_xor(cs, out, is, not));
+        CZ__TRY(cz_bit_xor(cs, out, is, not ));
         *out = cz_bool_not(*out);
         return CZ_OK;
     }
@@ -239,20 +233,20 @@ int cz_bool_sha256_ch(cz_cs_t *cs, cz_bool_t *out, cz_bool_t a, cz_bool_t b, cz_
         *out = cz_bool_const(ch);
         return CZ_OK;
     }
-    if (ka && !av) {                      /* a false: c */
+    if (ka && !av) { /* a false: c */
         *out = c;
         return CZ_OK;
     }
-    if (kb && !bv)                        /* b false: (not a) and c */
+    if (kb && !bv) /* b false: (not a) and c */
         return cz_bool_and(cs, out, cz_bool_not(a), c);
-    if (kc && !cv)                        /* c false: a and b */
+    if (kc && !cv) /* c false: a and b */
         return cz_bool_and(cs, out, a, b);
-    if (kc) {                             /* c true: not (a and (not b)) */
+    if (kc) { /* c true: not (a and (not b)) */
         CZ__TRY(cz_bool_and(cs, out, a, cz_bool_not(b)));
         *out = cz_bool_not(*out);
         return CZ_OK;
     }
-    if (kb) {                             /* b true: not ((not a) and (not c)) */
+    if (kb) { /* b true: not ((not a) and (not c)) */
         CZ__TRY(cz_bool_and(cs, out, cz_bool_not(a), cz_bool_not(c)));
         *out = cz_bool_not(*out);
         return CZ_OK;

@@ -32,22 +32,25 @@
 #include "cs/cs.h"
 
 typedef enum {
-    CZ_BOOL_CONST = 0,   /* Boolean::Constant(value) */
-    CZ_BOOL_IS = 1,      /* Boolean::Is(bit): value = bit */
-    CZ_BOOL_NOT = 2,     /* Boolean::Not(bit): value = !bit */
+    CZ_BOOL_CONST = 0, /* Boolean::Constant(value) */
+    CZ_BOOL_IS = 1,    /* Boolean::Is(bit): value = bit */
+    CZ_BOOL_NOT = 2,   /* Boolean::Not(bit): value = !bit */
 } cz_bool_kind_t;
 
 typedef struct {
-    cz_var_t var;        /* the allocated bit (unused for constants) */
-    uint8_t kind;        /* cz_bool_kind_t */
-    uint8_t value;       /* 0 or 1: the boolean's value */
+    cz_var_t var;  /* the allocated bit (unused for constants) */
+    uint8_t kind;  /* cz_bool_kind_t */
+    uint8_t value; /* 0 or 1: the boolean's value */
 } cz_bool_t;
 
 static inline cz_bool_t cz_bool_const(bool v)
 {
     return (cz_bool_t){ CZ_VAR_ONE, CZ_BOOL_CONST, (uint8_t)(v ? 1 : 0) };
 }
-static inline bool cz_bool_is_const(cz_bool_t b) { return b.kind == CZ_BOOL_CONST; }
+static inline bool cz_bool_is_const(cz_bool_t b)
+{
+    return b.kind == CZ_BOOL_CONST;
+}
 /* Boolean::not: flips a constant, swaps Is and Not (no constraint). */
 static inline cz_bool_t cz_bool_not(cz_bool_t b)
 {

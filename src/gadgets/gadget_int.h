@@ -11,22 +11,31 @@
 #include "cs/cs.h"
 
 /* Return the code of |expr| when it is not CZ_OK. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ__TRY(expr)                                                         \
     do {                                                                      \
         int cz__rc_ = (expr);                                                 \
         if (cz__rc_)                                                          \
             return cz__rc_;                                                   \
     } while (0)
+/* clang-format on */
 
 /* Jump to |label| with rc set when |expr| fails (for cleanup paths). */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ__CHECK(rc, expr, label)                                            \
     do {                                                                      \
         if (((rc) = (expr)) != CZ_OK)                                         \
             goto label;                                                       \
     } while (0)
+/* clang-format on */
 
 /* The field element 0 or 1. */
-static inline const cz_fr *cz__fr_bit(bool b) { return b ? &CZ_FR_ONE : &CZ_FR_ZERO; }
+static inline const cz_fr *cz__fr_bit(bool b)
+{
+    return b ? &CZ_FR_ONE : &CZ_FR_ZERO;
+}
 
 /* Release three combinations (a harmless no-op for inline-only ones). */
 static inline void cz__lc_free3(cz_lc_t *a, cz_lc_t *b, cz_lc_t *c)

@@ -29,8 +29,8 @@ int cz_pick(cz_cs_t *cs, cz_num_t *out, cz_bool_t cond, const cz_num_t *a, const
 }
 
 /* pick in namespace |name|. */
-static int pick_ns(cz_cs_t *cs, cz_num_t *out, const char *name, cz_bool_t cond,
-                   const cz_num_t *a, const cz_num_t *b)
+static int pick_ns(cz_cs_t *cs, cz_num_t *out, const char *name, cz_bool_t cond, const cz_num_t *a,
+                   const cz_num_t *b)
 {
     CZ__TRY(cz_cs_push(cs, name));
     CZ__TRY(cz_pick(cs, out, cond, a, b));
@@ -107,8 +107,7 @@ static int insert_8(cz_cs_t *cs, cz_num_t *out, const cz_num_t *a, const cz_bool
     return pick_ns(cs, &out[7], "p7", b2, &t, h);
 }
 
-int cz_select(cz_cs_t *cs, cz_num_t *out, const cz_num_t *from, const cz_bool_t *bits,
-              size_t nbits)
+int cz_select(cz_cs_t *cs, cz_num_t *out, const cz_num_t *from, const cz_bool_t *bits, size_t nbits)
 {
     size_t n = (size_t)1 << nbits;
     if (nbits == 0 || n > CZ_SELECT_MAX)

@@ -29,18 +29,18 @@
  * A variable used once has the coefficient +-2^e, never 0: only a second
  * use starts the field arithmetic. */
 typedef struct {
-    uint32_t index;       /* aux index + 1; 0: free slot */
-    uint16_t exp;         /* the first use: +-2^exp ... */
+    uint32_t index; /* aux index + 1; 0: free slot */
+    uint16_t exp;   /* the first use: +-2^exp ... */
     uint8_t neg;
-    uint8_t merged;       /* ... or, from the second use on, coeff */
+    uint8_t merged; /* ... or, from the second use on, coeff */
     cz_fr coeff;
 } cz__multieq_slot;
 
 typedef struct {
-    cz_cs_t *cs;          /* borrowed */
-    size_t ops;           /* batches enforced so far */
-    unsigned bits_used;   /* bits of the pending batch */
-    cz_lc_t lhs, rhs;     /* pending batch (general path) */
+    cz_cs_t *cs;        /* borrowed */
+    size_t ops;         /* batches enforced so far */
+    unsigned bits_used; /* bits of the pending batch */
+    cz_lc_t lhs, rhs;   /* pending batch (general path) */
     /*
      * Direct path, chosen at init when cz_cs_emits(cs): the pending lhs is
      * kept as its value (PROVE) and, for the density of A, the merged

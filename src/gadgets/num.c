@@ -106,7 +106,7 @@ int cz_num_to_bits_le_strict(cz_cs_t *cs, cz_bool_t out[255], const cz_num_t *n)
     uint8_t a[32] = { 0 }, rm1[32];
     cz_fr minus_one;
     cz_fr_neg(&minus_one, &CZ_FR_ONE);
-    cz_fr_to_repr(rm1, &minus_one);            /* r - 1: bit 255 is 0 */
+    cz_fr_to_repr(rm1, &minus_one); /* r - 1: bit 255 is 0 */
     if (cz_cs_needs_values(cs))
         cz_fr_to_repr(a, &n->value);
 

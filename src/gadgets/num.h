@@ -30,7 +30,7 @@
 
 typedef struct {
     cz_var_t var;
-    cz_fr value;         /* meaningful only when cz_cs_needs_values(cs) */
+    cz_fr value; /* meaningful only when cz_cs_needs_values(cs) */
 } cz_num_t;
 
 /* Number of bits of Fr (NUM_BITS) and of a packed chunk (CAPACITY). */

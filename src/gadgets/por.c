@@ -21,8 +21,14 @@
 #include "hash/sha254.h"
 #include "gadgets/sha256_gadget.h"
 
-static bool pow2(unsigned a) { return a >= 2 && (a & (a - 1)) == 0; }
-static unsigned log2u(unsigned a) { return (unsigned)__builtin_ctz(a); }
+static bool pow2(unsigned a)
+{
+    return a >= 2 && (a & (a - 1)) == 0;
+}
+static unsigned log2u(unsigned a)
+{
+    return (unsigned)__builtin_ctz(a);
+}
 
 static bool arity_ok(cz_por_hasher_t h, unsigned a)
 {
@@ -34,8 +40,8 @@ static bool arity_ok(cz_por_hasher_t h, unsigned a)
 int cz_por_shape(cz_por_shape_t *out, cz_por_hasher_t hasher, unsigned base_arity,
                  unsigned sub_arity, unsigned top_arity, uint64_t leaves)
 {
-    if ((hasher != CZ_POR_SHA254 && hasher != CZ_POR_POSEIDON) ||
-        !arity_ok(hasher, base_arity) || (sub_arity && !arity_ok(hasher, sub_arity)) ||
+    if ((hasher != CZ_POR_SHA254 && hasher != CZ_POR_POSEIDON) || !arity_ok(hasher, base_arity) ||
+        (sub_arity && !arity_ok(hasher, sub_arity)) ||
         (top_arity && !arity_ok(hasher, top_arity)) || (top_arity && !sub_arity))
         return CZ_EINVAL;
     uint64_t div = (uint64_t)(sub_arity ? sub_arity : 1) * (top_arity ? top_arity : 1);
@@ -183,8 +189,8 @@ int cz_por_circuit(cz_cs_t *cs, const cz_por_shape_t *s, const cz_por_path_t *pa
         for (unsigned i = 0; i < part_levels[part]; i++) {
             unsigned index = (unsigned)((challenge >> shift) & (a - 1));
             CZ__TRY(cz_cs_pushf(cs, "merkle tree hash %u", i));
-            CZ__TRY(level(cs, s, a, index, vals ? &path->siblings[sib_off] : NULL, &cur,
-                          &bits[nbits]));
+            CZ__TRY(
+                level(cs, s, a, index, vals ? &path->siblings[sib_off] : NULL, &cur, &bits[nbits]));
             CZ__TRY(cz_cs_pop(cs));
             shift += log2u(a);
             nbits += log2u(a);
@@ -213,9 +219,8 @@ int cz_por_circuit(cz_cs_t *cs, const cz_por_shape_t *s, const cz_por_path_t *pa
     return CZ_OK;
 }
 
-int cz_por_no_challenge_input(cz_cs_t *cs, const cz_por_shape_t *s,
-                              const cz_bool_t *challenge_bits, const cz_num_t *leaf,
-                              const cz_num_t *siblings, const cz_num_t *root)
+int cz_por_no_challenge_input(cz_cs_t *cs, const cz_por_shape_t *s, const cz_bool_t *challenge_bits,
+                              const cz_num_t *leaf, const cz_num_t *siblings, const cz_num_t *root)
 {
     if (!s || !challenge_bits || !leaf || !siblings || !root)
         return CZ_EINVAL;
@@ -237,8 +242,7 @@ int cz_por_no_challenge_input(cz_cs_t *cs, const cz_por_shape_t *s,
 
 /* ---- native trees --------------------------------------------------------------- */
 
-int cz_por_hash_native(cz_fr *out, cz_por_hasher_t hasher, const cz_fr *children,
-                       unsigned arity)
+int cz_por_hash_native(cz_fr *out, cz_por_hasher_t hasher, const cz_fr *children, unsigned arity)
 {
     if (hasher == CZ_POR_POSEIDON) {
         const cz_poseidon_constants *c = cz_poseidon_constants_get(arity);
@@ -303,9 +307,15 @@ void cz_por_tree_free(cz_por_tree_t *t)
     memset(t, 0, sizeof *t);
 }
 
-const cz_fr *cz_por_tree_root(const cz_por_tree_t *t) { return &t->nodes[t->nnodes - 1]; }
+const cz_fr *cz_por_tree_root(const cz_por_tree_t *t)
+{
+    return &t->nodes[t->nnodes - 1];
+}
 
-const cz_fr *cz_por_tree_leaf(const cz_por_tree_t *t, uint64_t i) { return &t->nodes[i]; }
+const cz_fr *cz_por_tree_leaf(const cz_por_tree_t *t, uint64_t i)
+{
+    return &t->nodes[i];
+}
 
 int cz_por_tree_path(const cz_por_tree_t *t, uint64_t challenge, cz_fr *siblings)
 {

@@ -74,7 +74,7 @@ size_t cz_por_path_len(const cz_por_shape_t *s);
  * level's arity - 1 siblings in tree order (the node itself left out). */
 typedef struct {
     uint64_t challenge;
-    const cz_fr *siblings;   /* cz_por_path_len(shape) entries */
+    const cz_fr *siblings; /* cz_por_path_len(shape) entries */
 } cz_por_path_t;
 
 /* A leaf or root: already allocated (RFP Root::Var, |var| not NULL) or a
@@ -111,13 +111,12 @@ int cz_por_hash_circuit(cz_cs_t *cs, cz_num_t *out, cz_por_hasher_t hasher,
 /* ---- native trees (tests, small trees) ------------------------------------- */
 
 /* The native node hash: Poseidon(children) or SHA254(repr(c0) || repr(c1) ..). */
-int cz_por_hash_native(cz_fr *out, cz_por_hasher_t hasher, const cz_fr *children,
-                       unsigned arity);
+int cz_por_hash_native(cz_fr *out, cz_por_hasher_t hasher, const cz_fr *children, unsigned arity);
 
 typedef struct {
     cz_por_shape_t shape;
     size_t nnodes;
-    cz_fr *nodes;        /* every level, leaves first, root last (owned) */
+    cz_fr *nodes; /* every level, leaves first, root last (owned) */
 } cz_por_tree_t;
 
 /* Build the tree over leaves[0 .. cz_por_leaves(shape)) (copied). Allocates

@@ -32,20 +32,20 @@
 /* neptune's Elt: an allocated number, or a linear combination (Num). */
 typedef struct {
     bool allocated;
-    cz_var_t var;        /* allocated */
-    cz_lc_t lc;          /* Num */
+    cz_var_t var; /* allocated */
+    cz_lc_t lc;   /* Num */
     cz_fr value;
 } elt_t;
 
 typedef struct {
     cz_cs_t *cs;
     const cz_poseidon_constants *c;
-    bool vals;           /* compute witness values */
-    bool direct;         /* emit rows by value, build no combination */
+    bool vals;   /* compute witness values */
+    bool direct; /* emit rows by value, build no combination */
     unsigned t;
-    size_t off;          /* constants_offset into compressed_round_constants */
-    unsigned round;      /* current_round (advanced by each product) */
-    elt_t *e, *tmp;      /* the state, and scratch for products */
+    size_t off;     /* constants_offset into compressed_round_constants */
+    unsigned round; /* current_round (advanced by each product) */
+    elt_t *e, *tmp; /* the state, and scratch for products */
 } pcirc_t;
 
 static void elt_set_allocated(elt_t *e, cz_var_t var, const cz_fr *value)
@@ -67,7 +67,7 @@ static void elt_set_zero(elt_t *e)
 /* acc += s * x (Elt::scale then Elt::add; acc is a Num). */
 static void elt_add_scaled(pcirc_t *p, elt_t *acc, const elt_t *x, const cz_fr *s)
 {
-    if (!p->direct && x->allocated)       /* direct emission keeps values only */
+    if (!p->direct && x->allocated) /* direct emission keeps values only */
         cz_lc_add_term(&acc->lc, s, x->var);
     else if (!p->direct)
         cz_lc_add_scaled(&acc->lc, s, &x->lc);
@@ -144,8 +144,7 @@ static int square(pcirc_t *p, cz_var_t *out, cz_fr *vout, cz_var_t l, const cz_f
  * (l [+ pre]) * l4 = res [- post]. |pre| / |post| may be NULL.
  */
 static int mul_sum(pcirc_t *p, cz_var_t *out, cz_fr *vout, cz_var_t l4, const cz_fr *vl4,
-                   cz_var_t l, const cz_fr *vl, const cz_fr *pre, const cz_fr *post,
-                   const char *ns)
+                   cz_var_t l, const cz_fr *vl, const cz_fr *pre, const cz_fr *post, const char *ns)
 {
     cz_cs_t *cs = p->cs;
     cz_fr v = CZ_FR_ZERO;
@@ -404,11 +403,11 @@ static int run_gadget(cz_cs_t *cs, cz_num_t *out, const cz_poseidon_constants *c
 /* ---- the density template of direct emission --------------------------------------- */
 
 typedef struct {
-    size_t rows, own;                      /* constraints and aux one call adds */
-    bool pre_a[CZ_POSEIDON_MAX_WIDTH];     /* preimage slot j is dense in A */
-    bool pre_b[CZ_POSEIDON_MAX_WIDTH];     /* ... in B */
-    bool one_b;                            /* ONE is dense in B */
-    uint32_t *own_a, *own_b;               /* offsets of its own aux dense in A / B */
+    size_t rows, own;                  /* constraints and aux one call adds */
+    bool pre_a[CZ_POSEIDON_MAX_WIDTH]; /* preimage slot j is dense in A */
+    bool pre_b[CZ_POSEIDON_MAX_WIDTH]; /* ... in B */
+    bool one_b;                        /* ONE is dense in B */
+    uint32_t *own_a, *own_b;           /* offsets of its own aux dense in A / B */
     size_t n_a, n_b;
 } dens_template_t;
 
@@ -472,11 +471,14 @@ static const unsigned ARITIES[N_ARITIES] = { 2, 4, 8, 11 };
 static dens_template_t *templates[N_ARITIES];
 static pthread_once_t template_once[N_ARITIES] = { PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
                                                    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT };
+/* laid out by hand: */
+/* clang-format off */
 #define TEMPLATE_INIT(k)                                                                \
     static void template_init_##k(void)                                                 \
     {                                                                                   \
         templates[k] = template_build(cz_poseidon_constants_get(ARITIES[k]));           \
     }
+/* clang-format on */
 TEMPLATE_INIT(0)
 TEMPLATE_INIT(1)
 TEMPLATE_INIT(2)
@@ -514,8 +516,7 @@ static bool preimage_plain(const cz_num_t *pre, unsigned n)
 /* Mark |v| dense in B (aux or input). */
 static void mark_b(cz_cs_t *cs, cz_var_t v)
 {
-    cz_cs_emit_mark(cs, cz_var_is_aux(v) ? CZ_DENSITY_B_AUX : CZ_DENSITY_B_INPUT,
-                    cz_var_index(v));
+    cz_cs_emit_mark(cs, cz_var_is_aux(v) ? CZ_DENSITY_B_AUX : CZ_DENSITY_B_INPUT, cz_var_index(v));
 }
 
 static int apply_template(cz_cs_t *cs, const dens_template_t *t, const cz_num_t *pre,

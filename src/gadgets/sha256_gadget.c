@@ -13,21 +13,18 @@
 #include "gadgets/gadget_int.h"
 
 static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
 static const uint32_t IV[8] = {
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
 void cz_sha256_gadget_iv(cz_u32_t iv[8])
@@ -46,8 +43,8 @@ typedef struct {
 
 /* Maybe::compute: the concrete word (|extra| ignored, as bellpepper does),
  * or addmany(ops + extra) in namespace |ns|. */
-static int maybe_compute(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, maybe_t *m,
-                         const char *ns, const cz_u32_t *extra)
+static int maybe_compute(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, maybe_t *m, const char *ns,
+                         const cz_u32_t *extra)
 {
     if (m->concrete) {
         *out = m->word;
@@ -61,8 +58,8 @@ static int maybe_compute(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, maybe_t *
 }
 
 /* x = rotr(w, r0) ^ rotr(w, r1) ^ (shift ? shr(w, r2) : rotr(w, r2)). */
-static int sigma(cz_cs_t *cs, cz_u32_t *x, const cz_u32_t *w, unsigned r0, unsigned r1,
-                 unsigned r2, bool shift, const char *first, const char *second)
+static int sigma(cz_cs_t *cs, cz_u32_t *x, const cz_u32_t *w, unsigned r0, unsigned r1, unsigned r2,
+                 bool shift, const char *first, const char *second)
 {
     cz_u32_t t;
     cz_u32_rotr(x, w, r0);
@@ -124,16 +121,14 @@ static int compress_body(cz_cs_t *cs, cz_multieq_t *me, comp_state *s, cz_u32_t 
         CZ__TRY(cz_cs_pushf(cs, "compression round %u", i));
 
         CZ__TRY(maybe_compute(cs, me, &new_e, &s->e, "deferred e computation", NULL));
-        CZ__TRY(sigma(cs, &s1, &new_e, 6, 11, 25, false, "first xor for s1",
-                      "second xor for s1"));
+        CZ__TRY(sigma(cs, &s1, &new_e, 6, 11, 25, false, "first xor for s1", "second xor for s1"));
         CZ__TRY(cz_cs_push(cs, "ch"));
         CZ__TRY(cz_u32_sha256_ch(cs, &ch, &new_e, &s->f, &s->g));
         CZ__TRY(cz_cs_pop(cs));
         cz_u32_const(&k, K[i]);
 
         CZ__TRY(maybe_compute(cs, me, &new_a, &s->a, "deferred a computation", NULL));
-        CZ__TRY(sigma(cs, &s0, &new_a, 2, 13, 22, false, "first xor for s0",
-                      "second xor for s0"));
+        CZ__TRY(sigma(cs, &s0, &new_a, 2, 13, 22, false, "first xor for s0", "second xor for s0"));
         CZ__TRY(cz_cs_push(cs, "maj"));
         CZ__TRY(cz_u32_sha256_maj(cs, &maj, &new_a, &s->b, &s->c));
         CZ__TRY(cz_cs_pop(cs));

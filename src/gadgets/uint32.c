@@ -138,8 +138,7 @@ int cz_u32_sha256_maj(cz_cs_t *cs, cz_u32_t *out, const cz_u32_t *a, const cz_u3
     return triop(cs, out, a, b, c, cz_bool_sha256_maj, "maj", v);
 }
 
-int cz_u32_addmany(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, const cz_u32_t *ops,
-                   size_t n)
+int cz_u32_addmany(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, const cz_u32_t *ops, size_t n)
 {
     if (n < 2 || n > 10)
         return CZ_EINVAL;

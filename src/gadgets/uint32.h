@@ -28,7 +28,7 @@
 #include "gadgets/multieq.h"
 
 typedef struct {
-    cz_bool_t bits[32];  /* least significant first */
+    cz_bool_t bits[32]; /* least significant first */
     uint32_t value;
 } cz_u32_t;
 
@@ -52,7 +52,6 @@ int cz_u32_sha256_maj(cz_cs_t *cs, cz_u32_t *out, const cz_u32_t *a, const cz_u3
 
 /* Sum of ops[0..n) mod 2^32 (2 <= n <= 10), equalities batched in |me|
  * (whose cs must be |cs|). */
-int cz_u32_addmany(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, const cz_u32_t *ops,
-                   size_t n);
+int cz_u32_addmany(cz_cs_t *cs, cz_multieq_t *me, cz_u32_t *out, const cz_u32_t *ops, size_t n);
 
 #endif /* CUZK_GADGETS_UINT32_H */

@@ -42,7 +42,10 @@ static bool words_plain(const cz_emit_win_t *w, const cz_u32_t *const *ws, unsig
 }
 
 /* The allocated bit under |b|'s value (AllocatedBit::get_value). */
-static inline int bit_of(cz_bool_t b) { return cz_bool_bit_value(b) ? 1 : 0; }
+static inline int bit_of(cz_bool_t b)
+{
+    return cz_bool_bit_value(b) ? 1 : 0;
+}
 
 /*
  * Boolean::xor (boolean.c cz_bool_xor): constants fold; otherwise
@@ -78,7 +81,7 @@ bool cz__u32_xor_emit(cz_cs_t *cs, cz_u32_t *out, const cz_u32_t *a, const cz_u3
     if (!cz_cs_emit_open(cs, &w, 32, 32))
         return false;
     if (!words_plain(&w, ws, 2, false, false)) {
-        cz_cs_emit_close(cs, &w);   /* nothing used */
+        cz_cs_emit_close(cs, &w); /* nothing used */
         return false;
     }
     cz_u32_t r;
@@ -131,12 +134,12 @@ static cz_bool_t and_bit(cz_emit_win_t *w, cz_bool_t x, cz_bool_t y)
     const int v = x.value & y.value;
     cz_bool_t r = { cz_emit_alloc(w, v), CZ_BOOL_IS, (uint8_t)v };
     if (x.kind == CZ_BOOL_IS && y.kind == CZ_BOOL_IS) {
-        cz_emit_row(w, xb, yb);                 /* x * y = r */
+        cz_emit_row(w, xb, yb); /* x * y = r */
     } else if (x.kind == CZ_BOOL_IS) {
-        cz_emit_row(w, xb, 1 - yb);             /* x * (1 - y) = r */
+        cz_emit_row(w, xb, 1 - yb); /* x * (1 - y) = r */
         cz_emit_dense_b(w, CZ_VAR_ONE);
     } else {
-        cz_emit_row(w, 1 - xb, 1 - yb);         /* (1 - x) * (1 - y) = r */
+        cz_emit_row(w, 1 - xb, 1 - yb); /* (1 - x) * (1 - y) = r */
         cz_emit_dense_b(w, CZ_VAR_ONE);
     }
     cz_emit_dense_a(w, x.var);

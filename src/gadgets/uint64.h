@@ -17,7 +17,7 @@
 #include "gadgets/boolean.h"
 
 typedef struct {
-    cz_bool_t bits[64];  /* least significant first */
+    cz_bool_t bits[64]; /* least significant first */
     uint64_t value;
 } cz_u64_t;
 

@@ -65,14 +65,17 @@ int cz_manifest_parse(cz_ctx_t *ctx, cz_manifest_t *out, const char *text, size_
     const char *name;
     json_t *v;
     int rc = CZ_OK;
-    json_object_foreach(root, name, v) {
+    json_object_foreach(root, name, v)
+    {
         const char *cid = json_string_value(json_object_get(v, "cid"));
         const char *digest = json_string_value(json_object_get(v, "digest"));
         json_t *size = json_object_get(v, "sector_size");
         if (!cid || !is_digest(digest) || !json_is_integer(size) || json_integer_value(size) <= 0 ||
             strchr(name, '/')) {
-            rc = cz_fail(ctx, CZ_EFORMAT, "manifest: entry '%.120s' wants cid, a 32-hex-digit "
-                                          "digest and a sector_size", name);
+            rc = cz_fail(ctx, CZ_EFORMAT,
+                         "manifest: entry '%.120s' wants cid, a 32-hex-digit "
+                         "digest and a sector_size",
+                         name);
             break;
         }
         cz_manifest_entry_t *e = &out->entries[out->count];
@@ -198,8 +201,9 @@ int cz_params_check_file(cz_ctx_t *ctx, const cz_manifest_t *m, const char *path
     if (rc)
         return rc;
     if (strcmp(hex, e->digest))
-        return cz_fail(ctx, CZ_EMISMATCH, "params %s: blake2b digest %s, the manifest says %s "
-                                          "(corrupt, truncated or not the published file)",
+        return cz_fail(ctx, CZ_EMISMATCH,
+                       "params %s: blake2b digest %s, the manifest says %s "
+                       "(corrupt, truncated or not the published file)",
                        path, hex, e->digest);
     return CZ_OK;
 }
@@ -211,13 +215,13 @@ typedef struct verdict {
     char *path;
     off_t size;
     struct timespec mtime;
-    int rc;                      /* CZ_OK, CZ_ENOTFOUND or CZ_EMISMATCH */
+    int rc; /* CZ_OK, CZ_ENOTFOUND or CZ_EMISMATCH */
 } verdict_t;
 
 struct cz_pcheck {
     const cz_manifest_t *m;
-    cz_manifest_t own;           /* the built-in manifest, when m points at it */
-    pthread_mutex_t mu;          /* guards list */
+    cz_manifest_t own;  /* the built-in manifest, when m points at it */
+    pthread_mutex_t mu; /* guards list */
     verdict_t *list;
 };
 
@@ -251,7 +255,7 @@ int cz_pcheck_new_builtin(cz_ctx_t *ctx, cz_pcheck_t **out)
 int cz_pcheck_before_use(cz_pcheck_t *c, cz_ctx_t *ctx, const char *path)
 {
     if (!c || !cz_manifest_find(c->m, base_name(path)))
-        return CZ_OK;                    /* not a published name: nothing to compare */
+        return CZ_OK; /* not a published name: nothing to compare */
     return cz_pcheck_file(c, ctx, path);
 }
 
@@ -288,29 +292,30 @@ int cz_pcheck_file(cz_pcheck_t *c, cz_ctx_t *ctx, const char *path)
             int rc = v->rc;
             pthread_mutex_unlock(&c->mu);
             if (rc == CZ_EMISMATCH)
-                return cz_fail(ctx, rc, "params %s: its blake2b digest differs from the "
-                                        "manifest (checked before, unchanged since)", path);
-            return rc == CZ_OK ? CZ_OK
-                               : cz_fail(ctx, rc, "params %s: not in the manifest", path);
+                return cz_fail(ctx, rc,
+                               "params %s: its blake2b digest differs from the "
+                               "manifest (checked before, unchanged since)",
+                               path);
+            return rc == CZ_OK ? CZ_OK : cz_fail(ctx, rc, "params %s: not in the manifest", path);
         }
     }
     pthread_mutex_unlock(&c->mu);
     int rc = cz_params_check_file(ctx, c->m, path);
     if (rc != CZ_OK && rc != CZ_ENOTFOUND && rc != CZ_EMISMATCH)
-        return rc;                       /* I/O errors are not remembered */
+        return rc; /* I/O errors are not remembered */
     verdict_t *v = calloc(1, sizeof *v);
     char *p = strdup(path);
     if (!v || !p) {
         free(v);
         free(p);
-        return rc;                       /* unremembered: checked again next time */
+        return rc; /* unremembered: checked again next time */
     }
     v->path = p;
     v->size = st.st_size;
     v->mtime = st.st_mtim;
     v->rc = rc;
     pthread_mutex_lock(&c->mu);
-    verdict_t **pp = &c->list;           /* replace an older verdict of the path */
+    verdict_t **pp = &c->list; /* replace an older verdict of the path */
     while (*pp && strcmp((*pp)->path, path))
         pp = &(*pp)->next;
     if (*pp) {

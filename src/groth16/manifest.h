@@ -35,14 +35,14 @@
 #include "core/ctx.h"
 
 typedef struct {
-    char *name;              /* "v28-stacked-proof-of-replication-...-032d3138....vk" */
-    char *cid;               /* "QmamahpFCstMUqHi2qGtVoDnRrsXhid86qsfvoyCTKJqHr" */
-    char digest[33];         /* 32 lowercase hex digits */
-    uint64_t sector_size;    /* bytes */
+    char *name;           /* "v28-stacked-proof-of-replication-...-032d3138....vk" */
+    char *cid;            /* "QmamahpFCstMUqHi2qGtVoDnRrsXhid86qsfvoyCTKJqHr" */
+    char digest[33];      /* 32 lowercase hex digits */
+    uint64_t sector_size; /* bytes */
 } cz_manifest_entry_t;
 
 typedef struct cz_manifest {
-    cz_manifest_entry_t *entries;   /* sorted by name */
+    cz_manifest_entry_t *entries; /* sorted by name */
     size_t count;
 } cz_manifest_t;
 

@@ -26,16 +26,16 @@
 #include "groth16/params_int.h"
 
 const cz__pvec cz__pvecs[CZ_PV_COUNT] = {
-    { "h", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine),
-      offsetof(cz_params_t, n_h), offsetof(cz_params_t, h) },
-    { "l", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine),
-      offsetof(cz_params_t, n_l), offsetof(cz_params_t, l) },
-    { "a", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine),
-      offsetof(cz_params_t, n_a), offsetof(cz_params_t, a) },
-    { "b_g1", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine),
-      offsetof(cz_params_t, n_b_g1), offsetof(cz_params_t, b_g1) },
-    { "b_g2", 1, CZ_G2_UNCOMPRESSED, sizeof(blst_p2_affine),
-      offsetof(cz_params_t, n_b_g2), offsetof(cz_params_t, b_g2) },
+    { "h", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine), offsetof(cz_params_t, n_h),
+      offsetof(cz_params_t, h) },
+    { "l", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine), offsetof(cz_params_t, n_l),
+      offsetof(cz_params_t, l) },
+    { "a", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine), offsetof(cz_params_t, n_a),
+      offsetof(cz_params_t, a) },
+    { "b_g1", 0, CZ_G1_UNCOMPRESSED, sizeof(blst_p1_affine), offsetof(cz_params_t, n_b_g1),
+      offsetof(cz_params_t, b_g1) },
+    { "b_g2", 1, CZ_G2_UNCOMPRESSED, sizeof(blst_p2_affine), offsetof(cz_params_t, n_b_g2),
+      offsetof(cz_params_t, b_g2) },
 };
 
 size_t cz_vk_encoded_size(size_t n_ic)
@@ -114,10 +114,14 @@ int cz_vk_copy(cz_ctx_t *ctx, cz_vk_t *dst, const cz_vk_t *src)
  * "params: vk"); |base| is buf's offset in the file, for messages. The vk is
  * small, so it is always fully checked, subgroup included.
  */
-static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
-                    size_t *consumed, const char *prefix)
+static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len, size_t *consumed,
+                    const char *prefix)
 {
-    static const struct { const char *name; int g2; size_t off; } fixed[6] = {
+    static const struct {
+        const char *name;
+        int g2;
+        size_t off;
+    } fixed[6] = {
         { "alpha_g1", 0, offsetof(cz_vk_t, alpha_g1) },
         { "beta_g1", 0, offsetof(cz_vk_t, beta_g1) },
         { "beta_g2", 1, offsetof(cz_vk_t, beta_g2) },
@@ -135,8 +139,8 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
         size_t sz = fixed[i].g2 ? CZ_G2_UNCOMPRESSED : CZ_G1_UNCOMPRESSED;
         if (len - off < sz)
             return cz_fail(ctx, CZ_EFORMAT,
-                           "%s: truncated at offset %zu: %s needs %zu bytes, %zu left",
-                           prefix, off, fixed[i].name, sz, len - off);
+                           "%s: truncated at offset %zu: %s needs %zu bytes, %zu left", prefix, off,
+                           fixed[i].name, sz, len - off);
         snprintf(what, sizeof what, "%s.%s at offset %zu", prefix, fixed[i].name, off);
         void *dst = (uint8_t *)vk + fixed[i].off;
         rc = cz__params_decode_point(ctx, fixed[i].g2, dst, buf + off, flags, what);
@@ -146,8 +150,8 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
     }
     if (len - off < 4)
         return cz_fail(ctx, CZ_EFORMAT,
-                       "%s: truncated at offset %zu: ic count needs 4 bytes, %zu left",
-                       prefix, off, len - off);
+                       "%s: truncated at offset %zu: ic count needs 4 bytes, %zu left", prefix, off,
+                       len - off);
     size_t n_ic = cz__be32(buf + off);
     off += 4;
     if (n_ic > (len - off) / CZ_G1_UNCOMPRESSED)
@@ -155,9 +159,8 @@ static int vk_parse(cz_ctx_t *ctx, cz_vk_t *vk, const uint8_t *buf, size_t len,
                        "%s: truncated at offset %zu: ic has %zu points (%zu bytes), %zu left",
                        prefix, off, n_ic, n_ic * CZ_G1_UNCOMPRESSED, len - off);
     if (consumed == NULL && len - off != n_ic * CZ_G1_UNCOMPRESSED)
-        return cz_fail(ctx, CZ_EFORMAT, "%s: %zu trailing bytes after ic at offset %zu",
-                       prefix, len - off - n_ic * CZ_G1_UNCOMPRESSED,
-                       off + n_ic * CZ_G1_UNCOMPRESSED);
+        return cz_fail(ctx, CZ_EFORMAT, "%s: %zu trailing bytes after ic at offset %zu", prefix,
+                       len - off - n_ic * CZ_G1_UNCOMPRESSED, off + n_ic * CZ_G1_UNCOMPRESSED);
     if (n_ic) {
         vk->ic = malloc(n_ic * sizeof *vk->ic);
         if (!vk->ic)
@@ -194,18 +197,21 @@ static int check_counts(cz_ctx_t *ctx, size_t n_ic, const size_t n[CZ_PV_COUNT],
 {
     size_t m = s->domain_size;
     if (m < 2 || (m & (m - 1)))
-        return cz_fail(ctx, CZ_EINVAL, "params: expected domain size %zu is not a power of two >= 2", m);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "params: expected domain size %zu is not a power of two >= 2", m);
     size_t want_b = s->b_input_popcount + s->b_aux_popcount;
     if (n_ic != s->num_inputs)
-        return cz_fail(ctx, CZ_EMISMATCH, "params: ic count %zu != num_inputs %zu", n_ic, s->num_inputs);
+        return cz_fail(ctx, CZ_EMISMATCH, "params: ic count %zu != num_inputs %zu", n_ic,
+                       s->num_inputs);
     if (n[CZ_PV_H] != m - 1)
         return cz_fail(ctx, CZ_EMISMATCH, "params: h count %zu != domain-1 %zu", n[CZ_PV_H], m - 1);
     if (n[CZ_PV_L] != s->num_aux)
-        return cz_fail(ctx, CZ_EMISMATCH, "params: l count %zu != num_aux %zu", n[CZ_PV_L], s->num_aux);
+        return cz_fail(ctx, CZ_EMISMATCH, "params: l count %zu != num_aux %zu", n[CZ_PV_L],
+                       s->num_aux);
     if (n[CZ_PV_A] != s->num_inputs + s->a_aux_popcount)
         return cz_fail(ctx, CZ_EMISMATCH,
-                       "params: a count %zu != num_inputs %zu + popcount(a_aux) %zu",
-                       n[CZ_PV_A], s->num_inputs, s->a_aux_popcount);
+                       "params: a count %zu != num_inputs %zu + popcount(a_aux) %zu", n[CZ_PV_A],
+                       s->num_inputs, s->a_aux_popcount);
     for (int i = CZ_PV_B_G1; i <= CZ_PV_B_G2; i++)
         if (n[i] != want_b)
             return cz_fail(ctx, CZ_EMISMATCH,
@@ -229,7 +235,7 @@ typedef struct {
     void *dst;
     const cz__pvec *vec;
     unsigned flags;
-    atomic_size_t first_bad;   /* lowest failing index seen; SIZE_MAX: none */
+    atomic_size_t first_bad; /* lowest failing index seen; SIZE_MAX: none */
 } decode_job;
 
 static void decode_chunk(void *arg, size_t b, size_t e, unsigned slot)
@@ -238,7 +244,7 @@ static void decode_chunk(void *arg, size_t b, size_t e, unsigned slot)
     const cz__pvec *v = job->vec;
     for (size_t i = b; i < e; i++) {
         if (i > atomic_load_explicit(&job->first_bad, memory_order_relaxed))
-            return;   /* an earlier point already failed: the rest is moot */
+            return; /* an earlier point already failed: the rest is moot */
         const uint8_t *in = job->src + i * v->enc_size;
         void *out = (uint8_t *)job->dst + i * v->aff_size;
         int rc = cz__params_decode_point(NULL, v->g2, out, in, job->flags, "");
@@ -251,8 +257,8 @@ static void decode_chunk(void *arg, size_t b, size_t e, unsigned slot)
     }
 }
 
-static int decode_vector(cz_ctx_t *ctx, const cz__pvec *v, void *dst, const uint8_t *src,
-                         size_t n, size_t file_off, unsigned flags)
+static int decode_vector(cz_ctx_t *ctx, const cz__pvec *v, void *dst, const uint8_t *src, size_t n,
+                         size_t file_off, unsigned flags)
 {
     decode_job job = { src, dst, v, flags, SIZE_MAX };
     /* Subgroup checks cost a scalar multiplication per point: smaller chunks. */
@@ -288,14 +294,15 @@ static int parse_structure(cz_ctx_t *ctx, cz_params_t *p, const uint8_t *buf, si
         const cz__pvec *v = &cz__pvecs[i];
         if (len - off < 4)
             return cz_fail(ctx, CZ_EFORMAT,
-                           "params: truncated at offset %zu: %s count needs 4 bytes, %zu left",
-                           off, v->name, len - off);
+                           "params: truncated at offset %zu: %s count needs 4 bytes, %zu left", off,
+                           v->name, len - off);
         n[i] = cz__be32(buf + off);
         off += 4;
         if (n[i] > (len - off) / v->enc_size)
-            return cz_fail(ctx, CZ_EFORMAT,
-                           "params: truncated at offset %zu: %s has %zu points (%zu bytes), %zu left",
-                           off, v->name, n[i], n[i] * v->enc_size, len - off);
+            return cz_fail(
+                ctx, CZ_EFORMAT,
+                "params: truncated at offset %zu: %s has %zu points (%zu bytes), %zu left", off,
+                v->name, n[i], n[i] * v->enc_size, len - off);
         start[i] = off;
         off += n[i] * v->enc_size;
     }
@@ -432,8 +439,7 @@ static void unmap_file(mapped_file *mf)
     close(mf->fd);
 }
 
-int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
-                   const cz_params_opts_t *opts)
+int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path, const cz_params_opts_t *opts)
 {
     if (!out || !path)
         return cz_fail(ctx, CZ_EINVAL, "params load: NULL argument");
@@ -448,14 +454,13 @@ int cz_params_load(cz_ctx_t *ctx, cz_params_t **out, const char *path,
     return rc ? with_path(ctx, rc, path) : CZ_OK;
 }
 
-int cz_params_open(cz_ctx_t *ctx, cz_params_t **out, const char *path,
-                   const cz_params_opts_t *opts)
+int cz_params_open(cz_ctx_t *ctx, cz_params_t **out, const char *path, const cz_params_opts_t *opts)
 {
     if (!out || !path)
         return cz_fail(ctx, CZ_EINVAL, "params open: NULL argument");
     *out = NULL;
     mapped_file mf;
-    int rc = map_file(ctx, &mf, path, false);   /* the structure pass reads a few pages */
+    int rc = map_file(ctx, &mf, path, false); /* the structure pass reads a few pages */
     if (rc)
         return rc;
     cz_params_t *p = calloc(1, sizeof *p);
@@ -464,7 +469,7 @@ int cz_params_open(cz_ctx_t *ctx, cz_params_t **out, const char *path,
            : cz_fail(ctx, CZ_ENOMEM, "params: allocating the params object");
     if (mf.map)
         munmap((void *)mf.map, mf.len);
-    if (rc == CZ_OK)   /* the descriptor is the source's now */
+    if (rc == CZ_OK) /* the descriptor is the source's now */
         rc = cz__file_source_new(ctx, &p->source, mf.fd, path, mf.len, start,
                                  cz__params_decode_flags(opts));
     else

@@ -51,7 +51,7 @@
 typedef struct cz_vk {
     blst_p1_affine alpha_g1, beta_g1, delta_g1;
     blst_p2_affine beta_g2, gamma_g2, delta_g2;
-    blst_p1_affine *ic;   /* n_ic points, owned */
+    blst_p1_affine *ic; /* n_ic points, owned */
     size_t n_ic;
 } cz_vk_t;
 
@@ -62,11 +62,11 @@ typedef struct cz__params_source cz__params_source;
 
 typedef struct cz_params {
     cz_vk_t vk;
-    blst_p1_affine *h, *l, *a, *b_g1;   /* owned, contiguous (MSM layout); NULL: not in host
+    blst_p1_affine *h, *l, *a, *b_g1; /* owned, contiguous (MSM layout); NULL: not in host
                                          * memory yet (a source's: cz_params_vector) */
-    blst_p2_affine *b_g2;               /* owned */
+    blst_p2_affine *b_g2;             /* owned */
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
-    cz__params_source *source;          /* owned; NULL: every vector is in host memory */
+    cz__params_source *source; /* owned; NULL: every vector is in host memory */
 } cz_params_t;
 
 /*
@@ -84,19 +84,19 @@ enum {
 };
 
 typedef struct cz_params_opts {
-    unsigned flags;                   /* CZ_PARAMS_* */
-    const cz_params_shape_t *expect;  /* NULL: counts are not checked */
+    unsigned flags;                  /* CZ_PARAMS_* */
+    const cz_params_shape_t *expect; /* NULL: counts are not checked */
 } cz_params_opts_t;
 
 /* Where a vector lives and what it costs (for the params cache). */
 typedef struct cz_params_vec_info {
-    const char *name;       /* "h", "l", "a", "b_g1", "b_g2" */
+    const char *name; /* "h", "l", "a", "b_g1", "b_g2" */
     size_t count;
-    size_t file_offset;     /* offset of the u32 count in the file */
-    size_t file_bytes;      /* count * encoded point size (count word excluded) */
-    size_t mem_bytes;       /* count * sizeof(affine point) */
-    int g2;                 /* 1 for b_g2 */
-    const void *points;     /* blst_p1_affine * or blst_p2_affine * */
+    size_t file_offset; /* offset of the u32 count in the file */
+    size_t file_bytes;  /* count * encoded point size (count word excluded) */
+    size_t mem_bytes;   /* count * sizeof(affine point) */
+    int g2;             /* 1 for b_g2 */
+    const void *points; /* blst_p1_affine * or blst_p2_affine * */
 } cz_params_vec_info_t;
 
 /* Bytes of the vk section for |n_ic| ic points (4 G1 + ... = 864 + 4 + 96 n_ic). */
@@ -161,8 +161,7 @@ int cz_params_random(cz_ctx_t *ctx, cz_params_t **out, const cz_params_shape_t *
  */
 const void *cz_params_vector(const cz_params_t *p, enum cz_params_vec which);
 /* Vector |which| in host memory (made resident first if needed). CZ_ENOMEM, or the source's error. */
-int cz_params_host(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which,
-                   const void **out);
+int cz_params_host(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which, const void **out);
 /* Every vector in host memory (before code that reads the fields: encode, write). */
 int cz_params_host_all(cz_ctx_t *ctx, const cz_params_t *p);
 /*

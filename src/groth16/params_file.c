@@ -27,7 +27,7 @@ typedef struct {
     char path[];
 } file_source;
 
-#define BLOCK_POINTS 4096   /* points read and decoded at a time: 384 KiB of G2 */
+#define BLOCK_POINTS 4096 /* points read and decoded at a time: 384 KiB of G2 */
 
 static int pread_all(cz_ctx_t *ctx, const file_source *f, void *out, size_t bytes, size_t off)
 {
@@ -66,16 +66,16 @@ static int decode_block(cz_ctx_t *ctx, const file_source *f, int which, size_t f
             CZ_OK)
             continue;
         char what[512];
-        snprintf(what, sizeof what, "params %s: %s[%zu] at offset %zu", f->path, v->name,
-                 first + i, f->start[which] + (first + i) * v->enc_size);
+        snprintf(what, sizeof what, "params %s: %s[%zu] at offset %zu", f->path, v->name, first + i,
+                 f->start[which] + (first + i) * v->enc_size);
         return cz__params_decode_point(ctx, v->g2, out + i * v->aff_size, in, f->decode_flags,
                                        what);
     }
     return CZ_OK;
 }
 
-static int file_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first,
-                     size_t n, void *out)
+static int file_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first, size_t n,
+                     void *out)
 {
     const file_source *f = (const file_source *)s;
     const cz__pvec *v = &cz__pvecs[which];
@@ -104,8 +104,7 @@ static void file_free(cz__params_source *s)
 }
 
 int cz__file_source_new(cz_ctx_t *ctx, cz__params_source **out, int fd, const char *path,
-                        size_t file_bytes, const size_t start[CZ_PV_COUNT],
-                        unsigned decode_flags)
+                        size_t file_bytes, const size_t start[CZ_PV_COUNT], unsigned decode_flags)
 {
     *out = NULL;
     const size_t len = strlen(path) + 1;

@@ -58,8 +58,12 @@ static int check_counts_in_file(cz_ctx_t *ctx, int fd, const char *path, size_t 
                                 const size_t want[1 + CZ_PV_COUNT])
 {
     static const char *const why[1 + CZ_PV_COUNT] = {
-        "num_inputs", "domain-1", "num_aux", "num_inputs + popcount(a_aux)",
-        "popcount(b_input) + popcount(b_aux)", "popcount(b_input) + popcount(b_aux)",
+        "num_inputs",
+        "domain-1",
+        "num_aux",
+        "num_inputs + popcount(a_aux)",
+        "popcount(b_input) + popcount(b_aux)",
+        "popcount(b_input) + popcount(b_aux)",
     };
     size_t off = CZ__VK_FIXED_BYTES;
     for (int i = 0; i < 1 + CZ_PV_COUNT; i++) {
@@ -68,12 +72,12 @@ static int check_counts_in_file(cz_ctx_t *ctx, int fd, const char *path, size_t 
         size_t found = 0;
         int rc = read_count(ctx, fd, path, off, file_bytes, &found);
         if (rc <= 0)
-            return rc;   /* an I/O error, or past the end: the load says "truncated" */
+            return rc; /* an I/O error, or past the end: the load says "truncated" */
         if (found != want[i])
             return cz_fail(ctx, CZ_EMISMATCH,
                            "params %s: %s count %zu at offset %zu, the job needs %zu (%s)", path,
                            name, found, off, want[i], why[i]);
-        off += 4 + found * enc;   /* found < 2^32 points: no overflow */
+        off += 4 + found * enc; /* found < 2^32 points: no overflow */
     }
     return CZ_OK;
 }
@@ -82,7 +86,8 @@ int cz_params_check_file_shape(cz_ctx_t *ctx, const char *path, const cz_params_
 {
     size_t m = shape->domain_size;
     if (m < 2 || (m & (m - 1)))
-        return cz_fail(ctx, CZ_EINVAL, "params: expected domain size %zu is not a power of two >= 2", m);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "params: expected domain size %zu is not a power of two >= 2", m);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return cz_fail(ctx, errno == ENOENT ? CZ_ENOTFOUND : CZ_EIO, "params %s: open: %s", path,

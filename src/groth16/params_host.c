@@ -43,10 +43,10 @@ typedef struct {
     int which;
     uint8_t *out;
     size_t n, point_bytes;
-    atomic_size_t first_bad_chunk;   /* SIZE_MAX: none failed */
+    atomic_size_t first_bad_chunk; /* SIZE_MAX: none failed */
 } fill_arg;
 
-#define FILL_GRAIN ((size_t)1 << 16)   /* points per pool task */
+#define FILL_GRAIN ((size_t)1 << 16) /* points per pool task */
 
 /* Points [c * FILL_GRAIN, ...) of the vector: chunk c's range. */
 static int fill_one_chunk(cz_ctx_t *ctx, const fill_arg *f, size_t c)
@@ -69,8 +69,7 @@ static void fill_chunk(void *arg, size_t b, size_t e, unsigned slot)
 }
 
 /* Fill a new host copy of vector |which| from the source, on the ctx's pool (s->mu held). */
-static int fill_vector(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which,
-                       void **out)
+static int fill_vector(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which, void **out)
 {
     const cz__pvec *v = &cz__pvecs[which];
     const size_t n = vector_count(p, which);
@@ -91,14 +90,13 @@ static int fill_vector(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec w
     return CZ_OK;
 }
 
-int cz_params_host(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which,
-                   const void **out)
+int cz_params_host(cz_ctx_t *ctx, const cz_params_t *p, enum cz_params_vec which, const void **out)
 {
     *out = NULL;
     if ((unsigned)which >= CZ_PV_COUNT)
         return cz_fail(ctx, CZ_EINVAL, "params: no vector %d", (int)which);
     if ((*out = cz_params_vector(p, which)) != NULL || !p->source)
-        return CZ_OK;   /* resident (or, with no source, an empty vector) */
+        return CZ_OK; /* resident (or, with no source, an empty vector) */
     pthread_mutex_lock(&p->source->mu);
     void **slot = cz__pvec_points((cz_params_t *)p, which);
     int rc = CZ_OK;

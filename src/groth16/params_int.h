@@ -18,10 +18,10 @@
 typedef struct {
     const char *name;
     int g2;
-    size_t enc_size;      /* 96 or 192 */
-    size_t aff_size;      /* sizeof(blst_p1_affine) or sizeof(blst_p2_affine) */
-    size_t count_off;     /* offsetof(cz_params_t, n_x) */
-    size_t points_off;    /* offsetof(cz_params_t, x) */
+    size_t enc_size;   /* 96 or 192 */
+    size_t aff_size;   /* sizeof(blst_p1_affine) or sizeof(blst_p2_affine) */
+    size_t count_off;  /* offsetof(cz_params_t, n_x) */
+    size_t points_off; /* offsetof(cz_params_t, x) */
 } cz__pvec;
 
 extern const cz__pvec cz__pvecs[CZ_PV_COUNT];
@@ -40,7 +40,7 @@ struct cz__params_source {
     int (*read_encoded)(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first,
                         size_t n, void *out);
     void (*free)(cz__params_source *s);
-    size_t bytes;   /* host memory the source holds */
+    size_t bytes; /* host memory the source holds */
 };
 
 /* The CZ_DECODE_* flags of a load with |opts| (may be NULL). params.c. */
@@ -53,8 +53,7 @@ unsigned cz__params_decode_flags(const cz_params_opts_t *opts);
  * |decode_flags|.
  */
 int cz__file_source_new(cz_ctx_t *ctx, cz__params_source **out, int fd, const char *path,
-                        size_t file_bytes, const size_t start[CZ_PV_COUNT],
-                        unsigned decode_flags);
+                        size_t file_bytes, const size_t start[CZ_PV_COUNT], unsigned decode_flags);
 /*
  * One uncompressed point of a params file (in[0..96) or [0..192) for g2)
  * into |out|, with the cz_gX_decode |flags| (CZ_DECODE_*); a compressed
@@ -102,7 +101,7 @@ extern size_t cz__write_fault_after;
  * (|producer| fills the file instead when buf is NULL; see params_write.c).
  */
 typedef int cz__produce_fn(cz_ctx_t *ctx, int fd, const void *arg, size_t *written);
-int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what,
-                     cz__produce_fn *produce, const void *arg);
+int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what, cz__produce_fn *produce,
+                     const void *arg);
 
 #endif /* CUZK_GROTH16_PARAMS_INT_H */

@@ -41,12 +41,12 @@ static void pool_chunk(void *arg, size_t begin, size_t end, unsigned slot)
 /* The pools are the source: vector v's point i is pool[i mod np] (params.h). */
 typedef struct {
     cz__params_source base;
-    uint8_t *pool[2];   /* G1, G2: np points each */
+    uint8_t *pool[2]; /* G1, G2: np points each */
     size_t np;
 } random_source;
 
-static int random_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first,
-                       size_t n, void *out)
+static int random_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first, size_t n,
+                       void *out)
 {
     (void)ctx;
     const random_source *r = (const random_source *)s;

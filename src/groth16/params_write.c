@@ -45,12 +45,12 @@ void cz_vk_encode(uint8_t *out, const cz_vk_t *vk)
 
 typedef struct {
     cz_ctx_t *ctx;
-    const char *what;   /* for messages */
-    int fd;             /* -1: memory sink */
-    uint8_t *buf;       /* memory: the output; file: the staging buffer */
-    size_t cap;         /* bytes of buf */
-    size_t fill;        /* bytes in buf not yet written (file) / written (memory) */
-    size_t written;     /* bytes already handed to the kernel */
+    const char *what; /* for messages */
+    int fd;           /* -1: memory sink */
+    uint8_t *buf;     /* memory: the output; file: the staging buffer */
+    size_t cap;       /* bytes of buf */
+    size_t fill;      /* bytes in buf not yet written (file) / written (memory) */
+    size_t written;   /* bytes already handed to the kernel */
 } sink;
 
 int cz__write_fault_errno;
@@ -136,7 +136,7 @@ static int emit_params(sink *s, const cz_params_t *p)
     size_t vk_bytes = cz_vk_encoded_size(p->vk.n_ic);
     int rc;
 
-    if (vk_bytes > s->cap) {   /* vk bigger than the staging buffer: a one-off buffer */
+    if (vk_bytes > s->cap) { /* vk bigger than the staging buffer: a one-off buffer */
         uint8_t *tmp = malloc(vk_bytes);
         if (!tmp)
             return cz_fail(s->ctx, CZ_ENOMEM, "%s: vk of %zu bytes", s->what, vk_bytes);
@@ -161,7 +161,7 @@ static int emit_params(sink *s, const cz_params_t *p)
             return rc;
         cz__put_be32(dst, (uint32_t)n);
         s->fill += 4;
-        size_t per = s->fd < 0 ? n : s->cap / v->enc_size;   /* points per round */
+        size_t per = s->fd < 0 ? n : s->cap / v->enc_size; /* points per round */
         for (size_t done = 0; done < n;) {
             size_t k = n - done < per ? n - done : per;
             if ((rc = sink_reserve(s, k * v->enc_size, &dst)))
@@ -182,7 +182,8 @@ static int check_counts_fit(cz_ctx_t *ctx, const cz_params_t *p)
     if (rc != CZ_OK)
         return rc;
     if (p->vk.n_ic > UINT32_MAX)
-        return cz_fail(ctx, CZ_ERANGE, "params: ic count %zu does not fit the u32 count", p->vk.n_ic);
+        return cz_fail(ctx, CZ_ERANGE, "params: ic count %zu does not fit the u32 count",
+                       p->vk.n_ic);
     for (int i = 0; i < CZ_PV_COUNT; i++) {
         size_t n = *cz__pvec_count((cz_params_t *)p, i);
         if (n > UINT32_MAX)
@@ -204,15 +205,16 @@ int cz_params_encode(cz_ctx_t *ctx, uint8_t *out, size_t cap, const cz_params_t 
         return rc;
     size_t need = cz_params_encoded_size(p);
     if (cap < need)
-        return cz_fail(ctx, CZ_EINVAL, "params encode: buffer of %zu bytes < %zu needed", cap, need);
+        return cz_fail(ctx, CZ_EINVAL, "params encode: buffer of %zu bytes < %zu needed", cap,
+                       need);
     sink s = { ctx, "params encode", -1, out, need, 0, 0 };
     return emit_params(&s, p);
 }
 
 /* ---- atomic file replacement ----------------------------------------------- */
 
-int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what,
-                     cz__produce_fn *produce, const void *arg)
+int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what, cz__produce_fn *produce,
+                     const void *arg)
 {
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16), *dircopy = malloc(plen + 1);
@@ -225,7 +227,8 @@ int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what,
     snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
     fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
-        rc = cz_fail(ctx, CZ_EIO, "%s %s: creating a temporary file: %s", what, path, strerror(errno));
+        rc = cz_fail(ctx, CZ_EIO, "%s %s: creating a temporary file: %s", what, path,
+                     strerror(errno));
         tmp[0] = '\0';
         goto out;
     }
@@ -248,7 +251,7 @@ int cz__atomic_write(cz_ctx_t *ctx, const char *path, const char *what,
         rc = cz_fail(ctx, CZ_EIO, "%s %s: rename from %s: %s", what, path, tmp, strerror(errno));
         goto out;
     }
-    tmp[0] = '\0';   /* renamed: nothing to clean up */
+    tmp[0] = '\0'; /* renamed: nothing to clean up */
     /* Make the rename itself durable. Some file systems refuse fsync on a directory; that is not an error. */
     memcpy(dircopy, path, plen + 1);
     int dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -304,6 +307,7 @@ int cz_vk_write(cz_ctx_t *ctx, const char *path, const cz_vk_t *vk)
     if (!path || !vk || (vk->n_ic && !vk->ic))
         return cz_fail(ctx, CZ_EINVAL, "vk write: NULL argument");
     if (vk->n_ic > UINT32_MAX)
-        return cz_fail(ctx, CZ_ERANGE, "vk write: ic count %zu does not fit the u32 count", vk->n_ic);
+        return cz_fail(ctx, CZ_ERANGE, "vk write: ic count %zu does not fit the u32 count",
+                       vk->n_ic);
     return cz__atomic_write(ctx, path, "vk write", produce_vk, vk);
 }

@@ -30,8 +30,8 @@ static int decode_one(cz_ctx_t *ctx, cz_proof_t *out, const uint8_t *in, const c
     if ((rc = cz_g2_decode(ctx, &out->b, in + CZ_G1_COMPRESSED, CZ_G2_COMPRESSED, flags, what)))
         return rc;
     snprintf(what, sizeof what, "%s.C", name);
-    return cz_g1_decode(ctx, &out->c, in + CZ_G1_COMPRESSED + CZ_G2_COMPRESSED,
-                        CZ_G1_COMPRESSED, flags, what);
+    return cz_g1_decode(ctx, &out->c, in + CZ_G1_COMPRESSED + CZ_G2_COMPRESSED, CZ_G1_COMPRESSED,
+                        flags, what);
 }
 
 int cz_proof_decode(cz_ctx_t *ctx, cz_proof_t *out, const uint8_t in[CZ_PROOF_BYTES])
@@ -50,7 +50,7 @@ void cz_proofs_encode(uint8_t *out, const cz_proof_t *proofs, size_t n)
 typedef struct {
     cz_proof_t *out;
     const uint8_t *in;
-    atomic_size_t first_bad;   /* lowest failing partition; SIZE_MAX: none */
+    atomic_size_t first_bad; /* lowest failing partition; SIZE_MAX: none */
 } decode_job;
 
 static void decode_chunk(void *arg, size_t b, size_t e, unsigned slot)
@@ -71,8 +71,8 @@ int cz_proofs_decode(cz_ctx_t *ctx, cz_proof_t *out, size_t n, const uint8_t *in
     if ((!out || !in) && n)
         return cz_fail(ctx, CZ_EINVAL, "proofs: NULL argument");
     if (len / CZ_PROOF_BYTES != n || len % CZ_PROOF_BYTES)
-        return cz_fail(ctx, CZ_EFORMAT, "proofs: %zu bytes, want %zu partitions x %d = %zu",
-                       len, n, CZ_PROOF_BYTES, n * CZ_PROOF_BYTES);
+        return cz_fail(ctx, CZ_EFORMAT, "proofs: %zu bytes, want %zu partitions x %d = %zu", len, n,
+                       CZ_PROOF_BYTES, n * CZ_PROOF_BYTES);
     decode_job job = { out, in, SIZE_MAX };
     cz_pool_for(cz_ctx_pool(ctx), n, 1, decode_chunk, &job);
     size_t bad = atomic_load(&job.first_bad);

@@ -25,15 +25,15 @@
 struct cz_g16_partition {
     const cz_params_t *params;
     cz_cs_witness_t w;
-    cz_fr r, s;                      /* secrets, scrubbed in free */
+    cz_fr r, s; /* secrets, scrubbed in free */
     cz_latch_t prep_done;
     cz_prove_work_t work;
     blst_scalar *input_scalars, *b_input_scalars;
     cz_scalar_split l_split, a_split, b_split;
-    cz_backend_t *staged_on;         /* the backend holding a/b's staged copies, if any */
-    cz_backend_t *prep_on;           /* the backend prep offers the splits to (set_backend);
+    cz_backend_t *staged_on; /* the backend holding a/b's staged copies, if any */
+    cz_backend_t *prep_on;   /* the backend prep offers the splits to (set_backend);
                                       * it holds their copies while work.tails_staged */
-    cz_recycler_t *recycler;         /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
+    cz_recycler_t *recycler; /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
     cz_g16_timings_t t;
 };
 
@@ -92,8 +92,9 @@ static int grow_to_domain(cz_ctx_t *ctx, cz_fr **v, size_t m, const char *name)
 
 /* The backend's view of the params (backend.h): vectors by index, in the same order. */
 _Static_assert(CZ_BASES_H == (int)CZ_PV_H && CZ_BASES_L == (int)CZ_PV_L &&
-               CZ_BASES_A == (int)CZ_PV_A && CZ_BASES_B1 == (int)CZ_PV_B_G1 &&
-               CZ_BASES_B2 == (int)CZ_PV_B_G2, "backend.h's CZ_BASES_* follow CZ_PV_*");
+                   CZ_BASES_A == (int)CZ_PV_A && CZ_BASES_B1 == (int)CZ_PV_B_G1 &&
+                   CZ_BASES_B2 == (int)CZ_PV_B_G2,
+               "backend.h's CZ_BASES_* follow CZ_PV_*");
 
 static int source_read(cz_ctx_t *ctx, const void *obj, int k, size_t first, size_t n, void *out)
 {
@@ -188,7 +189,7 @@ static void unstage(cz_g16_partition_t *p)
     if (p->staged_on && p->work.staged && p->staged_on->ops->unstage)
         p->staged_on->ops->unstage(p->staged_on, &p->work);
     p->staged_on = NULL;
-    if (p->work.tails_staged)   /* set only by prep_on's stage_tails */
+    if (p->work.tails_staged) /* set only by prep_on's stage_tails */
         p->prep_on->ops->unstage_tails(p->prep_on, &p->work);
 }
 
@@ -261,16 +262,18 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
         rc = cz_scalar_split_build(ctx, &p->l_split, (const blst_scalar *)p->w.aux, p->w.num_aux);
     }
     if (rc == CZ_OK)
-        rc = cz_scalar_split_restrict(ctx, &p->a_split, &p->l_split, p->w.density[CZ_DENSITY_A_AUX]);
+        rc = cz_scalar_split_restrict(ctx, &p->a_split, &p->l_split,
+                                      p->w.density[CZ_DENSITY_A_AUX]);
     if (rc == CZ_OK)
-        rc = cz_scalar_split_restrict(ctx, &p->b_split, &p->l_split, p->w.density[CZ_DENSITY_B_AUX]);
+        rc = cz_scalar_split_restrict(ctx, &p->b_split, &p->l_split,
+                                      p->w.density[CZ_DENSITY_B_AUX]);
     cz_backend_t *be = p->prep_on;
     if (rc == CZ_OK && be && be->ops->stage_tails) {
         be->ops->stage_tails(be, &p->work);
         p->t.tails_staged = p->work.tails_staged != NULL;
     }
     p->t.prep = cz_mono_s() - t0;
-    cz_latch_post(&p->prep_done, rc);   /* also on failure: the device region must not hang */
+    cz_latch_post(&p->prep_done, rc); /* also on failure: the device region must not hang */
     return rc;
 }
 
@@ -419,14 +422,14 @@ static void assemble(const cz_g16_partition_t *p, cz_proof_t *out)
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
 {
     double t0 = cz_mono_s();
-    cz_g16_release_abc(p);   /* normally released right after the device region */
+    cz_g16_release_abc(p); /* normally released right after the device region */
     int rc = CZ_OK;
     if (!p->work.b2_done) {
         double t1 = cz_mono_s();
         rc = cz_backend_host_bases(ctx, &p->work, 1u << CZ_BASES_B2);
         if (rc == CZ_OK)
-            rc = cz_backend_g2_tail(ctx, &p->work.b2_acc, p->work.b2_bases,
-                                    p->b_input_scalars, p->work.num_b_inputs, &p->b_split);
+            rc = cz_backend_g2_tail(ctx, &p->work.b2_acc, p->work.b2_bases, p->b_input_scalars,
+                                    p->work.num_b_inputs, &p->b_split);
         p->t.msm_b2 = cz_mono_s() - t1;
     }
     if (rc == CZ_OK) {

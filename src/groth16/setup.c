@@ -21,7 +21,7 @@
 #include "ec/group.h"
 #include "ff/ntt.h"
 
-#define SETUP_MAX_LOG 28u   /* ff/ntt.h's largest domain */
+#define SETUP_MAX_LOG 28u /* ff/ntt.h's largest domain */
 
 /* ---- toxic waste ----------------------------------------------------------- */
 
@@ -71,7 +71,10 @@ void cz_setup_shape_of_cs(const cz_cs_t *cs, cz_params_shape_t *out)
 
 /* ---- secret buffers ---------------------------------------------------------- */
 
-static void *secret_alloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+static void *secret_alloc(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size);
+}
 
 static void secret_free(void *p, size_t bytes)
 {
@@ -84,9 +87,9 @@ static void secret_free(void *p, size_t bytes)
 /* ---- step 1: powers of tau and the h scalars --------------------------------- */
 
 typedef struct {
-    cz_fr *pw;               /* m powers */
-    const cz_fr *tau, *zd;   /* zd = Z(tau) / delta */
-    blst_scalar *hs;         /* m - 1 scalars */
+    cz_fr *pw;             /* m powers */
+    const cz_fr *tau, *zd; /* zd = Z(tau) / delta */
+    blst_scalar *hs;       /* m - 1 scalars */
 } pow_job;
 
 static void powers_fn(void *arg, size_t begin, size_t end, unsigned slot)
@@ -108,7 +111,7 @@ static void hscalars_fn(void *arg, size_t begin, size_t end, unsigned slot)
     pow_job *j = arg;
     cz_fr t;
     for (size_t i = begin; i < end; i++) {
-        cz_fr_mul(&t, &j->pw[i], j->zd);       /* tau^i Z(tau) / delta */
+        cz_fr_mul(&t, &j->pw[i], j->zd); /* tau^i Z(tau) / delta */
         cz_fr_to_scalar(&j->hs[i], &t);
     }
     explicit_bzero(&t, sizeof t);
@@ -132,8 +135,8 @@ static void eval_matrix(cz_fr *out, const cz_csr_t *m, const cz_fr *lag)
 /* ---- the generator ------------------------------------------------------------ */
 
 typedef struct {
-    cz_fr *pw;                       /* powers, then Lagrange values (m) */
-    cz_fr *at, *bt, *ct;             /* per variable (nv) */
+    cz_fr *pw;           /* powers, then Lagrange values (m) */
+    cz_fr *at, *bt, *ct; /* per variable (nv) */
     blst_scalar *hs, *ics, *ls, *as, *bs;
     size_t m, nv, ni, na, n_a, n_b;
 } work_t;
@@ -227,8 +230,10 @@ static int compute_scalars(cz_ctx_t *ctx, work_t *w, const cz_cs_t *cs, const cz
             cz_fr_mul(&e, &e, &di);
             if (cz_fr_is_zero(&e)) {
                 /* BP generator.rs: SynthesisError::UnconstrainedVariable */
-                rc = cz_fail(ctx, CZ_EINVAL, "setup: aux %zu is unconstrained (its l point "
-                             "would be at infinity)", j - w->ni);
+                rc = cz_fail(ctx, CZ_EINVAL,
+                             "setup: aux %zu is unconstrained (its l point "
+                             "would be at infinity)",
+                             j - w->ni);
                 break;
             }
             cz_fr_to_scalar(&w->ls[j - w->ni], &e);
@@ -260,14 +265,15 @@ out:
 typedef struct {
     cz_setup_progress_fn *fn;
     void *user;
-    size_t units, done;   /* G1-product equivalents: all, and finished */
+    size_t units, done; /* G1-product equivalents: all, and finished */
 } progress_t;
 
 static void progress_report(const progress_t *pr, const char *phase)
 {
     if (pr->fn)
-        pr->fn(pr->user, phase, SCALARS_SHARE + (1 - SCALARS_SHARE) * (double)pr->done /
-                                                (double)(pr->units ? pr->units : 1));
+        pr->fn(pr->user, phase,
+               SCALARS_SHARE +
+                   (1 - SCALARS_SHARE) * (double)pr->done / (double)(pr->units ? pr->units : 1));
 }
 
 /* out[i] = k[i] * base for i < n, in chunks, reporting after each one. */
@@ -290,8 +296,8 @@ static int fixed_base_mul_reported(cz_ctx_t *ctx, const cz_fixed_base_t *fb, voi
 }
 
 /* Step 5: the points. */
-static int compute_points(cz_ctx_t *ctx, cz_params_t *p, const work_t *w,
-                          const cz_setup_toxic_t *t, progress_t *pr)
+static int compute_points(cz_ctx_t *ctx, cz_params_t *p, const work_t *w, const cz_setup_toxic_t *t,
+                          progress_t *pr)
 {
     int rc;
     if (vec_alloc((void **)&p->h, w->m - 1, sizeof *p->h) ||
@@ -359,14 +365,14 @@ int cz_setup_from_cs(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
 }
 
 int cz_setup_from_cs_progress(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
-                              const cz_setup_toxic_t *toxic, cz_setup_progress_fn *fn,
-                              void *user)
+                              const cz_setup_toxic_t *toxic, cz_setup_progress_fn *fn, void *user)
 {
     if (!out)
         return cz_fail(ctx, CZ_EINVAL, "setup: NULL output");
     *out = NULL;
     if (!cs || cz_cs_mode(cs) != CZ_CS_KEYGEN || !cz_cs_matrix(cs, CZ_MATRIX_A))
-        return cz_fail(ctx, CZ_EINVAL, "setup: needs a successfully finished KEYGEN constraint system");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "setup: needs a successfully finished KEYGEN constraint system");
     cz_params_shape_t shape;
     cz_setup_shape_of_cs(cs, &shape);
     size_t rows = cz_cs_num_rows(cs);
@@ -374,8 +380,8 @@ int cz_setup_from_cs_progress(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *c
     while (((size_t)1 << log_m) < rows)
         log_m++;
     if (log_m > SETUP_MAX_LOG)
-        return cz_fail(ctx, CZ_ERANGE, "setup: %zu rows need a 2^%u domain (max 2^%u)", rows,
-                       log_m, SETUP_MAX_LOG);
+        return cz_fail(ctx, CZ_ERANGE, "setup: %zu rows need a 2^%u domain (max 2^%u)", rows, log_m,
+                       SETUP_MAX_LOG);
 
     cz_setup_toxic_t t;
     int rc;
@@ -397,9 +403,10 @@ int cz_setup_from_cs_progress(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *c
     size_t want_a = shape.num_inputs + shape.a_aux_popcount;
     size_t want_b = shape.b_input_popcount + shape.b_aux_popcount;
     if (w.n_a != want_a || w.n_b != want_b) {
-        rc = cz_fail(ctx, CZ_ERANGE, "setup: %zu A / %zu B evaluations are non-zero but the "
-                     "densities say %zu / %zu: choose other toxic waste", w.n_a, w.n_b,
-                     want_a, want_b);
+        rc = cz_fail(ctx, CZ_ERANGE,
+                     "setup: %zu A / %zu B evaluations are non-zero but the "
+                     "densities say %zu / %zu: choose other toxic waste",
+                     w.n_a, w.n_b, want_a, want_b);
         goto out;
     }
     if (!(p = calloc(1, sizeof *p))) {

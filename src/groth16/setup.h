@@ -91,8 +91,7 @@ typedef void cz_setup_progress_fn(void *user, const char *phase, double fraction
 
 /* cz_setup_from_cs, reporting its progress to |fn|(|user|, ...). */
 int cz_setup_from_cs_progress(cz_ctx_t *ctx, cz_params_t **out, const cz_cs_t *cs,
-                              const cz_setup_toxic_t *toxic, cz_setup_progress_fn *fn,
-                              void *user);
+                              const cz_setup_toxic_t *toxic, cz_setup_progress_fn *fn, void *user);
 
 /* A circuit: synthesize into |cs| (which the caller finishes). */
 typedef int cz_setup_circuit_fn(cz_cs_t *cs, void *arg);

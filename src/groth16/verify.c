@@ -19,13 +19,13 @@
 #include "ec/msm.h"
 
 struct cz_pvk {
-    blst_fp12 alpha_beta;           /* e(alpha_g1, beta_g2), final-exponentiated */
+    blst_fp12 alpha_beta; /* e(alpha_g1, beta_g2), final-exponentiated */
     blst_p1_affine alpha_g1;
-    blst_fp6 beta_lines[68];        /* lines of beta_g2 (batch check) */
-    blst_fp6 neg_gamma_lines[68];   /* lines of -gamma_g2 */
-    blst_fp6 neg_delta_lines[68];   /* lines of -delta_g2 */
+    blst_fp6 beta_lines[68];      /* lines of beta_g2 (batch check) */
+    blst_fp6 neg_gamma_lines[68]; /* lines of -gamma_g2 */
+    blst_fp6 neg_delta_lines[68]; /* lines of -delta_g2 */
     size_t n_ic;
-    blst_p1_affine ic[];            /* n_ic points */
+    blst_p1_affine ic[]; /* n_ic points */
 };
 
 static void neg_lines(blst_fp6 lines[68], const blst_p2_affine *q)
@@ -107,8 +107,8 @@ static int combine_ic(cz_ctx_t *ctx, blst_p1_affine *out, const cz_pvk_t *pvk,
 }
 
 /* |inputs_needed|: inputs must be non-NULL when n_inputs > 0. */
-static int check_inputs(cz_ctx_t *ctx, const char *who, const cz_pvk_t *pvk,
-                        const cz_fr *inputs, size_t n_inputs, bool inputs_needed)
+static int check_inputs(cz_ctx_t *ctx, const char *who, const cz_pvk_t *pvk, const cz_fr *inputs,
+                        size_t n_inputs, bool inputs_needed)
 {
     if (!pvk)
         return cz_fail(ctx, CZ_EINVAL, "%s: NULL key", who);
@@ -120,8 +120,8 @@ static int check_inputs(cz_ctx_t *ctx, const char *who, const cz_pvk_t *pvk,
     return CZ_OK;
 }
 
-int cz_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proof,
-              const cz_fr *inputs, size_t n_inputs)
+int cz_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proof, const cz_fr *inputs,
+              size_t n_inputs)
 {
     int rc = check_inputs(ctx, "verify", pvk, inputs, n_inputs, true);
     if (rc)
@@ -175,8 +175,8 @@ typedef struct {
     const blst_scalar *r;
     const cz_fr *inputs;
     size_t n_proofs, n_inputs;
-    blst_scalar *pi;          /* n_inputs combined input scalars */
-    blst_fp12 *slot_acc;      /* one Miller-loop product per pool slot */
+    blst_scalar *pi;     /* n_inputs combined input scalars */
+    blst_fp12 *slot_acc; /* one Miller-loop product per pool slot */
 } batch_job;
 
 /* pi[i] = Σ_j r_j · x_{j,i} */
@@ -208,8 +208,8 @@ static void ab_chunk(void *arg, size_t b, size_t e, unsigned slot)
     }
 }
 
-int cz_verify_batch(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proofs,
-                    size_t n_proofs, const cz_fr *inputs, size_t n_inputs)
+int cz_verify_batch(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proofs, size_t n_proofs,
+                    const cz_fr *inputs, size_t n_inputs)
 {
     int rc = check_inputs(ctx, "verify batch", pvk, inputs, n_inputs, n_proofs > 0);
     if (rc)
@@ -269,9 +269,10 @@ int cz_verify_batch(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proofs
     ml_mul_lines(&f, pvk->neg_gamma_lines, &acc_pi);
     ml_mul_lines(&f, pvk->neg_delta_lines, &acc_c);
     blst_final_exp(&gt, &f);
-    rc = blst_fp12_is_one(&gt) ? CZ_OK
-                               : cz_fail(ctx, CZ_EVERIFY, "verify batch: pairing check of %zu proofs failed",
-                                         n_proofs);
+    rc = blst_fp12_is_one(&gt)
+             ? CZ_OK
+             : cz_fail(ctx, CZ_EVERIFY, "verify batch: pairing check of %zu proofs failed",
+                       n_proofs);
 out:
     free(r);
     free(pi);

@@ -49,15 +49,15 @@ void cz_pvk_free(cz_pvk_t *pvk);
 size_t cz_pvk_num_inputs(const cz_pvk_t *pvk);
 
 /* Verify one proof against |n_inputs| public inputs (ONE excluded). */
-int cz_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proof,
-              const cz_fr *inputs, size_t n_inputs);
+int cz_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proof, const cz_fr *inputs,
+              size_t n_inputs);
 
 /*
  * Verify |n_proofs| proofs at once; inputs holds n_proofs rows of n_inputs
  * public inputs (row j for proof j; ONE excluded). Zero proofs verify.
  * For a multi-partition proof, pass its partitions with their inputs.
  */
-int cz_verify_batch(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proofs,
-                    size_t n_proofs, const cz_fr *inputs, size_t n_inputs);
+int cz_verify_batch(cz_ctx_t *ctx, const cz_pvk_t *pvk, const cz_proof_t *proofs, size_t n_proofs,
+                    const cz_fr *inputs, size_t n_inputs);
 
 #endif /* CUZK_GROTH16_VERIFY_H */

@@ -37,8 +37,7 @@ static inline void product_dense(cz_fr *s, const cz_fr *m, unsigned t)
 /* s = s . M'' with M'' = [[w_hat[0], v_rest], [w_hat[1..], I]]
  * (NEP product_mds_with_sparse_matrix):
  *   s'[0] = sum_i w_hat[i] s[i];  s'[j] = s[j] + v_rest[j-1] s[0]. */
-static inline void product_sparse(cz_fr *s, const cz_fr *w_hat, const cz_fr *v_rest,
-                                  unsigned t)
+static inline void product_sparse(cz_fr *s, const cz_fr *w_hat, const cz_fr *v_rest, unsigned t)
 {
     cz_fr s0 = s[0], acc, p;
     cz_fr_mul(&acc, &w_hat[0], &s0);
@@ -56,7 +55,7 @@ void cz_poseidon_permute(const cz_poseidon_constants *c, cz_fr *s)
     const unsigned t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
     const cz_fr *k = c->compressed_round_constants;
 
-    for (unsigned j = 0; j < t; j++)          /* round 0's keys, before any S-box */
+    for (unsigned j = 0; j < t; j++) /* round 0's keys, before any S-box */
         cz_fr_add(&s[j], &s[j], &k[j]);
     k += t;
 
@@ -102,8 +101,7 @@ void cz_poseidon_hash(const cz_poseidon_constants *c, cz_fr *out, const cz_fr *p
     *out = s[1];
 }
 
-void cz_poseidon_hash_reference(const cz_poseidon_constants *c, cz_fr *out,
-                                const cz_fr *preimage)
+void cz_poseidon_hash_reference(const cz_poseidon_constants *c, cz_fr *out, const cz_fr *preimage)
 {
     const unsigned t = c->width, half = c->half_full_rounds;
     const unsigned rounds = c->full_rounds + c->partial_rounds;
@@ -147,8 +145,7 @@ int cz_poseidon_hash_many(cz_ctx_t *ctx, const cz_poseidon_constants *c, cz_fr *
     if (count == 0)
         return CZ_OK;
     if (!c || !out || !in)
-        return cz_fail(ctx, CZ_EINVAL, "poseidon: NULL constants or arrays for %zu hashes",
-                       count);
+        return cz_fail(ctx, CZ_EINVAL, "poseidon: NULL constants or arrays for %zu hashes", count);
     cz_pool_t *pool = ctx ? cz_ctx_pool(ctx) : NULL;
     many_job job = { c, out, in };
     /* ~20-60 us per hash: chunks of 64+ keep claiming overhead negligible

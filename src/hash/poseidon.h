@@ -28,8 +28,7 @@
 void cz_poseidon_hash(const cz_poseidon_constants *c, cz_fr *out, const cz_fr *preimage);
 
 /* Same value by the plain algorithm (full rounds with the dense MDS). */
-void cz_poseidon_hash_reference(const cz_poseidon_constants *c, cz_fr *out,
-                                const cz_fr *preimage);
+void cz_poseidon_hash_reference(const cz_poseidon_constants *c, cz_fr *out, const cz_fr *preimage);
 
 /*
  * The optimized permutation on a full state of c->width elements, in place

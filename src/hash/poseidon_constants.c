@@ -30,9 +30,9 @@ static unsigned grain_bit(const grain_t *g, unsigned k)
  * (FACTS 5: taps 62, 51, 38, 23, 13, 0); the window slides by one. */
 static unsigned grain_step(grain_t *g)
 {
-    unsigned nb = grain_bit(g, 62) ^ grain_bit(g, 51) ^ grain_bit(g, 38) ^
-                  grain_bit(g, 23) ^ grain_bit(g, 13) ^ grain_bit(g, 0);
-    g->ring[g->head] = (uint8_t)nb;   /* overwrites b_i, the oldest */
+    unsigned nb = grain_bit(g, 62) ^ grain_bit(g, 51) ^ grain_bit(g, 38) ^ grain_bit(g, 23) ^
+                  grain_bit(g, 13) ^ grain_bit(g, 0);
+    g->ring[g->head] = (uint8_t)nb; /* overwrites b_i, the oldest */
     g->head = (g->head + 1) % 80;
     return nb;
 }
@@ -50,9 +50,9 @@ static void grain_init(grain_t *g, unsigned t, unsigned rf, unsigned rp)
 {
     unsigned pos = 0;
     g->head = 0;
-    grain_seed_bits(g, &pos, 2, 1);     /* field: prime field */
-    grain_seed_bits(g, &pos, 4, 1);     /* sbox: x^alpha */
-    grain_seed_bits(g, &pos, 12, 255);  /* field size in bits */
+    grain_seed_bits(g, &pos, 2, 1);    /* field: prime field */
+    grain_seed_bits(g, &pos, 4, 1);    /* sbox: x^alpha */
+    grain_seed_bits(g, &pos, 12, 255); /* field size in bits */
     grain_seed_bits(g, &pos, 12, t);
     grain_seed_bits(g, &pos, 10, rf);
     grain_seed_bits(g, &pos, 10, rp);
@@ -77,7 +77,7 @@ static void grain_field_element(grain_t *g, cz_fr *out)
     for (;;) {
         uint8_t be[32] = { 0 }, le[32];
         for (unsigned k = 0; k < 255; k++) {
-            unsigned bitpos = k + 1;           /* bit 255 (MSB of be[0]) is 0 */
+            unsigned bitpos = k + 1; /* bit 255 (MSB of be[0]) is 0 */
             be[bitpos / 8] |= (uint8_t)(grain_next(g) << (7 - bitpos % 8));
         }
         for (unsigned i = 0; i < 32; i++)
@@ -134,16 +134,20 @@ static int mat_invert(cz_fr *r, const cz_fr *a, unsigned t)
             return CZ_EINTERNAL;
         if (p != c)
             for (unsigned j = 0; j < t; j++) {
-                cz_fr x = w[c * t + j]; w[c * t + j] = w[p * t + j]; w[p * t + j] = x;
-                x = r[c * t + j]; r[c * t + j] = r[p * t + j]; r[p * t + j] = x;
+                cz_fr x = w[c * t + j];
+                w[c * t + j] = w[p * t + j];
+                w[p * t + j] = x;
+                x = r[c * t + j];
+                r[c * t + j] = r[p * t + j];
+                r[p * t + j] = x;
             }
         cz_fr inv;
         cz_fr_inverse(&inv, &w[c * t + c]);
-        for (unsigned j = 0; j < t; j++) {          /* row c /= pivot */
+        for (unsigned j = 0; j < t; j++) { /* row c /= pivot */
             cz_fr_mul(&w[c * t + j], &w[c * t + j], &inv);
             cz_fr_mul(&r[c * t + j], &r[c * t + j], &inv);
         }
-        for (unsigned i = 0; i < t; i++) {          /* row i -= f * row c */
+        for (unsigned i = 0; i < t; i++) { /* row i -= f * row c */
             if (i == c || cz_fr_is_zero(&w[i * t + c]))
                 continue;
             cz_fr f = w[i * t + c], p2;
@@ -183,8 +187,7 @@ static void make_mds(cz_fr *m, unsigned t)
  * M'' is returned in NEP's compact form: w_hat_full (its first column, t
  * values, w_hat_full[0] = m[0][0]) and v_rest (m[0][1..]).
  */
-static int factor_prime(cz_fr *prime, cz_fr *w_hat_full, cz_fr *v_rest,
-                        const cz_fr *m, unsigned t)
+static int factor_prime(cz_fr *prime, cz_fr *w_hat_full, cz_fr *v_rest, const cz_fr *m, unsigned t)
 {
     const unsigned h = t - 1;
     cz_fr hat[MAXW * MAXW], hat_inv[MAXW * MAXW], w[MAXW];
@@ -221,8 +224,8 @@ static int factor_sparse(cz_poseidon_constants *c)
     memcpy(cur, c->mds, sizeof(cz_fr) * t * t);
     for (unsigned k = 0; k < rp; k++) {
         unsigned slot = rp - 1 - k;
-        int rc = factor_prime(prime, &c->sparse_w_hat[slot * t],
-                              &c->sparse_v_rest[slot * (t - 1)], cur, t);
+        int rc = factor_prime(prime, &c->sparse_w_hat[slot * t], &c->sparse_v_rest[slot * (t - 1)],
+                              cur, t);
         if (rc != CZ_OK)
             return rc;
         mat_mul(cur, c->mds, prime, t);
@@ -251,14 +254,14 @@ static void compress_constants(cz_poseidon_constants *c)
     cz_fr acc[MAXW], inv[MAXW];
     size_t n = 0;
 
-    for (unsigned j = 0; j < t; j++)                   /* round 0: unchanged */
+    for (unsigned j = 0; j < t; j++) /* round 0: unchanged */
         out[n++] = rk[j];
-    for (unsigned r = 1; r < half; r++) {              /* rounds 1..half-1 */
+    for (unsigned r = 1; r < half; r++) { /* rounds 1..half-1 */
         mat_apply_col(&out[n], c->mds_inv, &rk[r * t], t);
         n += t;
     }
 
-    cz_fr *partial_keys = &out[n + t];                 /* filled back to front */
+    cz_fr *partial_keys = &out[n + t]; /* filled back to front */
     memcpy(acc, &rk[(half + rp) * t], sizeof(cz_fr) * t);
     for (unsigned i = 0; i < rp; i++) {
         const cz_fr *prev = &rk[(half + rp - 1 - i) * t];
@@ -268,10 +271,10 @@ static void compress_constants(cz_poseidon_constants *c)
         for (unsigned j = 0; j < t; j++)
             cz_fr_add(&acc[j], &prev[j], &inv[j]);
     }
-    mat_apply_col(&out[n], c->mds_inv, acc, t);        /* after round half-1 */
+    mat_apply_col(&out[n], c->mds_inv, acc, t); /* after round half-1 */
     n += t + rp;
 
-    for (unsigned r = 1; r < half; r++) {              /* second-half full rounds */
+    for (unsigned r = 1; r < half; r++) { /* second-half full rounds */
         mat_apply_col(&out[n], c->mds_inv, &rk[(half + rp + r) * t], t);
         n += t;
     }
@@ -319,14 +322,14 @@ int cz_poseidon_constants_new(cz_poseidon_constants **out, unsigned arity)
     c->full_rounds = CZ_POSEIDON_FULL_ROUNDS;
     c->half_full_rounds = CZ_POSEIDON_FULL_ROUNDS / 2;
     c->partial_rounds = cz_poseidon_partial_rounds(t);
-    cz_fr_from_u64(&c->domain_tag, (1ull << arity) - 1);   /* NEP Arity::tag */
+    cz_fr_from_u64(&c->domain_tag, (1ull << arity) - 1); /* NEP Arity::tag */
 
     const size_t nrc = (size_t)(c->full_rounds + c->partial_rounds) * t;
     c->round_constants = malloc(sizeof(cz_fr) * nrc);
     c->mds = malloc(sizeof(cz_fr) * t * t);
     c->mds_inv = malloc(sizeof(cz_fr) * t * t);
-    c->compressed_round_constants =
-        malloc(sizeof(cz_fr) * ((size_t)c->full_rounds * t + c->partial_rounds));
+    c->compressed_round_constants = malloc(sizeof(cz_fr) *
+                                           ((size_t)c->full_rounds * t + c->partial_rounds));
     c->pre_sparse = malloc(sizeof(cz_fr) * t * t);
     c->sparse_w_hat = malloc(sizeof(cz_fr) * c->partial_rounds * t);
     c->sparse_v_rest = malloc(sizeof(cz_fr) * c->partial_rounds * (t - 1));
@@ -356,6 +359,8 @@ int cz_poseidon_constants_new(cz_poseidon_constants **out, unsigned arity)
 
 /* ---- process-wide cache: the only global state, written once ------------ */
 
+/* laid out by hand: */
+/* clang-format off */
 #define CZ__POSEIDON_CACHE(A)                                                  \
     static pthread_once_t cache_once_##A = PTHREAD_ONCE_INIT;                  \
     static cz_poseidon_constants *cache_##A;                                   \
@@ -364,6 +369,7 @@ int cz_poseidon_constants_new(cz_poseidon_constants **out, unsigned arity)
         if (cz_poseidon_constants_new(&cache_##A, A) != CZ_OK)                 \
             cache_##A = NULL;                                                  \
     }
+/* clang-format on */
 CZ__POSEIDON_CACHE(2)
 CZ__POSEIDON_CACHE(4)
 CZ__POSEIDON_CACHE(8)

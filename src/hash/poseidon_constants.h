@@ -47,9 +47,9 @@ typedef struct cz_poseidon_constants {
     cz_fr domain_tag;          /* 2^arity - 1 (MerkleTree hash type) */
 
     /* Plain algorithm. */
-    cz_fr *round_constants;    /* (RF + RP) * t, round r at [r * t] */
-    cz_fr *mds;                /* M, t x t */
-    cz_fr *mds_inv;            /* M^-1, t x t */
+    cz_fr *round_constants; /* (RF + RP) * t, round r at [r * t] */
+    cz_fr *mds;             /* M, t x t */
+    cz_fr *mds_inv;         /* M^-1, t x t */
 
     /*
      * Optimized "static" algorithm (NEP hash_optimized_static):
@@ -62,9 +62,9 @@ typedef struct cz_poseidon_constants {
      * its other entries are the identity. Every other round uses M.
      */
     cz_fr *compressed_round_constants;
-    cz_fr *pre_sparse;         /* t x t */
-    cz_fr *sparse_w_hat;       /* RP * t */
-    cz_fr *sparse_v_rest;      /* RP * (t - 1) */
+    cz_fr *pre_sparse;    /* t x t */
+    cz_fr *sparse_w_hat;  /* RP * t */
+    cz_fr *sparse_v_rest; /* RP * (t - 1) */
 } cz_poseidon_constants;
 
 /* RP for width t (FACTS 5); 0 when t is outside 3..15. */

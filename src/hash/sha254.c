@@ -16,9 +16,9 @@
  * are built once per process, with the implementation choice (tables_once).
  */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-static uint32_t K256[64];                 /* written once under tables_once */
-static uint32_t IV256[8];                 /* written once under tables_once */
-static cz_sha256_blocks_fn *best_fn;      /* written once under tables_once */
+static uint32_t K256[64];            /* written once under tables_once */
+static uint32_t IV256[8];            /* written once under tables_once */
+static cz_sha256_blocks_fn *best_fn; /* written once under tables_once */
 
 /* floor(N^(1/k)) for k = 2 or 3 and N < 2^106: a long-double estimate
  * (64-bit mantissa) corrected by exact 128-bit comparisons. */
@@ -26,8 +26,7 @@ static uint64_t iroot(unsigned __int128 n, unsigned k)
 {
     long double est = k == 2 ? sqrtl((long double)n) : cbrtl((long double)n);
     uint64_t x = (uint64_t)est;
-#define CZ__POW(v) (k == 2 ? (unsigned __int128)(v) * (v)                     \
-                           : (unsigned __int128)(v) * (v) * (v))
+#define CZ__POW(v) (k == 2 ? (unsigned __int128)(v) * (v) : (unsigned __int128)(v) * (v) * (v))
     while (x > 0 && CZ__POW(x) > n)
         x--;
     while (CZ__POW(x + 1) <= n)
@@ -42,7 +41,10 @@ static void init_tables(void)
     for (uint64_t p = 2; count < 64; p++) {
         bool prime = true;
         for (uint64_t d = 2; d * d <= p; d++)
-            if (p % d == 0) { prime = false; break; }
+            if (p % d == 0) {
+                prime = false;
+                break;
+            }
         if (!prime)
             continue;
         /* frac(p^(1/k)) * 2^32 = floor((p * 2^(32k))^(1/k)) mod 2^32 */
@@ -51,8 +53,7 @@ static void init_tables(void)
             IV256[count] = (uint32_t)iroot((unsigned __int128)p << 64, 2);
         count++;
     }
-    best_fn = cz_sha256_shani_available() ? cz_sha256_blocks_shani
-                                          : cz_sha256_blocks_portable;
+    best_fn = cz_sha256_shani_available() ? cz_sha256_blocks_shani : cz_sha256_blocks_portable;
 }
 
 /* Shared with sha254_shani.c, which feeds the same K to the SHA-NI rounds. */
@@ -63,7 +64,10 @@ const uint32_t *cz__sha256_k(void)
     return K256;
 }
 
-static inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
+static inline uint32_t rotr(uint32_t x, unsigned n)
+{
+    return (x >> n) | (x << (32 - n));
+}
 
 static inline uint32_t load_be32(const uint8_t *p)
 {
@@ -72,8 +76,10 @@ static inline uint32_t load_be32(const uint8_t *p)
 
 static inline void store_be32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);  p[3] = (uint8_t)v;
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
 }
 
 /* FIPS 180-4 section 6.2.2, one 64-byte block at a time. */
@@ -94,15 +100,26 @@ void cz_sha256_blocks_portable(uint32_t state[8], const uint8_t *blocks, size_t 
         uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
         for (unsigned t = 0; t < 64; t++) {
             /* T1 = h + Sigma1(e) + Ch(e,f,g) + K_t + W_t; T2 = Sigma0(a) + Maj(a,b,c) */
-            uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-                          ((e & f) ^ (~e & g)) + K256[t] + w[t];
-            uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) +
-                          ((a & b) ^ (a & c) ^ (b & c));
-            h = g; g = f; f = e; e = d + t1;
-            d = c; c = b; b = a; a = t1 + t2;
+            uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                          K256[t] + w[t];
+            uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+            h = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
         }
-        state[0] += a; state[1] += b; state[2] += c; state[3] += d;
-        state[4] += e; state[5] += f; state[6] += g; state[7] += h;
+        state[0] += a;
+        state[1] += b;
+        state[2] += c;
+        state[3] += d;
+        state[4] += e;
+        state[5] += f;
+        state[6] += g;
+        state[7] += h;
     }
 }
 
@@ -175,7 +192,7 @@ void cz_sha256(uint8_t out[32], const void *data, size_t len)
 void cz_sha254(uint8_t out[32], const void *data, size_t len)
 {
     cz_sha256(out, data, len);
-    out[31] &= 0x3f;   /* FACTS 5 */
+    out[31] &= 0x3f; /* FACTS 5 */
 }
 
 void cz_sha254_node(uint8_t out[32], const uint8_t left[32], const uint8_t right[32])
@@ -187,7 +204,7 @@ void cz_sha254_node(uint8_t out[32], const uint8_t left[32], const uint8_t right
     memcpy(blk, left, 32);
     memcpy(blk + 32, right, 32);
     blk[64] = 0x80;
-    blk[126] = 0x02;   /* 512 bits = 0x0200 */
+    blk[126] = 0x02; /* 512 bits = 0x0200 */
     pthread_once(&tables_once, init_tables);
     memcpy(h, IV256, sizeof h);
     cz_sha256_blocks(h, blk, 2);

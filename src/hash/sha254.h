@@ -26,10 +26,10 @@
 /* ---- SHA-256 ------------------------------------------------------------ */
 
 typedef struct {
-    uint32_t h[8];       /* chaining state */
-    uint64_t nbytes;     /* message length so far */
-    uint8_t buf[64];     /* partial block */
-    size_t nbuf;         /* bytes in buf, < 64 */
+    uint32_t h[8];   /* chaining state */
+    uint64_t nbytes; /* message length so far */
+    uint8_t buf[64]; /* partial block */
+    size_t nbuf;     /* bytes in buf, < 64 */
 } cz_sha256_ctx;
 
 void cz_sha256_init(cz_sha256_ctx *s);

@@ -32,24 +32,24 @@ bool cz_sha256_shani_available(void)
     bool ssse3 = c & (1u << 9), sse41 = c & (1u << 19);
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
         return false;
-    bool sha = b & (1u << 29);            /* CPUID.(EAX=7,ECX=0):EBX.SHA[bit 29] */
+    bool sha = b & (1u << 29); /* CPUID.(EAX=7,ECX=0):EBX.SHA[bit 29] */
     return ssse3 && sse41 && sha;
 }
 
-__attribute__((target("sha,sse4.1,ssse3")))
-void cz_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n)
+__attribute__((target("sha,sse4.1,ssse3"))) void
+cz_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n)
 {
     const uint32_t *k = cz__sha256_k();
     /* Byte swap within each 32-bit lane: message words are big-endian. */
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
 
     /* state DCBA / HGFE -> ABEF / CDGH */
-    __m128i t = _mm_loadu_si128((const __m128i *)&state[0]);      /* D C B A */
-    __m128i s1 = _mm_loadu_si128((const __m128i *)&state[4]);     /* H G F E */
-    t = _mm_shuffle_epi32(t, 0xB1);                               /* C D A B */
-    s1 = _mm_shuffle_epi32(s1, 0x1B);                             /* E F G H */
-    __m128i s0 = _mm_alignr_epi8(t, s1, 8);                       /* A B E F */
-    s1 = _mm_blend_epi16(s1, t, 0xF0);                            /* C D G H */
+    __m128i t = _mm_loadu_si128((const __m128i *)&state[0]);  /* D C B A */
+    __m128i s1 = _mm_loadu_si128((const __m128i *)&state[4]); /* H G F E */
+    t = _mm_shuffle_epi32(t, 0xB1);                           /* C D A B */
+    s1 = _mm_shuffle_epi32(s1, 0x1B);                         /* E F G H */
+    __m128i s0 = _mm_alignr_epi8(t, s1, 8);                   /* A B E F */
+    s1 = _mm_blend_epi16(s1, t, 0xF0);                        /* C D G H */
 
     for (; n > 0; n--, blocks += 64) {
         const __m128i save0 = s0, save1 = s1;
@@ -58,8 +58,7 @@ void cz_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n)
         for (unsigned g = 0; g < 16; g++) {
             __m128i *x = &w[g & 3];
             if (g < 4) {
-                *x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks + 16 * g)),
-                                      bswap);
+                *x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks + 16 * g)), bswap);
             } else {
                 const __m128i prev1 = w[(g + 3) & 3], prev2 = w[(g + 2) & 3];
                 __m128i m = _mm_sha256msg1_epu32(*x, w[(g + 1) & 3]);
@@ -67,19 +66,19 @@ void cz_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n)
                 *x = _mm_sha256msg2_epu32(m, prev1);
             }
             __m128i wk = _mm_add_epi32(*x, _mm_loadu_si128((const __m128i *)&k[4 * g]));
-            s1 = _mm_sha256rnds2_epu32(s1, s0, wk);               /* rounds 4g, 4g+1 */
+            s1 = _mm_sha256rnds2_epu32(s1, s0, wk); /* rounds 4g, 4g+1 */
             wk = _mm_shuffle_epi32(wk, 0x0E);
-            s0 = _mm_sha256rnds2_epu32(s0, s1, wk);               /* rounds 4g+2, 4g+3 */
+            s0 = _mm_sha256rnds2_epu32(s0, s1, wk); /* rounds 4g+2, 4g+3 */
         }
         s0 = _mm_add_epi32(s0, save0);
         s1 = _mm_add_epi32(s1, save1);
     }
 
     /* ABEF / CDGH -> DCBA / HGFE */
-    t = _mm_shuffle_epi32(s0, 0x1B);                              /* F E B A */
-    s1 = _mm_shuffle_epi32(s1, 0xB1);                             /* D C H G */
-    s0 = _mm_blend_epi16(t, s1, 0xF0);                            /* D C B A */
-    s1 = _mm_alignr_epi8(s1, t, 8);                               /* H G F E */
+    t = _mm_shuffle_epi32(s0, 0x1B);   /* F E B A */
+    s1 = _mm_shuffle_epi32(s1, 0xB1);  /* D C H G */
+    s0 = _mm_blend_epi16(t, s1, 0xF0); /* D C B A */
+    s1 = _mm_alignr_epi8(s1, t, 8);    /* H G F E */
     _mm_storeu_si128((__m128i *)&state[0], s0);
     _mm_storeu_si128((__m128i *)&state[4], s1);
 }

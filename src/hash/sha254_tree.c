@@ -17,7 +17,7 @@
 
 #include "core/pool.h"
 
-#define SUBTREE_LEAVES ((size_t)1 << 12)   /* 128 KiB of data, 64 KiB scratch */
+#define SUBTREE_LEAVES ((size_t)1 << 12) /* 128 KiB of data, 64 KiB scratch */
 
 static bool is_pow2(uint64_t x)
 {
@@ -25,8 +25,7 @@ static bool is_pow2(uint64_t x)
 }
 
 /* Root of the tree over |nleaves| (a power of two >= 2) 32-byte leaves. */
-static void subtree_root(uint8_t out[32], const uint8_t *leaves, size_t nleaves,
-                         uint8_t *scratch)
+static void subtree_root(uint8_t out[32], const uint8_t *leaves, size_t nleaves, uint8_t *scratch)
 {
     size_t n = nleaves / 2;
     for (size_t i = 0; i < n; i++)
@@ -40,7 +39,7 @@ static void subtree_root(uint8_t out[32], const uint8_t *leaves, size_t nleaves,
 typedef struct {
     const uint8_t *data;
     uint8_t *roots;
-    uint8_t *scratch;        /* one SUBTREE_LEAVES/2-node area per pool slot */
+    uint8_t *scratch; /* one SUBTREE_LEAVES/2-node area per pool slot */
     size_t sub_leaves;
 } tree_job;
 
@@ -49,15 +48,13 @@ static void tree_chunk(void *arg, size_t begin, size_t end, unsigned slot)
     const tree_job *j = arg;
     uint8_t *scratch = j->scratch + (size_t)slot * (j->sub_leaves / 2) * 32;
     for (size_t s = begin; s < end; s++)
-        subtree_root(j->roots + 32 * s, j->data + s * j->sub_leaves * 32, j->sub_leaves,
-                     scratch);
+        subtree_root(j->roots + 32 * s, j->data + s * j->sub_leaves * 32, j->sub_leaves, scratch);
 }
 
 int cz_sha254_comm_d(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *data, size_t len)
 {
     if (!out || !data || len < 64 || !is_pow2(len))
-        return cz_fail(ctx, CZ_EINVAL, "comm_d: data length %zu is not a power of two >= 64",
-                       len);
+        return cz_fail(ctx, CZ_EINVAL, "comm_d: data length %zu is not a power of two >= 64", len);
     cz_pool_t *pool = ctx ? cz_ctx_pool(ctx) : NULL;
     const size_t nleaves = len / 32;
     const size_t sub = nleaves < SUBTREE_LEAVES ? nleaves : SUBTREE_LEAVES;
@@ -74,7 +71,7 @@ int cz_sha254_comm_d(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *data, size_t
     tree_job job = { data, roots, scratch, sub };
     cz_pool_for(pool, nsub, cz_pool_grain(pool, nsub, 4), tree_chunk, &job);
 
-    for (size_t n = nsub; n > 1; n /= 2)          /* the top levels */
+    for (size_t n = nsub; n > 1; n /= 2) /* the top levels */
         for (size_t i = 0; i < n / 2; i++)
             cz_sha254_node(roots + 32 * i, roots + 64 * i, roots + 64 * i + 32);
     memcpy(out, roots, 32);
@@ -87,9 +84,9 @@ int cz_sha254_comm_d_zero(uint8_t out[32], uint64_t sector_size)
 {
     if (sector_size < 64 || !is_pow2(sector_size))
         return CZ_EINVAL;
-    uint8_t z[32] = { 0 };                       /* z_0: a zero leaf */
+    uint8_t z[32] = { 0 }; /* z_0: a zero leaf */
     for (uint64_t leaves = sector_size / 32; leaves > 1; leaves /= 2)
-        cz_sha254_node(z, z, z);                 /* z_{k+1} = node(z_k, z_k) */
+        cz_sha254_node(z, z, z); /* z_{k+1} = node(z_k, z_k) */
     memcpy(out, z, 32);
     return CZ_OK;
 }

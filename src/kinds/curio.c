@@ -64,9 +64,10 @@ int cz__curio_no_single_vanilla(cz_ctx_t *ctx, const cz_curio_request_t *r, cons
                                 const char *each)
 {
     if (r->vanilla_proof.len)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: %zu bytes, but %s takes vanilla_proofs "
-                       "(field 11: %s each), not vanilla_proof (field 10)", r->vanilla_proof.len,
-                       kind, each);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof: %zu bytes, but %s takes vanilla_proofs "
+                       "(field 11: %s each), not vanilla_proof (field 10)",
+                       r->vanilla_proof.len, kind, each);
     return CZ_OK;
 }
 
@@ -83,7 +84,7 @@ int cz__curio_vanilla_arrays(cz_ctx_t *ctx, const cz_curio_request_t *r, uint8_t
         return cz_fail(ctx, CZ_ENOMEM, "vanilla_proofs: %zu", n);
     }
     for (size_t i = 0; i < n; i++) {
-        (*ptrs)[i] = (uint8_t *)r->vanilla_proofs[i].data;   /* only read */
+        (*ptrs)[i] = (uint8_t *)r->vanilla_proofs[i].data; /* only read */
         (*lens)[i] = r->vanilla_proofs[i].len;
     }
     return CZ_OK;

@@ -16,13 +16,13 @@
 #include "kinds/kinds.h"
 
 struct cz_kind_job {
-    size_t partitions;            /* >= 1 */
-    cz_params_shape_t shape;      /* the params must match it (checked at load) */
-    size_t rows;                  /* constraint rows, for the memory estimate */
-    char default_params[256];     /* params name when the request has none ("" = required) */
-    char summary[128];            /* shown in status ("bench:4096 x2") */
-    cz_job_synth_fn *synthesize;  /* witness of one partition */
-    void *arg;                    /* owned by the kind */
+    size_t partitions;           /* >= 1 */
+    cz_params_shape_t shape;     /* the params must match it (checked at load) */
+    size_t rows;                 /* constraint rows, for the memory estimate */
+    char default_params[256];    /* params name when the request has none ("" = required) */
+    char summary[128];           /* shown in status ("bench:4096 x2") */
+    cz_job_synth_fn *synthesize; /* witness of one partition */
+    void *arg;                   /* owned by the kind */
 };
 
 #endif /* CUZK_KINDS_JOB_H */

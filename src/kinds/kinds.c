@@ -12,16 +12,19 @@
 
 static const cz_kinds_t builtin = {
     {
-        &cz_kind_circuit,      /* registry circuits: toy, bench (src/kinds/circuit/kind_circuit.c) */
-        &cz_kind_porep_c2,     /* PoRep C2: input = C1 JSON (src/kinds/porep/kind_porep.c) */
+        &cz_kind_circuit,  /* registry circuits: toy, bench (src/kinds/circuit/kind_circuit.c) */
+        &cz_kind_porep_c2, /* PoRep C2: input = C1 JSON (src/kinds/porep/kind_porep.c) */
         &cz_kind_winning_post, /* WinningPoSt: PoSt input JSON (src/kinds/post/kind_post.c) */
         &cz_kind_window_post,  /* WindowPoSt partition: the same (src/kinds/post/kind_post.c) */
-        &cz_kind_snap,         /* SnapDeals update: input = snap request (src/kinds/snap/kind_snap.c) */
+        &cz_kind_snap, /* SnapDeals update: input = snap request (src/kinds/snap/kind_snap.c) */
     },
     5,
 };
 
-const cz_kinds_t *cz_kinds_builtin(void) { return &builtin; }
+const cz_kinds_t *cz_kinds_builtin(void)
+{
+    return &builtin;
+}
 
 int cz_kinds_register(cz_kinds_t *t, cz_ctx_t *ctx, const cz_job_kind_t *k)
 {
@@ -85,6 +88,15 @@ const char *cz_kinds_names(const cz_kinds_t *t, char *buf, size_t cap)
 
 /* ---- cuzk.h: the built-in kinds ------------------------------------------- */
 
-size_t cz_kind_count(void) { return builtin.n; }
-const char *cz_kind_name(size_t i) { return i < builtin.n ? builtin.kind[i]->name : NULL; }
-const char *cz_kind_summary(size_t i) { return i < builtin.n ? builtin.kind[i]->summary : NULL; }
+size_t cz_kind_count(void)
+{
+    return builtin.n;
+}
+const char *cz_kind_name(size_t i)
+{
+    return i < builtin.n ? builtin.kind[i]->name : NULL;
+}
+const char *cz_kind_summary(size_t i)
+{
+    return i < builtin.n ? builtin.kind[i]->summary : NULL;
+}

@@ -142,17 +142,17 @@ typedef struct cz_bytes_view {
  * 0 / empty means unset. Every pointer is borrowed for the map call.
  */
 typedef struct cz_curio_request {
-    int proof_kind;                       /* (2) */
-    uint64_t sector_size;                 /* (3) */
-    uint64_t registered_proof;            /* (4) */
-    cz_bytes_view_t vanilla_proof;        /* (10) PoRep's C1 wrapper */
-    const cz_bytes_view_t *vanilla_proofs;   /* (11) */
+    int proof_kind;                        /* (2) */
+    uint64_t sector_size;                  /* (3) */
+    uint64_t registered_proof;             /* (4) */
+    cz_bytes_view_t vanilla_proof;         /* (10) PoRep's C1 wrapper */
+    const cz_bytes_view_t *vanilla_proofs; /* (11) */
     size_t n_vanilla_proofs;
-    uint64_t sector_number;               /* (20) */
-    uint64_t miner_id;                    /* (21) */
-    cz_bytes_view_t randomness;           /* (22) */
-    uint32_t partition_index;             /* (23) */
-    cz_bytes_view_t comm_r_old, comm_r_new, comm_d_new;   /* (30-32) */
+    uint64_t sector_number;                             /* (20) */
+    uint64_t miner_id;                                  /* (21) */
+    cz_bytes_view_t randomness;                         /* (22) */
+    uint32_t partition_index;                           /* (23) */
+    cz_bytes_view_t comm_r_old, comm_r_new, comm_d_new; /* (30-32) */
 } cz_curio_request_t;
 
 /*
@@ -168,9 +168,9 @@ typedef struct cz_curio_request {
  *                params_name(that size); NULL: none.
  */
 typedef struct cz_kind_curio {
-    int proof_kind;                 /* cuzk.v1 ProofKind number; 0: none */
-    const char *proof_kind_name;    /* "POREP_SEAL_COMMIT": GetStatus's queue name */
-    int default_priority;           /* for PRIORITY_UNSPECIFIED (1 LOW .. 4 CRITICAL) */
+    int proof_kind;              /* cuzk.v1 ProofKind number; 0: none */
+    const char *proof_kind_name; /* "POREP_SEAL_COMMIT": GetStatus's queue name */
+    int default_priority;        /* for PRIORITY_UNSPECIFIED (1 LOW .. 4 CRITICAL) */
     int (*map)(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req);
     const char *srs_family;
     int (*params_name)(uint64_t sector_bytes, char *out, size_t cap);
@@ -178,30 +178,30 @@ typedef struct cz_kind_curio {
 
 /* What a kind's public_inputs hook fills. */
 typedef struct cz_kind_public {
-    cz_fr *inputs;                /* partitions x per_partition, partition-major
+    cz_fr *inputs; /* partitions x per_partition, partition-major
                                    * (ONE excluded); malloc'd, the caller frees */
     size_t per_partition, partitions;
-    char vk_name[256];            /* the circuit's Filecoin vk file name */
-    char summary[128];            /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
+    char vk_name[256]; /* the circuit's Filecoin vk file name */
+    char summary[128]; /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
 } cz_kind_public_t;
 
 typedef struct cz_job_kind {
     const char *name;
     const char *summary;
-    const char *const *fields;    /* NULL-terminated */
+    const char *const *fields; /* NULL-terminated */
     int (*prepare)(void *state, cz_ctx_t *ctx, const json_t *request, const char *input,
                    size_t input_len, cz_kind_job_t *out);
-    int (*validate)(const cz_kind_job_t *job, cz_ctx_t *ctx);   /* may be NULL */
+    int (*validate)(const cz_kind_job_t *job, cz_ctx_t *ctx); /* may be NULL */
     void (*release)(cz_kind_job_t *job);
-    int (*state_new)(void **out);     /* may be NULL */
+    int (*state_new)(void **out); /* may be NULL */
     void (*state_free)(void *state);
-    void (*stats)(void *state, size_t *hits, size_t *lookups);   /* may be NULL */
+    void (*stats)(void *state, size_t *hits, size_t *lookups); /* may be NULL */
     int (*public_inputs)(cz_ctx_t *ctx, const char *input, size_t input_len,
-                         cz_kind_public_t *out);                /* may be NULL */
-    cz_kind_curio_t curio;        /* zero: not one of Curio's ProofKinds */
+                         cz_kind_public_t *out); /* may be NULL */
+    cz_kind_curio_t curio;                       /* zero: not one of Curio's ProofKinds */
     int (*prepare_random)(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64_t seed,
-                          cz_kind_job_t *out);              /* may be NULL */
-    const char *test_circuit;     /* may be NULL */
+                          cz_kind_job_t *out); /* may be NULL */
+    const char *test_circuit;                  /* may be NULL */
 } cz_job_kind_t;
 
 /* The most kinds a table may hold (the prover keeps a state per kind). */

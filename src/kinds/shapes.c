@@ -14,16 +14,16 @@
 #include "core/mutex.h"
 
 typedef struct {
-    uint64_t used;                   /* recency stamp; 0: the entry is empty */
-    bool busy;                       /* key set, value being computed (outside mu) */
+    uint64_t used; /* recency stamp; 0: the entry is empty */
+    bool busy;     /* key set, value being computed (outside mu) */
 } entry_t;
 
 struct cz_shape_cache {
     const cz_shape_cache_spec_t *spec;
-    cz_mutex_t mu;                   /* protects everything below */
-    pthread_cond_t done;             /* broadcast when a busy entry is filled or dropped */
-    entry_t *e;                      /* [spec->kept] */
-    unsigned char *keys, *values;    /* [kept x key_size], [kept x value_size] */
+    cz_mutex_t mu;                /* protects everything below */
+    pthread_cond_t done;          /* broadcast when a busy entry is filled or dropped */
+    entry_t *e;                   /* [spec->kept] */
+    unsigned char *keys, *values; /* [kept x key_size], [kept x value_size] */
     uint64_t clock;
     size_t hits, lookups;
 };
@@ -121,7 +121,7 @@ int cz_shape_cache_get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, c
     c->lookups++;
     int i;
     while ((i = find(c, key)) >= 0 && c->e[i].busy)
-        cz_cond_wait(&c->done, &c->mu);   /* filled, or dropped: look again */
+        cz_cond_wait(&c->done, &c->mu); /* filled, or dropped: look again */
     if (i >= 0) {
         memcpy(value, value_at(c, (unsigned)i), spec->value_size);
         c->e[i].used = ++c->clock;
@@ -144,7 +144,7 @@ int cz_shape_cache_get(cz_shape_cache_t *c, const cz_shape_cache_spec_t *spec, c
         memcpy(value_at(c, (unsigned)slot), value, spec->value_size);
         c->e[slot] = (entry_t){ ++c->clock, false };
     } else {
-        c->e[slot] = (entry_t){ 0, false };   /* errors are not kept */
+        c->e[slot] = (entry_t){ 0, false }; /* errors are not kept */
     }
     pthread_cond_broadcast(&c->done);
     cz_mutex_unlock(&c->mu);

@@ -57,9 +57,9 @@
  * mutex, and may be called concurrently for different keys.
  */
 typedef struct cz_shape_cache_spec {
-    const char *name;                /* for messages: "porep-c2" */
-    size_t key_size, value_size;     /* bytes, > 0 */
-    unsigned kept;                   /* entries kept, > 0 */
+    const char *name;            /* for messages: "porep-c2" */
+    size_t key_size, value_size; /* bytes, > 0 */
+    unsigned kept;               /* entries kept, > 0 */
     int (*compute)(const void *arg, cz_ctx_t *ctx, void *value);
 } cz_shape_cache_spec_t;
 

@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const KIND_NAME[CZ_SPAN_NKINDS] = {
-    "synthesis", "prep", "lock_wait", "device", "epilogue", "dispatch"
-};
+static const char *const KIND_NAME[CZ_SPAN_NKINDS] = { "synthesis", "prep",     "lock_wait",
+                                                       "device",    "epilogue", "dispatch" };
 
 const char *cz_span_kind_name(cz_span_kind_t kind)
 {
@@ -77,15 +76,17 @@ static int device_regions(cz_timeline_report_t *r, cz_tl_device_t *d, sortkey_t 
             if (!cz__tl_grow(&r->overlaps, r->noverlaps, &r->cap_overlaps, sizeof *r->overlaps))
                 return CZ_ENOMEM;
             int64_t both = (s->end_us < max_end ? s->end_us : max_end) - s->start_us;
-            r->overlaps[r->noverlaps++] = (cz_tl_overlap_t){
-                .device = d->device, .first = max_i, .second = idx[k].i,
-                .overlap_ms = (double)both / 1000.0 };
+            r->overlaps[r->noverlaps++] = (cz_tl_overlap_t){ .device = d->device,
+                                                             .first = max_i,
+                                                             .second = idx[k].i,
+                                                             .overlap_ms = (double)both / 1000.0 };
             d->overlap_violations++;
         } else if (k > 0) {
             int64_t g = s->start_us - max_end;
             gaps += g;
-            d->gaps[g < 50000 ? CZ_TL_GAP_LT_50MS
-                    : g <= 500000 ? CZ_TL_GAP_50_500MS : CZ_TL_GAP_GT_500MS]++;
+            d->gaps[g < 50000     ? CZ_TL_GAP_LT_50MS
+                    : g <= 500000 ? CZ_TL_GAP_50_500MS
+                                  : CZ_TL_GAP_GT_500MS]++;
         }
         if (k == 0 || s->end_us > max_end) {
             max_end = s->end_us;
@@ -109,7 +110,7 @@ static void device_dispatch(cz_timeline_report_t *r, cz_tl_device_t *d, sortkey_
         if (k == 0) {
             lo = s->start_us;
             hi = s->end_us;
-        } else if (s->start_us > hi) {  /* a hole: close the merged interval */
+        } else if (s->start_us > hi) { /* a hole: close the merged interval */
             busy += hi - lo;
             gaps += s->start_us - hi;
             lo = s->start_us;
@@ -122,8 +123,9 @@ static void device_dispatch(cz_timeline_report_t *r, cz_tl_device_t *d, sortkey_
         busy += hi - lo;
     d->dispatch_busy_ms = (double)busy / 1000.0;
     d->dispatch_gap_ms = (double)gaps / 1000.0;
-    d->dispatch_efficiency = !n ? -1.0 : busy + gaps > 0 ? (double)busy / (double)(busy + gaps)
-                                                          : 0.0;
+    d->dispatch_efficiency = !n                ? -1.0
+                             : busy + gaps > 0 ? (double)busy / (double)(busy + gaps)
+                                               : 0.0;
 }
 
 static void stage_figures(cz_timeline_report_t *r, int kind, int64_t *dur)
@@ -141,7 +143,7 @@ static void stage_figures(cz_timeline_report_t *r, int kind, int64_t *dur)
         return;
     qsort(dur, n, sizeof *dur, cmp_i64);
     /* nearest rank: the ceil(p * n / 100)-th smallest */
-#define RANK(p) dur[((size_t)(p) * n + 99) / 100 - 1]
+#define RANK(p) dur[((size_t)(p)*n + 99) / 100 - 1]
     st->p50_ms = (double)RANK(50) / 1000.0;
     st->p90_ms = (double)RANK(90) / 1000.0;
     st->p99_ms = (double)RANK(99) / 1000.0;
@@ -207,8 +209,7 @@ out:
 
 /* ---- whole inputs ----------------------------------------------------------- */
 
-int cz_timeline_analyze_buf(cz_ctx_t *ctx, const char *buf, size_t len,
-                            cz_timeline_report_t **out)
+int cz_timeline_analyze_buf(cz_ctx_t *ctx, const char *buf, size_t len, cz_timeline_report_t **out)
 {
     cz_timeline_report_t *r;
     int rc = cz_timeline_new(&r);
@@ -272,7 +273,10 @@ int cz_timeline_analyze_file(cz_ctx_t *ctx, const char *path, cz_timeline_report
 
 /* ---- accessors ----------------------------------------------------------------- */
 
-size_t cz_timeline_ndevices(const cz_timeline_report_t *r) { return r->ndevs; }
+size_t cz_timeline_ndevices(const cz_timeline_report_t *r)
+{
+    return r->ndevs;
+}
 
 const cz_tl_device_t *cz_timeline_device(const cz_timeline_report_t *r, size_t i)
 {
@@ -292,30 +296,48 @@ const cz_tl_stage_t *cz_timeline_stage(const cz_timeline_report_t *r, cz_span_ki
     return (unsigned)kind < CZ_SPAN_NKINDS ? &r->stages[kind] : NULL;
 }
 
-size_t cz_timeline_noverlaps(const cz_timeline_report_t *r) { return r->noverlaps; }
+size_t cz_timeline_noverlaps(const cz_timeline_report_t *r)
+{
+    return r->noverlaps;
+}
 
 const cz_tl_overlap_t *cz_timeline_overlap(const cz_timeline_report_t *r, size_t i)
 {
     return i < r->noverlaps ? &r->overlaps[i] : NULL;
 }
 
-size_t cz_timeline_nspans(const cz_timeline_report_t *r) { return r->nspans; }
+size_t cz_timeline_nspans(const cz_timeline_report_t *r)
+{
+    return r->nspans;
+}
 
 const cz_tl_span_t *cz_timeline_span(const cz_timeline_report_t *r, size_t i)
 {
     return i < r->nspans ? &r->spans[i] : NULL;
 }
 
-size_t cz_timeline_nwarnings(const cz_timeline_report_t *r) { return r->nwarn; }
-size_t cz_timeline_nwarning_msgs(const cz_timeline_report_t *r) { return r->nwarn_msgs; }
+size_t cz_timeline_nwarnings(const cz_timeline_report_t *r)
+{
+    return r->nwarn;
+}
+size_t cz_timeline_nwarning_msgs(const cz_timeline_report_t *r)
+{
+    return r->nwarn_msgs;
+}
 
 const char *cz_timeline_warning(const cz_timeline_report_t *r, size_t i)
 {
     return i < r->nwarn_msgs ? r->warn[i] : NULL;
 }
 
-size_t cz_timeline_nevents(const cz_timeline_report_t *r) { return r->nevents; }
-size_t cz_timeline_njobs_done(const cz_timeline_report_t *r) { return r->njobs_done; }
+size_t cz_timeline_nevents(const cz_timeline_report_t *r)
+{
+    return r->nevents;
+}
+size_t cz_timeline_njobs_done(const cz_timeline_report_t *r)
+{
+    return r->njobs_done;
+}
 
 void cz_timeline_bounds(const cz_timeline_report_t *r, int64_t *first_us, int64_t *last_us)
 {

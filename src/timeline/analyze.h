@@ -62,12 +62,12 @@
 #include "core/ctx.h"
 
 typedef enum {
-    CZ_SPAN_SYNTH,      /* SYNTH_START -> SYNTH_END */
-    CZ_SPAN_PREP,       /* PREP_START  -> PREP_END */
-    CZ_SPAN_LOCK_WAIT,  /* LOCK_WAIT   -> LOCK_ACQ */
-    CZ_SPAN_DEVICE,     /* LOCK_ACQ    -> LOCK_REL */
-    CZ_SPAN_EPILOGUE,   /* EPI_START   -> EPI_END */
-    CZ_SPAN_DISPATCH,   /* GPU_START   -> GPU_END */
+    CZ_SPAN_SYNTH,     /* SYNTH_START -> SYNTH_END */
+    CZ_SPAN_PREP,      /* PREP_START  -> PREP_END */
+    CZ_SPAN_LOCK_WAIT, /* LOCK_WAIT   -> LOCK_ACQ */
+    CZ_SPAN_DEVICE,    /* LOCK_ACQ    -> LOCK_REL */
+    CZ_SPAN_EPILOGUE,  /* EPI_START   -> EPI_END */
+    CZ_SPAN_DISPATCH,  /* GPU_START   -> GPU_END */
     CZ_SPAN_NKINDS
 } cz_span_kind_t;
 
@@ -76,8 +76,8 @@ typedef struct {
     cz_span_kind_t kind;
     uint64_t job;
     int32_t partition, device, worker, synth_worker;
-    int64_t start_us, end_us;   /* offsets from engine start */
-    uint32_t line;              /* line of the start event (1-based) */
+    int64_t start_us, end_us; /* offsets from engine start */
+    uint32_t line;            /* line of the start event (1-based) */
 } cz_tl_span_t;
 
 /* Gap histogram buckets. */
@@ -85,29 +85,29 @@ enum { CZ_TL_GAP_LT_50MS, CZ_TL_GAP_50_500MS, CZ_TL_GAP_GT_500MS, CZ_TL_GAP_NBUC
 
 typedef struct {
     int32_t device;
-    size_t regions;                 /* LOCK_ACQ..LOCK_REL spans */
-    double held_ms;                 /* sum of region lengths */
-    double gap_ms;                  /* sum of gaps between regions */
-    double span_ms;                 /* first acquire .. last release */
+    size_t regions; /* LOCK_ACQ..LOCK_REL spans */
+    double held_ms; /* sum of region lengths */
+    double gap_ms;  /* sum of gaps between regions */
+    double span_ms; /* first acquire .. last release */
     size_t gaps[CZ_TL_GAP_NBUCKETS];
-    double efficiency;              /* held / (held + gaps); 0 without regions */
-    size_t dispatch_spans;          /* GPU_START..GPU_END spans */
-    double dispatch_busy_ms;        /* length of their union */
-    double dispatch_gap_ms;         /* holes in the union */
-    double dispatch_efficiency;     /* busy / (busy + gaps); -1 without spans */
+    double efficiency;          /* held / (held + gaps); 0 without regions */
+    size_t dispatch_spans;      /* GPU_START..GPU_END spans */
+    double dispatch_busy_ms;    /* length of their union */
+    double dispatch_gap_ms;     /* holes in the union */
+    double dispatch_efficiency; /* busy / (busy + gaps); -1 without spans */
     size_t overlap_violations;
 } cz_tl_device_t;
 
 typedef struct {
-    size_t count;                   /* 0: the other fields are 0 */
+    size_t count; /* 0: the other fields are 0 */
     double p50_ms, p90_ms, p99_ms, max_ms, mean_ms;
 } cz_tl_stage_t;
 
 /* Region |second| started before region |first| (an earlier one) ended. */
 typedef struct {
     int32_t device;
-    size_t first, second;           /* span indices (cz_timeline_span) */
-    double overlap_ms;              /* how long both were held */
+    size_t first, second; /* span indices (cz_timeline_span) */
+    double overlap_ms;    /* how long both were held */
 } cz_tl_overlap_t;
 
 typedef struct cz_timeline_report cz_timeline_report_t;
@@ -122,8 +122,7 @@ typedef struct cz_timeline_report cz_timeline_report_t;
  * CZ_ENOMEM. Malformed lines are warnings, not errors. */
 int cz_timeline_analyze_file(cz_ctx_t *ctx, const char *path, cz_timeline_report_t **out);
 int cz_timeline_analyze_stream(cz_ctx_t *ctx, FILE *in, cz_timeline_report_t **out);
-int cz_timeline_analyze_buf(cz_ctx_t *ctx, const char *buf, size_t len,
-                            cz_timeline_report_t **out);
+int cz_timeline_analyze_buf(cz_ctx_t *ctx, const char *buf, size_t len, cz_timeline_report_t **out);
 
 /* Incremental use (e.g. an in-process bench): new, feed lines, finish once.
  * feed takes one line without its newline (a trailing '\r' is dropped); it

@@ -22,13 +22,13 @@ typedef struct {
 
 struct cz_timeline_report {
     bool finished;
-    uint32_t line;                      /* lines fed so far */
+    uint32_t line; /* lines fed so far */
     size_t nevents, njobs_done;
 
     cz_tl_span_t *spans;
     size_t nspans, cap_spans;
 
-    open_t *open;                       /* linear-probing table, cap a power of 2 */
+    open_t *open; /* linear-probing table, cap a power of 2 */
     size_t nopen, cap_open;
 
     cz_tl_device_t *devs;

@@ -17,7 +17,7 @@ enum { ROLE_NONE, ROLE_START, ROLE_END, ROLE_ACQ, ROLE_DONE };
 
 static const struct {
     const char *name;
-    int kind;   /* cz_span_kind_t, -1 for count-only events */
+    int kind; /* cz_span_kind_t, -1 for count-only events */
     int role;
 } EVENTS[] = {
     { "SYNTH_START", CZ_SPAN_SYNTH, ROLE_START },
@@ -29,7 +29,7 @@ static const struct {
     { "PREP_START", CZ_SPAN_PREP, ROLE_START },
     { "PREP_END", CZ_SPAN_PREP, ROLE_END },
     { "LOCK_WAIT", CZ_SPAN_LOCK_WAIT, ROLE_START },
-    { "LOCK_ACQ", CZ_SPAN_DEVICE, ROLE_ACQ },   /* ends LOCK_WAIT, starts DEVICE */
+    { "LOCK_ACQ", CZ_SPAN_DEVICE, ROLE_ACQ }, /* ends LOCK_WAIT, starts DEVICE */
     { "LOCK_REL", CZ_SPAN_DEVICE, ROLE_END },
     { "EPI_START", CZ_SPAN_EPILOGUE, ROLE_START },
     { "EPI_END", CZ_SPAN_EPILOGUE, ROLE_END },
@@ -38,12 +38,10 @@ static const struct {
 #define NEVENTS (sizeof EVENTS / sizeof EVENTS[0])
 
 /* Start / end event names per kind, for warnings. */
-static const char *const START_NAME[CZ_SPAN_NKINDS] = {
-    "SYNTH_START", "PREP_START", "LOCK_WAIT", "LOCK_ACQ", "EPI_START", "GPU_START"
-};
-static const char *const END_NAME[CZ_SPAN_NKINDS] = {
-    "SYNTH_END", "PREP_END", "LOCK_ACQ", "LOCK_REL", "EPI_END", "GPU_END"
-};
+static const char *const START_NAME[CZ_SPAN_NKINDS] = { "SYNTH_START", "PREP_START", "LOCK_WAIT",
+                                                        "LOCK_ACQ",    "EPI_START",  "GPU_START" };
+static const char *const END_NAME[CZ_SPAN_NKINDS] = { "SYNTH_END", "PREP_END", "LOCK_ACQ",
+                                                      "LOCK_REL",  "EPI_END",  "GPU_END" };
 
 /* ---- the report -------------------------------------------------------- */
 
@@ -54,7 +52,7 @@ void cz__tl_warn(cz_timeline_report_t *r, const char *fmt, ...)
         return;
     char *m = malloc(192);
     if (!m)
-        return;                         /* still counted */
+        return; /* still counted */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(m, 192, fmt, ap);
@@ -175,7 +173,7 @@ static bool parse_offset(const char *s, size_t n, int64_t *out)
     if (n == 0 || s[0] < '0' || s[0] > '9')
         return false;
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (ms > 1000000000000ll)       /* ~31 years: not an engine offset */
+        if (ms > 1000000000000ll) /* ~31 years: not an engine offset */
             return false;
         ms = ms * 10 + (s[i] - '0');
     }
@@ -185,7 +183,7 @@ static bool parse_offset(const char *s, size_t n, int64_t *out)
             if (digits < 3)
                 us = us * 10 + (s[i] - '0');
             else if (digits == 3 && s[i] >= '5')
-                us++;                   /* round half up on the first dropped digit */
+                us++; /* round half up on the first dropped digit */
         }
         for (; digits < 3; digits++)
             us *= 10;
@@ -231,7 +229,10 @@ typedef struct {
 /* Read the keys we know from "k=v,k=v"; others and bad values are ignored. */
 static void parse_detail(const char *s, size_t n, event_t *ev)
 {
-    static const struct { const char *key; size_t off; } KEYS[] = {
+    static const struct {
+        const char *key;
+        size_t off;
+    } KEYS[] = {
         { "device", offsetof(event_t, device) },
         { "worker", offsetof(event_t, worker) },
         { "partition", offsetof(event_t, partition) },
@@ -261,23 +262,29 @@ static int open_span(cz_timeline_report_t *r, int kind, const event_t *ev)
     size_t i = open_find(r, kind, ev->job, ev->partition, ev->device, ev->worker);
     open_t *o = &r->open[i];
     if (o->used)
-        cz__tl_warn(r, "line %u: %s job %llu partition %d device %d worker %d restarted "
+        cz__tl_warn(r,
+                    "line %u: %s job %llu partition %d device %d worker %d restarted "
                     "before %s (start of line %u dropped)",
                     r->line, START_NAME[kind], (unsigned long long)ev->job, ev->partition,
                     ev->device, ev->worker, END_NAME[kind], o->line);
     else
         r->nopen++;
-    *o = (open_t){ .used = true, .kind = (int8_t)kind, .job = ev->job,
-                   .partition = ev->partition, .device = ev->device, .worker = ev->worker,
-                   .synth_worker = ev->synth_worker, .start_us = ev->t_us, .line = r->line };
+    *o = (open_t){ .used = true,
+                   .kind = (int8_t)kind,
+                   .job = ev->job,
+                   .partition = ev->partition,
+                   .device = ev->device,
+                   .worker = ev->worker,
+                   .synth_worker = ev->synth_worker,
+                   .start_us = ev->t_us,
+                   .line = r->line };
     return CZ_OK;
 }
 
 /* Close the open span of |kind| matching |ev|; |quiet| skips the missing-start warning. */
 static int close_span(cz_timeline_report_t *r, int kind, const event_t *ev, bool quiet)
 {
-    size_t i = r->cap_open ? open_find(r, kind, ev->job, ev->partition, ev->device, ev->worker)
-                           : 0;
+    size_t i = r->cap_open ? open_find(r, kind, ev->job, ev->partition, ev->device, ev->worker) : 0;
     if (!r->cap_open || !r->open[i].used) {
         if (!quiet)
             cz__tl_warn(r, "line %u: %s job %llu partition %d device %d worker %d without %s",
@@ -288,18 +295,25 @@ static int close_span(cz_timeline_report_t *r, int kind, const event_t *ev, bool
     open_t o = r->open[i];
     open_remove(r, i);
     if (ev->t_us < o.start_us) {
-        cz__tl_warn(r, "line %u: %s job %llu partition %d ends before its %s (line %u); "
-                    "dropped", r->line, END_NAME[kind], (unsigned long long)ev->job,
-                    ev->partition, START_NAME[kind], o.line);
+        cz__tl_warn(r,
+                    "line %u: %s job %llu partition %d ends before its %s (line %u); "
+                    "dropped",
+                    r->line, END_NAME[kind], (unsigned long long)ev->job, ev->partition,
+                    START_NAME[kind], o.line);
         return CZ_OK;
     }
     if (!cz__tl_grow(&r->spans, r->nspans, &r->cap_spans, sizeof *r->spans))
         return CZ_ENOMEM;
-    r->spans[r->nspans++] = (cz_tl_span_t){
-        .kind = (cz_span_kind_t)kind, .job = o.job, .partition = o.partition,
-        .device = o.device, .worker = o.worker,
-        .synth_worker = o.synth_worker >= 0 ? o.synth_worker : ev->synth_worker,
-        .start_us = o.start_us, .end_us = ev->t_us, .line = o.line };
+    r->spans[r->nspans++] = (cz_tl_span_t){ .kind = (cz_span_kind_t)kind,
+                                            .job = o.job,
+                                            .partition = o.partition,
+                                            .device = o.device,
+                                            .worker = o.worker,
+                                            .synth_worker = o.synth_worker >= 0 ? o.synth_worker
+                                                                                : ev->synth_worker,
+                                            .start_us = o.start_us,
+                                            .end_us = ev->t_us,
+                                            .line = o.line };
     return CZ_OK;
 }
 
@@ -335,8 +349,7 @@ int cz_timeline_feed(cz_ctx_t *ctx, cz_timeline_report_t *r, const char *s, size
     }
     event_t ev = { .partition = -1, .device = -1, .worker = -1, .synth_worker = -1 };
     if (!parse_offset(f[0], fl[0], &ev.t_us)) {
-        cz__tl_warn(r, "line %u: bad offset '%.*s'", r->line, (int)(fl[0] > 32 ? 32 : fl[0]),
-                    f[0]);
+        cz__tl_warn(r, "line %u: bad offset '%.*s'", r->line, (int)(fl[0] > 32 ? 32 : fl[0]), f[0]);
         return CZ_OK;
     }
     size_t e = 0;
@@ -344,13 +357,12 @@ int cz_timeline_feed(cz_ctx_t *ctx, cz_timeline_report_t *r, const char *s, size
            !(strlen(EVENTS[e].name) == fl[1] && !memcmp(EVENTS[e].name, f[1], fl[1])))
         e++;
     if (e == NEVENTS) {
-        cz__tl_warn(r, "line %u: unknown event '%.*s'", r->line,
-                    (int)(fl[1] > 32 ? 32 : fl[1]), f[1]);
+        cz__tl_warn(r, "line %u: unknown event '%.*s'", r->line, (int)(fl[1] > 32 ? 32 : fl[1]),
+                    f[1]);
         return CZ_OK;
     }
     if (!parse_u64(f[2], fl[2], &ev.job)) {
-        cz__tl_warn(r, "line %u: bad job id '%.*s'", r->line,
-                    (int)(fl[2] > 32 ? 32 : fl[2]), f[2]);
+        cz__tl_warn(r, "line %u: bad job id '%.*s'", r->line, (int)(fl[2] > 32 ? 32 : fl[2]), f[2]);
         return CZ_OK;
     }
     parse_detail(s + pos, n - pos, &ev);
@@ -359,27 +371,20 @@ int cz_timeline_feed(cz_ctx_t *ctx, cz_timeline_report_t *r, const char *s, size
     int kind = EVENTS[e].kind, rc = CZ_OK;
     if (kind >= 0 && kind != CZ_SPAN_SYNTH) {
         if (ev.device < 0)
-            ev.device = 0;              /* the anchor logs one GPU, no device= */
+            ev.device = 0; /* the anchor logs one GPU, no device= */
         if (ev.worker < 0)
             ev.worker = 0;
     }
     switch (EVENTS[e].role) {
-    case ROLE_START:
-        rc = open_span(r, kind, &ev);
-        break;
-    case ROLE_END:
-        rc = close_span(r, kind, &ev, false);
-        break;
+    case ROLE_START: rc = open_span(r, kind, &ev); break;
+    case ROLE_END: rc = close_span(r, kind, &ev, false); break;
     case ROLE_ACQ:
         rc = close_span(r, CZ_SPAN_LOCK_WAIT, &ev, true);
         if (rc == CZ_OK)
             rc = open_span(r, CZ_SPAN_DEVICE, &ev);
         break;
-    case ROLE_DONE:
-        r->njobs_done++;
-        break;
-    default:
-        break;
+    case ROLE_DONE: r->njobs_done++; break;
+    default: break;
     }
     return rc == CZ_OK ? CZ_OK : cz_fail(ctx, rc, "timeline: out of memory at line %u", r->line);
 }
@@ -404,10 +409,11 @@ int cz__tl_close_open(cz_timeline_report_t *r)
         qsort(left, n, sizeof *left, cmp_open_line);
         for (size_t i = 0; i < n; i++) {
             const open_t *o = &left[i];
-            cz__tl_warn(r, "line %u: %s job %llu partition %d device %d worker %d never "
-                        "ended (no %s)", o->line, START_NAME[o->kind],
-                        (unsigned long long)o->job, o->partition, o->device, o->worker,
-                        END_NAME[o->kind]);
+            cz__tl_warn(r,
+                        "line %u: %s job %llu partition %d device %d worker %d never "
+                        "ended (no %s)",
+                        o->line, START_NAME[o->kind], (unsigned long long)o->job, o->partition,
+                        o->device, o->worker, END_NAME[o->kind]);
         }
         free(left);
     }

@@ -15,10 +15,10 @@
 #include <string.h>
 
 /* Geometry, in px. */
-#define LEFT 96        /* lane labels */
+#define LEFT 96 /* lane labels */
 #define RIGHT 24
-#define TOP 58         /* heading and legend */
-#define AXIS 30        /* tick labels below the lanes */
+#define TOP 58  /* heading and legend */
+#define AXIS 30 /* tick labels below the lanes */
 #define LANE_H 22
 #define LANE_GAP 4
 
@@ -26,11 +26,13 @@ enum { LANE_DEV, LANE_SYNTH, LANE_PACKED };
 
 typedef struct {
     int type;
-    int32_t a, b;      /* device/worker, synth worker, or packed index */
+    int32_t a, b; /* device/worker, synth worker, or packed index */
 } lane_t;
 
 /* CSS class, fill and legend label per span kind. */
-static const struct { const char *cls, *fill, *label; } KIND_STYLE[CZ_SPAN_NKINDS] = {
+static const struct {
+    const char *cls, *fill, *label;
+} KIND_STYLE[CZ_SPAN_NKINDS] = {
     [CZ_SPAN_SYNTH] = { "s", "#8d99a6", "synthesis" },
     [CZ_SPAN_PREP] = { "p", "#7fb3e6", "prep (CPU)" },
     [CZ_SPAN_LOCK_WAIT] = { "w", "#f2c14e", "lock wait" },
@@ -130,12 +132,12 @@ static size_t assign_lanes(const cz_timeline_report_t *r, lane_t **lanes_out, si
 /* ---- window and scale ------------------------------------------------------- */
 
 typedef struct {
-    int64_t lo_us, hi_us;   /* what is drawn: spans intersecting [lo, hi], clipped */
+    int64_t lo_us, hi_us; /* what is drawn: spans intersecting [lo, hi], clipped */
 } window_t;
 
 static bool span_in(const window_t *w, const cz_tl_span_t *s)
 {
-    if (s->end_us == s->start_us)   /* an instant: inside, bounds included */
+    if (s->end_us == s->start_us) /* an instant: inside, bounds included */
         return s->start_us >= w->lo_us && s->start_us <= w->hi_us;
     return s->end_us > w->lo_us && s->start_us < w->hi_us;
 }
@@ -185,12 +187,15 @@ static double tick_step(double px_per_s, double min_px)
 {
     double step = 1e-3;
     for (int k = 0; step * px_per_s < min_px && k < 60; k++)
-        step *= (k % 3 == 1) ? 2.5 : 2.0;   /* 1, 2, 5, 10, 20, 50, ... */
+        step *= (k % 3 == 1) ? 2.5 : 2.0; /* 1, 2, 5, 10, 20, 50, ... */
     return step;
 }
 
 /* The axis is exactly the window when there is one. */
-static bool win_axis(const cz_tl_svg_opts_t *opts) { return opts && opts->window; }
+static bool win_axis(const cz_tl_svg_opts_t *opts)
+{
+    return opts && opts->window;
+}
 
 /*
  * "jJOB pPART" ("jJOB" when the log names no partition) on a bar of the main or synthesis row when it fits (about
@@ -202,9 +207,9 @@ static void put_bar_label(FILE *f, const cz_tl_span_t *s, double x, double w, do
     if (s->kind == CZ_SPAN_PREP || s->kind == CZ_SPAN_DISPATCH)
         return;
     char label[48];
-    int n = s->partition >= 0
-          ? snprintf(label, sizeof label, "j%llu p%d", (unsigned long long)s->job, s->partition)
-          : snprintf(label, sizeof label, "j%llu", (unsigned long long)s->job);
+    int n = s->partition >= 0 ? snprintf(label, sizeof label, "j%llu p%d",
+                                         (unsigned long long)s->job, s->partition)
+                              : snprintf(label, sizeof label, "j%llu", (unsigned long long)s->job);
     if (n <= 0 || w < 5.5 * n + 6)
         return;
     fprintf(f, "<text class=\"bl\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 3, y + h / 2 + 3, label);
@@ -241,8 +246,10 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
         if (!(opts->from_s < opts->to_s) || opts->from_s < 0) {
             free(lane_of);
             free(lanes);
-            return cz_fail(ctx, CZ_EINVAL, "timeline svg: window %.3f..%.3f s is empty or "
-                           "reversed (want 0 <= from < to)", opts->from_s, opts->to_s);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "timeline svg: window %.3f..%.3f s is empty or "
+                           "reversed (want 0 <= from < to)",
+                           opts->from_s, opts->to_s);
         }
         first_us = (int64_t)llround(opts->from_s * 1e6);
         last_us = (int64_t)llround(opts->to_s * 1e6);
@@ -266,41 +273,48 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
 #define X(us) (LEFT + ((double)(us) / 1e6 - t0) * pps)
 #define LANE_Y(l) (TOP + (double)(l) * (LANE_H + LANE_GAP))
 
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
             width, height, width, height);
     fputs("<style>", out);
     for (int k = 0; k < CZ_SPAN_NKINDS; k++)
         fprintf(out, ".%s{fill:%s}", KIND_STYLE[k].cls, KIND_STYLE[k].fill);
     fputs(".s,.w,.d,.e{stroke:#fff;stroke-width:.5}.ov{fill:#e53935;fill-opacity:.35}"
           ".grid{stroke:#ddd}.lbl{fill:#333}"
-          ".bl{fill:#111;font-size:9px;pointer-events:none}</style>\n", out);
+          ".bl{fill:#111;font-size:9px;pointer-events:none}</style>\n",
+          out);
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n<text x=\"8\" y=\"18\" "
-          "font-size=\"14\" font-weight=\"bold\">", out);
+          "font-size=\"14\" font-weight=\"bold\">",
+          out);
     put_escaped(out, opts && opts->title ? opts->title : "cuzk timeline");
     fprintf(out, "</text>\n");
 
     /* Legend. */
     double lx = 8;
     for (int k = 0; k < CZ_SPAN_NKINDS; k++) {
-        fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"30\" width=\"12\" height=\"10\"/>"
-                     "<text x=\"%.1f\" y=\"39\">%s</text>\n",
+        fprintf(out,
+                "<rect class=\"%s\" x=\"%.1f\" y=\"30\" width=\"12\" height=\"10\"/>"
+                "<text x=\"%.1f\" y=\"39\">%s</text>\n",
                 KIND_STYLE[k].cls, lx, lx + 16, KIND_STYLE[k].label);
         lx += 24 + 6.5 * (double)strlen(KIND_STYLE[k].label);
     }
-    fprintf(out, "<rect class=\"ov\" x=\"%.1f\" y=\"30\" width=\"12\" height=\"10\"/>"
-                 "<text x=\"%.1f\" y=\"39\">overlap violation</text>\n", lx, lx + 16);
+    fprintf(out,
+            "<rect class=\"ov\" x=\"%.1f\" y=\"30\" width=\"12\" height=\"10\"/>"
+            "<text x=\"%.1f\" y=\"39\">overlap violation</text>\n",
+            lx, lx + 16);
 
     /* Grid and axis ticks (seconds). */
     int decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
     for (double t = ceil(t0 / step - 1e-9) * step; t <= t1 + step * 1e-6; t += step) {
         double x = LEFT + (t - t0) * pps;
-        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
+        fprintf(out,
+                "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
                 x, TOP - 4, x, TOP + lanes_h, x, TOP + lanes_h + 14, decimals, t);
     }
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">time (s)</text>\n",
-            LEFT + plot_w, TOP + lanes_h + 27);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">time (s)</text>\n", LEFT + plot_w,
+            TOP + lanes_h + 27);
 
     /* Lane labels. */
     for (size_t l = 0; l < nl; l++) {
@@ -335,12 +349,12 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
         /* clipped to the window; the title keeps the span's own times */
         double x = X(s->start_us > first_us ? s->start_us : first_us);
         double w = X(s->end_us < last_us ? s->end_us : last_us) - x;
-        fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\">"
-                     "<title>job %llu partition %d %s %.3f ms (%.3f-%.3f s)</title></rect>\n",
-                KIND_STYLE[s->kind].cls, x, y, w < 0.3 ? 0.3 : w, h,
-                (unsigned long long)s->job, s->partition, cz_span_kind_name(s->kind),
-                (double)(s->end_us - s->start_us) / 1e3, (double)s->start_us / 1e6,
-                (double)s->end_us / 1e6);
+        fprintf(out,
+                "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\">"
+                "<title>job %llu partition %d %s %.3f ms (%.3f-%.3f s)</title></rect>\n",
+                KIND_STYLE[s->kind].cls, x, y, w < 0.3 ? 0.3 : w, h, (unsigned long long)s->job,
+                s->partition, cz_span_kind_name(s->kind), (double)(s->end_us - s->start_us) / 1e3,
+                (double)s->start_us / 1e6, (double)s->end_us / 1e6);
         put_bar_label(out, s, x, w, y, h);
     }
 
@@ -356,12 +370,13 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
             }
         int64_t o_end = b->start_us + (int64_t)llround(o->overlap_ms * 1e3);
         if (lo > hi || o_end <= first_us || b->start_us >= last_us)
-            continue;   /* no device lane, or outside the window */
+            continue; /* no device lane, or outside the window */
         double x = X(b->start_us > first_us ? b->start_us : first_us);
         double w = X(o_end < last_us ? o_end : last_us) - x;
-        fprintf(out, "<rect class=\"ov\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
-                     "<title>overlap on device %d: job %llu partition %d (w%d) and job %llu "
-                     "partition %d (w%d), %.3f ms</title></rect>\n",
+        fprintf(out,
+                "<rect class=\"ov\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                "<title>overlap on device %d: job %llu partition %d (w%d) and job %llu "
+                "partition %d (w%d), %.3f ms</title></rect>\n",
                 x, LANE_Y(lo), w < 1 ? 1 : w, LANE_Y(hi + 1) - LANE_GAP - LANE_Y(lo), o->device,
                 (unsigned long long)a->job, a->partition, a->worker, (unsigned long long)b->job,
                 b->partition, b->worker, o->overlap_ms);
@@ -378,8 +393,8 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
     return CZ_OK;
 }
 
-int cz_timeline_svg_file(cz_ctx_t *ctx, const cz_timeline_report_t *r,
-                         const cz_tl_svg_opts_t *opts, const char *path, size_t *nbars)
+int cz_timeline_svg_file(cz_ctx_t *ctx, const cz_timeline_report_t *r, const cz_tl_svg_opts_t *opts,
+                         const char *path, size_t *nbars)
 {
     FILE *f = fopen(path, "w");
     if (!f)

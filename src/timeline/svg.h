@@ -36,9 +36,9 @@
 #include "timeline/analyze.h"
 
 typedef struct {
-    const char *title;   /* heading (XML-escaped here); NULL: "cuzk timeline" */
-    double px_per_s;     /* horizontal scale; 0: automatic (see above) */
-    bool window;         /* draw only from_s .. to_s (from_s < to_s; else CZ_EINVAL) */
+    const char *title; /* heading (XML-escaped here); NULL: "cuzk timeline" */
+    double px_per_s;   /* horizontal scale; 0: automatic (see above) */
+    bool window;       /* draw only from_s .. to_s (from_s < to_s; else CZ_EINVAL) */
     double from_s, to_s;
 } cz_tl_svg_opts_t;
 
@@ -53,7 +53,7 @@ int cz_timeline_svg_write(cz_ctx_t *ctx, const cz_timeline_report_t *r,
                           const cz_tl_svg_opts_t *opts, FILE *out, size_t *nbars);
 
 /* Same, into the file at |path| (created or truncated). CZ_EIO names the path. */
-int cz_timeline_svg_file(cz_ctx_t *ctx, const cz_timeline_report_t *r,
-                         const cz_tl_svg_opts_t *opts, const char *path, size_t *nbars);
+int cz_timeline_svg_file(cz_ctx_t *ctx, const cz_timeline_report_t *r, const cz_tl_svg_opts_t *opts,
+                         const char *path, size_t *nbars);
 
 #endif /* CUZK_TIMELINE_SVG_H */

@@ -82,7 +82,7 @@ typedef struct {
     int calls;
     uint64_t id;
     cz_job_state_t state;
-    int status_rc;               /* cz_prover_status from inside the callback */
+    int status_rc; /* cz_prover_status from inside the callback */
     cz_job_state_t status_state;
 } done_rec;
 
@@ -90,7 +90,7 @@ static void on_done(void *user, cz_prover_t *p, uint64_t id, cz_job_state_t stat
 {
     done_rec *d = user;
     cz_job_info_t info;
-    int rc = cz_prover_status(p, id, &info, NULL);   /* the outcome is visible already */
+    int rc = cz_prover_status(p, id, &info, NULL); /* the outcome is visible already */
     pthread_mutex_lock(&d->mu);
     d->calls++;
     d->id = id;
@@ -160,7 +160,7 @@ CZ_TEST(submit_refusals_say_why)
     REQUIRE(p);
     cz_job_request_t r;
     cz_job_request_init(&r, "nope", NULL, 0);
-    refused(p, &r, CZ_EINVAL, "porep-c2");                    /* lists the known kinds */
+    refused(p, &r, CZ_EINVAL, "porep-c2"); /* lists the known kinds */
     cz_job_request_init(&r, "circuit", NULL, 0);
     r.params = "toy";
     refused(p, &r, CZ_EINVAL, "circuit: required");
@@ -246,7 +246,7 @@ CZ_TEST(a_job_end_to_end)
     cz_pvk_t *pvk = NULL;
     CHECK_OK(cz_pvk_new(ctx, &pvk, &params->vk));
     CHECK_OK(cz_verify_batch(ctx, pvk, pr, 3, fr, per));
-    pr[1].a = pr[0].a;   /* the check can fail */
+    pr[1].a = pr[0].a; /* the check can fail */
     CHECK(cz_verify_batch(ctx, pvk, pr, 3, fr, per) != CZ_OK);
     cz_pvk_free(pvk);
     free(fr);
@@ -309,7 +309,7 @@ CZ_TEST(cancel_ends_the_job_canceled)
     uint8_t *proof = NULL;
     size_t len;
     CHECK_EQ_INT(cz_prover_proof(p, id, &proof, &len, NULL), CZ_ECANCELED);
-    CHECK_OK(cz_prover_cancel(p, id, NULL));   /* already ended: still OK */
+    CHECK_OK(cz_prover_cancel(p, id, NULL)); /* already ended: still OK */
     CHECK_EQ_INT(cz_prover_cancel(p, id + 100, NULL), CZ_ENOTFOUND);
     rec_free(&d);
     cz_prover_free(p);
@@ -325,8 +325,8 @@ CZ_TEST(params_by_name)
     CHECK_OK(cz_prover_params_preload(p, "toy", &it, &err));
     CHECK(strstr(it.path, "toy.params") != NULL);
     CHECK(it.bytes > 0);
-    CHECK_OK(cz_prover_params_preload(p, "toy.params", &it, &err));   /* a hit */
-    CHECK(it.load_ms < 1000);   /* no load: the wait for the cache lock at most */
+    CHECK_OK(cz_prover_params_preload(p, "toy.params", &it, &err)); /* a hit */
+    CHECK(it.load_ms < 1000); /* no load: the wait for the cache lock at most */
     cz_params_item_t list[4];
     CHECK_EQ_U64(cz_prover_params_list(p, list, 4), 1);
     CHECK_EQ_U64(list[0].users, 0);
@@ -343,7 +343,7 @@ CZ_TEST(params_by_name)
     CHECK(!strcmp(pi.backend, "cpu"));
     CHECK_EQ_U64(pi.devices, 1);
     CHECK_EQ_U64(pi.memory_budget, (size_t)2 << 30);
-    cz_device_memory_t mem;   /* the CPU backend plans no device memory */
+    cz_device_memory_t mem; /* the CPU backend plans no device memory */
     CHECK_OK(cz_prover_device_memory(p, 0, &mem));
     CHECK_EQ_STR(mem.plan, "");
     CHECK_EQ_U64(mem.h2d_bytes, 0);
@@ -360,7 +360,7 @@ static bool words_zero(const uint64_t *w, size_t n)
             return false;
     return true;
 }
-#define RESERVED_ZERO(s) words_zero((s).reserved, sizeof (s).reserved / sizeof *(s).reserved)
+#define RESERVED_ZERO(s) words_zero((s).reserved, sizeof(s).reserved / sizeof *(s).reserved)
 
 /* Every struct the library writes comes back with its reserved tail zero,
  * whatever the caller's memory held: a field carved from it later reads 0
@@ -405,7 +405,7 @@ CZ_TEST(output_structs_zero_their_reserved_tail)
     CHECK(RESERVED_ZERO(info.t));
     memset(&err, 0xa5, sizeof err);
     CHECK_EQ_INT(cz_prover_status(p, id + 100, &info, &err), CZ_ENOTFOUND);
-    CHECK(RESERVED_ZERO(err));   /* an error message is written, the tail zeroed */
+    CHECK(RESERVED_ZERO(err)); /* an error message is written, the tail zeroed */
     cz_prover_free(p);
 }
 
@@ -421,7 +421,7 @@ CZ_TEST(input_structs_refuse_a_reserved_word)
     cfg.backend = "cpu";
     cfg.params_dir = dir;
     cfg.reserved[3] = 1;
-    cz_prover_t *p = (cz_prover_t *)&cfg;   /* not NULL: new must set it */
+    cz_prover_t *p = (cz_prover_t *)&cfg; /* not NULL: new must set it */
     CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
     CHECK(p == NULL);
     CHECK(strstr(err.message, "cz_prover_config_init") != NULL);
@@ -429,7 +429,7 @@ CZ_TEST(input_structs_refuse_a_reserved_word)
     cfg.reserved_pad = 1;
     CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
     cfg.reserved_pad = 0;
-    cfg.cuda_max_batch = 5;   /* more than a region takes (CZ_BACKEND_MAX_BATCH) */
+    cfg.cuda_max_batch = 5; /* more than a region takes (CZ_BACKEND_MAX_BATCH) */
     CHECK_EQ_INT(cz_prover_new(&p, &cfg, &err), CZ_EINVAL);
     CHECK(strstr(err.message, "cuda_max_batch 5") != NULL);
 
@@ -489,8 +489,8 @@ CZ_TEST(bad_config_is_refused)
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int inside;                  /* submits inside a prepare now */
-    int most;                    /* the most at once */
+    int inside; /* submits inside a prepare now */
+    int most;   /* the most at once */
     bool timed_out;
 } gate_t;
 

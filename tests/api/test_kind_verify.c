@@ -25,10 +25,10 @@
 #include "kinds/post/input.h"
 
 static char dir[64], vk_path[512], params_path[512];
-static char *input;           /* the PoSt input JSON */
-static uint8_t *proof;        /* 192 bytes */
+static char *input;    /* the PoSt input JSON */
+static uint8_t *proof; /* 192 bytes */
 static size_t proof_len;
-static uint8_t *job_inputs;   /* what the prover verified the job against */
+static uint8_t *job_inputs; /* what the prover verified the job against */
 static size_t job_per, job_parts;
 
 static void cleanup(void)
@@ -94,7 +94,8 @@ static void fixture(void)
     uint64_t id;
     cz_job_info_t info;
     if (cz_prover_new(&p, &cfg, &err) || cz_prover_submit(p, &req, &id, &err) ||
-        cz_prover_wait(p, id, -1, &info, &err) || cz_prover_proof(p, id, &proof, &proof_len, &err) ||
+        cz_prover_wait(p, id, -1, &info, &err) ||
+        cz_prover_proof(p, id, &proof, &proof_len, &err) ||
         cz_prover_public_inputs(p, id, &job_inputs, &job_per, &job_parts, &err)) {
         fprintf(stderr, "fixture: %s (job: %s)\n", err.message, info.message);
         abort();
@@ -108,7 +109,8 @@ CZ_TEST(public_inputs_are_the_jobs)
     uint8_t *v = NULL;
     cz_kind_public_info_t info;
     cz_error_t err;
-    CHECK_EQ_INT(cz_kind_public_inputs("winning-post", input, strlen(input), &v, &info, &err), CZ_OK);
+    CHECK_EQ_INT(cz_kind_public_inputs("winning-post", input, strlen(input), &v, &info, &err),
+                 CZ_OK);
     CHECK_EQ_U64(info.partitions, job_parts);
     CHECK_EQ_U64(info.per_partition, job_per);
     CHECK(info.per_partition > 0);
@@ -125,11 +127,12 @@ CZ_TEST(the_proof_verifies_and_a_flipped_byte_does_not)
     cz_kind_public_info_t info;
     cz_error_t err;
     const size_t n = strlen(input);
-    CHECK_EQ_INT(cz_kind_verify("winning-post", input, n, NULL, dir, proof, proof_len, &info,
-                                &err), CZ_OK);
+    CHECK_EQ_INT(cz_kind_verify("winning-post", input, n, NULL, dir, proof, proof_len, &info, &err),
+                 CZ_OK);
     CHECK_EQ_U64(info.partitions, 1);
     CHECK_EQ_INT(cz_kind_verify("winning-post", input, n, vk_path, NULL, proof, proof_len, NULL,
-                                &err), CZ_OK);
+                                &err),
+                 CZ_OK);
     uint8_t bad[192];
     memcpy(bad, proof, sizeof bad);
     bad[100] ^= 1;
@@ -149,7 +152,8 @@ CZ_TEST(the_proof_verifies_and_a_flipped_byte_does_not)
     char *other = json_dumps(j, JSON_COMPACT);
     json_decref(j);
     CHECK_EQ_INT(cz_kind_verify("winning-post", other, strlen(other), NULL, dir, proof, proof_len,
-                                NULL, &err), CZ_EVERIFY);
+                                NULL, &err),
+                 CZ_EVERIFY);
     free(other);
     /* a short proof is a format error, never valid */
     CHECK_EQ_INT(cz_kind_verify("winning-post", input, n, NULL, dir, proof, 191, NULL, &err),
@@ -164,11 +168,13 @@ CZ_TEST(kinds_without_public_values_and_unknown_kinds)
     CHECK_EQ_INT(cz_kind_public_inputs("circuit", "{}", 2, &v, NULL, &err), CZ_EUNAVAIL);
     CHECK(strstr(err.message, "circuit") != NULL);
     CHECK_EQ_INT(cz_kind_verify("nope", input, strlen(input), NULL, dir, proof, proof_len, NULL,
-                                &err), CZ_EINVAL);
+                                &err),
+                 CZ_EINVAL);
     CHECK(strstr(err.message, "nope") != NULL);
     /* a window-post input is not a winning-post one */
     CHECK_EQ_INT(cz_kind_verify("window-post", input, strlen(input), NULL, dir, proof, proof_len,
-                                NULL, &err), CZ_EINVAL);
+                                NULL, &err),
+                 CZ_EINVAL);
 }
 
 CZ_TEST_MAIN()

@@ -34,7 +34,7 @@
 /* ---- a params_dir: toy.params and slow.params (two files of the toy circuit) ---- */
 
 static char dir[64];
-static uint8_t *toy_bytes;   /* toy.params as written */
+static uint8_t *toy_bytes; /* toy.params as written */
 static size_t toy_len;
 static size_t toy_n_ic;
 
@@ -90,9 +90,9 @@ static void make_params_dir(void)
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool held;          /* loads wait at the site while set */
-    int fail_with;      /* what a released load returns there (0: it goes on) */
-    int inside;         /* loads at the site now */
+    bool held;     /* loads wait at the site while set */
+    int fail_with; /* what a released load returns there (0: it goes on) */
+    int inside;    /* loads at the site now */
 } hold_t;
 
 /* Waits while h->held (20 s at most: a broken test ends instead of hanging). */
@@ -232,14 +232,14 @@ CZ_TEST(a_cached_critical_job_passes_a_held_load)
     hold_init(&h, &f);
     cz_prover_t *p = new_prover(&f);
     REQUIRE(p);
-    CHECK_OK(cz_prover_params_preload(p, "toy", NULL, NULL));   /* cached: no load site */
+    CHECK_OK(cz_prover_params_preload(p, "toy", NULL, NULL)); /* cached: no load site */
     uint64_t low = submit(p, "slow", 1, NULL);
     REQUIRE(low);
     REQUIRE(hold_reached(&h));
     uint64_t critical = submit(p, "toy", 4, NULL);
     REQUIRE(critical);
     cz_job_info_t info;
-    CHECK_OK(cz_prover_wait(p, critical, 30, &info, NULL));   /* under the old stager: never */
+    CHECK_OK(cz_prover_wait(p, critical, 30, &info, NULL)); /* under the old stager: never */
     CHECK_EQ_INT(info.state, CZ_JOB_DONE);
     CHECK_OK(cz_prover_status(p, low, &info, NULL));
     CHECK_EQ_INT(info.state, CZ_JOB_QUEUED);
@@ -280,7 +280,7 @@ CZ_TEST(cancel_does_not_wait_for_a_held_load)
     CHECK_EQ_INT(d.state, CZ_JOB_CANCELED);
     pthread_mutex_unlock(&d.mu);
     pthread_mutex_lock(&h.mu);
-    CHECK_EQ_INT(h.inside, 1);   /* the load is still held */
+    CHECK_EQ_INT(h.inside, 1); /* the load is still held */
     pthread_mutex_unlock(&h.mu);
     /* let it go: it ends in the background and its params stay cached */
     hold_release(&h, 0);
@@ -389,8 +389,9 @@ static void write_bad(const char *name, size_t off, size_t keep)
     uint8_t *b = malloc(toy_len);
     REQUIRE(b);
     memcpy(b, toy_bytes, toy_len);
-    uint32_t n = ((uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 |
-                  (uint32_t)b[off + 2] << 8 | b[off + 3]) + 1;
+    uint32_t n = ((uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 |
+                  b[off + 3]) +
+                 1;
     for (int i = 0; i < 4; i++)
         b[off + i] = (uint8_t)(n >> (24 - 8 * i));
     write_bytes(name, b, off + 4 + keep);
@@ -405,7 +406,7 @@ static void refused_by_shape(cz_prover_t *p, cz_fault_t *f, const char *name, co
     cz_job_info_t info;
     CHECK_OK(cz_prover_wait(p, id, 30, &info, NULL));
     CHECK_EQ_INT(info.state, CZ_JOB_FAILED);
-    CHECK_EQ_INT(info.error, CZ_EMISMATCH);   /* before the fix: CZ_EFORMAT, "truncated" */
+    CHECK_EQ_INT(info.error, CZ_EMISMATCH); /* before the fix: CZ_EFORMAT, "truncated" */
     char file[96];
     snprintf(file, sizeof file, "%s.params", name);
     if (!strstr(info.message, file) || !strstr(info.message, field) ||
@@ -418,10 +419,10 @@ static void refused_by_shape(cz_prover_t *p, cz_fault_t *f, const char *name, co
 CZ_TEST(a_params_file_of_another_shape_is_refused_from_its_counts)
 {
     make_params_dir();
-    const size_t ic_off = 3 * 96 + 3 * 192;   /* after the vk's fixed points */
+    const size_t ic_off = 3 * 96 + 3 * 192; /* after the vk's fixed points */
     const size_t h_off = ic_off + 4 + toy_n_ic * 96;
-    write_bad("badic", ic_off, 96);   /* cut inside the ic points */
-    write_bad("badh", h_off, 0);      /* cut right after h's count */
+    write_bad("badic", ic_off, 96); /* cut inside the ic points */
+    write_bad("badh", h_off, 0);    /* cut right after h's count */
     cz_fault_t f;
     cz_fault_init(&f);
     cz_prover_t *p = new_prover(&f);

@@ -45,8 +45,8 @@ CZ_TEST(a_timing_job_runs_on_random_params)
     CHECK_EQ_U64(s.constraints + s.num_inputs, s.rows);
     cz_job_info_t info;
     CHECK_OK(cz_prover_wait(p, id, 120, &info, &err));
-    CHECK_EQ_INT(info.state, CZ_JOB_DONE);   /* done, although its proof cannot verify */
-    CHECK(info.t.params_load > 0);           /* the params were made, not loaded */
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE); /* done, although its proof cannot verify */
+    CHECK(info.t.params_load > 0);         /* the params were made, not loaded */
     CHECK_OK(cz_prover_job_shape(p, id, &s, &err));
     CHECK(s.params_bytes > 0);
     uint8_t *proof = NULL;
@@ -65,11 +65,11 @@ CZ_TEST(timing_refusals_say_why)
     cz_timing_request_t req;
     uint64_t id = 0;
     cz_error_t err;
-    cz_timing_request_init(&req, "porep-c2");   /* no random witness: needs its C1 */
+    cz_timing_request_init(&req, "porep-c2"); /* no random witness: needs its C1 */
     req.sector_size = 2048;
     CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
     CHECK(strstr(err.message, "kind porep-c2 has no random witness") != NULL);
-    cz_timing_request_init(&req, "winning-post");   /* no circuit of that size */
+    cz_timing_request_init(&req, "winning-post"); /* no circuit of that size */
     req.sector_size = 4096;
     CHECK_EQ_INT(cz_prover_submit_timing(p, &req, &id, &err), CZ_EINVAL);
     cz_timing_request_init(&req, "winning-post");
@@ -109,10 +109,10 @@ CZ_TEST(test_params_of_a_circuit_and_refusals)
     CHECK(info.params_bytes > 0 && access(pp, R_OK) == 0 && access(vp, R_OK) == 0);
     /* refusals: the request's fault, named */
     cz_setup_request_init(&req);
-    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);   /* neither */
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL); /* neither */
     req.kind = "porep-c2";
     req.circuit = "bench:1024";
-    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL);   /* both */
+    CHECK_EQ_INT(cz_setup_test_params(&req, &info, &err), CZ_EINVAL); /* both */
     cz_setup_request_init(&req);
     req.kind = "circuit";
     req.sector_size = 2048;

@@ -70,7 +70,7 @@ CZ_TEST(cuda_by_name)
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
     char why[512];
     bool usable = cuda_here(why, sizeof why);
-    cz_backend_t *be = (cz_backend_t *)&be;   /* must be reset to NULL on error */
+    cz_backend_t *be = (cz_backend_t *)&be; /* must be reset to NULL on error */
     size_t n = 99;
     int rc = cz_backend_new(ctx, &be, "cuda", 0);
     if (!usable) {
@@ -78,7 +78,7 @@ CZ_TEST(cuda_by_name)
         CHECK(be == NULL);
         CHECK(msg_has(ctx, "cuda backend: "));
 #ifdef CUZK_HAVE_CUDA
-        CHECK(msg_has(ctx, why));                    /* the probe's reason */
+        CHECK(msg_has(ctx, why)); /* the probe's reason */
 #else
         CHECK(msg_has(ctx, "this build has no CUDA support"));
         CHECK(msg_has(ctx, "CUZK_CUDA=ON"));
@@ -119,7 +119,7 @@ CZ_TEST(unknown_kind)
     CHECK_EQ_INT(cz_backend_device_count(ctx, "", &n), CZ_EINVAL);
     CHECK_EQ_U64(n, 0);
     const char *k = "x";
-    CHECK_EQ_INT(cz_backend_resolve(ctx, "CPU", &k, NULL, 0), CZ_EINVAL);   /* names are exact */
+    CHECK_EQ_INT(cz_backend_resolve(ctx, "CPU", &k, NULL, 0), CZ_EINVAL); /* names are exact */
     CHECK(k == NULL);
     CHECK_EQ_INT(cz_backend_new(ctx, &be, "cpu", -1), CZ_EINVAL);
     CHECK(be == NULL);
@@ -134,7 +134,7 @@ CZ_TEST(auto_falls_back)
     char why[512], rwhy[512];
     bool usable = cuda_here(why, sizeof why);
     const char *want = usable ? "cuda" : "cpu";
-    const char *names[] = { "auto", NULL };   /* NULL means auto */
+    const char *names[] = { "auto", NULL }; /* NULL means auto */
     for (int i = 0; i < 2; i++) {
         cz_backend_t *be = NULL;
         CHECK_OK(cz_backend_new(ctx, &be, names[i], 0));
@@ -145,7 +145,7 @@ CZ_TEST(auto_falls_back)
         CHECK_OK(cz_backend_resolve(ctx, names[i], &k, rwhy, sizeof rwhy));
         REQUIRE(k != NULL);
         CHECK_EQ_STR(k, want);
-        CHECK(rwhy[0] != '\0');   /* says why: the device, or why not cuda */
+        CHECK(rwhy[0] != '\0'); /* says why: the device, or why not cuda */
         if (!usable)
             CHECK(strstr(rwhy, why) != NULL);
         size_t n = 0;

@@ -89,13 +89,26 @@ static void check_satisfied(unsigned log_m, size_t n, uint64_t seed)
         bad += !cz_fr_eq(&p, &want);
     }
     CHECK_EQ_INT(bad, 0);
-    free(a); free(b); free(c); free(pa); free(pb); free(pc);
+    free(a);
+    free(b);
+    free(c);
+    free(pa);
+    free(pb);
+    free(pc);
     cz_ntt_domain_free(d);
     cz_ctx_free(ctx);
 }
 
-CZ_TEST(satisfied_small) { check_satisfied(3, 8, 11); check_satisfied(3, 5, 12); }
-CZ_TEST(satisfied_padded) { check_satisfied(6, 50, 13); check_satisfied(7, 128, 14); }
+CZ_TEST(satisfied_small)
+{
+    check_satisfied(3, 8, 11);
+    check_satisfied(3, 5, 12);
+}
+CZ_TEST(satisfied_padded)
+{
+    check_satisfied(6, 50, 13);
+    check_satisfied(7, 128, 14);
+}
 
 /* h[i] = m^-1 g^-i sum_k E[k] w^-ik, E[k] = (A*B - C)(g w^k) / (g^m - 1). */
 CZ_TEST(unsatisfied_matches_definition)
@@ -124,7 +137,7 @@ CZ_TEST(unsatisfied_matches_definition)
     cz_fr_inverse(&zinv, &zinv);
     for (size_t k = 0; k < m; k++) {
         cz_fr_pow_u64(&x, &w, k);
-        cz_fr_mul(&x, &x, &g);                 /* the coset point g w^k */
+        cz_fr_mul(&x, &x, &g); /* the coset point g w^k */
         horner(&t, pa, m, &x);
         horner(&u, pb, m, &x);
         cz_fr_mul(&t, &t, &u);
@@ -132,16 +145,23 @@ CZ_TEST(unsatisfied_matches_definition)
         cz_fr_sub(&t, &t, &u);
         cz_fr_mul(&e[k], &t, &zinv);
     }
-    naive_interpolate(want, e, m, log_m);    /* coefficients at g w^k ... */
+    naive_interpolate(want, e, m, log_m); /* coefficients at g w^k ... */
     cz_fr f = CZ_FR_ONE;
-    for (size_t i = 0; i < m; i++) {         /* ... of H(gX): undo the shift */
+    for (size_t i = 0; i < m; i++) { /* ... of H(gX): undo the shift */
         cz_fr_mul(&want[i], &want[i], &f);
         cz_fr_mul(&f, &f, &ginv);
     }
 
     CHECK_OK(cz_cpu_compute_h(ctx, d, a, b, c, n));
     CHECK_MEM_EQ(a, want, m * sizeof *a);
-    free(a); free(b); free(c); free(pa); free(pb); free(pc); free(e); free(want);
+    free(a);
+    free(b);
+    free(c);
+    free(pa);
+    free(pb);
+    free(pc);
+    free(e);
+    free(want);
     cz_ntt_domain_free(d);
     cz_ctx_free(ctx);
 }

@@ -30,12 +30,12 @@ static void check_same(unsigned log_m, size_t n, unsigned threads, uint64_t seed
     cz_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
     cz_fr *a2 = malloc(m * sizeof *a2), *b2 = malloc(m * sizeof *b2);
     REQUIRE(a && b && c && a2 && b2);
-    random_fill(a, m, seed);             /* the tail is junk: the call must pad it */
+    random_fill(a, m, seed); /* the tail is junk: the call must pad it */
     random_fill(b, m, seed + 1);
     random_fill(c, m, seed + 2);
     for (size_t i = 0; i < n; i++) {
         if (i % 3 == 0)
-            a[i] = CZ_FR_ZERO;            /* zeros and ones, like a witness */
+            a[i] = CZ_FR_ZERO; /* zeros and ones, like a witness */
         if (i % 5 == 0)
             b[i] = CZ_FR_ONE;
         cz_fr_mul(&c[i], &a[i], &b[i]);
@@ -50,9 +50,13 @@ static void check_same(unsigned log_m, size_t n, unsigned threads, uint64_t seed
         size_t nz = 0;
         for (size_t i = 0; i < m; i++)
             nz += !cz_fr_is_zero(&a2[i]);
-        CHECK_EQ_U64(nz, 0);              /* nothing to prove: h = 0 */
+        CHECK_EQ_U64(nz, 0); /* nothing to prove: h = 0 */
     }
-    free(a); free(b); free(c); free(a2); free(b2);
+    free(a);
+    free(b);
+    free(c);
+    free(a2);
+    free(b2);
     cz_ntt_domain_free(d);
     cz_ctx_free(ctx);
 }

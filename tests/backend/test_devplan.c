@@ -25,8 +25,8 @@ static cz_devplan_in porep32(size_t budget)
 {
     cz_devplan_in in = {
         .budget = budget,
-        .vec_bytes = { 134217727ull * 96, 130278852ull * 96, 129887331ull * 96,
-                       33083703ull * 96, 33083703ull * 192 },
+        .vec_bytes = { 134217727ull * 96, 130278852ull * 96, 129887331ull * 96, 33083703ull * 96,
+                       33083703ull * 192 },
         .h_bytes = 3 * (4 * GIB) + 3 * MIB + MIB / 2,
         .h_buffer_bytes = 4 * GIB,
         .h2_bytes = 2 * (4 * GIB) + 3 * MIB + MIB / 2 + 128 * MIB,
@@ -61,7 +61,7 @@ CZ_TEST(full_card_keeps_everything_resident)
     CHECK_EQ_INT(p.streamed, 0);
     CHECK_EQ_INT(p.msm_size, 0);
     CHECK_EQ_U64(p.bucket_cap, 5 * GIB);
-    CHECK_EQ_INT(p.slots, 1);   /* 66.8 GiB + one 8 GiB slot; a second does not fit */
+    CHECK_EQ_INT(p.slots, 1); /* 66.8 GiB + one 8 GiB slot; a second does not fit */
     CHECK(p.total <= in.budget);
 }
 
@@ -77,7 +77,7 @@ CZ_TEST(card_24gb_streams_through_the_h_buffers)
     CHECK(!p.own_stream_buffers);
     CHECK_EQ_U64(p.stream_bytes, 4 * GIB);
     CHECK(p.resident & (1u << CZ_BASES_B1));
-    CHECK(p.streamed & (1u << CZ_BASES_H));   /* H's dense MSM hides its copy: it streams first */
+    CHECK(p.streamed & (1u << CZ_BASES_H)); /* H's dense MSM hides its copy: it streams first */
     CHECK_EQ_INT(p.resident | p.streamed, CZ_BASES_ALL);
     CHECK_EQ_INT(p.slots, 0);
     CHECK(p.total <= in.budget);

@@ -28,15 +28,15 @@ typedef struct {
     cz_backend_t *cpu;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool reading;                 /* (mu) the preparer is reading the params */
-    bool joinable;                /* (mu) */
+    bool reading;  /* (mu) the preparer is reading the params */
+    bool joinable; /* (mu) */
     pthread_t thread;
-    cz_prove_work_t bases;        /* what prepare() was given */
+    cz_prove_work_t bases; /* what prepare() was given */
     atomic_int prepares;
-    atomic_int ended_while_reading;   /* on_done saw the preparer still reading */
-    atomic_int ended;             /* on_done calls so far */
-    long hold_ms;                 /* between the preparer's two passes */
-    uint64_t checksum;            /* of the params' h vector, read by the preparer */
+    atomic_int ended_while_reading; /* on_done saw the preparer still reading */
+    atomic_int ended;               /* on_done calls so far */
+    long hold_ms;                   /* between the preparer's two passes */
+    uint64_t checksum;              /* of the params' h vector, read by the preparer */
 } prep_backend_t;
 
 static void sleep_ms(long ms)
@@ -108,8 +108,11 @@ static void pb_free(cz_backend_t *be)
 }
 
 static const cz_backend_ops_t pb_ops = {
-    .name = "prepare-test", .device = pb_device, .free = pb_free,
-    .prepare = pb_prepare, .settle = pb_settle,
+    .name = "prepare-test",
+    .device = pb_device,
+    .free = pb_free,
+    .prepare = pb_prepare,
+    .settle = pb_settle,
 };
 
 static prep_backend_t *pb_new(void)
@@ -162,7 +165,7 @@ static void teardown(void)
 }
 
 static atomic_bool fail_synthesis;
-static atomic_int syntheses;   /* partitions handed to synthesis so far */
+static atomic_int syntheses; /* partitions handed to synthesis so far */
 
 static int synth(void *arg, size_t partition, cz_ctx_t *c, cz_cs_witness_t *out)
 {
@@ -203,16 +206,24 @@ static cz_job_spec_t spec_of(prep_backend_t *pb, size_t partitions)
     cz_circuit_shape(ctx, &circuit, &rows, &ni, &na, pc);
     cz_params_shape_t shape = { ni, na, params->n_h + 1, pc[0], pc[1], pc[2] };
     cz_engine_estimate(&shape, rows, &part_bytes, &abc_bytes);
-    return (cz_job_spec_t){ .partitions = partitions, .params = params, .pvk = pvk,
-                            .partition_bytes = part_bytes, .abc_bytes = abc_bytes,
-                            .synthesize = synth, .on_done = on_done, .done_arg = pb };
+    return (cz_job_spec_t){ .partitions = partitions,
+                            .params = params,
+                            .pvk = pvk,
+                            .partition_bytes = part_bytes,
+                            .abc_bytes = abc_bytes,
+                            .synthesize = synth,
+                            .on_done = on_done,
+                            .done_arg = pb };
 }
 
 static cz_engine_t *engine_on(prep_backend_t *pb, cz_backend_t **devs)
 {
     devs[0] = &pb->base;
-    cz_engine_config_t cfg = { .backends = devs, .num_devices = 1, .workers_per_device = 2,
-                               .synth_workers = 1, .memory_budget = (size_t)2 << 30,
+    cz_engine_config_t cfg = { .backends = devs,
+                               .num_devices = 1,
+                               .workers_per_device = 2,
+                               .synth_workers = 1,
+                               .memory_budget = (size_t)2 << 30,
                                .pool = cz_ctx_pool(ctx) };
     cz_engine_t *e = NULL;
     if (cz_engine_new(ctx, &e, &cfg) != CZ_OK)
@@ -236,9 +247,9 @@ CZ_TEST(engine_prepares_at_submission_with_the_params_fields)
     CHECK(((size_t)1 << pb->bases.log_m) == params->n_h + 1);
     CHECK(pb->bases.l_bases == params->l && pb->bases.n_l_bases == params->n_l);
     CHECK(pb->bases.b2_bases == params->b_g2 && pb->bases.n_b_bases == params->n_b_g1);
-    CHECK(pb->bases.a == NULL && pb->bases.b == NULL);   /* only the params' fields */
+    CHECK(pb->bases.a == NULL && pb->bases.b == NULL); /* only the params' fields */
     REQUIRE(cz_engine_wait(e, id, -1, &info) == CZ_OK);
-    CHECK_EQ_INT(info.state, CZ_JOB_DONE);   /* verified by the engine (pvk given) */
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE); /* verified by the engine (pvk given) */
     CHECK(!still_reading(pb));
     CHECK(pb->checksum != 0);
     cz_engine_free(e);
@@ -258,7 +269,7 @@ CZ_TEST(a_job_ends_only_after_the_preparer_is_done_with_its_params)
     cz_job_info_t info;
 
     REQUIRE(cz_engine_submit(e, NULL, &spec, &id) == CZ_OK);
-    CHECK(still_reading(pb));   /* 150 ms of reading ahead */
+    CHECK(still_reading(pb)); /* 150 ms of reading ahead */
     CHECK_OK(cz_engine_cancel(e, id));
     REQUIRE(cz_engine_wait(e, id, -1, &info) == CZ_OK);
     CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
@@ -302,15 +313,15 @@ CZ_TEST(a_cancel_stops_the_job_at_once_while_its_params_are_prepared)
     atomic_store(&syntheses, 0);
     REQUIRE(cz_engine_submit(e, NULL, &spec, &id) == CZ_OK);
     const int before = atomic_load(&syntheses);
-    CHECK_OK(cz_engine_cancel(e, id));   /* returns after the preparer: >= 800 ms */
+    CHECK_OK(cz_engine_cancel(e, id)); /* returns after the preparer: >= 800 ms */
     const int after = atomic_load(&syntheses);
     REQUIRE(cz_engine_wait(e, id, -1, &info) == CZ_OK);
     CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
     CHECK(!still_reading(pb));
     wait_for_on_done(pb, 1);
     if (after - before > 2)
-        fprintf(stderr, "%d syntheses started during the cancel (%d before it)\n",
-                after - before, before);
+        fprintf(stderr, "%d syntheses started during the cancel (%d before it)\n", after - before,
+                before);
     CHECK(after - before <= 2);
     CHECK(atomic_load(&syntheses) == after);
     cz_engine_free(e);

@@ -63,7 +63,7 @@ static void sb_stage_tails(cz_backend_t *be, cz_prove_work_t *w)
 {
     stage_backend_t *sb = (stage_backend_t *)be;
     if (atomic_load(&sb->no_tail_room))
-        return;   /* a miss: the region reads the host splits */
+        return; /* a miss: the region reads the host splits */
     tail_copies *t = calloc(1, sizeof *t);
     const cz_scalar_split *src[3] = { w->l_split, w->a_split, w->b_split };
     bool ok = t != NULL;
@@ -141,7 +141,7 @@ static int sb_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
         atomic_fetch_add(&sb->regions_on_tail_copies, 1);
     /* the poisoned tail past the rows is padded by the backend (cpu h.c, the GPU upload) */
     int rc = sb->cpu->ops->device(sb->cpu, ctx, w);
-    give_back(sb, w);   /* as the CUDA backend: the slot goes back when the region ends */
+    give_back(sb, w); /* as the CUDA backend: the slot goes back when the region ends */
     return rc;
 }
 
@@ -153,9 +153,13 @@ static void sb_free(cz_backend_t *be)
 }
 
 static const cz_backend_ops_t sb_ops = {
-    .name = "stage-test", .device = sb_device, .free = sb_free,
-    .stage = sb_stage, .unstage = sb_unstage,
-    .stage_tails = sb_stage_tails, .unstage_tails = sb_unstage_tails,
+    .name = "stage-test",
+    .device = sb_device,
+    .free = sb_free,
+    .stage = sb_stage,
+    .unstage = sb_unstage,
+    .stage_tails = sb_stage_tails,
+    .unstage_tails = sb_unstage_tails,
 };
 
 static stage_backend_t *sb_new(void)
@@ -228,7 +232,7 @@ CZ_TEST(staged_proof_has_the_cpu_bytes)
     CHECK_EQ_INT(atomic_load(&sb->regions_on_tail_copies), 2);
     CHECK_EQ_INT(atomic_load(&sb->tails_released), 2);
 
-    atomic_store(&sb->no_tail_room, true);   /* a miss: the same bytes from the host splits */
+    atomic_store(&sb->no_tail_room, true); /* a miss: the same bytes from the host splits */
     uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
     CHECK_OK(prove(sb->cpu, 3, want));
     CHECK_OK(prove(&sb->base, 3, got));
@@ -269,8 +273,11 @@ static cz_job_info_t run_job(cz_engine_t *e, size_t partitions)
     cz_circuit_shape(ctx, &circuit, &rows, &ni, &na, pc);
     cz_params_shape_t shape = { ni, na, params->n_h + 1, pc[0], pc[1], pc[2] };
     cz_engine_estimate(&shape, rows, &part_bytes, &abc_bytes);
-    cz_job_spec_t spec = { .partitions = partitions, .params = params, .pvk = pvk,
-                           .partition_bytes = part_bytes, .abc_bytes = abc_bytes,
+    cz_job_spec_t spec = { .partitions = partitions,
+                           .params = params,
+                           .pvk = pvk,
+                           .partition_bytes = part_bytes,
+                           .abc_bytes = abc_bytes,
                            .synthesize = synth };
     uint64_t id = 0;
     cz_job_info_t info;
@@ -285,13 +292,16 @@ CZ_TEST(engine_stages_every_partition_and_survives_a_staging_failure)
     setup_once();
     stage_backend_t *sb = sb_new();
     cz_backend_t *devs[1] = { &sb->base };
-    cz_engine_config_t cfg = { .backends = devs, .num_devices = 1, .workers_per_device = 2,
-                               .synth_workers = 1, .memory_budget = (size_t)2 << 30,
+    cz_engine_config_t cfg = { .backends = devs,
+                               .num_devices = 1,
+                               .workers_per_device = 2,
+                               .synth_workers = 1,
+                               .memory_budget = (size_t)2 << 30,
                                .pool = cz_ctx_pool(ctx) };
     cz_engine_t *e = NULL;
     REQUIRE(cz_engine_new(ctx, &e, &cfg) == CZ_OK);
 
-    cz_job_info_t ok = run_job(e, 5);   /* verified by the engine (pvk given) */
+    cz_job_info_t ok = run_job(e, 5); /* verified by the engine (pvk given) */
     CHECK_EQ_INT(ok.state, CZ_JOB_DONE);
     CHECK_EQ_INT(atomic_load(&sb->staged), 5);
     CHECK_EQ_INT(atomic_load(&sb->regions_on_copies), 5);

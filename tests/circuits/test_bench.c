@@ -24,8 +24,14 @@ static double clock_s(clockid_t id)
     clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
-static double now(void) { return clock_s(CLOCK_MONOTONIC); }
-static double cpu(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
+static double now(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
+}
+static double cpu(void)
+{
+    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
 
 static cz_bench_params params(size_t rows, uint64_t seed, size_t npub)
 {
@@ -86,8 +92,9 @@ CZ_TEST(bench_parse)
     cz_bench_params p;
     CHECK_OK(cz_bench_parse(NULL, "bench:1Mi", &p));
     CHECK_EQ_U64(p.rows, 1u << 20);
-    const char *bad[] = { "toy", "bench", "bench:", "bench:x", "bench:12abc", "bench:3^4",
-                          "bench:2^", "bench:2^99", "bench:17", "bench:-5", "bench:4Gi" };
+    const char *bad[] = { "toy",         "bench",     "bench:",   "bench:x",
+                          "bench:12abc", "bench:3^4", "bench:2^", "bench:2^99",
+                          "bench:17",    "bench:-5",  "bench:4Gi" };
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -110,7 +117,7 @@ CZ_TEST(bench_shape_matches_shape_mode)
             cz_bench_params p = params(rows[i], 1, npub[k]);
             cz_bench_shape_t sh;
             if (cz_bench_shape(NULL, &p, &sh) != CZ_OK)
-                continue;                       /* 18 rows with 8 inputs only */
+                continue; /* 18 rows with 8 inputs only */
             cz_cs_t *cs;
             REQUIRE(cz_cs_new(&cs, NULL, CZ_CS_SHAPE) == CZ_OK);
             CHECK_OK(cz_bench_circuit(cs, &p));
@@ -138,7 +145,7 @@ CZ_TEST(bench_shape_matches_shape_mode)
     cz_bench_shape_t sh;
     CHECK_OK(cz_bench_shape(NULL, &p, &sh));
     CHECK_EQ_U64(sh.log_domain, 16);
-    p = params(130278869, 0, 327);              /* FACTS 3: rows, 328 inputs */
+    p = params(130278869, 0, 327); /* FACTS 3: rows, 328 inputs */
     CHECK_OK(cz_bench_shape(NULL, &p, &sh));
     CHECK_EQ_U64(sh.log_domain, 27);
     CHECK_EQ_U64(sh.constraints, 130278541);
@@ -179,15 +186,23 @@ CZ_TEST(bench_witness_equals_prove_synthesis)
     cz_ctx_t *c1, *c2;
     REQUIRE(cz_ctx_new(&c1, NULL, 1) == CZ_OK);
     REQUIRE(cz_ctx_new(&c2, NULL, 2) == CZ_OK);
-    struct { size_t rows; uint64_t seed; size_t npub; } cases[] = {
-        { 18, 1, 8 }, { 1024, 2, 8 }, { 5000, 3, 0 }, { (1u << 14) + 7, 4, 5 },
-        { 1u << 16, 5, 8 }, { 64 * 1331 + 2 * 8 + 1, 6, 8 },   /* exactly 64 blocks */
-        { 70 * 1331 + 1000, 0xfeedface, 8 },                   /* 2 groups, partial */
+    struct {
+        size_t rows;
+        uint64_t seed;
+        size_t npub;
+    } cases[] = {
+        { 18, 1, 8 },
+        { 1024, 2, 8 },
+        { 5000, 3, 0 },
+        { (1u << 14) + 7, 4, 5 },
+        { 1u << 16, 5, 8 },
+        { 64 * 1331 + 2 * 8 + 1, 6, 8 },     /* exactly 64 blocks */
+        { 70 * 1331 + 1000, 0xfeedface, 8 }, /* 2 groups, partial */
     };
     for (size_t i = 0; i < 2 * sizeof cases / sizeof cases[0]; i++) {
         size_t k = i / 2;
         cz_bench_params p = params(cases[k].rows, cases[k].seed, cases[k].npub);
-        p.with_c = i % 2;                 /* c-free (the provers' form), then with c */
+        p.with_c = i % 2; /* c-free (the provers' form), then with c */
         cz_cs_witness_t ws, w1, w2;
         REQUIRE(prove_witness(&p, &ws) == CZ_OK);
         REQUIRE(cz_bench_witness(c1, &p, &w1) == CZ_OK);
@@ -246,14 +261,14 @@ CZ_TEST(bench_check_mode)
      * the input copies the wrong value, its defining row still fails).
      */
     const size_t body = rows - 2 * 8 - 1;
-    const size_t bad[] = { 0, 100, 1331 + 254, 2 * 1331 + 600, 1331 + 1268, 1331 + 1273,
-                           1331 + 1330, body - 1 };
+    const size_t bad[] = { 0,           100,         1331 + 254,  2 * 1331 + 600,
+                           1331 + 1268, 1331 + 1273, 1331 + 1330, body - 1 };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         p.test_corrupt_aux = bad[i] + 1;
         int rc = check_mode(&p, ctx, &idx);
         if (rc != CZ_EUNSAT)
             CZ__FAIL("corrupt aux %zu: rc %d, want CZ_EUNSAT", bad[i], rc);
-        CHECK_EQ_U64(idx, bad[i]);                /* step s's row is row s */
+        CHECK_EQ_U64(idx, bad[i]); /* step s's row is row s */
         CHECK(strstr(cz_ctx_message(ctx), "block") != NULL);
     }
     printf("  e.g. %s\n", cz_ctx_message(ctx));
@@ -278,8 +293,8 @@ CZ_TEST(bench_witness_rate)
     cz_cs_witness_free(&ws);
     unsigned width = cz_pool_width(cz_ctx_pool(ctx));
     printf("  cz_bench_witness 2^20 rows: %.3f s wall on %u threads = %.2f M rows/s; "
-           "%.3f s CPU = %.2f M rows per CPU-second\n", t1 - t0, width,
-           (1 << 20) / (t1 - t0) / 1e6, c1 - c0, (1 << 20) / (c1 - c0) / 1e6);
+           "%.3f s CPU = %.2f M rows per CPU-second\n",
+           t1 - t0, width, (1 << 20) / (t1 - t0) / 1e6, c1 - c0, (1 << 20) / (c1 - c0) / 1e6);
     printf("  PROVE synthesis 2^18 rows (1 thread): %.3f s = %.2f M rows/s\n", t3 - t2,
            (1 << 18) / (t3 - t2) / 1e6);
     cz_ctx_free(ctx);

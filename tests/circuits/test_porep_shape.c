@@ -144,8 +144,7 @@ static int build_input(cz_porep_input_t *in, const cz_porep_params_t *p, uint64_
         cz_fr_add(&rl[n], &labels[L - 1][n], &data[n]);
     }
     if ((rc = cz_por_shape(&sd, CZ_POR_SHA254, 2, 0, 0, N)) ||
-        (rc = cz_por_shape(&src, CZ_POR_POSEIDON, p->base_arity, p->sub_arity, p->top_arity,
-                           N)) ||
+        (rc = cz_por_shape(&src, CZ_POR_POSEIDON, p->base_arity, p->sub_arity, p->top_arity, N)) ||
         (rc = cz_por_tree_build(&td, &sd, data)) || (rc = cz_por_tree_build(&tc, &src, cl)) ||
         (rc = cz_por_tree_build(&tr, &src, rl)))
         goto out;
@@ -211,13 +210,17 @@ CZ_TEST(rfp_fingerprints)
         unsigned base, sub, top;
         size_t constraints;
     } cases[] = {
-        { 2, 0, 0, 1206212 }, { 8, 0, 0, 1199620 }, { 8, 4, 0, 1296576 }, { 8, 4, 2, 1346982 },
+        { 2, 0, 0, 1206212 },
+        { 8, 0, 0, 1199620 },
+        { 8, 4, 0, 1296576 },
+        { 8, 4, 2, 1346982 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cz_porep_params_t p;
-        uint64_t nodes = 8ull * (cases[i].sub ? cases[i].sub : 1) * (cases[i].top ? cases[i].top : 1);
-        REQUIRE(cz_porep_params_make(&p, nodes, 2, 1, cases[i].base, cases[i].sub,
-                                     cases[i].top) == CZ_OK);
+        uint64_t nodes = 8ull * (cases[i].sub ? cases[i].sub : 1) *
+                         (cases[i].top ? cases[i].top : 1);
+        REQUIRE(cz_porep_params_make(&p, nodes, 2, 1, cases[i].base, cases[i].sub, cases[i].top) ==
+                CZ_OK);
         shape_t s;
         CHECK_OK(shape_of(&p, NULL, &s));
         CHECK_EQ_U64(s.constraints, cases[i].constraints);
@@ -275,10 +278,10 @@ CZ_TEST(params_table)
     uint64_t b;
     CHECK(cz_porep_params_sector(&p, 4096) == CZ_EINVAL);
     CHECK(cz_porep_parse_size("32 GiB", &b) == CZ_EINVAL);
-    CHECK(cz_porep_params_make(&p, 64, 3, 1, 8, 0, 0) == CZ_EINVAL);  /* no arity-3 column */
-    CHECK(cz_porep_params_make(&p, 48, 2, 1, 8, 0, 0) == CZ_EINVAL);  /* not a tree */
+    CHECK(cz_porep_params_make(&p, 64, 3, 1, 8, 0, 0) == CZ_EINVAL); /* no arity-3 column */
+    CHECK(cz_porep_params_make(&p, 48, 2, 1, 8, 0, 0) == CZ_EINVAL); /* not a tree */
     CHECK(cz_porep_params_make(&p, 64, 2, 0, 8, 0, 0) == CZ_EINVAL);
-    CHECK(cz_porep_params_make(&p, 64, 2, 1, 8, 0, 2) == CZ_EINVAL);  /* top without sub */
+    CHECK(cz_porep_params_make(&p, 64, 2, 1, 8, 0, 2) == CZ_EINVAL); /* top without sub */
 }
 
 /* ---- values ---------------------------------------------------------------------- */
@@ -287,7 +290,9 @@ CZ_TEST(check_mode_native_witness)
 {
     static const unsigned shapes[][4] = {
         /* nodes, base, sub, top */
-        { 64, 8, 0, 0 }, { 64, 8, 4, 2 }, { 32, 2, 2, 0 },
+        { 64, 8, 0, 0 },
+        { 64, 8, 4, 2 },
+        { 32, 2, 2, 0 },
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         cz_porep_params_t p;
@@ -316,7 +321,7 @@ CZ_TEST(check_mode_eleven_layers)
     REQUIRE(build_input(&in, &p, 7) == CZ_OK);
     CHECK_OK(cz_porep_input_check(NULL, &in));
     CHECK_OK(check_run(&p, &in, NULL, -1));
-    in.ch[0].labels[4] = CZ_FR_ONE;   /* not read by the circuit, checked natively */
+    in.ch[0].labels[4] = CZ_FR_ONE; /* not read by the circuit, checked natively */
     CHECK(cz_porep_input_check(NULL, &in) == CZ_EUNSAT);
     CHECK_OK(check_run(&p, &in, NULL, -1));
     cz_porep_input_free(&in);
@@ -344,8 +349,8 @@ CZ_TEST(public_inputs_match_circuit)
 
 /* ---- parallel == sequential ------------------------------------------------------ */
 
-static void compare_modes(const cz_porep_params_t *p, const cz_porep_input_t *in,
-                          cz_cs_mode_t mode, cz_ctx_t *ctx)
+static void compare_modes(const cz_porep_params_t *p, const cz_porep_input_t *in, cz_cs_mode_t mode,
+                          cz_ctx_t *ctx)
 {
     cz_cs_t *a, *b;
     REQUIRE(cz_cs_new(&a, NULL, mode) == CZ_OK);
@@ -375,7 +380,8 @@ static void compare_modes(const cz_porep_params_t *p, const cz_porep_input_t *in
     }
     if (mode == CZ_CS_KEYGEN) {
         for (int m = 0; m < 3; m++) {
-            const cz_csr_t *x = cz_cs_matrix(a, (cz_matrix_t)m), *y = cz_cs_matrix(b, (cz_matrix_t)m);
+            const cz_csr_t *x = cz_cs_matrix(a, (cz_matrix_t)m),
+                           *y = cz_cs_matrix(b, (cz_matrix_t)m);
             REQUIRE(x && y);
             CHECK_EQ_U64(x->nnz, y->nnz);
             CHECK_MEM_EQ(x->row_ptr, y->row_ptr, (x->rows + 1) * sizeof(uint64_t));
@@ -420,10 +426,10 @@ CZ_TEST(null_input_only_without_values)
     REQUIRE(cz_porep_params_make(&q, 64, 2, 1, 8, 0, 0) == CZ_OK);
     REQUIRE(cz_porep_input_alloc(&in, &q) == CZ_OK);
     REQUIRE(cz_cs_new(&cs, NULL, CZ_CS_CHECK) == CZ_OK);
-    CHECK(cz_porep_circuit(cs, &p, &in) == CZ_EINVAL);   /* input for other params */
+    CHECK(cz_porep_circuit(cs, &p, &in) == CZ_EINVAL); /* input for other params */
     cz_cs_free(cs);
     cz_porep_input_free(&in);
-    cz_porep_input_free(&in);                             /* harmless twice */
+    cz_porep_input_free(&in); /* harmless twice */
 }
 
 CZ_TEST_MAIN()

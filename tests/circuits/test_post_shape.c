@@ -55,8 +55,10 @@ CZ_TEST(rfp_fingerprints)
         unsigned leaves, sectors, base, sub, top;
         size_t inputs, constraints;
     } cases[] = {
-        { 64, 3, 8, 0, 0, 19, 16869 },  { 256, 3, 8, 4, 0, 19, 22674 },
-        { 512, 3, 8, 4, 2, 19, 27384 }, { 64, 2, 8, 0, 0, 13, 11246 },
+        { 64, 3, 8, 0, 0, 19, 16869 },
+        { 256, 3, 8, 4, 0, 19, 22674 },
+        { 512, 3, 8, 4, 2, 19, 27384 },
+        { 64, 2, 8, 0, 0, 13, 11246 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cz_post_params_t p;
@@ -157,8 +159,7 @@ CZ_TEST(real_v27_vks)
 static int build_witness(cz_post_witness_t *w, const cz_post_params_t *p, uint64_t seed)
 {
     cz_por_shape_t s;
-    int rc = cz_por_shape(&s, CZ_POR_POSEIDON, p->base_arity, p->sub_arity, p->top_arity,
-                          p->nodes);
+    int rc = cz_por_shape(&s, CZ_POR_POSEIDON, p->base_arity, p->sub_arity, p->top_arity, p->nodes);
     if (rc || (rc = cz_post_witness_alloc(w, p)))
         return rc;
     const size_t L = cz_post_path_len(p);
@@ -237,8 +238,8 @@ CZ_TEST(check_mode_native_witness)
     }
 }
 
-static void compare_modes(const cz_post_params_t *p, const cz_post_witness_t *w,
-                          cz_cs_mode_t mode, cz_ctx_t *ctx)
+static void compare_modes(const cz_post_params_t *p, const cz_post_witness_t *w, cz_cs_mode_t mode,
+                          cz_ctx_t *ctx)
 {
     cz_cs_t *a, *b;
     REQUIRE(cz_cs_new(&a, NULL, mode) == CZ_OK);
@@ -268,7 +269,8 @@ static void compare_modes(const cz_post_params_t *p, const cz_post_witness_t *w,
     }
     if (mode == CZ_CS_KEYGEN) {
         for (int m = 0; m < 3; m++) {
-            const cz_csr_t *x = cz_cs_matrix(a, (cz_matrix_t)m), *y = cz_cs_matrix(b, (cz_matrix_t)m);
+            const cz_csr_t *x = cz_cs_matrix(a, (cz_matrix_t)m),
+                           *y = cz_cs_matrix(b, (cz_matrix_t)m);
             REQUIRE(x && y);
             CHECK_EQ_U64(x->nnz, y->nnz);
             CHECK_MEM_EQ(x->row_ptr, y->row_ptr, (x->rows + 1) * sizeof(uint64_t));
@@ -314,9 +316,9 @@ CZ_TEST(null_witness_only_without_values)
     REQUIRE(cz_post_params_make(&q, CZ_POST_WINDOW, 64, 3, 1, 8, 0, 0) == CZ_OK);
     REQUIRE(cz_post_witness_alloc(&w, &q) == CZ_OK);
     REQUIRE(cz_cs_new(&cs, NULL, CZ_CS_CHECK) == CZ_OK);
-    CHECK(cz_post_circuit(cs, &p, &w) == CZ_EINVAL);   /* witness for other params */
+    CHECK(cz_post_circuit(cs, &p, &w) == CZ_EINVAL); /* witness for other params */
     cz_cs_free(cs);
-    w.sector[0].leaf_index[0] = 64;                    /* outside the tree */
+    w.sector[0].leaf_index[0] = 64; /* outside the tree */
     REQUIRE(cz_cs_new(&cs, NULL, CZ_CS_CHECK) == CZ_OK);
     CHECK(cz_post_circuit(cs, &q, &w) == CZ_EINVAL);
     cz_cs_free(cs);

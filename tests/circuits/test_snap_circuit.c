@@ -58,7 +58,9 @@ CZ_TEST(shape_matches_rfp)
 /* rand_xorshift XorShiftRng (xorshift128, u64 = two u32, low first) and
  * blstrs Scalar::random (blstrs src/scalar.rs: 4 u64 little-endian, the top
  * bit masked, rejected until below r). */
-typedef struct { uint32_t x, y, z, w; } xorshift_t;
+typedef struct {
+    uint32_t x, y, z, w;
+} xorshift_t;
 
 static uint32_t xs_next(xorshift_t *r)
 {
@@ -143,8 +145,8 @@ CZ_TEST(snap_2kib_satisfied)
     CHECK_OK(cz_snap_input_check(NULL, &in));
     cz_fr got[4], want[4];
     CHECK_OK(check_mode(&in, got));
-    CHECK_OK(cz_snap_public_inputs(&in.params, 0, in.h, &s.comm_r_old, &s.comm_d_new,
-                                     &s.comm_r_new, want));
+    CHECK_OK(cz_snap_public_inputs(&in.params, 0, in.h, &s.comm_r_old, &s.comm_d_new, &s.comm_r_new,
+                                   want));
     CHECK_MEM_EQ(got, want, sizeof got);
     cz_snap_input_free(&in);
     cz_snap_sector_free(&s);
@@ -220,8 +222,7 @@ CZ_TEST(snap_8mib_partition_2_satisfied)
     CHECK_OK(cz_snap_input_check(NULL, &in));
     cz_fr got[4], want[4], khs;
     CHECK_OK(check_mode(&in, got));
-    CHECK_OK(cz_snap_public_inputs(&p, 2, 10, &s.comm_r_old, &s.comm_d_new, &s.comm_r_new,
-                                     want));
+    CHECK_OK(cz_snap_public_inputs(&p, 2, 10, &s.comm_r_old, &s.comm_d_new, &s.comm_r_new, want));
     CHECK_MEM_EQ(got, want, sizeof got);
     cz_fr_from_u64(&khs, 2 | (8 << 2));
     CHECK(cz_fr_eq(&got[0], &khs));

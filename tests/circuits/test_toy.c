@@ -52,12 +52,12 @@ CZ_TEST(toy_counts_values_densities)
 
     size_t nb, pop;
     const uint64_t *d = cz_cs_density(cs, CZ_DENSITY_A_AUX, &nb, &pop);
-    CHECK_EQ_U64(d[0], 0x7);   /* x, x2, x3 */
+    CHECK_EQ_U64(d[0], 0x7); /* x, x2, x3 */
     CHECK_EQ_U64(pop, 3);
     d = cz_cs_density(cs, CZ_DENSITY_B_AUX, &nb, &pop);
-    CHECK_EQ_U64(d[0], 0x1);   /* x */
+    CHECK_EQ_U64(d[0], 0x1); /* x */
     d = cz_cs_density(cs, CZ_DENSITY_B_INPUT, &nb, &pop);
-    CHECK_EQ_U64(d[0], 0x1);   /* ONE */
+    CHECK_EQ_U64(d[0], 0x1); /* ONE */
     CHECK_EQ_U64(nb, 2);
     cz_cs_free(cs);
 }
@@ -116,7 +116,7 @@ CZ_TEST(toy_check_names_the_wrong_constraint)
     cz_lc_add(&b, vx);
     cz_lc_add(&c, vx);
     cz_lc_add(&c, vx);
-    cz_lc_add(&c, vx);  /* 3*3 = 9 = 3x: holds */
+    cz_lc_add(&c, vx); /* 3*3 = 9 = 3x: holds */
     CHECK_OK(cz_cs_enforce(cs, &a, &b, &c, "square"));
     cz_lc_clear(&a), cz_lc_clear(&b), cz_lc_clear(&c);
     cz_lc_add_term(&a, &five, CZ_VAR_ONE);

@@ -16,7 +16,7 @@ typedef struct {
     uint64_t seed, sector;
     double timeout;
     bool json, quiet, random;
-    unsigned ndev;   /* the hook's count of --dev */
+    unsigned ndev; /* the hook's count of --dev */
 } t_opts;
 
 /* A custom kind: "a" or "b", counted (each occurrence reaches the hook). */
@@ -60,8 +60,11 @@ static const cz_opts_spec T_SPEC = {
     .cmd = "cuzk t",
     .usage = "usage: cuzk t --input FILE [--out FILE] [--random | --seed N]\n",
     .about = "  A test command; `cuzk other --frob` is another command's.\n",
-    CZ_OPTS(T_OPTS), CZ_RULES(T_RULES),
-    .args = "ARG", .min_args = 0, .max_args = 2,
+    CZ_OPTS(T_OPTS),
+    CZ_RULES(T_RULES),
+    .args = "ARG",
+    .min_args = 0,
+    .max_args = 2,
 };
 
 /* Parse a NULL-terminated list; the exit code (CZ_OPTS_RUN to go on). */
@@ -74,7 +77,7 @@ static int run(t_opts *o, cz_opts_result_t *r, ...)
     for (char *a; argc < 31 && (a = va_arg(ap, char *));)
         argv[argc++] = a;
     va_end(ap);
-    memset(o, 0x5a, sizeof *o);   /* the parser must set every field of the table */
+    memset(o, 0x5a, sizeof *o); /* the parser must set every field of the table */
     o->ndev = 0;
     memset(r, 0, sizeof *r);
     r->out = r->err = tmpfile();
@@ -95,12 +98,15 @@ static const char *printed(cz_opts_result_t *r)
     return buf;
 }
 
+/* laid out by hand: */
+/* clang-format off */
 #define CHECK_STR(a, b)                                                                  \
     do {                                                                                 \
         const char *cz__a = (a), *cz__b = (b);                                           \
         if (!cz__a || strcmp(cz__a, cz__b))                                              \
             CZ__FAIL("%s == \"%s\": got \"%s\"", #a, cz__b, cz__a ? cz__a : "(null)");   \
     } while (0)
+/* clang-format on */
 
 CZ_TEST(defaults_and_values)
 {
@@ -111,7 +117,7 @@ CZ_TEST(defaults_and_values)
     CHECK_STR(o.input, "x");
     CHECK(o.out == NULL);
     CHECK_STR(o.mode, "fast");
-    CHECK(o.mode == MODES[0]);   /* the table's own string */
+    CHECK(o.mode == MODES[0]); /* the table's own string */
     CHECK_STR(o.backend, "auto");
     CHECK_EQ_INT(o.device, 0);
     CHECK_EQ_INT(o.workers, 2);
@@ -119,15 +125,16 @@ CZ_TEST(defaults_and_values)
     CHECK_EQ_U64(o.sector, 0);
     CHECK(o.timeout == 0);
     CHECK(!o.json && !o.quiet && !o.random);
-    CHECK(o.devices == NULL);   /* a custom kind's field is zeroed too */
+    CHECK(o.devices == NULL); /* a custom kind's field is zeroed too */
     CHECK_EQ_INT(o.ndev, 0);
     CHECK_EQ_INT(r.nargs, 0);
     CHECK(cz_opts_given(&T_SPEC, &r, "input"));
-    CHECK(!cz_opts_given(&T_SPEC, &r, "seed"));   /* a default is not "given" */
+    CHECK(!cz_opts_given(&T_SPEC, &r, "seed")); /* a default is not "given" */
 
     CHECK_EQ_INT(run(&o, &r, "-i", "in", "--mode=slow", "--backend", "cuda", "--device", "3",
-                     "--workers", "16", "--seed", "0x10", "--sector-size", "32GiB",
-                     "--timeout", "2.5", "--dev", "a", "--json", "A", "B", NULL), CZ_OPTS_RUN);
+                     "--workers", "16", "--seed", "0x10", "--sector-size", "32GiB", "--timeout",
+                     "2.5", "--dev", "a", "--json", "A", "B", NULL),
+                 CZ_OPTS_RUN);
     printed(&r);
     CHECK_STR(o.input, "in");
     CHECK_STR(o.mode, "slow");
@@ -164,9 +171,10 @@ CZ_TEST(bad_numbers)
     CHECK_STR(r.error, "--device: 'x' is not a number");
     const char *text = printed(&r);
     CHECK(strstr(text, "cuzk t: --device: 'x' is not a number\n") == text);
-    CHECK(strstr(text, "usage: cuzk t --input FILE") != NULL);   /* the synopsis follows */
+    CHECK(strstr(text, "usage: cuzk t --input FILE") != NULL); /* the synopsis follows */
     CHECK(strstr(text, "(cuzk t --help: every option)") != NULL);
-    static const char *const junk[] = { "", "-1", " 5", "+5", "5x", "1.5", "2^", "99999999999999999999999" };
+    static const char *const junk[] = { "",   "-1",  " 5", "+5",
+                                        "5x", "1.5", "2^", "99999999999999999999999" };
     for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
         CHECK_EQ_INT(run(&o, &r, "--input", "x", "--workers", junk[i], NULL), CZ_EXIT_USAGE);
         printed(&r);
@@ -243,7 +251,7 @@ CZ_TEST(rules_between_options)
     CHECK_EQ_INT(run(&o, &r, "--input", "x", "--quiet", "--output", "o.bin", NULL), CZ_OPTS_RUN);
     printed(&r);
     CHECK_STR(o.out, "o.bin");
-    CHECK(cz_opts_given(&T_SPEC, &r, "out"));   /* an alias marks its entry */
+    CHECK(cz_opts_given(&T_SPEC, &r, "out")); /* an alias marks its entry */
     CHECK_EQ_INT(run(&o, &r, "--input", "x", "--timeout", "1", NULL), CZ_EXIT_USAGE);
     CHECK_STR(r.error, "--timeout needs --dev VALUE (they go together)");
     printed(&r);
@@ -267,8 +275,9 @@ static const cz_opt_rule U_RULES[] = {
     CZ_RULE_UNLESS(ONE_OF, "random-params", "params", "params-dir"),
     CZ_RULE_UNLESS(REQUIRED, "random-params", "proof"),
 };
-static const cz_opts_spec U_SPEC = { .cmd = "cuzk u", .usage = "usage: cuzk u\n",
-                                     CZ_OPTS(U_OPTS), CZ_RULES(U_RULES) };
+static const cz_opts_spec U_SPEC = {
+    .cmd = "cuzk u", .usage = "usage: cuzk u\n", CZ_OPTS(U_OPTS), CZ_RULES(U_RULES)
+};
 
 static int run_u(u_opts *o, cz_opts_result_t *r, int argc, char **argv)
 {
@@ -386,9 +395,9 @@ CZ_TEST(flags_and_repeats)
     t_opts o;
     cz_opts_result_t r;
     /* a flag twice is the flag; a value twice: the last wins; a hook sees each */
-    CHECK_EQ_INT(run(&o, &r, "--input", "a", "--json", "--json", "--input", "b", "--device",
-                     "1", "--device", "2", "--dev", "a", "--dev", "b", "--dev", "a", "--timeout",
-                     "1", NULL),
+    CHECK_EQ_INT(run(&o, &r, "--input", "a", "--json", "--json", "--input", "b", "--device", "1",
+                     "--device", "2", "--dev", "a", "--dev", "b", "--dev", "a", "--timeout", "1",
+                     NULL),
                  CZ_OPTS_RUN);
     printed(&r);
     CHECK(o.json);
@@ -409,18 +418,21 @@ CZ_TEST(outputs_checked_after_parsing)
     printed(&r);
     CHECK(strstr(r.error, "/nonexistent-dir/out.bin") != NULL);
     /* a bad value after it is reported, not the output (nothing touched the disk first) */
-    CHECK_EQ_INT(run(&o, &r, "--input", "x", "-o", "/nonexistent-dir/out.bin", "--device",
-                     "x", NULL), CZ_EXIT_USAGE);
+    CHECK_EQ_INT(run(&o, &r, "--input", "x", "-o", "/nonexistent-dir/out.bin", "--device", "x",
+                     NULL),
+                 CZ_EXIT_USAGE);
     printed(&r);
     CHECK_STR(r.error, "--device: 'x' is not a number");
     /* an output directory is made (with its parents) only when all else parsed */
-    typedef struct { const char *dir; size_t n; } d_opts;
+    typedef struct {
+        const char *dir;
+        size_t n;
+    } d_opts;
     static const cz_opt D_OPTS[] = {
         { "dir", 0, CZ_O_OUTDIR(d_opts, dir), .help = "made" },
         { "n", 0, CZ_O_SIZE(d_opts, n), .max = 3, .help = "n" },
     };
-    static const cz_opts_spec D = { .cmd = "cuzk d", .usage = "usage: cuzk d\n",
-                                    CZ_OPTS(D_OPTS) };
+    static const cz_opts_spec D = { .cmd = "cuzk d", .usage = "usage: cuzk d\n", CZ_OPTS(D_OPTS) };
     char base[] = "/tmp/cz-test-options-XXXXXX", dir[128];
     REQUIRE(mkdtemp(base));
     snprintf(dir, sizeof dir, "%s/a/b", base);
@@ -485,7 +497,9 @@ CZ_TEST(table_self_check)
 
 CZ_TEST(bad_default_is_a_bug)
 {
-    typedef struct { size_t n; } b_opts;
+    typedef struct {
+        size_t n;
+    } b_opts;
     static const cz_opt B_OPTS[] = {
         { "n", 0, CZ_O_SIZE(b_opts, n), .max = 3, .def = "9", .help = "n" },
     };

@@ -43,6 +43,8 @@
 #define NODES_32G (1ull << 30)
 
 /* REQUIRE for helpers that return a value: a broken data file ends the run. */
+/* laid out by hand: */
+/* clang-format off */
 #define NEED(c)                                                               \
     do {                                                                      \
         if (!(c)) {                                                           \
@@ -50,6 +52,7 @@
             abort();                                                          \
         }                                                                     \
     } while (0)
+/* clang-format on */
 
 static char path_buf[1024];
 
@@ -187,7 +190,7 @@ static void check_v1_inputs(const cz_fr *in, size_t per, unsigned parts, size_t 
             const cz_fr *c = &blk[3 + (size_t)i * 18];
             uint64_t ch = fr_u64(&c[0]);
             CHECK(ch >= 1 && ch < NODES_32G);
-            CHECK_EQ_U64(fr_u64(&c[6]), ch - 1);           /* predecessor last */
+            CHECK_EQ_U64(fr_u64(&c[6]), ch - 1); /* predecessor last */
             for (int j = 1; j <= 6; j++)
                 CHECK(fr_u64(&c[j]) < ch);
             for (int j = 7; j <= 14; j++)
@@ -219,7 +222,8 @@ CZ_TEST(mainnet_v1_seals)
     CHECK_OK(cz_sha254_comm_d_zero(zero_d, v1->sector_bytes));
     size_t i, high_v1 = 0, proofs_ok = 0;
     json_t *s;
-    json_array_foreach(all, i, s) {
+    json_array_foreach(all, i, s)
+    {
         uint8_t prover[32], want_prover[32], ticket[32], seed[32], comm_d[32], comm_r[32];
         uint8_t want_porep[32], want_rid[32];
         REQUIRE(json_hex32(want_prover, s, "prover_id") && json_hex32(ticket, s, "ticket") &&
@@ -247,7 +251,7 @@ CZ_TEST(mainnet_v1_seals)
         REQUIRE(hex && strlen(hex) == 2 * sizeof bytes && cz_hex_decode(bytes, hex, sizeof bytes));
         proofs_ok += cz_proofs_decode(NULL, proofs, 10, bytes, sizeof bytes) == CZ_OK;
     }
-    CHECK_EQ_U64(high_v1, 0);      /* RFP: V1_0_0 graphs never reach the upper half */
+    CHECK_EQ_U64(high_v1, 0); /* RFP: V1_0_0 graphs never reach the upper half */
     CHECK_EQ_U64(proofs_ok, 117);
     /* control: the same sectors under the V1_1 graph reach the upper half */
     json_t *s0 = json_array_get(all, 0);
@@ -314,7 +318,8 @@ CZ_TEST(v1_1_records_replica_id)
     REQUIRE(all && json_is_array(all));
     size_t i, n = 0, known = 0;
     json_t *r;
-    json_array_foreach(all, i, r) {
+    json_array_foreach(all, i, r)
+    {
         uint8_t porep_id[32], prover[32], ticket[32], comm_d[32], want[32], rid[32];
         REQUIRE(json_hex32(porep_id, r, "porep_id") && json_hex32(prover, r, "prover_id") &&
                 json_hex32(ticket, r, "ticket") && json_hex32(comm_d, r, "comm_d") &&
@@ -335,13 +340,14 @@ CZ_TEST(v1_1_records_replica_id)
                 pf = c;
         }
         if (!pf)
-            continue;           /* a made-up porep_id (README: the 8MiB records) */
+            continue; /* a made-up porep_id (README: the 8MiB records) */
         known++;
         CHECK_EQ_U64((uint64_t)json_integer_value(json_object_get(r, "sector_size")),
                      pf->sector_bytes);
     }
     printf("  %zu V1_1 regression records: replica_id as recorded (%zu with a registered"
-           " porep_id)\n", n, known);
+           " porep_id)\n",
+           n, known);
     CHECK_EQ_U64(n, 197);
     CHECK(known >= 150);
     json_decref(all);

@@ -37,6 +37,8 @@
 #include "groth16/proof.h"
 #include "kinds/porep/c2.h"
 
+/* laid out by hand: */
+/* clang-format off */
 #define NEED(c)                                                               \
     do {                                                                      \
         if (!(c)) {                                                           \
@@ -44,6 +46,7 @@
             abort();                                                          \
         }                                                                     \
     } while (0)
+/* clang-format on */
 
 static const char *data_dir(void)
 {
@@ -81,8 +84,7 @@ static uint64_t sector_id_of(const char *line)
 }
 
 typedef struct {
-    size_t records, derived, verified, no_vk, unsupported, made_up, synthetic, ni_layout,
-        ni_inputs;
+    size_t records, derived, verified, no_vk, unsupported, made_up, synthetic, ni_layout, ni_inputs;
     char vk_missing[8][300];
     size_t n_missing;
 } tally_t;
@@ -106,8 +108,7 @@ typedef struct {
 static vk_slot_t slots[8];
 static cz_manifest_t manifest;
 
-static cz_pvk_t *pvk_for(cz_ctx_t *ctx, const cz_porep_params_t *p, uint64_t sector,
-                         tally_t *t)
+static cz_pvk_t *pvk_for(cz_ctx_t *ctx, const cz_porep_params_t *p, uint64_t sector, tally_t *t)
 {
     for (size_t i = 0; i < 8; i++)
         if (slots[i].sector == sector)
@@ -202,8 +203,8 @@ static void check_record(cz_ctx_t *ctx, const char *line, tally_t *t)
     /* the registered proof of this porep_id: id LE in bytes 0..8, all else 0 */
     const cz_porep_proof_t *pf = NULL;
     static const char *names[10] = {
-        "StackedDrg2KiBV1",   "StackedDrg8MiBV1",   "StackedDrg512MiBV1",   "StackedDrg32GiBV1",
-        "StackedDrg64GiBV1",  "StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1",   "StackedDrg512MiBV1_1",
+        "StackedDrg2KiBV1",    "StackedDrg8MiBV1",    "StackedDrg512MiBV1", "StackedDrg32GiBV1",
+        "StackedDrg64GiBV1",   "StackedDrg2KiBV1_1",  "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1",
         "StackedDrg32GiBV1_1", "StackedDrg64GiBV1_1",
     };
     for (int i = 0; i < 10 && !pf; i++) {
@@ -304,7 +305,7 @@ static void run_file(cz_ctx_t *ctx, const char *name, tally_t *t)
     char *line = malloc(cap);
     NEED(line);
     while (fgets(line, (int)cap, f)) {
-        NEED(strchr(line, '\n') || feof(f));    /* a record longer than 1 MiB: none */
+        NEED(strchr(line, '\n') || feof(f)); /* a record longer than 1 MiB: none */
         if (line[0] == '{')
             check_record(ctx, line, t);
     }
@@ -328,17 +329,19 @@ CZ_TEST(regression_records)
            t.made_up, t.unsupported);
     CHECK(t.derived >= 360);
     CHECK_EQ_U64(t.synthetic, 32);
-    CHECK_EQ_U64(t.ni_layout, 24);     /* v18: 12 x 8MiB, 10 x 512MiB, 2 x 32GiB */
+    CHECK_EQ_U64(t.ni_layout, 24); /* v18: 12 x 8MiB, 10 x 512MiB, 2 x 32GiB */
     CHECK_EQ_U64(t.ni_inputs, 2);
     CHECK_EQ_U64(t.unsupported, 0);
     if (t.no_vk) {
         static char why[3000];
-        int o = snprintf(why, sizeof why, "%zu real proofs not verified: no v28 vk in %s "
-                         "(FIL_PROOFS_PARAMETER_CACHE) —", t.no_vk, params_dir());
+        int o = snprintf(why, sizeof why,
+                         "%zu real proofs not verified: no v28 vk in %s "
+                         "(FIL_PROOFS_PARAMETER_CACHE) —",
+                         t.no_vk, params_dir());
         for (size_t i = 0; i < t.n_missing && o < (int)sizeof why - 320; i++)
             o += snprintf(why + o, sizeof why - o, " %s", t.vk_missing[i]);
         if (!t.verified && cz__failed_checks == 0)
-            cz_skip(why);       /* a failed derivation still fails the test */
+            cz_skip(why); /* a failed derivation still fails the test */
         else
             printf("  %s\n", why);
     }

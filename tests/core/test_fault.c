@@ -45,7 +45,7 @@ CZ_TEST(once_persist_and_k_times)
     REQUIRE(fires(&f, CZ_FAULT_ALLOC, 6, at, 8) == 2);
     CHECK_EQ_INT(at[0], 2);
     CHECK_EQ_INT(at[1], 3);
-    cz_fault_arm(&f, CZ_FAULT_ALLOC, 0, false);   /* disarmed */
+    cz_fault_arm(&f, CZ_FAULT_ALLOC, 0, false); /* disarmed */
     CHECK_EQ_INT(fires(&f, CZ_FAULT_ALLOC, 4, at, 8), 0);
 }
 
@@ -79,7 +79,7 @@ CZ_TEST(callback_decides_first)
     REQUIRE(fires(&f, CZ_FAULT_DEVICE, 5, at, 8) == 2);
     CHECK_EQ_INT(at[0], 2);
     CHECK_EQ_INT(at[1], 4);
-    CHECK_EQ_INT(cz__fault_sim(&f, NULL, CZ_FAULT_DEVICE), CZ_EBUSY);   /* the callback's code */
+    CHECK_EQ_INT(cz__fault_sim(&f, NULL, CZ_FAULT_DEVICE), CZ_EBUSY); /* the callback's code */
 }
 
 CZ_TEST(spec_parses_and_names_bad_parts)
@@ -93,8 +93,8 @@ CZ_TEST(spec_parses_and_names_bad_parts)
     REQUIRE(fires(&f, CZ_FAULT_WRITE, 5, at, 8) == 2);
     CHECK_EQ_INT(at[0], 2);
     CHECK_EQ_INT(fires(&f, CZ_FAULT_DEVICE, 3, at, 8), 3);
-    CHECK_EQ_INT(fires(&f, CZ_FAULT_DEVICE_STEP, 4, at, 8), 0);   /* a delay passes */
-    static const char *const bad[] = { "write", "write:", "write:0", "disk:1", "write:1x",
+    CHECK_EQ_INT(fires(&f, CZ_FAULT_DEVICE_STEP, 4, at, 8), 0); /* a delay passes */
+    static const char *const bad[] = { "write",     "write:",   "write:0",   "disk:1",   "write:1x",
                                        "write:1x0", "write:1~", "write:1~0", "write:1+x" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK_EQ_INT(cz_fault_parse(&f, ctx, bad[i]), CZ_EINVAL);
@@ -107,7 +107,7 @@ CZ_TEST(allocation_wrapper_fails_the_nth)
 {
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    void *p = cz__fault_malloc(ctx, 64);   /* no fault object: plain malloc */
+    void *p = cz__fault_malloc(ctx, 64); /* no fault object: plain malloc */
     CHECK(p != NULL);
     free(p);
     cz_fault_t f;

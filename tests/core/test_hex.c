@@ -22,7 +22,7 @@ CZ_TEST(bad_digits_and_short_input_refused)
 {
     uint8_t out[2];
     CHECK(!cz_hex_decode(out, "0g12", 2));
-    CHECK(!cz_hex_decode(out, "12", 2));     /* the NUL is not a digit */
+    CHECK(!cz_hex_decode(out, "12", 2)); /* the NUL is not a digit */
     CHECK(!cz_hex_decode(out, "1 23", 2));
     CHECK(cz_hex_decode(out, "", 0));
 }

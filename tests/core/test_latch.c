@@ -45,7 +45,7 @@ CZ_TEST(error_is_sticky_and_wakes_every_waiter)
     cz_latch_init(&l);
     cz_latch_post(&l, CZ_EDEVICE);
     CHECK_EQ_INT(cz_latch_wait(&l), CZ_EDEVICE);
-    CHECK_EQ_INT(cz_latch_wait(&l), CZ_EDEVICE);   /* no permit left, still returns */
+    CHECK_EQ_INT(cz_latch_wait(&l), CZ_EDEVICE); /* no permit left, still returns */
     cz_latch_destroy(&l);
 }
 

@@ -62,7 +62,10 @@ CZ_TEST(null_pool_runs_inline)
     CHECK(check_cover(NULL, 1000, 7));
 }
 
-typedef struct { cz_pool_t *pool; atomic_ulong sum; } nest_arg;
+typedef struct {
+    cz_pool_t *pool;
+    atomic_ulong sum;
+} nest_arg;
 
 static void inner(void *p, size_t b, size_t e, unsigned slot)
 {
@@ -146,7 +149,7 @@ CZ_TEST(pool_memcpy_copies_every_byte)
                 src[k] = (unsigned char)(k * 131 + 7);
             memset(dst, 0xAB, n + 2);
             cz_pool_memcpy(pool, dst + 1, src, n);
-            CHECK(dst[0] == 0xAB && dst[n + 1] == 0xAB);   /* nothing outside */
+            CHECK(dst[0] == 0xAB && dst[n + 1] == 0xAB); /* nothing outside */
             CHECK(memcmp(dst + 1, src, n) == 0);
             free(src);
             free(dst);

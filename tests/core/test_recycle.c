@@ -51,7 +51,7 @@ CZ_TEST(recycler_best_fit_and_limits)
     REQUIRE(a && b && c && small);
     a[0] = 'a';
     b[0] = 'b';
-    cz_recycler_give(r, small);          /* below min_bytes: freed */
+    cz_recycler_give(r, small); /* below min_bytes: freed */
     cz_recycler_give(r, a);
     cz_recycler_give(r, c);
     cz_recycler_give(r, b);
@@ -101,18 +101,18 @@ CZ_TEST(recycler_hold_refused_frees)
     cz_recycler_t *r;
     CHECK_OK(cz_recycler_new(&r, MiB, 8, hold, unhold, &acct));
     cz_recycler_give(r, malloc(10 * MiB));
-    cz_recycler_give(r, malloc(10 * MiB));   /* 20 > 15: refused, freed */
+    cz_recycler_give(r, malloc(10 * MiB)); /* 20 > 15: refused, freed */
     cz_recycler_stats_t st;
     cz_recycler_stats(r, &st);
     CHECK_EQ_U64(st.kept_blocks, 1);
     CHECK_EQ_U64(acct.refused, 1);
-    cz_recycler_free(r);                     /* trims: the hold is given back */
+    cz_recycler_free(r); /* trims: the hold is given back */
     CHECK_EQ_U64(acct.held, 0);
 }
 
 CZ_TEST(recycler_null_and_no_accounting)
 {
-    cz_recycler_give(NULL, malloc(MiB));     /* freed */
+    cz_recycler_give(NULL, malloc(MiB)); /* freed */
     CHECK(cz_recycler_take(NULL, MiB) == NULL);
     cz_recycler_give(NULL, NULL);
     cz_recycler_stats_t st;
@@ -144,7 +144,7 @@ static void *churn(void *arg)
         if (!p)
             p = malloc(n);
         if (p)
-            p[n - 1] = (char)i;   /* the block is really that large */
+            p[n - 1] = (char)i; /* the block is really that large */
         cz_recycler_give(r, p);
     }
     return NULL;

@@ -38,7 +38,7 @@ CZ_TEST(lc_sorted_and_merged)
     cz_lc_add(&lc, cz_var_aux(3));
     cz_lc_add_term(&lc, &three, cz_var_input(2));
     cz_lc_add(&lc, cz_var_aux(1));
-    cz_lc_add(&lc, cz_var_aux(3));          /* duplicate: coefficient 2 */
+    cz_lc_add(&lc, cz_var_aux(3)); /* duplicate: coefficient 2 */
     cz_lc_add(&lc, CZ_VAR_ONE);
     cz_lc_sub_term(&lc, &three, cz_var_input(2)); /* merges to a zero coefficient */
     REQUIRE(cz_lc_len(&lc) == 4);
@@ -50,7 +50,7 @@ CZ_TEST(lc_sorted_and_merged)
     const cz_fr *c = cz_lc_coeffs(&lc);
     cz_fr two = fr(2);
     CHECK(cz_fr_is_one(&c[0]));
-    CHECK(cz_fr_is_zero(&c[1]));            /* the term stays, with coefficient 0 */
+    CHECK(cz_fr_is_zero(&c[1])); /* the term stays, with coefficient 0 */
     CHECK(cz_fr_is_one(&c[2]));
     CHECK(cz_fr_eq(&c[3], &two));
     CHECK_EQ_INT(cz_lc_error(&lc), CZ_OK);
@@ -105,19 +105,19 @@ CZ_TEST(lc_combinations)
     cz_lc_add(&y, cz_var_aux(2));
     cz_lc_add(&y, cz_var_input(1));
 
-    cz_lc_add_scaled(&x, &five, &y);        /* x = a0 + 7 a2 + 5 i1 */
+    cz_lc_add_scaled(&x, &five, &y); /* x = a0 + 7 a2 + 5 i1 */
     REQUIRE(cz_lc_len(&x) == 3);
     cz_fr seven = fr(7);
     CHECK(cz_var_eq(cz_lc_var(&x, 0), cz_var_input(1)));
     CHECK(cz_fr_eq(&cz_lc_coeffs(&x)[0], &five));
     CHECK(cz_fr_eq(&cz_lc_coeffs(&x)[2], &seven));
 
-    cz_lc_sub_lc(&x, &y);                   /* x = a0 + 6 a2 + 4 i1 */
+    cz_lc_sub_lc(&x, &y); /* x = a0 + 6 a2 + 4 i1 */
     cz_fr six = fr(6), four = fr(4);
     CHECK(cz_fr_eq(&cz_lc_coeffs(&x)[0], &four));
     CHECK(cz_fr_eq(&cz_lc_coeffs(&x)[2], &six));
 
-    cz_lc_add_lc(&x, &x);                   /* aliasing: doubles */
+    cz_lc_add_lc(&x, &x); /* aliasing: doubles */
     cz_fr eight = fr(8), twelve = fr(12);
     CHECK(cz_fr_eq(&cz_lc_coeffs(&x)[0], &eight));
     CHECK(cz_fr_eq(&cz_lc_coeffs(&x)[2], &twelve));
@@ -127,10 +127,10 @@ CZ_TEST(lc_combinations)
     CHECK(cz_fr_is_zero(&cz_lc_coeffs(&x)[1]));
 
     cz_lc_t z = { 0 };
-    cz_lc_add_lc(&z, &y);                   /* into an empty LC: a copy */
+    cz_lc_add_lc(&z, &y); /* into an empty LC: a copy */
     CHECK_EQ_U64(cz_lc_len(&z), 2);
     cz_fr m1 = fr_neg(1);
-    cz_lc_sub_scaled(&z, &m1, &y);          /* z = 2y */
+    cz_lc_sub_scaled(&z, &m1, &y); /* z = 2y */
     CHECK(cz_fr_eq(&cz_lc_coeffs(&z)[0], &two));
     cz_lc_free(&x);
     cz_lc_free(&y);
@@ -188,7 +188,7 @@ CZ_TEST(densities_and_input_rows)
         CHECK_OK(hand_circuit(cs, NULL));
         int rc = cz_cs_finish(cs);
         if (mode == CZ_CS_CHECK)
-            CHECK_EQ_INT(rc, CZ_EUNSAT);   /* values are not a satisfying witness */
+            CHECK_EQ_INT(rc, CZ_EUNSAT); /* values are not a satisfying witness */
         else
             CHECK_EQ_INT(rc, CZ_OK);
         CHECK_EQ_U64(cz_cs_num_inputs(cs), 3);
@@ -202,17 +202,17 @@ CZ_TEST(densities_and_input_rows)
         CHECK_EQ_U64(w[0], 0x19); /* bits 0, 3, 4 */
         w = cz_cs_density(cs, CZ_DENSITY_B_AUX, &nb, &pop);
         CHECK_EQ_U64(pop, 1);
-        CHECK_EQ_U64(w[0], 0x4);  /* bit 2 */
+        CHECK_EQ_U64(w[0], 0x4); /* bit 2 */
         w = cz_cs_density(cs, CZ_DENSITY_B_INPUT, &nb, &pop);
         CHECK_EQ_U64(nb, 3);
         CHECK_EQ_U64(pop, 2);
-        CHECK_EQ_U64(w[0], 0x3);  /* ONE and p */
+        CHECK_EQ_U64(w[0], 0x3); /* ONE and p */
         if (mode == CZ_CS_PROVE) {
             const cz_fr *a = cz_cs_eval(cs, CZ_MATRIX_A), *b = cz_cs_eval(cs, CZ_MATRIX_B),
                         *c = cz_cs_eval(cs, CZ_MATRIX_C), *in = cz_cs_inputs(cs);
             cz_fr want[3][3] = {
-                { fr(3), fr(6 + 5), fr(0) },   /* a, b, c of #0 */
-                { fr(9), fr(1), fr(3) },       /* 2*0 + 9, 1, 0 + 3 */
+                { fr(3), fr(6 + 5), fr(0) }, /* a, b, c of #0 */
+                { fr(9), fr(1), fr(3) },     /* 2*0 + 9, 1, 0 + 3 */
                 { fr(0), fr(0), fr(0) },
             };
             for (int r = 0; r < 3; r++) {
@@ -243,7 +243,7 @@ CZ_TEST(densities_and_input_rows)
 struct rand_circ {
     uint64_t seed;
     size_t constraints;
-    size_t unsat_at;         /* SIZE_MAX: satisfied */
+    size_t unsat_at; /* SIZE_MAX: satisfied */
 };
 
 static void random_lc(cz_lc_t *lc, cz_rng *rng, size_t n_in, size_t n_aux)
@@ -257,8 +257,16 @@ static void random_lc(cz_lc_t *lc, cz_rng *rng, size_t n_in, size_t n_aux)
         switch ((r >> 40) % 4) {
         case 0: cz_lc_add(lc, v); break;
         case 1: cz_lc_sub(lc, v); break;
-        case 2: { cz_fr k; cz_fr_random_rng(&k, rng); cz_lc_add_term(lc, &k, v); break; }
-        default: cz_lc_add(lc, v); cz_lc_sub(lc, v); break;  /* a merged zero */
+        case 2: {
+            cz_fr k;
+            cz_fr_random_rng(&k, rng);
+            cz_lc_add_term(lc, &k, v);
+            break;
+        }
+        default:
+            cz_lc_add(lc, v);
+            cz_lc_sub(lc, v);
+            break; /* a merged zero */
         }
     }
 }
@@ -272,8 +280,8 @@ static int rand_circuit(cz_cs_t *cs, void *arg)
 {
     struct rand_circ *rc_ = arg;
     cz_rng rng, vrng;
-    cz_rng_seed(&rng, rc_->seed);        /* structure */
-    cz_rng_seed(&vrng, rc_->seed ^ 99);  /* values (drawn in every mode alike) */
+    cz_rng_seed(&rng, rc_->seed);       /* structure */
+    cz_rng_seed(&vrng, rc_->seed ^ 99); /* values (drawn in every mode alike) */
     cz_lc_t a = { 0 }, b = { 0 }, c = { 0 };
     cz_var_t v;
     cz_fr val;
@@ -365,7 +373,7 @@ CZ_TEST(modes_agree_and_csr_reproduces_abc)
     }
     size_t pa;
     cz_cs_density(prove, CZ_DENSITY_A_AUX, NULL, &pa);
-    CHECK(pa > 0 && pa < na);  /* non-trivial densities */
+    CHECK(pa > 0 && pa < na); /* non-trivial densities */
 
     /* z = (inputs..., aux...); CSR * z must equal a, b, c (rows included). */
     const cz_fr *in = cz_cs_inputs(prove), *aux = cz_cs_aux(prove);
@@ -509,7 +517,7 @@ CZ_TEST(errors_are_sticky)
     cz_lc_add(&a, cz_var_aux(5));
     CHECK_EQ_INT(cz_cs_enforce(cs, &a, &b, &c, "bad"), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "aux 5") != NULL);
-    CHECK_EQ_INT(cz_cs_alloc(cs, &v, NULL), CZ_EINVAL);   /* sticky */
+    CHECK_EQ_INT(cz_cs_alloc(cs, &v, NULL), CZ_EINVAL); /* sticky */
     CHECK_EQ_INT(cz_cs_finish(cs), CZ_EINVAL);
     cz_cs_free(cs);
 
@@ -629,7 +637,7 @@ CZ_TEST(shape_million_constraints)
     cz_cs_density(cs, CZ_DENSITY_A_AUX, NULL, &pa);
     cz_cs_density(cs, CZ_DENSITY_B_AUX, NULL, &pb);
     cz_cs_density(cs, CZ_DENSITY_B_INPUT, NULL, &pi);
-    CHECK_EQ_U64(pa, n);      /* every x; not the first aux (only in C) */
+    CHECK_EQ_U64(pa, n); /* every x; not the first aux (only in C) */
     CHECK_EQ_U64(pb, n);
     CHECK_EQ_U64(pi, 0);
 

@@ -28,7 +28,7 @@ static int step(cz_cs_t *cs, cz_rng *rng, size_t base, bool unsat)
         val[k] = CZ_FR_ZERO;
         for (int t = 0; t < 3 && rc == CZ_OK; t++) {
             uint64_t r = cz_rng_next(rng);
-            cz_var_t v = (r & 3) == 0          ? cz_var_input((uint32_t)((r >> 8) % PRE))
+            cz_var_t v = (r & 3) == 0           ? cz_var_input((uint32_t)((r >> 8) % PRE))
                          : (r & 3) == 1 || !own ? cz_var_aux((uint32_t)((r >> 8) % PRE))
                                                 : cz_var_aux((uint32_t)(base + (r >> 8) % own));
             cz_fr coef, z = CZ_FR_ZERO;
@@ -65,7 +65,7 @@ static void part(cz_cs_t *cs, unsigned k, size_t unsat_at)
     cz_var_t in;
     cz_fr x;
     cz_fr_from_u64(&x, 7 + k);
-    REQUIRE(cz_cs_alloc_input(cs, &in, &x) == CZ_OK);   /* one input per part */
+    REQUIRE(cz_cs_alloc_input(cs, &in, &x) == CZ_OK); /* one input per part */
     for (size_t i = 0; i < PART; i++)
         REQUIRE(step(cs, &rng, base, k * PART + i == unsat_at) == CZ_OK);
 }
@@ -78,7 +78,7 @@ static cz_cs_slot_t slot_of(unsigned k)
 
 static void prelude(cz_cs_t *cs)
 {
-    for (uint64_t i = 1; i < PRE; i++) {     /* input 0 is ONE */
+    for (uint64_t i = 1; i < PRE; i++) { /* input 0 is ONE */
         cz_var_t v;
         cz_fr x;
         cz_fr_from_u64(&x, 3 + i);
@@ -111,10 +111,10 @@ static void build(cz_cs_t **out, cz_cs_mode_t mode, bool omit_c, int how, size_t
         part(cs, 2, unsat_at);
     } else if (how == 1) {
         cz_cs_t *f[2];
-        for (int k = 0; k < 2; k++) {          /* a wave: both synthesized, then extended */
+        for (int k = 0; k < 2; k++) { /* a wave: both synthesized, then extended */
             REQUIRE(cz_cs_fork(&f[k], cs, NULL) == CZ_OK);
             if (cz_cs_needs_values(cs)) {
-                CHECK(cz_cs_aux(f[k]) == NULL);   /* the parent's values, in place */
+                CHECK(cz_cs_aux(f[k]) == NULL); /* the parent's values, in place */
                 cz_fr v, want;
                 CHECK_OK(cz_cs_value(f[k], cz_var_aux(2), &v));
                 cz_fr_from_u64(&want, 102);
@@ -129,7 +129,7 @@ static void build(cz_cs_t **out, cz_cs_mode_t mode, bool omit_c, int how, size_t
     } else if (how == 3) {
         cz_cs_t *f[2];
         REQUIRE(cz_cs_room(cs, 2 * PART, 2 * PART, 2) == CZ_OK);
-        for (int k = 1; k >= 0; k--) {         /* the later slot first: order is free */
+        for (int k = 1; k >= 0; k--) { /* the later slot first: order is free */
             cz_cs_slot_t at = slot_of((unsigned)k);
             REQUIRE(cz_cs_fork_at(&f[k], cs, &at, NULL) == CZ_OK);
             part(f[k], 1 + (unsigned)k, unsat_at);
@@ -142,7 +142,7 @@ static void build(cz_cs_t **out, cz_cs_mode_t mode, bool omit_c, int how, size_t
         cz_cs_t *f, *g;
         REQUIRE(cz_cs_fork(&f, cs, NULL) == CZ_OK);
         part(f, 1, unsat_at);
-        REQUIRE(cz_cs_fork(&g, f, NULL) == CZ_OK);   /* copies f's values */
+        REQUIRE(cz_cs_fork(&g, f, NULL) == CZ_OK); /* copies f's values */
         if (cz_cs_needs_values(cs))
             CHECK(cz_cs_aux(g) != NULL);
         part(g, 2, unsat_at);
@@ -276,7 +276,7 @@ CZ_TEST(a_fork_gives_no_witness)
     prelude(cs);
     REQUIRE(cz_cs_fork(&f, cs, NULL) == CZ_OK);
     CHECK(cz_cs_inputs(f) == NULL);
-    CHECK_OK(cz_cs_finish(f));                /* misuse, but must not read freed memory */
+    CHECK_OK(cz_cs_finish(f)); /* misuse, but must not read freed memory */
     cz_cs_witness_t w;
     CHECK_EQ_INT(cz_cs_take_witness(f, &w), CZ_EINVAL);
     cz_cs_free(f);

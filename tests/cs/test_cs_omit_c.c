@@ -52,7 +52,7 @@ static int random_lc(cz_cs_t *cs, cz_rng *rng, cz_lc_t *lc, cz_fr *val)
     for (int t = 0; t < terms; t++) {
         cz_var_t v = pick(rng, cs);
         cz_fr k, z, x;
-        cz_fr_from_u64(&k, cz_rng_next(rng) % 6);   /* zero coefficients too */
+        cz_fr_from_u64(&k, cz_rng_next(rng) % 6); /* zero coefficients too */
         cz_lc_add_term(lc, &k, v);
         int rc = var_value(cs, v, &z);
         if (rc)
@@ -75,7 +75,7 @@ static int run_part(cz_cs_t *cs, circ_t *c, size_t from, size_t to)
         cz_fr_from_u64(&vk, 1 + cz_rng_next(&c->rng) % 9);
         if ((rc = var_value(cs, z, &vz)))
             break;
-        cz_fr_mul(&w, &va, &vb);              /* w = a*b - k z */
+        cz_fr_mul(&w, &va, &vb); /* w = a*b - k z */
         cz_fr_mul(&t, &vk, &vz);
         cz_fr_sub(&w, &w, &t);
         if (i == c->unsat_at)
@@ -120,7 +120,7 @@ static cz_cs_t *synth(cz_cs_mode_t mode, bool omit, uint64_t seed, size_t unsat_
     if (cz_cs_new(&cs, NULL, mode) != CZ_OK)
         abort();
     if ((omit && cz_cs_omit_c(cs) != CZ_OK) || run_circuit(cs, seed, unsat_at) != CZ_OK)
-        abort();                      /* cz_cs_t * helpers cannot REQUIRE */
+        abort(); /* cz_cs_t * helpers cannot REQUIRE */
     return cs;
 }
 
@@ -171,7 +171,7 @@ CZ_TEST(omit_c_same_a_b_and_c_is_a_times_b)
         }
         cz_cs_witness_free(&wf);
         cz_cs_witness_free(&w0);
-        cz_cs_witness_free(&w0);   /* harmless twice */
+        cz_cs_witness_free(&w0); /* harmless twice */
         cz_cs_free(full);
         cz_cs_free(free_c);
     }
@@ -185,11 +185,11 @@ CZ_TEST(omit_c_after_reserve_releases_c)
     CHECK(cz_cs_eval(cs, CZ_MATRIX_C) != NULL);
     const cz_fr *a0 = cz_cs_eval(cs, CZ_MATRIX_A), *b0 = cz_cs_eval(cs, CZ_MATRIX_B);
     CHECK_OK(cz_cs_omit_c(cs));
-    CHECK_OK(cz_cs_omit_c(cs));                     /* again: still before a constraint */
+    CHECK_OK(cz_cs_omit_c(cs)); /* again: still before a constraint */
     CHECK(cz_cs_eval(cs, CZ_MATRIX_C) == NULL);
     CHECK_OK(run_circuit(cs, 9, SIZE_MAX));
     CHECK_OK(cz_cs_finish(cs));
-    CHECK(cz_cs_eval(cs, CZ_MATRIX_A) == a0);       /* nothing reallocated */
+    CHECK(cz_cs_eval(cs, CZ_MATRIX_A) == a0); /* nothing reallocated */
     CHECK(cz_cs_eval(cs, CZ_MATRIX_B) == b0);
     CHECK(cz_cs_eval(cs, CZ_MATRIX_C) == NULL);
     cz_cs_t *ref = synth(CZ_CS_PROVE, true, 9, SIZE_MAX);
@@ -220,7 +220,7 @@ CZ_TEST(omit_c_too_late_is_sticky_einval)
     CHECK_EQ_INT(cz_cs_omit_c(cs), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "omit_c") != NULL);
     CHECK(!cz_cs_omits_c(cs));
-    CHECK_EQ_INT(cz_cs_enforce(cs, &a, &b, &c, "again"), CZ_EINVAL);   /* sticky */
+    CHECK_EQ_INT(cz_cs_enforce(cs, &a, &b, &c, "again"), CZ_EINVAL); /* sticky */
     CHECK_EQ_INT(cz_cs_finish(cs), CZ_EINVAL);
     cz_cs_free(cs);
     cz_lc_free(&a);
@@ -251,8 +251,8 @@ CZ_TEST(omit_c_is_a_no_op_in_check_keygen_shape)
     CHECK(strstr(cz_ctx_message(ctx), "row123") != NULL);
     cz_cs_free(cs);
     /* KEYGEN: C is still recorded; SHAPE counts the same. */
-    cz_cs_t *k0 = synth(CZ_CS_KEYGEN, false, 5, SIZE_MAX), *k1 = synth(CZ_CS_KEYGEN, true, 5,
-                                                                        SIZE_MAX);
+    cz_cs_t *k0 = synth(CZ_CS_KEYGEN, false, 5, SIZE_MAX),
+            *k1 = synth(CZ_CS_KEYGEN, true, 5, SIZE_MAX);
     CHECK_OK(cz_cs_finish(k0));
     CHECK_OK(cz_cs_finish(k1));
     const cz_csr_t *m0 = cz_cs_matrix(k0, CZ_MATRIX_C), *m1 = cz_cs_matrix(k1, CZ_MATRIX_C);
@@ -359,7 +359,7 @@ CZ_TEST(omit_c_still_range_checks_c)
     CHECK_OK(cz_cs_alloc(cs, &x, &CZ_FR_ONE));
     cz_lc_add(&a, x);
     cz_lc_add(&b, x);
-    cz_lc_add(&c, cz_var_aux(5));             /* never allocated */
+    cz_lc_add(&c, cz_var_aux(5)); /* never allocated */
     CHECK_EQ_INT(cz_cs_enforce(cs, &a, &b, &c, "bad"), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "C uses aux 5") != NULL);
     CHECK_EQ_INT(cz_cs_finish(cs), CZ_EINVAL);

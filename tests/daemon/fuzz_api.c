@@ -84,7 +84,8 @@ static cz_server_t *server(void)
     snprintf(pd, sizeof pd, "%s/params", g_dir);
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, NULL, 1) || cz_dconfig_defaults(&g_cfg) ||
-        cz_dconfig_set(ctx, &g_cfg, "journal.dir", jd) || cz_dconfig_set(ctx, &g_cfg, "params.dir", pd) ||
+        cz_dconfig_set(ctx, &g_cfg, "journal.dir", jd) ||
+        cz_dconfig_set(ctx, &g_cfg, "params.dir", pd) ||
         cz_dconfig_set(ctx, &g_cfg, "daemon.max_wait", "0") ||
         cz_dconfig_set(ctx, &g_cfg, "daemon.max_body", "65536") ||
         cz_dconfig_set(ctx, &g_cfg, "daemon.max_partitions", "2") ||
@@ -103,7 +104,9 @@ static cz_server_t *server(void)
     return g_server;
 }
 
-typedef struct { const char *q; } query_t;
+typedef struct {
+    const char *q;
+} query_t;
 
 /* "a=b&c=d": the value of |key| in a static buffer per call (enough here). */
 static const char *get_arg(void *cls, const char *key)
@@ -130,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (++g_inputs % RECYCLE_EVERY == 0)
-        teardown();   /* server() makes the next one */
+        teardown(); /* server() makes the next one */
     const uint8_t *nl = memchr(data, '\n', size);
     size_t head = nl ? (size_t)(nl - data) : size;
     if (head > 1024)
@@ -138,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char line[1025];
     memcpy(line, data, head);
     line[head] = '\0';
-    if (strlen(line) != head)   /* NUL in the request line: the transport would refuse it */
+    if (strlen(line) != head) /* NUL in the request line: the transport would refuse it */
         return 0;
     char *sp = strchr(line, ' ');
     if (!sp)
@@ -151,15 +154,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         q.q = qm + 1;
     }
     size_t blen = nl ? size - head - 1 : 0;
-    char *body = malloc(blen + 1);   /* exact size: ASan catches overreads */
+    char *body = malloc(blen + 1); /* exact size: ASan catches overreads */
     if (!body)
         return 0;
     if (blen)
         memcpy(body, nl + 1, blen);
     body[blen] = '\0';
-    cz_api_req_t req = { .method = line, .path = path, .arg = get_arg, .arg_cls = &q,
-                         .content_type = "application/json", .body = blen ? body : NULL,
-                         .body_len = blen, .body_writable = true, .body_too_large = blen > 65536 };
+    cz_api_req_t req = { .method = line,
+                         .path = path,
+                         .arg = get_arg,
+                         .arg_cls = &q,
+                         .content_type = "application/json",
+                         .body = blen ? body : NULL,
+                         .body_len = blen,
+                         .body_writable = true,
+                         .body_too_large = blen > 65536 };
     cz_api_resp_t resp;
     cz_api_handle(server(), &req, &resp);
     if (resp.status < 200 || resp.status > 599)

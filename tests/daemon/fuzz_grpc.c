@@ -85,10 +85,10 @@ static void map_circuit_id(const char *id)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const ProtobufCMessageDescriptor *const types[8] = {
-        &cuzk__v1__prove_request__descriptor,        &cuzk__v1__submit_proof_request__descriptor,
-        &cuzk__v1__await_proof_request__descriptor,  &cuzk__v1__cancel_proof_request__descriptor,
-        &cuzk__v1__get_status_request__descriptor,   &cuzk__v1__get_metrics_request__descriptor,
-        &cuzk__v1__preload_srs_request__descriptor,  &cuzk__v1__evict_srs_request__descriptor,
+        &cuzk__v1__prove_request__descriptor,       &cuzk__v1__submit_proof_request__descriptor,
+        &cuzk__v1__await_proof_request__descriptor, &cuzk__v1__cancel_proof_request__descriptor,
+        &cuzk__v1__get_status_request__descriptor,  &cuzk__v1__get_metrics_request__descriptor,
+        &cuzk__v1__preload_srs_request__descriptor, &cuzk__v1__evict_srs_request__descriptor,
     };
     if (size < 1)
         return 0;

@@ -38,21 +38,21 @@ CZ_TEST(limits_in_all_and_per_address)
     struct sockaddr_in x = v4("10.0.0.1"), y = v4("10.0.0.2");
     struct sockaddr_in6 xm = v6("::ffff:10.0.0.1"), z = v6("fd00::1");
     CHECK_EQ_INT(cz_admit_open(a, SA(x)), CZ_ADMIT_OK);
-    CHECK_EQ_INT(cz_admit_open(a, SA(xm)), CZ_ADMIT_OK);       /* the same address: 2 of 2 */
-    CHECK_EQ_INT(cz_admit_open(a, SA(x)), CZ_ADMIT_PER_IP);    /* 3 of 2 */
-    CHECK_EQ_INT(cz_admit_open(a, SA(y)), CZ_ADMIT_OK);        /* another address: 4 in all */
-    CHECK_EQ_INT(cz_admit_open(a, SA(z)), CZ_ADMIT_OK);        /* 5 of 5 */
-    CHECK_EQ_INT(cz_admit_open(a, NULL), CZ_ADMIT_FULL);       /* 6 of 5: the total first */
+    CHECK_EQ_INT(cz_admit_open(a, SA(xm)), CZ_ADMIT_OK);    /* the same address: 2 of 2 */
+    CHECK_EQ_INT(cz_admit_open(a, SA(x)), CZ_ADMIT_PER_IP); /* 3 of 2 */
+    CHECK_EQ_INT(cz_admit_open(a, SA(y)), CZ_ADMIT_OK);     /* another address: 4 in all */
+    CHECK_EQ_INT(cz_admit_open(a, SA(z)), CZ_ADMIT_OK);     /* 5 of 5 */
+    CHECK_EQ_INT(cz_admit_open(a, NULL), CZ_ADMIT_FULL);    /* 6 of 5: the total first */
     long open;
     size_t bytes;
     cz_admit_counts(a, &open, &bytes);
     CHECK_EQ_INT(open, 6);
     cz_admit_close(a, NULL);
-    cz_admit_close(a, SA(x));   /* x: 2 left */
+    cz_admit_close(a, SA(x)); /* x: 2 left */
     CHECK_EQ_INT(cz_admit_open(a, SA(x)), CZ_ADMIT_PER_IP);
     cz_admit_close(a, SA(x));
     cz_admit_close(a, SA(x));
-    cz_admit_close(a, SA(xm));  /* x gone: its entry forgotten */
+    cz_admit_close(a, SA(xm)); /* x gone: its entry forgotten */
     CHECK_EQ_INT(cz_admit_open(a, SA(x)), CZ_ADMIT_OK);
     cz_admit_close(a, SA(x));
     cz_admit_close(a, SA(y));
@@ -68,13 +68,13 @@ CZ_TEST(unix_peers_count_only_in_the_total)
     REQUIRE(cz_admit_new(&a, 3, 1, 100) == CZ_OK);
     struct sockaddr_un u = { .sun_family = AF_UNIX };
     CHECK_EQ_INT(cz_admit_open(a, SA(u)), CZ_ADMIT_OK);
-    CHECK_EQ_INT(cz_admit_open(a, SA(u)), CZ_ADMIT_OK);   /* no per-address cap for them */
+    CHECK_EQ_INT(cz_admit_open(a, SA(u)), CZ_ADMIT_OK); /* no per-address cap for them */
     CHECK_EQ_INT(cz_admit_open(a, SA(u)), CZ_ADMIT_OK);
     CHECK_EQ_INT(cz_admit_open(a, SA(u)), CZ_ADMIT_FULL);
     for (int i = 0; i < 4; i++)
         cz_admit_close(a, SA(u));
     cz_admit_free(a);
-    REQUIRE(cz_admit_new(&a, 3, 0, 100) == CZ_OK);   /* per_ip 0: no cap */
+    REQUIRE(cz_admit_new(&a, 3, 0, 100) == CZ_OK); /* per_ip 0: no cap */
     struct sockaddr_in x = v4("192.0.2.1");
     for (int i = 0; i < 3; i++)
         CHECK_EQ_INT(cz_admit_open(a, SA(x)), CZ_ADMIT_OK);
@@ -89,13 +89,13 @@ CZ_TEST(body_budget_edges)
     cz_admit_t *a = NULL;
     REQUIRE(cz_admit_new(&a, 1, 0, 100) == CZ_OK);
     CHECK(cz_admit_body(a, 60));
-    CHECK(!cz_admit_body(a, 41));   /* 101 > 100: nothing reserved */
-    CHECK(cz_admit_body(a, 40));    /* exactly the budget */
+    CHECK(!cz_admit_body(a, 41)); /* 101 > 100: nothing reserved */
+    CHECK(cz_admit_body(a, 40));  /* exactly the budget */
     CHECK(!cz_admit_body(a, 1));
     CHECK(cz_admit_body(a, 0));
     cz_admit_body_release(a, 60);
     CHECK(cz_admit_body(a, 60));
-    CHECK(!cz_admit_body(a, (size_t)-1));   /* no wrap-around */
+    CHECK(!cz_admit_body(a, (size_t)-1)); /* no wrap-around */
     long open;
     size_t bytes;
     cz_admit_counts(a, &open, &bytes);

@@ -122,7 +122,7 @@ CZ_TEST(contexts_and_fallback)
     CHECK_EQ_INT(cz_api_err_info(CZ_API_E_STORAGE_UNAVAILABLE)->http, 503);
     CHECK_EQ_INT(cz_errmap_of(-99, CZ_ERRMAP_REQUEST), CZ_API_E_INTERNAL);
     CHECK_EQ_INT(cz_api_err_info((cz_api_err_t)999)->http, 500);
-    for (int e = 0; e < CZ_API_E__COUNT; e++) {   /* names unique, statuses 4xx/5xx */
+    for (int e = 0; e < CZ_API_E__COUNT; e++) { /* names unique, statuses 4xx/5xx */
         const cz_api_err_info_t *a = cz_api_err_info((cz_api_err_t)e);
         CHECK(a->http >= 400 && a->http < 600);
         for (int f = e + 1; f < CZ_API_E__COUNT; f++)

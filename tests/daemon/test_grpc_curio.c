@@ -28,9 +28,13 @@ static int decode(const char *in, char *out, size_t *bad)
 
 CZ_TEST(base64_rfc4648_vectors)
 {
-    static const char *const vec[][2] = { { "", "" },         { "Zg==", "f" },      { "Zm8=", "fo" },
-                                          { "Zm9v", "foo" },  { "Zm9vYg==", "foob" },
-                                          { "Zm9vYmE=", "fooba" }, { "Zm9vYmFy", "foobar" },
+    static const char *const vec[][2] = { { "", "" },
+                                          { "Zg==", "f" },
+                                          { "Zm8=", "fo" },
+                                          { "Zm9v", "foo" },
+                                          { "Zm9vYg==", "foob" },
+                                          { "Zm9vYmE=", "fooba" },
+                                          { "Zm9vYmFy", "foobar" },
                                           { "+/+/", "\xfb\xff\xbf" } };
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++) {
         char out[16];
@@ -42,14 +46,17 @@ CZ_TEST(base64_rfc4648_vectors)
 
 CZ_TEST(base64_malformed)
 {
-    static const struct { const char *in; size_t bad; } vec[] = {
-        { "Zg", 2 },       /* not a multiple of 4 (Go always pads) */
-        { "Zg=a", 2 },     /* a pad with data after it */
-        { "Z===", 1 },     /* three pads */
-        { "Zm9v====", 4 }, /* a padding-only quantum */
-        { "Zm=v", 2 },     /* padding inside the last quantum */
-        { "ab#d", 2 },     /* outside the alphabet */
-        { "Zg==Zg==", 2 }, /* padding before the end */
+    static const struct {
+        const char *in;
+        size_t bad;
+    } vec[] = {
+        { "Zg", 2 },         /* not a multiple of 4 (Go always pads) */
+        { "Zg=a", 2 },       /* a pad with data after it */
+        { "Z===", 1 },       /* three pads */
+        { "Zm9v====", 4 },   /* a padding-only quantum */
+        { "Zm=v", 2 },       /* padding inside the last quantum */
+        { "ab#d", 2 },       /* outside the alphabet */
+        { "Zg==Zg==", 2 },   /* padding before the end */
         { "Zm9v\nYmFy", 9 }, /* a line break: 9 characters */
     };
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++) {
@@ -92,7 +99,8 @@ static int map(const Cuzk__V1__SubmitProofRequest *r, json_t **out, const char *
 CZ_TEST(porep_wrapper_maps_to_a_porep_c2_job)
 {
     /* base64 of {"a":1} */
-    Cuzk__V1__SubmitProofRequest r = porep("{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}");
+    Cuzk__V1__SubmitProofRequest r = porep(
+        "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}");
     json_t *req = NULL;
     CHECK_OK(map(&r, &req, NULL));
     REQUIRE(req != NULL);
@@ -100,34 +108,46 @@ CZ_TEST(porep_wrapper_maps_to_a_porep_c2_job)
     CHECK_EQ_STR(json_string_value(json_object_get(req, "input")), "{\"a\":1}");
     CHECK_EQ_STR(json_string_value(json_object_get(req, "request_id")), "porep-1000-7");
     CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "sector_size")), 2048);
-    CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), 2);   /* default NORMAL */
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), 2); /* default NORMAL */
     json_decref(req);
     r.priority = CUZK__V1__PRIORITY__CRITICAL;
     r.request_id = "";
     CHECK_OK(map(&r, &req, NULL));
     CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), 4);
-    CHECK(json_object_get(req, "request_id") == NULL);   /* no id: no dedupe */
+    CHECK(json_object_get(req, "request_id") == NULL); /* no id: no dedupe */
     json_decref(req);
 }
 
 CZ_TEST(porep_refusals_name_the_field)
 {
-    static const struct { const char *wrapper; const char *needle; } vec[] = {
+    static const struct {
+        const char *wrapper;
+        const char *needle;
+    } vec[] = {
         { "", "vanilla_proof: empty" },
         { "{\"SectorNum\":", "vanilla_proof: not JSON" },
         { "[1]", "vanilla_proof: must be a JSON object" },
         { "{\"SectorNum\":7,\"SectorSize\":2048}", "vanilla_proof.Phase1Out: missing" },
-        { "{\"SectorNum\":7,\"Phase1Out\":5,\"SectorSize\":2048}", "vanilla_proof.Phase1Out: must be a string" },
-        { "{\"SectorNum\":7,\"Phase1Out\":\"\",\"SectorSize\":2048}", "vanilla_proof.Phase1Out: empty" },
-        { "{\"SectorNum\":7,\"Phase1Out\":\"ab#d\",\"SectorSize\":2048}", "'#' (0x23) at offset 2" },
+        { "{\"SectorNum\":7,\"Phase1Out\":5,\"SectorSize\":2048}",
+          "vanilla_proof.Phase1Out: must be a string" },
+        { "{\"SectorNum\":7,\"Phase1Out\":\"\",\"SectorSize\":2048}",
+          "vanilla_proof.Phase1Out: empty" },
+        { "{\"SectorNum\":7,\"Phase1Out\":\"ab#d\",\"SectorSize\":2048}",
+          "'#' (0x23) at offset 2" },
         { "{\"SectorNum\":7,\"Phase1Out\":\"AA==\",\"SectorSize\":2048}", "NUL byte" },
         { "{\"SectorNum\":7,\"Phase1Out\":\"/w==\",\"SectorSize\":2048}", "not UTF-8" },
-        { "{\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}", "vanilla_proof.SectorNum: missing" },
-        { "{\"SectorNum\":-1,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}", "vanilla_proof.SectorNum: must be" },
-        { "{\"SectorNum\":8,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}", "SectorNum: 8, but sector_number is 7" },
-        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":4096}", "SectorSize: 4096, but sector_size is 2048" },
-        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048,\"X\":1}", "vanilla_proof.X: unknown field" },
-        { "{\"SectorNum\":7,\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}", "not JSON" },
+        { "{\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}",
+          "vanilla_proof.SectorNum: missing" },
+        { "{\"SectorNum\":-1,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}",
+          "vanilla_proof.SectorNum: must be" },
+        { "{\"SectorNum\":8,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}",
+          "SectorNum: 8, but sector_number is 7" },
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":4096}",
+          "SectorSize: 4096, but sector_size is 2048" },
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048,\"X\":1}",
+          "vanilla_proof.X: unknown field" },
+        { "{\"SectorNum\":7,\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}",
+          "not JSON" },
     };
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++) {
         Cuzk__V1__SubmitProofRequest r = porep(vec[i].wrapper);
@@ -135,7 +155,8 @@ CZ_TEST(porep_refusals_name_the_field)
         CHECK_EQ_INT(map(&r, &req, vec[i].needle), CZ_EINVAL);
         CHECK(req == NULL);
     }
-    Cuzk__V1__SubmitProofRequest r = porep("{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}");
+    Cuzk__V1__SubmitProofRequest r = porep(
+        "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048}");
     json_t *req = NULL;
     r.priority = 9;
     CHECK_EQ_INT(map(&r, &req, "priority: 9"), CZ_EINVAL);
@@ -175,8 +196,13 @@ static char *input_text(const json_t *req)
 
 CZ_TEST(post_maps_to_the_post_input_the_kind_prepares)
 {
-    static const struct { cz_post_kind_t kind; unsigned sectors; const char *job; int prio; } vec[] = {
-        { CZ_POST_WINNING, 1, "winning-post", 4 },   /* Curio's defaults: CRITICAL, HIGH */
+    static const struct {
+        cz_post_kind_t kind;
+        unsigned sectors;
+        const char *job;
+        int prio;
+    } vec[] = {
+        { CZ_POST_WINNING, 1, "winning-post", 4 }, /* Curio's defaults: CRITICAL, HIGH */
         { CZ_POST_WINDOW, 2, "window-post", 3 },
     };
     for (size_t t = 0; t < 2; t++) {
@@ -189,7 +215,7 @@ CZ_TEST(post_maps_to_the_post_input_the_kind_prepares)
         REQUIRE(req != NULL);
         CHECK_EQ_STR(json_string_value(json_object_get(req, "kind")), vec[t].job);
         CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), vec[t].prio);
-        CHECK(json_object_get(req, "sector_size") == NULL);   /* not a post field */
+        CHECK(json_object_get(req, "sector_size") == NULL); /* not a post field */
         /* the input is the PoSt input file: the sectors come from the vanilla proofs */
         char *text = input_text(req);
         REQUIRE(text != NULL);
@@ -229,45 +255,80 @@ CZ_TEST(post_refusals_name_the_field)
     REQUIRE(longer != NULL);
     memcpy(longer, win.vanilla[0], vlen);
     longer[vlen] = 0;
-    enum { VANILLA_SET, REG_UNKNOWN, REG_WINDOW, SIZE, PART, RAND_SHORT, RAND_NONE, NO_VANILLA,
-           TWO_VANILLA, TRUNCATED, TRAILING, EMPTY_ONE, REG_WINNING_FOR_WINDOW, N };
-    static const struct { const char *needle; int rc; } want[N] = {
-        [VANILLA_SET] = { "vanilla_proof: 3 bytes, but WINNING_POST takes vanilla_proofs", CZ_EINVAL },
+    enum {
+        VANILLA_SET,
+        REG_UNKNOWN,
+        REG_WINDOW,
+        SIZE,
+        PART,
+        RAND_SHORT,
+        RAND_NONE,
+        NO_VANILLA,
+        TWO_VANILLA,
+        TRUNCATED,
+        TRAILING,
+        EMPTY_ONE,
+        REG_WINNING_FOR_WINDOW,
+        N
+    };
+    static const struct {
+        const char *needle;
+        int rc;
+    } want[N] = {
+        [VANILLA_SET] = { "vanilla_proof: 3 bytes, but WINNING_POST takes vanilla_proofs",
+                          CZ_EINVAL },
         [REG_UNKNOWN] = { "registered_proof: 15 is not a RegisteredPoStProof", CZ_EINVAL },
-        [REG_WINDOW] = { "registered_proof: 10 (StackedDrgWindow2KiBV1_2) is a WindowPoSt proof", CZ_EINVAL },
+        [REG_WINDOW] = { "registered_proof: 10 (StackedDrgWindow2KiBV1_2) is a WindowPoSt proof",
+                         CZ_EINVAL },
         [SIZE] = { "sector_size: 4096, but registered_proof 0", CZ_EINVAL },
         [PART] = { "partition_index: 1, but WinningPoSt has one partition", CZ_EINVAL },
         [RAND_SHORT] = { "randomness: 31 bytes, want 32", CZ_EINVAL },
         [RAND_NONE] = { "randomness: 0 bytes, want 32", CZ_EINVAL },
         [NO_VANILLA] = { "vanilla_proofs: none", CZ_EINVAL },
-        [TWO_VANILLA] = { "vanilla_proofs: 2, a StackedDrgWinning2KiBV1 partition proves 1 sector", CZ_EINVAL },
+        [TWO_VANILLA] = { "vanilla_proofs: 2, a StackedDrgWinning2KiBV1 partition proves 1 sector",
+                          CZ_EINVAL },
         [TRUNCATED] = { "vanilla_proofs[0] (100 bytes): vanilla proof: ", CZ_EFORMAT },
         [TRAILING] = { "trailing bytes", CZ_EFORMAT },
         [EMPTY_ONE] = { "vanilla_proofs[0]: empty", CZ_EFORMAT },
         [REG_WINNING_FOR_WINDOW] = { "registered_proof: 0 (StackedDrgWinning2KiBV1) is a WinningPoSt "
-                                     "proof; WINDOW_POST_PARTITION takes", CZ_EINVAL },
+                                     "proof; WINDOW_POST_PARTITION takes",
+                                     CZ_EINVAL },
     };
     for (int c = 0; c < N; c++) {
         ProtobufCBinaryData vp[2];
         Cuzk__V1__SubmitProofRequest r = post_request(&win, vp);
         switch (c) {
-        case VANILLA_SET: r.vanilla_proof.data = (uint8_t *)"abc"; r.vanilla_proof.len = 3; break;
+        case VANILLA_SET:
+            r.vanilla_proof.data = (uint8_t *)"abc";
+            r.vanilla_proof.len = 3;
+            break;
         case REG_UNKNOWN: r.registered_proof = 15; break;
         case REG_WINDOW: r.registered_proof = 10; break;
         case SIZE: r.sector_size = 4096; break;
         case PART: r.partition_index = 1; break;
         case RAND_SHORT: r.randomness.len = 31; break;
-        case RAND_NONE: r.randomness.data = NULL; r.randomness.len = 0; break;
-        case NO_VANILLA: r.n_vanilla_proofs = 0; r.vanilla_proofs = NULL; break;
+        case RAND_NONE:
+            r.randomness.data = NULL;
+            r.randomness.len = 0;
+            break;
+        case NO_VANILLA:
+            r.n_vanilla_proofs = 0;
+            r.vanilla_proofs = NULL;
+            break;
         case TWO_VANILLA:
             vp[1].data = win2.vanilla[0];
             vp[1].len = win2.vanilla_len[0];
             r.n_vanilla_proofs = 2;
             break;
         case TRUNCATED: vp[0].len = 100; break;
-        case TRAILING: vp[0].data = longer; vp[0].len = vlen + 1; break;
+        case TRAILING:
+            vp[0].data = longer;
+            vp[0].len = vlen + 1;
+            break;
         case EMPTY_ONE: vp[0].len = 0; break;
-        case REG_WINNING_FOR_WINDOW: r.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION; break;
+        case REG_WINNING_FOR_WINDOW:
+            r.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+            break;
         }
         json_t *req = (json_t *)1;
         int rc = map(&r, &req, want[c].needle);
@@ -284,8 +345,10 @@ CZ_TEST(post_refusals_name_the_field)
     vp[2] = vp[0];
     r.n_vanilla_proofs = 3;
     json_t *req = NULL;
-    CHECK_EQ_INT(map(&r, &req, "vanilla_proofs: 3, a StackedDrgWindow2KiBV1_2 partition proves "
-                               "at most 2 sectors"), CZ_EINVAL);
+    CHECK_EQ_INT(map(&r, &req,
+                     "vanilla_proofs: 3, a StackedDrgWindow2KiBV1_2 partition proves "
+                     "at most 2 sectors"),
+                 CZ_EINVAL);
     cz_post_input_free(&win3);
     free(longer);
     cz_post_input_free(&win2);
@@ -308,7 +371,7 @@ static Cuzk__V1__SubmitProofRequest snap_request(ProtobufCBinaryData *vp)
     Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     r.request_id = "ps-snap-1000-5-77";
     r.proof_kind = CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
-    r.registered_proof = 0;   /* StackedDrg2KiBV1; sector_size 0 as on the PSProve path */
+    r.registered_proof = 0; /* StackedDrg2KiBV1; sector_size 0 as on the PSProve path */
     r.priority = CUZK__V1__PRIORITY__NORMAL;
     r.sector_number = 5;
     r.miner_id = 1000;
@@ -348,9 +411,11 @@ CZ_TEST(snap_maps_to_the_snap_request)
     Cuzk__V1__SubmitProofRequest r = snap_request(vp);
     for (int cid = 0; cid < 2; cid++) {
         uint8_t c_old[40], c_new[40], c_d[40];
-        if (cid) {   /* CIDv1 bytes, which a client other than Curio may send */
-            r.comm_r_old = (ProtobufCBinaryData){ .data = c_old, .len = cid_of(c_old, old_r, false) };
-            r.comm_r_new = (ProtobufCBinaryData){ .data = c_new, .len = cid_of(c_new, new_r, false) };
+        if (cid) { /* CIDv1 bytes, which a client other than Curio may send */
+            r.comm_r_old = (ProtobufCBinaryData){ .data = c_old,
+                                                  .len = cid_of(c_old, old_r, false) };
+            r.comm_r_new = (ProtobufCBinaryData){ .data = c_new,
+                                                  .len = cid_of(c_new, new_r, false) };
             r.comm_d_new = (ProtobufCBinaryData){ .data = c_d, .len = cid_of(c_d, new_d, true) };
             r.sector_size = 2048;
         }
@@ -368,15 +433,26 @@ CZ_TEST(snap_maps_to_the_snap_request)
         check_hex(in, "comm_d_new", new_d);
         const json_t *v = json_object_get(in, "vanilla_proofs");
         CHECK_EQ_INT((int)json_array_size(v), 1);
-        CHECK_EQ_STR(json_string_value(json_array_get(v, 0)), "YWJj");   /* base64("abc") */
+        CHECK_EQ_STR(json_string_value(json_array_get(v, 0)), "YWJj"); /* base64("abc") */
         json_decref(req);
     }
 }
 
 CZ_TEST(snap_refusals_name_the_field)
 {
-    enum { VANILLA_SET, REG, SIZE, NONE, TWO, EMPTY_ONE, OLD_MISSING, NEW_SHORT, D_SEALED_CID,
-           OLD_BAD_CID, N };
+    enum {
+        VANILLA_SET,
+        REG,
+        SIZE,
+        NONE,
+        TWO,
+        EMPTY_ONE,
+        OLD_MISSING,
+        NEW_SHORT,
+        D_SEALED_CID,
+        OLD_BAD_CID,
+        N
+    };
     static const char *const want[N] = {
         [VANILLA_SET] = "vanilla_proof: 3 bytes, but SNAP_DEALS_UPDATE takes vanilla_proofs",
         [REG] = "registered_proof: 5 is not a RegisteredUpdateProof",
@@ -396,16 +472,32 @@ CZ_TEST(snap_refusals_name_the_field)
         Cuzk__V1__SubmitProofRequest r = snap_request(vp);
         uint8_t cid[40];
         switch (c) {
-        case VANILLA_SET: r.vanilla_proof.data = (uint8_t *)"abc"; r.vanilla_proof.len = 3; break;
+        case VANILLA_SET:
+            r.vanilla_proof.data = (uint8_t *)"abc";
+            r.vanilla_proof.len = 3;
+            break;
         case REG: r.registered_proof = 5; break;
         case SIZE: r.sector_size = 32ull << 30; break;
-        case NONE: r.n_vanilla_proofs = 0; r.vanilla_proofs = NULL; break;
-        case TWO: vp[1] = vp[0]; r.n_vanilla_proofs = 2; break;
+        case NONE:
+            r.n_vanilla_proofs = 0;
+            r.vanilla_proofs = NULL;
+            break;
+        case TWO:
+            vp[1] = vp[0];
+            r.n_vanilla_proofs = 2;
+            break;
         case EMPTY_ONE: vp[0].len = 0; break;
-        case OLD_MISSING: r.comm_r_old.len = 0; r.comm_r_old.data = NULL; break;
+        case OLD_MISSING:
+            r.comm_r_old.len = 0;
+            r.comm_r_old.data = NULL;
+            break;
         case NEW_SHORT: r.comm_r_new.len = 31; break;
-        case D_SEALED_CID: r.comm_d_new = (ProtobufCBinaryData){ cid_of(cid, new_d, false), cid }; break;
-        case OLD_BAD_CID: r.comm_r_old = (ProtobufCBinaryData){ cid_of(cid, old_r, true), cid }; break;
+        case D_SEALED_CID:
+            r.comm_d_new = (ProtobufCBinaryData){ cid_of(cid, new_d, false), cid };
+            break;
+        case OLD_BAD_CID:
+            r.comm_r_old = (ProtobufCBinaryData){ cid_of(cid, old_r, true), cid };
+            break;
         }
         json_t *req = (json_t *)1;
         int rc = map(&r, &req, want[c]);
@@ -426,7 +518,10 @@ CZ_TEST(kind_table)
     CHECK_EQ_STR(cz__grpc_queue_name(cz_kinds_builtin(), "circuit"), "circuit");
     CHECK_EQ_INT((int)cz__grpc_kind_count(cz_kinds_builtin()), 4);
     /* the kinds' ProofKind numbers are the proto's */
-    static const struct { const char *kind; int pk; } pks[] = {
+    static const struct {
+        const char *kind;
+        int pk;
+    } pks[] = {
         { "porep-c2", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT },
         { "snap", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE },
         { "window-post", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION },
@@ -443,7 +538,7 @@ CZ_TEST(kind_table)
         Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
         r.proof_kind = (Cuzk__V1__ProofKind)(i + 1);
         json_t *req = NULL;
-        CHECK(map(&r, &req, NULL) != CZ_EUNAVAIL);   /* refused for its fields, not its kind */
+        CHECK(map(&r, &req, NULL) != CZ_EUNAVAIL); /* refused for its fields, not its kind */
         CHECK(req == NULL);
     }
 }
@@ -456,14 +551,17 @@ CZ_TEST(circuit_ids)
      * circuit_id_to_param_filename (= parameters.json); 2KiB: the names the
      * daemon_post / daemon_snap / c2 tests' params carry */
     static const char *const vec[][2] = {
-        { "porep-2k", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
-                      "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params" },
-        { "porep-32g", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
-                       "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params" },
+        { "porep-2k",
+          "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+          "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params" },
+        { "porep-32g",
+          "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+          "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params" },
         { "wpost-32g", "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
                        "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params" },
-        { "winning-32g", "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
-                         "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params" },
+        { "winning-32g",
+          "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+          "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params" },
         { "snap-32g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
                       "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.params" },
         { "snap-2k", "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
@@ -479,10 +577,13 @@ CZ_TEST(circuit_ids)
         CHECK_OK(cz__grpc_params_name(ctx, cz_kinds_builtin(), vec[i][0], name, sizeof name));
         CHECK_EQ_STR(name, vec[i][1]);
     }
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "porep-3k", name, sizeof name), CZ_EINVAL);
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "wpost-32G", name, sizeof name), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "porep-3k", name, sizeof name),
+                 CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "wpost-32G", name, sizeof name),
+                 CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "wpost- takes 2k, 8m, 512m, 32g or 64g") != NULL);
-    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "snap-", name, sizeof name), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "snap-", name, sizeof name),
+                 CZ_EINVAL);
     CHECK_EQ_INT(cz__grpc_params_name(ctx, cz_kinds_builtin(), "", name, sizeof name), CZ_EINVAL);
     cz_ctx_free(ctx);
 }

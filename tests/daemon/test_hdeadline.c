@@ -40,12 +40,12 @@ CZ_TEST(cut_at_the_deadline_however_it_trickles)
     REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, c) == 0);
     cz_hdeadline_conn_t ea, eb, ec;
     double t0 = cz_mono_s();
-    cz_hdeadline_add(w, &ea, a[0]);   /* waits for headers: cut */
-    cz_hdeadline_add(w, &eb, b[0]);   /* its request runs: kept */
+    cz_hdeadline_add(w, &ea, a[0]); /* waits for headers: cut */
+    cz_hdeadline_add(w, &eb, b[0]); /* its request runs: kept */
     cz_hdeadline_request(w, &eb, true);
-    cz_hdeadline_add(w, &ec, c[0]);   /* removed: never touched */
+    cz_hdeadline_add(w, &ec, c[0]); /* removed: never touched */
     cz_hdeadline_remove(w, &ec);
-    for (int i = 0; i < 3; i++) {     /* trickling does not help a[0] */
+    for (int i = 0; i < 3; i++) { /* trickling does not help a[0] */
         CHECK(write(a[1], "x", 1) == 1);
         usleep(100 * 1000);
     }

@@ -35,13 +35,13 @@
 #include "proving.pb-c.h"
 #endif
 
-#define BIG (1u << 20)   /* the input's size: far above anything else a submit allocates */
+#define BIG (1u << 20) /* the input's size: far above anything else a submit allocates */
 
 /* ---- counting allocations of the input's size ------------------------------------- */
 
-static size_t g_big;          /* allocations >= BIG by the daemon's code */
-static void *g_big_last;      /* the last of them */
-static size_t g_json_big;     /* allocations >= BIG by jansson */
+static size_t g_big;      /* allocations >= BIG by the daemon's code */
+static void *g_big_last;  /* the last of them */
+static size_t g_json_big; /* allocations >= BIG by jansson */
 
 void *__real_malloc(size_t n);
 void *__wrap_malloc(size_t n);
@@ -58,7 +58,7 @@ void *__wrap_malloc(size_t n)
 static void *json_alloc(size_t n)
 {
     g_json_big += n >= BIG;
-    return __real_malloc(n);   /* counted here, not as the daemon's */
+    return __real_malloc(n); /* counted here, not as the daemon's */
 }
 
 __attribute__((constructor)) static void count_jansson(void)
@@ -74,10 +74,10 @@ static void count_reset(void)
 
 /* ---- the copycat kind -------------------------------------------------------------- */
 
-static const char *g_seen;    /* the input pointer the last prepare got (gone after the
+static const char *g_seen; /* the input pointer the last prepare got (gone after the
                                * submit: compared, never read) */
 static size_t g_seen_len;
-static uint64_t g_seen_hash;  /* FNV-1a of its bytes */
+static uint64_t g_seen_hash; /* FNV-1a of its bytes */
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -86,7 +86,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 #define FNV0 0xcbf29ce484222325ull
-static const char *g_mapped;  /* the "input" string the last Curio map wrote */
+static const char *g_mapped; /* the "input" string the last Curio map wrote */
 
 static int copycat_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
                            size_t input_len, cz_kind_job_t *out)
@@ -120,7 +120,9 @@ static const cz_job_kind_t copycat = {
     .fields = copycat_fields,
     .prepare = copycat_prepare,
     .release = copycat_release,
-    .curio = { .proof_kind = 101, .proof_kind_name = "COPYCAT", .default_priority = 2,
+    .curio = { .proof_kind = 101,
+               .proof_kind_name = "COPYCAT",
+               .default_priority = 2,
                .map = copycat_map },
 };
 
@@ -160,8 +162,12 @@ static void free_server(cz_server_t *s, cz_dconfig_t *cfg)
 /* POST /v1/proofs with |body| (the transport's buffer, rewritable when |writable|). */
 static void post(cz_server_t *s, char *body, size_t len, bool writable, cz_api_resp_t *resp)
 {
-    cz_api_req_t req = { .method = "POST", .path = "/v1/proofs", .content_type = "application/json",
-                         .body = body, .body_len = len, .body_writable = writable };
+    cz_api_req_t req = { .method = "POST",
+                         .path = "/v1/proofs",
+                         .content_type = "application/json",
+                         .body = body,
+                         .body_len = len,
+                         .body_writable = writable };
     cz_api_handle(s, &req, resp);
 }
 
@@ -187,13 +193,16 @@ CZ_TEST(the_core_hands_the_callers_buffer_to_the_parser)
     char *text = big_text();
     cz_ctx_t *ctx = NULL;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    cz_submit_req_t req = { .kind = "copycat", .input = text, .input_len = BIG,
-                            .request_id = "copies-1", .request_id_len = 8 };
+    cz_submit_req_t req = { .kind = "copycat",
+                            .input = text,
+                            .input_len = BIG,
+                            .request_id = "copies-1",
+                            .request_id_len = 8 };
     cz_submit_out_t out = { .existing = false };
     count_reset();
     CHECK_EQ_INT(cz_server_submit(s, ctx, &req, &out), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "copycat: input seen") != NULL);
-    CHECK(g_seen == text);   /* the very pointer */
+    CHECK(g_seen == text); /* the very pointer */
     CHECK_EQ_U64(g_seen_len, BIG);
     CHECK_EQ_U64(g_big, 0);
     CHECK_EQ_U64(g_json_big, 0);
@@ -209,14 +218,15 @@ CZ_TEST(http_one_copy_from_the_body_to_the_parser)
     REQUIRE(s);
     char *text = big_text();
     /* escapes and UTF-8 in the string: \n, \u00e9 (é), a surrogate pair (U+1F600), raw é */
-    static const char esc[] = "\\n\\u00e9\\ud83d\\ude00\xc3\xa9\\\"", dec[] = "\n\xc3\xa9\xf0\x9f\x98\x80\xc3\xa9\"";
+    static const char esc[] = "\\n\\u00e9\\ud83d\\ude00\xc3\xa9\\\"",
+                      dec[] = "\n\xc3\xa9\xf0\x9f\x98\x80\xc3\xa9\"";
     size_t cap = BIG + 128;
     char *body = malloc(cap);
     REQUIRE(body);
-    int n = snprintf(body, cap, "{\"kind\": \"copycat\",\n \"input\": \"%s%s\", \"priority\": 3}", esc,
-                     text);
+    int n = snprintf(body, cap, "{\"kind\": \"copycat\",\n \"input\": \"%s%s\", \"priority\": 3}",
+                     esc, text);
     for (int writable = 1; writable >= 0; writable--) {
-        char *copy = malloc((size_t)n + 1);   /* the transport's buffer: the first copy */
+        char *copy = malloc((size_t)n + 1); /* the transport's buffer: the first copy */
         REQUIRE(copy);
         memcpy(copy, body, (size_t)n + 1);
         cz_api_resp_t resp;
@@ -226,11 +236,11 @@ CZ_TEST(http_one_copy_from_the_body_to_the_parser)
         CHECK(resp.body && strstr(resp.body, "copycat: input seen") != NULL);
         CHECK_EQ_U64(g_seen_len, sizeof dec - 1 + BIG);
         CHECK(g_seen_hash == fnv(fnv(FNV0, dec, sizeof dec - 1), text, BIG));
-        if (writable) {   /* lifted: the one allocation of its size is what the parser got */
+        if (writable) { /* lifted: the one allocation of its size is what the parser got */
             CHECK_EQ_U64(g_big, 1);
             CHECK(g_seen == g_big_last);
             CHECK_EQ_U64(g_json_big, 0);
-        } else {          /* through jansson: its lexer's buffer and its string */
+        } else { /* through jansson: its lexer's buffer and its string */
             CHECK_EQ_U64(g_big, 0);
             CHECK(g_json_big >= 2);
         }
@@ -247,13 +257,18 @@ CZ_TEST(http_lift_leaves_what_it_does_not_take_to_jansson)
     cz_dconfig_t cfg;
     cz_server_t *s = new_server(&cfg);
     REQUIRE(s);
-    static const struct { const char *body; int status; const char *says; } cases[] = {
+    static const struct {
+        const char *body;
+        int status;
+        const char *says;
+    } cases[] = {
         { "{\"kind\":\"copycat\",\"input\":\"a\\u0000b\"}", 400, "\\\\u0000 is not allowed" },
         { "{\"kind\":\"copycat\",\"input\":\"\\ud800\"}", 400, "invalid Unicode" },
         { "{\"kind\":\"copycat\",\"input\":\"x\",\"input\":\"y\"}", 400, "duplicate object key" },
         { "{\"kind\":\"copycat\",\"input\":\"x\" \"y\"}", 400, "line 1 column" },
         { "{\"kind\":\"copycat\",\"input\":\"\xc0\xaf\"}", 400, "unable to decode byte 0xc0" },
-        { "{\"kind\":\"copycat\",\"input_path\":\"/x\",\"input\":\"z\"}", 400, "give one, not both" },
+        { "{\"kind\":\"copycat\",\"input_path\":\"/x\",\"input\":\"z\"}", 400,
+          "give one, not both" },
         { "{\"a\":{\"input\":\"q\"},\"kind\":\"copycat\",\"input\":\"ok\"}", 400, "unknown field" },
         { "{\"kind\":\"copycat\",\"input\":\"caf\\u00e9 \\t\"}", 400, "copycat: input seen" },
     };
@@ -301,9 +316,9 @@ CZ_TEST(grpc_no_copy_after_the_kinds_map)
     fn(&env, msg, len, &reply);
     CHECK_EQ_INT((int)reply.status, (int)GRPC_STATUS_INVALID_ARGUMENT);
     CHECK(strstr(reply.detail, "copycat: input seen") != NULL);
-    CHECK(g_seen == g_mapped);   /* the map's string is what the parser got */
+    CHECK(g_seen == g_mapped); /* the map's string is what the parser got */
     CHECK_EQ_U64(g_seen_len, BIG);
-    CHECK_EQ_U64(g_big, 0);      /* the door made no copy of its own (protobuf-c's is a library's) */
+    CHECK_EQ_U64(g_big, 0); /* the door made no copy of its own (protobuf-c's is a library's) */
     CHECK_EQ_U64(g_json_big, 1); /* the map's json_stringn */
     free(reply.out);
     free(msg);

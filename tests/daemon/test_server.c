@@ -187,7 +187,7 @@ CZ_TEST(submits_of_different_jobs_prepare_at_once)
 CZ_TEST(one_request_id_is_one_job_however_submits_race)
 {
     cz_dconfig_t cfg;
-    cz_server_t *s = new_server(&cfg, "j-race", "prepare:1+~200");   /* a wide race window */
+    cz_server_t *s = new_server(&cfg, "j-race", "prepare:1+~200"); /* a wide race window */
     REQUIRE(s);
     const char *b = "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"seed\":7,"
                     "\"request_id\":\"race\"}";
@@ -226,13 +226,13 @@ CZ_TEST(request_ids_as_curio_forms_them_are_opaque_keys)
     memset(longest, 'x', CZ_REQUEST_ID_MAX);
     memset(too_long, 'y', CZ_REQUEST_ID_MAX + 1);
     const char *ids[] = {
-        "porep-1000-7",                           /* porep-%d-%d (miner, sector) */
-        "snap-1000-8",                            /* snap-%d-%d */
-        "wdpost-1000-0-[12 34 255 0 1 2 3 4]",    /* wdpost-%d-%d-%d (miner, partition, r[:8]) */
-        "winpost-1000-0c22ff0001020304",          /* winpost-%d-%x */
-        "ps-porep-1000-7-42",                     /* ps-porep-%d-%d-%d (proofshare) */
+        "porep-1000-7",                        /* porep-%d-%d (miner, sector) */
+        "snap-1000-8",                         /* snap-%d-%d */
+        "wdpost-1000-0-[12 34 255 0 1 2 3 4]", /* wdpost-%d-%d-%d (miner, partition, r[:8]) */
+        "winpost-1000-0c22ff0001020304",       /* winpost-%d-%x */
+        "ps-porep-1000-7-42",                  /* ps-porep-%d-%d-%d (proofshare) */
         "ps-snap-1000-8-43",
-        "sector \"7\" \u00e9t\u00e9 / ..\\x",    /* blanks, quotes, slashes, non-ASCII */
+        "sector \"7\" \u00e9t\u00e9 / ..\\x", /* blanks, quotes, slashes, non-ASCII */
         longest,
     };
     enum { N = sizeof ids / sizeof *ids };
@@ -250,7 +250,7 @@ CZ_TEST(request_ids_as_curio_forms_them_are_opaque_keys)
         CHECK_OK(submit_rid(s, ctx, ids[i], 20 + i, &existing, again));
         CHECK(existing && !strcmp(again, job[i]));
     }
-    for (int i = 0; i < N; i++) {   /* a request_id names its job where a job id does */
+    for (int i = 0; i < N; i++) { /* a request_id names its job where a job id does */
         CHECK_OK(cz_server_lookup(s, ctx, ids[i], again));
         CHECK(!strcmp(again, job[i]));
         CHECK_OK(cz_server_lookup(s, ctx, job[i], again));
@@ -363,8 +363,13 @@ static void after_restart(const char *journal, const char *id, char *state, size
  * off the curve, and the job is proved again; its result is set aside. */
 CZ_TEST(a_corrupt_journaled_proof_is_proved_again_not_served)
 {
-    static const struct { const char *what; size_t at; int flip; bool no_digest; } cases[] = {
-        { "A's sign flag", 0, 0x2, false },          /* first hex digit: flags 0x80 0x40 0x20 */
+    static const struct {
+        const char *what;
+        size_t at;
+        int flip;
+        bool no_digest;
+    } cases[] = {
+        { "A's sign flag", 0, 0x2, false }, /* first hex digit: flags 0x80 0x40 0x20 */
         { "B's x, a low bit", 48 * 2 + 30, 0x1, false },
         /* a result written before results had digests: the point checks find it */
         { "B's x, a low bit, no digest", 48 * 2 + 30, 0x1, true },
@@ -396,7 +401,7 @@ CZ_TEST(a_corrupt_journaled_proof_is_proved_again_not_served)
             CZ__FAIL("%s flipped: the job is %s after the restart", cases[k].what, state);
         CHECK_EQ_U64(len2, len);
         snprintf(name, sizeof name, "%s.result.corrupt", id);
-        CHECK(exists(journal, name));   /* set aside, the job proved again */
+        CHECK(exists(journal, name)); /* set aside, the job proved again */
         snprintf(name, sizeof name, "%s.result", id);
         text = slurp(journal, name, &n);
         CHECK(text && strstr(text, "\"digest\":\""));
@@ -417,9 +422,9 @@ CZ_TEST(a_torn_job_entry_keeps_its_result)
     snprintf(name, sizeof name, "%s.job", id);
     char *text = slurp("j-torn", name, &n);
     REQUIRE(text && n > 20);
-    spill("j-torn", name, text, n / 2);   /* torn mid-document */
+    spill("j-torn", name, text, n / 2); /* torn mid-document */
     free(text);
-    for (int start = 0; start < 2; start++) {   /* the first start sets it aside; both serve */
+    for (int start = 0; start < 2; start++) { /* the first start sets it aside; both serve */
         after_restart("j-torn", id, state, sizeof state, &again, &len2);
         CHECK(!strcmp(state, "done"));
         CHECK(len2 == len && again && !memcmp(again, proof, len));
@@ -457,8 +462,10 @@ CZ_TEST(an_old_form_journal_entry_replays_and_dedupes)
     make_dirs();
     snprintf(doc, sizeof doc, "%s/j-old", dir);
     mkdir(doc, 0700);
-    int n = snprintf(doc, sizeof doc, "{\"id\":\"%s\",\"request_id\":\"old form\",\"created\":1,"
-                     "\"seq\":0,\"request\":%s}", id, body);
+    int n = snprintf(doc, sizeof doc,
+                     "{\"id\":\"%s\",\"request_id\":\"old form\",\"created\":1,"
+                     "\"seq\":0,\"request\":%s}",
+                     id, body);
     snprintf(name, sizeof name, "%s.job", id);
     spill("j-old", name, doc, (size_t)n);
     cz_dconfig_t cfg;
@@ -475,10 +482,10 @@ CZ_TEST(an_old_form_journal_entry_replays_and_dedupes)
     bool existing = false;
     CHECK_OK(submit_json(s, ctx, req, false, again, &existing));
     CHECK(existing && !strcmp(again, id));
-    json_object_set_new(req, "priority", json_integer(3));   /* "high" is 3: the same request */
+    json_object_set_new(req, "priority", json_integer(3)); /* "high" is 3: the same request */
     CHECK_OK(submit_json(s, ctx, req, false, again, &existing));
     CHECK(existing && !strcmp(again, id));
-    json_object_set_new(req, "input", json_string("{\"seed\":8}"));   /* another input: 409 */
+    json_object_set_new(req, "input", json_string("{\"seed\":8}")); /* another input: 409 */
     CHECK_EQ_INT(submit_json(s, ctx, req, false, again, &existing), CZ_EBUSY);
     json_decref(req);
     cz_ctx_free(ctx);
@@ -542,7 +549,8 @@ CZ_TEST(waiters_results_cancel_and_a_restart)
     CHECK_OK(cz_server_result(s, ctx, t[0].id, &again, NULL));
     CHECK(again.proof_len == res.proof_len && !memcmp(res.proof, again.proof, res.proof_len));
     CHECK(again.partitions == res.partitions && again.per_partition == res.per_partition &&
-          (!res.inputs || !memcmp(res.inputs, again.inputs, 32 * res.partitions * res.per_partition)));
+          (!res.inputs ||
+           !memcmp(res.inputs, again.inputs, 32 * res.partitions * res.per_partition)));
     cz_job_result_free(&res);
     cz_job_result_free(&again);
     cz_ctx_free(ctx);
@@ -555,8 +563,10 @@ static void running_job_with_waiter(cz_server_t *s, int partitions, int seed, su
                                     waiter_t *w, pthread_t *th)
 {
     char body[160];
-    snprintf(body, sizeof body, "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\","
-             "\"partitions\":%d,\"seed\":%d}", partitions, seed);
+    snprintf(body, sizeof body,
+             "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\","
+             "\"partitions\":%d,\"seed\":%d}",
+             partitions, seed);
     const char *bodies[] = { body };
     submit_all(s, t, bodies, 1);
     REQUIRE(t->rc == CZ_OK);
@@ -593,14 +603,15 @@ CZ_TEST(a_waiter_gets_its_proof_when_the_job_ends_within_the_shutdown_grace)
     cz_server_shutdown(s, 0);
     pthread_join(th, NULL);
     CHECK_EQ_INT(w.rc, CZ_EUNAVAIL);
-    CHECK(cz_mono_s() - t0 < 5.0);   /* not after the job's 8 partitions x several 0.3 s steps */
+    CHECK(cz_mono_s() - t0 < 5.0); /* not after the job's 8 partitions x several 0.3 s steps */
     free_server(s, &cfg);
 }
 
 CZ_TEST(cancel_of_a_running_job)
 {
     cz_dconfig_t cfg;
-    cz_server_t *s = new_server(&cfg, "j-cancel", "device_step:1+~300");   /* each device step 0.3 s */
+    cz_server_t *s = new_server(&cfg, "j-cancel",
+                                "device_step:1+~300"); /* each device step 0.3 s */
     REQUIRE(s);
     const char *bodies[] = {
         "{\"kind\":\"circuit\",\"circuit\":\"toy\",\"params\":\"toy\",\"partitions\":4,\"seed\":5}",

@@ -15,11 +15,12 @@ CZ_TEST(g1_encodings_round_trip)
         uint8_t u[96], c[48];
         cz_g1_encode(u, sizeof u, &pts[i]);
         cz_g1_encode(c, sizeof c, &pts[i]);
-        CHECK_OK(cz_g1_decode(NULL, &back, u, sizeof u, CZ_DECODE_SUBGROUP | CZ_DECODE_NO_INFINITY, "p"));
+        CHECK_OK(cz_g1_decode(NULL, &back, u, sizeof u, CZ_DECODE_SUBGROUP | CZ_DECODE_NO_INFINITY,
+                              "p"));
         CHECK(blst_p1_affine_is_equal(&back, &pts[i]));
         CHECK_OK(cz_g1_decode(NULL, &back, c, sizeof c, CZ_DECODE_SUBGROUP, "p"));
         CHECK(blst_p1_affine_is_equal(&back, &pts[i]));
-        CHECK_EQ_INT(c[0] & 0x80, 0x80);   /* compressed flag (FACTS 2) */
+        CHECK_EQ_INT(c[0] & 0x80, 0x80); /* compressed flag (FACTS 2) */
         CHECK_EQ_INT(u[0] & 0x80, 0);
     }
 }
@@ -47,14 +48,15 @@ CZ_TEST(corrupt_and_infinity_rejected_with_message)
     cz_g1_random_affine(&p, 1, 3);
     uint8_t u[96];
     cz_g1_encode(u, sizeof u, &p);
-    u[95] ^= 1;   /* y off the curve */
+    u[95] ^= 1; /* y off the curve */
     CHECK_EQ_INT(cz_g1_decode(ctx, &back, u, sizeof u, 0, "params.h[7]"), CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "params.h[7]") != NULL);
     CHECK_EQ_INT(cz_g1_decode(ctx, &back, u, 50, 0, "x"), CZ_EINVAL);
 
-    uint8_t inf[96] = { 0x40 };   /* uncompressed infinity */
+    uint8_t inf[96] = { 0x40 }; /* uncompressed infinity */
     CHECK_OK(cz_g1_decode(ctx, &back, inf, sizeof inf, 0, "inf"));
-    CHECK_EQ_INT(cz_g1_decode(ctx, &back, inf, sizeof inf, CZ_DECODE_NO_INFINITY, "inf"), CZ_EFORMAT);
+    CHECK_EQ_INT(cz_g1_decode(ctx, &back, inf, sizeof inf, CZ_DECODE_NO_INFINITY, "inf"),
+                 CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "infinity") != NULL);
     cz_ctx_free(ctx);
 }
@@ -68,10 +70,10 @@ CZ_TEST(compression_flag_must_match_length)
     cz_g2_random_affine(&q, 1, 6);
     uint8_t u[96] = { 0 }, c[48];
     cz_g1_encode(c, sizeof c, &p);
-    memcpy(u, c, sizeof c);   /* compressed point in an uncompressed slot */
+    memcpy(u, c, sizeof c); /* compressed point in an uncompressed slot */
     CHECK_EQ_INT(cz_g1_decode(NULL, &back, u, sizeof u, 0, "x"), CZ_EFORMAT);
     cz_g1_encode(u, sizeof u, &p);
-    memcpy(c, u, sizeof c);   /* uncompressed prefix in a compressed slot */
+    memcpy(c, u, sizeof c); /* uncompressed prefix in a compressed slot */
     CHECK_EQ_INT(cz_g1_decode(NULL, &back, c, sizeof c, 0, "x"), CZ_EFORMAT);
     uint8_t u2[192] = { 0 }, c2[96];
     cz_g2_encode(c2, sizeof c2, &q);
@@ -89,7 +91,7 @@ CZ_TEST(batch_to_affine_matches_single)
     cz_g1_random_affine(aff, N, 4);
     for (int i = 0; i < N; i++) {
         blst_p1_from_affine(&proj[i], &aff[i]);
-        blst_p1_double(&proj[i], &proj[i]);   /* Z != 1 */
+        blst_p1_double(&proj[i], &proj[i]); /* Z != 1 */
     }
     CHECK_OK(cz_g1_batch_to_affine(ctx, back, proj, N));
     for (int i = 0; i < N; i++) {

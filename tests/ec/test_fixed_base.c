@@ -28,16 +28,17 @@ static blst_scalar *scalars(size_t n, uint64_t seed)
     for (size_t i = 0; i < n; i++) {
         cz_fr f;
         switch (i) {
-        case 0: break;                                      /* 0 -> infinity */
+        case 0: break; /* 0 -> infinity */
         case 1: k[i].b[0] = 1; break;
-        case 2: k[i].b[0] = 0xff; break;                    /* 2^8 - 1 */
-        case 3: k[i].b[1] = 1; break;                       /* 2^8 */
+        case 2: k[i].b[0] = 0xff; break; /* 2^8 - 1 */
+        case 3: k[i].b[1] = 1; break;    /* 2^8 */
         case 4: memcpy(k[i].b, R_MINUS_1, 32); break;
-        case 5: memset(k[i].b, 0xff, 31); k[i].b[31] = 0x3f; break;  /* 2^254 - 1 */
-        case 6: k[i].b[31] = 0x40; break;                   /* 2^254: top window only */
-        default:
-            cz_fr_random_rng(&f, &rng);
-            cz_fr_to_scalar(&k[i], &f);
+        case 5:
+            memset(k[i].b, 0xff, 31);
+            k[i].b[31] = 0x3f;
+            break;                        /* 2^254 - 1 */
+        case 6: k[i].b[31] = 0x40; break; /* 2^254: top window only */
+        default: cz_fr_random_rng(&f, &rng); cz_fr_to_scalar(&k[i], &f);
         }
     }
     return k;
@@ -96,7 +97,7 @@ CZ_TEST(fixed_base_g1_matches_blst)
     blst_p1_from_affine(&q, &qa);
     const unsigned windows[] = { 1, 5, 8, 13, 0 };
     for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
-        check_g1(c1, blst_p1_generator(), windows[i], 300);   /* > one chunk of 256 */
+        check_g1(c1, blst_p1_generator(), windows[i], 300); /* > one chunk of 256 */
         check_g1(c2, &q, windows[i], 300);
     }
     cz_ctx_free(c1);
@@ -167,8 +168,8 @@ CZ_TEST(fixed_base_rate)
     double fixed = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     double plain = (double)(t2.tv_sec - t1.tv_sec) + 1e-9 * (double)(t2.tv_nsec - t1.tv_nsec);
     printf("  G1, 1 thread: fixed base %.1f us/product (window %u, table included), "
-           "blst_p1_mult %.1f us\n", 1e6 * fixed / (double)n, cz_fixed_base_window(n),
-           1e6 * plain / 256);
+           "blst_p1_mult %.1f us\n",
+           1e6 * fixed / (double)n, cz_fixed_base_window(n), 1e6 * plain / 256);
     cz_ctx_free(ctx);
     free(out);
     free(k);

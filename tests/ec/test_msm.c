@@ -28,12 +28,14 @@ static void make_scalars(blst_scalar *s, size_t n, enum mix mix, uint64_t seed)
         case MIX_ZERO: break;
         case MIX_ONE: f = CZ_FR_ONE; break;
         case MIX_RANDOM: cz_fr_random_rng(&f, &rng); break;
-        case MIX_FILECOIN:   /* 50% zero, 45% one, 5% random (issue 2) */
-            if (pick >= 95) cz_fr_random_rng(&f, &rng);
-            else if (pick >= 50) f = CZ_FR_ONE;
+        case MIX_FILECOIN: /* 50% zero, 45% one, 5% random (issue 2) */
+            if (pick >= 95)
+                cz_fr_random_rng(&f, &rng);
+            else if (pick >= 50)
+                f = CZ_FR_ONE;
             break;
         case MIX_SMALL: cz_fr_from_u64(&f, cz_rng_next(&rng) % 100000); break;
-        case MIX_MAX: cz_fr_neg(&f, &CZ_FR_ONE); break;   /* r - 1 */
+        case MIX_MAX: cz_fr_neg(&f, &CZ_FR_ONE); break; /* r - 1 */
         }
         cz_fr_to_scalar(&s[i], &f);
     }
@@ -69,7 +71,7 @@ static void check_msm_case(cz_ctx_t *ctx, const cz_group *g, size_t n, enum mix 
     void *bases = malloc((n ? n : 1) * g->affine_size);
     blst_scalar *s = malloc((n ? n : 1) * sizeof *s);
     cz_group_random_affine(g, bases, n, 1000 + n);
-    if (dup)   /* every base twice in a row: batch addition must double */
+    if (dup) /* every base twice in a row: batch addition must double */
         for (size_t i = 1; i < n; i += 2)
             memcpy((uint8_t *)bases + i * g->affine_size, cz_aff(g, bases, i - 1), g->affine_size);
     make_scalars(s, n, mix, 7 * n + mix);
@@ -90,7 +92,8 @@ static void check_msm_case(cz_ctx_t *ctx, const cz_group *g, size_t n, enum mix 
         CZ__FAIL("%s msm n=%zu mix=%s dup=%d differs from naive", g->name, n, mix_name[mix], dup);
     CHECK_OK(msm_auto(ctx, &got, bases, s, n));
     if (!points_equal(g, &want, &got))
-        CZ__FAIL("%s msm_auto n=%zu mix=%s dup=%d differs from naive", g->name, n, mix_name[mix], dup);
+        CZ__FAIL("%s msm_auto n=%zu mix=%s dup=%d differs from naive", g->name, n, mix_name[mix],
+                 dup);
     free(bases);
     free(s);
 }
@@ -177,7 +180,7 @@ CZ_TEST(batch_add_matches_naive_and_ignores_bits_past_n)
         cz_rng rng;
         cz_rng_seed(&rng, n);
         for (size_t w = 0; w < words; w++)
-            bitmap[w] = cz_rng_next(&rng);   /* garbage past n too */
+            bitmap[w] = cz_rng_next(&rng); /* garbage past n too */
         blst_p1 want, got, p;
         memset(&want, 0, sizeof want);
         for (size_t i = 0; i < n; i++) {
@@ -219,7 +222,7 @@ CZ_TEST(g2_batch_add_with_duplicates)
 CZ_TEST(split_classifies_and_orders)
 {
     cz_ctx_t *ctx = new_ctx(3);
-    const size_t n = 200000;   /* several split chunks */
+    const size_t n = 200000; /* several split chunks */
     blst_scalar *s = malloc(n * sizeof *s);
     make_scalars(s, n, MIX_FILECOIN, 4);
     /* one small significant scalar (2) and a large one at the end */
@@ -235,8 +238,10 @@ CZ_TEST(split_classifies_and_orders)
         int is_one = w[0] == 1 && !(w[1] | w[2] | w[3]);
         int is_zero = !(w[0] | w[1] | w[2] | w[3]);
         CHECK_EQ_INT((sp.ones[i / 64] >> (i % 64)) & 1, is_one);
-        if (is_zero) zeros++;
-        else if (is_one) ones++;
+        if (is_zero)
+            zeros++;
+        else if (is_one)
+            ones++;
         else {
             if (sig < sp.n_sig) {
                 CHECK_EQ_U64(sp.sig_index[sig], i);
@@ -251,7 +256,7 @@ CZ_TEST(split_classifies_and_orders)
     CHECK_EQ_U64(cz_bitmap_popcount(sp.ones, n), ones);
     CHECK(sp.sig_bits >= 250 && sp.sig_bits <= 255);
     cz_scalar_split_free(&sp);
-    cz_scalar_split_free(&sp);   /* harmless twice */
+    cz_scalar_split_free(&sp); /* harmless twice */
 
     /* empty input */
     CHECK_OK(cz_scalar_split_build(ctx, &sp, NULL, 0));
@@ -303,7 +308,7 @@ CZ_TEST(gather_with_unsorted_indices_and_few_bits)
         blst_p1_mult(&t, &p, s[i].b, 255);
         blst_p1_add_or_double(&want, &want, &t);
     }
-    CHECK_OK(cz_g1_msm_gather(ctx, &got, bases, idx, s, 40, 0));    /* find the bit length */
+    CHECK_OK(cz_g1_msm_gather(ctx, &got, bases, idx, s, 40, 0)); /* find the bit length */
     CHECK(blst_p1_is_equal(&want, &got));
     CHECK_OK(cz_g1_msm_gather(ctx, &got, bases, idx, s, 40, 255));
     CHECK(blst_p1_is_equal(&want, &got));

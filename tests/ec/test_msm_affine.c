@@ -128,9 +128,9 @@ CZ_TEST(add_pairs_match_blst_with_exceptional_pairs)
         for (size_t b = 0; b < k; b++) {
             size_t sizes[] = { 1, 2, 7, 8, 9, 63, 300, 1100 };
             for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-                check_pairs(ops[b], sizes[s], 1);    /* exceptional pairs everywhere */
+                check_pairs(ops[b], sizes[s], 1); /* exceptional pairs everywhere */
                 check_pairs(ops[b], sizes[s], 5);
-                check_pairs(ops[b], sizes[s], 97);   /* rare: mostly regular batches */
+                check_pairs(ops[b], sizes[s], 97); /* rare: mostly regular batches */
             }
         }
     }
@@ -204,8 +204,8 @@ static void naive_msm(const cz_group *g, void *out, const void *bases, const bls
 }
 
 enum layout { L_RANDOM, L_DUP_SAME, L_NEG_PAIRS, L_ONE_BUCKET, L_DUP_ONE_BUCKET, L_LAYOUTS };
-static const char *LAYOUT_NAME[] = { "random", "dup-same-scalar", "base-and-negation",
-                                     "one-bucket", "dup-one-bucket" };
+static const char *LAYOUT_NAME[] = { "random", "dup-same-scalar", "base-and-negation", "one-bucket",
+                                     "dup-one-bucket" };
 
 /*
  * Bases and scalars for a layout: duplicated bases with equal scalars (so
@@ -241,7 +241,7 @@ static int run_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *base
                    const blst_scalar *s, size_t n, int how)
 {
     switch (how) {
-    case 0:   /* plain */
+    case 0: /* plain */
         return g == &CZ_G1 ? cz_g1_msm(ctx, out, bases, s, n) : cz_g2_msm(ctx, out, bases, s, n);
     case 1: { /* gathered, reversed */
         uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
@@ -254,7 +254,7 @@ static int run_msm(cz_ctx_t *ctx, const cz_group *g, void *out, const void *base
         free(rs);
         return rc;
     }
-    default:  /* split (ones summed in batches) */
+    default: /* split (ones summed in batches) */
         return g == &CZ_G1 ? cz_g1_msm_auto(ctx, out, bases, s, n)
                            : cz_g2_msm_auto(ctx, out, bases, s, n);
     }

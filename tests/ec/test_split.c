@@ -21,8 +21,10 @@ static void check_restrict(cz_ctx_t *ctx, size_t n, unsigned density_pct, uint64
     for (size_t i = 0; i < n; i++) {
         cz_fr f = CZ_FR_ZERO;
         uint64_t pick = cz_rng_next(&rng) % 100;
-        if (pick >= 90) cz_fr_random_rng(&f, &rng);
-        else if (pick >= 40) f = CZ_FR_ONE;
+        if (pick >= 90)
+            cz_fr_random_rng(&f, &rng);
+        else if (pick >= 40)
+            f = CZ_FR_ONE;
         cz_fr_to_scalar(&s[i], &f);
         if (cz_rng_next(&rng) % 100 < density_pct) {
             density[i / 64] |= 1ull << (i % 64);

@@ -34,10 +34,10 @@ typedef struct {
     size_t partition_bytes, abc_bytes;
 } fixture;
 
-static cz_params_t *shared_params;   /* setup once per process: it dominates the run time */
-static size_t fixture_recycle_min;    /* engine's recycle_min_bytes for the next fixture */
-static unsigned fixture_devq_depth;   /* engine's device_queue_depth for the next fixture */
-static cz_fault_t *fixture_fault;     /* engine's fault object for the next fixture */
+static cz_params_t *shared_params;  /* setup once per process: it dominates the run time */
+static size_t fixture_recycle_min;  /* engine's recycle_min_bytes for the next fixture */
+static unsigned fixture_devq_depth; /* engine's device_queue_depth for the next fixture */
+static cz_fault_t *fixture_fault;   /* engine's fault object for the next fixture */
 static cz_pvk_t *shared_pvk;
 
 static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budget)
@@ -64,10 +64,15 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
         cz_cpu_backend_new(&f->be[d], (int)d);
     cz_tl_new(&f->tl, NULL, 1);
     cz_engine_config_t cfg = {
-        .backends = f->be, .num_devices = ndev, .workers_per_device = workers,
-        .synth_workers = 1, .memory_budget = budget ? budget : (size_t)4 << 30,
-        .pool = cz_ctx_pool(f->ctx), .timeline = f->tl,
-        .recycle_min_bytes = fixture_recycle_min, .fault = fixture_fault,
+        .backends = f->be,
+        .num_devices = ndev,
+        .workers_per_device = workers,
+        .synth_workers = 1,
+        .memory_budget = budget ? budget : (size_t)4 << 30,
+        .pool = cz_ctx_pool(f->ctx),
+        .timeline = f->tl,
+        .recycle_min_bytes = fixture_recycle_min,
+        .fault = fixture_fault,
         .device_queue_depth = fixture_devq_depth,
     };
     if (cz_engine_new(f->ctx, &f->e, &cfg) != CZ_OK)
@@ -88,8 +93,8 @@ static void fixture_free(fixture *f)
 typedef struct {
     const cz_circuit_t *circuit;
     uint64_t seed;
-    long fail_partition;          /* -1: none */
-    pthread_mutex_t *gate_mu;     /* optional: synthesis waits until *gate_open */
+    long fail_partition;      /* -1: none */
+    pthread_mutex_t *gate_mu; /* optional: synthesis waits until *gate_open */
     pthread_cond_t *gate_cv;
     bool *gate_open;
 } job_arg;
@@ -111,9 +116,14 @@ static int synth_job(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
 static uint64_t submit(fixture *f, job_arg *a, size_t partitions, int priority)
 {
     cz_job_spec_t spec = {
-        .partitions = partitions, .priority = priority, .params = f->params, .pvk = f->pvk,
-        .partition_bytes = f->partition_bytes, .abc_bytes = f->abc_bytes,
-        .synthesize = synth_job, .arg = a,
+        .partitions = partitions,
+        .priority = priority,
+        .params = f->params,
+        .pvk = f->pvk,
+        .partition_bytes = f->partition_bytes,
+        .abc_bytes = f->abc_bytes,
+        .synthesize = synth_job,
+        .arg = a,
     };
     uint64_t id = 0;
     CHECK_OK(cz_engine_submit(f->e, NULL, &spec, &id));
@@ -128,7 +138,7 @@ typedef struct {
     cz_engine_t *e;
     uint64_t ids[4];
     cz_job_state_t states[4];
-    bool proof_ready[4];          /* the proof could be fetched from inside the callback */
+    bool proof_ready[4]; /* the proof could be fetched from inside the callback */
     int calls;
 } done_log;
 
@@ -178,7 +188,12 @@ static void check_job_proof(fixture *f, uint64_t id, const job_arg *a, size_t pa
 
 /* ---- timeline checks ----------------------------------------------------------- */
 
-typedef struct { double t0, t1; int dev, worker; long part; uint64_t job; } span;
+typedef struct {
+    double t0, t1;
+    int dev, worker;
+    long part;
+    uint64_t job;
+} span;
 
 /* Spans of one kind (begin/end event names) keyed by (job, partition, device, worker). */
 static size_t collect(const char *log, const char *begin, const char *end, span *out, size_t max)
@@ -193,10 +208,14 @@ static size_t collect(const char *log, const char *begin, const char *end, span 
         int dev = -1, worker = -1;
         long part = -1;
         if (sscanf(line, "TIMELINE,%lf,%31[A-Z_],%llu,", &t, ev, &job) == 3) {
-            const char *d = strstr(line, "device="), *w = strstr(line, "worker="), *p = strstr(line, "partition=");
-            if (d && (!next || d < next)) dev = atoi(d + 7);
-            if (w && (!next || w < next)) worker = atoi(w + 7);
-            if (p && (!next || p < next)) part = atol(p + 10);
+            const char *d = strstr(line, "device="), *w = strstr(line, "worker="),
+                       *p = strstr(line, "partition=");
+            if (d && (!next || d < next))
+                dev = atoi(d + 7);
+            if (w && (!next || w < next))
+                worker = atoi(w + 7);
+            if (p && (!next || p < next))
+                part = atol(p + 10);
             if (!strcmp(ev, begin)) {
                 out[n] = (span){ t, -1, dev, worker, part, job };
                 n++;
@@ -292,7 +311,7 @@ CZ_TEST(w2_jobs_complete_verify_and_overlap_without_lock_violations)
     int violations, cross;
     lock_discipline(2, &violations, &cross);
     CHECK_EQ_INT(violations, 0);
-    CHECK(cross > 0);   /* the interlock overlaps CPU work with the other worker's region */
+    CHECK(cross > 0); /* the interlock overlaps CPU work with the other worker's region */
 }
 
 /* Witness arrays of finished partitions are taken by the next ones
@@ -304,7 +323,8 @@ CZ_TEST(witness_buffers_are_recycled_between_partitions)
     fixture_recycle_min = 1024;
     fixture_init(&f, 1, 2, 0);
     fixture_recycle_min = 0;
-    job_arg a = { &f.circuit, 11, -1, NULL, NULL, NULL }, b = { &f.circuit, 12, -1, NULL, NULL, NULL };
+    job_arg a = { &f.circuit, 11, -1, NULL, NULL, NULL },
+            b = { &f.circuit, 12, -1, NULL, NULL, NULL };
     cz_job_info_t info;
     uint64_t id = submit(&f, &a, 4, 0);
     CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
@@ -340,9 +360,9 @@ CZ_TEST(priority_then_age_order)
     bool open = false;
     job_arg gate = { &f.circuit, 1, -1, &mu, &cv, &open };
     job_arg plain = { &f.circuit, 2, -1, NULL, NULL, NULL };
-    uint64_t g = submit(&f, &gate, 1, 0);        /* holds the only synthesis worker */
+    uint64_t g = submit(&f, &gate, 1, 0); /* holds the only synthesis worker */
     cz_job_info_t gi;
-    do {   /* wait until the worker has taken it: it is then blocked in synthesize */
+    do { /* wait until the worker has taken it: it is then blocked in synthesize */
         CHECK_OK(cz_engine_info(f.e, g, &gi));
         usleep(1000);
     } while (gi.state == CZ_JOB_QUEUED);
@@ -361,8 +381,8 @@ CZ_TEST(priority_then_age_order)
     }
     /* SYNTH_START order after the gate: urgent 0,1; older 0,1; newer 0,1 */
     char *log = cz_tl_captured(f.tl, NULL);
-    uint64_t want[][2] = { { g, 0 }, { urgent, 0 }, { urgent, 1 }, { older, 0 },
-                           { older, 1 }, { newer, 0 }, { newer, 1 } };
+    uint64_t want[][2] = { { g, 0 },     { urgent, 0 }, { urgent, 1 }, { older, 0 },
+                           { older, 1 }, { newer, 0 },  { newer, 1 } };
     size_t k = 0;
     for (const char *s = log; (s = strstr(s, "SYNTH_START,")); s++) {
         unsigned long long job;
@@ -410,7 +430,7 @@ CZ_TEST(critical_partition_overtakes_the_device_queue)
     job_arg plain = { &f.circuit, 3, -1, NULL, NULL, NULL };
     uint64_t low = submit(&f, &plain, 8, 1);
     cz_engine_stats_t st;
-    for (int i = 0; i < 20000; i++) {   /* <= 20 s: until the device queue is full */
+    for (int i = 0; i < 20000; i++) { /* <= 20 s: until the device queue is full */
         cz_engine_stats(f.e, &st);
         if (st.device_queue >= 3)
             break;
@@ -437,7 +457,7 @@ CZ_TEST(critical_partition_overtakes_the_device_queue)
 CZ_TEST(budget_of_one_partition_still_completes_everything)
 {
     fixture f;
-    fixture_init(&f, 1, 2, 1);   /* placeholder: replaced below once the estimate is known */
+    fixture_init(&f, 1, 2, 1); /* placeholder: replaced below once the estimate is known */
     size_t one = f.partition_bytes;
     fixture_free(&f);
     fixture_init(&f, 1, 2, one);
@@ -470,14 +490,14 @@ CZ_TEST(host_gate_counts_a_backends_memory_in_the_budget)
     size_t one = f.partition_bytes;
     fixture_free(&f);
     const size_t pinned = 3 * one;
-    fixture_init(&f, 1, 2, pinned + one + one / 2);   /* room for the copy and one partition */
+    fixture_init(&f, 1, 2, pinned + one + one / 2); /* room for the copy and one partition */
     cz_engine_gate_t g;
     cz_engine_gate_init(&g);
     cz_host_gate_t hg = cz_engine_gate(&g);
-    CHECK(!hg.take(hg.obj, 1));                        /* not connected yet */
+    CHECK(!hg.take(hg.obj, 1)); /* not connected yet */
     cz_engine_gate_connect(&g, f.e);
     CHECK(hg.take(hg.obj, pinned));
-    CHECK(!hg.take(hg.obj, one * 2));                  /* no room: refused, never waits */
+    CHECK(!hg.take(hg.obj, one * 2)); /* no room: refused, never waits */
     cz_engine_stats_t st;
     cz_engine_stats(f.e, &st);
     CHECK_EQ_U64(st.backend_host_bytes, pinned);
@@ -498,7 +518,7 @@ CZ_TEST(host_gate_counts_a_backends_memory_in_the_budget)
     CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
     cz_engine_gate_connect(&g, NULL);
     CHECK(!hg.take(hg.obj, 1));
-    hg.give(hg.obj, 1);                                /* dropped: nothing to give it to */
+    hg.give(hg.obj, 1); /* dropped: nothing to give it to */
     cz_engine_gate_destroy(&g);
     fixture_free(&f);
 }
@@ -566,8 +586,7 @@ static int hold_first_step(void *arg, cz_fault_site_t site, uint64_t n)
 
 /* Poll the captured timeline until a line of |event| of job |id| shows, with |also| on it
  * (NULL: anything), 10 s at most. */
-static bool wait_for_event_with(cz_timeline_t *tl, const char *event, uint64_t id,
-                                const char *also)
+static bool wait_for_event_with(cz_timeline_t *tl, const char *event, uint64_t id, const char *also)
 {
     char want[64];
     snprintf(want, sizeof want, ",%s,%llu,", event, (unsigned long long)id);
@@ -616,7 +635,7 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
         pthread_cond_wait(&g.cv, &g.mu);
     pthread_mutex_unlock(&g.mu);
     uint64_t jb = submit(&f, &a, 1, 0);
-    CHECK(wait_for_event(f.tl, "LOCK_WAIT", jb));   /* B is past pickup, at the lock */
+    CHECK(wait_for_event(f.tl, "LOCK_WAIT", jb)); /* B is past pickup, at the lock */
     CHECK_OK(cz_engine_cancel(f.e, ja));
     CHECK_OK(cz_engine_cancel(f.e, jb));
     pthread_mutex_lock(&g.mu);
@@ -629,8 +648,8 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
     CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
     CHECK_OK(cz_engine_wait(f.e, jb, 60, &info));
     CHECK_EQ_INT(info.state, CZ_JOB_CANCELED);
-    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE), 1);        /* B never entered */
-    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE_STEP), 1);   /* A stopped after H */
+    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE), 1);      /* B never entered */
+    CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE_STEP), 1); /* A stopped after H */
 
     uint64_t jc = submit(&f, &a, 2, 0);
     CHECK_OK(cz_engine_wait(f.e, jc, -1, &info));
@@ -657,8 +676,8 @@ static size_t regions_with_batch(cz_timeline_t *tl, size_t k, size_t *all)
         const char *eol = strchr(s, '\n');
         const char *b = strstr(s, want);
         (*all)++;
-        n += b && (!eol || b < eol) && (b[strlen(want)] == '\n' || b[strlen(want)] == ',' ||
-                                        b[strlen(want)] == '\0');
+        n += b && (!eol || b < eol) &&
+             (b[strlen(want)] == '\n' || b[strlen(want)] == ',' || b[strlen(want)] == '\0');
     }
     free(log);
     return n;
@@ -715,7 +734,7 @@ CZ_TEST(partitions_batched_into_one_region_all_verify)
     batch_fixture(&f, &fault, &g);
     job_arg a = { &f.circuit, 21, -1, NULL, NULL, NULL };
     uint64_t first = submit(&f, &a, 1, 0);
-    gate_wait_entered(&g);   /* the device is busy from here until the gate opens */
+    gate_wait_entered(&g); /* the device is busy from here until the gate opens */
     uint64_t id = submit(&f, &a, 4, 0);
     /* the other worker took partition 0 and waited, the device busy, for 1 */
     CHECK(wait_for_batch(f.tl, id, 2));
@@ -730,10 +749,10 @@ CZ_TEST(partitions_batched_into_one_region_all_verify)
     check_job_proof(&f, id, &a, 4);
     size_t all = 0, two = regions_with_batch(f.tl, 2, &all);
     CHECK(two >= 1);
-    CHECK(all < 5);   /* the first job's region and at most three for the four partitions */
+    CHECK(all < 5); /* the first job's region and at most three for the four partitions */
     cz_engine_stats_t st;
     cz_engine_stats(f.e, &st);
-    CHECK_EQ_U64(st.partitions_proved, 5);   /* the first job's and the four */
+    CHECK_EQ_U64(st.partitions_proved, 5); /* the first job's and the four */
     CHECK_EQ_U64(st.budget_reserved, 0);
     fixture_free(&f);
 }
@@ -763,7 +782,7 @@ CZ_TEST(a_canceled_job_leaves_its_batch_and_the_others_are_proved)
     xopen = true;
     pthread_cond_broadcast(&xcv);
     pthread_mutex_unlock(&xmu);
-    CHECK(wait_for_batch(f.tl, x, 2));   /* the batch [x, y] is at the lock under x's name */
+    CHECK(wait_for_batch(f.tl, x, 2)); /* the batch [x, y] is at the lock under x's name */
     CHECK_OK(cz_engine_cancel(f.e, x));
     gate_open(&g);
     cz_job_info_t info;
@@ -775,7 +794,7 @@ CZ_TEST(a_canceled_job_leaves_its_batch_and_the_others_are_proved)
     CHECK_EQ_INT(info.state, CZ_JOB_DONE);
     check_job_proof(&f, y, &a, 1);
     size_t all = 0;
-    CHECK_EQ_U64(regions_with_batch(f.tl, 1, &all), 2);   /* the first, and y alone */
+    CHECK_EQ_U64(regions_with_batch(f.tl, 1, &all), 2); /* the first, and y alone */
     CHECK_EQ_U64(all, 2);
     cz_engine_stats_t st;
     cz_engine_stats(f.e, &st);
@@ -809,7 +828,7 @@ CZ_TEST(a_failing_device_with_batches_retries_every_partition)
 /* A fault at a step inside the region is a device error: the job fails with the message. */
 CZ_TEST(fault_inside_the_device_region_fails_the_job_cleanly)
 {
-    for (uint64_t n = 1; n <= 5; n++) {   /* H, MSM h, L, A, B1 of the CPU region: a sweep */
+    for (uint64_t n = 1; n <= 5; n++) { /* H, MSM h, L, A, B1 of the CPU region: a sweep */
         cz_fault_t fault;
         cz_fault_init(&fault);
         cz_fault_arm(&fault, CZ_FAULT_DEVICE_STEP, n, false);
@@ -853,7 +872,7 @@ CZ_TEST(partition_stages_in_job_info)
     job_arg a = { &f.circuit, 3, -1, &mu, &cv, &open };
     uint64_t id = submit(&f, &a, 3, 0);
     cz_job_info_t info;
-    for (int i = 0; i < 2000; i++) {   /* <= 10 s for the synthesis worker to take it */
+    for (int i = 0; i < 2000; i++) { /* <= 10 s for the synthesis worker to take it */
         CHECK_OK(cz_engine_info(f.e, id, &info));
         if (info.in_stage[CZ_PART_SYNTHESIS] == 1)
             break;
@@ -904,7 +923,7 @@ CZ_TEST(every_failed_allocation_fails_the_job_cleanly)
     CHECK_EQ_INT(info.state, CZ_JOB_DONE);
     fixture_free(&f);
     const uint64_t sites = cz_fault_reached(&count, CZ_FAULT_ALLOC);
-    CHECK(sites >= 4);   /* witness arrays, a/b grown to the domain, input scalars */
+    CHECK(sites >= 4); /* witness arrays, a/b grown to the domain, input scalars */
     fprintf(stderr, "  %" PRIu64 " allocation sites in a one-partition job\n", sites);
     for (uint64_t n = 1; n <= sites; n++) {
         cz_fault_t fault;
@@ -922,7 +941,7 @@ CZ_TEST(every_failed_allocation_fails_the_job_cleanly)
         cz_engine_stats_t st;
         cz_engine_stats(f.e, &st);
         CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
-        uint64_t next = submit(&f, &a, 1, 0);   /* the fault fired once: the engine goes on */
+        uint64_t next = submit(&f, &a, 1, 0); /* the fault fired once: the engine goes on */
         CHECK_OK(cz_engine_wait(f.e, next, 60, &info));
         CHECK_EQ_INT(info.state, CZ_JOB_DONE);
         fixture_free(&f);
@@ -954,7 +973,7 @@ CZ_TEST(device_failure_retries_on_another_device)
 {
     fixture f;
     fixture_init(&f, 2, 2, 0);
-    cz_cpu_backend_inject_failure(f.be[0], 1);   /* device 0 fails from its first region */
+    cz_cpu_backend_inject_failure(f.be[0], 1); /* device 0 fails from its first region */
     job_arg a = { &f.circuit, 8, -1, NULL, NULL, NULL };
     uint64_t id = submit(&f, &a, 4, 0);
     cz_job_info_t info;
@@ -1006,17 +1025,22 @@ CZ_TEST(completion_callback_once_per_job)
     job_arg *args[3] = { &ok, &bad, &held };
     uint64_t ids[3];
     for (int i = 0; i < 3; i++) {
-        cz_job_spec_t spec = { .partitions = i == 2 ? 3 : 1, .params = f.params, .pvk = f.pvk,
-                               .partition_bytes = f.partition_bytes, .abc_bytes = f.abc_bytes,
-                               .synthesize = synth_job, .arg = args[i],
-                               .on_done = on_done, .done_arg = &d };
+        cz_job_spec_t spec = { .partitions = i == 2 ? 3 : 1,
+                               .params = f.params,
+                               .pvk = f.pvk,
+                               .partition_bytes = f.partition_bytes,
+                               .abc_bytes = f.abc_bytes,
+                               .synthesize = synth_job,
+                               .arg = args[i],
+                               .on_done = on_done,
+                               .done_arg = &d };
         CHECK_OK(cz_engine_submit(f.e, f.ctx, &spec, &ids[i]));
     }
     pthread_mutex_lock(&d.mu);
     while (d.calls < 2)
         pthread_cond_wait(&d.cv, &d.mu);
     pthread_mutex_unlock(&d.mu);
-    CHECK_OK(cz_engine_cancel(f.e, ids[2]));   /* its first partition waits at the gate */
+    CHECK_OK(cz_engine_cancel(f.e, ids[2])); /* its first partition waits at the gate */
     pthread_mutex_lock(&gmu);
     open = true;
     pthread_cond_broadcast(&gcv);
@@ -1027,7 +1051,7 @@ CZ_TEST(completion_callback_once_per_job)
     pthread_mutex_unlock(&d.mu);
     cz_job_info_t info;
     CHECK_OK(cz_engine_wait(f.e, ids[2], 30, &info));
-    usleep(100 * 1000);   /* a second call would come now */
+    usleep(100 * 1000); /* a second call would come now */
     pthread_mutex_lock(&d.mu);
     CHECK_EQ_INT(d.calls, 3);
     for (int i = 0; i < 3 && i < d.calls; i++) {
@@ -1052,11 +1076,20 @@ CZ_TEST(bad_specs_are_refused)
     CHECK_EQ_INT(cz_engine_submit(f.e, NULL, &spec, &id), CZ_EINVAL);
     /* each refusal says what is wrong */
     job_arg a = { &f.circuit, 1, -1, NULL, NULL, NULL };
-    cz_job_spec_t good = { .partitions = 1, .params = f.params, .partition_bytes = f.partition_bytes,
-                           .abc_bytes = f.abc_bytes, .synthesize = synth_job, .arg = &a };
-    struct { const char *field, *says; cz_job_spec_t spec; } bad[4] = {
-        { "partitions", "at least one partition", good }, { "params", "no params", good },
-        { "synthesize", "no synthesize", good }, { "abc_bytes", "abc_bytes", good },
+    cz_job_spec_t good = { .partitions = 1,
+                           .params = f.params,
+                           .partition_bytes = f.partition_bytes,
+                           .abc_bytes = f.abc_bytes,
+                           .synthesize = synth_job,
+                           .arg = &a };
+    struct {
+        const char *field, *says;
+        cz_job_spec_t spec;
+    } bad[4] = {
+        { "partitions", "at least one partition", good },
+        { "params", "no params", good },
+        { "synthesize", "no synthesize", good },
+        { "abc_bytes", "abc_bytes", good },
     };
     bad[0].spec.partitions = 0;
     bad[1].spec.params = NULL;
@@ -1066,8 +1099,8 @@ CZ_TEST(bad_specs_are_refused)
         cz_ctx_clear(f.ctx);
         CHECK_EQ_INT(cz_engine_submit(f.e, f.ctx, &bad[i].spec, &id), CZ_EINVAL);
         if (!strstr(cz_ctx_message(f.ctx), bad[i].says))
-            CZ__FAIL("bad %s: message '%s' does not say '%s'", bad[i].field,
-                     cz_ctx_message(f.ctx), bad[i].says);
+            CZ__FAIL("bad %s: message '%s' does not say '%s'", bad[i].field, cz_ctx_message(f.ctx),
+                     bad[i].says);
     }
     CHECK_EQ_INT(cz_engine_cancel(f.e, 999), CZ_ENOTFOUND);
     cz_job_info_t info;

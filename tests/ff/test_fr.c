@@ -37,7 +37,7 @@ CZ_TEST(repr_round_trip_and_range)
     cz_fr_to_repr(repr, &x);
     CHECK_EQ_INT(repr[0], 0x00);
     CHECK_EQ_INT(repr[31], 0x73);
-    repr[0] = 0x01;    /* = r */
+    repr[0] = 0x01; /* = r */
     CHECK_EQ_INT(cz_fr_from_repr(&x, repr), CZ_ERANGE);
     cz_fr minus_one, t;
     cz_fr_neg(&minus_one, &CZ_FR_ONE);
@@ -57,8 +57,13 @@ CZ_TEST(parse_decimal_hex_and_errors)
     CHECK_EQ_INT(cz_fr_parse(&a, ""), CZ_EFORMAT);
     CHECK_EQ_INT(cz_fr_parse(&a, "12a"), CZ_EFORMAT);
     CHECK_EQ_INT(cz_fr_parse(&a, "0x"), CZ_EFORMAT);
-    CHECK_EQ_INT(cz_fr_parse(&a, "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"), CZ_ERANGE);
-    CHECK_EQ_INT(cz_fr_parse(&a, "0x1" "0000000000000000000000000000000000000000000000000000000000000000"), CZ_ERANGE);
+    CHECK_EQ_INT(cz_fr_parse(&a,
+                             "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"),
+                 CZ_ERANGE);
+    CHECK_EQ_INT(cz_fr_parse(&a,
+                             "0x1"
+                             "0000000000000000000000000000000000000000000000000000000000000000"),
+                 CZ_ERANGE);
 }
 
 CZ_TEST(inverse_and_batch_inverse)
@@ -95,7 +100,8 @@ CZ_TEST(roots_of_unity)
     /* blstrs ROOT_OF_UNITY = 7^((r-1)/2^32), big-endian hex */
     cz_fr root, expect;
     CHECK_OK(cz_fr_root_of_unity(&root, 32));
-    CHECK_OK(cz_fr_parse(&expect, "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));
+    CHECK_OK(
+        cz_fr_parse(&expect, "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));
     CHECK(cz_fr_eq(&root, &expect));
     for (unsigned k = 0; k <= 32; k += 4) {
         cz_fr w, t;
@@ -103,14 +109,14 @@ CZ_TEST(roots_of_unity)
         t = w;
         for (unsigned i = 0; i < k; i++)
             cz_fr_sqr(&t, &t);
-        CHECK(cz_fr_is_one(&t));               /* w^(2^k) = 1 */
+        CHECK(cz_fr_is_one(&t)); /* w^(2^k) = 1 */
         if (k > 0) {
             t = w;
             for (unsigned i = 0; i + 1 < k; i++)
                 cz_fr_sqr(&t, &t);
             cz_fr minus_one;
             cz_fr_neg(&minus_one, &CZ_FR_ONE);
-            CHECK(cz_fr_eq(&t, &minus_one));   /* primitive: w^(2^(k-1)) = -1 */
+            CHECK(cz_fr_eq(&t, &minus_one)); /* primitive: w^(2^(k-1)) = -1 */
         }
     }
     CHECK_EQ_INT(cz_fr_root_of_unity(&root, 33), CZ_ERANGE);
@@ -138,7 +144,7 @@ CZ_TEST(to_scalars_inplace_matches_one_by_one)
 {
     cz_pool_t *pool;
     CHECK_OK(cz_pool_new(&pool, 3));
-    const size_t n = 40000;   /* more than two grains of 2^14 */
+    const size_t n = 40000; /* more than two grains of 2^14 */
     cz_fr *v = malloc(n * sizeof *v);
     blst_scalar *want = malloc(n * sizeof *want);
     cz_rng rng;

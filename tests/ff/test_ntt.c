@@ -33,8 +33,8 @@ static bool vec_eq(const cz_fr *a, const cz_fr *b, size_t n)
 }
 
 /* sum_i in[i] * shift^i * w^(ik): the k-th point of a (coset) DFT. */
-static void dft_point(cz_fr *out, const cz_fr *in, size_t n, const cz_fr *w,
-                      const cz_fr *shift, size_t k)
+static void dft_point(cz_fr *out, const cz_fr *in, size_t n, const cz_fr *w, const cz_fr *shift,
+                      size_t k)
 {
     cz_fr wk, f = CZ_FR_ONE, acc = CZ_FR_ZERO, t;
     cz_fr_pow_u64(&wk, w, k);
@@ -67,7 +67,7 @@ static void naive(cz_fr *out, const cz_fr *in, unsigned log_n, bool inverse, boo
     cz_fr_inverse(&g_inv, &g);
     for (size_t i = 0; i < n; i++) {
         dft_point(&out[i], in, n, &w_inv, NULL, i);
-        cz_fr_mul(&out[i], &out[i], &f);          /* f = n^-1 (g^-i for coset) */
+        cz_fr_mul(&out[i], &out[i], &f); /* f = n^-1 (g^-i for coset) */
         if (coset)
             cz_fr_mul(&f, &f, &g_inv);
     }
@@ -77,8 +77,8 @@ typedef int ntt_fn(cz_ctx_t *, const cz_ntt_domain *, cz_fr *);
 
 CZ_TEST(matches_naive_dft_up_to_2_7)
 {
-    static ntt_fn *const fns[4] = { cz_ntt_forward, cz_ntt_inverse,
-                                    cz_ntt_coset_forward, cz_ntt_coset_inverse };
+    static ntt_fn *const fns[4] = { cz_ntt_forward, cz_ntt_inverse, cz_ntt_coset_forward,
+                                    cz_ntt_coset_inverse };
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
     for (unsigned log_n = 0; log_n <= 7; log_n++) {
@@ -145,9 +145,9 @@ CZ_TEST(spot_checks_at_multi_pass_sizes)
 {
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
-    spot_check(ctx, 12, false);    /* the contiguous last pass alone */
-    spot_check(ctx, 13, false);    /* a 1-stage column pass + the last pass */
-    spot_check(ctx, 17, true);     /* a 5-stage column pass + the last pass */
+    spot_check(ctx, 12, false); /* the contiguous last pass alone */
+    spot_check(ctx, 13, false); /* a 1-stage column pass + the last pass */
+    spot_check(ctx, 17, true);  /* a 5-stage column pass + the last pass */
     cz_ctx_free(ctx);
 }
 
@@ -158,7 +158,7 @@ static void round_trip(cz_ctx_t *ctx, unsigned log_n, bool coset)
     REQUIRE(cz_ntt_domain_new(ctx, &d, log_n) == CZ_OK);
     cz_fr *x = random_vec(n, 7 + log_n), *y = copy_vec(x, n);
     CHECK_OK((coset ? cz_ntt_coset_forward : cz_ntt_forward)(ctx, d, y));
-    CHECK(n == 1 || !vec_eq(x, y, n));    /* size 1 is the identity */
+    CHECK(n == 1 || !vec_eq(x, y, n)); /* size 1 is the identity */
     CHECK_OK((coset ? cz_ntt_coset_inverse : cz_ntt_inverse)(ctx, d, y));
     if (!vec_eq(x, y, n))
         CZ__FAIL("2^%u %s round trip differs", log_n, coset ? "coset" : "plain");
@@ -173,7 +173,7 @@ CZ_TEST(round_trips)
     REQUIRE(cz_ctx_new(&ctx, NULL, 0) == CZ_OK);
     for (unsigned log_n = 0; log_n <= 14; log_n++)
         round_trip(ctx, log_n, log_n & 1);
-    round_trip(ctx, 20, false);    /* the acceptance size */
+    round_trip(ctx, 20, false); /* the acceptance size */
     round_trip(ctx, 16, true);
     cz_ctx_free(ctx);
 }
@@ -201,8 +201,8 @@ CZ_TEST(identical_across_thread_counts)
     cz_ntt_domain *d1, *d4;
     REQUIRE(cz_ntt_domain_new(NULL, &d1, log_n) == CZ_OK);
     REQUIRE(cz_ntt_domain_new(ctx4, &d4, log_n) == CZ_OK);
-    static ntt_fn *const fns[4] = { cz_ntt_forward, cz_ntt_inverse,
-                                    cz_ntt_coset_forward, cz_ntt_coset_inverse };
+    static ntt_fn *const fns[4] = { cz_ntt_forward, cz_ntt_inverse, cz_ntt_coset_forward,
+                                    cz_ntt_coset_inverse };
     for (int op = 0; op < 4; op++) {
         cz_fr *a = random_vec(n, 42 + op), *b = copy_vec(a, n), *c = copy_vec(a, n);
         cz_fr *e = copy_vec(a, n);
@@ -267,7 +267,7 @@ CZ_TEST(errors)
 {
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    cz_ntt_domain *d = (cz_ntt_domain *)&d;   /* must be reset to NULL */
+    cz_ntt_domain *d = (cz_ntt_domain *)&d; /* must be reset to NULL */
     CHECK_EQ_INT(cz_ntt_domain_new(ctx, &d, 29), CZ_ERANGE);
     CHECK(d == NULL);
     CHECK(strstr(cz_ctx_message(ctx), "log_n 29") != NULL);

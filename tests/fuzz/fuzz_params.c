@@ -31,7 +31,7 @@ static cz_ctx_t *fuzz_ctx(void)
 static void must_equal(const uint8_t *a, const uint8_t *b, size_t n)
 {
     if (memcmp(a, b, n) != 0)
-        __builtin_trap();   /* accepted bytes that do not round-trip */
+        __builtin_trap(); /* accepted bytes that do not round-trip */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -48,7 +48,8 @@ int main(int argc, char **argv)
 
     size_t vk_len = cz_vk_encoded_size(p->vk.n_ic);
     bad |= put(dir, "valid.vk", bytes, vk_len);
-    bad |= put(dir, "truncated_in_l.params", bytes, cz_params_vec_info(p, CZ_PV_L).file_offset + 4 + 50);
+    bad |= put(dir, "truncated_in_l.params", bytes,
+               cz_params_vec_info(p, CZ_PV_L).file_offset + 4 + 50);
     bad |= put(dir, "truncated_in_vk.params", bytes, 500);
 
     uint8_t *work = malloc(len + 1);
@@ -58,12 +59,12 @@ int main(int argc, char **argv)
 
     size_t h0 = cz_params_vec_info(p, CZ_PV_H).file_offset + 4;
     memset(work + h0 + 96, 0, 96);
-    work[h0 + 96] = 0x40;   /* h[1] = infinity */
+    work[h0 + 96] = 0x40; /* h[1] = infinity */
     bad |= put(dir, "infinity_h1.params", work, len);
 
     memcpy(work, bytes, len);
     size_t b2 = cz_params_vec_info(p, CZ_PV_B_G2).file_offset + 4;
-    blst_p2_affine_compress(work + b2, &p->b_g2[0]);   /* compressed in an uncompressed slot */
+    blst_p2_affine_compress(work + b2, &p->b_g2[0]); /* compressed in an uncompressed slot */
     bad |= put(dir, "compressed_b_g2.params", work, len);
 
     memcpy(work, bytes, len);
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
     bad |= put(dir, "huge_count_a.params", work, len);
 
     memcpy(work, bytes, len);
-    work[cz_params_vec_info(p, CZ_PV_B_G1).file_offset + 4 + 40] ^= 0x01;   /* off the curve */
+    work[cz_params_vec_info(p, CZ_PV_B_G1).file_offset + 4 + 40] ^= 0x01; /* off the curve */
     bad |= put(dir, "corrupt_b_g1.params", work, len);
 
     /* proofs: one valid, three partitions, one with a bad B */

@@ -32,8 +32,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 typedef struct {
-    size_t prefixes;        /* 0: none; else N of --prefixes */
-    size_t flip_stride;     /* 0: none */
+    size_t prefixes;    /* 0: none; else N of --prefixes */
+    size_t flip_stride; /* 0: none */
     size_t files, runs;
 } replay_t;
 
@@ -183,14 +183,15 @@ static size_t parse_count(const char *opt, const char *s)
 
 int main(int argc, char **argv)
 {
-    replay_t r = {0};
+    replay_t r = { 0 };
     int bad = 0, paths = 0;
     /* options first, wherever they stand, so that they apply to every path */
     for (int i = 1; i < argc; i++) {
         size_t *opt = !strcmp(argv[i], "--prefixes") ? &r.prefixes
-                    : !strcmp(argv[i], "--flips")    ? &r.flip_stride : NULL;
+                      : !strcmp(argv[i], "--flips")  ? &r.flip_stride
+                                                     : NULL;
         if (opt) {
-            *opt = parse_count(argv[i], argv[i + 1]);   /* argv[argc] is NULL */
+            *opt = parse_count(argv[i], argv[i + 1]); /* argv[argc] is NULL */
             argv[i] = argv[i + 1] = NULL;
             i++;
         }

@@ -117,8 +117,7 @@ static void gc_same_direct(gc_fn *fn, void *arg)
                 gc_same_bytes(cz_cs_eval(d, CZ_MATRIX_B), cz_cs_eval(g, CZ_MATRIX_B), rows * fr,
                               "b");
                 gc_same_bytes(cz_cs_aux(d), cz_cs_aux(g), cz_cs_num_aux(d) * fr, "aux");
-                gc_same_bytes(cz_cs_inputs(d), cz_cs_inputs(g), cz_cs_num_inputs(d) * fr,
-                              "inputs");
+                gc_same_bytes(cz_cs_inputs(d), cz_cs_inputs(g), cz_cs_num_inputs(d) * fr, "inputs");
             }
         }
         cz_cs_free(d);

@@ -22,8 +22,14 @@ static int make(cz_cs_t *cs, cz_bool_t *b, unsigned k)
         *b = cz_bool_not(*b);
     return rc;
 }
-static bool value_of(unsigned k) { return k == 1 || k == 3 || k == 5; }
-static bool is_const(unsigned k) { return k < 2; }
+static bool value_of(unsigned k)
+{
+    return k == 1 || k == 3 || k == 5;
+}
+static bool is_const(unsigned k)
+{
+    return k < 2;
+}
 
 enum { OP_XOR, OP_AND, OP_OR, OP_CH, OP_MAJ, OP_EQ };
 
@@ -115,11 +121,11 @@ CZ_TEST(boolean_ch_maj_all_forms)
                     if (nconst == 3)
                         want = 0;
                     else if (op == OP_CH && i == 0)
-                        want = 0;                           /* a false: c */
+                        want = 0; /* a false: c */
                     else if (op == OP_CH && i == 1 && nconst == 1)
-                        want = 1;                           /* a true: general */
+                        want = 1; /* a true: general */
                     else if (nconst >= 1)
-                        want = nconst == 2 ? 0 : 1;         /* one AND, or folded */
+                        want = nconst == 2 ? 0 : 1; /* one AND, or folded */
                     else
                         want = op == OP_CH ? 1 : 2;
                     /* Two constants: the remaining AND folds or costs one. */
@@ -141,12 +147,14 @@ CZ_TEST(boolean_enforce_equal)
             gc_counts_t c = gc_counts(CZ_CS_CHECK, bool_circuit, &a);
             bool same = value_of(i) == value_of(j);
             CHECK_EQ_INT(c.rc, same ? CZ_OK : CZ_EUNSAT);
-            CHECK_EQ_U64(own_constraints(&a, c.constraints),
-                         is_const(i) && is_const(j) ? 0 : 1);
+            CHECK_EQ_U64(own_constraints(&a, c.constraints), is_const(i) && is_const(j) ? 0 : 1);
         }
 }
 
-typedef struct { uint64_t v; bool cond; } u64bits_arg;
+typedef struct {
+    uint64_t v;
+    bool cond;
+} u64bits_arg;
 
 static int bits_circuit(cz_cs_t *cs, void *p)
 {

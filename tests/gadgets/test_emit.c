@@ -57,7 +57,7 @@ static int fresh_pair(cz_cs_t *cs, cz_bool_t *x, cz_bool_t *y, uint32_t v)
 static int repeats_circuit(cz_cs_t *cs, void *p)
 {
     const bool_arg *a = p;
-    bin_fn *bins[] = { cz_bit_xor, cz_bit_and, cz_bit_and_not, cz_bit_nor,
+    bin_fn *bins[] = { cz_bit_xor,  cz_bit_and,  cz_bit_and_not, cz_bit_nor,
                        cz_bool_xor, cz_bool_and, cz_bool_or };
     tri_fn *tris[] = { cz_bool_sha256_ch, cz_bool_sha256_maj };
     int rc = CZ_OK;
@@ -128,9 +128,9 @@ CZ_TEST(emit_input_bits)
 /* ---- MultiEq batches ---------------------------------------------------------- */
 
 typedef struct {
-    unsigned mode;       /* 0: x + NOT x; 1: x + x; 2: 7 x 10 fresh words; 3: general LCs */
+    unsigned mode; /* 0: x + NOT x; 1: x + x; 2: 7 x 10 fresh words; 3: general LCs */
     uint32_t v;
-    size_t first_x;      /* out: aux index of x's bit 0 (modes 0, 1) */
+    size_t first_x; /* out: aux index of x's bit 0 (modes 0, 1) */
 } me_arg;
 
 /* A word of 32 fresh xor bits (consecutive triples of aux: p, q, x). */
@@ -164,11 +164,11 @@ static int multieq_circuit(cz_cs_t *cs, void *p)
     cz_multieq_init(&me, cs);
     if (rc == CZ_OK && a->mode == 0) {
         ops[0] = x;
-        ops[1] = word_not(&x);          /* coefficients 2^i - 2^i: cancel */
+        ops[1] = word_not(&x); /* coefficients 2^i - 2^i: cancel */
         rc = cz_u32_addmany(cs, &me, &r, ops, 2);
     } else if (rc == CZ_OK && a->mode == 1) {
-        ops[0] = ops[1] = x;             /* 2 * 2^i */
-        ops[2] = word_not(&x);           /* ... - 2^i: still 2^i */
+        ops[0] = ops[1] = x;   /* 2 * 2^i */
+        ops[2] = word_not(&x); /* ... - 2^i: still 2^i */
         rc = cz_u32_addmany(cs, &me, &r, ops, 3);
     } else if (rc == CZ_OK && a->mode == 2) {
         /* 7 sums of 10 fresh words (36 bits each: 7 x 36 = 252 < 254): one
@@ -193,7 +193,7 @@ static int multieq_circuit(cz_cs_t *cs, void *p)
         cz_lc_add(&l, CZ_VAR_ONE);
         cz_lc_add(&l, in);
         cz_fr val = CZ_FR_ONE;
-        cz_fr_add(&val, &val, &CZ_FR_ONE);           /* ONE + in */
+        cz_fr_add(&val, &val, &CZ_FR_ONE); /* ONE + in */
         if ((a->v >> 1) & 1)
             cz_fr_add(&val, &val, &three);
         cz_var_t res;
@@ -265,8 +265,8 @@ CZ_TEST(emit_multieq_general_lc)
  * inputs and ONE (as a bit variable), so words can share variables. */
 typedef struct {
     uint64_t seed;
-    unsigned share;      /* 0: distinct variables; 1: b and c share some; 2: a == b; 3: ONE / inputs */
-    bool no_sum;         /* no addmany: ONE's B density comes from these ops alone */
+    unsigned share; /* 0: distinct variables; 1: b and c share some; 2: a == b; 3: ONE / inputs */
+    bool no_sum;    /* no addmany: ONE's B density comes from these ops alone */
 } word_arg;
 
 static int word_circuit(cz_cs_t *cs, void *p)
@@ -290,14 +290,14 @@ static int word_circuit(cz_cs_t *cs, void *p)
             uint32_t v = 0;
             for (unsigned i = 0; i < 32; i++) {
                 uint64_t x = cz_rng_next(&rng);
-                unsigned kind = round < 2 ? 2 + (x & 1) : x & 3;   /* first rounds: no constants */
+                unsigned kind = round < 2 ? 2 + (x & 1) : x & 3; /* first rounds: no constants */
                 unsigned var = (unsigned)((x >> 8) % 16) + 16 * k;
                 if (a->share == 1 && k == 2 && (x >> 20) % 3 == 0)
-                    var = (unsigned)((x >> 8) % 16) + 16;           /* c takes b's pool */
+                    var = (unsigned)((x >> 8) % 16) + 16; /* c takes b's pool */
                 if (a->share == 2 && k == 1)
-                    var = (unsigned)((x >> 8) % 16);                /* b takes a's pool */
+                    var = (unsigned)((x >> 8) % 16); /* b takes a's pool */
                 if (a->share == 3 && (x >> 24) % 4 == 0)
-                    var = (x >> 26) & 1;                            /* an input, or ONE */
+                    var = (x >> 26) & 1; /* an input, or ONE */
                 cz_bool_t b = kind == 0   ? cz_bool_const(false)
                               : kind == 1 ? cz_bool_const(true)
                               : kind == 2 ? pool[var]
@@ -310,7 +310,7 @@ static int word_circuit(cz_cs_t *cs, void *p)
         if ((rc = cz_u32_xor(cs, &r, &w[0], &w[1])) || (rc = cz_u32_xor(cs, &r, &w[2], &w[2])) ||
             (rc = cz_u32_sha256_ch(cs, &r, &w[0], &w[1], &w[2])) ||
             (rc = cz_u32_sha256_maj(cs, &r, &w[0], &w[1], &w[2])) ||
-            (rc = cz_u32_sha256_maj(cs, &w[0], &w[0], &w[0], &w[1])))   /* aliasing */
+            (rc = cz_u32_sha256_maj(cs, &w[0], &w[0], &w[0], &w[1]))) /* aliasing */
             break;
         if (a->no_sum)
             continue;
@@ -340,7 +340,7 @@ CZ_TEST(emit_words_every_kind_and_sharing)
  * ch / maj over Not words, which alone put ONE into B (no MultiEq here). */
 typedef struct {
     unsigned mode;
-    size_t x0;           /* out: aux index of x's bit 0 */
+    size_t x0; /* out: aux index of x's bit 0 */
 } chx_arg;
 
 static int chx_circuit(cz_cs_t *cs, void *p)
@@ -391,7 +391,7 @@ CZ_TEST(emit_words_cancel_and_one)
 static int slot_part(cz_cs_t *cs, const cz_u32_t *x)
 {
     cz_u32_t y = *x, r;
-    y.bits[5] = cz_bool_const(true);       /* folds: 31 allocations, not 32 */
+    y.bits[5] = cz_bool_const(true); /* folds: 31 allocations, not 32 */
     y.value |= 1u << 5;
     return cz_u32_xor(cs, &r, x, &y);
 }
@@ -410,8 +410,7 @@ CZ_TEST(emit_window_at_the_end_of_an_in_place_slot)
     REQUIRE(cz_u32_alloc(shape, &xs, 0) == CZ_OK);
     size_t r0 = cz_cs_num_constraints(shape), a0 = cz_cs_num_aux(shape);
     REQUIRE(slot_part(shape, &xs) == CZ_OK);
-    cz_cs_slot_t at = { 0, 0, 0, 0, cz_cs_num_aux(shape) - a0,
-                        cz_cs_num_constraints(shape) - r0 };
+    cz_cs_slot_t at = { 0, 0, 0, 0, cz_cs_num_aux(shape) - a0, cz_cs_num_constraints(shape) - r0 };
     CHECK_EQ_U64(at.n_aux, 31);
     cz_cs_free(shape);
     REQUIRE(slot_part(seq, &x) == CZ_OK);
@@ -436,10 +435,12 @@ CZ_TEST(emit_window_at_the_end_of_an_in_place_slot)
 CZ_TEST(emit_modes)
 {
     cz_cs_t *cs;
-    const struct { cz_cs_mode_t mode; bool omit, emits; } cases[] = {
-        { CZ_CS_PROVE, true, true },   { CZ_CS_PROVE, false, false },
-        { CZ_CS_SHAPE, false, true },  { CZ_CS_KEYGEN, false, false },
-        { CZ_CS_CHECK, true, false },
+    const struct {
+        cz_cs_mode_t mode;
+        bool omit, emits;
+    } cases[] = {
+        { CZ_CS_PROVE, true, true },    { CZ_CS_PROVE, false, false }, { CZ_CS_SHAPE, false, true },
+        { CZ_CS_KEYGEN, false, false }, { CZ_CS_CHECK, true, false },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CHECK_OK(cz_cs_new(&cs, NULL, cases[i].mode));

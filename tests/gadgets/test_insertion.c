@@ -54,8 +54,9 @@ CZ_TEST(insertion_all_indices)
             gc_counts_t c = gc_counts(CZ_CS_CHECK, ins_circuit, &a);
             CHECK_EQ_INT(c.rc, CZ_OK);
             for (unsigned pos = 0; pos < size; pos++) {
-                const cz_fr *want = pos < idx ? &a.elems[pos] : pos == idx ? &a.x
-                                                                         : &a.elems[pos - 1];
+                const cz_fr *want = pos < idx    ? &a.elems[pos]
+                                    : pos == idx ? &a.x
+                                                 : &a.elems[pos - 1];
                 CHECK(cz_fr_eq(&a.out[pos], want));
             }
             c = gc_satisfied(ins_circuit, &a);

@@ -63,8 +63,8 @@ CZ_TEST(por_poseidon_base8_64_count)
     por_arg a;
     REQUIRE(setup(&a, CZ_POR_POSEIDON, 8, 0, 0, 64, 13, 1));
     gc_counts_t c = gc_satisfied(por_circuit, &a);
-    CHECK_EQ_U64(c.constraints, 1063);  /* FACTS 3 */
-    CHECK_EQ_U64(c.inputs, 3);          /* ONE, packed path, root */
+    CHECK_EQ_U64(c.constraints, 1063); /* FACTS 3 */
+    CHECK_EQ_U64(c.inputs, 3);         /* ONE, packed path, root */
     teardown(&a);
 }
 
@@ -74,7 +74,7 @@ CZ_TEST(por_sha256_base2_64_count)
     REQUIRE(setup(&a, CZ_POR_SHA254, 2, 0, 0, 64, 37, 2));
     gc_counts_t c = gc_counts(CZ_CS_CHECK, por_circuit, &a);
     CHECK_EQ_INT(c.rc, CZ_OK);
-    CHECK_EQ_U64(c.constraints, 272295);  /* FACTS 3 */
+    CHECK_EQ_U64(c.constraints, 272295); /* FACTS 3 */
     gc_counts_t s = gc_counts(CZ_CS_SHAPE, por_circuit, &a);
     CHECK_EQ_U64(s.constraints, c.constraints);
     CHECK_EQ_U64(s.aux, c.aux);
@@ -97,21 +97,23 @@ CZ_TEST(por_sha254_native_node)
 /* Every shape Filecoin uses, every leaf of a small tree or a sample. */
 CZ_TEST(por_shapes_verify)
 {
-    struct { cz_por_hasher_t h; unsigned b, s, t; uint64_t leaves; } shapes[] = {
+    struct {
+        cz_por_hasher_t h;
+        unsigned b, s, t;
+        uint64_t leaves;
+    } shapes[] = {
         { CZ_POR_SHA254, 2, 0, 0, 8 },      /* tree_d */
         { CZ_POR_POSEIDON, 8, 0, 0, 64 },   /* tree_r_last / tree_c, small sectors */
         { CZ_POR_POSEIDON, 8, 8, 0, 512 },  /* 32GiB shape */
         { CZ_POR_POSEIDON, 8, 8, 2, 1024 }, /* 64GiB shape */
-        { CZ_POR_POSEIDON, 4, 0, 0, 16 },
-        { CZ_POR_POSEIDON, 2, 4, 0, 16 },
+        { CZ_POR_POSEIDON, 4, 0, 0, 16 },   { CZ_POR_POSEIDON, 2, 4, 0, 16 },
         { CZ_POR_POSEIDON, 8, 4, 2, 64 },
     };
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         uint64_t n = shapes[k].leaves;
         for (uint64_t ch = 0; ch < n; ch += n / 4 + 1) {
             por_arg a;
-            REQUIRE(setup(&a, shapes[k].h, shapes[k].b, shapes[k].s, shapes[k].t, n, ch,
-                          10 + k));
+            REQUIRE(setup(&a, shapes[k].h, shapes[k].b, shapes[k].s, shapes[k].t, n, ch, 10 + k));
             a.private_root = ch & 1;
             gc_counts_t c = gc_counts(CZ_CS_CHECK, por_circuit, &a);
             CHECK_EQ_INT(c.rc, CZ_OK);
@@ -119,8 +121,8 @@ CZ_TEST(por_shapes_verify)
             /* The last challenge: the highest leaf. */
             if (ch + n / 4 + 1 >= n && ch != n - 1) {
                 teardown(&a);
-                REQUIRE(setup(&a, shapes[k].h, shapes[k].b, shapes[k].s, shapes[k].t, n,
-                              n - 1, 10 + k));
+                REQUIRE(setup(&a, shapes[k].h, shapes[k].b, shapes[k].s, shapes[k].t, n, n - 1,
+                              10 + k));
                 c = gc_counts(CZ_CS_CHECK, por_circuit, &a);
                 CHECK_EQ_INT(c.rc, CZ_OK);
             }

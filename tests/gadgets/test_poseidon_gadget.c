@@ -52,8 +52,7 @@ CZ_TEST(poseidon_gadget_vectors_and_counts)
 {
     check_vector(2, "0x396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff", 311);
     check_vector(8, "0x2394611da3a5de5512010042116770774b682e9d9cc4aed92a9934f56d38a5e6", 505);
-    check_vector(11, "0x0c0fc1b2e5227f286ca537e232ebe87a09f3dcd8ccb08fc1cee3bbc32b693163",
-                 598);
+    check_vector(11, "0x0c0fc1b2e5227f286ca537e232ebe87a09f3dcd8ccb08fc1cee3bbc32b693163", 598);
 }
 
 CZ_TEST(poseidon_gadget_random_matches_native)
@@ -94,7 +93,10 @@ static int mixed_circuit(cz_cs_t *cs, void *p)
         switch (a->kind[i]) {
         case 0: rc = cz_num_alloc(cs, &pre[i], &v); break;
         case 1: rc = cz_num_alloc_input(cs, &pre[i], &v); break;
-        case 2: pre[i].var = CZ_VAR_ONE; pre[i].value = CZ_FR_ONE; break;
+        case 2:
+            pre[i].var = CZ_VAR_ONE;
+            pre[i].value = CZ_FR_ONE;
+            break;
         default: pre[i] = pre[0]; break;
         }
         if (rc)

@@ -14,8 +14,8 @@
 typedef struct {
     const uint8_t *msg;
     size_t len;
-    bool constant;       /* input bits as constants instead of allocated */
-    bool compress_only;  /* one block, no padding (len must be 64) */
+    bool constant;      /* input bits as constants instead of allocated */
+    bool compress_only; /* one block, no padding (len must be 64) */
     uint8_t out[32];
 } sha_arg;
 

@@ -12,7 +12,7 @@
 typedef struct {
     uint32_t v[10];
     unsigned n;
-    uint32_t const_mask;  /* operand i constant when bit i set */
+    uint32_t const_mask; /* operand i constant when bit i set */
     uint32_t sum, x, rot, sh;
 } u32_arg;
 
@@ -80,8 +80,7 @@ CZ_TEST(uint32_ops_values)
             for (unsigned i = 0; i < n; i++)
                 alloc_ops += !(mask >> i & 1);
             size_t xor_cost = (mask & 3) ? 0 : 32; /* xor with a constant folds */
-            CHECK_EQ_U64(c.constraints,
-                         alloc_ops ? 32 * alloc_ops + rbits + 1 + xor_cost : 0);
+            CHECK_EQ_U64(c.constraints, alloc_ops ? 32 * alloc_ops + rbits + 1 + xor_cost : 0);
         }
     }
     /* All constants: a constant, no constraint at all. */
@@ -101,7 +100,9 @@ CZ_TEST(uint32_corrupt)
 
 /* MultiEq: 7 equalities of 34 bits: 254 <= 7 * 34 + 34 flushes once after
  * 7, so 8 additions make two rows (bellpepper's capacity rule). */
-typedef struct { unsigned adds; } me_arg;
+typedef struct {
+    unsigned adds;
+} me_arg;
 
 static int me_circuit(cz_cs_t *cs, void *p)
 {
@@ -137,7 +138,10 @@ CZ_TEST(multieq_batching)
     CHECK_EQ_STR(name, "multieq 0");
 }
 
-typedef struct { uint64_t v; uint64_t out; } u64_arg;
+typedef struct {
+    uint64_t v;
+    uint64_t out;
+} u64_arg;
 
 static int u64_circuit(cz_cs_t *cs, void *p)
 {
@@ -164,9 +168,9 @@ CZ_TEST(uint64_alloc_pack)
     CHECK_EQ_U64(c.inputs, 2);
     CHECK_EQ_U64(a.out, a.v);
     char name[128];
-    gc_corrupt(u64_circuit, &a, 4, name, sizeof name);  /* bit 4 = 1 */
+    gc_corrupt(u64_circuit, &a, 4, name, sizeof name); /* bit 4 = 1 */
     CHECK_EQ_STR(name, "allocated bit 4/boolean constraint");
-    gc_corrupt(u64_circuit, &a, 0, name, sizeof name);  /* bit 0 = 0 -> 1 */
+    gc_corrupt(u64_circuit, &a, 0, name, sizeof name); /* bit 0 = 0 -> 1 */
     CHECK_EQ_STR(name, "packing constraint 0");
 }
 

@@ -138,12 +138,12 @@ CZ_TEST(tails_read_from_the_splits_staged_by_prep)
     CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
     for (uint64_t seed = 0; seed < 3 && gpu; seed++) {
         cz_g16_timings_t t[2];
-        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];   /* both verified */
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES]; /* both verified */
         CHECK_OK(prove_timed(&f, cpu, 60 + seed, want, &t[0]));
         CHECK_OK(prove_timed(&f, gpu, 60 + seed, got, &t[1]));
         CHECK(memcmp(want, got, sizeof want) == 0);
-        CHECK(!t[0].tails_staged);                 /* the CPU backend stages nothing */
-        CHECK(t[1].tails_staged == (seed > 0));    /* the first region sized the slots */
+        CHECK(!t[0].tails_staged);              /* the CPU backend stages nothing */
+        CHECK(t[1].tails_staged == (seed > 0)); /* the first region sized the slots */
     }
     cz_backend_free(gpu);
     cz_backend_free(cpu);
@@ -235,7 +235,7 @@ CZ_TEST(streamed_vectors_pinned_by_the_preparer)
     CHECK(strstr(r.plan, "plan stream:") != NULL);
     CHECK(strstr(r.plan, "resident []") != NULL);
     CHECK_EQ_U64(r.regions, 2);
-    CHECK(r.h2d_bytes >= 2 * cz_params_mem_bytes(f.params) / 2);   /* every vector, twice */
+    CHECK(r.h2d_bytes >= 2 * cz_params_mem_bytes(f.params) / 2); /* every vector, twice */
     cz_backend_free(gpu);
     cz_backend_free(cpu);
     fixture_free(&f);
@@ -243,7 +243,7 @@ CZ_TEST(streamed_vectors_pinned_by_the_preparer)
 
 /* A host gate with a cap, counting what the backend holds (backend.h cz_host_gate_t). */
 typedef struct {
-    pthread_mutex_t mu;   /* the preparer and the regions call in from their threads */
+    pthread_mutex_t mu; /* the preparer and the regions call in from their threads */
     size_t cap, held;
     unsigned takes, refused;
 } test_gate;
@@ -301,13 +301,13 @@ CZ_TEST(pinned_copies_are_counted_in_the_host_gate)
         CHECK(g.takes > 0);
         if (c == 0) {
             CHECK_EQ_INT(g.refused, 0);
-            CHECK(g.held >= cz_params_mem_bytes(f.params) * 9 / 10);   /* every vector pinned */
+            CHECK(g.held >= cz_params_mem_bytes(f.params) * 9 / 10); /* every vector pinned */
         } else {
             CHECK_EQ_INT(g.refused, g.takes);
             CHECK_EQ_U64(g.held, 0);
         }
         cz_backend_free(gpu);
-        CHECK_EQ_U64(g.held, 0);                                      /* all given back */
+        CHECK_EQ_U64(g.held, 0); /* all given back */
         cz_backend_free(cpu);
         fixture_free(&f);
     }
@@ -333,7 +333,7 @@ static void alternate_sets(const char *circuit, int proofs, bool prepare)
         if (prepare)
             cz_g16_prepare(gpu, f->params);
         CHECK_OK(prove_bytes(f, gpu, (uint64_t)i, got));
-        cz_backend_settle(gpu);   /* the preparer may still read f's params */
+        cz_backend_settle(gpu); /* the preparer may still read f's params */
         if (memcmp(want, got, sizeof want))
             CZ__FAIL("%s proof %d: cuda bytes differ from the cpu's", circuit, i);
     }
@@ -381,9 +381,9 @@ static void mirrored(const cz_cuda_backend_opts_t *opts, unsigned resident)
         uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
         f.params = real;
         CHECK_OK(prove_bytes(&f, cpu, (uint64_t)seed, want));
-        f.params = mirror;   /* prove_bytes verifies with the real vk */
+        f.params = mirror; /* prove_bytes verifies with the real vk */
         if (seed == 0)
-            cz_g16_prepare(gpu, mirror);   /* the preparer's upload, then the region's reuse */
+            cz_g16_prepare(gpu, mirror); /* the preparer's upload, then the region's reuse */
         CHECK_OK(prove_bytes(&f, gpu, (uint64_t)seed, got));
         cz_backend_settle(gpu);
         if (memcmp(want, got, sizeof want))
@@ -403,9 +403,9 @@ CZ_TEST(params_kept_out_of_host_memory_go_to_the_device_from_their_source)
         return;
     mirrored(NULL, 0);
     cz_cuda_backend_opts_t g2cpu = { .g2_on_cpu = true };
-    mirrored(&g2cpu, 1u << CZ_PV_B_G2);   /* the epilogue's CPU MSM reads b_g2 in host memory */
+    mirrored(&g2cpu, 1u << CZ_PV_B_G2); /* the epilogue's CPU MSM reads b_g2 in host memory */
     cz_cuda_backend_opts_t none = { .device_mem_limit = 1 };
-    mirrored(&none, (1u << CZ_PV_COUNT) - 1);   /* nothing fits: every MSM on the CPU */
+    mirrored(&none, (1u << CZ_PV_COUNT) - 1); /* nothing fits: every MSM on the CPU */
 }
 
 /*
@@ -514,7 +514,7 @@ CZ_TEST(random_params_upload_from_their_pools_in_many_chunks)
     REQUIRE(cz_params_random(ctx, &on_device, &shape, 11) == CZ_OK);
     REQUIRE(cz_params_random(ctx, &on_host, &shape, 11) == CZ_OK);
     CHECK_OK(cz_params_host_all(ctx, on_host));
-    CHECK(on_device->n_h * sizeof(blst_p1_affine) > ((size_t)128 << 20));   /* > 1 chunk */
+    CHECK(on_device->n_h * sizeof(blst_p1_affine) > ((size_t)128 << 20)); /* > 1 chunk */
     cz_backend_t *cpu = NULL, *gpu = NULL;
     CHECK_OK(cz_cpu_backend_new(&cpu, 0));
     CHECK_OK(cz_cuda_backend_new(ctx, &gpu, 0, NULL));
@@ -583,7 +583,7 @@ CZ_TEST(cancel_between_steps_stops_the_region_and_the_device_stays_usable)
             CHECK(strstr(cz_ctx_message(f.ctx), "canceled before") != NULL);
             CHECK_EQ_U64(cz_fault_reached(&fault, CZ_FAULT_DEVICE_STEP), at);
         } else {
-            CHECK_EQ_INT(rc, CZ_OK);   /* set at the last boundary: B2 runs */
+            CHECK_EQ_INT(rc, CZ_OK); /* set at the last boundary: B2 runs */
         }
         uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
         CHECK_OK(prove_bytes(&f, cpu, 100 + at, want));
@@ -613,7 +613,7 @@ static void batch_same_bytes(const char *circuit, const cz_cuda_backend_opts_t *
     CHECK_OK(cz_cpu_backend_new(&cpu, 0));
     CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, opts));
     uint8_t want[CZ_BACKEND_MAX_BATCH][CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
-    CHECK_OK(prove_bytes(&f, gpu, 40, got));   /* a first region: the plan */
+    CHECK_OK(prove_bytes(&f, gpu, 40, got)); /* a first region: the plan */
     cz_g16_partition_t *ps[CZ_BACKEND_MAX_BATCH] = { NULL };
     atomic_bool canceled[CZ_BACKEND_MAX_BATCH];
     cz_fr in[CZ_BACKEND_MAX_BATCH][16];
@@ -636,7 +636,7 @@ static void batch_same_bytes(const char *circuit, const cz_cuda_backend_opts_t *
     }
     if (gpu) {
         CHECK_EQ_INT((int)cz_g16_batch_max(gpu, ps[0]), (int)want_batch);
-        CHECK_OK(cz_g16_stage(f.ctx, gpu, ps[0]));   /* the first staged, as the engine does */
+        CHECK_OK(cz_g16_stage(f.ctx, gpu, ps[0])); /* the first staged, as the engine does */
         cz_batch_result res[CZ_BACKEND_MAX_BATCH];
         CHECK_OK(cz_g16_device_batch(f.ctx, gpu, ps, n, res));
         for (size_t i = 0; i < n; i++) {
@@ -652,8 +652,8 @@ static void batch_same_bytes(const char *circuit, const cz_cuda_backend_opts_t *
             CHECK_OK(cz_verify(f.ctx, f.pvk, &proof, in[i], n_in));
             cz_proof_encode(got, &proof);
             if (memcmp(want[i], got, sizeof got))
-                CZ__FAIL("%s batch partition %zu of %zu: bytes differ from the cpu's", circuit,
-                         i, n);
+                CZ__FAIL("%s batch partition %zu of %zu: bytes differ from the cpu's", circuit, i,
+                         n);
         }
     }
     for (size_t i = 0; i < n; i++)
@@ -690,7 +690,7 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("bench:4096", &host_h, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("toy:5", &g2cpu, 2, 0, 2);
-    batch_same_bytes("bench:4096", NULL, 2, 2, 1);   /* resident: no batch advised, still right */
+    batch_same_bytes("bench:4096", NULL, 2, 2, 1); /* resident: no batch advised, still right */
 }
 
 /* Runs last: the fault leaves the device's context unusable for this process. */
@@ -700,7 +700,7 @@ CZ_TEST(zz_injected_fault_is_a_device_error)
         return;
     fixture f;
     REQUIRE(fixture_new(&f, "toy:2", 9) == CZ_OK);
-    cz_fault_t fault;   /* the second region of this ctx faults for real */
+    cz_fault_t fault; /* the second region of this ctx faults for real */
     cz_fault_init(&fault);
     cz_fault_arm(&fault, CZ_FAULT_DEVICE, 2, false);
     cz_ctx_set_fault(f.ctx, &fault);

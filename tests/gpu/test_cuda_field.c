@@ -31,20 +31,20 @@ static size_t fr_inputs(blst_fr **pa, blst_fr **pb)
     blst_fr e[8];
     e[0] = CZ_FR_ZERO;
     e[1] = CZ_FR_ONE;
-    cz_fr_neg(&e[2], &CZ_FR_ONE);                     /* r - 1 */
-    uint64_t raw[4] = { 0xffffffff00000000ull, 0x53bda402fffe5bfeull,
-                        0x3339d80809a1d805ull, 0x73eda753299d7d48ull };
-    memcpy(&e[3], raw, sizeof raw);                    /* limbs = r - 1 */
+    cz_fr_neg(&e[2], &CZ_FR_ONE); /* r - 1 */
+    uint64_t raw[4] = { 0xffffffff00000000ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
+                        0x73eda753299d7d48ull };
+    memcpy(&e[3], raw, sizeof raw); /* limbs = r - 1 */
     cz_fr_from_u64(&e[4], 2);
     memset(&e[5], 0, sizeof e[5]);
-    e[5].l[0] = 1;                                     /* limbs = 1 (R^-1) */
+    e[5].l[0] = 1; /* limbs = 1 (R^-1) */
     /* Low words zero: with limbs = 1 as the other factor, the reduction's
      * running low word is 0 row after row, its quotient digit m = 0 (the
      * Fr-specialised step takes that branch: mont_impl.cuh CZ_MR1). */
     memset(&e[6], 0, sizeof e[6]);
-    e[6].l[3] = 1ull << 32;                            /* limbs = 2^224 */
+    e[6].l[3] = 1ull << 32; /* limbs = 2^224 */
     uint64_t hi[4] = { 0, 0, 0x0123456789abcdefull, 0x3edcba9876543210ull };
-    memcpy(&e[7], hi, sizeof hi);                      /* four zero low words */
+    memcpy(&e[7], hi, sizeof hi); /* four zero low words */
     size_t ne = 8, n = ne * ne + NRAND;
     blst_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
     cz_rng rng;
@@ -64,7 +64,8 @@ static size_t fr_inputs(blst_fr **pa, blst_fr **pb)
 
 CZ_TEST(fr_ops)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     blst_fr *a, *b;
     size_t n = fr_inputs(&a, &b);
     blst_fr *out = malloc(n * sizeof *out), want;
@@ -87,22 +88,25 @@ CZ_TEST(fr_ops)
         }
         CHECK_EQ_INT(bad, 0);
     }
-    free(a); free(b); free(out);
+    free(a);
+    free(b);
+    free(out);
 }
 
 /* ---- Fp ------------------------------------------------------------------ */
 
 static const uint64_t P_MINUS_1[6] = { 0xb9feffffffffaaaaull, 0x1eabfffeb153ffffull,
-    0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull };
+                                       0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull,
+                                       0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull };
 
 /* Random values below 2^380 or (one in two) in [2^380, p): full top limbs too. */
 static void fp_random(blst_fp *r, cz_rng *rng)
 {
     for (int i = 0; i < 6; i++)
         r->l[i] = cz_rng_next(rng);
-    r->l[5] &= (1ull << 60) - 1;                       /* < 2^380 < p */
+    r->l[5] &= (1ull << 60) - 1; /* < 2^380 < p */
     if (cz_rng_next(rng) & 1)
-        r->l[5] = P_MINUS_1[5] - 1;                    /* >= 2^380, < p */
+        r->l[5] = P_MINUS_1[5] - 1; /* >= 2^380, < p */
 }
 
 static size_t fp_inputs(blst_fp **pa, blst_fp **pb)
@@ -111,8 +115,8 @@ static size_t fp_inputs(blst_fp **pa, blst_fp **pb)
     uint64_t one[6] = { 1, 0, 0, 0, 0, 0 }, two[6] = { 2, 0, 0, 0, 0, 0 };
     memset(&e[0], 0, sizeof e[0]);
     blst_fp_from_uint64(&e[1], one);
-    blst_fp_cneg(&e[2], &e[1], 1);                     /* p - 1 */
-    memcpy(&e[3], P_MINUS_1, sizeof P_MINUS_1);        /* limbs = p - 1 */
+    blst_fp_cneg(&e[2], &e[1], 1);              /* p - 1 */
+    memcpy(&e[3], P_MINUS_1, sizeof P_MINUS_1); /* limbs = p - 1 */
     blst_fp_from_uint64(&e[4], two);
     memcpy(&e[5], one, sizeof one);
     size_t ne = 6, n = ne * ne + NRAND;
@@ -147,7 +151,8 @@ static void fp_pow(blst_fp *r, const blst_fp *a, uint64_t e)
 
 CZ_TEST(fp_ops)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     blst_fp *a, *b;
     size_t n = fp_inputs(&a, &b);
     blst_fp *out = malloc(n * sizeof *out), want;
@@ -170,16 +175,19 @@ CZ_TEST(fp_ops)
         }
         CHECK_EQ_INT(bad, 0);
     }
-    free(a); free(b); free(out);
+    free(a);
+    free(b);
+    free(out);
 }
 
 CZ_TEST(fp2_ops)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     blst_fp *a1, *b1;
     size_t n1 = fp_inputs(&a1, &b1), n = n1 - 1;
     blst_fp2 *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *out = malloc(n * sizeof *out);
-    for (size_t i = 0; i < n; i++) {       /* pair neighbours: edges meet edges and randoms */
+    for (size_t i = 0; i < n; i++) { /* pair neighbours: edges meet edges and randoms */
         a[i].fp[0] = a1[i], a[i].fp[1] = a1[i + 1];
         b[i].fp[0] = b1[i + 1], b[i].fp[1] = b1[i];
     }
@@ -202,7 +210,11 @@ CZ_TEST(fp2_ops)
         }
         CHECK_EQ_INT(bad, 0);
     }
-    free(a1); free(b1); free(a); free(b); free(out);
+    free(a1);
+    free(b1);
+    free(a);
+    free(b);
+    free(out);
 }
 
 /* ---- the lazy operations of Fp and Fp2: inputs in [p, 2p) too ----------- */
@@ -226,7 +238,7 @@ static void fp_lift(blst_fp *x, size_t count)
 {
     uint64_t p[6];
     memcpy(p, P_MINUS_1, sizeof p);
-    p[0] += 1;                                 /* p - 1 has no borrow out of limb 0 */
+    p[0] += 1; /* p - 1 has no borrow out of limb 0 */
     for (size_t k = 0; k < count; k++)
         add_limbs(x[k].l, p, 6);
 }
@@ -252,15 +264,19 @@ static void fp_want_lz(int op, blst_fp *want, const blst_fp *a, const blst_fp *b
 
 CZ_TEST(fp_lazy_ops_take_either_representative_below_2p)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     blst_fp *a, *b;
     size_t n = fp_inputs(&a, &b);
-    blst_fp *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb), *out = malloc(n * sizeof *out);
-    for (int lift = 0; lift < 4; lift++) {                 /* a, b, both or neither in [p, 2p) */
+    blst_fp *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb),
+            *out = malloc(n * sizeof *out);
+    for (int lift = 0; lift < 4; lift++) { /* a, b, both or neither in [p, 2p) */
         memcpy(la, a, n * sizeof *a);
         memcpy(lb, b, n * sizeof *b);
-        if (lift & 1) fp_lift(la, n);
-        if (lift & 2) fp_lift(lb, n);
+        if (lift & 1)
+            fp_lift(la, n);
+        if (lift & 2)
+            fp_lift(lb, n);
         for (int op = CZ_CUDA_TEST_ADD_LZ; op <= CZ_CUDA_TEST_IS_ZERO_LZ; op++) {
             CHECK_OK(cz_cuda_test_field(ctx(), 1, op, out, la, lb, n));
             int bad = 0;
@@ -273,12 +289,17 @@ CZ_TEST(fp_lazy_ops_take_either_representative_below_2p)
             CHECK_EQ_INT(bad, 0);
         }
     }
-    free(a); free(b); free(la); free(lb); free(out);
+    free(a);
+    free(b);
+    free(la);
+    free(lb);
+    free(out);
 }
 
 CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     blst_fp *a1, *b1;
     size_t n1 = fp_inputs(&a1, &b1), n = n1 - 1;
     blst_fp2 *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *out = malloc(n * sizeof *out);
@@ -287,14 +308,18 @@ CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
         a[i].fp[0] = a1[i], a[i].fp[1] = a1[i + 1];
         b[i].fp[0] = b1[i + 1], b[i].fp[1] = b1[i];
     }
-    for (int lift = 0; lift < 16; lift++) {                /* bit k: coefficient k of (a.c0, a.c1, b.c0, b.c1) */
+    for (int lift = 0; lift < 16; lift++) { /* bit k: coefficient k of (a.c0, a.c1, b.c0, b.c1) */
         memcpy(la, a, n * sizeof *a);
         memcpy(lb, b, n * sizeof *b);
         for (size_t i = 0; i < n; i++) {
-            if (lift & 1) fp_lift(&la[i].fp[0], 1);
-            if (lift & 2) fp_lift(&la[i].fp[1], 1);
-            if (lift & 4) fp_lift(&lb[i].fp[0], 1);
-            if (lift & 8) fp_lift(&lb[i].fp[1], 1);
+            if (lift & 1)
+                fp_lift(&la[i].fp[0], 1);
+            if (lift & 2)
+                fp_lift(&la[i].fp[1], 1);
+            if (lift & 4)
+                fp_lift(&lb[i].fp[0], 1);
+            if (lift & 8)
+                fp_lift(&lb[i].fp[1], 1);
         }
         for (int op = CZ_CUDA_TEST_ADD_LZ; op <= CZ_CUDA_TEST_IS_ZERO_LZ; op++) {
             CHECK_OK(cz_cuda_test_field(ctx(), 2, op, out, la, lb, n));
@@ -307,7 +332,7 @@ CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
                 case CZ_CUDA_TEST_DBL_LZ: blst_fp2_add(&want, &a[i], &a[i]); break;
                 case CZ_CUDA_TEST_MUL_LZ: blst_fp2_mul(&want, &a[i], &b[i]); break;
                 case CZ_CUDA_TEST_SQR_LZ: blst_fp2_sqr(&want, &a[i]); break;
-                case CZ_CUDA_TEST_IS_ZERO_LZ:         /* one (c0 = 1) when both coefficients are 0 */
+                case CZ_CUDA_TEST_IS_ZERO_LZ: /* one (c0 = 1) when both coefficients are 0 */
                     memset(&want, 0, sizeof want);
                     if (memcmp(&a[i], &want, sizeof want) == 0)
                         fp_want_lz(op, &want.fp[0], &want.fp[0], NULL);
@@ -319,7 +344,13 @@ CZ_TEST(fp2_lazy_ops_take_either_representative_below_2p)
             CHECK_EQ_INT(bad, 0);
         }
     }
-    free(a1); free(b1); free(a); free(b); free(la); free(lb); free(out);
+    free(a1);
+    free(b1);
+    free(a);
+    free(b);
+    free(la);
+    free(lb);
+    free(out);
 }
 
 /* ---- the FP64-pipe Montgomery product (fmont_impl.cuh) ------------------ */
@@ -338,7 +369,10 @@ static void fr_lift(void *x, size_t count)
         add_limbs(((blst_fr *)x)[k].l, r, 4);
 }
 
-static void fp_lift_any(void *x, size_t count) { fp_lift(x, count); }
+static void fp_lift_any(void *x, size_t count)
+{
+    fp_lift(x, count);
+}
 
 static void fr_want_f64(void *want, const void *a, const void *b)
 {
@@ -360,14 +394,17 @@ static void fp_want_f64(void *want, const void *a, const void *b)
 
 /* The device's MUL_F64 of field on a[i], b[i] (size bytes each) in all four lift patterns. */
 static void check_f64_mul(int field, const void *a, const void *b, size_t n, size_t size,
-                          void (*lift)(void *, size_t), void (*want_of)(void *, const void *, const void *))
+                          void (*lift)(void *, size_t),
+                          void (*want_of)(void *, const void *, const void *))
 {
     unsigned char *la = malloc(n * size), *lb = malloc(n * size), *out = malloc(n * size), want[48];
     for (int k = 0; k < 4; k++) {
         memcpy(la, a, n * size);
         memcpy(lb, b, n * size);
-        if (k & 1) lift(la, n);
-        if (k & 2) lift(lb, n);
+        if (k & 1)
+            lift(la, n);
+        if (k & 2)
+            lift(lb, n);
         CHECK_OK(cz_cuda_test_field(ctx(), field, CZ_CUDA_TEST_MUL_F64, out, la, lb, n));
         int bad = 0;
         for (size_t i = 0; i < n; i++) {
@@ -377,20 +414,25 @@ static void check_f64_mul(int field, const void *a, const void *b, size_t n, siz
         }
         CHECK_EQ_INT(bad, 0);
     }
-    free(la); free(lb); free(out);
+    free(la);
+    free(lb);
+    free(out);
 }
 
 CZ_TEST(fr_fp_f64_products_match_blst_on_either_representative)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     blst_fr *a, *b;
     size_t n = fr_inputs(&a, &b);
     check_f64_mul(0, a, b, n, sizeof *a, fr_lift, fr_want_f64);
-    free(a); free(b);
+    free(a);
+    free(b);
     blst_fp *pa, *pb;
     n = fp_inputs(&pa, &pb);
     check_f64_mul(1, pa, pb, n, sizeof *pa, fp_lift_any, fp_want_f64);
-    free(pa); free(pb);
+    free(pa);
+    free(pb);
 }
 
 /* ---- G1 and G2, written once over blst's p1/p2 names ------------------- */
@@ -401,6 +443,8 @@ CZ_TEST(fr_fp_f64_products_match_blst_on_either_representative)
  * Inputs: random multiples of the generator, plus the special cases
  * Q = P (doubling), Q = -P (infinity), P = infinity, Q = infinity.
  */
+/* a table of macros, laid out by hand: */
+/* clang-format off */
 #define EC_TESTS(G, P, PA, FP)                                                 \
 static void G##_scalar(byte s[32], cz_rng *rng)                                \
 {                                                                              \
@@ -533,11 +577,20 @@ static void G##_check(int group)                                               \
     free(p); free(q); free(out); free(pa); free(qa); free(oa); free(px); free(qx); free(ox); \
 }
 
+/* clang-format on */
 EC_TESTS(g1, blst_p1, blst_p1_affine, blst_fp)
 EC_TESTS(g2, blst_p2, blst_p2_affine, blst_fp2)
 
-CZ_TEST(g1_points) { if (gpu_or_skip()) g1_check(1); }
-CZ_TEST(g2_points) { if (gpu_or_skip()) g2_check(2); }
+CZ_TEST(g1_points)
+{
+    if (gpu_or_skip())
+        g1_check(1);
+}
+CZ_TEST(g2_points)
+{
+    if (gpu_or_skip())
+        g2_check(2);
+}
 
 /* ---- params points decoded on the device ------------------------------------- */
 
@@ -546,23 +599,27 @@ CZ_TEST(g2_points) { if (gpu_or_skip()) g2_check(2); }
 /* Corrupt encoded point |pt| (|len| bytes) by |how|: flags, a coordinate >= p, off the curve. */
 static void corrupt(uint8_t *pt, size_t len, int how)
 {
-    static const uint8_t P_BE[48] = {
-        0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
-        0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
-        0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab };
+    static const uint8_t P_BE[48] = { 0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b,
+                                      0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7, 0x64, 0x77, 0x4b, 0x84,
+                                      0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0,
+                                      0xf6, 0x24, 0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff,
+                                      0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab };
     switch (how) {
-    case 0: pt[0] |= 0x80; break;                          /* the compressed flag */
-    case 1: memset(pt, 0, len); pt[0] = 0x40; break;       /* the infinity encoding */
-    case 2: pt[0] |= 0x20; break;                          /* a sort flag */
-    case 3: memcpy(pt + len - 48, P_BE, 48); break;        /* last coordinate = p */
-    default: pt[len - 1] ^= 1; break;                      /* off the curve */
+    case 0: pt[0] |= 0x80; break; /* the compressed flag */
+    case 1:
+        memset(pt, 0, len);
+        pt[0] = 0x40;
+        break;                                      /* the infinity encoding */
+    case 2: pt[0] |= 0x20; break;                   /* a sort flag */
+    case 3: memcpy(pt + len - 48, P_BE, 48); break; /* last coordinate = p */
+    default: pt[len - 1] ^= 1; break;               /* off the curve */
     }
 }
 
 static int cpu_decode(int g2, const uint8_t *in, void *out)
 {
     if (in[0] & 0x80)
-        return CZ_EFORMAT;   /* as groth16/params.c: never the compressed form */
+        return CZ_EFORMAT; /* as groth16/params.c: never the compressed form */
     int rc = g2 ? cz_g2_decode(NULL, out, in, CZ_G2_UNCOMPRESSED, CZ_DECODE_NO_INFINITY, "")
                 : cz_g1_decode(NULL, out, in, CZ_G1_UNCOMPRESSED, CZ_DECODE_NO_INFINITY, "");
     return rc;
@@ -583,7 +640,8 @@ static void check_decode(int g2, long bad, int how)
     cz_rng_seed(&rng, 99 + (uint64_t)bad);
     for (size_t i = 0; i < NDEC; i++) {
         byte sc[32];
-        for (int j = 0; j < 32; j++) sc[j] = (byte)cz_rng_next(&rng);
+        for (int j = 0; j < 32; j++)
+            sc[j] = (byte)cz_rng_next(&rng);
         if (g2) {
             blst_p2 q;
             blst_p2_affine a;
@@ -604,7 +662,7 @@ static void check_decode(int g2, long bad, int how)
     for (size_t i = 0; i < NDEC && cpu_bad == SIZE_MAX; i++)
         if (cpu_decode(g2, in + i * enc, want + i * aff) != CZ_OK)
             cpu_bad = i;
-    CHECK(cpu_bad == (bad >= 0 ? (size_t)bad : SIZE_MAX));   /* the corruption is one */
+    CHECK(cpu_bad == (bad >= 0 ? (size_t)bad : SIZE_MAX)); /* the corruption is one */
     void *dev = NULL;
     REQUIRE(cz_cuda_malloc(ctx(), &dev, NDEC * enc) == CZ_OK);
     CHECK_OK(cz_cuda_memcpy_htod(ctx(), dev, in, NDEC * enc));

@@ -34,14 +34,16 @@ static void make_scalars(blst_scalar *s, size_t n, enum mix mix, uint64_t seed)
         switch (mix) {
         case MIX_RANDOM: cz_fr_random_rng(&f, &rng); break;
         case MIX_FILECOIN:
-            if (pick >= 95) cz_fr_random_rng(&f, &rng);
-            else if (pick >= 50) f = CZ_FR_ONE;
+            if (pick >= 95)
+                cz_fr_random_rng(&f, &rng);
+            else if (pick >= 50)
+                f = CZ_FR_ONE;
             break;
         case MIX_SMALL: cz_fr_from_u64(&f, cz_rng_next(&rng) % 100000); break;
         case MIX_MAX: cz_fr_neg(&f, &CZ_FR_ONE); break;
         case MIX_ZERO: break;
         case MIX_ONE: f = CZ_FR_ONE; break;
-        case MIX_SAME: cz_fr_from_u64(&f, 5); break;   /* one bucket holds every term */
+        case MIX_SAME: cz_fr_from_u64(&f, 5); break; /* one bucket holds every term */
         default: break;
         }
         cz_fr_to_scalar(&s[i], &f);
@@ -58,7 +60,8 @@ static void *upload_bases(int group, const void *host, size_t n)
 {
     const size_t sz = group == 1 ? sizeof(blst_p1_affine) : sizeof(blst_p2_affine);
     void *d = NULL;
-    if (cz_cuda_malloc(ctx(), &d, n * sz) != CZ_OK || cz_cuda_memcpy_htod(ctx(), d, host, n * sz) != CZ_OK)
+    if (cz_cuda_malloc(ctx(), &d, n * sz) != CZ_OK ||
+        cz_cuda_memcpy_htod(ctx(), d, host, n * sz) != CZ_OK)
         return NULL;
     return d;
 }
@@ -70,7 +73,8 @@ static void *make_bases(int group, size_t n, size_t pool, uint64_t seed)
     size_t k = n < pool ? n : pool;
     cz_group_random_affine(g, b, k, seed);
     for (size_t i = k; i < n; i++)
-        memcpy((uint8_t *)b + i * g->affine_size, (uint8_t *)b + (i % k) * g->affine_size, g->affine_size);
+        memcpy((uint8_t *)b + i * g->affine_size, (uint8_t *)b + (i % k) * g->affine_size,
+               g->affine_size);
     return b;
 }
 
@@ -107,7 +111,7 @@ CZ_TEST(g1_msm_sizes_and_mixes)
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         for (int mix = 0; mix < MIX_COUNT; mix++)
             check_msm(m, 1, sizes[i], (enum mix)mix, 4096);
-    check_msm(m, 1, 300, MIX_RANDOM, 7);   /* many duplicate bases */
+    check_msm(m, 1, 300, MIX_RANDOM, 7); /* many duplicate bases */
     cz_cuda_msm_free(m);
 }
 
@@ -152,7 +156,7 @@ CZ_TEST(g1_g2_msm_gathered)
         make_scalars(s, nb, MIX_ZERO, 1);
         cz_rng rng;
         cz_rng_seed(&rng, 99);
-        for (size_t i = 0; i < n; i++) {   /* distinct indices, random 200-bit scalars */
+        for (size_t i = 0; i < n; i++) { /* distinct indices, random 200-bit scalars */
             idx[i] = (uint32_t)(i * 6 + cz_rng_next(&rng) % 6);
             cz_fr f;
             cz_fr_random_rng(&f, &rng);
@@ -172,8 +176,12 @@ CZ_TEST(g1_g2_msm_gathered)
         CHECK_OK(cz_cuda_malloc(ctx(), &di, n * sizeof *idx));
         CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, gs, n * sizeof *gs));
         CHECK_OK(cz_cuda_memcpy_htod(ctx(), di, idx, n * sizeof *idx));
-        cz_cuda_msm_terms td = { .n = n, .scalars = ds, .scalars_on_device = true, .index = di,
-                                 .index_on_device = true, .nbits = 200 };
+        cz_cuda_msm_terms td = { .n = n,
+                                 .scalars = ds,
+                                 .scalars_on_device = true,
+                                 .index = di,
+                                 .index_on_device = true,
+                                 .nbits = 200 };
         CHECK_OK(cz_cuda_msm_run(ctx(), m, group, &got, d, &td));
         if (!equal(group, &want, &got))
             CZ__FAIL("G%d gathered msm, scalars and indices on the device, differs from the CPU",
@@ -215,14 +223,20 @@ static void check_device_scalars(size_t max_chunk, size_t n, uint64_t seed, bool
     void *d = upload_bases(1, bases, n), *ds = NULL;
     REQUIRE(d != NULL);
     CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *f));
-    const struct { bool montgomery, scratch; const char *name; } cases[] = {
-        { true, false, "montgomery" }, { true, true, "montgomery, converted in place" },
+    const struct {
+        bool montgomery, scratch;
+        const char *name;
+    } cases[] = {
+        { true, false, "montgomery" },
+        { true, true, "montgomery, converted in place" },
         { false, false, "canonical" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const void *src = cases[k].montgomery ? (const void *)f : (const void *)s;
         CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, src, n * sizeof *f));
-        cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true,
+        cz_cuda_msm_terms t = { .n = n,
+                                .scalars = ds,
+                                .scalars_on_device = true,
                                 .scalars_montgomery = cases[k].montgomery,
                                 .scalars_scratch = cases[k].scratch };
         CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
@@ -283,7 +297,7 @@ CZ_TEST(g1_msm_h_sized_against_residue_sums)
         sums[j] = CZ_FR_ZERO;
     cz_rng rng;
     cz_rng_seed(&rng, 28);
-    for (size_t off = 0; off < n; off += block) {   /* block is a multiple of POOL */
+    for (size_t off = 0; off < n; off += block) { /* block is a multiple of POOL */
         const size_t len = n - off < block ? n - off : block;
         for (size_t i = 0; i < len; i++) {
             /* a Montgomery representation below 2^254 < r: a valid element */
@@ -302,8 +316,11 @@ CZ_TEST(g1_msm_h_sized_against_residue_sums)
     CHECK_OK(cz_g1_msm(ctx(), &want, pool, ks, POOL));
     cz_cuda_msm *m = NULL;
     CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
-    cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true,
-                            .scalars_montgomery = true, .scalars_scratch = true };
+    cz_cuda_msm_terms t = { .n = n,
+                            .scalars = ds,
+                            .scalars_on_device = true,
+                            .scalars_montgomery = true,
+                            .scalars_scratch = true };
     CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got, d, &t));
     cz_cuda_msm_profile pr;
     cz_cuda_msm_last_profile(m, &pr);
@@ -332,8 +349,9 @@ CZ_TEST(batch_add_matches_cpu)
             uint64_t *bits = malloc(((n + 63) / 64 + 1) * 8);
             cz_rng rng;
             cz_rng_seed(&rng, n);
-            for (size_t w = 0; w <= (n + 63) / 64; w++)   /* about a third set; garbage past n */
-                bits[w] = (cz_rng_next(&rng) & cz_rng_next(&rng)) | (cz_rng_next(&rng) & cz_rng_next(&rng) & cz_rng_next(&rng));
+            for (size_t w = 0; w <= (n + 63) / 64; w++) /* about a third set; garbage past n */
+                bits[w] = (cz_rng_next(&rng) & cz_rng_next(&rng)) |
+                          (cz_rng_next(&rng) & cz_rng_next(&rng) & cz_rng_next(&rng));
             blst_p2 want, got;
             CHECK_OK(group == 1 ? cz_g1_batch_add(ctx(), (blst_p1 *)&want, bases, bits, n)
                                 : cz_g2_batch_add(ctx(), &want, bases, bits, n));
@@ -342,12 +360,13 @@ CZ_TEST(batch_add_matches_cpu)
             CHECK_OK(cz_cuda_batch_add(ctx(), m, group, &got, d, bits, n, false));
             if (!equal(group, &want, &got))
                 CZ__FAIL("G%d batch add n=%zu differs from the CPU", group, n);
-            const size_t bytes = ((n + 63) / 64 + 1) * 8;   /* with the garbage word past n */
+            const size_t bytes = ((n + 63) / 64 + 1) * 8; /* with the garbage word past n */
             CHECK_OK(cz_cuda_malloc(ctx(), &dbits, bytes));
             CHECK_OK(cz_cuda_memcpy_htod(ctx(), dbits, bits, bytes));
             CHECK_OK(cz_cuda_batch_add(ctx(), m, group, &got, d, dbits, n, true));
             if (!equal(group, &want, &got))
-                CZ__FAIL("G%d batch add n=%zu, bitmap on the device, differs from the CPU", group, n);
+                CZ__FAIL("G%d batch add n=%zu, bitmap on the device, differs from the CPU", group,
+                         n);
             cz_cuda_free(dbits);
             cz_cuda_free(d);
             free(bases);
@@ -390,7 +409,8 @@ CZ_TEST(bases_uploaded_by_memcpy_htod_are_seen_by_the_next_kernel)
             CHECK_OK(cz_cuda_batch_add(ctx(), m, 1, &got, targets[k], bits, n, false));
             if (!blst_p1_is_equal(&want, &got))
                 CZ__FAIL("round %d, %s buffer: the batch addition read bases the upload had "
-                         "not written yet", round, k ? "reused" : "fresh");
+                         "not written yet",
+                         round, k ? "reused" : "fresh");
             free(bases);
         }
         cz_cuda_free(old);

@@ -71,22 +71,32 @@ static int check_size(unsigned log_n, int all_orders)
                 continue;
             int rev_in = order == CZ_CUDA_ORDER_RN || order == CZ_CUDA_ORDER_RR;
             int rev_out = order == CZ_CUDA_ORDER_NR || order == CZ_CUDA_ORDER_RR;
-            if (rev_in) bitrev_copy(in, x, log_n); else memcpy(in, x, bytes);
+            if (rev_in)
+                bitrev_copy(in, x, log_n);
+            else
+                memcpy(in, x, bytes);
             int rc = cz_cuda_memcpy_htod(ctx(), dv, in, bytes);
-            if (rc == CZ_OK) rc = cz_cuda_ntt(ctx(), gd, dv, (cz_cuda_ntt_kind)kind,
-                                              (cz_cuda_ntt_order)order, NULL);
-            if (rc == CZ_OK) rc = cz_cuda_sync(ctx());
-            if (rc == CZ_OK) rc = cz_cuda_memcpy_dtoh(ctx(), got, dv, bytes);
+            if (rc == CZ_OK)
+                rc = cz_cuda_ntt(ctx(), gd, dv, (cz_cuda_ntt_kind)kind, (cz_cuda_ntt_order)order,
+                                 NULL);
+            if (rc == CZ_OK)
+                rc = cz_cuda_sync(ctx());
+            if (rc == CZ_OK)
+                rc = cz_cuda_memcpy_dtoh(ctx(), got, dv, bytes);
             if (rc != CZ_OK) {
                 fprintf(stderr, "2^%u kind %d order %d: %s\n", log_n, kind, order,
                         cz_ctx_message(ctx()));
                 bad++;
                 continue;
             }
-            if (rev_out) { memcpy(tmp, got, bytes); bitrev_copy(got, tmp, log_n); }
+            if (rev_out) {
+                memcpy(tmp, got, bytes);
+                bitrev_copy(got, tmp, log_n);
+            }
             if (memcmp(got, want, bytes) != 0) {
                 size_t i = 0;
-                while (!cz_fr_eq(&got[i], &want[i])) i++;
+                while (!cz_fr_eq(&got[i], &want[i]))
+                    i++;
                 fprintf(stderr, "2^%u kind %d order %d differs (first at %zu)\n", log_n, kind,
                         order, i);
                 bad++;
@@ -97,26 +107,33 @@ out:
     cz_cuda_free(dv);
     cz_cuda_ntt_domain_free(gd);
     cz_ntt_domain_free(cd);
-    free(x); free(want); free(in); free(got); free(tmp);
+    free(x);
+    free(want);
+    free(in);
+    free(got);
+    free(tmp);
     return bad;
 }
 
 CZ_TEST(ntt_all_kinds_orders_small)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     for (unsigned L = 1; L <= 20; L++)
         CHECK_EQ_INT(check_size(L, L <= 14 || L == 20), 0);
 }
 
 CZ_TEST(ntt_large)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     CHECK_EQ_INT(check_size(23, 0), 0);
 }
 
 CZ_TEST(ntt_bad_arguments)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     cz_cuda_ntt_domain *d = NULL;
     CHECK_EQ_INT(cz_cuda_ntt_domain_new(ctx(), &d, 0), CZ_ERANGE);
     CHECK_EQ_INT(cz_cuda_ntt_domain_new(ctx(), &d, 29), CZ_ERANGE);
@@ -136,17 +153,22 @@ static void check_h(cz_cuda_h *gh, unsigned log_n, size_t n)
     CHECK_OK(cz_cpu_compute_h(ctx(), cd, a, b, c, n));
     if (memcmp(got, a, bytes) != 0) {
         size_t i = 0;
-        while (cz_fr_eq(&got[i], &a[i])) i++;
+        while (cz_fr_eq(&got[i], &a[i]))
+            i++;
         fprintf(stderr, "h 2^%u n=%zu differs (first at %zu)\n", log_n, n, i);
         CHECK(0);
     }
     cz_ntt_domain_free(cd);
-    free(a); free(b); free(c); free(got);
+    free(a);
+    free(b);
+    free(c);
+    free(got);
 }
 
 CZ_TEST(h_matches_cpu)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     cz_cuda_h *gh;
     REQUIRE(cz_cuda_h_new(ctx(), &gh, 0, 22) == CZ_OK);
     static const unsigned sizes[] = { 1, 2, 3, 5, 9, 10, 11, 14, 15, 17, 20, 22 };
@@ -158,8 +180,8 @@ CZ_TEST(h_matches_cpu)
     }
     cz_cuda_h_times t;
     cz_cuda_h_last_times(gh, &t);
-    printf("h 2^22 times (ms from start): a %.2f b %.2f c %.2f ab %.2f total %.2f\n",
-           t.a_uploaded, t.b_uploaded, t.c_uploaded, t.ab_done, t.total);
+    printf("h 2^22 times (ms from start): a %.2f b %.2f c %.2f ab %.2f total %.2f\n", t.a_uploaded,
+           t.b_uploaded, t.c_uploaded, t.ab_done, t.total);
     CHECK_EQ_INT(cz_cuda_h_compute(ctx(), gh, NULL, NULL, NULL, 1, 3), CZ_EINVAL);
     cz_fr v[4];
     CHECK_EQ_INT(cz_cuda_h_compute(ctx(), gh, v, v, v, 1, 23), CZ_ERANGE);
@@ -191,10 +213,10 @@ static void check_loaded(cz_cuda_h *gh, void *const bounce[2], size_t bounce_byt
     CHECK_OK(cz_cuda_h_compute(ctx(), gh, a, b, have_c ? c : NULL, n, log_n));
     CHECK_OK(cz_cuda_h_download(ctx(), gh, want, m));
     const size_t in_bytes = n * sizeof(cz_fr);
-    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 0), in_bytes, bounce,
-                                    bounce_bytes, plain_fill, a));
-    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 1), in_bytes, bounce,
-                                    bounce_bytes, plain_fill, b));
+    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 0), in_bytes, bounce, bounce_bytes,
+                                    plain_fill, a));
+    CHECK_OK(cz_cuda_upload_bounced(ctx(), cz_cuda_h_input(gh, 1), in_bytes, bounce, bounce_bytes,
+                                    plain_fill, b));
     if (have_c)
         CHECK_OK(cz_cuda_memcpy_htod(ctx(), cz_cuda_h_input(gh, 2), c, in_bytes));
     CHECK_OK(cz_cuda_h_compute_loaded(ctx(), gh, n, log_n, have_c));
@@ -219,19 +241,24 @@ static void check_loaded(cz_cuda_h *gh, void *const bounce[2], size_t bounce_byt
     }
     for (int k = 0; k < 3; k++)
         cz_cuda_free(d[k]);
-    free(a); free(b); free(c); free(want); free(got);
+    free(a);
+    free(b);
+    free(c);
+    free(want);
+    free(got);
 }
 
 CZ_TEST(h_from_inputs_loaded_by_the_caller_or_in_device_memory_equals_h_from_host_arrays)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     cz_cuda_h *gh;
     REQUIRE(cz_cuda_h_new(ctx(), &gh, 0, 20) == CZ_OK);
     void *bounce[2] = { NULL, NULL };
-    const size_t bounce_bytes = (1 << 20) + 96;   /* 2^20 elements take 32 chunks and a short one */
+    const size_t bounce_bytes = (1 << 20) + 96; /* 2^20 elements take 32 chunks and a short one */
     REQUIRE(cz_cuda_host_alloc(ctx(), &bounce[0], bounce_bytes) == CZ_OK);
     REQUIRE(cz_cuda_host_alloc(ctx(), &bounce[1], bounce_bytes) == CZ_OK);
-    check_loaded(gh, bounce, bounce_bytes, 20, (size_t)1 << 20, true);   /* fills every buffer */
+    check_loaded(gh, bounce, bounce_bytes, 20, (size_t)1 << 20, true); /* fills every buffer */
     check_loaded(gh, bounce, bounce_bytes, 20, 700001, false);
     check_loaded(gh, bounce, bounce_bytes, 20, 700001, true);
     check_loaded(gh, bounce, bounce_bytes, 11, 1500, false);
@@ -274,20 +301,24 @@ static void check_h2(cz_cuda_h *gh, unsigned log_n, size_t n, bool with_c, bool 
         }
         CHECK_OK(cz_cuda_h_compute(ctx(), gh, a, b, gc, n, log_n));
     }
-    CHECK(cz_cuda_h_result(gh) == cz_cuda_h_input(gh, 0));   /* in place, in A */
+    CHECK(cz_cuda_h_result(gh) == cz_cuda_h_input(gh, 0)); /* in place, in A */
     CHECK_OK(cz_cuda_h_download(ctx(), gh, got, m));
     REQUIRE(cz_ntt_domain_new(ctx(), &cd, log_n) == CZ_OK);
     CHECK_OK(cz_cpu_compute_h(ctx(), cd, a, b, with_c ? c : NULL, n));
     if (memcmp(got, a, bytes) != 0) {
         size_t i = 0;
-        while (cz_fr_eq(&got[i], &a[i])) i++;
+        while (cz_fr_eq(&got[i], &a[i]))
+            i++;
         fprintf(stderr, "2-buffer h 2^%u n=%zu c=%d loaded=%d dev_c=%d differs (first at %zu)\n",
                 log_n, n, (int)with_c, (int)loaded, (int)c_on_device, i);
         CHECK(0);
     }
     cz_cuda_free(dc);
     cz_ntt_domain_free(cd);
-    free(a); free(b); free(c); free(got);
+    free(a);
+    free(b);
+    free(c);
+    free(got);
 }
 
 /* every way of giving the inputs, n = m and n < m */
@@ -313,7 +344,7 @@ CZ_TEST(h_buffers_arguments_and_memory)
           cz_cuda_h_mem_bytes(3) - 8 * sizeof(cz_fr) + 16 * sizeof(cz_fr));
     CHECK(cz_cuda_h_mem_bytes_buffers(20, 4) == 0 && cz_cuda_h_mem_bytes_buffers(20, 1) == 0);
     static char dummy;
-    cz_cuda_h *gh = (cz_cuda_h *)(void *)&dummy;   /* anything non-NULL: it comes back NULL */
+    cz_cuda_h *gh = (cz_cuda_h *)(void *)&dummy; /* anything non-NULL: it comes back NULL */
     CHECK_EQ_INT(cz_cuda_h_new_buffers(ctx(), &gh, 0, 10, 4), CZ_EINVAL);
     CHECK(gh == NULL);
     CHECK_EQ_INT(cz_cuda_h_new_buffers(ctx(), &gh, 0, 10, 1), CZ_EINVAL);
@@ -322,7 +353,8 @@ CZ_TEST(h_buffers_arguments_and_memory)
 
 CZ_TEST(h_two_buffers_matches_cpu)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     cz_cuda_h *gh;
     REQUIRE(cz_cuda_h_new_buffers(ctx(), &gh, 0, 20, 2) == CZ_OK);
     CHECK_EQ_INT((int)cz_cuda_h_buffers(gh), 2);
@@ -356,7 +388,8 @@ CZ_TEST(h_two_buffers_matches_cpu)
  * chunks, the two temporaries reused twice each), both ways of giving c. */
 CZ_TEST(h_two_buffers_many_chunks)
 {
-    if (!gpu_or_skip()) return;
+    if (!gpu_or_skip())
+        return;
     cz_cuda_h *gh;
     REQUIRE(cz_cuda_h_new_buffers(ctx(), &gh, 0, 23, 2) == CZ_OK);
     const size_t m = (size_t)1 << 23;

@@ -25,9 +25,9 @@
 
 typedef struct {
     cz_fr alpha, beta, gamma, delta;
-    cz_fr *u;        /* dlog of ic[k] */
+    cz_fr *u; /* dlog of ic[k] */
     size_t n_ic;
-    cz_rng rng;      /* for a, b of each proof */
+    cz_rng rng; /* for a, b of each proof */
 } g16_toy;
 
 static void g16_g1_of(blst_p1_affine *out, const cz_fr *k)
@@ -85,13 +85,13 @@ static void g16_toy_prove(g16_toy *t, cz_proof_t *pf, const cz_fr *x)
         cz_fr_mul(&tmp, &x[k - 1], &t->u[k]);
         cz_fr_add(&acc, &acc, &tmp);
     }
-    cz_fr_mul(&c, &a, &b);                    /* a·b */
+    cz_fr_mul(&c, &a, &b); /* a·b */
     cz_fr_mul(&tmp, &t->alpha, &t->beta);
-    cz_fr_sub(&c, &c, &tmp);                  /* - alpha·beta */
+    cz_fr_sub(&c, &c, &tmp); /* - alpha·beta */
     cz_fr_mul(&tmp, &t->gamma, &acc);
-    cz_fr_sub(&c, &c, &tmp);                  /* - gamma·Σ x_k u_k */
+    cz_fr_sub(&c, &c, &tmp); /* - gamma·Σ x_k u_k */
     cz_fr_inverse(&dinv, &t->delta);
-    cz_fr_mul(&c, &c, &dinv);                 /* / delta */
+    cz_fr_mul(&c, &c, &dinv); /* / delta */
     g16_g1_of(&pf->a, &a);
     g16_g2_of(&pf->b, &b);
     g16_g1_of(&pf->c, &c);

@@ -24,8 +24,8 @@ typedef struct {
     atomic_size_t points_read;
 } params_mirror_source;
 
-static int mirror_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first,
-                       size_t n, void *out)
+static int mirror_read(cz_ctx_t *ctx, const cz__params_source *s, int which, size_t first, size_t n,
+                       void *out)
 {
     (void)ctx;
     params_mirror_source *m = (params_mirror_source *)s;

@@ -105,7 +105,7 @@ CZ_TEST(digest_check_and_cache)
     struct timespec times[2] = { st.st_atim, st.st_mtim };
     REQUIRE(utimensat(AT_FDCWD, path, times, 0) == 0);
     CHECK_OK(cz_pcheck_file(c, ctx, path));
-    CHECK_EQ_INT(cz_params_check_file(ctx, &m, path), CZ_EMISMATCH);   /* uncached: corrupt */
+    CHECK_EQ_INT(cz_params_check_file(ctx, &m, path), CZ_EMISMATCH); /* uncached: corrupt */
     CHECK(strstr(cz_ctx_message(ctx), want));
     /* a new mtime: digested again, and the mismatch is remembered */
     times[1].tv_sec -= 100;
@@ -119,7 +119,7 @@ CZ_TEST(digest_check_and_cache)
     write_file(other, "x", 1);
     CHECK_EQ_INT(cz_pcheck_file(c, ctx, other), CZ_ENOTFOUND);
     CHECK_OK(cz_pcheck_before_use(c, ctx, other));
-    CHECK_OK(cz_pcheck_before_use(NULL, ctx, path));       /* no check configured */
+    CHECK_OK(cz_pcheck_before_use(NULL, ctx, path)); /* no check configured */
     /* unreadable: CZ_EIO, not remembered */
     unlink(other);
     CHECK_EQ_INT(cz_pcheck_file(c, ctx, other), CZ_EIO);
@@ -127,7 +127,7 @@ CZ_TEST(digest_check_and_cache)
 
     /* the built-in check cache owns its manifest */
     CHECK_OK(cz_pcheck_new_builtin(ctx, &c));
-    CHECK_OK(cz_pcheck_before_use(c, ctx, path));          /* v28-test.vk: not published */
+    CHECK_OK(cz_pcheck_before_use(c, ctx, path)); /* v28-test.vk: not published */
     cz_pcheck_free(c);
     cz_manifest_clear(&m);
     cz_ctx_free(ctx);

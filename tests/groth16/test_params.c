@@ -90,15 +90,18 @@ static int parse_copy(cz_ctx_t *ctx, const uint8_t *buf, size_t len, const cz_pa
     if (rc == 0 && p == NULL)
         rc = -100;
     if (rc != 0 && p != NULL)
-        rc = -101;   /* *out must be NULL on error */
+        rc = -101; /* *out must be NULL on error */
     cz_params_free(p);
     free(copy);
     return rc;
 }
 
+/* laid out by hand: */
+/* clang-format off */
 #define CHECK_MSG(ctx, sub)                                                   \
     do { if (!strstr(cz_ctx_message(ctx), (sub)))                             \
             CZ__FAIL("message \"%s\" lacks \"%s\"", cz_ctx_message(ctx), (sub)); } while (0)
+/* clang-format on */
 
 CZ_TEST(params_round_trip_in_memory)
 {
@@ -282,7 +285,7 @@ static void off_subgroup_g1(blst_p1_affine *out)
         blst_fp_from_uint64(&four, four_l);
         blst_fp_sqr(&rhs, &x);
         blst_fp_mul(&rhs, &rhs, &x);
-        blst_fp_add(&rhs, &rhs, &four);   /* x^3 + 4 */
+        blst_fp_add(&rhs, &rhs, &four); /* x^3 + 4 */
         if (!blst_fp_sqrt(&y, &rhs))
             continue;
         out->x = x;
@@ -300,7 +303,8 @@ CZ_TEST(params_bad_points_are_named)
     uint8_t *bytes = g16_params_bytes(p, &len);
     REQUIRE(bytes);
     cz_params_vec_info_t l = cz_params_vec_info(p, CZ_PV_L), h = cz_params_vec_info(p, CZ_PV_H);
-    cz_params_vec_info_t b1 = cz_params_vec_info(p, CZ_PV_B_G1), b2 = cz_params_vec_info(p, CZ_PV_B_G2);
+    cz_params_vec_info_t b1 = cz_params_vec_info(p, CZ_PV_B_G1),
+                         b2 = cz_params_vec_info(p, CZ_PV_B_G2);
     uint8_t *work = malloc(len);
 
     /* a corrupt coordinate: off the curve */
@@ -391,8 +395,12 @@ CZ_TEST(params_shape_checks)
     size_t len;
     uint8_t *bytes = g16_params_bytes(p, &len);
     REQUIRE(bytes);
-    cz_params_shape_t s = { .num_inputs = 2, .num_aux = 5, .domain_size = 8,
-                            .a_aux_popcount = 4, .b_input_popcount = 1, .b_aux_popcount = 3 };
+    cz_params_shape_t s = { .num_inputs = 2,
+                            .num_aux = 5,
+                            .domain_size = 8,
+                            .a_aux_popcount = 4,
+                            .b_input_popcount = 1,
+                            .b_aux_popcount = 3 };
     cz_params_opts_t o = { 0, &s };
     CHECK_OK(parse_copy(ctx, bytes, len, &o));
     CHECK_OK(cz_params_check_shape(ctx, p, &s));
@@ -463,7 +471,7 @@ static int open_copy(cz_ctx_t *ctx, const uint8_t *buf, size_t len, const cz_par
 CZ_TEST(params_opened_read_their_points_from_the_file_on_demand)
 {
     cz_ctx_t *ctx = new_ctx(2);
-    const size_t counts[CZ_PV_COUNT] = { 9000, 5, 6, 4, 70000 };   /* several fill chunks */
+    const size_t counts[CZ_PV_COUNT] = { 9000, 5, 6, 4, 70000 }; /* several fill chunks */
     cz_params_t *p = g16_params_new(3, counts, 81), *q = NULL, *loaded = NULL;
     size_t len;
     uint8_t *bytes = g16_params_bytes(p, &len);
@@ -525,8 +533,12 @@ CZ_TEST(params_opened_check_the_structure_and_name_bad_points_when_read)
     CHECK_EQ_INT(open_copy(ctx, longer, len + 1, NULL, &q), CZ_EFORMAT);
     CHECK_MSG(ctx, "1 trailing bytes");
     free(longer);
-    cz_params_shape_t s = { .num_inputs = 2, .num_aux = 300001, .domain_size = 8,
-                            .a_aux_popcount = 4, .b_input_popcount = 1, .b_aux_popcount = 3 };
+    cz_params_shape_t s = { .num_inputs = 2,
+                            .num_aux = 300001,
+                            .domain_size = 8,
+                            .a_aux_popcount = 4,
+                            .b_input_popcount = 1,
+                            .b_aux_popcount = 3 };
     cz_params_opts_t o = { 0, &s };
     CHECK_EQ_INT(open_copy(ctx, bytes, len, &o, &q), CZ_EMISMATCH);
     CHECK_MSG(ctx, "params: l count 300000 != num_aux 300001");
@@ -547,7 +559,7 @@ CZ_TEST(params_opened_check_the_structure_and_name_bad_points_when_read)
     CHECK(host == NULL && cz_params_vector(q, CZ_PV_L) == NULL);
     CHECK_MSG(ctx, "open.params: l[250123] at offset");
     CHECK_MSG(ctx, "not on curve");
-    CHECK_OK(cz_params_host(ctx, q, CZ_PV_H, &host));   /* the other vectors are fine */
+    CHECK_OK(cz_params_host(ctx, q, CZ_PV_H, &host)); /* the other vectors are fine */
 
     /* the file cut short after the open: a read error naming the offset, no SIGBUS */
     CHECK_EQ_INT(truncate(tmp_path("open.params"), (off_t)(l.file_offset + 4 + 1000 * 96)), 0);
@@ -584,7 +596,7 @@ CZ_TEST(params_write_on_a_full_disk_leaves_nothing)
     CHECK_OK(cz_params_write(ctx, path, p));
     size_t l1, l2;
     uint8_t *before = slurp(path, &l1);
-    p->h[0] = p->h[1];   /* a different file would be written */
+    p->h[0] = p->h[1]; /* a different file would be written */
     cz__write_fault_errno = ENOSPC;
     cz__write_fault_after = 5000;
     CHECK_EQ_INT(cz_params_write(ctx, path, p), CZ_EIO);

@@ -17,8 +17,11 @@
 /* The file's counts: ic 2, h 7 (m = 8), l 5, a 2 + 3, b 4 + 0. */
 static const size_t N_IC = 2;
 static const size_t COUNTS[CZ_PV_COUNT] = { 7, 5, 5, 4, 4 };
-static const cz_params_shape_t SHAPE = { .num_inputs = 2, .num_aux = 5, .domain_size = 8,
-                                         .a_aux_popcount = 3, .b_input_popcount = 2,
+static const cz_params_shape_t SHAPE = { .num_inputs = 2,
+                                         .num_aux = 5,
+                                         .domain_size = 8,
+                                         .a_aux_popcount = 3,
+                                         .b_input_popcount = 2,
                                          .b_aux_popcount = 2 };
 
 static uint8_t *image;
@@ -57,10 +60,10 @@ static int check_file(cz_ctx_t *ctx, int bump, size_t len)
     char path[] = "/tmp/cz_phdr_XXXXXX";
     int fd = b ? mkstemp(path) : -1;
     if (fd < 0)
-        abort();   /* the test's own machinery: not what it checks */
+        abort(); /* the test's own machinery: not what it checks */
     memcpy(b, image, image_len);
     if (bump >= 0)
-        b[count_offset(bump) + 3]++;   /* the low byte of a small big-endian count */
+        b[count_offset(bump) + 3]++; /* the low byte of a small big-endian count */
     if (write(fd, b, len) != (ssize_t)len)
         abort();
     close(fd);
@@ -102,7 +105,7 @@ CZ_TEST(a_file_cut_after_a_wrong_count_is_refused_for_its_shape)
     make_image();
     cz_ctx_t *ctx = NULL;
     REQUIRE(cz_ctx_new(&ctx, NULL, 1) == CZ_OK);
-    CHECK_EQ_INT(check_file(ctx, 2, count_offset(2) + 4), CZ_EMISMATCH);   /* l, then nothing */
+    CHECK_EQ_INT(check_file(ctx, 2, count_offset(2) + 4), CZ_EMISMATCH); /* l, then nothing */
     CHECK(strstr(cz_ctx_message(ctx), "l count 6") != NULL);
     /* a count past the end is the load's to report (truncated): not checked here */
     CHECK_OK(check_file(ctx, -1, count_offset(3) + 2));

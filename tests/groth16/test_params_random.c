@@ -13,8 +13,12 @@
 #include "cz_test.h"
 
 static const cz_params_shape_t SHAPE = {
-    .num_inputs = 3, .num_aux = 5000, .domain_size = 8192,
-    .a_aux_popcount = 4990, .b_input_popcount = 1, .b_aux_popcount = 1270,
+    .num_inputs = 3,
+    .num_aux = 5000,
+    .domain_size = 8192,
+    .a_aux_popcount = 4990,
+    .b_input_popcount = 1,
+    .b_aux_popcount = 1270,
 };
 
 CZ_TEST(random_params_have_the_shape_and_valid_points)
@@ -32,8 +36,8 @@ CZ_TEST(random_params_have_the_shape_and_valid_points)
     CHECK_EQ_U64(p->vk.n_ic, 3);
     REQUIRE(cz_params_host_all(ctx, p) == CZ_OK);
     /* points on the curve, in the subgroup, not at infinity (spot checks) */
-    const blst_p1_affine *g1[] = { &p->h[0], &p->h[8190], &p->l[4999], &p->a[0], &p->b_g1[1270],
-                                   &p->vk.alpha_g1, &p->vk.ic[2] };
+    const blst_p1_affine *g1[] = { &p->h[0],       &p->h[8190],     &p->l[4999], &p->a[0],
+                                   &p->b_g1[1270], &p->vk.alpha_g1, &p->vk.ic[2] };
     for (size_t i = 0; i < sizeof g1 / sizeof *g1; i++)
         CHECK(blst_p1_affine_in_g1(g1[i]) && !blst_p1_affine_is_inf(g1[i]));
     CHECK(blst_p2_affine_in_g2(&p->b_g2[1270]) && blst_p2_affine_in_g2(&p->vk.delta_g2));
@@ -66,8 +70,12 @@ CZ_TEST(random_params_are_deterministic_per_seed)
 
 /* A shape whose vectors are longer than the pool: the tiling wraps. */
 static const cz_params_shape_t LONG = {
-    .num_inputs = 2, .num_aux = 1500000, .domain_size = (size_t)1 << 21,
-    .a_aux_popcount = 10, .b_input_popcount = 1, .b_aux_popcount = 1200000,
+    .num_inputs = 2,
+    .num_aux = 1500000,
+    .domain_size = (size_t)1 << 21,
+    .a_aux_popcount = 10,
+    .b_input_popcount = 1,
+    .b_aux_popcount = 1200000,
 };
 
 CZ_TEST(random_params_keep_their_vectors_out_of_host_memory_until_asked)
@@ -86,7 +94,7 @@ CZ_TEST(random_params_keep_their_vectors_out_of_host_memory_until_asked)
     const size_t first = ((size_t)1 << 20) - 3, n = 7;
     blst_p1_affine from_pool[7], from_host[7];
     CHECK_OK(cz_params_read(ctx, p, CZ_PV_H, first, n, from_pool));
-    CHECK(cz_params_vector(p, CZ_PV_H) == NULL);   /* reading made nothing resident */
+    CHECK(cz_params_vector(p, CZ_PV_H) == NULL); /* reading made nothing resident */
     const void *h = NULL;
     CHECK_OK(cz_params_host(ctx, p, CZ_PV_H, &h));
     REQUIRE(h != NULL && h == cz_params_vector(p, CZ_PV_H));
@@ -137,7 +145,7 @@ CZ_TEST(many_threads_asking_for_a_vector_get_one_host_copy)
     host_race r[N];
     for (int i = 0; i < N; i++) {
         r[i] = (host_race){ NULL, p, NULL, -1 };
-        REQUIRE(cz_ctx_new(&r[i].ctx, cz_ctx_pool(ctx), 0) == CZ_OK);   /* one ctx per thread */
+        REQUIRE(cz_ctx_new(&r[i].ctx, cz_ctx_pool(ctx), 0) == CZ_OK); /* one ctx per thread */
         REQUIRE(pthread_create(&th[i], NULL, ask_for_l, &r[i]) == 0);
     }
     for (int i = 0; i < N; i++)

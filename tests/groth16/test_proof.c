@@ -27,7 +27,7 @@ CZ_TEST(proof_layout_and_round_trip)
     CHECK_MEM_EQ(bytes + 48, part, 96);
     blst_p1_affine_compress(part, &pf.c);
     CHECK_MEM_EQ(bytes + 144, part, 48);
-    CHECK_EQ_INT(bytes[0] & 0x80, 0x80);     /* compressed flag */
+    CHECK_EQ_INT(bytes[0] & 0x80, 0x80); /* compressed flag */
     CHECK_EQ_INT(bytes[48] & 0x80, 0x80);
     CHECK_EQ_INT(bytes[144] & 0x80, 0x80);
     CHECK_OK(cz_proof_decode(NULL, &back, bytes));
@@ -46,13 +46,13 @@ CZ_TEST(proof_bad_bytes_are_named)
     cz_proof_encode(bytes, &pf);
 
     memcpy(work, bytes, sizeof work);
-    work[0] &= 0x7f;   /* A without the compressed flag */
+    work[0] &= 0x7f; /* A without the compressed flag */
     CHECK_EQ_INT(cz_proof_decode(ctx, &back, work), CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "proof.A") != NULL);
 
     memcpy(work, bytes, sizeof work);
     memset(work + 48, 0, 96);
-    work[48] = 0xc0;   /* B = compressed infinity */
+    work[48] = 0xc0; /* B = compressed infinity */
     CHECK_EQ_INT(cz_proof_decode(ctx, &back, work), CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "proof.B: G2 point at infinity") != NULL);
 
@@ -75,7 +75,7 @@ CZ_TEST(multi_partition_proofs)
 {
     cz_ctx_t *ctx;
     REQUIRE(cz_ctx_new(&ctx, NULL, 2) == 0);
-    enum { P = 10 };   /* a 32GiB PoRep proof: 10 partitions, 1920 bytes (FACTS 2) */
+    enum { P = 10 }; /* a 32GiB PoRep proof: 10 partitions, 1920 bytes (FACTS 2) */
     cz_proof_t pf[P], back[P];
     uint8_t bytes[P * CZ_PROOF_BYTES];
     random_proofs(pf, P, 100);
@@ -93,7 +93,7 @@ CZ_TEST(multi_partition_proofs)
     CHECK(strstr(cz_ctx_message(ctx), "1919 bytes, want 10 partitions") != NULL);
     CHECK_EQ_INT(cz_proofs_decode(ctx, back, P - 1, bytes, sizeof bytes), CZ_EFORMAT);
 
-    bytes[7 * CZ_PROOF_BYTES + 60] ^= 0x04;   /* inside partition 7's B */
+    bytes[7 * CZ_PROOF_BYTES + 60] ^= 0x04; /* inside partition 7's B */
     bytes[8 * CZ_PROOF_BYTES + 10] ^= 0x04;
     CHECK(cz_proofs_decode(ctx, back, P, bytes, sizeof bytes) != CZ_OK);
     CHECK(strstr(cz_ctx_message(ctx), "proof[7].B") != NULL);

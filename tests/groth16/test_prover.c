@@ -51,8 +51,8 @@ static void fixture_free(fixture *f)
 }
 
 /* Prove |c| with optional fixed r, s; copies the public inputs (ONE excluded). */
-static int prove(fixture *f, const cz_circuit_t *c, uint64_t seed, const cz_fr *r,
-                 const cz_fr *s, cz_proof_t *proof, cz_fr **inputs, size_t *n_inputs)
+static int prove(fixture *f, const cz_circuit_t *c, uint64_t seed, const cz_fr *r, const cz_fr *s,
+                 cz_proof_t *proof, cz_fr **inputs, size_t *n_inputs)
 {
     cz_cs_witness_t w;
     int rc = cz_circuit_witness(f->ctx, c, seed, &w);
@@ -80,7 +80,7 @@ CZ_TEST(toy_proof_verifies_and_tampering_fails)
     CHECK_EQ_INT(n, 1);
     CHECK_OK(cz_verify(f.ctx, f.pvk, &proof, in, n));
 
-    cz_fr wrong;   /* y = 35 for x = 3; claim 36 */
+    cz_fr wrong; /* y = 35 for x = 3; claim 36 */
     cz_fr_add(&wrong, &in[0], &CZ_FR_ONE);
     CHECK_EQ_INT(cz_verify(f.ctx, f.pvk, &proof, &wrong, 1), CZ_EVERIFY);
 
@@ -168,7 +168,7 @@ CZ_TEST(params_kept_out_of_host_memory_prove_the_same_bytes)
         CHECK_EQ_INT((int)params_mirror_resident(mirror), (1 << CZ_PV_COUNT) - 1);
         const size_t all = f.params->n_h + f.params->n_l + f.params->n_a + f.params->n_b_g1 +
                            f.params->n_b_g2;
-        CHECK_EQ_U64(params_mirror_points_read(mirror), all);   /* once each, not per proof */
+        CHECK_EQ_U64(params_mirror_points_read(mirror), all); /* once each, not per proof */
     }
     free(in);
     cz_params_free(mirror);
@@ -207,7 +207,7 @@ CZ_TEST(three_parts_with_prep_on_another_thread)
         prep_arg pa = { pctx, p, -1 };
         pthread_t t;
         pthread_create(&t, NULL, prep_thread, &pa);
-        CHECK_OK(cz_g16_device(f.ctx, f.be, p));   /* waits for prep on the latch */
+        CHECK_OK(cz_g16_device(f.ctx, f.be, p)); /* waits for prep on the latch */
         pthread_join(t, NULL);
         CHECK_OK(pa.rc);
         cz_g16_release_abc(p);
@@ -259,7 +259,7 @@ static int random_r1cs(cz_cs_t *cs, void *arg)
         for (int t = 0; t < 3; t++) {
             size_t i = cz_rng_next(&rng) % nv, j = cz_rng_next(&rng) % nv;
             cz_fr ca, cb, x;
-            cz_fr_from_u64(&ca, cz_rng_next(&rng) % 5);   /* zero coefficients too */
+            cz_fr_from_u64(&ca, cz_rng_next(&rng) % 5); /* zero coefficients too */
             cz_fr_from_u64(&cb, 1 + cz_rng_next(&rng) % 7);
             cz_lc_add_term(&a, &ca, vars[i]);
             if (t < 2)
@@ -334,7 +334,7 @@ CZ_TEST(random_small_r1cs_prove_and_verify)
         cz_params_free(params);
         cz_ctx_free(ctx);
     }
-    CHECK(proved >= 8);   /* setup may refuse a rare unconstrained variable, not most */
+    CHECK(proved >= 8); /* setup may refuse a rare unconstrained variable, not most */
 }
 
 CZ_TEST(params_of_another_circuit_are_refused)

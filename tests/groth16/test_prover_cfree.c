@@ -92,7 +92,7 @@ static int prove_bytes(fixture *f, cz_cs_witness_t *w, uint8_t bytes[CZ_PROOF_BY
     if (rc) {
         CZ__FAIL("prove: %s", cz_ctx_message(f->ctx));
         free(in);
-        return CZ_EINTERNAL;          /* neither CZ_OK nor CZ_EVERIFY */
+        return CZ_EINTERNAL; /* neither CZ_OK nor CZ_EVERIFY */
     }
     cz_proof_encode(bytes, &proof);
     rc = cz_verify(f->ctx, f->pvk, &proof, in, n);
@@ -116,7 +116,7 @@ CZ_TEST(toy_c_free_same_bytes)
     synth(toy_body, &x, true, 0, &w0);
     cz_circuit_t c;
     CHECK_OK(cz_circuit_parse(NULL, "toy:3", &c));
-    CHECK_OK(cz_circuit_witness(f.ctx, &c, 0, &wr));        /* the registry: c-free */
+    CHECK_OK(cz_circuit_witness(f.ctx, &c, 0, &wr)); /* the registry: c-free */
     CHECK(wr.c == NULL);
     uint8_t bf[CZ_PROOF_BYTES], b0[CZ_PROOF_BYTES], br[CZ_PROOF_BYTES];
     CHECK_OK(prove_bytes(&f, &wf, bf));
@@ -135,21 +135,21 @@ static int bench_body(cz_cs_t *cs, void *arg)
 CZ_TEST(bench_c_free_same_bytes_and_abc_bytes)
 {
     cz_bench_params p;
-    REQUIRE(cz_bench_parse(NULL, "bench:4000", &p) == CZ_OK);   /* padded: 4000 of 4096 */
+    REQUIRE(cz_bench_parse(NULL, "bench:4000", &p) == CZ_OK); /* padded: 4000 of 4096 */
     p.seed = 17;
     fixture f;
     REQUIRE(fixture_new(&f, bench_body, &p, 2) == CZ_OK);
     cz_cs_witness_t w[5];
-    synth(bench_body, &p, false, 0, &w[0]);                    /* cs with c: reference */
-    synth(bench_body, &p, true, 0, &w[1]);                     /* cs c-free */
-    REQUIRE(cz_bench_witness(f.ctx, &p, &w[2]) == CZ_OK);      /* generator, c-free */
+    synth(bench_body, &p, false, 0, &w[0]);               /* cs with c: reference */
+    synth(bench_body, &p, true, 0, &w[1]);                /* cs c-free */
+    REQUIRE(cz_bench_witness(f.ctx, &p, &w[2]) == CZ_OK); /* generator, c-free */
     CHECK(w[2].c == NULL);
     p.with_c = true;
-    REQUIRE(cz_bench_witness(f.ctx, &p, &w[3]) == CZ_OK);      /* generator with c */
+    REQUIRE(cz_bench_witness(f.ctx, &p, &w[3]) == CZ_OK); /* generator with c */
     CHECK(w[3].c != NULL);
     cz_circuit_t c;
     CHECK_OK(cz_circuit_parse(NULL, "bench:4000", &c));
-    CHECK_OK(cz_circuit_witness(f.ctx, &c, 17, &w[4]));        /* the registry */
+    CHECK_OK(cz_circuit_witness(f.ctx, &c, 17, &w[4])); /* the registry */
     CHECK(w[4].c == NULL);
 
     /* a/b/c held by a partition: 2 domain vectors without c, 3 with it. */
@@ -255,7 +255,7 @@ CZ_TEST(random_r1cs_c_free_same_bytes)
         random_circuit rc = { seed, seed % 4, 5 + seed * 7 };
         fixture f;
         int src = fixture_new(&f, random_r1cs, &rc, 200 + seed);
-        if (src == CZ_ERANGE || src == CZ_EINVAL) {   /* setup refused (rare), as test_prover */
+        if (src == CZ_ERANGE || src == CZ_EINVAL) { /* setup refused (rare), as test_prover */
             fixture_free(&f);
             continue;
         }
@@ -282,19 +282,19 @@ CZ_TEST(unsatisfying_c_free_witness_proof_fails_verification)
     REQUIRE(cz_bench_parse(NULL, "bench:4096", &p) == CZ_OK);
     fixture f;
     REQUIRE(fixture_new(&f, bench_body, &p, 3) == CZ_OK);
-    const size_t bad_aux[] = { 100, 1331 + 700, 1331 + 1272 };   /* a bit, a chain bit, a y */
+    const size_t bad_aux[] = { 100, 1331 + 700, 1331 + 1272 }; /* a bit, a chain bit, a y */
     for (size_t i = 0; i < sizeof bad_aux / sizeof bad_aux[0]; i++) {
         /* One wrong witness value (bench.h: + 2, a bit stays non-boolean). */
         p.test_corrupt_aux = bad_aux[i] + 1;
         /* CHECK mode names the constraint that defines the corrupted value. */
         cz_cs_t *cs;
         REQUIRE(cz_cs_new(&cs, f.ctx, CZ_CS_CHECK) == CZ_OK);
-        CHECK_OK(cz_cs_omit_c(cs));                       /* no effect in CHECK */
+        CHECK_OK(cz_cs_omit_c(cs)); /* no effect in CHECK */
         CHECK_OK(cz_bench_circuit(cs, &p));
         CHECK_EQ_INT(cz_cs_finish(cs), CZ_EUNSAT);
         size_t idx;
         CHECK(cz_cs_unsatisfied(cs, &idx, NULL));
-        CHECK_EQ_U64(idx, bad_aux[i]);                    /* step s's row is row s */
+        CHECK_EQ_U64(idx, bad_aux[i]); /* step s's row is row s */
         CHECK(strstr(cz_ctx_message(f.ctx), "unsatisfied constraint 'block") != NULL);
         cz_cs_free(cs);
 
@@ -343,7 +343,7 @@ CZ_TEST(unsatisfying_c_free_toy_proof_fails_verification)
     cz_fr_from_u64(&x, 3);
     fixture f;
     REQUIRE(fixture_new(&f, toy_body, &x, 4) == CZ_OK);
-    for (size_t k = 0; k < 3; k++) {          /* x, x^2, x^3 stored one too large */
+    for (size_t k = 0; k < 3; k++) { /* x, x^2, x^3 stored one too large */
         cz_cs_witness_t w0;
         synth(toy_body, &x, true, k + 1, &w0);
         uint8_t b0[CZ_PROOF_BYTES];

@@ -35,8 +35,14 @@ static cz_ctx_t *new_ctx(unsigned threads)
     return ctx;
 }
 
-static int toy_circuit(cz_cs_t *cs, void *arg) { return cz_toy_cube(cs, arg); }
-static int bench_circuit(cz_cs_t *cs, void *arg) { return cz_bench_circuit(cs, arg); }
+static int toy_circuit(cz_cs_t *cs, void *arg)
+{
+    return cz_toy_cube(cs, arg);
+}
+static int bench_circuit(cz_cs_t *cs, void *arg)
+{
+    return cz_bench_circuit(cs, arg);
+}
 
 static bool g1_is(const blst_p1_affine *p, const cz_fr *k)
 {
@@ -205,7 +211,7 @@ static int prove_verify(cz_ctx_t *ctx, const cz_params_t *p, cz_cs_witness_t *w)
     if (!rc)
         rc = cz_verify(ctx, pvk, &proof, inputs, nin);
     if (!rc && nin) {
-        cz_fr_add(&inputs[0], &inputs[0], &CZ_FR_ONE);   /* a wrong input must fail */
+        cz_fr_add(&inputs[0], &inputs[0], &CZ_FR_ONE); /* a wrong input must fail */
         rc = cz_verify(ctx, pvk, &proof, inputs, nin) == CZ_EVERIFY ? CZ_OK : CZ_EINTERNAL;
     }
     cz_pvk_free(pvk);
@@ -220,7 +226,7 @@ CZ_TEST(setup_toy_proof_verifies)
     cz_params_t *p = NULL;
     cz_fr x;
     cz_fr_from_u64(&x, 3);
-    CHECK_OK(cz_setup(ctx, &p, toy_circuit, &x, NULL, NULL));   /* random toxic waste */
+    CHECK_OK(cz_setup(ctx, &p, toy_circuit, &x, NULL, NULL)); /* random toxic waste */
     REQUIRE(p);
     cz_cs_t *cs;
     cz_cs_witness_t w;
@@ -244,9 +250,12 @@ CZ_TEST(setup_bench_1024_shape_file_and_proof)
     cz_bench_shape_t bs;
     REQUIRE(cz_bench_shape(ctx, &bp, &bs) == CZ_OK);
     cz_params_shape_t want = {
-        .num_inputs = bs.num_inputs, .num_aux = bs.num_aux,
-        .domain_size = (size_t)1 << bs.log_domain, .a_aux_popcount = bs.a_aux_popcount,
-        .b_input_popcount = bs.b_input_popcount, .b_aux_popcount = bs.b_aux_popcount,
+        .num_inputs = bs.num_inputs,
+        .num_aux = bs.num_aux,
+        .domain_size = (size_t)1 << bs.log_domain,
+        .a_aux_popcount = bs.a_aux_popcount,
+        .b_input_popcount = bs.b_input_popcount,
+        .b_aux_popcount = bs.b_aux_popcount,
     };
     cz_setup_toxic_t t;
     cz_setup_toxic_from_seed(&t, 7);
@@ -288,7 +297,7 @@ CZ_TEST(setup_bench_1024_shape_file_and_proof)
     cz_vk_encode(v1, &vk);
     cz_vk_encode(v2, &p->vk);
     CHECK_MEM_EQ(v1, v2, cz_vk_encoded_size(vk.n_ic));
-    CHECK_MEM_EQ(v1, enc, cz_vk_encoded_size(vk.n_ic));   /* the params file starts with it */
+    CHECK_MEM_EQ(v1, enc, cz_vk_encoded_size(vk.n_ic)); /* the params file starts with it */
     cz_vk_clear(&vk);
     free(v1);
     free(v2);
@@ -313,8 +322,8 @@ CZ_TEST(setup_bench_1024_shape_file_and_proof)
 typedef struct {
     size_t calls;
     double last;
-    int phase;          /* index in PHASES of the last report */
-    bool backwards;     /* a fraction or a phase went back */
+    int phase;      /* index in PHASES of the last report */
+    bool backwards; /* a fraction or a phase went back */
 } progress_log_t;
 
 static const char *const PHASES[] = { "scalars", "G1 points", "G2 points" };
@@ -374,7 +383,7 @@ static int unconstrained_circuit(cz_cs_t *cs, void *arg)
 {
     (void)arg;
     cz_var_t v;
-    return cz_cs_alloc(cs, &v, NULL);     /* an aux in no constraint */
+    return cz_cs_alloc(cs, &v, NULL); /* an aux in no constraint */
 }
 
 CZ_TEST(setup_errors)

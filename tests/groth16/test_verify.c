@@ -9,7 +9,7 @@
 #include "g16_fixture.h"
 #include "groth16/verify.h"
 
-#define NIN 2   /* public inputs, ONE excluded: |ic| = 3 */
+#define NIN 2 /* public inputs, ONE excluded: |ic| = 3 */
 
 static cz_ctx_t *new_ctx(unsigned threads)
 {
@@ -67,7 +67,7 @@ CZ_TEST(valid_proof_verifies_and_tampering_fails)
     CHECK_OK(cz_proof_decode(ctx, &back, bytes));
     CHECK_OK(cz_verify(ctx, pvk, &back, x, NIN));
     int accepted = 0, tried = 0;
-    for (int bit = 0; bit < CZ_PROOF_BYTES * 8; bit += 5) {   /* every 5th bit: 308 flips */
+    for (int bit = 0; bit < CZ_PROOF_BYTES * 8; bit += 5) { /* every 5th bit: 308 flips */
         memcpy(work, bytes, sizeof work);
         work[bit / 8] ^= (uint8_t)(1u << (bit % 8));
         tried++;
@@ -135,7 +135,7 @@ CZ_TEST(verify_without_public_inputs)
     g16_toy t;
     cz_vk_t vk;
     cz_pvk_t *pvk = NULL;
-    g16_toy_new(&t, &vk, 1, 3);   /* ONE only */
+    g16_toy_new(&t, &vk, 1, 3); /* ONE only */
     CHECK_OK(cz_pvk_new(ctx, &pvk, &vk));
     cz_proof_t pf[2];
     g16_toy_prove(&t, &pf[0], NULL);
@@ -205,8 +205,14 @@ static void batch_case(unsigned threads)
     cz_ctx_free(ctx);
 }
 
-CZ_TEST(batch_verify_one_thread) { batch_case(1); }
-CZ_TEST(batch_verify_two_threads) { batch_case(2); }
+CZ_TEST(batch_verify_one_thread)
+{
+    batch_case(1);
+}
+CZ_TEST(batch_verify_two_threads)
+{
+    batch_case(2);
+}
 
 CZ_TEST(params_file_vk_verifies)
 {

@@ -60,7 +60,7 @@ CZ_TEST(constants_shape)
         cz_fr tag;
         cz_fr_from_u64(&tag, (1u << arities[k]) - 1);
         CHECK(cz_fr_eq(&tag, &c->domain_tag));
-        CHECK(cz_poseidon_constants_get(arities[k]) == c);   /* cached */
+        CHECK(cz_poseidon_constants_get(arities[k]) == c); /* cached */
     }
     CHECK(cz_poseidon_constants_get(3) == NULL);
     cz_poseidon_constants *c = NULL;
@@ -138,7 +138,7 @@ CZ_TEST(batch_equals_single)
         bad += !cz_fr_eq(&h, &out[i]);
     }
     CHECK_EQ_U64(bad, 0);
-    CHECK_OK(cz_poseidon_hash_many(NULL, c, out, in, 3));   /* no ctx: inline */
+    CHECK_OK(cz_poseidon_hash_many(NULL, c, out, in, 3)); /* no ctx: inline */
     CHECK_OK(cz_poseidon_hash_many(ctx, c, out, in, 0));
     CHECK_EQ_INT(cz_poseidon_hash_many(ctx, c, NULL, in, 1), CZ_EINVAL);
     cz_ctx_free(ctx);

@@ -76,7 +76,9 @@ CZ_TEST(shani_equals_portable)
     uint64_t x = 0x0123456789abcdefull;
     for (int round = 0; round < 50; round++) {
         for (size_t i = 0; i < sizeof buf; i++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
             buf[i] = (uint8_t)x;
         }
         uint32_t a[8], b[8];
@@ -146,7 +148,9 @@ CZ_TEST(comm_d_random_matches_levels)
     REQUIRE(data && lvl);
     uint64_t x = 0x9e3779b97f4a7c15ull;
     for (size_t i = 0; i < len; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
         data[i] = (uint8_t)(x >> 24);
     }
     for (size_t i = 0; i < n / 2; i++)

@@ -88,7 +88,8 @@ static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
 {
     char seed[64];
     if (r->vanilla_proof.len)
-        snprintf(seed, sizeof seed, "%.*s", (int)(r->vanilla_proof.len < 63 ? r->vanilla_proof.len : 63),
+        snprintf(seed, sizeof seed, "%.*s",
+                 (int)(r->vanilla_proof.len < 63 ? r->vanilla_proof.len : 63),
                  (const char *)r->vanilla_proof.data);
     else
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->sector_number);
@@ -112,6 +113,10 @@ const cz_job_kind_t cz_test_kind_toy = {
     .fields = toy_fields,
     .prepare = toy_prepare,
     .release = toy_release,
-    .curio = { .proof_kind = 100, .proof_kind_name = "TOY_PROOF", .default_priority = 2,
-               .map = toy_map, .srs_family = "toy-", .params_name = toy_params_name },
+    .curio = { .proof_kind = 100,
+               .proof_kind_name = "TOY_PROOF",
+               .default_priority = 2,
+               .map = toy_map,
+               .srs_family = "toy-",
+               .params_name = toy_params_name },
 };

@@ -53,7 +53,7 @@
 #include "daemon/grpc/service.h"
 #endif
 
-#define TOY_SEED 9   /* of the params' setup */
+#define TOY_SEED 9 /* of the params' setup */
 
 static char dir[64];
 static cz_params_t *toy_params;
@@ -134,21 +134,21 @@ CZ_TEST(register_checks_the_kind)
     CHECK_EQ_U64(t.n, cz_kind_count());
     cz_job_kind_t k = cz_test_kind_toy;
     k.name = "snap";
-    CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL);          /* a name taken */
+    CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL); /* a name taken */
     k = cz_test_kind_toy;
     k.curio.proof_kind = 1;
-    CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL);          /* POREP_SEAL_COMMIT's */
+    CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL); /* POREP_SEAL_COMMIT's */
     k = cz_test_kind_toy;
     k.curio.srs_family = "porep-";
-    CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL);          /* porep-c2's family */
+    CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL); /* porep-c2's family */
     k = cz_test_kind_toy;
     k.prepare = NULL;
     CHECK_EQ_INT(cz_kinds_register(&t, NULL, &k), CZ_EINVAL);
-    CHECK_EQ_U64(t.n, cz_kind_count());                                 /* nothing added */
+    CHECK_EQ_U64(t.n, cz_kind_count()); /* nothing added */
     CHECK_OK(cz_kinds_register(&t, NULL, &cz_test_kind_toy));
     CHECK(cz_kinds_find(&t, "toy-proof", NULL) == &cz_test_kind_toy);
     CHECK(cz_kinds_by_proof_kind(&t, 100) == &cz_test_kind_toy);
-    CHECK(cz_kinds_find(cz_kinds_builtin(), "toy-proof", NULL) == NULL);   /* the copy only */
+    CHECK(cz_kinds_find(cz_kinds_builtin(), "toy-proof", NULL) == NULL); /* the copy only */
     while (t.n < CZ_MAX_KINDS)
         t.kind[t.n++] = &cz_kind_circuit;
     k = cz_test_kind_toy;
@@ -196,9 +196,9 @@ CZ_TEST(library_door)
     size_t len = 0;
     CHECK_OK(cz_prover_proof(p, id, &proof, &len, &err));
     CHECK_OK(toy_proof_verifies(proof, len, 42));
-    CHECK(toy_proof_verifies(proof, len, 43) == CZ_EVERIFY);   /* the check can fail */
+    CHECK(toy_proof_verifies(proof, len, 43) == CZ_EVERIFY); /* the check can fail */
     cz_free(proof);
-    cz_job_request_init(&req, "toy-proof", "x", 1);                /* the kind's own refusal */
+    cz_job_request_init(&req, "toy-proof", "x", 1); /* the kind's own refusal */
     CHECK_EQ_INT(cz_prover_submit(p, &req, &id, &err), CZ_EINVAL);
     CHECK_EQ_STR(err.message, "input: a decimal seed");
     cz_prover_free(p);
@@ -223,7 +223,8 @@ static cz_server_t *new_server(cz_dconfig_t *cfg, const cz_kinds_t *t)
     cz_ctx_t *ctx = NULL;
     cz_server_t *s = NULL;
     if (cz_ctx_new(&ctx, NULL, 1) || cz_dconfig_defaults(cfg) ||
-        cz_dconfig_set(ctx, cfg, "journal.dir", jd) || cz_dconfig_set(ctx, cfg, "params.dir", dir) ||
+        cz_dconfig_set(ctx, cfg, "journal.dir", jd) ||
+        cz_dconfig_set(ctx, cfg, "params.dir", dir) ||
         cz_dconfig_set(ctx, cfg, "devices.backend", "cpu") ||
         cz_dconfig_set(ctx, cfg, "synthesis.threads", "2") ||
         cz_dconfig_set(ctx, cfg, "timeline.enabled", "false") ||
@@ -253,8 +254,11 @@ static const char *query(void *cls, const char *key)
 static json_t *http(cz_server_t *s, const char *method, const char *path, const char *body,
                     int *status)
 {
-    cz_api_req_t req = { .method = method, .path = path, .arg = query,
-                         .content_type = body ? "application/json" : NULL, .body = body,
+    cz_api_req_t req = { .method = method,
+                         .path = path,
+                         .arg = query,
+                         .content_type = body ? "application/json" : NULL,
+                         .body = body,
                          .body_len = body ? strlen(body) : 0 };
     cz_api_resp_t resp = { 0 };
     cz_api_handle(s, &req, &resp);
@@ -291,7 +295,8 @@ CZ_TEST(http_door)
     cz_server_t *s = new_server(&cfg, &t);
     REQUIRE(s != NULL);
     int status;
-    json_t *o = http(s, "POST", "/v1/proofs", "{\"kind\": \"toy-proof\", \"input\": \"7\"}", &status);
+    json_t *o = http(s, "POST", "/v1/proofs", "{\"kind\": \"toy-proof\", \"input\": \"7\"}",
+                     &status);
     CHECK_EQ_INT(status, 201);
     const char *id = json_string_value(json_object_get(o, "id"));
     REQUIRE(id != NULL);
@@ -399,7 +404,8 @@ CZ_TEST(cli_door)
     REQUIRE(s && fputs("5", s) >= 0 && fclose(s) == 0);
     CHECK_EQ_INT(cli(&t, "prove", "--kind", "toy-proof", "--input", in, "--params-dir", dir,
                      "--proof", proof, "--public", pub, "--backend", "cpu", "--threads", "2",
-                     "--quiet", (char *)NULL), CZ_EXIT_OK);
+                     "--quiet", (char *)NULL),
+                 CZ_EXIT_OK);
     uint8_t bytes[2 * CZ_PROOF_BYTES];
     s = fopen(proof, "rb");
     REQUIRE(s != NULL);
@@ -407,13 +413,15 @@ CZ_TEST(cli_door)
     fclose(s);
     CHECK_OK(toy_proof_verifies(bytes, len, 5));
     CHECK_EQ_INT(cli(&t, "verify", "--kind", "toy-proof", "--vk", vk, "--proof", proof, "--public",
-                     pub, (char *)NULL), CZ_EXIT_OK);
+                     pub, (char *)NULL),
+                 CZ_EXIT_OK);
     /* a request the kind refuses is a usage error; the tool's own table refuses the kind */
     CHECK_EQ_INT(cli(&t, "prove", "--kind", "toy-proof", "--fields", "{\"seed\": 1}",
                      "--params-dir", dir, "--proof", proof, "--quiet", (char *)NULL),
                  CZ_EXIT_USAGE);
     CHECK_EQ_INT(cli(cz_kinds_builtin(), "prove", "--kind", "toy-proof", "--proof", proof,
-                     (char *)NULL), CZ_EXIT_USAGE);
+                     (char *)NULL),
+                 CZ_EXIT_USAGE);
     CHECK_EQ_INT(cli(&t, "setup", "--kind", "toy-proof", (char *)NULL), CZ_EXIT_USAGE);
 }
 
@@ -510,7 +518,10 @@ CZ_TEST(same_error_every_door)
     cz_server_t *s = new_server(&cfg, &t);
     REQUIRE(s != NULL);
     int status;
-    const struct { const char *body; const door_err_t *want; } http_cases[] = {
+    const struct {
+        const char *body;
+        const door_err_t *want;
+    } http_cases[] = {
         { "{\"kind\": \"toy-proof\", \"input\": \"seven\"}", &lib },
         { "{\"kind\": \"toy-pruf\", \"input\": \"1\"}", &unk },
     };

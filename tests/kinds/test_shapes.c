@@ -25,10 +25,10 @@ typedef struct {
 /* What compute reads (the pointees are the test's counters). */
 typedef struct {
     uint64_t key;
-    cz_shape_cache_t *cache;         /* for wait_for */
-    size_t wait_for;                 /* finish only once the cache counted this many lookups */
-    atomic_int *calls;               /* computes run */
-    bool fail_first;                 /* the first compute (calls was 0) fails */
+    cz_shape_cache_t *cache; /* for wait_for */
+    size_t wait_for;         /* finish only once the cache counted this many lookups */
+    atomic_int *calls;       /* computes run */
+    bool fail_first;         /* the first compute (calls was 0) fails */
 } arg_t;
 
 static void sleep_ms(long ms)
@@ -54,7 +54,7 @@ static int compute(const void *argp, cz_ctx_t *ctx, void *value)
     const arg_t *a = argp;
     int n = atomic_fetch_add(a->calls, 1);
     if (a->cache)
-        wait_lookups(a->cache, a->wait_for);   /* the others are in: they wait */
+        wait_lookups(a->cache, a->wait_for); /* the others are in: they wait */
     if (a->key == 666 || (a->fail_first && n == 0))
         return cz_fail(ctx, CZ_EINVAL, "no shape for %llu", (unsigned long long)a->key);
     value_t *v = value;
@@ -65,7 +65,7 @@ static int compute(const void *argp, cz_ctx_t *ctx, void *value)
 static const cz_shape_cache_spec_t two = { "two", sizeof(uint64_t), sizeof(value_t), 2, compute };
 static const cz_shape_cache_spec_t one = { "one", sizeof(uint64_t), sizeof(value_t), 1, compute };
 
-static cz_ctx_t *ctx;   /* the main thread's (the lookup threads make their own) */
+static cz_ctx_t *ctx; /* the main thread's (the lookup threads make their own) */
 
 /* A new cache of |spec| (NULL: none), ctx made on first use; NULL on error. */
 static cz_shape_cache_t *fresh(const cz_shape_cache_spec_t *spec)
@@ -104,17 +104,17 @@ CZ_TEST(hits_misses_and_least_recently_used)
     cz_shape_cache_t *c = fresh(&two);
     REQUIRE(c);
     atomic_int calls = 0;
-    CHECK_OK(get(c, &two, 1, &calls));   /* miss */
-    CHECK_OK(get(c, &two, 2, &calls));   /* miss */
-    CHECK_OK(get(c, &two, 1, &calls));   /* hit: 1 is now the more recent */
+    CHECK_OK(get(c, &two, 1, &calls)); /* miss */
+    CHECK_OK(get(c, &two, 2, &calls)); /* miss */
+    CHECK_OK(get(c, &two, 1, &calls)); /* hit: 1 is now the more recent */
     CHECK_EQ_INT(calls, 2);
     check_stats(c, 1, 3);
-    CHECK_OK(get(c, &two, 3, &calls));   /* miss: replaces 2 */
-    CHECK_OK(get(c, &two, 1, &calls));   /* hit */
+    CHECK_OK(get(c, &two, 3, &calls)); /* miss: replaces 2 */
+    CHECK_OK(get(c, &two, 1, &calls)); /* hit */
     CHECK_EQ_INT(calls, 3);
-    CHECK_OK(get(c, &two, 2, &calls));   /* miss: replaces 3 */
-    CHECK_OK(get(c, &two, 3, &calls));   /* miss: replaces 1 */
-    CHECK_OK(get(c, &two, 2, &calls));   /* hit */
+    CHECK_OK(get(c, &two, 2, &calls)); /* miss: replaces 3 */
+    CHECK_OK(get(c, &two, 3, &calls)); /* miss: replaces 1 */
+    CHECK_OK(get(c, &two, 2, &calls)); /* hit */
     CHECK_EQ_INT(calls, 5);
     check_stats(c, 3, 8);
     cz_shape_cache_free(c);
@@ -129,10 +129,10 @@ CZ_TEST(an_error_is_not_kept)
     CHECK_EQ_INT(get(c, &two, 666, &calls), CZ_EINVAL);
     CHECK_EQ_STR(cz_ctx_message(ctx), "no shape for 666");
     cz_ctx_clear(ctx);
-    CHECK_EQ_INT(get(c, &two, 666, &calls), CZ_EINVAL);   /* computed again */
+    CHECK_EQ_INT(get(c, &two, 666, &calls), CZ_EINVAL); /* computed again */
     CHECK_EQ_STR(cz_ctx_message(ctx), "no shape for 666");
     CHECK_EQ_INT(calls, 3);
-    CHECK_OK(get(c, &two, 2, &calls));   /* the failed key took no entry */
+    CHECK_OK(get(c, &two, 2, &calls)); /* the failed key took no entry */
     CHECK_OK(get(c, &two, 1, &calls));
     CHECK_EQ_INT(calls, 4);
     check_stats(c, 1, 5);
@@ -176,7 +176,7 @@ static int first_lookups(cz_shape_cache_t *c, atomic_int *calls, bool fail_first
     for (int i = 0; i < THREADS; i++) {
         l[i] = (lookup_t){ c, &two, { 7, c, THREADS, calls, fail_first }, &start, -1, { { 0 } } };
         if (pthread_create(&t[i], NULL, lookup_thread, &l[i]))
-            abort();   /* the barrier would wait for it forever */
+            abort(); /* the barrier would wait for it forever */
     }
     int failed = 0;
     for (int i = 0; i < THREADS; i++) {
@@ -215,12 +215,12 @@ CZ_TEST(a_miss_with_every_entry_busy_is_not_kept)
     pthread_t t;
     REQUIRE(pthread_create(&t, NULL, lookup_thread, &l) == 0);
     wait_lookups(c, 1);
-    CHECK_OK(get(c, &one, 8, &calls));   /* computed beside it, not kept */
+    CHECK_OK(get(c, &one, 8, &calls)); /* computed beside it, not kept */
     pthread_join(t, NULL);
     CHECK_OK(l.rc);
     CHECK_EQ_U64(l.v.v[1], 70);
-    CHECK_OK(get(c, &one, 7, &calls));   /* hit */
-    CHECK_OK(get(c, &one, 8, &calls));   /* a miss again (now replacing 7) */
+    CHECK_OK(get(c, &one, 7, &calls)); /* hit */
+    CHECK_OK(get(c, &one, 8, &calls)); /* a miss again (now replacing 7) */
     CHECK_EQ_INT(calls, 3);
     check_stats(c, 1, 4);
     cz_shape_cache_free(c);

@@ -40,7 +40,8 @@ typedef struct {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void sb_printf(sbuf *b, const char *fmt, ...)
+static void
+sb_printf(sbuf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -58,23 +59,22 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 
 /* Device 0: five regions, gaps 10, 100, 600 and 0 (touching) ms.
  * Device 1: three regions, gaps 50 and 50: held 300, gaps 100. */
-static const char LOG_GAPS[] =
-    "TIMELINE,1000.250,LOCK_ACQ,1,device=0,worker=0,partition=0\n"
-    "TIMELINE,1100.250,LOCK_REL,1,device=0,worker=0,partition=0\n"
-    "TIMELINE,1110.250,LOCK_ACQ,1,device=0,worker=1,partition=1\n"
-    "TIMELINE,1210.250,LOCK_REL,1,device=0,worker=1,partition=1\n"
-    "TIMELINE,1310.250,LOCK_ACQ,2,device=0,worker=0,partition=0\n"
-    "TIMELINE,1410.250,LOCK_REL,2,device=0,worker=0,partition=0\n"
-    "TIMELINE,2010.250,LOCK_ACQ,2,device=0,worker=1,partition=1\n"
-    "TIMELINE,2110.250,LOCK_REL,2,device=0,worker=1,partition=1\n"
-    "TIMELINE,2110.250,LOCK_ACQ,3,device=0,worker=0,partition=0\n"
-    "TIMELINE,2210.250,LOCK_REL,3,device=0,worker=0,partition=0\n"
-    "TIMELINE,0,LOCK_ACQ,4,device=1,worker=0,partition=0\n"
-    "TIMELINE,100,LOCK_REL,4,device=1,worker=0,partition=0\n"
-    "TIMELINE,150,LOCK_ACQ,4,device=1,worker=1,partition=1\n"
-    "TIMELINE,250,LOCK_REL,4,device=1,worker=1,partition=1\n"
-    "TIMELINE,300,LOCK_ACQ,4,device=1,worker=0,partition=2\n"
-    "TIMELINE,400,LOCK_REL,4,device=1,worker=0,partition=2\n";
+static const char LOG_GAPS[] = "TIMELINE,1000.250,LOCK_ACQ,1,device=0,worker=0,partition=0\n"
+                               "TIMELINE,1100.250,LOCK_REL,1,device=0,worker=0,partition=0\n"
+                               "TIMELINE,1110.250,LOCK_ACQ,1,device=0,worker=1,partition=1\n"
+                               "TIMELINE,1210.250,LOCK_REL,1,device=0,worker=1,partition=1\n"
+                               "TIMELINE,1310.250,LOCK_ACQ,2,device=0,worker=0,partition=0\n"
+                               "TIMELINE,1410.250,LOCK_REL,2,device=0,worker=0,partition=0\n"
+                               "TIMELINE,2010.250,LOCK_ACQ,2,device=0,worker=1,partition=1\n"
+                               "TIMELINE,2110.250,LOCK_REL,2,device=0,worker=1,partition=1\n"
+                               "TIMELINE,2110.250,LOCK_ACQ,3,device=0,worker=0,partition=0\n"
+                               "TIMELINE,2210.250,LOCK_REL,3,device=0,worker=0,partition=0\n"
+                               "TIMELINE,0,LOCK_ACQ,4,device=1,worker=0,partition=0\n"
+                               "TIMELINE,100,LOCK_REL,4,device=1,worker=0,partition=0\n"
+                               "TIMELINE,150,LOCK_ACQ,4,device=1,worker=1,partition=1\n"
+                               "TIMELINE,250,LOCK_REL,4,device=1,worker=1,partition=1\n"
+                               "TIMELINE,300,LOCK_ACQ,4,device=1,worker=0,partition=2\n"
+                               "TIMELINE,400,LOCK_REL,4,device=1,worker=0,partition=2\n";
 
 CZ_TEST(known_gaps_and_efficiency)
 {
@@ -90,12 +90,12 @@ CZ_TEST(known_gaps_and_efficiency)
     CHECK(d0->held_ms == 500.0);
     CHECK(d0->gap_ms == 710.0);
     CHECK(d0->span_ms == 1210.0);
-    CHECK_EQ_INT(d0->gaps[CZ_TL_GAP_LT_50MS], 2);     /* 10 and 0 */
-    CHECK_EQ_INT(d0->gaps[CZ_TL_GAP_50_500MS], 1);    /* 100 */
-    CHECK_EQ_INT(d0->gaps[CZ_TL_GAP_GT_500MS], 1);    /* 600 */
+    CHECK_EQ_INT(d0->gaps[CZ_TL_GAP_LT_50MS], 2);  /* 10 and 0 */
+    CHECK_EQ_INT(d0->gaps[CZ_TL_GAP_50_500MS], 1); /* 100 */
+    CHECK_EQ_INT(d0->gaps[CZ_TL_GAP_GT_500MS], 1); /* 600 */
     CHECK(d0->efficiency == 500.0 / 1210.0);
     CHECK_EQ_INT(d0->overlap_violations, 0);
-    CHECK(d0->dispatch_efficiency == -1.0);           /* no GPU_START/END */
+    CHECK(d0->dispatch_efficiency == -1.0); /* no GPU_START/END */
     CHECK_EQ_INT(d0->dispatch_spans, 0);
 
     const cz_tl_device_t *d1 = cz_timeline_device(r, 1);
@@ -104,7 +104,7 @@ CZ_TEST(known_gaps_and_efficiency)
     CHECK(d1->held_ms == 300.0);
     CHECK(d1->gap_ms == 100.0);
     CHECK(d1->efficiency == 0.75);
-    CHECK_EQ_INT(d1->gaps[CZ_TL_GAP_50_500MS], 2);    /* 50 ms is 50-500 */
+    CHECK_EQ_INT(d1->gaps[CZ_TL_GAP_50_500MS], 2); /* 50 ms is 50-500 */
     CHECK(cz_timeline_device(r, 2) == NULL);
     CHECK(cz_timeline_device_by_id(r, 7) == NULL);
 
@@ -119,17 +119,16 @@ CZ_TEST(known_gaps_and_efficiency)
 CZ_TEST(histogram_boundaries)
 {
     /* gaps 49.999, 50.000, 500.000, 500.001 ms */
-    cz_timeline_report_t *r = analyze(
-        "TIMELINE,0,LOCK_ACQ,1,device=3\n"
-        "TIMELINE,10,LOCK_REL,1,device=3\n"
-        "TIMELINE,59.999,LOCK_ACQ,2,device=3\n"
-        "TIMELINE,60,LOCK_REL,2,device=3\n"
-        "TIMELINE,110,LOCK_ACQ,3,device=3\n"
-        "TIMELINE,120,LOCK_REL,3,device=3\n"
-        "TIMELINE,620,LOCK_ACQ,4,device=3\n"
-        "TIMELINE,630,LOCK_REL,4,device=3\n"
-        "TIMELINE,1130.001,LOCK_ACQ,5,device=3\n"
-        "TIMELINE,1140,LOCK_REL,5,device=3\n");
+    cz_timeline_report_t *r = analyze("TIMELINE,0,LOCK_ACQ,1,device=3\n"
+                                      "TIMELINE,10,LOCK_REL,1,device=3\n"
+                                      "TIMELINE,59.999,LOCK_ACQ,2,device=3\n"
+                                      "TIMELINE,60,LOCK_REL,2,device=3\n"
+                                      "TIMELINE,110,LOCK_ACQ,3,device=3\n"
+                                      "TIMELINE,120,LOCK_REL,3,device=3\n"
+                                      "TIMELINE,620,LOCK_ACQ,4,device=3\n"
+                                      "TIMELINE,630,LOCK_REL,4,device=3\n"
+                                      "TIMELINE,1130.001,LOCK_ACQ,5,device=3\n"
+                                      "TIMELINE,1140,LOCK_REL,5,device=3\n");
     REQUIRE(r);
     const cz_tl_device_t *d = cz_timeline_device_by_id(r, 3);
     REQUIRE(d);
@@ -170,7 +169,7 @@ CZ_TEST(planted_overlap)
     CHECK(cz_timeline_device_by_id(r, 0)->efficiency == 1.0);
     const cz_tl_device_t *d1 = cz_timeline_device_by_id(r, 1);
     CHECK_EQ_INT(d1->overlap_violations, 1);
-    CHECK_EQ_INT(d1->gaps[CZ_TL_GAP_LT_50MS], 1);     /* 9 touches 8's release */
+    CHECK_EQ_INT(d1->gaps[CZ_TL_GAP_LT_50MS], 1); /* 9 touches 8's release */
     CHECK_EQ_INT(cz_timeline_device_by_id(r, 2)->overlap_violations, 2);
 
     const cz_tl_overlap_t *o = cz_timeline_overlap(r, 0);
@@ -196,21 +195,20 @@ CZ_TEST(dispatch_level_figure)
 {
     /* The anchor's lines: no device=, spans overlap across workers.
      * Union: 990-1215 and 1300-2115 -> busy 1040, gap 85. */
-    cz_timeline_report_t *r = analyze(
-        "TIMELINE,990,GPU_START,1,worker=0,partition=0\n"
-        "TIMELINE,1005,GPU_START,1,worker=1,partition=1\n"
-        "TIMELINE,1105,GPU_END,1,worker=0,partition=0,gpu_ms=115\n"
-        "TIMELINE,1215,GPU_END,1,worker=1,partition=1,gpu_ms=210\n"
-        "TIMELINE,1300,GPU_START,2,worker=0,partition=0\n"
-        "TIMELINE,1400,GPU_START,2,worker=1,partition=1\n"
-        "TIMELINE,1415,GPU_END,2,worker=0,partition=0\n"
-        "TIMELINE,2115,GPU_END,2,worker=1,partition=1\n"
-        "TIMELINE,1000,LOCK_ACQ,1,worker=0,partition=0\n"
-        "TIMELINE,1100,LOCK_REL,1,worker=0,partition=0\n");
+    cz_timeline_report_t *r = analyze("TIMELINE,990,GPU_START,1,worker=0,partition=0\n"
+                                      "TIMELINE,1005,GPU_START,1,worker=1,partition=1\n"
+                                      "TIMELINE,1105,GPU_END,1,worker=0,partition=0,gpu_ms=115\n"
+                                      "TIMELINE,1215,GPU_END,1,worker=1,partition=1,gpu_ms=210\n"
+                                      "TIMELINE,1300,GPU_START,2,worker=0,partition=0\n"
+                                      "TIMELINE,1400,GPU_START,2,worker=1,partition=1\n"
+                                      "TIMELINE,1415,GPU_END,2,worker=0,partition=0\n"
+                                      "TIMELINE,2115,GPU_END,2,worker=1,partition=1\n"
+                                      "TIMELINE,1000,LOCK_ACQ,1,worker=0,partition=0\n"
+                                      "TIMELINE,1100,LOCK_REL,1,worker=0,partition=0\n");
     REQUIRE(r);
     CHECK_EQ_INT(cz_timeline_nwarnings(r), 0);
     CHECK_EQ_INT(cz_timeline_ndevices(r), 1);
-    const cz_tl_device_t *d = cz_timeline_device_by_id(r, 0);   /* missing device= is 0 */
+    const cz_tl_device_t *d = cz_timeline_device_by_id(r, 0); /* missing device= is 0 */
     REQUIRE(d);
     CHECK_EQ_INT(d->dispatch_spans, 4);
     CHECK(d->dispatch_busy_ms == 1040.0);
@@ -276,17 +274,17 @@ CZ_TEST(stage_percentiles)
 CZ_TEST(unpaired_events_are_warnings)
 {
     cz_timeline_report_t *r = analyze(
-        "TIMELINE,10,LOCK_REL,1,device=0,worker=0,partition=0\n"        /* no ACQ */
-        "TIMELINE,20,PREP_START,1,device=0,worker=0,partition=0\n"      /* never ends */
-        "TIMELINE,30,EPI_END,1,device=0,worker=1,partition=0\n"         /* no START */
+        "TIMELINE,10,LOCK_REL,1,device=0,worker=0,partition=0\n"   /* no ACQ */
+        "TIMELINE,20,PREP_START,1,device=0,worker=0,partition=0\n" /* never ends */
+        "TIMELINE,30,EPI_END,1,device=0,worker=1,partition=0\n"    /* no START */
         "TIMELINE,40,SYNTH_START,2,partition=0,synth_worker=0\n"
-        "TIMELINE,45,SYNTH_START,2,partition=0,synth_worker=0\n"        /* restarted */
+        "TIMELINE,45,SYNTH_START,2,partition=0,synth_worker=0\n" /* restarted */
         "TIMELINE,55,SYNTH_END,2,partition=0\n"
         "TIMELINE,60,EPI_START,3,device=0\n"
-        "TIMELINE,50,EPI_END,3,device=0\n"                              /* before start */
-        "TIMELINE,70,LOCK_ACQ,4,device=0\n"                             /* no WAIT: fine */
+        "TIMELINE,50,EPI_END,3,device=0\n"  /* before start */
+        "TIMELINE,70,LOCK_ACQ,4,device=0\n" /* no WAIT: fine */
         "TIMELINE,80,LOCK_REL,4,device=0\n"
-        "TIMELINE,90,LOCK_WAIT,5,device=0\n"                            /* never acquired */
+        "TIMELINE,90,LOCK_WAIT,5,device=0\n" /* never acquired */
         "TIMELINE,95,JOB_DONE,4,\n");
     REQUIRE(r);
     CHECK_EQ_INT(cz_timeline_nwarnings(r), 6);
@@ -317,24 +315,24 @@ CZ_TEST(garbage_lines_ignored)
     static const char LOG[] =
         "cuzk daemon 0.1.0 listening on /run/cuzk.sock\n"
         "\n"
-        "xTIMELINE,1,LOCK_ACQ,1,device=0\n"                        /* not a TIMELINE line */
-        "TIMELINE,abc,LOCK_ACQ,1,device=0\n"                       /* bad offset */
-        "TIMELINE,1.0,BOGUS,1,device=0\n"                          /* unknown event */
-        "TIMELINE,1.0,LOCK_ACQ,x,device=0\n"                       /* bad job */
-        "TIMELINE,5\n"                                             /* too few fields */
-        "TIMELINE,-3,LOCK_ACQ,1,device=0\n"                        /* negative offset */
+        "xTIMELINE,1,LOCK_ACQ,1,device=0\n"  /* not a TIMELINE line */
+        "TIMELINE,abc,LOCK_ACQ,1,device=0\n" /* bad offset */
+        "TIMELINE,1.0,BOGUS,1,device=0\n"    /* unknown event */
+        "TIMELINE,1.0,LOCK_ACQ,x,device=0\n" /* bad job */
+        "TIMELINE,5\n"                       /* too few fields */
+        "TIMELINE,-3,LOCK_ACQ,1,device=0\n"  /* negative offset */
         "  TIMELINE,100,LOCK_ACQ,9,foo=bar,device=0,zzz,=3,worker=1,partition=abc\r\n"
         "TIMELINE,150.5,LOCK_REL,9,worker=1,device=0,ms=50.5\r\n"
         "INFO some other message, with commas=1\n"
-        "TIMELINE,200,LOCK_ACQ,9,device=0,worker=1";              /* no final newline */
+        "TIMELINE,200,LOCK_ACQ,9,device=0,worker=1"; /* no final newline */
     cz_timeline_report_t *r = analyze(LOG);
     REQUIRE(r);
-    CHECK_EQ_INT(cz_timeline_nwarnings(r), 6);   /* 5 malformed + the open LOCK_ACQ */
+    CHECK_EQ_INT(cz_timeline_nwarnings(r), 6); /* 5 malformed + the open LOCK_ACQ */
     CHECK_EQ_INT(cz_timeline_nevents(r), 3);
     CHECK_EQ_INT(cz_timeline_nspans(r), 1);
     const cz_tl_span_t *s = cz_timeline_span(r, 0);
     REQUIRE(s);
-    CHECK_EQ_INT(s->partition, -1);              /* partition=abc is ignored */
+    CHECK_EQ_INT(s->partition, -1); /* partition=abc is ignored */
     CHECK_EQ_INT(s->worker, 1);
     CHECK_EQ_INT(s->start_us, 100000);
     CHECK_EQ_INT(s->end_us, 150500);
@@ -348,7 +346,7 @@ CZ_TEST(garbage_lines_ignored)
 CZ_TEST(offset_microseconds)
 {
     cz_timeline_report_t *r = analyze(
-        "TIMELINE,1.2345,EPI_START,1,\n"      /* 1234.5 us rounds to 1235 */
+        "TIMELINE,1.2345,EPI_START,1,\n" /* 1234.5 us rounds to 1235 */
         "TIMELINE,7,EPI_END,1,\n"
         "TIMELINE,0.0004,PREP_START,2,\n"
         "TIMELINE,123456.789123,PREP_END,2,\n");
@@ -371,7 +369,7 @@ CZ_TEST(many_open_spans)
         sb_printf(&b, "TIMELINE,%d,PREP_START,%d,device=%d,worker=%d,partition=%d\n", i, i / 10,
                   i % 3, i % 2, i % 10);
     for (int k = 0; k < N; k++) {
-        int i = (k * 1237) % N;   /* 1237 is prime to 3000 */
+        int i = (k * 1237) % N; /* 1237 is prime to 3000 */
         sb_printf(&b, "TIMELINE,%d,PREP_END,%d,device=%d,worker=%d,partition=%d\n", 10000 + i,
                   i / 10, i % 3, i % 2, i % 10);
     }
@@ -452,8 +450,8 @@ static char *svg_log(void)
             sb_printf(&b, "TIMELINE,%d,PREP_END,%d,%s\n", t + 100, job, d);
             /* device 1's second worker releases late: overlap with nothing
              * after it, so plant it at the front instead */
-            sb_printf(&b, "TIMELINE,%d,LOCK_REL,%d,%s\n", t + (dev == 1 && w == 0 ? 350 : 250),
-                      job, d);
+            sb_printf(&b, "TIMELINE,%d,LOCK_REL,%d,%s\n", t + (dev == 1 && w == 0 ? 350 : 250), job,
+                      d);
             sb_printf(&b, "TIMELINE,%d,EPI_START,%d,%s\n", t + 260, job, d);
             sb_printf(&b, "TIMELINE,%d,EPI_END,%d,%s\n", t + 400, job, d);
             sb_printf(&b, "TIMELINE,%d,GPU_END,%d,%s\n", t + 260, job, d);
@@ -489,8 +487,8 @@ CZ_TEST(svg_gantt)
     CHECK_EQ_INT(bars, cz_timeline_nspans(r));
     CHECK(strncmp(text, "<svg", 4) == 0);
     CHECK(len > 7 && strcmp(text + len - 7, "</svg>\n") == 0);
-    const char *lanes[] = { "dev0/w0", "dev0/w1", "dev1/w0", "dev1/w1", "synth0", "synth1",
-                            "synth?0", "synth?1" };
+    const char *lanes[] = { "dev0/w0", "dev0/w1", "dev1/w0", "dev1/w1",
+                            "synth0",  "synth1",  "synth?0", "synth?1" };
     for (size_t i = 0; i < sizeof lanes / sizeof lanes[0]; i++) {
         char want[32];
         snprintf(want, sizeof want, ">%s</text>", lanes[i]);
@@ -559,7 +557,7 @@ CZ_TEST(svg_window_and_labels)
         const char *times = strstr(p, "ms (");
         REQUIRE(times && sscanf(p, "<title>job %llu partition %d", &job, &part) == 2);
         REQUIRE(sscanf(times, "ms (%lf-%lf s)", &a, &b) == 2);
-        CHECK(b > lo && a < hi);   /* intersects the window */
+        CHECK(b > lo && a < hi); /* intersects the window */
         titles++;
     }
     CHECK_EQ_INT(titles, want);
@@ -599,8 +597,9 @@ CZ_TEST(svg_empty_and_large)
     /* 5000 device regions over ~1000 s: the file stays modest. */
     sbuf b = { 0 };
     for (int i = 0; i < 5000; i++)
-        sb_printf(&b, "TIMELINE,%d,LOCK_ACQ,%d,device=0,worker=%d\n"
-                      "TIMELINE,%d,LOCK_REL,%d,device=0,worker=%d\n",
+        sb_printf(&b,
+                  "TIMELINE,%d,LOCK_ACQ,%d,device=0,worker=%d\n"
+                  "TIMELINE,%d,LOCK_REL,%d,device=0,worker=%d\n",
                   i * 200, i, i % 2, i * 200 + 150, i, i % 2);
     r = analyze(b.p);
     free(b.p);
@@ -623,7 +622,7 @@ CZ_TEST(svg_empty_and_large)
     fclose(mem);
     CHECK_EQ_INT(bars, 50);
     CHECK_EQ_INT(count_str(text, "<text class=\"bl\""), 50);
-    CHECK(strstr(text, ">j500</text>") != NULL);   /* no partition= in this log */
+    CHECK(strstr(text, ">j500</text>") != NULL); /* no partition= in this log */
     free(text);
     cz_timeline_report_free(r);
 }

@@ -27,10 +27,10 @@
  */
 typedef struct {
     cz_backend_t base;
-    pthread_mutex_t mu;                          /* protects domains[] */
-    cz_ntt_domain *domains[MAX_LOG_DOMAIN + 1];  /* (mu); immutable once set */
-    cz_fault_t fault;                            /* base.fault: this device's own faults */
-    _Atomic unsigned batch;                      /* batch_max's advice (tests); 0, 1: none */
+    pthread_mutex_t mu;                         /* protects domains[] */
+    cz_ntt_domain *domains[MAX_LOG_DOMAIN + 1]; /* (mu); immutable once set */
+    cz_fault_t fault;                           /* base.fault: this device's own faults */
+    _Atomic unsigned batch;                     /* batch_max's advice (tests); 0, 1: none */
 } cpu_backend_t;
 
 void cz_cpu_backend_set_batch(cz_backend_t *be, unsigned k)
@@ -46,7 +46,8 @@ void cz_cpu_backend_inject_failure(cz_backend_t *be, unsigned after)
 static int get_domain(cpu_backend_t *cb, cz_ctx_t *ctx, unsigned log_m, const cz_ntt_domain **out)
 {
     if (log_m > MAX_LOG_DOMAIN)
-        return cz_fail(ctx, CZ_ERANGE, "cpu backend: domain 2^%u exceeds 2^%d", log_m, MAX_LOG_DOMAIN);
+        return cz_fail(ctx, CZ_ERANGE, "cpu backend: domain 2^%u exceeds 2^%d", log_m,
+                       MAX_LOG_DOMAIN);
     int rc = CZ_OK;
     pthread_mutex_lock(&cb->mu);
     if (!cb->domains[log_m])
@@ -108,8 +109,8 @@ static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     }
     if (rc == CZ_OK && (rc = cz_backend_step(ctx, w, "B1")) == CZ_OK) {
         t0 = cz_mono_s();
-        rc = cz_backend_g1_tail(ctx, &w->b1_acc, w->b1_bases, w->b_input_scalars,
-                                w->num_b_inputs, w->b_split);
+        rc = cz_backend_g1_tail(ctx, &w->b1_acc, w->b1_bases, w->b_input_scalars, w->num_b_inputs,
+                                w->b_split);
         w->t_msm_b1 = cz_mono_s() - t0;
     }
     w->b2_done = false;

@@ -29,7 +29,7 @@
 typedef struct {
     cz_fr *out;
     const cz_fr *a, *b;
-    const cz_fr *sub;    /* final pass: out[i] = (out[i] - sub[i]) * zinv */
+    const cz_fr *sub; /* final pass: out[i] = (out[i] - sub[i]) * zinv */
     cz_fr zinv;
 } pointwise_arg;
 
@@ -63,13 +63,12 @@ static cz_fr *scratch_alloc(size_t m)
         return NULL;
 #ifdef MADV_HUGEPAGE
     if (bytes >= huge)
-        (void)madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE);   /* advisory */
+        (void)madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE); /* advisory */
 #endif
     return p;
 }
 
-int cz_cpu_compute_h(cz_ctx_t *ctx, const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c,
-                     size_t n)
+int cz_cpu_compute_h(cz_ctx_t *ctx, const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
 {
     const unsigned log_n = cz_ntt_domain_log_n(d);
     const size_t m = (size_t)1 << log_n;
@@ -91,15 +90,15 @@ int cz_cpu_compute_h(cz_ctx_t *ctx, const cz_ntt_domain *d, cz_fr *a, cz_fr *b, 
         cz_pool_for(pool, n, grain, product, &p);
     }
     memset(y + n, 0, (m - n) * sizeof(cz_fr));
-    int rc = cz_ntt_inverse(ctx, d, y);                  /* C's coefficients */
+    int rc = cz_ntt_inverse(ctx, d, y); /* C's coefficients */
     cz_fr *v[2] = { a, b };
     for (int i = 0; i < 2 && rc == CZ_OK; i++)
         if ((rc = cz_ntt_inverse(ctx, d, v[i])) == CZ_OK)
             rc = cz_ntt_coset_forward(ctx, d, v[i]);
     if (rc == CZ_OK) {
         pointwise_arg p = { .out = a, .a = a, .b = b };
-        cz_pool_for(pool, m, grain, product, &p);       /* A*B on the coset */
-        rc = cz_ntt_coset_inverse(ctx, d, a);           /* A*B mod (X^m - g^m) */
+        cz_pool_for(pool, m, grain, product, &p); /* A*B on the coset */
+        rc = cz_ntt_coset_inverse(ctx, d, a);     /* A*B mod (X^m - g^m) */
     }
     if (rc == CZ_OK) {
         /* Z(X) = X^m - 1 is the constant g^m - 1 on the coset g*<w>. */

@@ -30,7 +30,6 @@
  * Thread-safety: as the cz_ntt_* calls (the domain is shared read-only;
  * the arrays belong to the call).
  */
-int cz_cpu_compute_h(cz_ctx_t *ctx, const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c,
-                     size_t n);
+int cz_cpu_compute_h(cz_ctx_t *ctx, const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n);
 
 #endif /* CUZK_BACKEND_CPU_H_H */

@@ -66,7 +66,7 @@ void cz_cuda_host_free(void *hptr);
 typedef struct {
     void *mem;
     size_t bytes;
-    bool registered;   /* true: malloc'd and cudaHostRegister'ed; false: cudaMallocHost */
+    bool registered; /* true: malloc'd and cudaHostRegister'ed; false: cudaMallocHost */
 } cz_cuda_pinned;
 
 /* The page of cz_cuda_pinned_alloc: it takes at most |bytes| rounded up to a multiple. */
@@ -135,7 +135,7 @@ int cz_cuda_decode_points(cz_ctx_t *ctx, void *pts, size_t n, int g2, size_t *fi
 typedef struct cz_cuda_copier cz_cuda_copier;
 
 int cz_cuda_copier_new(cz_ctx_t *ctx, cz_cuda_copier **out, int device);
-void cz_cuda_copier_free(cz_cuda_copier *c);   /* NULL: no-op */
+void cz_cuda_copier_free(cz_cuda_copier *c); /* NULL: no-op */
 int cz_cuda_copier_put(cz_ctx_t *ctx, cz_cuda_copier *c, int slot, void *dst, const void *src,
                        size_t bytes);
 int cz_cuda_copier_wait(cz_ctx_t *ctx, cz_cuda_copier *c, int slot);
@@ -153,9 +153,9 @@ typedef struct cz_cuda_ntt_domain cz_cuda_ntt_domain;
 
 typedef enum {
     CZ_CUDA_NTT_FORWARD = 0,
-    CZ_CUDA_NTT_INVERSE = 1,        /* includes the 1/n factor */
-    CZ_CUDA_NTT_COSET_FORWARD = 2,  /* x[i] *= g^i, then forward */
-    CZ_CUDA_NTT_COSET_INVERSE = 3,  /* inverse, then x[i] *= g^-i */
+    CZ_CUDA_NTT_INVERSE = 1,       /* includes the 1/n factor */
+    CZ_CUDA_NTT_COSET_FORWARD = 2, /* x[i] *= g^i, then forward */
+    CZ_CUDA_NTT_COSET_INVERSE = 3, /* inverse, then x[i] *= g^-i */
 } cz_cuda_ntt_kind;
 
 /* Input order, output order: N natural, R bit-reversed. NR and RN are the
@@ -168,7 +168,7 @@ typedef enum {
 } cz_cuda_ntt_order;
 
 int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, unsigned log_n);
-void cz_cuda_ntt_domain_free(cz_cuda_ntt_domain *d);   /* NULL: no-op */
+void cz_cuda_ntt_domain_free(cz_cuda_ntt_domain *d); /* NULL: no-op */
 unsigned cz_cuda_ntt_domain_log_n(const cz_cuda_ntt_domain *d);
 
 /*
@@ -177,8 +177,8 @@ unsigned cz_cuda_ntt_domain_log_n(const cz_cuda_ntt_domain *d);
  * Returns once enqueued; launch errors are reported, execution errors show
  * at the next synchronizing call.
  */
-int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data,
-                cz_cuda_ntt_kind kind, cz_cuda_ntt_order order, void *stream);
+int cz_cuda_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *data, cz_cuda_ntt_kind kind,
+                cz_cuda_ntt_order order, void *stream);
 
 /* ---- the H computation for one partition -------------------------------- */
 
@@ -230,9 +230,9 @@ typedef struct cz_cuda_h cz_cuda_h;
 
 /* Milliseconds from the first upload, read from device events. */
 typedef struct {
-    float a_uploaded, b_uploaded, c_uploaded;  /* each upload's end */
-    float ab_done;                             /* iNTT(A*B) done */
-    float total;                               /* h ready */
+    float a_uploaded, b_uploaded, c_uploaded; /* each upload's end */
+    float ab_done;                            /* iNTT(A*B) done */
+    float total;                              /* h ready */
 } cz_cuda_h_times;
 
 /* Device bytes of a context with |nbuf| buffers (2 or 3; 0 for another
@@ -249,9 +249,9 @@ int cz_cuda_h_new_buffers(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned l
                           unsigned nbuf);
 int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max);
 unsigned cz_cuda_h_buffers(const cz_cuda_h *h);
-void cz_cuda_h_free(cz_cuda_h *h);                      /* NULL: no-op */
-int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
-                      const cz_fr *c, size_t n, unsigned log_n);
+void cz_cuda_h_free(cz_cuda_h *h); /* NULL: no-op */
+int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                      size_t n, unsigned log_n);
 /*
  * For a caller that uploads a and b itself (from pageable memory through
  * bounce buffers, say: cz_cuda_upload_bounced): the device buffer of input
@@ -308,18 +308,18 @@ int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
 typedef struct cz_cuda_msm cz_cuda_msm;
 
 typedef struct {
-    size_t n;                   /* terms, < 2^31 */
-    const void *scalars;        /* n 32-byte scalars */
-    bool scalars_on_device;     /* device memory (else host, pinned or not) */
-    bool scalars_montgomery;    /* cz_fr in Montgomery form (the H vector); else blst_scalar */
-    bool scalars_scratch;       /* device scalars the MSM may overwrite: Montgomery ones read
+    size_t n;                /* terms, < 2^31 */
+    const void *scalars;     /* n 32-byte scalars */
+    bool scalars_on_device;  /* device memory (else host, pinned or not) */
+    bool scalars_montgomery; /* cz_fr in Montgomery form (the H vector); else blst_scalar */
+    bool scalars_scratch;    /* device scalars the MSM may overwrite: Montgomery ones read
                                  * in several passes are converted in place once */
-    const uint32_t *index;      /* term i uses bases[index[i] - index_base]; NULL: bases[i] */
-    uint32_t index_base;        /* with index: subtracted from every entry (a window of a
+    const uint32_t *index;   /* term i uses bases[index[i] - index_base]; NULL: bases[i] */
+    uint32_t index_base;     /* with index: subtracted from every entry (a window of a
                                  * vector's bases streamed through the device: its first
                                  * point's index), each entry >= it */
-    bool index_on_device;       /* index is device memory (else host) */
-    unsigned nbits;             /* every scalar < 2^nbits (fewer windows); 0: 255 */
+    bool index_on_device;    /* index is device memory (else host) */
+    unsigned nbits;          /* every scalar < 2^nbits (fewer windows); 0: 255 */
 } cz_cuda_msm_terms;
 
 size_t cz_cuda_msm_mem_bytes(size_t max_chunk);
@@ -332,14 +332,14 @@ size_t cz_cuda_msm_mem_bytes(size_t max_chunk);
 void cz_cuda_msm_set_bucket_cap(cz_cuda_msm *m, size_t bytes);
 size_t cz_cuda_msm_buckets_held(const cz_cuda_msm *m);
 int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, size_t max_chunk);
-void cz_cuda_msm_free(cz_cuda_msm *m);               /* NULL: no-op */
+void cz_cuda_msm_free(cz_cuda_msm *m); /* NULL: no-op */
 /* group 1: out is a blst_p1, d_bases blst_p1_affine; group 2: blst_p2, blst_p2_affine. */
 int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
                     const cz_cuda_msm_terms *terms);
 /* Where the last MSM's device time went (device events; ms summed over passes). */
 typedef struct {
     float digits_ms, sort_ms, accumulate_ms, join_ms, merge_ms, reduce_ms;
-    unsigned passes, c, nwin;     /* (chunk, window group) passes, window bits, windows */
+    unsigned passes, c, nwin; /* (chunk, window group) passes, window bits, windows */
 } cz_cuda_msm_profile;
 void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out);
 /*
@@ -357,17 +357,29 @@ int cz_cuda_batch_add(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const
  * array out. field: 0 Fr (blst_fr), 1 Fp (blst_fp), 2 Fp2 (blst_fp2).
  * POW raises a[i] to the 64-bit exponent held in the first 8 bytes of b[i].
  */
-enum { CZ_CUDA_TEST_ADD, CZ_CUDA_TEST_SUB, CZ_CUDA_TEST_NEG, CZ_CUDA_TEST_DBL,
-       CZ_CUDA_TEST_MUL, CZ_CUDA_TEST_SQR, CZ_CUDA_TEST_INV, CZ_CUDA_TEST_POW,
-       /* the lazy operations, Fp and Fp2 only: inputs below 2p (not reduced),
+enum {
+    CZ_CUDA_TEST_ADD,
+    CZ_CUDA_TEST_SUB,
+    CZ_CUDA_TEST_NEG,
+    CZ_CUDA_TEST_DBL,
+    CZ_CUDA_TEST_MUL,
+    CZ_CUDA_TEST_SQR,
+    CZ_CUDA_TEST_INV,
+    CZ_CUDA_TEST_POW,
+    /* the lazy operations, Fp and Fp2 only: inputs below 2p (not reduced),
         * the result reduced; IS_ZERO_LZ gives one or zero */
-       CZ_CUDA_TEST_ADD_LZ, CZ_CUDA_TEST_SUB_LZ, CZ_CUDA_TEST_DBL_LZ, CZ_CUDA_TEST_MUL_LZ,
-       CZ_CUDA_TEST_SQR_LZ, CZ_CUDA_TEST_IS_ZERO_LZ,
-       /* Fr and Fp: the FP64-pipe product (fmont_impl.cuh) of inputs below
+    CZ_CUDA_TEST_ADD_LZ,
+    CZ_CUDA_TEST_SUB_LZ,
+    CZ_CUDA_TEST_DBL_LZ,
+    CZ_CUDA_TEST_MUL_LZ,
+    CZ_CUDA_TEST_SQR_LZ,
+    CZ_CUDA_TEST_IS_ZERO_LZ,
+    /* Fr and Fp: the FP64-pipe product (fmont_impl.cuh) of inputs below
         * 2m, a*b/R' with R' = 2^260 (Fr) or 2^416 (Fp), the result reduced */
-       CZ_CUDA_TEST_MUL_F64 };
-int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *a,
-                       const void *b, size_t n);
+    CZ_CUDA_TEST_MUL_F64
+};
+int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *a, const void *b,
+                       size_t n);
 
 /*
  * Point operations; group 1 (Fp coordinates) or 2 (Fp2). Layouts: jac =
@@ -378,11 +390,18 @@ int cz_cuda_test_field(cz_ctx_t *ctx, int field, int op, void *out, const void *
  *   AFF_ADD  a aff,  b aff  -> aff      XYZZ_MADD_LZ a xyzz with coordinates
  *                                          below 2p, b aff -> xyzz reduced
  */
-enum { CZ_CUDA_TEST_JAC_ADD, CZ_CUDA_TEST_JAC_MADD, CZ_CUDA_TEST_JAC_DBL,
-       CZ_CUDA_TEST_XYZZ_ADD, CZ_CUDA_TEST_XYZZ_MADD, CZ_CUDA_TEST_XYZZ_DBL,
-       CZ_CUDA_TEST_AFF_ADD, CZ_CUDA_TEST_XYZZ_MADD_LZ };
-int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a,
-                    const void *b, size_t n);
+enum {
+    CZ_CUDA_TEST_JAC_ADD,
+    CZ_CUDA_TEST_JAC_MADD,
+    CZ_CUDA_TEST_JAC_DBL,
+    CZ_CUDA_TEST_XYZZ_ADD,
+    CZ_CUDA_TEST_XYZZ_MADD,
+    CZ_CUDA_TEST_XYZZ_DBL,
+    CZ_CUDA_TEST_AFF_ADD,
+    CZ_CUDA_TEST_XYZZ_MADD_LZ
+};
+int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a, const void *b,
+                    size_t n);
 
 /*
  * `cuzk bench fmul`: one timed launch of threads (a multiple of 256) each
@@ -394,8 +413,8 @@ int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a,
  * elements below m, the chains' starts in and their reduced ends out, equal
  * for every kind; y: one device element. *ms: the launch's time.
  */
-int cz_cuda_bench_fmul(cz_ctx_t *ctx, int field, int kind, void *io, const void *y,
-                       size_t threads, int iters, float *ms);
+int cz_cuda_bench_fmul(cz_ctx_t *ctx, int field, int kind, void *io, const void *y, size_t threads,
+                       int iters, float *ms);
 
 #ifdef __cplusplus
 }

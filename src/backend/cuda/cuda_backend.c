@@ -89,13 +89,19 @@
 #include "core/pool.h"
 
 #define CZ__RESIDENT_SETS 4
-#define CZ__STAGE_SLOTS 2             /* = the default workers per device: none of them waits */
+#define CZ__STAGE_SLOTS 2 /* = the default workers per device: none of them waits */
 #define CZ__GIB ((size_t)1 << 30)
-#define CZ__HEADROOM (2 * CZ__GIB)   /* left free for CUDA itself and other users */
+#define CZ__HEADROOM (2 * CZ__GIB) /* left free for CUDA itself and other users */
 
 /* the params vectors (backend.h's order) */
-enum { V_H = CZ_BASES_H, V_L = CZ_BASES_L, V_A = CZ_BASES_A, V_B1 = CZ_BASES_B1,
-       V_B2 = CZ_BASES_B2, V_COUNT = CZ_BASES_COUNT };
+enum {
+    V_H = CZ_BASES_H,
+    V_L = CZ_BASES_L,
+    V_A = CZ_BASES_A,
+    V_B1 = CZ_BASES_B1,
+    V_B2 = CZ_BASES_B2,
+    V_COUNT = CZ_BASES_COUNT
+};
 
 #define CZ__POINT_MAX sizeof(blst_p2_affine)
 
@@ -107,17 +113,17 @@ enum { V_H = CZ_BASES_H, V_L = CZ_BASES_L, V_A = CZ_BASES_A, V_B1 = CZ_BASES_B1,
  * device copy: what a resident one must match.
  */
 typedef struct {
-    size_t n;                /* points */
+    size_t n; /* points */
     size_t point_bytes;
-    void *dev;               /* NULL: not resident (streamed, or the CPU path) */
-    cz_cuda_pinned pin;      /* a streamed vector's points in pinned host memory (or zeroed) */
-    bool loading;            /* (cmu) the preparer is uploading or pinning it, cmu released:
+    void *dev;          /* NULL: not resident (streamed, or the CPU path) */
+    cz_cuda_pinned pin; /* a streamed vector's points in pinned host memory (or zeroed) */
+    bool loading;       /* (cmu) the preparer is uploading or pinning it, cmu released:
                               * wait on ccv */
     uint8_t first[CZ__POINT_MAX], last[CZ__POINT_MAX];
 } rvec;
 
 typedef struct {
-    const void *id;          /* params_id; NULL: free slot */
+    const void *id; /* params_id; NULL: free slot */
     rvec v[V_COUNT];
     uint64_t last_use;
 } rset;
@@ -129,7 +135,7 @@ typedef struct {
     const blst_scalar *sig_scalar;
 } dev_split;
 
-enum { T_L, T_A, T_B, T_COUNT };   /* the splits: l, a, b (B1 and B2 share b) */
+enum { T_L, T_A, T_B, T_COUNT }; /* the splits: l, a, b (B1 and B2 share b) */
 
 /*
  * Device memory holding one partition's a and b, staged before the region
@@ -139,56 +145,56 @@ enum { T_L, T_A, T_B, T_COUNT };   /* the splits: l, a, b (B1 and B2 share b) */
  * pair is used by the slot's holder only (busy).
  */
 typedef struct {
-    cz_fr *dev;              /* NULL: none yet */
-    size_t cap;              /* 32-byte elements (a and b together in an a/b slot) */
-    bool busy;               /* a partition's data is in it (or going in) */
-    bool resizing;           /* size_slots is replacing dev: take_slot skips it */
-    void *bounce[2];         /* a/b slots: pinned, CZ__BOUNCE_BYTES each (ensure_pair) */
-    dev_split split[T_COUNT];   /* tails slots: where the holder's splits lie in dev */
+    cz_fr *dev;               /* NULL: none yet */
+    size_t cap;               /* 32-byte elements (a and b together in an a/b slot) */
+    bool busy;                /* a partition's data is in it (or going in) */
+    bool resizing;            /* size_slots is replacing dev: take_slot skips it */
+    void *bounce[2];          /* a/b slots: pinned, CZ__BOUNCE_BYTES each (ensure_pair) */
+    dev_split split[T_COUNT]; /* tails slots: where the holder's splits lie in dev */
 } stage_slot;
 
 typedef struct cuda_backend {
     cz_backend_t base;
-    pthread_mutex_t smu;             /* protects slots[] (stage runs outside the device lock) */
-    pthread_cond_t scv;              /* a slot became free */
+    pthread_mutex_t smu; /* protects slots[] (stage runs outside the device lock) */
+    pthread_cond_t scv;  /* a slot became free */
     stage_slot slots[CZ__STAGE_SLOTS];
-    stage_slot tslots[CZ__STAGE_SLOTS];   /* the splits' copies (stage_tails) */
-    size_t tails_want;               /* (smu) elements the largest missed splits needed */
+    stage_slot tslots[CZ__STAGE_SLOTS]; /* the splits' copies (stage_tails) */
+    size_t tails_want;                  /* (smu) elements the largest missed splits needed */
     /* prepare(): one preparer at a time (smu) */
     pthread_t preparer;
-    bool preparing, preparer_joinable;   /* (smu); settle() waits on scv for !preparing */
-    cz_prove_work_t prepare_bases;   /* the preparer's argument, written before it starts */
+    bool preparing, preparer_joinable; /* (smu); settle() waits on scv for !preparing */
+    cz_prove_work_t prepare_bases;     /* the preparer's argument, written before it starts */
     /* (smu) the params set last seen wholly resident, with contexts for prepared_log: a
      * hint that lets prepare() return at once without cmu (a region may hold it) */
     const void *prepared_id;
-    rvec prepared_h;                 /* its h vector's fingerprint */
+    rvec prepared_h; /* its h vector's fingerprint */
     unsigned prepared_log;
-    cz_mutex_t cmu;                  /* h, h_log, msm, bounce, sets: the region and the preparer */
-    pthread_cond_t ccv;              /* (cmu) the preparer published a vector or finished */
-    rset *preload_set;               /* (cmu) the set the preparer uploads, NULL: none; its
+    cz_mutex_t cmu;     /* h, h_log, msm, bounce, sets: the region and the preparer */
+    pthread_cond_t ccv; /* (cmu) the preparer published a vector or finished */
+    rset *preload_set;  /* (cmu) the set the preparer uploads, NULL: none; its
                                       * vectors k >= preload_next are still to come */
     int preload_next;
     cz_cuda_backend_opts_t opts;
-    size_t limit;                    /* device bytes this backend may hold */
-    cz_devplan plan;                 /* (cmu) the last region's or preparer's plan */
-    cz_devplan_in plan_in;           /* (cmu) what it was made from */
-    char plan_line[320];             /* (smu) plan, printed (cuda_report) */
-    unsigned long long regions, partitions, h2d_total;   /* (smu) for cuda_report */
+    size_t limit;          /* device bytes this backend may hold */
+    cz_devplan plan;       /* (cmu) the last region's or preparer's plan */
+    cz_devplan_in plan_in; /* (cmu) what it was made from */
+    char plan_line[320];   /* (smu) plan, printed (cuda_report) */
+    unsigned long long regions, partitions, h2d_total; /* (smu) for cuda_report */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
-    size_t msm_chunk;                /* the workspace's chunk (CZ__MSM_CHUNKS) */
-    cz_cuda_copier *copier;          /* streamed windows' copies */
-    void *own_win[2];                /* STREAM_HOST_H: the windows' own buffers */
+    size_t msm_chunk;       /* the workspace's chunk (CZ__MSM_CHUNKS) */
+    cz_cuda_copier *copier; /* streamed windows' copies */
+    void *own_win[2];       /* STREAM_HOST_H: the windows' own buffers */
     size_t own_win_bytes;
-    cz_ntt_domain *cpu_dom;          /* STREAM_HOST_H: the CPU's H domain */
-    size_t h2d_bytes;                /* params bytes to the device in the running region */
+    cz_ntt_domain *cpu_dom; /* STREAM_HOST_H: the CPU's H domain */
+    size_t h2d_bytes;       /* params bytes to the device in the running region */
     rset sets[CZ__RESIDENT_SETS];
-    void *bounce[2];                 /* pinned, CZ__BOUNCE_BYTES each; used under cmu */
-    void *pbounce[2];                /* the preparer's own pair: it uploads with cmu released */
-    double upload_s;                 /* params upload time of the region running (device lock) */
-    uint64_t clock;                  /* region counter, for LRU */
-    _Atomic unsigned batch_advice;   /* batch_max's answer, from the last plan (advise_batch) */
+    void *bounce[2];               /* pinned, CZ__BOUNCE_BYTES each; used under cmu */
+    void *pbounce[2];              /* the preparer's own pair: it uploads with cmu released */
+    double upload_s;               /* params upload time of the region running (device lock) */
+    uint64_t clock;                /* region counter, for LRU */
+    _Atomic unsigned batch_advice; /* batch_max's answer, from the last plan (advise_batch) */
 } cuda_backend_t;
 
 
@@ -216,8 +222,8 @@ static bool on_device(const cuda_backend_t *cb, int k)
 /* The MSM workspaces a plan may choose, largest first (devplan.h's msm_bytes). */
 static const size_t CZ__MSM_CHUNKS[CZ_DEVPLAN_MSM_SIZES] = { (size_t)1 << 24, (size_t)1 << 22,
                                                              (size_t)1 << 20 };
-#define CZ__BUCKET_LEAST ((size_t)512 << 20)   /* cz_cuda_msm_set_bucket_cap's least */
-#define CZ__OWN_WINDOW ((size_t)512 << 20)     /* STREAM_HOST_H: each window buffer */
+#define CZ__BUCKET_LEAST ((size_t)512 << 20) /* cz_cuda_msm_set_bucket_cap's least */
+#define CZ__OWN_WINDOW ((size_t)512 << 20)   /* STREAM_HOST_H: each window buffer */
 
 static size_t fixed_bytes(const cuda_backend_t *cb)
 {
@@ -289,7 +295,7 @@ static bool make_room(cz_ctx_t *ctx, cuda_backend_t *cb, const rset *keep, size_
                 (!lru || cb->sets[s].last_use < lru->last_use))
                 lru = &cb->sets[s];
         if (!lru)
-            return drop_idle_slots(cb) && room_for(ctx, cb, bytes);   /* params first */
+            return drop_idle_slots(cb) && room_for(ctx, cb, bytes); /* params first */
         drop_set(cb, lru);
     }
     return true;
@@ -318,7 +324,7 @@ static void describe_one(rvec *v, const cz_prove_work_t *w, int k)
     (void)cz_backend_bases(w, k, &v->n, &v->point_bytes);
     if (v->n && (cz_backend_read_bases(NULL, w, k, 0, 1, v->first) != CZ_OK ||
                  cz_backend_read_bases(NULL, w, k, v->n - 1, 1, v->last) != CZ_OK))
-        memset(v->first, 0xff, sizeof v->first);   /* >= p: no point's */
+        memset(v->first, 0xff, sizeof v->first); /* >= p: no point's */
 }
 
 /* Every vector of |w|: once per region or preparation, before cmu (a file's are read). */
@@ -352,7 +358,7 @@ static rset *find_set(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec w
         rset *r = &cb->sets[s];
         if (r->id != w->params_id)
             continue;
-        if (r == cb->preload_set)   /* the preparer's params, alive: the same object */
+        if (r == cb->preload_set) /* the preparer's params, alive: the same object */
             return r;
         if (same_vector(&r->v[V_H], &want[V_H]))
             return r;
@@ -368,7 +374,7 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
     for (int s = 0; s < CZ__RESIDENT_SETS && !slot; s++)
         if (!cb->sets[s].id)
             slot = &cb->sets[s];
-    if (!slot) {   /* all used: replace the least recently used (one preparer: one set loading) */
+    if (!slot) { /* all used: replace the least recently used (one preparer: one set loading) */
         for (int s = 0; s < CZ__RESIDENT_SETS; s++)
             if (!set_busy(cb, &cb->sets[s]) && (!slot || cb->sets[s].last_use < slot->last_use))
                 slot = &cb->sets[s];
@@ -407,13 +413,13 @@ static rset *new_set(cuda_backend_t *cb, const cz_prove_work_t *w)
  * line for arrays, a point for a source).
  */
 typedef struct {
-    unsigned threads;        /* 1..CZ__FILL_MAX */
-    const char *host;        /* NULL: w's vector k */
+    unsigned threads; /* 1..CZ__FILL_MAX */
+    const char *host; /* NULL: w's vector k */
     const cz_prove_work_t *w;
     int k;
     size_t unit;
-    size_t first;            /* w's vector k: the point at offset 0 */
-    bool decoded;            /* w's vector k: affine points, never the file's encoding */
+    size_t first; /* w's vector k: the point at offset 0 */
+    bool decoded; /* w's vector k: affine points, never the file's encoding */
 } fill_from;
 
 typedef struct {
@@ -431,11 +437,10 @@ static void *fill_one(void *arg)
     const size_t first = from->first + f->off / from->unit;
     if (from->host)
         memcpy(f->dst, from->host + f->off, f->bytes);
-    else if (f->bytes && src->read_encoded && !from->decoded)   /* the device decodes */
+    else if (f->bytes && src->read_encoded && !from->decoded) /* the device decodes */
         f->rc = src->read_encoded(NULL, src->obj, from->k, first, f->bytes / from->unit, f->dst);
     else if (f->bytes)
-        f->rc = cz_backend_read_bases(NULL, from->w, from->k, first, f->bytes / from->unit,
-                                      f->dst);
+        f->rc = cz_backend_read_bases(NULL, from->w, from->k, first, f->bytes / from->unit, f->dst);
     return NULL;
 }
 
@@ -455,7 +460,7 @@ static int fill_threads(void *arg, void *dst, size_t off, size_t len)
         sl[t] = (fill_slice){ from, (char *)dst + b, off + b, e - b, CZ_OK };
         started[t] = t > 0 && sl[t].bytes && pthread_create(&th[t], NULL, fill_one, &sl[t]) == 0;
         if (t > 0 && !started[t])
-            fill_one(&sl[t]);   /* no thread: copy it here */
+            fill_one(&sl[t]); /* no thread: copy it here */
     }
     fill_one(&sl[0]);
     int rc = CZ_OK;
@@ -495,8 +500,8 @@ static void ensure_pair(void *pair[2])
 
 /* |bytes| of pageable host memory to the device, through |pair| (filled by |fill| threads)
  * when it is large. */
-static int upload_pageable(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
-                           const void *host, size_t bytes)
+static int upload_pageable(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev, const void *host,
+                           size_t bytes)
 {
     if (bytes >= 4 * CZ__BOUNCE_BYTES)
         ensure_pair(pair);
@@ -523,7 +528,8 @@ static int decode_uploaded(cz_ctx_t *ctx, void *dev, const cz_prove_work_t *w, i
     return rc != CZ_OK ? rc
                        : cz_fail(ctx, CZ_EINTERNAL,
                                  "cuda decode: params vector %d point %zu refused on the device, "
-                                 "accepted on the CPU", k, bad);
+                                 "accepted on the CPU",
+                                 k, bad);
 }
 
 /*
@@ -554,7 +560,7 @@ static int upload_bases(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
     fill_from from = { fill, NULL, w, k, pb, 0, false };
     int rc = cz_cuda_upload_bounced(ctx, dev, n * pb, pair, CZ__BOUNCE_BYTES / pb * pb,
                                     fill_threads, &from);
-    if (rc != CZ_OK && rc != CZ_EDEVICE)   /* the fill's: its threads had no ctx */
+    if (rc != CZ_OK && rc != CZ_EDEVICE) /* the fill's: its threads had no ctx */
         return cz_fail(ctx, rc, "cuda: params vector %d from its source: %s", k, cz_strerror(rc));
     return rc == CZ_OK && w->source.read_encoded ? decode_uploaded(ctx, dev, w, k, n) : rc;
 }
@@ -565,20 +571,20 @@ static int upload_bases(cz_ctx_t *ctx, void *pair[2], unsigned fill, void *dev,
  * when it does not fit (also when the device had less free than planned)
  * or the allocation failed (*rc says so). cmu held.
  */
-static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r,
-                          const rvec *want, int *rc)
+static void *claim_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, rvec *r, const rvec *want,
+                          int *rc)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu) && !r->loading);
     cz_cuda_free(r->dev);
-    unpin(cb, &r->pin);   /* resident from now: no host copy needed */
-    *r = *want;   /* its length and fingerprint */
+    unpin(cb, &r->pin); /* resident from now: no host copy needed */
+    *r = *want;         /* its length and fingerprint */
     r->dev = NULL;
     const size_t bytes = want->n * want->point_bytes;
     void *dev = NULL;
     if (want->n == 0 || !make_room(ctx, cb, set, bytes))
         return NULL;
     if ((*rc = cz_cuda_malloc(ctx, &dev, bytes)) == CZ_ENOMEM)
-        *rc = CZ_OK;   /* taken by someone else since the plan: not resident (the CPU's) */
+        *rc = CZ_OK; /* taken by someone else since the plan: not resident (the CPU's) */
     return dev;
 }
 
@@ -666,7 +672,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     in->h_bytes = cb->opts.h_buffers == 2 ? 0 : cz_cuda_h_mem_bytes_buffers(w->log_m, 3);
     in->h_buffer_bytes = sizeof(cz_fr) << w->log_m;
     in->h2_bytes = cz_cuda_h_mem_bytes_buffers(w->log_m, 2);
-    in->h2_window_bytes = in->h_buffer_bytes / 2;   /* the halves of its idle buffer */
+    in->h2_window_bytes = in->h_buffer_bytes / 2; /* the halves of its idle buffer */
     for (int i = 0; i < CZ_DEVPLAN_MSM_SIZES; i++)
         in->msm_bytes[i] = cz_cuda_msm_mem_bytes(CZ__MSM_CHUNKS[i]);
     in->bucket_full = 5 * CZ__GIB;
@@ -675,7 +681,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     in->max_slots = CZ__STAGE_SLOTS;
     /* a window holds the inputs' bases (the head of window 0) and a bitmap word of aux
      * points at least, of either group */
-    in->min_window_bytes = (w->num_inputs + 64) * sizeof(blst_p2_affine);   /* B's inputs
+    in->min_window_bytes = (w->num_inputs + 64) * sizeof(blst_p2_affine); /* B's inputs
                                                                               * are some of them */
     /* own windows: a quarter of the largest vector (several windows even for small
      * circuits), 512 MiB at most, a window's least at least */
@@ -740,8 +746,8 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
         (!cb->h || cb->h_log < log_m || cz_cuda_h_buffers(cb->h) != p->h_buffers)) {
         cz_cuda_h_free(cb->h);
         cb->h = NULL;
-        if ((rc = cz_cuda_h_new_buffers(ctx, &cb->h, cb->base.device_index, log_m,
-                                        p->h_buffers)) != CZ_OK)
+        if ((rc = cz_cuda_h_new_buffers(ctx, &cb->h, cb->base.device_index, log_m, p->h_buffers)) !=
+            CZ_OK)
             return rc;
         cb->h_log = log_m;
     }
@@ -822,7 +828,7 @@ static void pin_points(const cuda_backend_t *cb, cz_cuda_pinned *pin, const cz_p
     const cz_host_gate_t *g = &cb->opts.host_gate;
     /* counted before it is made (the most cz_cuda_pinned_alloc takes), the excess given back */
     const size_t most = (n * pb + CZ_CUDA_PIN_ALIGN - 1) & ~(CZ_CUDA_PIN_ALIGN - 1);
-    if (!n || (g->take && !g->take(g->obj, most)))   /* no room in the host memory budget */
+    if (!n || (g->take && !g->take(g->obj, most))) /* no room in the host memory budget */
         return;
     if (cz_cuda_pinned_alloc(NULL, pin, n * pb, 8) != CZ_OK) {
         if (g->give)
@@ -971,7 +977,7 @@ static void size_slots(cz_ctx_t *ctx, cuda_backend_t *cb, stage_slot *pool, size
         const bool ok = room_for(ctx, cb, need * sizeof(cz_fr)) &&
                         cz_cuda_malloc(NULL, &dev, need * sizeof(cz_fr)) == CZ_OK;
         pthread_mutex_lock(&cb->smu);
-        if (ok) {   /* else no slot until there is room (asked again at each region's end) */
+        if (ok) { /* else no slot until there is room (asked again at each region's end) */
             s->dev = dev;
             s->cap = need;
         }
@@ -986,7 +992,7 @@ static bool drop_idle_slots(cuda_backend_t *cb)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     bool dropped = false;
-    for (int i = 0; i < 2 * CZ__STAGE_SLOTS; i++) {   /* the a/b slots, then the tails slots */
+    for (int i = 0; i < 2 * CZ__STAGE_SLOTS; i++) { /* the a/b slots, then the tails slots */
         stage_slot *s = &(i < CZ__STAGE_SLOTS ? cb->slots : cb->tslots)[i % CZ__STAGE_SLOTS];
         pthread_mutex_lock(&cb->smu);
         void *dev = !s->busy && !s->resizing ? s->dev : NULL;
@@ -1062,11 +1068,11 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     (void)ctx;
     cuda_backend_t *cb = (cuda_backend_t *)be;
-    if (w->staged || !w->a || !w->b || w->c)   /* c given: leave it all to the region */
+    if (w->staged || !w->a || !w->b || w->c) /* c given: leave it all to the region */
         return CZ_OK;
     const size_t m = (size_t)1 << w->log_m, bytes = w->rows * sizeof(cz_fr);
     if (w->rows > m)
-        return CZ_OK;   /* the region reports it */
+        return CZ_OK; /* the region reports it */
     stage_slot *s = take_slot(cb, cb->slots, 2 * m, true);
     if (!s)
         return CZ_OK;
@@ -1085,7 +1091,10 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 }
 
 /* Bytes of one split's copy: bitmap, indices, scalars, each 256-byte aligned. */
-static size_t up256(size_t x) { return (x + 255) & ~(size_t)255; }
+static size_t up256(size_t x)
+{
+    return (x + 255) & ~(size_t)255;
+}
 
 static size_t split_bytes(const cz_scalar_split *sp)
 {
@@ -1168,7 +1177,7 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
                           : cz_backend_g2_tail(ctx, out, host, inputs, n_inputs, sp);
     const size_t pb = group == 1 ? sizeof(blst_p1_affine) : sizeof(blst_p2_affine);
     const void *aux = (const char *)dev + n_inputs * pb;
-    blst_p2 in, ones, sig;   /* room for either group */
+    blst_p2 in, ones, sig; /* room for either group */
     cz_cuda_msm_terms ti = { .n = n_inputs, .scalars = inputs };
     cz_cuda_msm_terms ts = { .n = sp->n_sig,
                              .scalars = ds ? (const void *)ds->sig_scalar : sp->sig_scalar,
@@ -1203,7 +1212,7 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
  */
 static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
 {
-    if (w->staged) {   /* a and b on the device already: the slot is free once they are read */
+    if (w->staged) { /* a and b on the device already: the slot is free once they are read */
         const stage_slot *s = w->staged;
         const cz_fr *a = s->dev, *b = s->dev + ((size_t)1 << w->log_m);
         int rc = cz_cuda_h_compute(ctx, cb->h, a, b, NULL, w->rows, w->log_m);
@@ -1320,14 +1329,16 @@ static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *
     if (rc != CZ_OK)
         return rc;
     /* the coefficients are not read after the MSM: it may convert them in place */
-    cz_cuda_msm_terms t = { .n = m - 1, .scalars = coef ? (const void *)coef : cz_cuda_h_result(cb->h),
-                            .scalars_on_device = !coef, .scalars_montgomery = true,
+    cz_cuda_msm_terms t = { .n = m - 1,
+                            .scalars = coef ? (const void *)coef : cz_cuda_h_result(cb->h),
+                            .scalars_on_device = !coef,
+                            .scalars_montgomery = true,
                             .scalars_scratch = !coef };
-    const double t0 = cz_mono_s();   /* the upload is t_upload's */
+    const double t0 = cz_mono_s(); /* the upload is t_upload's */
     if (dev) {
         rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
     } else if (plan_streams(cb, V_H)) {
-        h_windows hw = { .cb = cb, .ctx = ctx, .t = &t };   /* acc: Z = 0, infinity */
+        h_windows hw = { .cb = cb, .ctx = ctx, .t = &t }; /* acc: Z = 0, infinity */
         rc = stream_vector(ctx, cb, set, w, V_H, &want[V_H], 0, 1, h_window, &hw);
         w->h = hw.acc;
     } else {
@@ -1398,7 +1409,7 @@ typedef struct {
     const blst_scalar *inputs;
     size_t n_inputs;
     const cz_scalar_split *split;
-    int t_split;    /* its copy in a tails slot: T_L, T_A or T_B */
+    int t_split; /* its copy in a tails slot: T_L, T_A or T_B */
     double *t;
 } tail_spec;
 
@@ -1429,9 +1440,9 @@ typedef struct {
     cuda_backend_t *cb;
     cz_ctx_t *ctx;
     const tail_spec *t;
-    const dev_split *ds;   /* the split's device copy, or NULL: the host's */
+    const dev_split *ds; /* the split's device copy, or NULL: the host's */
     size_t pb;
-    blst_p2 acc;           /* room for either group */
+    blst_p2 acc; /* room for either group */
 } tail_windows;
 
 static int tail_window(void *arg, const void *dev, size_t first, size_t n)
@@ -1442,7 +1453,7 @@ static int tail_window(void *arg, const void *dev, size_t first, size_t n)
     const dev_split *ds = tw->ds;
     cz_cuda_msm *msm = tw->cb->msm;
     const size_t ni = first == 0 ? (t->n_inputs < n ? t->n_inputs : n) : 0;
-    const size_t alo = first + ni - t->n_inputs;   /* the window's first aux point */
+    const size_t alo = first + ni - t->n_inputs; /* the window's first aux point */
     size_t an = n - ni;
     an = alo >= sp->n ? 0 : alo + an > sp->n ? sp->n - alo : an;
     const void *aux = (const char *)dev + ni * tw->pb;
@@ -1483,12 +1494,16 @@ enum { N_TAILS = 4 };
 static void tail_specs(cz_prove_work_t *w, tail_spec out[N_TAILS])
 {
     out[0] = (tail_spec){ V_L, "L", 1, &w->l, NULL, 0, w->l_split, T_L, &w->t_msm_l };
-    out[1] = (tail_spec){ V_A, "A", 1, &w->a_acc, w->input_scalars, w->num_inputs, w->a_split,
-                          T_A, &w->t_msm_a };
-    out[2] = (tail_spec){ V_B1, "B1", 1, &w->b1_acc, w->b_input_scalars, w->num_b_inputs,
-                          w->b_split, T_B, &w->t_msm_b1 };
-    out[3] = (tail_spec){ V_B2, "B2", 2, &w->b2_acc, w->b_input_scalars, w->num_b_inputs,
-                          w->b_split, T_B, &w->t_msm_b2 };
+    out[1] = (tail_spec){ V_A,           "A",        1,   &w->a_acc,  w->input_scalars,
+                          w->num_inputs, w->a_split, T_A, &w->t_msm_a };
+    out[2] = (tail_spec){
+        V_B1,       "B1", 1,           &w->b1_acc, w->b_input_scalars, w->num_b_inputs,
+        w->b_split, T_B,  &w->t_msm_b1
+    };
+    out[3] = (tail_spec){
+        V_B2,       "B2", 2,           &w->b2_acc, w->b_input_scalars, w->num_b_inputs,
+        w->b_split, T_B,  &w->t_msm_b2
+    };
 }
 
 /* The split copy of |w|'s tail |t| in its tails slot, or NULL (prep is done: its writes
@@ -1506,12 +1521,12 @@ static int resident_tail(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_
     int rc = CZ_OK;
     const void *dev = plan_keeps(cb, t->k) ? ensure_vector(ctx, cb, set, w, t->k, &want[t->k], &rc)
                                            : NULL;
-    const void *host = NULL;   /* not resident: the CPU's, from host memory */
+    const void *host = NULL; /* not resident: the CPU's, from host memory */
     if (rc == CZ_OK && !dev && (rc = cz_backend_host_bases(ctx, w, 1u << t->k)) == CZ_OK)
         host = cz_backend_bases(w, t->k, NULL, NULL);
     if (rc != CZ_OK)
         return rc;
-    const double t0 = cz_mono_s();   /* the upload, or the wait for it, is t_upload's */
+    const double t0 = cz_mono_s(); /* the upload, or the wait for it, is t_upload's */
     rc = device_tail(ctx, cb, t->group, t->out, dev, host, t->inputs, t->n_inputs, t->split,
                      dev ? staged_split(w, t) : NULL);
     *t->t = cz_mono_s() - t0;
@@ -1540,16 +1555,18 @@ static int batch_window(void *arg, const void *dev, size_t first, size_t n)
  * step's time is shared out equally.
  */
 static int stream_tail_batch(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
-                             cz_prove_work_t *const *ws, size_t n, const rvec want[V_COUNT],
-                             int ti)
+                             cz_prove_work_t *const *ws, size_t n, const rvec want[V_COUNT], int ti)
 {
     tail_spec specs[CZ_BACKEND_MAX_BATCH][N_TAILS];
     tail_windows tw[CZ_BACKEND_MAX_BATCH];
     for (size_t i = 0; i < n; i++) {
         tail_specs(ws[i], specs[i]);
         const tail_spec *t = &specs[i][ti];
-        tw[i] = (tail_windows){ .cb = cb, .ctx = ctx, .t = t, .ds = staged_split(ws[i], t),
-                                .pb = want[t->k].point_bytes };   /* acc: Z = 0, infinity */
+        tw[i] = (tail_windows){ .cb = cb,
+                                .ctx = ctx,
+                                .t = t,
+                                .ds = staged_split(ws[i], t),
+                                .pb = want[t->k].point_bytes }; /* acc: Z = 0, infinity */
     }
     const tail_spec *t0s = &specs[0][ti];
     batch_windows bw = { tw, n };
@@ -1599,7 +1616,7 @@ static int tails_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_wor
         tail_spec t[N_TAILS];
         tail_specs(ws[0], t);
         if (!on_device(cb, t[ti].k))
-            continue;   /* b_g2 with g2_on_cpu: the epilogue's */
+            continue; /* b_g2 with g2_on_cpu: the epilogue's */
         for (size_t i = 0; i < n; i++)
             if (res[i].rc == CZ_OK && (rc = cz_backend_step(ctx, ws[i], t[ti].step)) != CZ_OK) {
                 if (rc != CZ_ECANCELED)
@@ -1633,8 +1650,7 @@ static bool set_resident(cuda_backend_t *cb, const cz_prove_work_t *w, const rve
     if (!set)
         return false;
     for (int k = 0; k < V_COUNT; k++)
-        if (want[k].n && on_device(cb, k) &&
-            (!set->v[k].dev || !same_vector(&set->v[k], &want[k])))
+        if (want[k].n && on_device(cb, k) && (!set->v[k].dev || !same_vector(&set->v[k], &want[k])))
             return false;
     return true;
 }
@@ -1656,8 +1672,8 @@ static void preload_advance(cuda_backend_t *cb, int k)
  * vector that does not fit or fails to upload is left to the region (which
  * uploads it or takes the CPU path).
  */
-static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w,
-                           const rvec want[V_COUNT], int k)
+static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, const rvec want[V_COUNT],
+                           int k)
 {
     cz_mutex_lock(&cb->cmu);
     rset *set = cb->preload_set;
@@ -1758,7 +1774,7 @@ static void *prepare_main(void *arg)
 {
     cuda_backend_t *cb = arg;
     const cz_prove_work_t *w = &cb->prepare_bases;
-    rvec want[V_COUNT];   /* read once, before the lock (a params file's: from the file) */
+    rvec want[V_COUNT]; /* read once, before the lock (a params file's: from the file) */
     describe(want, w);
     cz_mutex_lock(&cb->cmu);
     rset *set = find_set(cb, w, want);
@@ -1783,7 +1799,7 @@ static void *prepare_main(void *arg)
         for (int k = 0; k < V_COUNT; k++)
             preload_one(cb, w, want, k);
         cz_mutex_lock(&cb->cmu);
-        if (slots)   /* no-op when sized above */
+        if (slots) /* no-op when sized above */
             size_slots(NULL, cb, cb->slots, (size_t)2 << w->log_m);
         cb->preload_set = NULL;
         pthread_cond_broadcast(&cb->ccv);
@@ -1803,7 +1819,7 @@ static void cuda_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
     rvec h;
-    describe_one(&h, bases, V_H);   /* before smu: it may read the params file */
+    describe_one(&h, bases, V_H); /* before smu: it may read the params file */
     pthread_mutex_lock(&cb->smu);
     /* one preparer at a time; none when the set was resident last time we looked (a
      * daemon's later jobs): never cmu here, a region may hold it for a second */
@@ -1811,7 +1827,7 @@ static void cuda_prepare(cz_backend_t *be, const cz_prove_work_t *bases)
                  cb->prepared_log >= bases->log_m;
     if (!cb->preparing && !known) {
         if (cb->preparer_joinable)
-            pthread_join(cb->preparer, NULL);   /* finished: it cleared preparing */
+            pthread_join(cb->preparer, NULL); /* finished: it cleared preparing */
         cb->prepare_bases = *bases;
         cb->preparing = pthread_create(&cb->preparer, NULL, prepare_main, cb) == 0;
         cb->preparer_joinable = cb->preparing;
@@ -1840,18 +1856,18 @@ static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
                      cz_batch_result *res)
 {
     cz_prove_work_t *w = ws[0];
-    rvec want[V_COUNT];   /* the params' vectors, read once, before the lock */
+    rvec want[V_COUNT]; /* the params' vectors, read once, before the lock */
     describe(want, w);
     for (size_t i = 0; i < n; i++)
         res[i] = (cz_batch_result){ .rc = CZ_OK };
     double t0 = cz_mono_s();
-    cz_mutex_lock(&cb->cmu);   /* a preparer making the contexts: its set-up is this region's */
+    cz_mutex_lock(&cb->cmu); /* a preparer making the contexts: its set-up is this region's */
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     cb->h2d_bytes = 0;
     int rc = device_region(cb, ctx, ws, n, want, res);
     const double setup = w->t_setup + t_wait;
-    for (size_t i = 0; i < n; i++) {   /* the region's shared costs, shared out */
+    for (size_t i = 0; i < n; i++) { /* the region's shared costs, shared out */
         ws[i]->t_setup = setup / (double)n;
         ws[i]->t_upload = cb->upload_s / (double)n;
         ws[i]->h2d_bytes = cb->h2d_bytes / n;
@@ -1875,7 +1891,7 @@ static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
     cz_mutex_unlock(&cb->cmu);
     note_prepared(cb, resident ? w : NULL, &want[V_H], h_log);
     for (size_t i = 0; i < n; i++) {
-        cuda_unstage(&cb->base, ws[i]);   /* a region that failed before its H: the slot */
+        cuda_unstage(&cb->base, ws[i]); /* a region that failed before its H: the slot */
         if (rc != CZ_OK && res[i].rc == CZ_OK) {
             res[i].rc = rc;
             snprintf(res[i].why, sizeof res[i].why, "%s", cz_ctx_message(ctx));
@@ -1888,7 +1904,7 @@ static int cuda_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     cz_batch_result res;
     int rc = region_of((cuda_backend_t *)be, ctx, &w, 1, &res);
-    if (rc == CZ_OK && res.rc != CZ_OK)   /* canceled, or its prep failed: the message kept */
+    if (rc == CZ_OK && res.rc != CZ_OK) /* canceled, or its prep failed: the message kept */
         rc = cz_fail(ctx, res.rc, "%s", res.why);
     return rc;
 }
@@ -1925,7 +1941,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *con
     if (rc != CZ_OK)
         return rc;
     if (cz_backend_enter(ctx, &cb->base) != CZ_OK)
-        return cz_cuda_inject_fault(ctx);   /* a real sticky fault, as the device would give */
+        return cz_cuda_inject_fault(ctx); /* a real sticky fault, as the device would give */
 
     for (size_t i = 0; i < n; i++) {
         if ((rc = h_part(ctx, cb, set, ws[i], want)) == CZ_ECANCELED) {
@@ -1937,7 +1953,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *con
     }
     cz_prove_work_t *live[CZ_BACKEND_MAX_BATCH];
     if (!live_of(ws, n, res, live))
-        return CZ_OK;   /* every partition canceled */
+        return CZ_OK; /* every partition canceled */
     if ((rc = tails_ahead(ctx, cb, set, w, want)) != CZ_OK)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -1967,7 +1983,7 @@ static void cuda_free_backend(cz_backend_t *be)
     cuda_backend_t *cb = (cuda_backend_t *)be;
     if (cb->preparer_joinable)
         pthread_join(cb->preparer, NULL);
-    cz_cuda_set_device(NULL, be->device_index);   /* a NULL ctx drops the message */
+    cz_cuda_set_device(NULL, be->device_index); /* a NULL ctx drops the message */
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         drop_set(cb, &cb->sets[s]);
     for (int s = 0; s < CZ__STAGE_SLOTS; s++) {

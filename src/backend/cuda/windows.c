@@ -42,7 +42,7 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const void *pinned, cz_w
         const double t0 = cz_mono_s();
         rc = host ? cz_cuda_copier_wait(ctx, ws->copier, slot)
                   : fill(fill_arg, ws->buf[slot], lo, len);
-        bool in_flight = false;   /* the next window's copy is enqueued */
+        bool in_flight = false; /* the next window's copy is enqueued */
         if (stats) {
             stats->wait_s += cz_mono_s() - t0;
             stats->bytes += len * point_bytes;
@@ -59,7 +59,7 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const void *pinned, cz_w
         }
         if (rc == CZ_OK)
             rc = consume(arg, ws->buf[slot], lo, len);
-        if (rc != CZ_OK && in_flight)   /* the next window's copy must land before we return */
+        if (rc != CZ_OK && in_flight) /* the next window's copy must land before we return */
             (void)cz_cuda_copier_wait(NULL, ws->copier, slot ^ 1);
     }
     return rc;

@@ -28,13 +28,13 @@ typedef int cz_window_fill(void *arg, void *dev, size_t first, size_t n);
 typedef struct {
     cz_cuda_copier *copier;
     void *buf[2];
-    size_t buf_bytes;          /* each */
+    size_t buf_bytes; /* each */
 } cz_windows;
 
 typedef struct {
-    size_t bytes;              /* copied to the device */
+    size_t bytes; /* copied to the device */
     unsigned windows;
-    double wait_s;             /* the MSMs waited for copies (or fills) this long */
+    double wait_s; /* the MSMs waited for copies (or fills) this long */
 } cz_window_stats;
 
 /* The largest stride (a multiple of |align| points) for which window 0 fits a buffer; 0: none. */

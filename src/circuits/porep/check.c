@@ -73,11 +73,10 @@ int cz_porep_input_check(cz_ctx_t *ctx, const cz_porep_input_t *in)
             for (unsigned k = 0; layer > 1 && k < CZ_POREP_EXP_DEGREE; k++)
                 base[CZ_POREP_DRG_DEGREE + k] = &ch->exp[k].rows[layer - 2];
             cz__porep_expand_parents(expanded, base, layer);
-            cz__porep_label_native(&h, &in->replica_id, layer, c,
-                                   (const cz_fr *const *)expanded);
+            cz__porep_label_native(&h, &in->replica_id, layer, c, (const cz_fr *const *)expanded);
             if (!cz_fr_eq(&h, &ch->labels[layer - 1]))
-                return cz_fail(ctx, CZ_EUNSAT, "porep input: challenge %u: label of layer %u",
-                               i, layer);
+                return cz_fail(ctx, CZ_EUNSAT, "porep input: challenge %u: label of layer %u", i,
+                               layer);
         }
         cz_fr_add(&h, &ch->labels[L - 1], &ch->data_leaf);
         if (!cz_fr_eq(&h, &ch->replica_leaf))

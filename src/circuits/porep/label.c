@@ -22,15 +22,14 @@ void cz__porep_expand_parents(const void **out, const void *const *base, unsigne
 {
     /* params.rs: layer 1 has the 6 DRG parents only: 6 copies, then p[0]
      * (37); later layers the 14 (6 DRG, 8 expander): 2 copies, then p[0..9]. */
-    const unsigned n = layer > 1 ? CZ_POREP_DRG_DEGREE + CZ_POREP_EXP_DEGREE
-                                 : CZ_POREP_DRG_DEGREE;
+    const unsigned n = layer > 1 ? CZ_POREP_DRG_DEGREE + CZ_POREP_EXP_DEGREE : CZ_POREP_DRG_DEGREE;
     for (unsigned k = 0; k < CZ_POREP_TOTAL_PARENTS; k++)
         out[k] = base[k % n];
 }
 
 int cz__porep_label_circuit(cz_cs_t *cs, cz_num_t *out, const cz_bool_t replica_id_bits[256],
-                            const cz_bool_t *const parents[CZ_POREP_TOTAL_PARENTS],
-                            unsigned layer, const cz_u64_t *node, cz_bool_t *msg)
+                            const cz_bool_t *const parents[CZ_POREP_TOTAL_PARENTS], unsigned layer,
+                            const cz_u64_t *node, cz_bool_t *msg)
 {
     /* create_label.rs: replica_id (already 256 bits: 255 + the pad byte
      * bit), layer_index.into_bits_be() (32 constants), node.to_bits_be()

@@ -39,8 +39,7 @@ static void counts_of(cz_porep_counts_t *c, const cz_cs_t *cs)
 }
 
 /* d = a - b */
-static void counts_sub(cz_porep_counts_t *d, const cz_porep_counts_t *a,
-                       const cz_porep_counts_t *b)
+static void counts_sub(cz_porep_counts_t *d, const cz_porep_counts_t *a, const cz_porep_counts_t *b)
 {
     d->rows = a->rows - b->rows;
     d->aux = a->aux - b->aux;
@@ -60,7 +59,7 @@ int cz_porep_plan(cz_porep_plan_t *out, const cz_porep_params_t *p)
     cz__porep_scratch_t *scr = malloc(sizeof *scr);
     cz__porep_shared_t shared;
     cz_porep_counts_t start, mid, end;
-    counts_of(&start, cs);                      /* ONE */
+    counts_of(&start, cs); /* ONE */
     rc = scr ? cz__porep_prelude(cs, &shared, NULL) : CZ_ENOMEM;
     counts_of(&mid, cs);
     if (rc == CZ_OK)
@@ -84,8 +83,8 @@ typedef struct {
     const cz__porep_shared_t *shared;
     const cz_porep_input_t *in;
     cz_pool_t *pool;
-    const cz_porep_counts_t *slot;   /* in-place: one challenge's counts; NULL: copying */
-    unsigned first;                  /* challenge of task 0 */
+    const cz_porep_counts_t *slot; /* in-place: one challenge's counts; NULL: copying */
+    unsigned first;                /* challenge of task 0 */
     cz_cs_t **forks;
     cz_ctx_t **ctxs;
     int *rcs;
@@ -132,9 +131,8 @@ static int run_and_extend(cz_ctx_t *ctx, tasks_t *w, unsigned first, unsigned n)
     for (unsigned t = 0; t < n; t++) {
         if (rc == CZ_OK && w->rcs[t])
             rc = cz_fail(ctx, w->rcs[t], "porep: challenge %u: %s", first + t,
-                         w->ctxs[t] && cz_ctx_message(w->ctxs[t])[0]
-                             ? cz_ctx_message(w->ctxs[t])
-                             : cz_strerror(w->rcs[t]));
+                         w->ctxs[t] && cz_ctx_message(w->ctxs[t])[0] ? cz_ctx_message(w->ctxs[t])
+                                                                     : cz_strerror(w->rcs[t]));
         if (rc == CZ_OK)
             rc = cz_cs_extend(w->parent, w->forks[t]);
         cz_cs_free(w->forks[t]);
@@ -155,8 +153,10 @@ static int prepare_inplace(cz_ctx_t *ctx, cz_cs_t *cs, const cz_porep_params_t *
     counts_of(&now, cs);
     counts_sub(&pre, &now, start);
     if (memcmp(&pre, &plan->prelude, sizeof pre))
-        return cz_fail(ctx, CZ_EINVAL, "porep: the plan is for another circuit (prelude of "
-                       "%zu rows, this one has %zu)", plan->prelude.rows, pre.rows);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "porep: the plan is for another circuit (prelude of "
+                       "%zu rows, this one has %zu)",
+                       plan->prelude.rows, pre.rows);
     const size_t C = p->challenges;
     return cz_cs_room(cs, C * plan->challenge.rows, C * plan->challenge.aux,
                       C * plan->challenge.inputs);
@@ -191,8 +191,16 @@ int cz_porep_synthesize_planned(cz_ctx_t *ctx, cz_cs_t *cs, const cz_porep_param
     /* In place: every challenge at once. Copying: waves of <= width. */
     const unsigned nwaves = inplace ? 1 : (C + width - 1) / width;
     const unsigned wave = (C + nwaves - 1) / nwaves;
-    tasks_t w = { cs, p, &sh, &shared, in, pool, inplace ? &plan->challenge : NULL, 0,
-                  calloc(wave, sizeof(cz_cs_t *)), calloc(wave, sizeof(cz_ctx_t *)),
+    tasks_t w = { cs,
+                  p,
+                  &sh,
+                  &shared,
+                  in,
+                  pool,
+                  inplace ? &plan->challenge : NULL,
+                  0,
+                  calloc(wave, sizeof(cz_cs_t *)),
+                  calloc(wave, sizeof(cz_ctx_t *)),
                   calloc(wave, sizeof(int)) };
     if (!w.forks || !w.ctxs || !w.rcs)
         rc = cz_fail(ctx, CZ_ENOMEM, "porep: out of memory");

@@ -26,8 +26,7 @@ int cz__porep_shapes(cz__porep_shapes_t *out, const cz_porep_params_t *p)
 {
     if (!p || p->challenges == 0 || p->nodes < 2 || (p->nodes & (p->nodes - 1)))
         return CZ_EINVAL;
-    if (p->layers < 2 || p->layers > CZ_POREP_MAX_LAYERS ||
-        !cz_poseidon_constants_get(p->layers))
+    if (p->layers < 2 || p->layers > CZ_POREP_MAX_LAYERS || !cz_poseidon_constants_get(p->layers))
         return CZ_EINVAL;
     if (cz_por_shape(&out->d, CZ_POR_SHA254, 2, 0, 0, p->nodes))
         return CZ_EINVAL;
@@ -45,8 +44,8 @@ int cz_porep_params_make(cz_porep_params_t *out, uint64_t nodes, unsigned layers
                          unsigned challenges, unsigned base_arity, unsigned sub_arity,
                          unsigned top_arity)
 {
-    cz_porep_params_t p = { nodes * 32, nodes, layers, challenges, 1,
-                            base_arity, sub_arity, top_arity };
+    cz_porep_params_t p = { nodes * 32, nodes,      layers,    challenges,
+                            1,          base_arity, sub_arity, top_arity };
     cz__porep_shapes_t s;
     if (nodes > (UINT64_MAX >> 5) || cz__porep_shapes(&s, &p))
         return CZ_EINVAL;
@@ -69,9 +68,8 @@ int cz_porep_params_sector(cz_porep_params_t *out, uint64_t sector_bytes)
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (table[i].bytes != sector_bytes)
             continue;
-        int rc = cz_porep_params_make(out, sector_bytes / 32, table[i].layers,
-                                      table[i].challenges, table[i].base, table[i].sub,
-                                      table[i].top);
+        int rc = cz_porep_params_make(out, sector_bytes / 32, table[i].layers, table[i].challenges,
+                                      table[i].base, table[i].sub, table[i].top);
         if (rc == CZ_OK)
             out->partitions = table[i].partitions;
         return rc;

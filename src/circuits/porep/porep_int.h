@@ -13,19 +13,25 @@
 #include "gadgets/uint64.h"
 
 /* Return the code of |expr| when it is not CZ_OK. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ__PTRY(expr)                                                        \
     do {                                                                      \
         int cz__rc_ = (expr);                                                 \
         if (cz__rc_)                                                          \
             return cz__rc_;                                                   \
     } while (0)
+/* clang-format on */
 
 /* Jump to |label| with rc set when |expr| fails. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ__PCHECK(rc, expr, label)                                           \
     do {                                                                      \
         if (((rc) = (expr)) != CZ_OK)                                         \
             goto label;                                                       \
     } while (0)
+/* clang-format on */
 
 /* Bits of the label's SHA-256 message: replica id, layer || node, 37
  * parents, 256 bits each (RFP create_label.rs: (1 + 1 + 37) x 32 bytes). */
@@ -33,8 +39,8 @@
 
 /* The tree shapes of a configuration (validated by cz__porep_shapes). */
 typedef struct {
-    cz_por_shape_t d;        /* tree_d: SHA254 binary */
-    cz_por_shape_t rc;       /* tree_c and tree_r_last: Poseidon base/sub/top */
+    cz_por_shape_t d;  /* tree_d: SHA254 binary */
+    cz_por_shape_t rc; /* tree_c and tree_r_last: Poseidon base/sub/top */
 } cz__porep_shapes_t;
 
 /* CZ_OK or CZ_EINVAL when |p| is not a valid configuration. */
@@ -47,7 +53,7 @@ int cz__porep_validate(cz_cs_t *cs, const cz_porep_params_t *p, const cz_porep_i
 
 /* The values every challenge shares (StackedCircuit::synthesize prelude). */
 typedef struct {
-    cz_bool_t replica_id_bits[256];  /* reverse_bit_numbering(to_bits_le), padded */
+    cz_bool_t replica_id_bits[256]; /* reverse_bit_numbering(to_bits_le), padded */
     cz_num_t comm_d, comm_r, comm_r_last, comm_c;
 } cz__porep_shared_t;
 
@@ -72,8 +78,8 @@ int cz__porep_challenge(cz_cs_t *cs, const cz_porep_params_t *p, const cz__porep
  * from the 37 expanded parents (each 256 booleans, repr bits per byte MSB
  * first, i.e. reverse_bit_numbering of to_bits_le). */
 int cz__porep_label_circuit(cz_cs_t *cs, cz_num_t *out, const cz_bool_t replica_id_bits[256],
-                            const cz_bool_t *const parents[CZ_POREP_TOTAL_PARENTS],
-                            unsigned layer, const cz_u64_t *node, cz_bool_t *msg);
+                            const cz_bool_t *const parents[CZ_POREP_TOTAL_PARENTS], unsigned layer,
+                            const cz_u64_t *node, cz_bool_t *msg);
 
 /* The native label (RFP vanilla create_label): SHA-256 of replica_id repr
  * || layer (u32 BE) || node (u64 BE) || 20 zero bytes || 37 parent reprs,

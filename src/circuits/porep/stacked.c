@@ -78,9 +78,8 @@ int cz__porep_prelude(cz_cs_t *cs, cz__porep_shared_t *sh, const cz_porep_input_
 
 /* enforce_inclusion: PoRCircuit with leaf and root already allocated and a
  * private root; the index bits become one packed public input. */
-static int inclusion(cz_cs_t *cs, const char *ns, const cz_por_shape_t *shape,
-                     uint64_t index, const cz_fr *siblings, const cz_num_t *leaf,
-                     const cz_num_t *root)
+static int inclusion(cz_cs_t *cs, const char *ns, const cz_por_shape_t *shape, uint64_t index,
+                     const cz_fr *siblings, const cz_num_t *leaf, const cz_num_t *root)
 {
     cz_por_path_t path = { index, siblings };
     cz_por_num_t l = { leaf, CZ_FR_ZERO }, r = { root, CZ_FR_ZERO };
@@ -201,8 +200,8 @@ static int challenge_body(cz_cs_t *cs, const cz_porep_params_t *p, const cz__por
     CZ__PTRY(cz_cs_push(cs, "c_x_column_hash"));
     CZ__PTRY(cz_poseidon_gadget(cs, &col_hash, cz_poseidon_constants_get(L), labels));
     CZ__PTRY(cz_cs_pop(cs));
-    return inclusion(cs, "c_x_inclusion", &sh->rc, ch ? ch->challenge : 0,
-                     ch ? ch->c_path : NULL, &col_hash, &shared->comm_c);
+    return inclusion(cs, "c_x_inclusion", &sh->rc, ch ? ch->challenge : 0, ch ? ch->c_path : NULL,
+                     &col_hash, &shared->comm_c);
 }
 
 int cz__porep_challenge(cz_cs_t *cs, const cz_porep_params_t *p, const cz__porep_shapes_t *sh,
@@ -229,7 +228,8 @@ int cz__porep_validate(cz_cs_t *cs, const cz_porep_params_t *p, const cz_porep_i
     if (!cs || cz__porep_shapes(sh, p))
         return CZ_EINVAL;
     if (in) {
-        if (!in->ch || in->nchallenges != p->challenges || !cz_porep_params_same_circuit(&in->params, p))
+        if (!in->ch || in->nchallenges != p->challenges ||
+            !cz_porep_params_same_circuit(&in->params, p))
             return CZ_EINVAL;
         for (unsigned i = 0; i < in->nchallenges; i++)
             if (in->ch[i].challenge >= p->nodes)

@@ -78,14 +78,14 @@
  * for callers (a sector's proof is |partitions| independent circuits).
  */
 typedef struct {
-    uint64_t sector_bytes;   /* nodes * 32 (0 for non-production configs) */
-    uint64_t nodes;          /* leaves of tree_d, tree_c, tree_r_last; power of 2 */
-    unsigned layers;         /* 2, 4, 8 or 11 (= column hash arity) */
-    unsigned challenges;     /* challenges per partition */
-    unsigned partitions;     /* partitions per sector proof */
-    unsigned base_arity;     /* tree_c/tree_r_last base arity (8 in Filecoin) */
-    unsigned sub_arity;      /* 0 = none */
-    unsigned top_arity;      /* 0 = none (requires sub) */
+    uint64_t sector_bytes; /* nodes * 32 (0 for non-production configs) */
+    uint64_t nodes;        /* leaves of tree_d, tree_c, tree_r_last; power of 2 */
+    unsigned layers;       /* 2, 4, 8 or 11 (= column hash arity) */
+    unsigned challenges;   /* challenges per partition */
+    unsigned partitions;   /* partitions per sector proof */
+    unsigned base_arity;   /* tree_c/tree_r_last base arity (8 in Filecoin) */
+    unsigned sub_arity;    /* 0 = none */
+    unsigned top_arity;    /* 0 = none (requires sub) */
 } cz_porep_params_t;
 
 /*
@@ -133,10 +133,10 @@ size_t cz_porep_num_inputs(const cz_porep_params_t *p);
  * {index, rows}, inclusion_proof}`).
  */
 typedef struct {
-    uint64_t index;          /* the node: column.index = leaf index in tree_c */
-    cz_fr *rows;             /* [layers]: rows[l - 1] = label of node |index|
+    uint64_t index; /* the node: column.index = leaf index in tree_c */
+    cz_fr *rows;    /* [layers]: rows[l - 1] = label of node |index|
                               * at layer l (l = 1..layers; C1 column.rows order) */
-    cz_fr *c_path;           /* [cz_porep_rc_path_len]: tree_c siblings of leaf
+    cz_fr *c_path;  /* [cz_porep_rc_path_len]: tree_c siblings of leaf
                               * |index| (inclusion_proof path hashes) */
 } cz_porep_column_t;
 
@@ -144,10 +144,10 @@ typedef struct {
  * One challenge (RFP circuit/params.rs Proof, built from a vanilla Proof).
  */
 typedef struct {
-    uint64_t challenge;      /* challenged node (labeling_proofs[0].node; equals
+    uint64_t challenge; /* challenged node (labeling_proofs[0].node; equals
                               * the leaf index of all three paths below) */
-    cz_fr data_leaf;         /* unsealed data node |challenge| = comm_d_proofs leaf */
-    cz_fr *d_path;           /* [cz_porep_d_path_len]: tree_d siblings of leaf
+    cz_fr data_leaf;    /* unsealed data node |challenge| = comm_d_proofs leaf */
+    cz_fr *d_path;      /* [cz_porep_d_path_len]: tree_d siblings of leaf
                               * |challenge| (comm_d_proofs path) */
     /* The 6 DRG parents of |challenge| in the base graph's parents() order
      * and the 8 expander parents in expanded_parents() order (C1
@@ -157,30 +157,30 @@ typedef struct {
      * previous layer); every row of every column enters its column hash. */
     cz_porep_column_t drg[CZ_POREP_DRG_DEGREE];
     cz_porep_column_t exp[CZ_POREP_EXP_DEGREE];
-    cz_fr *c_path;           /* [rc_path_len]: tree_c siblings of leaf |challenge|
+    cz_fr *c_path; /* [rc_path_len]: tree_c siblings of leaf |challenge|
                               * (replica_column_proofs.c_x.inclusion_proof) */
-    cz_fr *r_path;           /* [rc_path_len]: tree_r_last siblings of leaf
+    cz_fr *r_path; /* [rc_path_len]: tree_r_last siblings of leaf
                               * |challenge| (comm_r_last_proof) */
     /* Not read by the circuit, which recomputes them (labels from the
      * parents, replica = last label + data leaf); kept so cz_porep_input_check
      * can find a bad input natively: c_x.column.rows and the
      * comm_r_last_proof leaf. */
-    cz_fr *labels;           /* [layers]: label of |challenge| at layers 1..L */
-    cz_fr replica_leaf;      /* tree_r_last leaf |challenge| */
+    cz_fr *labels;      /* [layers]: label of |challenge| at layers 1..L */
+    cz_fr replica_leaf; /* tree_r_last leaf |challenge| */
 } cz_porep_challenge_t;
 
 /* One partition's input (RFP StackedCircuit fields). */
 typedef struct {
-    cz_porep_params_t params;  /* copy of the params it was allocated for */
-    cz_fr replica_id;          /* public */
-    cz_fr comm_d;              /* public: tree_d root */
-    cz_fr comm_r;              /* public: Poseidon2(comm_c, comm_r_last) */
-    cz_fr comm_r_last;         /* private: tree_r_last root (comm_r_last_proof root) */
-    cz_fr comm_c;              /* private: tree_c root (c_x inclusion root) */
-    unsigned partition;        /* k: which partition of the sector (informative) */
-    unsigned nchallenges;      /* = params.challenges */
-    cz_porep_challenge_t *ch;  /* [nchallenges], in the partition's challenge order */
-    void *block_;              /* private: the single allocation behind everything */
+    cz_porep_params_t params; /* copy of the params it was allocated for */
+    cz_fr replica_id;         /* public */
+    cz_fr comm_d;             /* public: tree_d root */
+    cz_fr comm_r;             /* public: Poseidon2(comm_c, comm_r_last) */
+    cz_fr comm_r_last;        /* private: tree_r_last root (comm_r_last_proof root) */
+    cz_fr comm_c;             /* private: tree_c root (c_x inclusion root) */
+    unsigned partition;       /* k: which partition of the sector (informative) */
+    unsigned nchallenges;     /* = params.challenges */
+    cz_porep_challenge_t *ch; /* [nchallenges], in the partition's challenge order */
+    void *block_;             /* private: the single allocation behind everything */
 } cz_porep_input_t;
 
 /*

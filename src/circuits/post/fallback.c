@@ -25,8 +25,7 @@
 
 int cz__post_shape(cz_por_shape_t *out, const cz_post_params_t *p)
 {
-    if (!p || p->sectors == 0 || p->challenges == 0 || p->nodes < 2 ||
-        (p->nodes & (p->nodes - 1)))
+    if (!p || p->sectors == 0 || p->challenges == 0 || p->nodes < 2 || (p->nodes & (p->nodes - 1)))
         return CZ_EINVAL;
     if (cz_por_shape(out, CZ_POR_POSEIDON, p->base_arity, p->sub_arity, p->top_arity, p->nodes))
         return CZ_EINVAL;
@@ -38,8 +37,8 @@ int cz_post_params_make(cz_post_params_t *out, cz_post_kind_t kind, uint64_t nod
                         unsigned sectors, unsigned challenges, unsigned base_arity,
                         unsigned sub_arity, unsigned top_arity)
 {
-    cz_post_params_t p = { kind, nodes * 32, nodes, sectors, challenges,
-                           base_arity, sub_arity, top_arity };
+    cz_post_params_t p = { kind,       nodes * 32, nodes,     sectors,
+                           challenges, base_arity, sub_arity, top_arity };
     cz_por_shape_t s;
     if ((kind != CZ_POST_WINNING && kind != CZ_POST_WINDOW) || nodes > (UINT64_MAX >> 5) ||
         cz__post_shape(&s, &p))
@@ -56,8 +55,8 @@ int cz_post_params_sector(cz_post_params_t *out, cz_post_kind_t kind, uint64_t s
         uint64_t bytes;
         unsigned window_sectors, base, sub, top;
     } table[] = {
-        { 2 * KIB, 2, 8, 0, 0 },      { 8 * MIB, 2, 8, 0, 0 },      { 512 * MIB, 2, 8, 0, 0 },
-        { 32 * GIB, 2349, 8, 8, 0 },  { 64 * GIB, 2300, 8, 8, 2 },
+        { 2 * KIB, 2, 8, 0, 0 },     { 8 * MIB, 2, 8, 0, 0 },     { 512 * MIB, 2, 8, 0, 0 },
+        { 32 * GIB, 2349, 8, 8, 0 }, { 64 * GIB, 2300, 8, 8, 2 },
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (table[i].bytes != sector_bytes)
@@ -69,8 +68,8 @@ int cz_post_params_sector(cz_post_params_t *out, cz_post_kind_t kind, uint64_t s
                                : table[i].window_sectors;
         unsigned challenges = kind == CZ_POST_WINNING ? CZ_POST_WINNING_CHALLENGES / sectors
                                                       : CZ_POST_WINDOW_CHALLENGES;
-        return cz_post_params_make(out, kind, sector_bytes / 32, sectors, challenges,
-                                   table[i].base, table[i].sub, table[i].top);
+        return cz_post_params_make(out, kind, sector_bytes / 32, sectors, challenges, table[i].base,
+                                   table[i].sub, table[i].top);
     }
     return CZ_EINVAL;
 }
@@ -177,16 +176,18 @@ int cz_post_witness_check(cz_ctx_t *ctx, const cz_post_witness_t *w)
         for (unsigned c = 0; c < p->challenges; c++) {
             cz_fr root;
             if (sec->leaf_index[c] >= p->nodes)
-                return cz_fail(ctx, CZ_EUNSAT, "post: sector %u challenge %u: leaf %llu "
-                               "outside the tree (%llu leaves)", i, c,
-                               (unsigned long long)sec->leaf_index[c],
+                return cz_fail(ctx, CZ_EUNSAT,
+                               "post: sector %u challenge %u: leaf %llu "
+                               "outside the tree (%llu leaves)",
+                               i, c, (unsigned long long)sec->leaf_index[c],
                                (unsigned long long)p->nodes);
             CZ__QTRY(cz__post_path_root(&root, &s, sec->leaf_index[c], &sec->leaf[c],
                                         sec->siblings + (size_t)c * L));
             if (!cz_fr_eq(&root, &sec->comm_r_last))
-                return cz_fail(ctx, CZ_EUNSAT, "post: sector %u challenge %u: the inclusion "
-                               "path of leaf %llu does not hash to comm_r_last", i, c,
-                               (unsigned long long)sec->leaf_index[c]);
+                return cz_fail(ctx, CZ_EUNSAT,
+                               "post: sector %u challenge %u: the inclusion "
+                               "path of leaf %llu does not hash to comm_r_last",
+                               i, c, (unsigned long long)sec->leaf_index[c]);
         }
     }
     return CZ_OK;

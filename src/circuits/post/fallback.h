@@ -78,11 +78,11 @@ typedef enum { CZ_POST_WINNING = 0, CZ_POST_WINDOW = 1 } cz_post_kind_t;
  * the tree shape). */
 typedef struct {
     cz_post_kind_t kind;
-    uint64_t sector_bytes;   /* nodes * 32 */
-    uint64_t nodes;          /* leaves of tree_r_last */
-    unsigned sectors;        /* circuit sectors (winning 66, window per size) */
-    unsigned challenges;     /* challenges per circuit sector (winning 1, window 10) */
-    unsigned base_arity, sub_arity, top_arity;  /* tree_r_last: 8-0-0, 8-8-0, 8-8-2 */
+    uint64_t sector_bytes; /* nodes * 32 */
+    uint64_t nodes;        /* leaves of tree_r_last */
+    unsigned sectors;      /* circuit sectors (winning 66, window per size) */
+    unsigned challenges;   /* challenges per circuit sector (winning 1, window 10) */
+    unsigned base_arity, sub_arity, top_arity; /* tree_r_last: 8-0-0, 8-8-0, 8-8-2 */
 } cz_post_params_t;
 
 /* The production configuration of |kind| for a sector size in bytes (2KiB,
@@ -108,18 +108,18 @@ size_t cz_post_num_inputs(const cz_post_params_t *p);
 /* ---- the witness of one partition ---------------------------------------------- */
 
 typedef struct {
-    cz_fr comm_r;            /* public */
-    cz_fr comm_c;            /* private */
-    cz_fr comm_r_last;       /* private: tree_r_last root */
-    uint64_t *leaf_index;    /* [challenges]: challenged leaf of each inclusion proof */
-    cz_fr *leaf;             /* [challenges]: tree_r_last leaf value */
-    cz_fr *siblings;         /* [challenges x path_len], challenge-major */
+    cz_fr comm_r;         /* public */
+    cz_fr comm_c;         /* private */
+    cz_fr comm_r_last;    /* private: tree_r_last root */
+    uint64_t *leaf_index; /* [challenges]: challenged leaf of each inclusion proof */
+    cz_fr *leaf;          /* [challenges]: tree_r_last leaf value */
+    cz_fr *siblings;      /* [challenges x path_len], challenge-major */
 } cz_post_sector_t;
 
 typedef struct {
-    cz_post_params_t params; /* copy of the params it was allocated for */
-    cz_post_sector_t *sector;/* [params.sectors], circuit sector order */
-    void *block_;            /* private: the single allocation behind everything */
+    cz_post_params_t params;  /* copy of the params it was allocated for */
+    cz_post_sector_t *sector; /* [params.sectors], circuit sector order */
+    void *block_;             /* private: the single allocation behind everything */
 } cz_post_witness_t;
 
 /* One allocation, every array sized and zeroed; CZ_EINVAL / CZ_ENOMEM, *w

@@ -55,8 +55,8 @@ typedef struct {
     const cz_por_shape_t *s;
     const cz_post_witness_t *w;
     cz_pool_t *pool;
-    const counts_t *per;      /* in place: one sector's counts; NULL: copying */
-    unsigned group;           /* sectors per group */
+    const counts_t *per; /* in place: one sector's counts; NULL: copying */
+    unsigned group;      /* sectors per group */
     cz_cs_t **forks;
     cz_ctx_t **ctxs;
     int *rcs;
@@ -112,8 +112,15 @@ int cz_post_synthesize(cz_ctx_t *ctx, cz_cs_t *cs, const cz_post_params_t *p,
                              p->sectors * per.inputs)))
             return cz_fail(ctx, rc, "post: reserving the partition: %s", cz_strerror(rc));
     }
-    tasks_t t = { cs, p, &s, w, pool, inplace ? &per : NULL, group,
-                  calloc(ntasks, sizeof(cz_cs_t *)), calloc(ntasks, sizeof(cz_ctx_t *)),
+    tasks_t t = { cs,
+                  p,
+                  &s,
+                  w,
+                  pool,
+                  inplace ? &per : NULL,
+                  group,
+                  calloc(ntasks, sizeof(cz_cs_t *)),
+                  calloc(ntasks, sizeof(cz_ctx_t *)),
                   calloc(ntasks, sizeof(int)) };
     if (!t.forks || !t.ctxs || !t.rcs) {
         rc = cz_fail(ctx, CZ_ENOMEM, "post: out of memory");
@@ -122,9 +129,8 @@ int cz_post_synthesize(cz_ctx_t *ctx, cz_cs_t *cs, const cz_post_params_t *p,
         for (unsigned g = 0; g < ntasks; g++) {
             if (rc == CZ_OK && t.rcs[g])
                 rc = cz_fail(ctx, t.rcs[g], "post: sectors from %u: %s", g * group,
-                             t.ctxs[g] && cz_ctx_message(t.ctxs[g])[0]
-                                 ? cz_ctx_message(t.ctxs[g])
-                                 : cz_strerror(t.rcs[g]));
+                             t.ctxs[g] && cz_ctx_message(t.ctxs[g])[0] ? cz_ctx_message(t.ctxs[g])
+                                                                       : cz_strerror(t.rcs[g]));
             if (rc == CZ_OK)
                 rc = cz_cs_extend(cs, t.forks[g]);
             cz_cs_free(t.forks[g]);

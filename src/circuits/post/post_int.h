@@ -10,12 +10,15 @@
 #include "gadgets/por.h"
 
 /* Return the code of |expr| when it is not CZ_OK. */
+/* laid out by hand: */
+/* clang-format off */
 #define CZ__QTRY(expr)                                                        \
     do {                                                                      \
         int cz__rc_ = (expr);                                                 \
         if (cz__rc_)                                                          \
             return cz__rc_;                                                   \
     } while (0)
+/* clang-format on */
 
 /* The tree_r_last shape of |p|; CZ_EINVAL when |p| is not a configuration. */
 int cz__post_shape(cz_por_shape_t *out, const cz_post_params_t *p);

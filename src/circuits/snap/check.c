@@ -35,53 +35,69 @@ static int comm_r_of(cz_fr *out, const cz_fr *comm_c, const cz_fr *root)
     return cz_por_hash_native(out, CZ_POR_POSEIDON, pre, 2);
 }
 
-static int check_challenge(cz_ctx_t *ctx, const cz_snap_input_t *in,
-                           const cz__snap_shapes_t *sh, unsigned i, uint64_t expect,
-                           const cz_fr *phi, const cz_fr *apex_root)
+static int check_challenge(cz_ctx_t *ctx, const cz_snap_input_t *in, const cz__snap_shapes_t *sh,
+                           unsigned i, uint64_t expect, const cz_fr *phi, const cz_fr *apex_root)
 {
     const cz_snap_params_t *p = &in->params;
     const cz_snap_challenge_t *ch = &in->ch[i];
     cz_fr v;
     if (ch->challenge != expect)
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u is node %llu, Challenges(comm_r_new, "
-                       "k=%u) gives %llu", i, (unsigned long long)ch->challenge, in->k,
-                       (unsigned long long)expect);
-    CZ__UTRY(walk(&sh->r, ch->challenge, &ch->leaf_r_old, ch->path_r_old, cz_por_levels(&sh->r), &v));
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u is node %llu, Challenges(comm_r_new, "
+                       "k=%u) gives %llu",
+                       i, (unsigned long long)ch->challenge, in->k, (unsigned long long)expect);
+    CZ__UTRY(
+        walk(&sh->r, ch->challenge, &ch->leaf_r_old, ch->path_r_old, cz_por_levels(&sh->r), &v));
     if (!cz_fr_eq(&v, &in->root_r_old))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: the tree_r_old path does not "
-                       "reach root_r_old", i);
-    CZ__UTRY(walk(&sh->r, ch->challenge, &ch->leaf_r_new, ch->path_r_new, cz_por_levels(&sh->r), &v));
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u: the tree_r_old path does not "
+                       "reach root_r_old",
+                       i);
+    CZ__UTRY(
+        walk(&sh->r, ch->challenge, &ch->leaf_r_new, ch->path_r_new, cz_por_levels(&sh->r), &v));
     if (!cz_fr_eq(&v, &in->root_r_new))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: the tree_r_new path does not "
-                       "reach root_r_new", i);
-    CZ__UTRY(walk(&sh->d, ch->challenge, &ch->leaf_d_new, ch->path_d_new, cz_por_levels(&sh->d), &v));
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u: the tree_r_new path does not "
+                       "reach root_r_new",
+                       i);
+    CZ__UTRY(
+        walk(&sh->d, ch->challenge, &ch->leaf_d_new, ch->path_d_new, cz_por_levels(&sh->d), &v));
     if (!cz_fr_eq(&v, &in->comm_d_new))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: the tree_d_new path does not "
-                       "reach comm_d_new", i);
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u: the tree_d_new path does not "
+                       "reach comm_d_new",
+                       i);
     /* the circuit selects the apex leaf by the challenge's bits above the
      * path to it: the node there must be that apex leaf */
     const unsigned below = p->challenge_bit_len - p->partition_bit_len - p->apex_bit_len;
     CZ__UTRY(walk(&sh->d, ch->challenge, &ch->leaf_d_new, ch->path_d_new, below, &v));
     if (!cz_fr_eq(&v, &in->apex_leaves[(ch->challenge >> below) & (p->apex_leaves - 1)]))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: its tree_d_new path does not pass "
-                       "through apex leaf %llu", i,
-                       (unsigned long long)((ch->challenge >> below) & (p->apex_leaves - 1)));
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u: its tree_d_new path does not pass "
+                       "through apex leaf %llu",
+                       i, (unsigned long long)((ch->challenge >> below) & (p->apex_leaves - 1)));
     const unsigned apex_height = p->challenge_bit_len - p->partition_bit_len;
     CZ__UTRY(walk(&sh->d, ch->challenge, &ch->leaf_d_new, ch->path_d_new, apex_height, &v));
     if (!cz_fr_eq(&v, apex_root))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: its tree_d_new path does not pass "
-                       "through the root of the apex leaves", i);
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u: its tree_d_new path does not pass "
+                       "through the root of the apex leaves",
+                       i);
     for (unsigned l = apex_height; l < p->challenge_bit_len; l++)
         if (!cz_fr_eq(&ch->path_d_new[l], &in->ch[0].path_d_new[l]))
-            return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u: its partition path differs "
-                           "from challenge 0's at level %u", i, l);
+            return cz_fail(ctx, CZ_EUNSAT,
+                           "snap: challenge %u: its partition path differs "
+                           "from challenge 0's at level %u",
+                           i, l);
     cz_fr rho, enc;
     CZ__UTRY(cz_snap_rho(&rho, p, phi, ch->challenge, in->h));
     cz_fr_mul(&enc, &ch->leaf_d_new, &rho);
     cz_fr_add(&enc, &enc, &ch->leaf_r_old);
     if (!cz_fr_eq(&enc, &ch->leaf_r_new))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: challenge %u (node %llu): leaf_r_new != "
-                       "leaf_r_old + leaf_d_new * rho", i, (unsigned long long)ch->challenge);
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: challenge %u (node %llu): leaf_r_new != "
+                       "leaf_r_old + leaf_d_new * rho",
+                       i, (unsigned long long)ch->challenge);
     return CZ_OK;
 }
 

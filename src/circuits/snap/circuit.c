@@ -140,8 +140,7 @@ static int comm_r_check(cz_cs_t *cs, const shared_t *s, const cz_num_t *root,
     return cz_num_equal(cs, &calc, comm_r, name);
 }
 
-int cz__snap_apex_hash(cz_cs_t *cs, unsigned r, unsigned i, cz_num_t *out,
-                         const cz_num_t pair[2])
+int cz__snap_apex_hash(cz_cs_t *cs, unsigned r, unsigned i, cz_num_t *out, const cz_num_t pair[2])
 {
     CZ__UTRY(cz_cs_pushf(cs, "apex_tree generation hash (tree_row=%u, siblings=%u)", r, i));
     CZ__UTRY(cz_por_hash_circuit(cs, out, CZ_POR_SHA254, pair, 2));
@@ -149,8 +148,8 @@ int cz__snap_apex_hash(cz_cs_t *cs, unsigned r, unsigned i, cz_num_t *out,
 }
 
 /* One apex row in order: the sequential cz__snap_apex_row_fn. */
-static int apex_row_seq(void *arg, cz_cs_t *cs, unsigned r, const cz_num_t *below,
-                        cz_num_t *out, unsigned n)
+static int apex_row_seq(void *arg, cz_cs_t *cs, unsigned r, const cz_num_t *below, cz_num_t *out,
+                        unsigned n)
 {
     (void)arg;
     for (unsigned i = 0; i < n; i++)
@@ -161,8 +160,8 @@ static int apex_row_seq(void *arg, cz_cs_t *cs, unsigned r, const cz_num_t *belo
 /* apex_por: the apex tree over the leaves (row by row through |row_fn|),
  * then its root through the partition path to comm_d_new. */
 static int apex_por(cz_cs_t *cs, const cz_snap_params_t *p, const cz__snap_shapes_t *sh,
-                    const shared_t *s, const cz_num_t *partition_path,
-                    cz__snap_apex_row_fn *row_fn, void *arg)
+                    const shared_t *s, const cz_num_t *partition_path, cz__snap_apex_row_fn *row_fn,
+                    void *arg)
 {
     /* Two rows, so that a row's hashes never overwrite what another reads. */
     cz_num_t rows[2][MAX_APEX];
@@ -213,8 +212,8 @@ static int gen_challenge_bits(cz_cs_t *cs, const cz_snap_params_t *p, const shar
         cz_lc_add_term(&a, &jf, CZ_VAR_ONE);
         cz_lc_add(&b, CZ_VAR_ONE);
         cz_lc_add(&c, idx.var);
-        int rc = cz_cs_enforcef(cs, &a, &b, &c,
-                                "digest_index_%u == k * digests_per_partition + %u", j, j);
+        int rc = cz_cs_enforcef(cs, &a, &b, &c, "digest_index_%u == k * digests_per_partition + %u",
+                                j, j);
         cz_lc_free(&a);
         cz_lc_free(&b);
         cz_lc_free(&c);
@@ -235,8 +234,8 @@ static int gen_challenge_bits(cz_cs_t *cs, const cz_snap_params_t *p, const shar
 }
 
 int cz__snap_prelude(cz_cs_t *cs, const cz_snap_params_t *p, const cz__snap_shapes_t *sh,
-                       shared_t *s, const cz_snap_input_t *in, cz_bool_t *gen,
-                       cz__snap_apex_row_fn *row_fn, void *arg)
+                     shared_t *s, const cz_snap_input_t *in, cz_bool_t *gen,
+                     cz__snap_apex_row_fn *row_fn, void *arg)
 {
     CZ__UTRY(k_and_h_select(cs, p, s, in));
     CZ__UTRY(alloc_input(cs, &s->comm_r_old, "comm_r_old", "comm_r_old_input",
@@ -324,9 +323,9 @@ static int challenge_high(cz_cs_t *cs, const cz_snap_params_t *p, const shared_t
     return rc;
 }
 
-int cz__snap_challenge(cz_cs_t *cs, const cz_snap_params_t *p,
-                         const cz__snap_shapes_t *sh, const shared_t *s, unsigned ci,
-                         const cz_bool_t *gen, const cz_snap_challenge_t *ch, cz_num_t *sib)
+int cz__snap_challenge(cz_cs_t *cs, const cz_snap_params_t *p, const cz__snap_shapes_t *sh,
+                       const shared_t *s, unsigned ci, const cz_bool_t *gen,
+                       const cz_snap_challenge_t *ch, cz_num_t *sib)
 {
     const unsigned len = p->challenge_bit_len, rand_bits = len - p->partition_bit_len;
     cz_bool_t c_bits[MAX_BITS];
@@ -397,8 +396,8 @@ size_t cz__snap_sib_len(const cz_snap_params_t *p, const cz__snap_shapes_t *sh)
     return rl > p->challenge_bit_len ? rl : p->challenge_bit_len;
 }
 
-int cz__snap_validate(const cz_cs_t *cs, const cz_snap_params_t *p,
-                        const cz_snap_input_t *in, cz__snap_shapes_t *sh)
+int cz__snap_validate(const cz_cs_t *cs, const cz_snap_params_t *p, const cz_snap_input_t *in,
+                      cz__snap_shapes_t *sh)
 {
     if (!cs || !p || p->challenge_bit_len >= MAX_BITS || p->apex_leaves > MAX_APEX ||
         cz__snap_shapes(sh, p))
@@ -425,7 +424,7 @@ int cz_snap_circuit(cz_cs_t *cs, const cz_snap_params_t *p, const cz_snap_input_
         rc = cz__snap_prelude(cs, p, &sh, s, in, gen, NULL, NULL);
     for (unsigned i = 0; rc == CZ_OK && i < p->challenges; i++)
         rc = cz__snap_challenge(cs, p, &sh, s, i, &gen[(size_t)i * MAX_BITS],
-                                  in ? &in->ch[i] : NULL, sib);
+                                in ? &in->ch[i] : NULL, sib);
     free(s);
     free(gen);
     free(sib);

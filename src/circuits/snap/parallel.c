@@ -61,8 +61,7 @@ static void counts_since(cz_snap_counts_t *d, const cz_cs_t *cs, const cz_snap_c
  * allocated nums for phi, the roots and the apex leaves. A gadget's shape
  * depends on its operands' kinds, never on which variables they are.
  */
-static int stand_ins(cz_cs_t *cs, const cz_snap_params_t *p, cz__snap_shared_t *s,
-                     cz_bool_t *gen)
+static int stand_ins(cz_cs_t *cs, const cz_snap_params_t *p, cz__snap_shared_t *s, cz_bool_t *gen)
 {
     for (unsigned i = 0; i < p->partition_bit_len; i++)
         CZ__UTRY(cz_bit_alloc(cs, &s->partition_bits[i], false));
@@ -71,7 +70,7 @@ static int stand_ins(cz_cs_t *cs, const cz_snap_params_t *p, cz__snap_shared_t *
     for (unsigned i = 0; i < p->challenge_bit_len - p->partition_bit_len; i++)
         CZ__UTRY(cz_bit_alloc(cs, &gen[i], false));
     cz_num_t *nums[] = { &s->partition, &s->comm_r_old, &s->comm_d_new, &s->comm_r_new,
-                         &s->phi, &s->comm_c, &s->root_r_old, &s->root_r_new };
+                         &s->phi,       &s->comm_c,     &s->root_r_old, &s->root_r_new };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         CZ__UTRY(cz_num_alloc(cs, nums[i], NULL));
     for (unsigned i = 0; i < p->apex_leaves; i++)
@@ -89,7 +88,7 @@ static int plan_in(cz_cs_t *cs, cz_snap_plan_t *out, const cz_snap_params_t *p,
     CZ__UTRY(cz__snap_challenge(cs, p, sh, s, 0, gen, NULL, sib));
     counts_since(&out->challenge, cs, &start);
     if (p->apex_leaves < 2)
-        return CZ_OK;            /* no apex hash: its counts stay 0 */
+        return CZ_OK; /* no apex hash: its counts stay 0 */
     cz_num_t root;
     counts_of(&start, cs);
     CZ__UTRY(cz__snap_apex_hash(cs, 0, 0, &root, s->apex));
@@ -129,8 +128,8 @@ typedef int part_fn(void *arg, cz_cs_t *fork, unsigned i);
 typedef struct {
     cz_cs_t *parent;
     cz_pool_t *pool;
-    const cz_snap_counts_t *each;  /* one part's counts */
-    unsigned n, forks_n;             /* parts, forks (each a run of parts) */
+    const cz_snap_counts_t *each; /* one part's counts */
+    unsigned n, forks_n;          /* parts, forks (each a run of parts) */
     part_fn *part;
     void *arg;
     cz_cs_t **forks;
@@ -195,8 +194,16 @@ static int run_slots(cz_ctx_t *ctx, cz_cs_t *cs, cz_pool_t *pool, const cz_snap_
     if (rc)
         return rc;
     const unsigned width = cz_pool_width(pool), nf = n < width ? n : width;
-    slots_t w = { cs, pool, each, n, nf, part, arg, calloc(nf, sizeof(cz_cs_t *)),
-                  calloc(nf, sizeof(cz_ctx_t *)), calloc(nf, sizeof(int)) };
+    slots_t w = { cs,
+                  pool,
+                  each,
+                  n,
+                  nf,
+                  part,
+                  arg,
+                  calloc(nf, sizeof(cz_cs_t *)),
+                  calloc(nf, sizeof(cz_ctx_t *)),
+                  calloc(nf, sizeof(int)) };
     if (!w.forks || !w.ctxs || !w.rcs)
         rc = cz_fail(ctx, CZ_ENOMEM, "snap: out of memory for %u forks", nf);
     else
@@ -265,9 +272,8 @@ static int challenge_part(void *arg, cz_cs_t *fork, unsigned i)
     cz_num_t *sib = malloc(sizeof(cz_num_t) * c->sib_len);
     if (!sib)
         return CZ_ENOMEM;
-    int rc = cz__snap_challenge(fork, c->p, c->sh, c->s, i,
-                                  &c->gen[(size_t)i * CZ__SNAP_MAX_BITS],
-                                  c->in ? &c->in->ch[i] : NULL, sib);
+    int rc = cz__snap_challenge(fork, c->p, c->sh, c->s, i, &c->gen[(size_t)i * CZ__SNAP_MAX_BITS],
+                                c->in ? &c->in->ch[i] : NULL, sib);
     free(sib);
     return rc;
 }
@@ -275,7 +281,7 @@ static int challenge_part(void *arg, cz_cs_t *fork, unsigned i)
 /* ---- the partition ------------------------------------------------------------------ */
 
 int cz_snap_circuit_planned(cz_ctx_t *ctx, cz_cs_t *cs, const cz_snap_params_t *p,
-                              const cz_snap_input_t *in, const cz_snap_plan_t *plan)
+                            const cz_snap_input_t *in, const cz_snap_plan_t *plan)
 {
     cz__snap_shapes_t sh;
     int rc = cz__snap_validate(cs, p, in, &sh);

@@ -31,9 +31,14 @@ int cz_snap_params_sector(cz_snap_params_t *out, uint64_t sector_bytes)
     memset(out, 0, sizeof *out);
     unsigned sub = 0, top = 0;
     switch (sector_bytes) {
-    case 2 * KIB: case 8 * MIB: case 512 * MIB: break;
+    case 2 * KIB:
+    case 8 * MIB:
+    case 512 * MIB: break;
     case 32 * GIB: sub = 8; break;
-    case 64 * GIB: sub = 8; top = 2; break;
+    case 64 * GIB:
+        sub = 8;
+        top = 2;
+        break;
     default: return CZ_EINVAL;
     }
     const uint64_t nodes = sector_bytes / 32;
@@ -42,8 +47,10 @@ int cz_snap_params_sector(cz_snap_params_t *out, uint64_t sector_bytes)
     out->sector_bytes = sector_bytes;
     out->nodes = nodes;
     out->challenge_bit_len = log2u64(nodes);
-    out->partitions = nodes <= (8 * KIB) / 32 ? 1 : nodes <= (32 * KIB) / 32 ? 2
-                      : nodes <= (16 * MIB) / 32 ? 4 : 16;
+    out->partitions = nodes <= (8 * KIB) / 32    ? 1
+                      : nodes <= (32 * KIB) / 32 ? 2
+                      : nodes <= (16 * MIB) / 32 ? 4
+                                                 : 16;
     out->partition_bit_len = log2u64(out->partitions);
     out->challenges = nodes <= (16 * MIB) / 32 ? 10 : 86;
     out->apex_leaves = nodes <= (8 * KIB) / 32 ? 8 : 128;
@@ -53,11 +60,14 @@ int cz_snap_params_sector(cz_snap_params_t *out, uint64_t sector_bytes)
     out->top_arity = top;
     for (unsigned i = 0; i < CZ_SNAP_NUM_HS; i++)
         out->hs[i] = nodes <= (32 * KIB) / 32 ? 1 : 7 + i;
-    out->h = out->hs[3];   /* filecoin-proofs HSelect::from_nodes */
+    out->h = out->hs[3]; /* filecoin-proofs HSelect::from_nodes */
     return CZ_OK;
 }
 
-size_t cz_snap_d_path_len(const cz_snap_params_t *p) { return p->challenge_bit_len; }
+size_t cz_snap_d_path_len(const cz_snap_params_t *p)
+{
+    return p->challenge_bit_len;
+}
 
 size_t cz_snap_r_path_len(const cz_snap_params_t *p)
 {
@@ -122,8 +132,7 @@ int cz_snap_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old)
     return hash_rand(phi, comm_d_new, comm_r_old);
 }
 
-int cz_snap_rho(cz_fr *rho, const cz_snap_params_t *p, const cz_fr *phi, uint64_t c,
-                  unsigned h)
+int cz_snap_rho(cz_fr *rho, const cz_snap_params_t *p, const cz_fr *phi, uint64_t c, unsigned h)
 {
     if (h == 0 || h > p->challenge_bit_len)
         return CZ_EINVAL;
@@ -133,7 +142,7 @@ int cz_snap_rho(cz_fr *rho, const cz_snap_params_t *p, const cz_fr *phi, uint64_
 }
 
 int cz_snap_challenges(const cz_snap_params_t *p, const cz_fr *comm_r_new, unsigned k,
-                         uint64_t *out)
+                       uint64_t *out)
 {
     if (k >= p->partitions)
         return CZ_EINVAL;
@@ -169,8 +178,8 @@ int cz_snap_k_and_h_select(const cz_snap_params_t *p, unsigned k, unsigned h, cz
 }
 
 int cz_snap_public_inputs(const cz_snap_params_t *p, unsigned k, unsigned h,
-                            const cz_fr *comm_r_old, const cz_fr *comm_d_new,
-                            const cz_fr *comm_r_new, cz_fr out[CZ_SNAP_NUM_INPUTS - 1])
+                          const cz_fr *comm_r_old, const cz_fr *comm_d_new, const cz_fr *comm_r_new,
+                          cz_fr out[CZ_SNAP_NUM_INPUTS - 1])
 {
     CZ__UTRY(cz_snap_k_and_h_select(p, k, h, &out[0]));
     out[1] = *comm_r_old;

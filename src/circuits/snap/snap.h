@@ -81,16 +81,16 @@
 
 typedef struct {
     uint64_t sector_bytes;
-    uint64_t nodes;               /* 2^challenge_bit_len */
-    unsigned challenge_bit_len;   /* log2(nodes): height of TreeD */
-    unsigned challenges;          /* per partition */
+    uint64_t nodes;             /* 2^challenge_bit_len */
+    unsigned challenge_bit_len; /* log2(nodes): height of TreeD */
+    unsigned challenges;        /* per partition */
     unsigned partitions;
     unsigned partition_bit_len;
     unsigned apex_leaves;
     unsigned apex_bit_len;
     unsigned base_arity, sub_arity, top_arity; /* TreeR shape */
     unsigned hs[CZ_SNAP_NUM_HS];
-    unsigned h;                   /* the h proofs-api proves with (hs[3]) */
+    unsigned h; /* the h proofs-api proves with (hs[3]) */
 } cz_snap_params_t;
 
 /* The parameters of a production sector size (2KiB, 8MiB, 512MiB, 32GiB,
@@ -110,32 +110,31 @@ const cz_poseidon_constants *cz_snap_randomness_constants(void);
 /* phi = H_rand(comm_d_new, comm_r_old). */
 int cz_snap_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old);
 /* rho = H_rand(phi, c >> (challenge_bit_len - h)). */
-int cz_snap_rho(cz_fr *rho, const cz_snap_params_t *p, const cz_fr *phi, uint64_t c,
-                  unsigned h);
+int cz_snap_rho(cz_fr *rho, const cz_snap_params_t *p, const cz_fr *phi, uint64_t c, unsigned h);
 /* The challenges of partition k (challenges.rs Challenges::new). */
 int cz_snap_challenges(const cz_snap_params_t *p, const cz_fr *comm_r_new, unsigned k,
-                         uint64_t *out);
+                       uint64_t *out);
 /* k_and_h_select as a field element; CZ_EINVAL for a bad k or h. */
 int cz_snap_k_and_h_select(const cz_snap_params_t *p, unsigned k, unsigned h, cz_fr *out);
 
 /* ---- the input: one partition ------------------------------------------------ */
 
 typedef struct {
-    uint64_t challenge;          /* the node all three paths open */
+    uint64_t challenge; /* the node all three paths open */
     cz_fr leaf_r_old, leaf_d_new, leaf_r_new;
-    cz_fr *path_r_old;           /* [r_path_len] */
-    cz_fr *path_d_new;           /* [d_path_len]: the whole TreeD path */
-    cz_fr *path_r_new;           /* [r_path_len] */
+    cz_fr *path_r_old; /* [r_path_len] */
+    cz_fr *path_d_new; /* [d_path_len]: the whole TreeD path */
+    cz_fr *path_r_new; /* [r_path_len] */
 } cz_snap_challenge_t;
 
 typedef struct {
     cz_snap_params_t params;
-    unsigned k;                  /* partition index */
-    unsigned h;                  /* must be in params.hs */
-    cz_fr comm_r_old, comm_d_new, comm_r_new;   /* public */
-    cz_fr comm_c, root_r_old, root_r_new;       /* private */
-    cz_fr *apex_leaves;          /* [apex_leaves] */
-    cz_snap_challenge_t *ch;   /* [challenges] */
+    unsigned k;                               /* partition index */
+    unsigned h;                               /* must be in params.hs */
+    cz_fr comm_r_old, comm_d_new, comm_r_new; /* public */
+    cz_fr comm_c, root_r_old, root_r_new;     /* private */
+    cz_fr *apex_leaves;                       /* [apex_leaves] */
+    cz_snap_challenge_t *ch;                  /* [challenges] */
     void *block_;
 } cz_snap_input_t;
 
@@ -154,8 +153,8 @@ int cz_snap_input_check(cz_ctx_t *ctx, const cz_snap_input_t *in);
 
 /* The 4 public inputs (ONE excluded) from public values. */
 int cz_snap_public_inputs(const cz_snap_params_t *p, unsigned k, unsigned h,
-                            const cz_fr *comm_r_old, const cz_fr *comm_d_new,
-                            const cz_fr *comm_r_new, cz_fr out[CZ_SNAP_NUM_INPUTS - 1]);
+                          const cz_fr *comm_r_old, const cz_fr *comm_d_new, const cz_fr *comm_r_new,
+                          cz_fr out[CZ_SNAP_NUM_INPUTS - 1]);
 
 /* ---- synthesis ------------------------------------------------------------------ */
 
@@ -195,6 +194,6 @@ int cz_snap_plan(cz_snap_plan_t *out, const cz_snap_params_t *p);
  * a message naming the failing challenge or apex hash on |ctx|.
  */
 int cz_snap_circuit_planned(cz_ctx_t *ctx, cz_cs_t *cs, const cz_snap_params_t *p,
-                              const cz_snap_input_t *in, const cz_snap_plan_t *plan);
+                            const cz_snap_input_t *in, const cz_snap_plan_t *plan);
 
 #endif /* CUZK_CIRCUITS_SNAP_SNAP_H */

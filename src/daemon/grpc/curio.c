@@ -55,8 +55,8 @@ static const char *proof_kinds(const cz_kinds_t *t, char *buf, size_t cap)
     buf[0] = '\0';
     const cz_job_kind_t *k;
     for (size_t i = 0; (k = curio_kind(t, i)) && used < cap; i++) {
-        int n = snprintf(buf + used, cap - used, "%s%s %d", i ? ", " : "",
-                         k->curio.proof_kind_name, k->curio.proof_kind);
+        int n = snprintf(buf + used, cap - used, "%s%s %d", i ? ", " : "", k->curio.proof_kind_name,
+                         k->curio.proof_kind);
         if (n < 0)
             break;
         used += (size_t)n;
@@ -105,12 +105,12 @@ int cz__grpc_job_request(cz_ctx_t *ctx, const cz_kinds_t *kinds,
     const cz_job_kind_t *k = cz_kinds_by_proof_kind(kinds, (int)r->proof_kind);
     char known[256];
     if (!k)
-        return cz_fail(ctx, CZ_EINVAL, "proof_kind: %d is not a ProofKind (%s)",
-                       (int)r->proof_kind, proof_kinds(kinds, known, sizeof known));
+        return cz_fail(ctx, CZ_EINVAL, "proof_kind: %d is not a ProofKind (%s)", (int)r->proof_kind,
+                       proof_kinds(kinds, known, sizeof known));
     int prio = (int)r->priority;
     if (prio < 0 || prio > 4)
-        return cz_fail(ctx, CZ_EINVAL, "priority: %d is not a Priority (0 default, LOW 1 .. CRITICAL 4)",
-                       prio);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "priority: %d is not a Priority (0 default, LOW 1 .. CRITICAL 4)", prio);
     json_t *req = json_pack("{s:s,s:i}", "kind", k->name, "priority",
                             prio ? prio : k->curio.default_priority);
     if (!req)
@@ -142,12 +142,16 @@ int cz__grpc_params_name(cz_ctx_t *ctx, const cz_kinds_t *kinds, const char *id,
     /* Curio's ids: curio extern/cuzk cuzk-core srs_manager.rs CircuitId
      * ("porep-32g", "porep-64g", "wpost-32g", "winning-32g", "snap-32g",
      * "snap-64g"), here for every production size */
-    static const struct { const char *suffix; uint64_t bytes; } sizes[] = {
-        { "2k", 2048ull }, { "8m", 8ull << 20 }, { "512m", 512ull << 20 },
+    static const struct {
+        const char *suffix;
+        uint64_t bytes;
+    } sizes[] = {
+        { "2k", 2048ull },      { "8m", 8ull << 20 },   { "512m", 512ull << 20 },
         { "32g", 32ull << 30 }, { "64g", 64ull << 30 },
     };
     if (!id || !*id)
-        return cz_fail(ctx, CZ_EINVAL, "circuit_id: empty (e.g. \"porep-32g\", \"wpost-32g\" or a "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "circuit_id: empty (e.g. \"porep-32g\", \"wpost-32g\" or a "
                        "params name)");
     for (size_t f = 0; f < kinds->n; f++) {
         const cz_kind_curio_t *c = &kinds->kind[f]->curio;
@@ -159,8 +163,8 @@ int cz__grpc_params_name(cz_ctx_t *ctx, const cz_kinds_t *kinds, const char *id,
                 int rc = c->params_name(sizes[i].bytes, out, cap);
                 return rc ? cz_fail(ctx, rc, "circuit_id: %s: no params name", id) : CZ_OK;
             }
-        return cz_fail(ctx, CZ_EINVAL, "circuit_id: '%.64s': %s takes 2k, 8m, 512m, 32g or 64g",
-                       id, c->srs_family);
+        return cz_fail(ctx, CZ_EINVAL, "circuit_id: '%.64s': %s takes 2k, 8m, 512m, 32g or 64g", id,
+                       c->srs_family);
     }
     if (strlen(id) >= cap)
         return cz_fail(ctx, CZ_EINVAL, "circuit_id: too long");

@@ -63,7 +63,7 @@ const char *cz__grpc_kind_name(const cz_kinds_t *kinds, size_t i);
  * circuit's params ("...params"); any other id is taken as a params name
  * of params.dir. CZ_EINVAL if empty or a known family with an unknown size.
  */
-int cz__grpc_params_name(cz_ctx_t *ctx, const cz_kinds_t *kinds, const char *circuit_id,
-                         char *out, size_t cap);
+int cz__grpc_params_name(cz_ctx_t *ctx, const cz_kinds_t *kinds, const char *circuit_id, char *out,
+                         size_t cap);
 
 #endif /* CUZK_DAEMON_GRPC_CURIO_H */

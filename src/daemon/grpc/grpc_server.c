@@ -42,7 +42,7 @@
 /* How long cz_grpc_stop lets the calls in flight send their answers before cancelling. */
 #define CZ_GRPC_DRAIN_S 10
 
-#define PENDING_REQUESTS 8   /* calls requested ahead, so a burst is not served one by one */
+#define PENDING_REQUESTS 8 /* calls requested ahead, so a burst is not served one by one */
 
 typedef enum { T_NEW, T_MSG, T_CLOSE, T_SENT } tag_kind_t;
 
@@ -61,8 +61,8 @@ struct call {
     grpc_byte_buffer *reply;
     grpc_slice status_detail;
     bool have_detail;
-    int cancelled;                 /* RECV_CLOSE_ON_SERVER's output */
-    atomic_bool gone;              /* the client canceled / the deadline passed */
+    int cancelled;    /* RECV_CLOSE_ON_SERVER's output */
+    atomic_bool gone; /* the client canceled / the deadline passed */
     atomic_int refs;
     cz_grpc_handler_fn *fn;
     tag_t t_new, t_msg, t_close, t_sent;
@@ -75,18 +75,18 @@ struct cz_grpc {
     grpc_completion_queue *cq;
     pthread_t cq_thread;
     bool cq_thread_started;
-    bool tcp;                      /* a TCP listener: every call's peer and token are checked */
-    bool tcp_token;                /* TCP with daemon.auth_token */
-    cz_allow_t allow;              /* grpc.allow_from (n = 0: the token alone decides) */
+    bool tcp;         /* a TCP listener: every call's peer and token are checked */
+    bool tcp_token;   /* TCP with daemon.auth_token */
+    cz_allow_t allow; /* grpc.allow_from (n = 0: the token alone decides) */
     char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     tag_t t_shutdown;
 
     pthread_mutex_t mu;
-    pthread_cond_t idle;           /* a handler ended */
-    unsigned calls;                /* (mu) call_t alive */
-    unsigned handlers;             /* (mu) handler threads running */
-    bool shut_down;                /* (mu) the server's shutdown notification arrived */
-    bool stopping;                 /* (mu) no new requests */
+    pthread_cond_t idle; /* a handler ended */
+    unsigned calls;      /* (mu) call_t alive */
+    unsigned handlers;   /* (mu) handler threads running */
+    bool shut_down;      /* (mu) the server's shutdown notification arrived */
+    bool stopping;       /* (mu) no new requests */
 };
 
 /* ---- calls ---------------------------------------------------------------- */
@@ -253,14 +253,15 @@ static bool call_admitted(call_t *c)
 {
     struct cz_grpc *g = c->g;
     if (!g->tcp)
-        return true;   /* a unix socket: its file mode decided */
+        return true; /* a unix socket: its file mode decided */
     if (g->allow.n) {
         char *peer = *g->cfg->test_grpc_peer ? gpr_strdup(g->cfg->test_grpc_peer)
-                                              : grpc_call_get_peer(c->call);
+                                             : grpc_call_get_peer(c->call);
         bool ok = peer && cz_peer_allowed(&g->allow, peer);
         if (!ok && !(g->tcp_token && token_ok(g, &c->md))) {
             char d[300];
-            snprintf(d, sizeof d, "peer %.200s is not in grpc.allow_from%s", peer ? peer : "(unknown)",
+            snprintf(d, sizeof d, "peer %.200s is not in grpc.allow_from%s",
+                     peer ? peer : "(unknown)",
                      g->tcp_token ? " and sent no valid \"authorization: Bearer\" token" : "");
             CZ_LOGW("grpc call refused", "peer=%s", peer ? peer : "?");
             gpr_free(peer);
@@ -271,8 +272,9 @@ static bool call_admitted(call_t *c)
         return true;
     }
     if (g->tcp_token && !token_ok(g, &c->md)) {
-        reply_now(c, GRPC_STATUS_UNAUTHENTICATED, "authorization: this TCP listener needs "
-                                                  "\"Bearer <daemon.auth_token>\"");
+        reply_now(c, GRPC_STATUS_UNAUTHENTICATED,
+                  "authorization: this TCP listener needs "
+                  "\"Bearer <daemon.auth_token>\"");
         return false;
     }
     return true;
@@ -281,8 +283,8 @@ static bool call_admitted(call_t *c)
 static void on_new(call_t *c)
 {
     struct cz_grpc *g = c->g;
-    request_call(g);   /* keep PENDING_REQUESTS outstanding */
-    atomic_fetch_add(&c->refs, 1);   /* the CLOSE chain */
+    request_call(g);               /* keep PENDING_REQUESTS outstanding */
+    atomic_fetch_add(&c->refs, 1); /* the CLOSE chain */
     grpc_op close_op;
     memset(&close_op, 0, sizeof close_op);
     close_op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
@@ -295,7 +297,8 @@ static void on_new(call_t *c)
         return;
     if (!(c->fn = cz__grpc_method(m, ml))) {
         char d[300];
-        snprintf(d, sizeof d, "%.*s: not a method of cuzk.v1.ProvingEngine", (int)(ml < 200 ? ml : 200), m);
+        snprintf(d, sizeof d, "%.*s: not a method of cuzk.v1.ProvingEngine",
+                 (int)(ml < 200 ? ml : 200), m);
         reply_now(c, GRPC_STATUS_UNIMPLEMENTED, d);
         return;
     }
@@ -310,7 +313,7 @@ static void on_new(call_t *c)
 static void on_msg(call_t *c, bool ok)
 {
     struct cz_grpc *g = c->g;
-    if (!ok) {   /* the call broke before its message arrived */
+    if (!ok) { /* the call broke before its message arrived */
         call_unref(c);
         return;
     }
@@ -365,7 +368,7 @@ static void *cq_main(void *arg)
             if (ev.success)
                 on_new(c);
             else
-                call_unref(c);   /* the server is shutting down */
+                call_unref(c); /* the server is shutting down */
             break;
         case T_MSG: on_msg(c, ev.success != 0); break;
         case T_CLOSE:
@@ -429,10 +432,11 @@ static int bind_listener(cz_ctx_t *ctx, struct cz_grpc *g)
     if (unix_sock) {
         const char *path = addr + 5;
         if (!strncmp(path, "//", 2))
-            path += 2;   /* unix:///abs/path */
+            path += 2; /* unix:///abs/path */
         if (path[0] != '/' || strlen(path) >= sizeof g->socket_path)
-            return cz_fail(ctx, CZ_EINVAL, "grpc.listen: '%s': want unix:///ABSOLUTE/PATH (under %zu bytes)",
-                           addr, sizeof g->socket_path);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "grpc.listen: '%s': want unix:///ABSOLUTE/PATH (under %zu bytes)", addr,
+                           sizeof g->socket_path);
         int rc = make_parent(ctx, path);
         if (rc == CZ_OK)
             rc = clear_stale(ctx, path);
@@ -456,11 +460,12 @@ static int bind_listener(cz_ctx_t *ctx, struct cz_grpc *g)
     grpc_server_credentials_release(cr);
     if (port == 0) {
         g->socket_path[0] = '\0';
-        return cz_fail(ctx, CZ_EIO, "grpc.listen: cannot listen on %s (in use, or not an address)", addr);
+        return cz_fail(ctx, CZ_EIO, "grpc.listen: cannot listen on %s (in use, or not an address)",
+                       addr);
     }
     if (unix_sock && chmod(g->socket_path, mode))
         return cz_fail(ctx, CZ_EIO, "grpc.listen: chmod %s: %s", g->socket_path, strerror(errno));
-    char shown[300];   /* with the port bound: HOST:0 asks the kernel for one */
+    char shown[300]; /* with the port bound: HOST:0 asks the kernel for one */
     if (unix_sock)
         snprintf(shown, sizeof shown, "%s", addr);
     else
@@ -485,9 +490,11 @@ int cz_grpc_start(cz_ctx_t *ctx, cz_server_t *s, const cz_dconfig_t *cfg, cz_grp
     pthread_cond_init(&g->idle, NULL);
     grpc_init();
     grpc_arg args[] = {
-        { .type = GRPC_ARG_INTEGER, .key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+        { .type = GRPC_ARG_INTEGER,
+          .key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
           .value.integer = CZ_GRPC_MAX_MESSAGE },
-        { .type = GRPC_ARG_INTEGER, .key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH,
+        { .type = GRPC_ARG_INTEGER,
+          .key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH,
           .value.integer = CZ_GRPC_MAX_MESSAGE },
     };
     grpc_channel_args ca = { .num_args = sizeof args / sizeof *args, .args = args };
@@ -522,7 +529,7 @@ int cz_grpc_start(cz_ctx_t *ctx, cz_server_t *s, const cz_dconfig_t *cfg, cz_grp
 static void drain_calls(struct cz_grpc *g, double seconds)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);   /* g->idle has the default (realtime) clock */
+    clock_gettime(CLOCK_REALTIME, &ts); /* g->idle has the default (realtime) clock */
     ts.tv_sec += (time_t)seconds;
     pthread_mutex_lock(&g->mu);
     while (!g->shut_down && pthread_cond_timedwait(&g->idle, &g->mu, &ts) != ETIMEDOUT)
@@ -544,7 +551,7 @@ void cz_grpc_stop(cz_grpc_t *g)
     grpc_server_cancel_all_calls(g->srv);
     if (g->cq_thread_started) {
         pthread_join(g->cq_thread, NULL);
-    } else {   /* never served: drain the shutdown notification here */
+    } else { /* never served: drain the shutdown notification here */
         grpc_completion_queue_shutdown(g->cq);
         while (grpc_completion_queue_next(g->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
                GRPC_QUEUE_SHUTDOWN)

@@ -50,6 +50,8 @@ static void reply_error(cz_grpc_reply_t *r, int rc, cz_ctx_t *ctx, cz_errmap_ctx
 }
 
 /* Unpack the request as cuzk.v1.|name| or answer INVALID_ARGUMENT (and return). */
+/* laid out by hand: */
+/* clang-format off */
 #define UNPACK(type, name, fn, var, r, in, len)                                                \
     type *var = fn(NULL, len, in);                                                             \
     if (!var) {                                                                                \
@@ -57,6 +59,7 @@ static void reply_error(cz_grpc_reply_t *r, int rc, cz_ctx_t *ctx, cz_errmap_ctx
                      "as a cuzk.v1." name, len);                                               \
         return;                                                                                \
     }
+/* clang-format on */
 
 static cz_ctx_t *new_ctx(cz_grpc_reply_t *r)
 {
@@ -103,18 +106,19 @@ static void fill_result(cz_server_t *s, cz_ctx_t *ctx, const char *id,
         cz_job_result_t out;
         if (cz_server_result(s, ctx, id, &out, NULL) == CZ_OK) {
             res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
-            store->proof = out.proof;   /* kept for the reply; the rest goes */
+            store->proof = out.proof; /* kept for the reply; the rest goes */
             res->proof.data = out.proof;
             res->proof.len = out.proof_len;
             out.proof = NULL;
             cz_job_result_free(&out);
-        } else {   /* it expired in between: the client retries and proves again */
+        } else { /* it expired in between: the client retries and proves again */
             res->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
             snprintf(store->message, sizeof store->message, "%s", cz_ctx_message(ctx));
         }
-    } else if (cz_job_status_ended(st)) {   /* failed, canceled, lost */
-        res->status = st->state == CZ_JOB_CANCELED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
-                                                   : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+    } else if (cz_job_status_ended(st)) { /* failed, canceled, lost */
+        res->status = st->state == CZ_JOB_CANCELED
+                          ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                          : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
         snprintf(store->message, sizeof store->message, "job %s %s: %s", id,
                  cz_job_status_state(st), st->message);
     } else {
@@ -140,7 +144,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
     cz_submit_out_t out = { .existing = false };
     int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
     if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, s, req, &sj)) == CZ_OK) {
-        sj.req.retry = true;   /* Curio retries one request_id until it has a proof */
+        sj.req.retry = true; /* Curio retries one request_id until it has a proof */
         rc = cz_server_submit(s, ctx, &sj.req, &out);
         cz_submit_json_free(&sj);
     }
@@ -155,8 +159,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
 static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest",
-           cuzk__v1__prove_request__unpack, pr, r, in, len);
+    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest", cuzk__v1__prove_request__unpack, pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -170,9 +173,9 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
         cuzk__v1__prove_request__free_unpacked(pr, NULL);
         return;
     }
-    int rc = !ctx ? CZ_ENOMEM
-           : !pr->submit ? cz_fail(ctx, CZ_EINVAL, "submit: missing (the SubmitProofRequest)")
-                         : submit(env->server, ctx, pr->submit, id, &existing);
+    int rc = !ctx          ? CZ_ENOMEM
+             : !pr->submit ? cz_fail(ctx, CZ_EINVAL, "submit: missing (the SubmitProofRequest)")
+                           : submit(env->server, ctx, pr->submit, id, &existing);
     if (ctx && rc == CZ_EUNAVAIL && cz_server_stopping(env->server)) {
         reply_status(r, GRPC_STATUS_UNAVAILABLE, "%s", cz_ctx_message(ctx));
     } else if (ctx && rc != CZ_OK) {
@@ -230,8 +233,8 @@ static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
 static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__AwaitProofRequest, "AwaitProofRequest",
-           cuzk__v1__await_proof_request__unpack, ar, r, in, len);
+    UNPACK(Cuzk__V1__AwaitProofRequest, "AwaitProofRequest", cuzk__v1__await_proof_request__unpack,
+           ar, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     double timeout = ar->timeout_ms ? (double)ar->timeout_ms / 1e3 : -1;
     char id[CZ_JOB_ID_LEN + 1];
@@ -251,7 +254,7 @@ static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
             reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         }
     } else if (ctx) {
-        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);   /* EUNAVAIL, ECANCELED: their rows */
+        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST); /* EUNAVAIL, ECANCELED: their rows */
     }
     cz_ctx_free(ctx);
     cuzk__v1__await_proof_request__free_unpacked(ar, NULL);
@@ -265,9 +268,9 @@ static void do_cancel(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     cz_ctx_t *ctx = new_ctx(r);
     cz_job_status_t *before = calloc(1, sizeof *before);
     char id[CZ_JOB_ID_LEN + 1];
-    int rc = !ctx ? CZ_ENOMEM
-           : !before ? cz_fail(ctx, CZ_ENOMEM, "status")
-                     : cz_server_lookup(env->server, ctx, cr->job_id, id);
+    int rc = !ctx      ? CZ_ENOMEM
+             : !before ? cz_fail(ctx, CZ_ENOMEM, "status")
+                       : cz_server_lookup(env->server, ctx, cr->job_id, id);
     if (rc == CZ_OK)
         rc = cz_server_cancel(env->server, ctx, id, before, NULL);
     if (ctx && rc != CZ_OK) {
@@ -300,18 +303,18 @@ static Cuzk__V1__QueueStatus *queue_of(queues_t *qs, const char *name)
         return NULL;
     Cuzk__V1__QueueStatus *q = &qs->q[qs->nq];
     cuzk__v1__queue_status__init(q);
-    q->proof_kind = (char *)name;   /* static or owned by the job list, outlives the reply */
+    q->proof_kind = (char *)name; /* static or owned by the job list, outlives the reply */
     qs->qp[qs->nq++] = q;
     return q;
 }
 
-#define MAX_SRS 32   /* the params entries GetStatus lists, as /v1/status */
+#define MAX_SRS 32 /* the params entries GetStatus lists, as /v1/status */
 
 static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__GetStatusRequest, "GetStatusRequest",
-           cuzk__v1__get_status_request__unpack, gr, r, in, len);
+    UNPACK(Cuzk__V1__GetStatusRequest, "GetStatusRequest", cuzk__v1__get_status_request__unpack, gr,
+           r, in, len);
     cuzk__v1__get_status_request__free_unpacked(gr, NULL);
     cz_server_counts_t c;
     cz_server_counts(env->server, &c);
@@ -322,7 +325,7 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     size_t nd = c.devices;
     Cuzk__V1__GPUStatus *g = calloc(nd ? nd : 1, sizeof *g);
     Cuzk__V1__GPUStatus **gp = calloc(nd ? nd : 1, sizeof *gp);
-    char (*names)[32] = calloc(nd ? nd : 1, sizeof *names);
+    char(*names)[32] = calloc(nd ? nd : 1, sizeof *names);
     Cuzk__V1__SRSStatus *srs = calloc(ne ? ne : 1, sizeof *srs);
     Cuzk__V1__SRSStatus **sp = calloc(ne ? ne : 1, sizeof *sp);
     if (!items || !g || !gp || !names || !srs || !sp ||
@@ -331,7 +334,7 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
         goto done;
     }
     Cuzk__V1__GetStatusResponse out = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    for (size_t i = 0; i < nd; i++) {   /* devices */
+    for (size_t i = 0; i < nd; i++) { /* devices */
         cuzk__v1__gpustatus__init(&g[i]);
         g[i].ordinal = (uint32_t)i;
         snprintf(names[i], sizeof names[i], "%s:%u", c.backend, g[i].ordinal);
@@ -340,7 +343,7 @@ static void do_status(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
     }
     out.gpus = gp;
     out.n_gpus = nd;
-    for (size_t i = 0; i < ne; i++) {   /* loaded parameters: in memory = HOT, loading = COLD */
+    for (size_t i = 0; i < ne; i++) { /* loaded parameters: in memory = HOT, loading = COLD */
         const char *base = strrchr(items[i].path, '/');
         cuzk__v1__srsstatus__init(&srs[i]);
         srs[i].circuit_id = base ? (char *)base + 1 : items[i].path;
@@ -380,14 +383,14 @@ done:
     free(srs);
     free(sp);
     free(items);
-    free(jobs);   /* after the reply is packed: queue names point into it */
+    free(jobs); /* after the reply is packed: queue names point into it */
 }
 
 static void do_metrics(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                        cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__GetMetricsRequest, "GetMetricsRequest",
-           cuzk__v1__get_metrics_request__unpack, mr, r, in, len);
+    UNPACK(Cuzk__V1__GetMetricsRequest, "GetMetricsRequest", cuzk__v1__get_metrics_request__unpack,
+           mr, r, in, len);
     cuzk__v1__get_metrics_request__free_unpacked(mr, NULL);
     char *text = cz_server_metrics(env->server);
     if (!text) {
@@ -423,16 +426,16 @@ static bool loaded_bytes(cz_server_t *s, const char *name, uint64_t *bytes)
 static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                        cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__PreloadSrsRequest, "PreloadSrsRequest",
-           cuzk__v1__preload_srs_request__unpack, pr, r, in, len);
+    UNPACK(Cuzk__V1__PreloadSrsRequest, "PreloadSrsRequest", cuzk__v1__preload_srs_request__unpack,
+           pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
     cz_params_item_t *it = calloc(1, sizeof *it);
     uint64_t bytes = 0;
-    int rc = !ctx ? CZ_ENOMEM
-           : !it ? cz_fail(ctx, CZ_ENOMEM, "reply")
-                 : cz__grpc_params_name(ctx, cz_server_kinds(env->server), pr->circuit_id, name,
-                                        sizeof name);
+    int rc = !ctx  ? CZ_ENOMEM
+             : !it ? cz_fail(ctx, CZ_ENOMEM, "reply")
+                   : cz__grpc_params_name(ctx, cz_server_kinds(env->server), pr->circuit_id, name,
+                                          sizeof name);
     bool loaded = rc == CZ_OK && loaded_bytes(env->server, name, &bytes);
     if (rc == CZ_OK)
         rc = cz_server_preload(env->server, ctx, name, it);
@@ -452,8 +455,8 @@ static void do_preload(const cz_grpc_call_env_t *env, const uint8_t *in, size_t 
 static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__EvictSrsRequest, "EvictSrsRequest",
-           cuzk__v1__evict_srs_request__unpack, er, r, in, len);
+    UNPACK(Cuzk__V1__EvictSrsRequest, "EvictSrsRequest", cuzk__v1__evict_srs_request__unpack, er, r,
+           in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char name[256];
     uint64_t bytes = 0;
@@ -464,7 +467,7 @@ static void do_evict(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     if (rc == CZ_OK && loaded)
         rc = cz_server_evict(env->server, ctx, name);
     if (ctx && rc != CZ_OK) {
-        reply_error(r, rc, ctx, CZ_ERRMAP_PARAMS);   /* in use: FAILED_PRECONDITION */
+        reply_error(r, rc, ctx, CZ_ERRMAP_PARAMS); /* in use: FAILED_PRECONDITION */
     } else if (ctx) {
         Cuzk__V1__EvictSrsResponse out = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
         out.was_loaded = loaded;

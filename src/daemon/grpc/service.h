@@ -34,18 +34,18 @@
 
 #include "daemon/server.h"
 
-#define CZ_GRPC_MAX_MESSAGE (256 << 20)   /* Curio's client limit both ways (lib/cuzk/client.go) */
+#define CZ_GRPC_MAX_MESSAGE (256 << 20) /* Curio's client limit both ways (lib/cuzk/client.go) */
 
 typedef struct cz_grpc_reply {
     grpc_status_code status;
-    char detail[512];          /* the status message when status != OK */
-    uint8_t *out;              /* the packed response message */
+    char detail[512]; /* the status message when status != OK */
+    uint8_t *out;     /* the packed response message */
     size_t out_len;
 } cz_grpc_reply_t;
 
 typedef struct cz_grpc_call_env {
     cz_server_t *server;
-    const atomic_bool *gone;   /* set (then cz_server_wake) when the client went away */
+    const atomic_bool *gone; /* set (then cz_server_wake) when the client went away */
 } cz_grpc_call_env_t;
 
 typedef void cz_grpc_handler_fn(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,

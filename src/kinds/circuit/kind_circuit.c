@@ -46,7 +46,8 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
     memset(out, 0, sizeof *out);
     const json_t *jc = json_object_get(req, "circuit");
     if (!json_is_string(jc))
-        return cz_fail(ctx, CZ_EINVAL, "circuit: required, a string like \"bench:4096\" or \"toy\"");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "circuit: required, a string like \"bench:4096\" or \"toy\"");
     circuit_job *j = calloc(1, sizeof *j);
     if (!j)
         return cz_fail(ctx, CZ_ENOMEM, "job");
@@ -59,8 +60,9 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
     } else if (j->circuit.kind != CZ_CIRCUIT_TOY && j->circuit.kind != CZ_CIRCUIT_BENCH) {
         /* their shape alone takes a synthesis pass, and their witness needs an input:
          * they belong to their own kind (porep-c2), not to this one */
-        rc = cz_fail(ctx, CZ_EINVAL, "circuit: '%.64s': the circuit kind takes toy[:X] and bench:N; "
-                                     "PoRep partitions are proved with their own kind (C1 input)",
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "circuit: '%.64s': the circuit kind takes toy[:X] and bench:N; "
+                     "PoRep partitions are proved with their own kind (C1 input)",
                      json_string_value(jc));
     }
     const json_t *jp = json_object_get(req, "partitions");
@@ -86,9 +88,10 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
         void *it = json_is_object(in) ? json_object_iter(in) : NULL;
         for (; it && rc == CZ_OK; it = json_object_iter_next(in, it)) {
             const char *key = json_object_iter_key(it);
-            if (strcmp(key, "seed"))   /* the key is not echoed: the input may be a file's */
-                rc = cz_fail(ctx, CZ_EINVAL, "input: an unknown field (the circuit kind's input "
-                                             "takes only seed)");
+            if (strcmp(key, "seed")) /* the key is not echoed: the input may be a file's */
+                rc = cz_fail(ctx, CZ_EINVAL,
+                             "input: an unknown field (the circuit kind's input "
+                             "takes only seed)");
             else
                 rc = get_seed(ctx, json_object_iter_value(it), "input.seed", &j->seed);
         }

@@ -41,20 +41,20 @@ typedef uint8_t cz_c1_hash_t[32];
 enum { CZ_C1_SINGLE = 0, CZ_C1_SUB = 1, CZ_C1_TOP = 2 };
 
 typedef struct {
-    int kind;                          /* CZ_C1_SINGLE / SUB / TOP */
-    unsigned nlevels;                  /* all levels (base + sub + top) */
-    unsigned nbase;                    /* base levels (the rest: sub, top) */
-    unsigned arity[CZ_TREE_MAX_LEVELS];/* hashes + 1 per level */
-    unsigned index[CZ_TREE_MAX_LEVELS];/* position at each level */
-    cz_c1_hash_t *siblings;            /* sum(arity - 1), level by level */
+    int kind;                           /* CZ_C1_SINGLE / SUB / TOP */
+    unsigned nlevels;                   /* all levels (base + sub + top) */
+    unsigned nbase;                     /* base levels (the rest: sub, top) */
+    unsigned arity[CZ_TREE_MAX_LEVELS]; /* hashes + 1 per level */
+    unsigned index[CZ_TREE_MAX_LEVELS]; /* position at each level */
+    cz_c1_hash_t *siblings;             /* sum(arity - 1), level by level */
     cz_c1_hash_t root, leaf;
 } cz_c1_merkle_t;
 
 typedef struct {
-    uint32_t index;                    /* column.index (node) */
+    uint32_t index; /* column.index (node) */
     unsigned nrows;
-    cz_c1_hash_t *rows;                /* labels at layers 1..nrows */
-    cz_c1_merkle_t proof;              /* inclusion in tree_c */
+    cz_c1_hash_t *rows;   /* labels at layers 1..nrows */
+    cz_c1_merkle_t proof; /* inclusion in tree_c */
 } cz_c1_column_t;
 
 typedef struct {
@@ -65,21 +65,21 @@ typedef struct {
 } cz_c1_label_t;
 
 typedef struct {
-    cz_c1_merkle_t comm_d;             /* comm_d_proofs */
-    cz_c1_merkle_t comm_r_last;        /* comm_r_last_proof */
+    cz_c1_merkle_t comm_d;      /* comm_d_proofs */
+    cz_c1_merkle_t comm_r_last; /* comm_r_last_proof */
     cz_c1_column_t c_x;
     cz_c1_column_t drg[CZ_POREP_DRG_DEGREE];
     cz_c1_column_t exp[CZ_POREP_EXP_DEGREE];
     unsigned nlabels;
-    cz_c1_label_t *labeling;           /* [nlabels], layer 1..L */
+    cz_c1_label_t *labeling; /* [nlabels], layer 1..L */
     cz_c1_label_t encoding;
 } cz_c1_proof_t;
 
 typedef struct {
-    const cz_porep_proof_t *proof;     /* registered_proof */
-    cz_porep_params_t params;          /* from the sector size */
+    const cz_porep_proof_t *proof; /* registered_proof */
+    cz_porep_params_t params;      /* from the sector size */
     unsigned npartitions, nchallenges;
-    cz_c1_proof_t *proofs;             /* [partition * nchallenges + challenge] */
+    cz_c1_proof_t *proofs; /* [partition * nchallenges + challenge] */
     cz_c1_hash_t comm_r, comm_d, replica_id, seed, ticket;
 } cz_c1_t;
 

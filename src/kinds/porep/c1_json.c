@@ -61,14 +61,14 @@ static const char *type_name(const json_t *j)
     case JSON_STRING: return "string";
     case JSON_INTEGER: return "integer";
     case JSON_REAL: return "real";
-    case JSON_TRUE: case JSON_FALSE: return "boolean";
+    case JSON_TRUE:
+    case JSON_FALSE: return "boolean";
     default: return "null";
     }
 }
 
 /* Member |key| of object |o| (path extended by ".key" on success). */
-static json_t *member(parser_t *p, json_t *o, const char *key, json_type type, size_t *old,
-                      int *rc)
+static json_t *member(parser_t *p, json_t *o, const char *key, json_type type, size_t *old, int *rc)
 {
     json_t *v = json_object_get(o, key);
     *old = push(p, p->len ? ".%s" : "%s", key);
@@ -77,8 +77,8 @@ static json_t *member(parser_t *p, json_t *o, const char *key, json_type type, s
         return NULL;
     }
     if (json_typeof(v) != type && !(type == JSON_TRUE && json_is_boolean(v))) {
-        static const char *names[] = { "object", "array", "string", "integer", "real",
-                                       "boolean", "boolean", "null" };
+        static const char *names[] = { "object", "array",   "string",  "integer",
+                                       "real",   "boolean", "boolean", "null" };
         *rc = bad(p, "expected %s, got %s", names[type], type_name(v));
         return NULL;
     }
@@ -91,8 +91,7 @@ static int uint_of(parser_t *p, json_t *v, uint64_t max, uint64_t *out)
         return bad(p, "expected integer, got %s", type_name(v));
     json_int_t x = json_integer_value(v);
     if (x < 0 || (uint64_t)x > max)
-        return bad(p, "integer %lld out of range [0, %llu]", (long long)x,
-                   (unsigned long long)max);
+        return bad(p, "integer %lld out of range [0, %llu]", (long long)x, (unsigned long long)max);
     *out = (uint64_t)x;
     return CZ_OK;
 }
@@ -441,8 +440,8 @@ int cz_c1_parse(cz_ctx_t *ctx, cz_c1_t *out, const char *text, size_t len)
     char what[160];
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root)
-        return cz_fail(ctx, CZ_EFORMAT, "c1: JSON syntax error at line %d column %d: %s",
-                       err.line, err.column, cz_json_error_what(&err, what, sizeof what));
+        return cz_fail(ctx, CZ_EFORMAT, "c1: JSON syntax error at line %d column %d: %s", err.line,
+                       err.column, cz_json_error_what(&err, what, sizeof what));
     parser_t p = { .ctx = ctx, .c = out };
     int rc = parse_root(&p, root, out);
     json_decref(root);

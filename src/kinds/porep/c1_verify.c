@@ -38,24 +38,26 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
         goto done;
     }
     for (unsigned k = 0; k < c->npartitions && !rc; k++) {
-        cz_porep_proof_challenges(ch, pp->challenges, pp->nodes, c->proof, c->replica_id,
-                                  c->comm_r, c->seed, k);
+        cz_porep_proof_challenges(ch, pp->challenges, pp->nodes, c->proof, c->replica_id, c->comm_r,
+                                  c->seed, k);
         for (unsigned i = 0; i < pp->challenges && !rc; i++) {
             const cz_c1_proof_t *p = &c->proofs[k * c->nchallenges + i];
             uint32_t par[CZ_SDR_DEGREE];
             cz_porep_parents(&g, (uint32_t)ch[i], par);
             if (p->c_x.index != ch[i]) {
-                rc = cz_fail(ctx, CZ_EVERIFY, "c1 verify: partition %u challenge %u: column "
-                             "index %u is not the derived challenge %llu", k, i, p->c_x.index,
-                             (unsigned long long)ch[i]);
+                rc = cz_fail(ctx, CZ_EVERIFY,
+                             "c1 verify: partition %u challenge %u: column "
+                             "index %u is not the derived challenge %llu",
+                             k, i, p->c_x.index, (unsigned long long)ch[i]);
                 break;
             }
             for (unsigned j = 0; j < CZ_SDR_DEGREE && !rc; j++) {
                 const cz_c1_column_t *col = j < 6 ? &p->drg[j] : &p->exp[j - 6];
                 if (col->index != par[j])
-                    rc = cz_fail(ctx, CZ_EVERIFY, "c1 verify: partition %u challenge %u: "
-                                 "%s parent %u opens node %u, the graph says %u", k, i,
-                                 j < 6 ? "DRG" : "expander", j < 6 ? j : j - 6, col->index,
+                    rc = cz_fail(ctx, CZ_EVERIFY,
+                                 "c1 verify: partition %u challenge %u: "
+                                 "%s parent %u opens node %u, the graph says %u",
+                                 k, i, j < 6 ? "DRG" : "expander", j < 6 ? j : j - 6, col->index,
                                  par[j]);
             }
             /* the labeling proofs' parents must be the columns' labels (the
@@ -63,9 +65,10 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
             for (unsigned l = 1; l <= pp->layers && !rc; l++) {
                 const cz_c1_label_t *lp = &p->labeling[l - 1];
                 if (lp->layer_index != l || lp->node != ch[i]) {
-                    rc = cz_fail(ctx, CZ_EVERIFY, "c1 verify: partition %u challenge %u: "
-                                 "labeling proof %u is for layer %u node %llu", k, i, l - 1,
-                                 lp->layer_index, (unsigned long long)lp->node);
+                    rc = cz_fail(ctx, CZ_EVERIFY,
+                                 "c1 verify: partition %u challenge %u: "
+                                 "labeling proof %u is for layer %u node %llu",
+                                 k, i, l - 1, lp->layer_index, (unsigned long long)lp->node);
                     break;
                 }
                 for (unsigned j = 0; j < CZ_SDR_DEGREE; j++) {
@@ -77,9 +80,11 @@ int cz_c1_verify(cz_ctx_t *ctx, const cz_c1_t *c)
                 uint8_t want[CZ_SDR_TOTAL_PARENTS * 32];
                 cz_sdr_label_parents(want, l, local, cur, prev);
                 if (memcmp(want, lp->parents, sizeof want))
-                    rc = cz_fail(ctx, CZ_EVERIFY, "c1 verify: partition %u challenge %u: "
+                    rc = cz_fail(ctx, CZ_EVERIFY,
+                                 "c1 verify: partition %u challenge %u: "
                                  "labeling proof of layer %u has parents that are not the "
-                                 "opened columns' labels", k, i, l);
+                                 "opened columns' labels",
+                                 k, i, l);
             }
         }
         if (rc)

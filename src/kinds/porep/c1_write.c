@@ -75,7 +75,7 @@ static json_t *column_j(const cz_c1_column_t *c)
     json_t *col = json_object();
     json_object_set_new(col, "index", json_integer(c->index));
     json_object_set_new(col, "rows", hashes_j(c->rows, c->nrows));
-    json_object_set_new(col, "_h", json_null());   /* PhantomData (column.rs) */
+    json_object_set_new(col, "_h", json_null()); /* PhantomData (column.rs) */
     json_t *cp = json_object();
     json_object_set_new(cp, "column", col);
     json_object_set_new(cp, "inclusion_proof", merkle_j(&c->proof));

@@ -35,8 +35,7 @@ void cz_c2_public_from_c1(cz_c2_public_t *out, const cz_c1_t *c1)
     memcpy(out->seed, c1->seed, 32);
 }
 
-int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *shape,
-                size_t *rows)
+int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *shape, size_t *rows)
 {
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_SHAPE);
@@ -112,9 +111,8 @@ static int compute_shape(const void *arg, cz_ctx_t *ctx, void *value)
     return rc;
 }
 
-static const cz_shape_cache_spec_t c2_shapes = {
-    "porep-c2", sizeof(shape_key_t), sizeof(shape_value_t), 4, compute_shape
-};
+static const cz_shape_cache_spec_t c2_shapes = { "porep-c2", sizeof(shape_key_t),
+                                                 sizeof(shape_value_t), 4, compute_shape };
 
 int cz_c2_shapes_new(cz_shape_cache_t **out)
 {
@@ -125,8 +123,8 @@ int cz_c2_shapes_new(cz_shape_cache_t **out)
 static int shape_and_plan(cz_ctx_t *ctx, cz_shape_cache_t *c, const cz_porep_params_t *p,
                           cz_c2_job_t *job)
 {
-    const shape_key_t key = { p->nodes, p->layers, p->challenges, p->base_arity,
-                              p->sub_arity, p->top_arity };
+    const shape_key_t key = { p->nodes,      p->layers,    p->challenges,
+                              p->base_arity, p->sub_arity, p->top_arity };
     shape_value_t v;
     int rc = cz_shape_cache_get(c, &c2_shapes, ctx, &key, &v, p);
     if (rc == CZ_OK) {
@@ -137,15 +135,14 @@ static int shape_and_plan(cz_ctx_t *ctx, cz_shape_cache_t *c, const cz_porep_par
     return rc;
 }
 
-int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
-                   const cz_params_t *params, const cz_pvk_t *pvk)
+int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1, const cz_params_t *params,
+                   const cz_pvk_t *pvk)
 {
     return cz_c2_job_init_cached(ctx, job, c1, params, pvk, NULL);
 }
 
 int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
-                          const cz_params_t *params, const cz_pvk_t *pvk,
-                          cz_shape_cache_t *cache)
+                          const cz_params_t *params, const cz_pvk_t *pvk, cz_shape_cache_t *cache)
 {
     memset(job, 0, sizeof *job);
     cz_c2_public_t pub;
@@ -154,9 +151,10 @@ int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
     job->params = c1->params;
     job->n_inputs = cz_porep_num_inputs(&job->params) - 1;
     size_t n = job->n_inputs * c1->npartitions;
-    int rc = c1->npartitions == job->params.partitions ? CZ_OK
-             : cz_fail(ctx, CZ_EINVAL, "c2: C1 has %u partitions, %s wants %u", c1->npartitions,
-                       c1->proof->name, job->params.partitions);
+    int rc = c1->npartitions == job->params.partitions
+                 ? CZ_OK
+                 : cz_fail(ctx, CZ_EINVAL, "c2: C1 has %u partitions, %s wants %u", c1->npartitions,
+                           c1->proof->name, job->params.partitions);
     if (rc == CZ_OK && !(job->inputs = malloc(n * sizeof *job->inputs)))
         rc = cz_fail(ctx, CZ_ENOMEM, "c2: public inputs");
     if (rc == CZ_OK)
@@ -207,8 +205,9 @@ static void input_name(char *buf, size_t cap, size_t i)
                  j - 1 - CZ_POREP_DRG_DEGREE);
     else
         snprintf(buf, cap, "challenge %zu: %s", c,
-                 j == PER_CHALLENGE - 3 ? "challenge" : j == PER_CHALLENGE - 2
-                 ? "tree_r_last path index" : "tree_c path index");
+                 j == PER_CHALLENGE - 3   ? "challenge"
+                 : j == PER_CHALLENGE - 2 ? "tree_r_last path index"
+                                          : "tree_c path index");
 }
 
 int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
@@ -229,9 +228,9 @@ int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
     cz_cs_t *cs = NULL;
     rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
     if (rc == CZ_OK)
-        rc = cz_cs_omit_c(cs);      /* c = a*b: the prover forms it (4 GiB less at 32GiB) */
+        rc = cz_cs_omit_c(cs); /* c = a*b: the prover forms it (4 GiB less at 32GiB) */
     if (rc == CZ_OK && job->generic)
-        cz_cs_emit_generic(cs);     /* the baseline of `cuzk bench synth` */
+        cz_cs_emit_generic(cs); /* the baseline of `cuzk bench synth` */
     if (rc == CZ_OK)
         rc = cz_cs_reserve(cs, job->rows - job->shape.num_inputs, job->shape.num_aux,
                            job->shape.num_inputs);
@@ -257,7 +256,8 @@ int cz_c2_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
                 rc = cz_fail(ctx, CZ_EVERIFY,
                              "c2: public input %zu (%s) differs from the one "
                              "derived from replica_id, seed and the graph: the C1 does not "
-                             "match its public values", i, msg);
+                             "match its public values",
+                             i, msg);
                 break;
             }
         }
@@ -276,8 +276,10 @@ int cz_c2_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const uint8_t *proof, size_
                        pub->proof ? pub->proof->name : "(no registered proof)");
     size_t per = cz_porep_num_inputs(&p) - 1, n = p.partitions;
     if (cz_pvk_num_inputs(pvk) != per)
-        return cz_fail(ctx, CZ_EINVAL, "c2 verify: the verifying key takes %zu inputs, %s has %zu "
-                       "(a vk of another circuit?)", cz_pvk_num_inputs(pvk), pub->proof->name, per);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "c2 verify: the verifying key takes %zu inputs, %s has %zu "
+                       "(a vk of another circuit?)",
+                       cz_pvk_num_inputs(pvk), pub->proof->name, per);
     if (len != n * CZ_PROOF_BYTES)
         return cz_fail(ctx, CZ_EFORMAT, "c2 verify: %zu bytes, %s wants %zu partitions x 192 = %zu",
                        len, pub->proof->name, n, n * CZ_PROOF_BYTES);
@@ -319,6 +321,7 @@ int cz_c2_params_name(char *out, size_t cap, const cz_porep_params_t *p, const c
         snprintf(hex + 2 * i, 3, "%02x", h[i]);
     int n = snprintf(out, cap,
                      "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-%u-%u-%u-"
-                     "sha256_hasher-%s.%s", p->base_arity, p->sub_arity, p->top_arity, hex, ext);
+                     "sha256_hasher-%s.%s",
+                     p->base_arity, p->sub_arity, p->top_arity, hex, ext);
     return n > 0 && (size_t)n < cap ? CZ_OK : CZ_EINVAL;
 }

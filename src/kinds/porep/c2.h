@@ -57,22 +57,22 @@
 
 /* The public values a chain verifier holds for a sealed sector. */
 typedef struct cz_c2_public {
-    const cz_porep_proof_t *proof;   /* registered proof (sector size, porep_id) */
-    uint8_t replica_id[32];          /* Fr reprs, as in the C1 JSON */
+    const cz_porep_proof_t *proof; /* registered proof (sector size, porep_id) */
+    uint8_t replica_id[32];        /* Fr reprs, as in the C1 JSON */
     uint8_t comm_d[32], comm_r[32];
-    uint8_t seed[32];                /* interactive randomness */
+    uint8_t seed[32]; /* interactive randomness */
 } cz_c2_public_t;
 
 typedef struct cz_c2_job {
-    cz_job_spec_t spec;              /* submit this (params / pvk may be set after init) */
-    const cz_c1_t *c1;               /* borrowed */
-    cz_porep_params_t params;        /* the C1's configuration */
-    cz_params_shape_t shape;         /* the params must fit it (cz_params_opts_t.expect) */
-    size_t rows;                     /* constraint rows of one partition */
-    size_t n_inputs;                 /* public inputs per partition, ONE excluded */
-    cz_fr *inputs;                   /* [partitions x n_inputs] from public values (owned) */
-    cz_porep_plan_t plan;            /* the challenges' slots (in-place forks) */
-    bool generic;                    /* benches: synthesize on the general path */
+    cz_job_spec_t spec;       /* submit this (params / pvk may be set after init) */
+    const cz_c1_t *c1;        /* borrowed */
+    cz_porep_params_t params; /* the C1's configuration */
+    cz_params_shape_t shape;  /* the params must fit it (cz_params_opts_t.expect) */
+    size_t rows;              /* constraint rows of one partition */
+    size_t n_inputs;          /* public inputs per partition, ONE excluded */
+    cz_fr *inputs;            /* [partitions x n_inputs] from public values (owned) */
+    cz_porep_plan_t plan;     /* the challenges' slots (in-place forks) */
+    bool generic;             /* benches: synthesize on the general path */
 } cz_c2_job_t;
 
 /* The public values of a parsed C1 (registered proof, replica_id, comm_d, comm_r, seed). */
@@ -83,8 +83,7 @@ void cz_c2_public_from_c1(cz_c2_public_t *out, const cz_c1_t *c1);
  * synthesis of the blank circuit: 0.7 s for 2KiB on one core, no field
  * arithmetic on values). CZ_EINVAL / CZ_ENOMEM.
  */
-int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *shape,
-                size_t *rows);
+int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *shape, size_t *rows);
 
 /*
  * Build the engine job for |c1|: shape, budget estimate (cz_engine_estimate
@@ -96,8 +95,8 @@ int cz_c2_shape(cz_ctx_t *ctx, const cz_porep_params_t *p, cz_params_shape_t *sh
  * 6), CZ_ERANGE (a value is not a field element), CZ_EMISMATCH (params of
  * another shape), CZ_ENOMEM. On error the job is zeroed.
  */
-int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
-                   const cz_params_t *params, const cz_pvk_t *pvk);
+int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1, const cz_params_t *params,
+                   const cz_pvk_t *pvk);
 
 /*
  * Shapes and plans by configuration, for a process that proves many
@@ -114,8 +113,7 @@ int cz_c2_job_init(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
  */
 int cz_c2_shapes_new(cz_shape_cache_t **out);
 int cz_c2_job_init_cached(cz_ctx_t *ctx, cz_c2_job_t *job, const cz_c1_t *c1,
-                          const cz_params_t *params, const cz_pvk_t *pvk,
-                          cz_shape_cache_t *cache);
+                          const cz_params_t *params, const cz_pvk_t *pvk, cz_shape_cache_t *cache);
 /* Free what the job owns and zero it. NULL / zeroed: harmless no-op. */
 void cz_c2_job_clear(cz_c2_job_t *job);
 

@@ -8,6 +8,8 @@
 
 #define ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 /* quarter round (RFC 7539 2.1) */
+/* laid out by hand: */
+/* clang-format off */
 #define QR(a, b, c, d)                                                        \
     do {                                                                      \
         a += b; d ^= a; d = ROTL32(d, 16);                                    \
@@ -15,6 +17,7 @@
         a += b; d ^= a; d = ROTL32(d, 8);                                     \
         c += d; b ^= c; b = ROTL32(b, 7);                                     \
     } while (0)
+/* clang-format on */
 
 void cz_chacha_block(uint32_t out[16], const uint32_t in[16], unsigned rounds)
 {
@@ -41,8 +44,7 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-void cz_chacha_init_djb(uint32_t st[16], const uint8_t key[32], uint64_t counter,
-                        uint64_t stream)
+void cz_chacha_init_djb(uint32_t st[16], const uint8_t key[32], uint64_t counter, uint64_t stream)
 {
     /* "expand 32-byte k" */
     st[0] = 0x61707865u;

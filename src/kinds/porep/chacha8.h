@@ -23,13 +23,12 @@
 void cz_chacha_block(uint32_t out[16], const uint32_t in[16], unsigned rounds);
 
 /* Initial djb state: constants, key (LE words), 64-bit counter, 64-bit stream. */
-void cz_chacha_init_djb(uint32_t st[16], const uint8_t key[32], uint64_t counter,
-                        uint64_t stream);
+void cz_chacha_init_djb(uint32_t st[16], const uint8_t key[32], uint64_t counter, uint64_t stream);
 
 typedef struct {
-    uint32_t state[16];  /* input state; words 12-13 = next block counter */
-    uint32_t buf[16];    /* current keystream block */
-    unsigned pos;        /* next word of buf (16 = empty) */
+    uint32_t state[16]; /* input state; words 12-13 = next block counter */
+    uint32_t buf[16];   /* current keystream block */
+    unsigned pos;       /* next word of buf (16 = empty) */
 } cz_chacha8_rng;
 
 /* ChaCha8Rng::from_seed(seed). */

@@ -7,16 +7,15 @@
 
 #include "hash/sha254.h"
 
-int cz_porep_challenges(uint64_t *out, unsigned count, uint64_t nodes,
-                        const uint8_t replica_id[32], const uint8_t seed[32], unsigned k)
+int cz_porep_challenges(uint64_t *out, unsigned count, uint64_t nodes, const uint8_t replica_id[32],
+                        const uint8_t seed[32], unsigned k)
 {
     if (nodes <= 2 || nodes > (1ull << 32))
         return CZ_EINVAL;
     const uint64_t m = nodes - 1;
     for (unsigned i = 0; i < count; i++) {
         uint32_t j = (uint32_t)((uint64_t)count * k + i);
-        uint8_t jle[4] = { (uint8_t)j, (uint8_t)(j >> 8), (uint8_t)(j >> 16),
-                           (uint8_t)(j >> 24) };
+        uint8_t jle[4] = { (uint8_t)j, (uint8_t)(j >> 8), (uint8_t)(j >> 16), (uint8_t)(j >> 24) };
         uint8_t h[32];
         cz_sha256_ctx s;
         cz_sha256_init(&s);

@@ -29,7 +29,7 @@
 #include "core/blake2b.h"
 #include "kinds/porep/chacha8.h"
 
-#define SYNTH_MAX (1u << 18)    /* DEFAULT_SYNTH_CHALLENGE_COUNT */
+#define SYNTH_MAX (1u << 18) /* DEFAULT_SYNTH_CHALLENGE_COUNT */
 
 static const char SYNTH_GEN_KEY[] = "filecoin.io|PoRep|1|Synthetic|1|Generation";
 static const char SYNTH_SELECT_KEY[] = "filecoin.io|PoRep|1|Synthetic|1|Selection";
@@ -64,7 +64,8 @@ static void keystream(uint8_t *out, size_t len, const uint8_t key[32], uint64_t 
     cz_chacha_init_djb(st, key, 0, 0);
     for (int w = 0; w < 3; w++)
         st[13 + w] = (uint32_t)SYNTH_NONCE[4 * w] | (uint32_t)SYNTH_NONCE[4 * w + 1] << 8 |
-                     (uint32_t)SYNTH_NONCE[4 * w + 2] << 16 | (uint32_t)SYNTH_NONCE[4 * w + 3] << 24;
+                     (uint32_t)SYNTH_NONCE[4 * w + 2] << 16 |
+                     (uint32_t)SYNTH_NONCE[4 * w + 3] << 24;
     while (len) {
         st[12] = (uint32_t)(offset / 64);
         cz_chacha_block(blk, st, 20);
@@ -88,7 +89,8 @@ int cz_porep_challenges_synthetic(uint64_t *out, unsigned count, uint64_t nodes,
         uint8_t idx[4], c[32];
         keystream(idx, 4, sel, 4 * ((uint64_t)k * count + i));
         uint64_t t = ((uint64_t)idx[0] | (uint64_t)idx[1] << 8 | (uint64_t)idx[2] << 16 |
-                      (uint64_t)idx[3] << 24) % n_synth;
+                      (uint64_t)idx[3] << 24) %
+                     n_synth;
         keystream(c, 32, gen, 32 * t);
         out[i] = to_challenge(c, nodes);
     }
@@ -126,7 +128,6 @@ int cz_porep_proof_challenges(uint64_t *out, unsigned count, uint64_t nodes,
     case CZ_POREP_NON_INTERACTIVE:
         return cz_porep_challenges_ni(out, count, nodes, replica_id, comm_r, k);
     case CZ_POREP_INTERACTIVE:
-    default:
-        return cz_porep_challenges(out, count, nodes, replica_id, seed, k);
+    default: return cz_porep_challenges(out, count, nodes, replica_id, seed, k);
     }
 }

@@ -25,7 +25,7 @@ int cz_porep_id_is_legacy(const uint8_t porep_id[32])
     uint64_t id = 0;
     for (int i = 7; i >= 0; i--)
         id = id << 8 | porep_id[i];
-    return id <= 4;    /* MAX_LEGACY_POREP_REGISTERED_PROOF_ID (storage-proofs-core lib.rs) */
+    return id <= 4; /* MAX_LEGACY_POREP_REGISTERED_PROOF_ID (storage-proofs-core lib.rs) */
 }
 
 int cz_porep_graph_init(cz_porep_graph_t *g, uint64_t nodes, const uint8_t porep_id[32])
@@ -72,7 +72,7 @@ void cz_porep_drg_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out
     }
     uint8_t seed[32];
     memcpy(seed, g->drg_seed, 28);
-    seed[28] = (uint8_t)node;          /* node.to_le_bytes() */
+    seed[28] = (uint8_t)node; /* node.to_le_bytes() */
     seed[29] = (uint8_t)(node >> 8);
     seed[30] = (uint8_t)(node >> 16);
     seed[31] = (uint8_t)(node >> 24);
@@ -93,7 +93,7 @@ void cz_porep_drg_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out
         uint64_t smallest = largest >> 1;
         if (smallest < 2)
             smallest = 2;
-        uint64_t n_distances = largest - smallest + 1;   /* inclusive */
+        uint64_t n_distances = largest - smallest + 1; /* inclusive */
         uint64_t distance = smallest + cz_chacha8_next_u64(&rng) % n_distances;
         uint64_t metagraph_parent = metagraph_node - distance;
         uint32_t mapped = (uint32_t)(metagraph_parent / m_prime);

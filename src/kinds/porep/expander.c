@@ -15,12 +15,11 @@ void cz_porep_exp_parents(const cz_porep_graph_t *g, uint32_t node, uint32_t out
     uint64_t n = g->nodes * CZ_SDR_EXP_DEGREE;
     for (unsigned i = 0; i < CZ_SDR_EXP_DEGREE; i++) {
         uint64_t a = (uint64_t)node * CZ_SDR_EXP_DEGREE + i;
-        uint64_t t = cz_feistel_permute(n, a, g->feistel_keys, g->f_left_mask,
-                                        g->f_right_mask, g->f_half_bits);
+        uint64_t t = cz_feistel_permute(n, a, g->feistel_keys, g->f_left_mask, g->f_right_mask,
+                                        g->f_half_bits);
         /* the row of the matrix search space = the parent node; V1_0_0
          * computed it as `transformed as u32 / 8` (graph.rs correspondent) */
-        out[i] = g->legacy ? (uint32_t)t / CZ_SDR_EXP_DEGREE
-                           : (uint32_t)(t / CZ_SDR_EXP_DEGREE);
+        out[i] = g->legacy ? (uint32_t)t / CZ_SDR_EXP_DEGREE : (uint32_t)(t / CZ_SDR_EXP_DEGREE);
     }
 }
 
@@ -50,8 +49,7 @@ int cz_porep_parent_cache(cz_ctx_t *ctx, const cz_porep_graph_t *g, uint32_t **o
         return cz_fail(ctx, CZ_EINVAL, "parent cache: empty graph");
     uint32_t *p = malloc((size_t)g->nodes * CZ_SDR_DEGREE * sizeof *p);
     if (!p)
-        return cz_fail(ctx, CZ_ENOMEM, "parent cache: %llu nodes",
-                       (unsigned long long)g->nodes);
+        return cz_fail(ctx, CZ_ENOMEM, "parent cache: %llu nodes", (unsigned long long)g->nodes);
     struct cache_job j = { g, p };
     cz_pool_t *pool = ctx ? cz_ctx_pool(ctx) : NULL;
     if (pool)

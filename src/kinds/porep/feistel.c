@@ -74,7 +74,7 @@ uint64_t cz_feistel_permute(uint64_t num_elements, uint64_t index, const uint64_
                             uint64_t left_mask, uint64_t right_mask, unsigned half_bits)
 {
     uint64_t u = cz_feistel_encode(index, keys, left_mask, right_mask, half_bits);
-    while (u >= num_elements)      /* cycle-walk back into range */
+    while (u >= num_elements) /* cycle-walk back into range */
         u = cz_feistel_encode(u, keys, left_mask, right_mask, half_bits);
     return u;
 }

@@ -42,13 +42,13 @@
 #define CZ_SDR_DEGREE 14u
 
 typedef struct {
-    uint64_t nodes;            /* graph size, 2 < nodes <= 2^32 */
-    uint8_t drg_seed[28];      /* derive_drg_seed(porep_id) */
-    uint64_t feistel_keys[4];  /* derive_feistel_keys(porep_id) */
-    uint64_t f_left_mask;      /* feistel::precompute(nodes * EXP_DEGREE) */
+    uint64_t nodes;           /* graph size, 2 < nodes <= 2^32 */
+    uint8_t drg_seed[28];     /* derive_drg_seed(porep_id) */
+    uint64_t feistel_keys[4]; /* derive_feistel_keys(porep_id) */
+    uint64_t f_left_mask;     /* feistel::precompute(nodes * EXP_DEGREE) */
     uint64_t f_right_mask;
     unsigned f_half_bits;
-    int legacy;                /* V1_0_0 graph (see the top): predecessor last, u32 expander */
+    int legacy; /* V1_0_0 graph (see the top): predecessor last, u32 expander */
 } cz_porep_graph_t;
 
 /* is_legacy_porep_id: the porep_id's first 8 bytes (LE u64) <= 4. */

@@ -58,7 +58,7 @@
 
 typedef struct {
     cz_c1_t c1;
-    cz_c2_job_t job;   /* borrows c1; its inputs are the chain's */
+    cz_c2_job_t job; /* borrows c1; its inputs are the chain's */
 } porep_job;
 
 /* A non-negative integer field |key| of |req| into *out; *have whether it is there. */
@@ -100,7 +100,8 @@ static int check_sector(cz_ctx_t *ctx, const json_t *req, const cz_c1_t *c1)
     }
     if (have_m != have_s)
         return cz_fail(ctx, CZ_EINVAL, "%s: given without %s (the C1 is checked against both)",
-                       have_m ? "miner_id" : "sector_number", have_m ? "sector_number" : "miner_id");
+                       have_m ? "miner_id" : "sector_number",
+                       have_m ? "sector_number" : "miner_id");
     if (!have_m)
         return CZ_OK;
     uint8_t prover[32], porep_id[32], replica[32];
@@ -111,10 +112,12 @@ static int check_sector(cz_ctx_t *ctx, const json_t *req, const cz_c1_t *c1)
         char have[65], want[65];
         cz_hex_encode(have, c1->replica_id, 32);
         cz_hex_encode(want, replica, 32);
-        return cz_fail(ctx, CZ_EINVAL, "miner_id %llu, sector_number %llu: the C1 is not of this "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "miner_id %llu, sector_number %llu: the C1 is not of this "
                        "sector: its replica_id is %s, this sector's (with the C1's ticket, comm_d "
-                       "and %s) is %s", (unsigned long long)miner, (unsigned long long)sector,
-                       have, c1->proof->name, want);
+                       "and %s) is %s",
+                       (unsigned long long)miner, (unsigned long long)sector, have, c1->proof->name,
+                       want);
     }
     return CZ_OK;
 }
@@ -135,8 +138,10 @@ static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const ch
     bool size_wrong = rc == CZ_OK && want &&
                       (uint64_t)json_integer_value(want) != j->c1.proof->sector_bytes;
     if (size_wrong)
-        rc = cz_fail(ctx, CZ_EINVAL, "sector_size: the request says %lld bytes, the C1 is for %s "
-                     "(%llu bytes)", (long long)json_integer_value(want), j->c1.proof->name,
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "sector_size: the request says %lld bytes, the C1 is for %s "
+                     "(%llu bytes)",
+                     (long long)json_integer_value(want), j->c1.proof->name,
                      (unsigned long long)j->c1.proof->sector_bytes);
     bool sector_wrong = false;
     if (rc == CZ_OK && !size_wrong)
@@ -163,7 +168,7 @@ static int porep_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const ch
     out->rows = j->job.rows;
     snprintf(out->summary, sizeof out->summary, "%s x%u", j->c1.proof->name, j->c1.npartitions);
     out->synthesize = cz_c2_synthesize;
-    out->arg = &j->job;   /* first member's address is not j: release finds j below */
+    out->arg = &j->job; /* first member's address is not j: release finds j below */
     return CZ_OK;
 }
 
@@ -175,8 +180,10 @@ static int porep_validate(const cz_kind_job_t *kj, cz_ctx_t *ctx)
     if (rc != CZ_OK) {
         char msg[256];
         snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
-        return cz_fail(ctx, rc, "input: the C1 does not verify (checked before loading the "
-                       "params): %s", msg);
+        return cz_fail(ctx, rc,
+                       "input: the C1 does not verify (checked before loading the "
+                       "params): %s",
+                       msg);
     }
     return CZ_OK;
 }
@@ -218,8 +225,10 @@ static int wrapper_uint(cz_ctx_t *ctx, const json_t *w, const char *key, uint64_
 {
     const json_t *v = json_object_get(w, key);
     if (!v)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.%s: missing (Curio's C1 wrapper has "
-                                       "SectorNum, Phase1Out, SectorSize)", key);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.%s: missing (Curio's C1 wrapper has "
+                       "SectorNum, Phase1Out, SectorSize)",
+                       key);
     if (!json_is_integer(v) || json_integer_value(v) < 0)
         return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.%s: must be a non-negative integer", key);
     *out = (uint64_t)json_integer_value(v);
@@ -231,14 +240,17 @@ static int wrapper_c1(cz_ctx_t *ctx, const json_t *w, char **c1, size_t *len)
 {
     const json_t *v = json_object_get(w, "Phase1Out");
     if (!v)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: missing (the base64 of the C1 JSON)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.Phase1Out: missing (the base64 of the C1 JSON)");
     if (!json_is_string(v))
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: must be a string (the base64 of "
-                                       "the C1 JSON)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.Phase1Out: must be a string (the base64 of "
+                       "the C1 JSON)");
     const char *text = json_string_value(v);
     size_t n = json_string_length(v), bad;
     if (n == 0)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: empty (the base64 of the C1 JSON)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.Phase1Out: empty (the base64 of the C1 JSON)");
     uint8_t *buf = malloc(n / 4 * 3 + 1);
     if (!buf)
         return cz_fail(ctx, CZ_ENOMEM, "vanilla_proof.Phase1Out: %zu bytes", n);
@@ -246,17 +258,22 @@ static int wrapper_c1(cz_ctx_t *ctx, const json_t *w, char **c1, size_t *len)
     if (cz__base64_decode(text, n, buf, &got, &bad) != CZ_OK) {
         free(buf);
         if (bad >= n)
-            return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: not base64: %zu characters "
-                                           "is not a multiple of 4", n);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "vanilla_proof.Phase1Out: not base64: %zu characters "
+                           "is not a multiple of 4",
+                           n);
         unsigned char c = (unsigned char)text[bad];
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: not base64: %s%c%s (0x%02x) at "
-                       "offset %zu", c >= 32 && c < 127 ? "'" : "", c >= 32 && c < 127 ? c : '?',
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.Phase1Out: not base64: %s%c%s (0x%02x) at "
+                       "offset %zu",
+                       c >= 32 && c < 127 ? "'" : "", c >= 32 && c < 127 ? c : '?',
                        c >= 32 && c < 127 ? "'" : "", c, bad);
     }
     if (memchr(buf, 0, got)) {
         free(buf);
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: the decoded C1 holds a NUL byte "
-                                       "(it must be the SealCommitPhase1Output JSON text)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.Phase1Out: the decoded C1 holds a NUL byte "
+                       "(it must be the SealCommitPhase1Output JSON text)");
     }
     buf[got] = '\0';
     *c1 = (char *)buf;
@@ -267,7 +284,8 @@ static int wrapper_c1(cz_ctx_t *ctx, const json_t *w, char **c1, size_t *len)
 static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
 {
     if (r->vanilla_proof.len == 0)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: empty (POREP_SEAL_COMMIT takes Curio's C1 "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof: empty (POREP_SEAL_COMMIT takes Curio's C1 "
                        "wrapper JSON {\"SectorNum\",\"Phase1Out\",\"SectorSize\"})");
     json_error_t jerr;
     json_t *w = json_loadb((const char *)r->vanilla_proof.data, r->vanilla_proof.len,
@@ -281,22 +299,25 @@ static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
     if (!json_is_object(w))
         rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof: must be a JSON object (Curio's C1 wrapper)");
     else
-        json_object_foreach(w, key, val)
-            if (rc == CZ_OK && strcmp(key, "SectorNum") && strcmp(key, "Phase1Out") &&
-                strcmp(key, "SectorSize"))
-                rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof.%.64s: unknown field (Curio's C1 "
-                             "wrapper has SectorNum, Phase1Out, SectorSize)", key);
+        json_object_foreach(w, key, val) if (rc == CZ_OK && strcmp(key, "SectorNum") &&
+                                             strcmp(key, "Phase1Out") && strcmp(key, "SectorSize"))
+            rc = cz_fail(ctx, CZ_EINVAL,
+                         "vanilla_proof.%.64s: unknown field (Curio's C1 "
+                         "wrapper has SectorNum, Phase1Out, SectorSize)",
+                         key);
     uint64_t num = 0, size = 0;
     if (rc == CZ_OK)
         rc = wrapper_uint(ctx, w, "SectorNum", &num);
     if (rc == CZ_OK)
         rc = wrapper_uint(ctx, w, "SectorSize", &size);
     if (rc == CZ_OK && r->sector_number && num != r->sector_number)
-        rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof.SectorNum: %" PRIu64 ", but sector_number is %"
-                     PRIu64, num, r->sector_number);
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "vanilla_proof.SectorNum: %" PRIu64 ", but sector_number is %" PRIu64, num,
+                     r->sector_number);
     if (rc == CZ_OK && r->sector_size && size != r->sector_size)
-        rc = cz_fail(ctx, CZ_EINVAL, "vanilla_proof.SectorSize: %" PRIu64 ", but sector_size is %"
-                     PRIu64, size, r->sector_size);
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "vanilla_proof.SectorSize: %" PRIu64 ", but sector_size is %" PRIu64, size,
+                     r->sector_size);
     char *c1 = NULL;
     size_t c1_len = 0;
     if (rc == CZ_OK)
@@ -306,15 +327,17 @@ static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
         return rc;
     json_t *input = json_stringn(c1, c1_len);
     free(c1);
-    if (!input)   /* jansson refuses text that is not UTF-8 */
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof.Phase1Out: the decoded C1 is not UTF-8 "
-                                       "text (it must be the SealCommitPhase1Output JSON)");
+    if (!input) /* jansson refuses text that is not UTF-8 */
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proof.Phase1Out: the decoded C1 is not UTF-8 "
+                       "text (it must be the SealCommitPhase1Output JSON)");
     /* the sector Curio names, checked against the C1 by the kind; proto3 cannot tell 0
      * from unset: registered_proof 0 (2KiB V1) is not proved anyway, and no miner is f00 */
     if (json_object_set_new(req, "input", input) ||
         (size && json_object_set_new(req, "sector_size", json_integer((json_int_t)size))) ||
         (r->registered_proof &&
-         json_object_set_new(req, "registered_proof", json_integer((json_int_t)r->registered_proof))) ||
+         json_object_set_new(req, "registered_proof",
+                             json_integer((json_int_t)r->registered_proof))) ||
         (r->miner_id &&
          (json_object_set_new(req, "miner_id", json_integer((json_int_t)r->miner_id)) ||
           json_object_set_new(req, "sector_number", json_integer((json_int_t)num)))))
@@ -380,7 +403,11 @@ const cz_job_kind_t cz_kind_porep_c2 = {
     .state_free = porep_state_free,
     .stats = porep_stats,
     .public_inputs = porep_public_inputs,
-    .curio = { .proof_kind = 1, .proof_kind_name = "POREP_SEAL_COMMIT", .default_priority = 2,
-               .map = porep_map, .srs_family = "porep-", .params_name = porep_params_name },
+    .curio = { .proof_kind = 1,
+               .proof_kind_name = "POREP_SEAL_COMMIT",
+               .default_priority = 2,
+               .map = porep_map,
+               .srs_family = "porep-",
+               .params_name = porep_params_name },
     .test_circuit = "porep",
 };

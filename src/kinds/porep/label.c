@@ -32,8 +32,7 @@ static void put_be(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /* 64-byte first block: replica_id || layer BE4 || node BE8 || zeros */
-static void first_block(uint8_t b[64], const uint8_t replica_id[32], unsigned layer,
-                        uint64_t node)
+static void first_block(uint8_t b[64], const uint8_t replica_id[32], unsigned layer, uint64_t node)
 {
     memcpy(b, replica_id, 32);
     memset(b + 32, 0, 32);

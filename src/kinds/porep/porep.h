@@ -30,9 +30,9 @@
 
 /* How a registered proof's PoRep challenges are chosen (challenges_synth.c). */
 typedef enum {
-    CZ_POREP_INTERACTIVE = 0,  /* from replica_id and the interactive seed */
-    CZ_POREP_SYNTHETIC,        /* the seed selects among synthetic challenges (FIP-0059) */
-    CZ_POREP_NON_INTERACTIVE,  /* from replica_id and comm_r alone (FIP-0092) */
+    CZ_POREP_INTERACTIVE = 0, /* from replica_id and the interactive seed */
+    CZ_POREP_SYNTHETIC,       /* the seed selects among synthetic challenges (FIP-0059) */
+    CZ_POREP_NON_INTERACTIVE, /* from replica_id and comm_r alone (FIP-0092) */
 } cz_porep_challenge_kind_t;
 
 typedef struct {
@@ -40,7 +40,7 @@ typedef struct {
     const char *vanilla_key; /* "StackedDrg2KiBV1" (VanillaSealProof variant) */
     unsigned id;             /* enum position in RegisteredSealProof */
     uint64_t sector_bytes;
-    int v1_1;                /* a V1_1 graph (ids >= 5; cuzk seals and proves only
+    int v1_1; /* a V1_1 graph (ids >= 5; cuzk seals and proves only
                               * these; the V1 ones are verified: graph.h "legacy") */
     cz_porep_challenge_kind_t challenges;
 } cz_porep_proof_t;
@@ -67,8 +67,8 @@ void cz_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t 
 
 /* out[0..count) = the interactive challenges of partition k (count =
  * challenges per partition). CZ_EINVAL for nodes <= 2 or nodes > 2^32. */
-int cz_porep_challenges(uint64_t *out, unsigned count, uint64_t nodes,
-                        const uint8_t replica_id[32], const uint8_t seed[32], unsigned k);
+int cz_porep_challenges(uint64_t *out, unsigned count, uint64_t nodes, const uint8_t replica_id[32],
+                        const uint8_t seed[32], unsigned k);
 
 /*
  * The challenges of partition k as |proof| chooses them (challenges_synth.c):
@@ -99,10 +99,10 @@ int cz_porep_public_inputs_proof(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
  * porep_id graph. The 32-byte values are Fr reprs; CZ_ERANGE when one is not
  * canonical, CZ_EINVAL for bad sizes.
  */
-int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
-                                const cz_porep_params_t *p, const uint8_t porep_id[32],
-                                const uint8_t replica_id[32], const uint8_t comm_d[32],
-                                const uint8_t comm_r[32], const uint8_t seed[32], unsigned k);
+int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_params_t *p,
+                                const uint8_t porep_id[32], const uint8_t replica_id[32],
+                                const uint8_t comm_d[32], const uint8_t comm_r[32],
+                                const uint8_t seed[32], unsigned k);
 
 /*
  * The same from given challenges (p->challenges of them, each in [1, nodes)):
@@ -110,9 +110,9 @@ int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
  * 32GiB proof set, tests/compat), or challenges derived another way.
  * CZ_EINVAL for a challenge out of range.
  */
-int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
-                              const cz_porep_params_t *p, const uint8_t porep_id[32],
-                              const uint8_t replica_id[32], const uint8_t comm_d[32],
-                              const uint8_t comm_r[32], const uint64_t *challenges);
+int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_params_t *p,
+                              const uint8_t porep_id[32], const uint8_t replica_id[32],
+                              const uint8_t comm_d[32], const uint8_t comm_r[32],
+                              const uint64_t *challenges);
 
 #endif /* CUZK_KINDS_POREP_POREP_H */

@@ -15,10 +15,10 @@
 
 #include "kinds/porep/graph.h"
 
-int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
-                              const cz_porep_params_t *p, const uint8_t porep_id[32],
-                              const uint8_t replica_id[32], const uint8_t comm_d[32],
-                              const uint8_t comm_r[32], const uint64_t *challenges)
+int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_params_t *p,
+                              const uint8_t porep_id[32], const uint8_t replica_id[32],
+                              const uint8_t comm_d[32], const uint8_t comm_r[32],
+                              const uint64_t *challenges)
 {
     size_t need = cz_porep_num_inputs(p) - 1;
     if (n_out < need)
@@ -41,12 +41,12 @@ int cz_porep_public_inputs_at(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
                            (unsigned long long)c, (unsigned long long)p->nodes);
         uint32_t par[CZ_SDR_DEGREE];
         cz_porep_parents(&g, (uint32_t)c, par);
-        cz_fr_from_u64(&out[o++], c);                     /* tree_d path */
+        cz_fr_from_u64(&out[o++], c); /* tree_d path */
         for (unsigned j = 0; j < CZ_SDR_DEGREE; j++)
-            cz_fr_from_u64(&out[o++], par[j]);            /* tree_c paths of parents */
-        cz_fr_from_u64(&out[o++], c);                     /* challenge (u64) */
-        cz_fr_from_u64(&out[o++], c);                     /* tree_r_last path */
-        cz_fr_from_u64(&out[o++], c);                     /* tree_c path */
+            cz_fr_from_u64(&out[o++], par[j]); /* tree_c paths of parents */
+        cz_fr_from_u64(&out[o++], c);          /* challenge (u64) */
+        cz_fr_from_u64(&out[o++], c);          /* tree_r_last path */
+        cz_fr_from_u64(&out[o++], c);          /* tree_c path */
     }
     return CZ_OK;
 }
@@ -63,8 +63,8 @@ int cz_porep_public_inputs_proof(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
         return cz_fail(ctx, CZ_ENOMEM, "public inputs: challenges");
     uint8_t porep_id[32];
     cz_porep_id(porep_id, proof);
-    int rc = cz_porep_proof_challenges(ch, p->challenges, p->nodes, proof, replica_id, comm_r,
-                                       seed, k);
+    int rc = cz_porep_proof_challenges(ch, p->challenges, p->nodes, proof, replica_id, comm_r, seed,
+                                       k);
     if (rc)
         rc = cz_fail(ctx, rc, "public inputs: bad node count %llu", (unsigned long long)p->nodes);
     else
@@ -74,10 +74,10 @@ int cz_porep_public_inputs_proof(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
     return rc;
 }
 
-int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out,
-                                const cz_porep_params_t *p, const uint8_t porep_id[32],
-                                const uint8_t replica_id[32], const uint8_t comm_d[32],
-                                const uint8_t comm_r[32], const uint8_t seed[32], unsigned k)
+int cz_porep_public_inputs_from(cz_ctx_t *ctx, cz_fr *out, size_t n_out, const cz_porep_params_t *p,
+                                const uint8_t porep_id[32], const uint8_t replica_id[32],
+                                const uint8_t comm_d[32], const uint8_t comm_r[32],
+                                const uint8_t seed[32], unsigned k)
 {
     if (k >= p->partitions)
         return cz_fail(ctx, CZ_EINVAL, "public inputs: partition %u >= %u", k, p->partitions);

@@ -38,8 +38,7 @@ static const cz_porep_proof_t PROOFS[] = {
     { "StackedDrg64GiBV1_1_Feat_SyntheticPoRep", "StackedDrg64GiBV1", 14, 64 * GIB, 1, S },
     { "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1", 15, 2 * KIB, 1, NI },
     { "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1", 16, 8 * MIB, 1, NI },
-    { "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1", 17, 512 * MIB, 1,
-      NI },
+    { "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1", 17, 512 * MIB, 1, NI },
     { "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1", 18, 32 * GIB, 1, NI },
     { "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg64GiBV1", 19, 64 * GIB, 1, NI },
 };
@@ -56,7 +55,7 @@ const cz_porep_proof_t *cz_porep_proof_by_name(const char *name)
 
 const cz_porep_proof_t *cz_porep_proof_by_id(uint64_t id)
 {
-    return id < sizeof PROOFS / sizeof PROOFS[0] ? &PROOFS[id] : NULL;   /* PROOFS[i].id == i */
+    return id < sizeof PROOFS / sizeof PROOFS[0] ? &PROOFS[id] : NULL; /* PROOFS[i].id == i */
 }
 
 const cz_porep_proof_t *cz_porep_proof_v1_1(uint64_t sector_bytes)
@@ -111,7 +110,7 @@ int cz_porep_proof_params(cz_porep_params_t *out, const cz_porep_proof_t *proof)
      * at most MAX_CHALLENGES_PER_PARTITION = 18 (constants.rs). */
     unsigned per = (min + parts - 1) / parts;
     if (per > 18 || per != out->challenges)
-        return CZ_EINVAL;              /* not a layout the published circuits prove */
+        return CZ_EINVAL; /* not a layout the published circuits prove */
     out->partitions = parts;
     return CZ_OK;
 }
@@ -120,7 +119,7 @@ void cz_porep_id(uint8_t out[32], const cz_porep_proof_t *proof)
 {
     memset(out, 0, 32);
     uint64_t id = proof->id;
-    for (int i = 0; i < 8; i++)        /* id LE; nonce (0) LE at [8..16) */
+    for (int i = 0; i < 8; i++) /* id LE; nonce (0) LE at [8..16) */
         out[i] = (uint8_t)(id >> (8 * i));
 }
 
@@ -139,5 +138,5 @@ void cz_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t 
     cz_sha256_update(&s, comm_d, 32);
     cz_sha256_update(&s, porep_id, 32);
     cz_sha256_final(&s, out);
-    out[31] &= 0x3f;                   /* bytes_into_fr_repr_safe */
+    out[31] &= 0x3f; /* bytes_into_fr_repr_safe */
 }

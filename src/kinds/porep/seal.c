@@ -34,9 +34,8 @@ int cz_seal_fill_merkle(cz_c1_merkle_t *m, const cz_sdr_tree_t *t, uint64_t i, i
     return CZ_OK;
 }
 
-static int fill_column(cz_c1_column_t *col, const uint8_t *labels, uint64_t nodes,
-                       unsigned layers, const cz_sdr_tree_t *tc, uint32_t node, int kind,
-                       unsigned nbase)
+static int fill_column(cz_c1_column_t *col, const uint8_t *labels, uint64_t nodes, unsigned layers,
+                       const cz_sdr_tree_t *tc, uint32_t node, int kind, unsigned nbase)
 {
     col->index = node;
     col->nrows = layers;
@@ -86,8 +85,9 @@ int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
         return cz_fail(ctx, CZ_EINVAL, "gen-c1: %s is not a V1_1-graph proof of %llu bytes",
                        pf->name, (unsigned long long)a->sector_bytes);
     if (!pf || cz_porep_proof_params(&pp, pf) || pp.sub_arity)
-        return cz_fail(ctx, CZ_EINVAL, "gen-c1: dense sealing supports 2KiB, 8MiB and 512MiB "
-                                       "(got %llu bytes; use the sparse mode for 32GiB)",
+        return cz_fail(ctx, CZ_EINVAL,
+                       "gen-c1: dense sealing supports 2KiB, 8MiB and 512MiB "
+                       "(got %llu bytes; use the sparse mode for 32GiB)",
                        (unsigned long long)a->sector_bytes);
     const uint64_t N = pp.nodes;
     const unsigned L = pp.layers;
@@ -106,7 +106,8 @@ int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
         for (uint64_t v = 0; v < N; v++)
             if (a->data[32 * v + 31] & 0xc0) {
                 cz_sealed_free(&s);
-                return cz_fail(ctx, CZ_EINVAL, "gen-c1: data node %llu is not Fr32-valid "
+                return cz_fail(ctx, CZ_EINVAL,
+                               "gen-c1: data node %llu is not Fr32-valid "
                                "(byte 31 = 0x%02x; the top two bits must be 0)",
                                (unsigned long long)v, a->data[32 * v + 31]);
             }
@@ -152,8 +153,9 @@ int cz_seal_replicate(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_sealed_t *out)
             cz_fr_from_repr(&cols[v * L + l], s.labels + ((size_t)l * N + v) * 32);
     rc = cz_poseidon_hash_many(ctx, ccol, s.leaves, cols, (size_t)N);
     free(cols);
-    if (rc || (rc = cz_sdr_tree_shape(&s.tc, CZ_POR_POSEIDON, N, pp.base_arity, pp.sub_arity,
-                                      pp.top_arity)) ||
+    if (rc ||
+        (rc = cz_sdr_tree_shape(&s.tc, CZ_POR_POSEIDON, N, pp.base_arity, pp.sub_arity,
+                                pp.top_arity)) ||
         (rc = cz_sdr_tree_build(ctx, &s.tc, s.leaves)))
         goto fail;
 

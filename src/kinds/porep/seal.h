@@ -18,9 +18,9 @@
 #include "kinds/porep/trees.h"
 
 typedef struct {
-    uint64_t sector_bytes;     /* 2KiB, 8MiB, 512MiB (dense sealing) */
-    const uint8_t *data;       /* sector_bytes of Fr32-valid data, or NULL: */
-    uint64_t random_seed;      /*   pseudo-random Fr32 data from this seed */
+    uint64_t sector_bytes; /* 2KiB, 8MiB, 512MiB (dense sealing) */
+    const uint8_t *data;   /* sector_bytes of Fr32-valid data, or NULL: */
+    uint64_t random_seed;  /*   pseudo-random Fr32 data from this seed */
     uint8_t prover_id[32], ticket[32], seed[32];
     uint64_t sector_id;
     /* Optional outputs (NULL: not wanted), for the SnapDeals test data that

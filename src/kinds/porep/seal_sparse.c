@@ -32,20 +32,20 @@ typedef struct {
     unsigned L;
     /* the challenges of every partition, partition-major, and their parents */
     size_t nch;
-    uint32_t *ch;            /* [nch] */
-    uint32_t *par;           /* [nch][14] */
+    uint32_t *ch;  /* [nch] */
+    uint32_t *par; /* [nch][14] */
     /* the materialized columns: distinct nodes, ascending */
     size_t ns;
-    uint32_t *node;          /* [ns] */
-    uint8_t *honest;         /* [ns]: 1 for a challenged node */
-    uint8_t *rows;           /* [ns][L][32]: labels of layers 1..L (reprs) */
+    uint32_t *node;  /* [ns] */
+    uint8_t *honest; /* [ns]: 1 for a challenged node */
+    uint8_t *rows;   /* [ns][L][32]: labels of layers 1..L (reprs) */
     /* the distinct challenged nodes in wave order */
     size_t nu;
-    uint32_t *upos;          /* [nu]: positions in node[] */
-    uint32_t *uparpos;       /* [nu][14]: positions of their parents in node[] */
-    size_t *wave_start;      /* [nwaves + 1] */
+    uint32_t *upos;     /* [nu]: positions in node[] */
+    uint32_t *uparpos;  /* [nu][14]: positions of their parents in node[] */
+    size_t *wave_start; /* [nwaves + 1] */
     unsigned nwaves;
-    cz_fr *leaves;           /* [ns] */
+    cz_fr *leaves; /* [ns] */
     cz_sdr_tree_t td, tc, tr;
 } sparse_t;
 
@@ -233,7 +233,7 @@ static void chosen_chunk(void *arg, size_t begin, size_t end, unsigned slot)
 typedef struct {
     sparse_t *s;
     unsigned layer;
-    size_t first;            /* wave_start of the wave */
+    size_t first; /* wave_start of the wave */
 } wave_job_t;
 
 static void honest_chunk(void *arg, size_t begin, size_t end, unsigned slot)
@@ -267,7 +267,7 @@ typedef struct {
     cz_c1_t *c1;
     int kind;
     unsigned nbase;
-    int *rc;                 /* [nch] */
+    int *rc; /* [nch] */
 } fill_job_t;
 
 static int fill_column(cz_c1_column_t *col, const fill_job_t *j, uint32_t v)
@@ -387,15 +387,15 @@ static int build_trees(cz_ctx_t *ctx, sparse_t *s, uint8_t comm_r[32])
     default_leaf(&fill_r, s, 'r');
     /* tree_c: column hashes */
     if ((rc = cz_poseidon_hash_many(ctx, ccol, s->leaves, cols, ns)) ||
-        (rc = cz_sdr_tree_shape(&s->tc, CZ_POR_POSEIDON, pp->nodes, pp->base_arity,
-                                pp->sub_arity, pp->top_arity)) ||
+        (rc = cz_sdr_tree_shape(&s->tc, CZ_POR_POSEIDON, pp->nodes, pp->base_arity, pp->sub_arity,
+                                pp->top_arity)) ||
         (rc = cz_sdr_tree_build_sparse(ctx, &s->tc, idx, s->leaves, ns, &fill_c)))
         goto done;
     /* tree_r_last: replica = key (last-layer label) + data (zero) */
     for (size_t i = 0; i < ns; i++)
         cz_fr_from_repr(&s->leaves[i], row(s, i, L));
-    if ((rc = cz_sdr_tree_shape(&s->tr, CZ_POR_POSEIDON, pp->nodes, pp->base_arity,
-                                pp->sub_arity, pp->top_arity)) ||
+    if ((rc = cz_sdr_tree_shape(&s->tr, CZ_POR_POSEIDON, pp->nodes, pp->base_arity, pp->sub_arity,
+                                pp->top_arity)) ||
         (rc = cz_sdr_tree_build_sparse(ctx, &s->tr, idx, s->leaves, ns, &fill_r)))
         goto done;
     uint8_t comm_c[32], comm_r_last[32];
@@ -419,21 +419,25 @@ int cz_seal_sparse_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out,
     if (stats)
         memset(stats, 0, sizeof *stats);
     cz_porep_params_t pp;
-    const cz_porep_proof_t *pf = !a ? NULL : a->proof ? a->proof
-                                                      : cz_porep_proof_v1_1(a->sector_bytes);
+    const cz_porep_proof_t *pf = !a         ? NULL
+                                 : a->proof ? a->proof
+                                            : cz_porep_proof_v1_1(a->sector_bytes);
     if (pf && (!pf->v1_1 || pf->sector_bytes != a->sector_bytes))
         return cz_fail(ctx, CZ_EINVAL, "sparse seal: %s is not a V1_1-graph proof of %llu bytes",
                        pf->name, (unsigned long long)a->sector_bytes);
     if (pf && pf->challenges != CZ_POREP_INTERACTIVE)
-        return cz_fail(ctx, CZ_EINVAL, "sparse seal: %s challenges depend on comm_r, which the "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "sparse seal: %s challenges depend on comm_r, which the "
                        "sparse sealer computes after choosing what to materialize (interactive "
-                       "proofs only; dense sealing takes any)", pf->name);
+                       "proofs only; dense sealing takes any)",
+                       pf->name);
     if (!pf || cz_porep_proof_params(&pp, pf))
         return cz_fail(ctx, CZ_EINVAL, "sparse seal: unsupported sector size %llu bytes",
                        a ? (unsigned long long)a->sector_bytes : 0ull);
     if (a->data)
-        return cz_fail(ctx, CZ_EINVAL, "sparse seal: the data of a sparse sector is all "
-                                       "zero (data must be NULL)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "sparse seal: the data of a sparse sector is all "
+                       "zero (data must be NULL)");
     sparse_t s;
     memset(&s, 0, sizeof s);
     s.pp = &pp;
@@ -500,7 +504,10 @@ int cz_seal_sparse_gen_c1(cz_ctx_t *ctx, const cz_seal_args_t *a, cz_c1_t *out,
     memcpy(out->ticket, a->ticket, 32);
     if ((rc = cz_c1_alloc_proofs(out, pp.partitions, pp.challenges)))
         goto fail;
-    fill_job_t fj = { &s, out, pp.top_arity ? CZ_C1_TOP : pp.sub_arity ? CZ_C1_SUB : CZ_C1_SINGLE,
+    fill_job_t fj = { &s, out,
+                      pp.top_arity   ? CZ_C1_TOP
+                      : pp.sub_arity ? CZ_C1_SUB
+                                     : CZ_C1_SINGLE,
                       s.tc.nlevels - (pp.sub_arity ? 1 : 0) - (pp.top_arity ? 1 : 0), NULL };
     fj.rc = calloc(s.nch, sizeof *fj.rc);
     if (!fj.rc)

@@ -50,11 +50,11 @@
 #include "kinds/porep/seal.h"
 
 typedef struct {
-    size_t challenges;      /* distinct challenged nodes (all partitions) */
-    size_t columns;         /* materialized columns: challenges and parents, distinct */
-    size_t honest_labels;   /* labels computed with cz_sdr_label */
-    size_t chosen_labels;   /* pseudo-random labels */
-    unsigned waves;         /* dependency waves per layer (1 when no challenge is
+    size_t challenges;    /* distinct challenged nodes (all partitions) */
+    size_t columns;       /* materialized columns: challenges and parents, distinct */
+    size_t honest_labels; /* labels computed with cz_sdr_label */
+    size_t chosen_labels; /* pseudo-random labels */
+    unsigned waves;       /* dependency waves per layer (1 when no challenge is
                              * a DRG parent of another) */
 } cz_seal_sparse_stats_t;
 

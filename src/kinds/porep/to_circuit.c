@@ -14,23 +14,26 @@ static int fr_of(cz_ctx_t *ctx, cz_fr *out, const uint8_t repr[32], unsigned k, 
                  const char *what)
 {
     if (cz_fr_from_repr(out, repr))
-        return cz_fail(ctx, CZ_ERANGE, "c1: partition %u challenge %u: %s is not a field "
-                       "element", k, i, what);
+        return cz_fail(ctx, CZ_ERANGE,
+                       "c1: partition %u challenge %u: %s is not a field "
+                       "element",
+                       k, i, what);
     return CZ_OK;
 }
 
 /* Siblings of a Merkle proof into cz_fr[], after checking that the
  * per-level indices spell |leaf| (stacked.h PATHS). */
-static int path_of(cz_ctx_t *ctx, cz_fr *out, const cz_c1_merkle_t *m, uint64_t leaf,
-                   unsigned k, unsigned i, const char *what)
+static int path_of(cz_ctx_t *ctx, cz_fr *out, const cz_c1_merkle_t *m, uint64_t leaf, unsigned k,
+                   unsigned i, const char *what)
 {
     uint64_t x = leaf;
     size_t o = 0;
     for (unsigned l = 0; l < m->nlevels; l++) {
         if (m->index[l] != x % m->arity[l])
-            return cz_fail(ctx, CZ_EVERIFY, "c1: partition %u challenge %u: %s path index %u "
-                           "at level %u does not match leaf %llu", k, i, what, m->index[l], l,
-                           (unsigned long long)leaf);
+            return cz_fail(ctx, CZ_EVERIFY,
+                           "c1: partition %u challenge %u: %s path index %u "
+                           "at level %u does not match leaf %llu",
+                           k, i, what, m->index[l], l, (unsigned long long)leaf);
         x /= m->arity[l];
         for (unsigned s = 0; s + 1 < m->arity[l]; s++, o++) {
             int rc = fr_of(ctx, &out[o], m->siblings[o], k, i, what);
@@ -75,8 +78,10 @@ int cz_c1_to_circuit(cz_ctx_t *ctx, const cz_c1_t *c, unsigned k, cz_porep_input
         /* one comm_c / comm_r_last per partition (proof.rs: "inconsistent") */
         if (memcmp(p->comm_r_last.root, p0->comm_r_last.root, 32) ||
             memcmp(p->c_x.proof.root, p0->c_x.proof.root, 32)) {
-            rc = cz_fail(ctx, CZ_EVERIFY, "c1: partition %u challenge %u: inconsistent "
-                         "comm_c or comm_r_last", k, i);
+            rc = cz_fail(ctx, CZ_EVERIFY,
+                         "c1: partition %u challenge %u: inconsistent "
+                         "comm_c or comm_r_last",
+                         k, i);
             goto fail;
         }
         ch->challenge = p->labeling[0].node;

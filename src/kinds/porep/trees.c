@@ -23,8 +23,8 @@ static unsigned log2u(uint64_t x)
     return r;
 }
 
-int cz_sdr_tree_shape(cz_sdr_tree_t *t, cz_por_hasher_t hasher, uint64_t leaves,
-                      unsigned base, unsigned sub, unsigned top)
+int cz_sdr_tree_shape(cz_sdr_tree_t *t, cz_por_hasher_t hasher, uint64_t leaves, unsigned base,
+                      unsigned sub, unsigned top)
 {
     memset(t, 0, sizeof *t);
     t->hasher = hasher;

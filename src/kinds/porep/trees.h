@@ -31,8 +31,8 @@
 
 typedef struct {
     cz_por_hasher_t hasher;
-    unsigned nlevels;                    /* hashing levels (path length) */
-    unsigned arity[CZ_TREE_MAX_LEVELS];  /* per level, leaves first */
+    unsigned nlevels;                       /* hashing levels (path length) */
+    unsigned arity[CZ_TREE_MAX_LEVELS];     /* per level, leaves first */
     uint64_t width[CZ_TREE_MAX_LEVELS + 1]; /* nodes per level; width[nlevels] = 1 */
     int sparse;
     /* dense: level[l] holds width[l] nodes of 32 bytes */
@@ -46,8 +46,8 @@ typedef struct {
 
 /* Shape: |leaves| leaves, arities base/sub/top as RFP (sub/top 0 = none).
  * CZ_EINVAL when they do not fill the tree exactly. */
-int cz_sdr_tree_shape(cz_sdr_tree_t *t, cz_por_hasher_t hasher, uint64_t leaves,
-                      unsigned base, unsigned sub, unsigned top);
+int cz_sdr_tree_shape(cz_sdr_tree_t *t, cz_por_hasher_t hasher, uint64_t leaves, unsigned base,
+                      unsigned sub, unsigned top);
 
 /* Dense build over leaves[0 .. width[0]) (32 bytes each, copied), levels
  * hashed on ctx's pool. CZ_ENOMEM. */

@@ -22,10 +22,10 @@ unsigned cz_post_vanilla_challenges(const cz_post_params_t *p)
 typedef struct {
     cz_por_shape_t s;
     int variant;
-    unsigned npaths;              /* 1 (Single), 2 (Sub), 3 (Top) */
-    unsigned levels[3];           /* path elements of base, sub, top path */
-    unsigned first_level[3];      /* first tree level of each path */
-    size_t path_len;              /* siblings in all */
+    unsigned npaths;         /* 1 (Single), 2 (Sub), 3 (Top) */
+    unsigned levels[3];      /* path elements of base, sub, top path */
+    unsigned first_level[3]; /* first tree level of each path */
+    size_t path_len;         /* siblings in all */
 } layout_t;
 
 static int layout_of(layout_t *l, const cz_post_params_t *p)
@@ -121,9 +121,10 @@ static int read_len(reader_t *r, uint64_t want, const char *field)
     uint64_t n;
     CZ__QTRY(read_u64(r, &n, field));
     if (n != want)
-        return cz_fail(r->ctx, CZ_EFORMAT, "vanilla proof: %s at byte %zu: length %llu, the "
-                       "tree shape wants %llu", field, at, (unsigned long long)n,
-                       (unsigned long long)want);
+        return cz_fail(r->ctx, CZ_EFORMAT,
+                       "vanilla proof: %s at byte %zu: length %llu, the "
+                       "tree shape wants %llu",
+                       field, at, (unsigned long long)n, (unsigned long long)want);
     return CZ_OK;
 }
 
@@ -143,14 +144,16 @@ static int read_path(reader_t *r, const layout_t *l, unsigned which, uint8_t (**
         CZ__QTRY(read_len(r, a - 1, field));
         for (unsigned h = 0; h < a - 1; h++, (*sib)++)
             CZ__QTRY(read_32(r, **sib, field));
-        snprintf(field, sizeof field, "inclusion proof %u %s element %u index", proof,
-                 names[which], e);
+        snprintf(field, sizeof field, "inclusion proof %u %s element %u index", proof, names[which],
+                 e);
         size_t at = r->off;
         uint64_t pos;
         CZ__QTRY(read_u64(r, &pos, field));
         if (pos >= a)
-            return cz_fail(r->ctx, CZ_EFORMAT, "vanilla proof: %s at byte %zu: %llu, the "
-                           "arity is %u", field, at, (unsigned long long)pos, a);
+            return cz_fail(r->ctx, CZ_EFORMAT,
+                           "vanilla proof: %s at byte %zu: %llu, the "
+                           "arity is %u",
+                           field, at, (unsigned long long)pos, a);
         *index += pos * *scale;
         *scale *= a;
     }
@@ -165,17 +168,19 @@ static int read_merkle(reader_t *r, const layout_t *l, cz_post_inclusion_t *m, u
     uint32_t tag;
     CZ__QTRY(read_u32(r, &tag, field));
     if (tag != (uint32_t)l->variant)
-        return cz_fail(r->ctx, CZ_EFORMAT, "vanilla proof: %s at byte %zu: %u, the tree shape "
-                       "wants %d (0 Single, 1 Sub, 2 Top)", field, at, tag, l->variant);
+        return cz_fail(r->ctx, CZ_EFORMAT,
+                       "vanilla proof: %s at byte %zu: %u, the tree shape "
+                       "wants %d (0 Single, 1 Sub, 2 Top)",
+                       field, at, tag, l->variant);
     uint8_t(*sib)[32] = m->siblings;
     uint64_t index = 0, scale = 1;
     snprintf(field, sizeof field, "inclusion proof %u root", proof);
-    if (l->variant == PROOF_SINGLE) {   /* root, leaf, path */
+    if (l->variant == PROOF_SINGLE) { /* root, leaf, path */
         CZ__QTRY(read_32(r, m->root, field));
         snprintf(field, sizeof field, "inclusion proof %u leaf", proof);
         CZ__QTRY(read_32(r, m->leaf, field));
         CZ__QTRY(read_path(r, l, 0, &sib, &index, &scale, proof));
-    } else {                            /* paths, then root, leaf */
+    } else { /* paths, then root, leaf */
         for (unsigned k = 0; k < l->npaths; k++)
             CZ__QTRY(read_path(r, l, k, &sib, &index, &scale, proof));
         CZ__QTRY(read_32(r, m->root, field));
@@ -186,8 +191,8 @@ static int read_merkle(reader_t *r, const layout_t *l, cz_post_inclusion_t *m, u
     return CZ_OK;
 }
 
-int cz_post_vanilla_parse(cz_ctx_t *ctx, const cz_post_params_t *p, const uint8_t *buf,
-                          size_t len, cz_post_vanilla_t *out)
+int cz_post_vanilla_parse(cz_ctx_t *ctx, const cz_post_params_t *p, const uint8_t *buf, size_t len,
+                          cz_post_vanilla_t *out)
 {
     memset(out, 0, sizeof *out);
     layout_t l;

@@ -13,8 +13,8 @@
 #include "kinds/post/input.h"
 
 /* The vanilla proof of sector |i| (sealed as |s|) of the partition |pub|. */
-static int vanilla_of(const cz_post_public_t *pub, const cz_post_params_t *p,
-                      const cz_sealed_t *s, unsigned i, cz_post_vanilla_t *v)
+static int vanilla_of(const cz_post_public_t *pub, const cz_post_params_t *p, const cz_sealed_t *s,
+                      unsigned i, cz_post_vanilla_t *v)
 {
     const unsigned n = cz_post_vanilla_challenges(p);
     CZ__QTRY(cz_post_vanilla_alloc(v, p, n));
@@ -35,11 +35,12 @@ static int vanilla_of(const cz_post_public_t *pub, const cz_post_params_t *p,
     return CZ_OK;
 }
 
-static int gen(cz_ctx_t *ctx, cz_post_kind_t kind, uint64_t bytes, unsigned nsectors,
-               uint64_t seed, cz_post_input_t *out)
+static int gen(cz_ctx_t *ctx, cz_post_kind_t kind, uint64_t bytes, unsigned nsectors, uint64_t seed,
+               cz_post_input_t *out)
 {
     cz_post_params_t p;
-    if (!(out->proof = cz_post_proof_current(kind, bytes)) || cz_post_params_sector(&p, kind, bytes))
+    if (!(out->proof = cz_post_proof_current(kind, bytes)) ||
+        cz_post_params_sector(&p, kind, bytes))
         return cz_fail(ctx, CZ_EINVAL, "gen-vanilla: no %s proof for %llu-byte sectors",
                        cz_post_kind_name(kind), (unsigned long long)bytes);
     const unsigned max = kind == CZ_POST_WINNING ? 1 : p.sectors;
@@ -52,7 +53,7 @@ static int gen(cz_ctx_t *ctx, cz_post_kind_t kind, uint64_t bytes, unsigned nsec
         uint64_t x = cz_rng_next(&rng);
         memcpy(out->randomness + 8 * w, &x, 8);
     }
-    out->randomness[31] &= 0x3f;   /* as Curio does: a field element */
+    out->randomness[31] &= 0x3f; /* as Curio does: a field element */
     out->miner_id = 1000;
     cz_post_prover_id(out->prover_id, out->miner_id);
     out->nsectors = out->nvanilla = nsectors;
@@ -67,7 +68,8 @@ static int gen(cz_ctx_t *ctx, cz_post_kind_t kind, uint64_t bytes, unsigned nsec
     cz_post_input_public(out, &pub);
     int rc = CZ_OK;
     for (unsigned i = 0; i < nsectors && rc == CZ_OK; i++) {
-        cz_seal_args_t a = { .sector_bytes = bytes, .random_seed = seed * 1000003 + i,
+        cz_seal_args_t a = { .sector_bytes = bytes,
+                             .random_seed = seed * 1000003 + i,
                              .sector_id = out->sectors[i].id };
         memcpy(a.prover_id, out->prover_id, 32);
         memset(a.ticket, (int)(i + 1), 32);

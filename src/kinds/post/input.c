@@ -75,7 +75,7 @@ static int parse(cz_ctx_t *ctx, cz_post_input_t *in, const json_t *root)
 {
     const char *name = json_string_value(json_object_get(root, "registered_proof"));
     if (!(in->proof = cz_post_proof_by_name(name)))
-        return cz_fail(ctx, CZ_EFORMAT, "post input: \"registered_proof\" %s",   /* not echoed */
+        return cz_fail(ctx, CZ_EFORMAT, "post input: \"registered_proof\" %s", /* not echoed */
                        name ? "is not a RegisteredPoStProof name (StackedDrgWindow32GiBV1_2, ...)"
                             : "is missing");
     uint64_t part = 0;
@@ -86,8 +86,10 @@ static int parse(cz_ctx_t *ctx, cz_post_input_t *in, const json_t *root)
     CZ__QTRY(get_hex32(ctx, root, "prover_id", in->prover_id, ""));
     cz_post_prover_id(want, in->miner_id);
     if (memcmp(want, in->prover_id, 32))
-        return cz_fail(ctx, CZ_EFORMAT, "post input: \"prover_id\" is not the LEB128 of "
-                       "\"miner_id\" %llu", (unsigned long long)in->miner_id);
+        return cz_fail(ctx, CZ_EFORMAT,
+                       "post input: \"prover_id\" is not the LEB128 of "
+                       "\"miner_id\" %llu",
+                       (unsigned long long)in->miner_id);
     in->partition = (unsigned)part;
     const json_t *secs = json_object_get(root, "sectors");
     const json_t *vans = json_object_get(root, "vanilla_proofs");
@@ -179,7 +181,8 @@ int cz_post_input_json(cz_ctx_t *ctx, const cz_post_input_t *in, json_t **out)
     int bad = !root || !secs || !vans;
     if (!bad) {
         bad |= json_object_set_new(root, "registered_proof", json_string(in->proof->name));
-        bad |= json_object_set_new(root, "registered_proof_abi", json_integer((json_int_t)in->proof->abi));
+        bad |= json_object_set_new(root, "registered_proof_abi",
+                                   json_integer((json_int_t)in->proof->abi));
         bad |= json_object_set_new(root, "miner_id", json_integer((json_int_t)in->miner_id));
         bad |= json_object_set_new(root, "prover_id", hex_json(in->prover_id, 32));
         bad |= json_object_set_new(root, "randomness", hex_json(in->randomness, 32));
@@ -187,7 +190,8 @@ int cz_post_input_json(cz_ctx_t *ctx, const cz_post_input_t *in, json_t **out)
     }
     for (size_t i = 0; !bad && i < in->nsectors; i++) {
         json_t *s = json_object();
-        bad |= !s || json_object_set_new(s, "sector_id", json_integer((json_int_t)in->sectors[i].id)) ||
+        bad |= !s ||
+               json_object_set_new(s, "sector_id", json_integer((json_int_t)in->sectors[i].id)) ||
                json_object_set_new(s, "comm_r", hex_json(in->sectors[i].comm_r, 32)) ||
                json_array_append_new(secs, s);
     }
@@ -229,15 +233,19 @@ static int take_vanilla(cz_ctx_t *ctx, const cz_post_params_t *p, const cz_post_
     const uint8_t *b = req->vanilla[i];
     size_t n = req->vanilla_len[i];
     if (!b || n == 0)
-        return cz_fail(ctx, CZ_EFORMAT, "vanilla_proofs[%zu]: empty (a bincode "
-                       "FallbackPoStSectorProof)", i);
+        return cz_fail(ctx, CZ_EFORMAT,
+                       "vanilla_proofs[%zu]: empty (a bincode "
+                       "FallbackPoStSectorProof)",
+                       i);
     cz_post_vanilla_t v;
     int rc = cz_post_vanilla_parse(ctx, p, b, n, &v);
     if (rc) {
         char msg[256];
         snprintf(msg, sizeof msg, "%s", cz_ctx_message(ctx));
-        return cz_fail(ctx, rc == CZ_ENOMEM ? rc : CZ_EFORMAT, "vanilla_proofs[%zu] (%zu "
-                       "bytes): %s", i, n, msg);
+        return cz_fail(ctx, rc == CZ_ENOMEM ? rc : CZ_EFORMAT,
+                       "vanilla_proofs[%zu] (%zu "
+                       "bytes): %s",
+                       i, n, msg);
     }
     in->sectors[i].id = v.sector_id;
     memcpy(in->sectors[i].comm_r, v.comm_r, 32);
@@ -252,7 +260,8 @@ static int take_vanilla(cz_ctx_t *ctx, const cz_post_params_t *p, const cz_post_
 static int from_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_post_input_t *in)
 {
     if (!(in->proof = cz_post_proof_by_abi(req->registered_proof)))
-        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %llu is not a RegisteredPoStProof "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "registered_proof: %llu is not a RegisteredPoStProof "
                        "(0-4 StackedDrgWinning*, 5-14 StackedDrgWindow*)",
                        (unsigned long long)req->registered_proof);
     if (!req->randomness || req->randomness_len != 32)
@@ -265,7 +274,8 @@ static int from_request(cz_ctx_t *ctx, const cz_post_request_t *req, cz_post_inp
      * window: up to the partition's sectors (RFP api/window_post.rs) */
     const size_t most = in->proof->kind == CZ_POST_WINNING ? 1 : p.sectors;
     if (req->nvanilla == 0 || !req->vanilla || !req->vanilla_len)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs: none (one bincode FallbackPoStSectorProof "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proofs: none (one bincode FallbackPoStSectorProof "
                        "per %s sector)",
                        in->proof->kind == CZ_POST_WINNING ? "challenged" : "partition");
     if (req->nvanilla > most)

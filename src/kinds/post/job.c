@@ -23,13 +23,12 @@ static int shape_synthesized(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params
     if (rc == CZ_OK)
         rc = cz_cs_finish(cs);
     if (rc == CZ_OK)
-        cz_g16_shape_of_cs(cs, shape, rows);   /* the caller recomputes the domain */
+        cz_g16_shape_of_cs(cs, shape, rows); /* the caller recomputes the domain */
     cz_cs_free(cs);
     return rc;
 }
 
-int cz_post_shape(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params_shape_t *shape,
-                  size_t *rows)
+int cz_post_shape(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params_shape_t *shape, size_t *rows)
 {
     /* The circuit sectors are identical and share only ONE, so the
      * partition is one sector's shape (ONE counted once) times the sector
@@ -102,8 +101,10 @@ static int init(cz_ctx_t *ctx, cz_post_job_t *job, const cz_post_request_t *req,
                  ? cz_fail(ctx, CZ_EINVAL, "post: no circuit for %s", job->proof->name)
                  : CZ_OK);
     if (req->nvanilla > job->params.sectors)
-        return cz_fail(ctx, CZ_EINVAL, "post: %zu vanilla proofs, a %s partition holds %u "
-                       "sectors", req->nvanilla, job->proof->name,
+        return cz_fail(ctx, CZ_EINVAL,
+                       "post: %zu vanilla proofs, a %s partition holds %u "
+                       "sectors",
+                       req->nvanilla, job->proof->name,
                        job->proof->kind == CZ_POST_WINNING ? 1 : job->params.sectors);
     memcpy(job->randomness, req->randomness, 32);
     cz_post_prover_id(job->prover_id, req->miner_id);
@@ -216,7 +217,7 @@ int cz_post_synthesize_job(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_wit
     cz_cs_t *cs = NULL;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_PROVE);
     if (rc == CZ_OK)
-        rc = cz_cs_omit_c(cs);      /* c = a*b: the prover forms it */
+        rc = cz_cs_omit_c(cs); /* c = a*b: the prover forms it */
     if (rc == CZ_OK)
         rc = cz_cs_reserve(cs, job->rows - job->shape.num_inputs, job->shape.num_aux,
                            job->shape.num_inputs);
@@ -239,9 +240,10 @@ int cz_post_synthesize_job(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_wit
         for (size_t i = 0; i < job->n_inputs; i++) {
             if (!cz_fr_eq(&out->input[i + 1], &job->inputs[i])) {
                 const size_t per = 1 + job->params.challenges;
-                rc = cz_fail(ctx, CZ_EVERIFY, "post: public input %zu (circuit sector %zu, %s) "
-                             "differs from the one derived from the public values", i, i / per,
-                             i % per ? "a leaf challenge" : "comm_r");
+                rc = cz_fail(ctx, CZ_EVERIFY,
+                             "post: public input %zu (circuit sector %zu, %s) "
+                             "differs from the one derived from the public values",
+                             i, i / per, i % per ? "a leaf challenge" : "comm_r");
                 break;
             }
         }
@@ -258,9 +260,10 @@ int cz_post_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const uint8_t *proof, siz
     CZ__QTRY(cz_post_params_of(ctx, pub, &p));
     const size_t n = cz_post_num_inputs(&p) - 1;
     if (cz_pvk_num_inputs(pvk) != n)
-        return cz_fail(ctx, CZ_EINVAL, "post verify: the verifying key takes %zu inputs, %s has "
-                       "%zu (a vk of another circuit?)", cz_pvk_num_inputs(pvk), pub->proof->name,
-                       n);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "post verify: the verifying key takes %zu inputs, %s has "
+                       "%zu (a vk of another circuit?)",
+                       cz_pvk_num_inputs(pvk), pub->proof->name, n);
     if (len != CZ_PROOF_BYTES)
         return cz_fail(ctx, CZ_EFORMAT, "post verify: %zu bytes, want one 192-byte proof", len);
     cz_fr *inputs = malloc(n * sizeof *inputs);

@@ -28,18 +28,18 @@
 #include "kinds/post/post.h"
 
 typedef struct cz_post_request {
-    uint64_t registered_proof;          /* abi.RegisteredPoStProof (0..14) */
-    const uint8_t *randomness;          /* 32 bytes (top two bits clear) */
+    uint64_t registered_proof; /* abi.RegisteredPoStProof (0..14) */
+    const uint8_t *randomness; /* 32 bytes (top two bits clear) */
     size_t randomness_len;
-    uint64_t miner_id;                  /* actor id: prover_id = LEB128 */
-    unsigned partition_index;           /* window partition (winning: 0) */
+    uint64_t miner_id;        /* actor id: prover_id = LEB128 */
+    unsigned partition_index; /* window partition (winning: 0) */
     size_t nvanilla;
-    const uint8_t *const *vanilla;      /* [nvanilla] bincode proofs */
-    const size_t *vanilla_len;          /* [nvanilla] */
+    const uint8_t *const *vanilla; /* [nvanilla] bincode proofs */
+    const size_t *vanilla_len;     /* [nvanilla] */
 } cz_post_request_t;
 
 typedef struct cz_post_job {
-    cz_job_spec_t spec;                 /* submit this */
+    cz_job_spec_t spec; /* submit this */
     const cz_post_proof_t *proof;
     cz_post_params_t params;
     cz_params_shape_t shape;
@@ -47,15 +47,14 @@ typedef struct cz_post_job {
     uint8_t randomness[32], prover_id[32];
     unsigned partition;
     size_t nsectors;
-    cz_post_sector_pub_t *sectors;      /* owned */
-    size_t n_inputs;                    /* ONE excluded */
-    cz_fr *inputs;                      /* owned */
-    cz_post_witness_t witness;          /* owned */
+    cz_post_sector_pub_t *sectors; /* owned */
+    size_t n_inputs;               /* ONE excluded */
+    cz_fr *inputs;                 /* owned */
+    cz_post_witness_t witness;     /* owned */
 } cz_post_job_t;
 
 /* The shape and rows of one partition of |p| (SHAPE synthesis). */
-int cz_post_shape(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params_shape_t *shape,
-                  size_t *rows);
+int cz_post_shape(cz_ctx_t *ctx, const cz_post_params_t *p, cz_params_shape_t *shape, size_t *rows);
 
 /*
  * Build the job from Curio's fields. Every error is found here, before the

@@ -46,8 +46,8 @@ typedef struct {
 static int finish(cz_ctx_t *ctx, post_job *j, int rc, cz_kind_job_t *out)
 {
     if (rc == CZ_OK)
-        rc = cz_post_params_name(out->default_params, sizeof out->default_params,
-                                 &j->job.params, "params");
+        rc = cz_post_params_name(out->default_params, sizeof out->default_params, &j->job.params,
+                                 "params");
     if (rc != CZ_OK) {
         if (rc != CZ_EFORMAT && rc != CZ_ENOMEM) {
             char msg[256];
@@ -74,7 +74,8 @@ static int prepare(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, size_t
 {
     memset(out, 0, sizeof *out);
     if (!input)
-        return cz_fail(ctx, CZ_EINVAL, "input: required (the PoSt input JSON, inline or "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "input: required (the PoSt input JSON, inline or "
                        "input_path)");
     post_job *j = calloc(1, sizeof *j);
     if (!j)
@@ -92,20 +93,20 @@ static int prepare(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, size_t
 }
 
 /* TIMING ONLY (kinds.h prepare_random): kinds/post/job.h cz_post_job_random. */
-static int prepare_random(cz_post_kind_t kind, cz_ctx_t *ctx, uint64_t sector_bytes,
-                          uint64_t seed, cz_kind_job_t *out)
+static int prepare_random(cz_post_kind_t kind, cz_ctx_t *ctx, uint64_t sector_bytes, uint64_t seed,
+                          cz_kind_job_t *out)
 {
     memset(out, 0, sizeof *out);
     post_job *j = calloc(1, sizeof *j);
     if (!j)
         return cz_fail(ctx, CZ_ENOMEM, "job");
     int rc = cz_post_job_random(ctx, &j->job, kind, sector_bytes, seed);
-    if (rc != CZ_OK) {   /* the job is cleared */
+    if (rc != CZ_OK) { /* the job is cleared */
         free(j);
         return rc;
     }
     rc = finish(ctx, j, rc, out);
-    if (rc == CZ_OK)   /* the circuit, as a timing run prints it */
+    if (rc == CZ_OK) /* the circuit, as a timing run prints it */
         snprintf(out->summary, sizeof out->summary, "%s", j->job.proof->name);
     return rc;
 }
@@ -168,8 +169,8 @@ static int public_inputs(cz_post_kind_t kind, cz_ctx_t *ctx, const char *input, 
                          : cz_fail(ctx, CZ_ENOMEM, "public inputs");
     }
     if (rc == CZ_OK)
-        snprintf(out->summary, sizeof out->summary, "%s, %zu sector%s", in.proof->name,
-                 in.nsectors, in.nsectors == 1 ? "" : "s");
+        snprintf(out->summary, sizeof out->summary, "%s, %zu sector%s", in.proof->name, in.nsectors,
+                 in.nsectors == 1 ? "" : "s");
     if (rc != CZ_OK) {
         free(out->inputs);
         out->inputs = NULL;
@@ -226,19 +227,26 @@ static int post_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req, cz_
         return rc;
     const cz_post_proof_t *proof = cz_post_proof_by_abi(r->registered_proof);
     if (!proof)
-        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %" PRIu64 " is not a "
-                       "RegisteredPoStProof (%s takes %s)", r->registered_proof, pk, takes);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "registered_proof: %" PRIu64 " is not a "
+                       "RegisteredPoStProof (%s takes %s)",
+                       r->registered_proof, pk, takes);
     if (proof->kind != kind)
-        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %" PRIu64 " (%s) is a %s proof; %s "
-                       "takes %s", r->registered_proof, proof->name, win ? "WindowPoSt" :
-                       "WinningPoSt", pk, takes);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "registered_proof: %" PRIu64 " (%s) is a %s proof; %s "
+                       "takes %s",
+                       r->registered_proof, proof->name, win ? "WindowPoSt" : "WinningPoSt", pk,
+                       takes);
     if (r->sector_size && r->sector_size != proof->sector_bytes)
-        return cz_fail(ctx, CZ_EINVAL, "sector_size: %" PRIu64 ", but registered_proof %" PRIu64
-                       " (%s) is for %" PRIu64 "-byte sectors", r->sector_size,
-                       r->registered_proof, proof->name, proof->sector_bytes);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "sector_size: %" PRIu64 ", but registered_proof %" PRIu64
+                       " (%s) is for %" PRIu64 "-byte sectors",
+                       r->sector_size, r->registered_proof, proof->name, proof->sector_bytes);
     if (win && r->partition_index)
-        return cz_fail(ctx, CZ_EINVAL, "partition_index: %u, but WinningPoSt has one partition "
-                       "(0)", r->partition_index);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "partition_index: %u, but WinningPoSt has one partition "
+                       "(0)",
+                       r->partition_index);
     uint8_t **v;
     size_t *lens;
     if ((rc = cz__curio_vanilla_arrays(ctx, r, &v, &lens)) != CZ_OK)
@@ -305,8 +313,12 @@ const cz_job_kind_t cz_kind_winning_post = {
     .public_inputs = winning_public_inputs,
     .prepare_random = winning_random,
     .test_circuit = "winning-post",
-    .curio = { .proof_kind = 4, .proof_kind_name = "WINNING_POST", .default_priority = 4,
-               .map = winning_map, .srs_family = "winning-", .params_name = winning_params_name },
+    .curio = { .proof_kind = 4,
+               .proof_kind_name = "WINNING_POST",
+               .default_priority = 4,
+               .map = winning_map,
+               .srs_family = "winning-",
+               .params_name = winning_params_name },
 };
 
 const cz_job_kind_t cz_kind_window_post = {
@@ -319,6 +331,10 @@ const cz_job_kind_t cz_kind_window_post = {
     .public_inputs = window_public_inputs,
     .prepare_random = window_random,
     .test_circuit = "window-post",
-    .curio = { .proof_kind = 3, .proof_kind_name = "WINDOW_POST_PARTITION", .default_priority = 3,
-               .map = window_map, .srs_family = "wpost-", .params_name = window_params_name },
+    .curio = { .proof_kind = 3,
+               .proof_kind_name = "WINDOW_POST_PARTITION",
+               .default_priority = 3,
+               .map = window_map,
+               .srs_family = "wpost-",
+               .params_name = window_params_name },
 };

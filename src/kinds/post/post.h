@@ -64,11 +64,11 @@
 /* ---- registered proofs ------------------------------------------------------------- */
 
 typedef struct {
-    const char *name;        /* API name, e.g. "StackedDrgWindow2KiBV1_2" */
-    uint64_t abi;            /* abi.RegisteredPoStProof number (Curio's registered_proof) */
+    const char *name; /* API name, e.g. "StackedDrgWindow2KiBV1_2" */
+    uint64_t abi;     /* abi.RegisteredPoStProof number (Curio's registered_proof) */
     cz_post_kind_t kind;
     uint64_t sector_bytes;
-    unsigned api_minor;      /* ApiVersion 1.x.0: 0 or 2 */
+    unsigned api_minor; /* ApiVersion 1.x.0: 0 or 2 */
 } cz_post_proof_t;
 
 const cz_post_proof_t *cz_post_proof_by_abi(uint64_t abi);
@@ -83,7 +83,7 @@ void cz_post_prover_id(uint8_t out[32], uint64_t miner_id);
 /* ---- vanilla proofs (bincode) ---------------------------------------------------- */
 
 typedef struct {
-    uint64_t leaf_index;     /* from the per-level indices, base level first */
+    uint64_t leaf_index; /* from the per-level indices, base level first */
     uint8_t root[32], leaf[32];
     uint8_t (*siblings)[32]; /* cz_post_path_len(params) */
 } cz_post_inclusion_t;
@@ -93,7 +93,7 @@ typedef struct {
     uint8_t comm_r[32], comm_c[32], comm_r_last[32];
     unsigned nproofs;
     cz_post_inclusion_t *proofs;
-    void *block_;            /* private: one allocation */
+    void *block_; /* private: one allocation */
 } cz_post_vanilla_t;
 
 /* Inclusion proofs in one sector's vanilla proof: 66 winning, 10 window. */
@@ -107,8 +107,8 @@ unsigned cz_post_vanilla_challenges(const cz_post_params_t *p);
  * bytes. Every length is checked before anything is allocated; errors
  * name the field and its byte offset. *out is zeroed on error.
  */
-int cz_post_vanilla_parse(cz_ctx_t *ctx, const cz_post_params_t *p, const uint8_t *buf,
-                          size_t len, cz_post_vanilla_t *out);
+int cz_post_vanilla_parse(cz_ctx_t *ctx, const cz_post_params_t *p, const uint8_t *buf, size_t len,
+                          cz_post_vanilla_t *out);
 /* An empty vanilla proof with |nproofs| inclusion proofs of |p|'s shape. */
 int cz_post_vanilla_alloc(cz_post_vanilla_t *v, const cz_post_params_t *p, unsigned nproofs);
 void cz_post_vanilla_free(cz_post_vanilla_t *v);
@@ -136,8 +136,8 @@ typedef struct {
 } cz_post_public_t;
 
 /* generate_leaf_challenge_inner with the hasher over (randomness, sector id). */
-uint64_t cz_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,
-                                uint64_t index, uint64_t nodes);
+uint64_t cz_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id, uint64_t index,
+                                uint64_t nodes);
 
 /* The leaf challenged by challenge |n| of circuit sector |i| (0-based in the
  * partition; winning: i = 0..65, n = 0). */
@@ -165,8 +165,7 @@ int cz_post_public_inputs(cz_ctx_t *ctx, const cz_post_public_t *pub, cz_fr *out
  * elements (CZ_ERANGE). *w is zeroed on error.
  */
 int cz_post_witness_from(cz_ctx_t *ctx, const cz_post_public_t *pub, const cz_post_params_t *p,
-                         const cz_post_vanilla_t *vanilla, size_t nvanilla,
-                         cz_post_witness_t *w);
+                         const cz_post_vanilla_t *vanilla, size_t nvanilla, cz_post_witness_t *w);
 
 /* ---- parameter files ---------------------------------------------------------------- */
 

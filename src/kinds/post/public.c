@@ -11,8 +11,8 @@
 #include "hash/sha254.h"
 #include "kinds/post/post.h"
 
-uint64_t cz_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,
-                                uint64_t index, uint64_t nodes)
+uint64_t cz_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id, uint64_t index,
+                                uint64_t nodes)
 {
     uint8_t msg[48], h[32];
     memcpy(msg, randomness, 32);
@@ -40,7 +40,8 @@ uint64_t cz_post_challenge(const cz_post_public_t *pub, const cz_post_params_t *
     /* get_challenge_index: ApiVersion 1.2.0 uses n alone. A window padding
      * sector repeats the last one's inputs, so its i is the last one's. */
     unsigned si = pub->proof->kind == CZ_POST_WINDOW && i >= pub->nsectors
-                      ? (unsigned)pub->nsectors - 1 : i;
+                      ? (unsigned)pub->nsectors - 1
+                      : i;
     uint64_t index = pub->proof->api_minor >= 2
                          ? n
                          : ((uint64_t)pub->partition * p->sectors + si) * p->challenges + n;
@@ -73,8 +74,8 @@ static int check_public(cz_ctx_t *ctx, const cz_post_public_t *pub, const cz_pos
         return cz_fail(ctx, CZ_EINVAL, "post: WinningPoSt proves %u sector, got %zu",
                        CZ_POST_WINNING_SECTORS, pub->nsectors);
     if (pub->nsectors > p->sectors)
-        return cz_fail(ctx, CZ_EINVAL, "post: %zu sectors, a %s partition holds %u",
-                       pub->nsectors, pub->proof->name, p->sectors);
+        return cz_fail(ctx, CZ_EINVAL, "post: %zu sectors, a %s partition holds %u", pub->nsectors,
+                       pub->proof->name, p->sectors);
     if (pub->proof->kind == CZ_POST_WINNING && pub->partition != 0)
         return cz_fail(ctx, CZ_EINVAL, "post: WinningPoSt has one partition (index %u given)",
                        pub->partition);
@@ -93,8 +94,8 @@ int cz_post_public_inputs(cz_ctx_t *ctx, const cz_post_public_t *pub, cz_fr *out
     CZ__QTRY(cz_post_params_of(ctx, pub, &p));
     CZ__QTRY(check_public(ctx, pub, &p));
     if (n_out != cz_post_num_inputs(&p) - 1)
-        return cz_fail(ctx, CZ_EINVAL, "post: %zu input slots, %s has %zu", n_out,
-                       pub->proof->name, cz_post_num_inputs(&p) - 1);
+        return cz_fail(ctx, CZ_EINVAL, "post: %zu input slots, %s has %zu", n_out, pub->proof->name,
+                       cz_post_num_inputs(&p) - 1);
     size_t k = 0;
     for (unsigned i = 0; i < p.sectors; i++) {
         cz_fr_from_repr(&out[k++], sector_of(pub, i)->comm_r);
@@ -116,13 +117,16 @@ static int fill_sector(cz_ctx_t *ctx, cz_post_sector_t *sec, const cz_post_vanil
     for (unsigned c = 0; c < count; c++) {
         const cz_post_inclusion_t *m = &v->proofs[first + c];
         if (m->leaf_index != want[c])
-            return cz_fail(ctx, CZ_EVERIFY, "post: sector %llu inclusion proof %u opens leaf "
+            return cz_fail(ctx, CZ_EVERIFY,
+                           "post: sector %llu inclusion proof %u opens leaf "
                            "%llu, the randomness challenges leaf %llu",
                            (unsigned long long)v->sector_id, first + c,
                            (unsigned long long)m->leaf_index, (unsigned long long)want[c]);
         if (memcmp(m->root, v->comm_r_last, 32))
-            return cz_fail(ctx, CZ_EVERIFY, "post: sector %llu inclusion proof %u: root is not "
-                           "comm_r_last", (unsigned long long)v->sector_id, first + c);
+            return cz_fail(ctx, CZ_EVERIFY,
+                           "post: sector %llu inclusion proof %u: root is not "
+                           "comm_r_last",
+                           (unsigned long long)v->sector_id, first + c);
         sec->leaf_index[c] = m->leaf_index;
         CZ__QTRY(fr_of(ctx, &sec->leaf[c], m->leaf, "a leaf", csec));
         for (size_t j = 0; j < L; j++)
@@ -142,20 +146,27 @@ static int build(cz_ctx_t *ctx, const cz_post_public_t *pub, const cz_post_param
     for (size_t i = 0; i < nvanilla; i++) {
         const cz_post_vanilla_t *v = &vanilla[i];
         if (v->nproofs != need)
-            return cz_fail(ctx, CZ_EINVAL, "post: vanilla proof %zu has %u inclusion proofs, "
-                           "want %u", i, v->nproofs, need);
+            return cz_fail(ctx, CZ_EINVAL,
+                           "post: vanilla proof %zu has %u inclusion proofs, "
+                           "want %u",
+                           i, v->nproofs, need);
         if (v->sector_id != pub->sectors[i].id)
-            return cz_fail(ctx, CZ_EVERIFY, "post: vanilla proof %zu is for sector %llu, the "
-                           "public sector %zu is %llu", i, (unsigned long long)v->sector_id, i,
+            return cz_fail(ctx, CZ_EVERIFY,
+                           "post: vanilla proof %zu is for sector %llu, the "
+                           "public sector %zu is %llu",
+                           i, (unsigned long long)v->sector_id, i,
                            (unsigned long long)pub->sectors[i].id);
         if (memcmp(v->comm_r, pub->sectors[i].comm_r, 32))
-            return cz_fail(ctx, CZ_EVERIFY, "post: vanilla proof %zu (sector %llu): comm_r "
-                           "differs from the public comm_r", i, (unsigned long long)v->sector_id);
+            return cz_fail(ctx, CZ_EVERIFY,
+                           "post: vanilla proof %zu (sector %llu): comm_r "
+                           "differs from the public comm_r",
+                           i, (unsigned long long)v->sector_id);
     }
     CZ__QTRY(cz_post_witness_alloc(w, p) ? cz_fail(ctx, CZ_ENOMEM, "post: witness") : CZ_OK);
     const size_t L = cz_post_path_len(p);
     uint64_t want[CZ_POST_WINNING_CHALLENGES > CZ_POST_WINDOW_CHALLENGES
-                      ? CZ_POST_WINNING_CHALLENGES : CZ_POST_WINDOW_CHALLENGES];
+                      ? CZ_POST_WINNING_CHALLENGES
+                      : CZ_POST_WINDOW_CHALLENGES];
     if (p->challenges > sizeof want / sizeof want[0])
         return cz_fail(ctx, CZ_EINVAL, "post: %u challenges per sector", p->challenges);
     for (unsigned i = 0; i < p->sectors; i++) {
@@ -173,8 +184,7 @@ static int build(cz_ctx_t *ctx, const cz_post_public_t *pub, const cz_post_param
 }
 
 int cz_post_witness_from(cz_ctx_t *ctx, const cz_post_public_t *pub, const cz_post_params_t *p,
-                         const cz_post_vanilla_t *vanilla, size_t nvanilla,
-                         cz_post_witness_t *w)
+                         const cz_post_vanilla_t *vanilla, size_t nvanilla, cz_post_witness_t *w)
 {
     memset(w, 0, sizeof *w);
     int rc = build(ctx, pub, p, vanilla, nvanilla, w);

@@ -20,15 +20,16 @@ void cz_snap_sector_free(cz_snap_sector_t *s)
 }
 
 int cz_snap_sector_encode(cz_ctx_t *ctx, cz_snap_sector_t *out, const cz_snap_params_t *p,
-                            const cz_fr *comm_c, const cz_fr *replica_old, const cz_fr *data_new,
-                            unsigned h)
+                          const cz_fr *comm_c, const cz_fr *replica_old, const cz_fr *data_new,
+                          unsigned h)
 {
     memset(out, 0, sizeof *out);
     unsigned idx;
     if (!h)
         h = p->h;
     if (p->sub_arity || cz_snap_h_index(p, h, &idx))
-        return cz_fail(ctx, CZ_EINVAL, "snap encode: dense test sectors are 2KiB, 8MiB or "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "snap encode: dense test sectors are 2KiB, 8MiB or "
                        "512MiB, and h must be one of the size's hs");
     cz_por_shape_t rs, ds;
     if (cz_por_shape(&rs, CZ_POR_POSEIDON, p->base_arity, 0, 0, p->nodes) ||

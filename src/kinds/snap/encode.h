@@ -36,8 +36,8 @@ typedef struct {
  * dense, bad h), CZ_ENOMEM. *out is zeroed on error.
  */
 int cz_snap_sector_encode(cz_ctx_t *ctx, cz_snap_sector_t *out, const cz_snap_params_t *p,
-                            const cz_fr *comm_c, const cz_fr *replica_old, const cz_fr *data_new,
-                            unsigned h);
+                          const cz_fr *comm_c, const cz_fr *replica_old, const cz_fr *data_new,
+                          unsigned h);
 void cz_snap_sector_free(cz_snap_sector_t *s);
 
 /* Fill |in| (allocated for s->params) with partition k's vanilla proof and

@@ -39,8 +39,8 @@ static int uvarint(const uint8_t *in, size_t len, size_t *pos, uint64_t *v)
 
 #define CZ_COMMCID_MIN_BYTES (1 + 3 + 2 + 1 + 32)
 
-int cz_snap_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size_t len,
-                         bool unsealed, const char *what)
+int cz_snap_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size_t len, bool unsealed,
+                       const char *what)
 {
     if (in && len == 32) {
         memcpy(out, in, 32);
@@ -50,27 +50,29 @@ int cz_snap_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size_t
      * varint (3 bytes), the multihash code's (2 or 3), the length byte, the digest; so a
      * shorter input is a wrong length, not a strange CID */
     if (!in || len < CZ_COMMCID_MIN_BYTES || in[0] != 0x01)
-        return cz_fail(ctx, CZ_EFORMAT, "snap: %s: %zu bytes; want the 32-byte commitment (or "
-                       "its CIDv1, %d bytes or more)", what, len, CZ_COMMCID_MIN_BYTES);
+        return cz_fail(ctx, CZ_EFORMAT,
+                       "snap: %s: %zu bytes; want the 32-byte commitment (or "
+                       "its CIDv1, %d bytes or more)",
+                       what, len, CZ_COMMCID_MIN_BYTES);
     const uint64_t want_codec = unsealed ? 0xf101 : 0xf102, want_mh = unsealed ? 0x1012 : 0xb401;
     uint64_t version, codec, mh, mlen;
     size_t pos = 0;
     if (uvarint(in, len, &pos, &version) || uvarint(in, len, &pos, &codec) ||
         uvarint(in, len, &pos, &mh) || uvarint(in, len, &pos, &mlen))
-        return cz_fail(ctx, CZ_EFORMAT, "snap: %s: %zu bytes, neither 32 raw bytes nor a CID",
-                       what, len);
+        return cz_fail(ctx, CZ_EFORMAT, "snap: %s: %zu bytes, neither 32 raw bytes nor a CID", what,
+                       len);
     if (version != 1 || codec != want_codec || mh != want_mh || mlen != 32 || len - pos != 32)
-        return cz_fail(ctx, CZ_EFORMAT, "snap: %s: CID v%llu codec 0x%llx multihash 0x%llx "
-                       "length %llu, want v1 0x%llx 0x%llx 32", what, (unsigned long long)version,
-                       (unsigned long long)codec, (unsigned long long)mh,
-                       (unsigned long long)mlen, (unsigned long long)want_codec,
-                       (unsigned long long)want_mh);
+        return cz_fail(ctx, CZ_EFORMAT,
+                       "snap: %s: CID v%llu codec 0x%llx multihash 0x%llx "
+                       "length %llu, want v1 0x%llx 0x%llx 32",
+                       what, (unsigned long long)version, (unsigned long long)codec,
+                       (unsigned long long)mh, (unsigned long long)mlen,
+                       (unsigned long long)want_codec, (unsigned long long)want_mh);
     memcpy(out, in + pos, 32);
     return CZ_OK;
 }
 
-int cz_snap_shape(cz_ctx_t *ctx, const cz_snap_params_t *p, cz_params_shape_t *shape,
-                    size_t *rows)
+int cz_snap_shape(cz_ctx_t *ctx, const cz_snap_params_t *p, cz_params_shape_t *shape, size_t *rows)
 {
     cz_cs_t *cs;
     int rc = cz_cs_new(&cs, ctx, CZ_CS_SHAPE);
@@ -92,15 +94,15 @@ static int fr_of(cz_ctx_t *ctx, cz_fr *out, const uint8_t b[32], const char *wha
     return CZ_OK;
 }
 
-int cz_snap_public_inputs_from(cz_ctx_t *ctx, const cz_snap_public_t *pub, cz_fr *out,
-                                 size_t n_out)
+int cz_snap_public_inputs_from(cz_ctx_t *ctx, const cz_snap_public_t *pub, cz_fr *out, size_t n_out)
 {
     uint64_t bytes;
     cz_snap_params_t p;
-    if (cz_snap_sector_bytes(pub->registered_proof, &bytes) ||
-        cz_snap_params_sector(&p, bytes))
-        return cz_fail(ctx, CZ_EINVAL, "snap: registered_proof %llu is not an update proof "
-                       "(0-4)", (unsigned long long)pub->registered_proof);
+    if (cz_snap_sector_bytes(pub->registered_proof, &bytes) || cz_snap_params_sector(&p, bytes))
+        return cz_fail(ctx, CZ_EINVAL,
+                       "snap: registered_proof %llu is not an update proof "
+                       "(0-4)",
+                       (unsigned long long)pub->registered_proof);
     if (n_out < (size_t)p.partitions * 4)
         return cz_fail(ctx, CZ_EINVAL, "snap: %zu input slots, %u partitions need %u", n_out,
                        p.partitions, p.partitions * 4);
@@ -139,8 +141,10 @@ static int load_partition(cz_ctx_t *ctx, cz_snap_job_t *job, unsigned k, const u
     cz_fr want_d;
     CZ__UTRY(fr_of(ctx, &want_d, job->pub.comm_d_new, "comm_d_new"));
     if (!cz_fr_eq(&want_d, &in->comm_d_new))
-        return cz_fail(ctx, CZ_EUNSAT, "snap: vanilla_proofs[%u]: its TreeDNew root is not "
-                       "comm_d_new", k);
+        return cz_fail(ctx, CZ_EUNSAT,
+                       "snap: vanilla_proofs[%u]: its TreeDNew root is not "
+                       "comm_d_new",
+                       k);
     in->k = k;
     in->h = job->params.h;
     CZ__UTRY(fr_of(ctx, &in->comm_r_old, job->pub.comm_r_old, "comm_r_old"));
@@ -192,11 +196,10 @@ static void random_partition(cz_snap_input_t *in, const cz_snap_params_t *p, uns
     }
 }
 
-int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes,
-                         uint64_t seed)
+int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes, uint64_t seed)
 {
     memset(job, 0, sizeof *job);
-    uint64_t reg = 0, bytes = 0;   /* the RegisteredUpdateProof of this size */
+    uint64_t reg = 0, bytes = 0; /* the RegisteredUpdateProof of this size */
     while (cz_snap_sector_bytes(reg, &bytes) == CZ_OK && bytes != sector_bytes)
         reg++;
     if (bytes != sector_bytes || cz_snap_params_sector(&job->params, sector_bytes))
@@ -256,9 +259,8 @@ static int compute_shape(const void *arg, cz_ctx_t *ctx, void *value)
 
 /* Keyed by sector_bytes (the circuit follows from it); five kept: the five
  * RegisteredUpdateProofs. */
-static const cz_shape_cache_spec_t snap_shapes = {
-    "snap", sizeof(uint64_t), sizeof(shape_value_t), 5, compute_shape
-};
+static const cz_shape_cache_spec_t snap_shapes = { "snap", sizeof(uint64_t), sizeof(shape_value_t),
+                                                   5, compute_shape };
 
 int cz_snap_shapes_new(cz_shape_cache_t **out)
 {
@@ -278,47 +280,48 @@ static int shape_of(cz_ctx_t *ctx, cz_shape_cache_t *cache, const cz_snap_params
 }
 
 int cz_snap_job_from_curio(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t registered_proof,
-                             const uint8_t *comm_r_old, size_t comm_r_old_len,
-                             const uint8_t *comm_r_new, size_t comm_r_new_len,
-                             const uint8_t *comm_d_new, size_t comm_d_new_len,
-                             const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
-                             size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk)
+                           const uint8_t *comm_r_old, size_t comm_r_old_len,
+                           const uint8_t *comm_r_new, size_t comm_r_new_len,
+                           const uint8_t *comm_d_new, size_t comm_d_new_len,
+                           const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
+                           size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk)
 {
-    return cz_snap_job_from_curio_cached(ctx, job, registered_proof, comm_r_old,
-                                           comm_r_old_len, comm_r_new, comm_r_new_len,
-                                           comm_d_new, comm_d_new_len, vanilla_proofs,
-                                           vanilla_lens, nproofs, params, pvk, NULL);
+    return cz_snap_job_from_curio_cached(ctx, job, registered_proof, comm_r_old, comm_r_old_len,
+                                         comm_r_new, comm_r_new_len, comm_d_new, comm_d_new_len,
+                                         vanilla_proofs, vanilla_lens, nproofs, params, pvk, NULL);
 }
 
-int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
-                                    uint64_t registered_proof, const uint8_t *comm_r_old,
-                                    size_t comm_r_old_len, const uint8_t *comm_r_new,
-                                    size_t comm_r_new_len, const uint8_t *comm_d_new,
-                                    size_t comm_d_new_len, const uint8_t *const *vanilla_proofs,
-                                    const size_t *vanilla_lens, size_t nproofs,
-                                    const cz_params_t *params, const cz_pvk_t *pvk,
-                                    cz_shape_cache_t *cache)
+int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t registered_proof,
+                                  const uint8_t *comm_r_old, size_t comm_r_old_len,
+                                  const uint8_t *comm_r_new, size_t comm_r_new_len,
+                                  const uint8_t *comm_d_new, size_t comm_d_new_len,
+                                  const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
+                                  size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk,
+                                  cz_shape_cache_t *cache)
 {
     memset(job, 0, sizeof *job);
     uint64_t bytes;
     if (cz_snap_sector_bytes(registered_proof, &bytes) ||
         cz_snap_params_sector(&job->params, bytes))
-        return cz_fail(ctx, CZ_EINVAL, "snap: registered_proof %llu is not an update proof "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "snap: registered_proof %llu is not an update proof "
                        "(0 2KiB, 1 8MiB, 2 512MiB, 3 32GiB, 4 64GiB)",
                        (unsigned long long)registered_proof);
     job->pub.registered_proof = registered_proof;
     int rc = cz_snap_commitment(ctx, job->pub.comm_r_old, comm_r_old, comm_r_old_len, false,
-                                  "comm_r_old");
+                                "comm_r_old");
     if (rc == CZ_OK)
         rc = cz_snap_commitment(ctx, job->pub.comm_r_new, comm_r_new, comm_r_new_len, false,
-                                  "comm_r_new");
+                                "comm_r_new");
     if (rc == CZ_OK)
         rc = cz_snap_commitment(ctx, job->pub.comm_d_new, comm_d_new, comm_d_new_len, true,
-                                  "comm_d_new");
+                                "comm_d_new");
     const unsigned n = job->params.partitions;
     if (rc == CZ_OK && nproofs != n)
-        rc = cz_fail(ctx, CZ_EINVAL, "snap: %zu vanilla proofs, a %llu-byte sector has %u "
-                     "partitions", nproofs, (unsigned long long)bytes, n);
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "snap: %zu vanilla proofs, a %llu-byte sector has %u "
+                     "partitions",
+                     nproofs, (unsigned long long)bytes, n);
     if (rc == CZ_OK && !vanilla_proofs)
         rc = cz_fail(ctx, CZ_EINVAL, "snap: no vanilla proofs");
     if (rc == CZ_OK) {
@@ -336,8 +339,10 @@ int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
     if (rc == CZ_OK)
         rc = plan_of(ctx, job);
     if (rc == CZ_OK && params && (params->vk.n_ic != job->shape.num_inputs))
-        rc = cz_fail(ctx, CZ_EMISMATCH, "snap: the params take %zu inputs, the update "
-                     "circuit has %zu", params->vk.n_ic, job->shape.num_inputs);
+        rc = cz_fail(ctx, CZ_EMISMATCH,
+                     "snap: the params take %zu inputs, the update "
+                     "circuit has %zu",
+                     params->vk.n_ic, job->shape.num_inputs);
     if (rc) {
         cz_snap_job_clear(job);
         return rc;
@@ -366,8 +371,7 @@ int cz_snap_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness
         rc = cz_cs_reserve(cs, job->rows - job->shape.num_inputs, job->shape.num_aux,
                            job->shape.num_inputs);
     if (rc == CZ_OK)
-        rc = cz_snap_circuit_planned(ctx, cs, &job->params, &job->parts[partition],
-                                       &job->plan);
+        rc = cz_snap_circuit_planned(ctx, cs, &job->params, &job->parts[partition], &job->plan);
     if (rc == CZ_OK)
         rc = cz_cs_finish(cs);
     if (rc == CZ_OK)
@@ -379,29 +383,34 @@ int cz_snap_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness
     for (size_t i = 0; i < 4; i++) {
         if (out->num_inputs != 5 || !cz_fr_eq(&out->input[i + 1], &want[i])) {
             cz_cs_witness_free(out);
-            return cz_fail(ctx, CZ_EVERIFY, "snap: partition %zu: public input %zu differs "
-                           "from the one the public values give", partition, i);
+            return cz_fail(ctx, CZ_EVERIFY,
+                           "snap: partition %zu: public input %zu differs "
+                           "from the one the public values give",
+                           partition, i);
         }
     }
     return CZ_OK;
 }
 
 int cz_snap_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const uint8_t *proof, size_t len,
-                     const cz_snap_public_t *pub)
+                   const cz_snap_public_t *pub)
 {
     uint64_t bytes;
     cz_snap_params_t p;
-    if (cz_snap_sector_bytes(pub->registered_proof, &bytes) ||
-        cz_snap_params_sector(&p, bytes))
-        return cz_fail(ctx, CZ_EINVAL, "snap verify: registered_proof %llu is not an update "
-                       "proof (0-4)", (unsigned long long)pub->registered_proof);
+    if (cz_snap_sector_bytes(pub->registered_proof, &bytes) || cz_snap_params_sector(&p, bytes))
+        return cz_fail(ctx, CZ_EINVAL,
+                       "snap verify: registered_proof %llu is not an update "
+                       "proof (0-4)",
+                       (unsigned long long)pub->registered_proof);
     const size_t n = p.partitions;
     if (cz_pvk_num_inputs(pvk) != 4)
-        return cz_fail(ctx, CZ_EINVAL, "snap verify: the verifying key takes %zu inputs, the "
-                       "update circuit 4 (a vk of another circuit?)", cz_pvk_num_inputs(pvk));
+        return cz_fail(ctx, CZ_EINVAL,
+                       "snap verify: the verifying key takes %zu inputs, the "
+                       "update circuit 4 (a vk of another circuit?)",
+                       cz_pvk_num_inputs(pvk));
     if (len != n * CZ_PROOF_BYTES)
-        return cz_fail(ctx, CZ_EFORMAT, "snap verify: %zu bytes, %zu partitions x 192 = %zu",
-                       len, n, n * CZ_PROOF_BYTES);
+        return cz_fail(ctx, CZ_EFORMAT, "snap verify: %zu bytes, %zu partitions x 192 = %zu", len,
+                       n, n * CZ_PROOF_BYTES);
     cz_fr *inputs = malloc(n * 4 * sizeof *inputs);
     cz_proof_t *proofs = calloc(n, sizeof *proofs);
     int rc = inputs && proofs ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "snap verify");
@@ -416,8 +425,7 @@ int cz_snap_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const uint8_t *proof, siz
     return rc;
 }
 
-int cz_snap_params_filename(char *out, size_t cap, const cz_snap_params_t *p,
-                              const char *ext)
+int cz_snap_params_filename(char *out, size_t cap, const cz_snap_params_t *p, const char *ext)
 {
     char id[96];
     uint8_t digest[32];

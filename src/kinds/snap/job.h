@@ -51,8 +51,8 @@ int cz_snap_sector_bytes(uint64_t registered_proof, uint64_t *bytes);
 
 /* A commitment as Curio sends it (32 raw bytes or CIDv1 bytes) -> 32
  * bytes. |unsealed| picks the expected codec. CZ_EFORMAT naming |what|. */
-int cz_snap_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size_t len,
-                         bool unsealed, const char *what);
+int cz_snap_commitment(cz_ctx_t *ctx, uint8_t out[32], const uint8_t *in, size_t len, bool unsealed,
+                       const char *what);
 
 /* The public values a chain verifier has. */
 typedef struct {
@@ -61,14 +61,14 @@ typedef struct {
 } cz_snap_public_t;
 
 typedef struct {
-    cz_job_spec_t spec;            /* submit this (params / pvk may be set after init) */
+    cz_job_spec_t spec; /* submit this (params / pvk may be set after init) */
     cz_snap_public_t pub;
     cz_snap_params_t params;
-    cz_params_shape_t shape;       /* of one partition */
+    cz_params_shape_t shape; /* of one partition */
     size_t rows;
-    cz_snap_plan_t plan;         /* the in-place forks' slots (snap.h) */
-    cz_snap_input_t *parts;      /* [params.partitions], owned */
-    cz_fr *inputs;                 /* [partitions x 4] public inputs, owned */
+    cz_snap_plan_t plan;    /* the in-place forks' slots (snap.h) */
+    cz_snap_input_t *parts; /* [params.partitions], owned */
+    cz_fr *inputs;          /* [partitions x 4] public inputs, owned */
 } cz_snap_job_t;
 
 /*
@@ -76,11 +76,11 @@ typedef struct {
  * pvk are borrowed into the spec and may be NULL. On error the job is zeroed.
  */
 int cz_snap_job_from_curio(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t registered_proof,
-                             const uint8_t *comm_r_old, size_t comm_r_old_len,
-                             const uint8_t *comm_r_new, size_t comm_r_new_len,
-                             const uint8_t *comm_d_new, size_t comm_d_new_len,
-                             const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
-                             size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk);
+                           const uint8_t *comm_r_old, size_t comm_r_old_len,
+                           const uint8_t *comm_r_new, size_t comm_r_new_len,
+                           const uint8_t *comm_d_new, size_t comm_d_new_len,
+                           const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
+                           size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk);
 void cz_snap_job_clear(cz_snap_job_t *job);
 
 /*
@@ -92,8 +92,7 @@ void cz_snap_job_clear(cz_snap_job_t *job);
  * satisfy the circuit, so the proof cannot verify (the spec's pvk must stay
  * NULL). CZ_EINVAL for a size without an update circuit.
  */
-int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes,
-                         uint64_t seed);
+int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes, uint64_t seed);
 
 /*
  * Partition shapes by sector size, for a process that proves many updates
@@ -108,14 +107,13 @@ int cz_snap_job_random(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t sector_bytes,
  * wait). A cache made by another kind fails with CZ_EINVAL.
  */
 int cz_snap_shapes_new(cz_shape_cache_t **out);
-int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
-                                    uint64_t registered_proof, const uint8_t *comm_r_old,
-                                    size_t comm_r_old_len, const uint8_t *comm_r_new,
-                                    size_t comm_r_new_len, const uint8_t *comm_d_new,
-                                    size_t comm_d_new_len, const uint8_t *const *vanilla_proofs,
-                                    const size_t *vanilla_lens, size_t nproofs,
-                                    const cz_params_t *params, const cz_pvk_t *pvk,
-                                    cz_shape_cache_t *cache);
+int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job, uint64_t registered_proof,
+                                  const uint8_t *comm_r_old, size_t comm_r_old_len,
+                                  const uint8_t *comm_r_new, size_t comm_r_new_len,
+                                  const uint8_t *comm_d_new, size_t comm_d_new_len,
+                                  const uint8_t *const *vanilla_proofs, const size_t *vanilla_lens,
+                                  size_t nproofs, const cz_params_t *params, const cz_pvk_t *pvk,
+                                  cz_shape_cache_t *cache);
 
 /* The engine's synthesize callback (arg = the job): PROVE without c, the
  * arrays reserved from the job's shape, the partition synthesized on ctx's
@@ -124,22 +122,20 @@ int cz_snap_job_from_curio_cached(cz_ctx_t *ctx, cz_snap_job_t *job,
 int cz_snap_synthesize(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out);
 
 /* One partition's params shape and rows (a SHAPE synthesis). */
-int cz_snap_shape(cz_ctx_t *ctx, const cz_snap_params_t *p, cz_params_shape_t *shape,
-                    size_t *rows);
+int cz_snap_shape(cz_ctx_t *ctx, const cz_snap_params_t *p, cz_params_shape_t *shape, size_t *rows);
 
 /* Every partition's public inputs from public values: partitions x 4. */
 int cz_snap_public_inputs_from(cz_ctx_t *ctx, const cz_snap_public_t *pub, cz_fr *out,
-                                 size_t n_out);
+                               size_t n_out);
 
 /*
  * Verify an update proof (partitions x 192 bytes) from public values.
  * CZ_OK valid, CZ_EVERIFY invalid, CZ_EFORMAT / CZ_EINVAL otherwise.
  */
 int cz_snap_verify(cz_ctx_t *ctx, const cz_pvk_t *pvk, const uint8_t *proof, size_t len,
-                     const cz_snap_public_t *pub);
+                   const cz_snap_public_t *pub);
 
 /* The Filecoin file name of these params, ext "params" or "vk". */
-int cz_snap_params_filename(char *out, size_t cap, const cz_snap_params_t *p,
-                              const char *ext);
+int cz_snap_params_filename(char *out, size_t cap, const cz_snap_params_t *p, const char *ext);
 
 #endif /* CUZK_KINDS_SNAP_JOB_H */

@@ -46,8 +46,9 @@ static int snap_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const cha
     (void)req;
     memset(out, 0, sizeof *out);
     if (!input)
-        return cz_fail(ctx, CZ_EINVAL, "input: required (the snap request JSON, inline or "
-                                       "input_path)");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "input: required (the snap request JSON, inline or "
+                       "input_path)");
     cz_snap_job_t *job = calloc(1, sizeof *job);
     if (!job)
         return cz_fail(ctx, CZ_ENOMEM, "job");
@@ -55,14 +56,14 @@ static int snap_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const cha
     int rc = cz_snap_request_parse(ctx, &r, input, input_len);
     if (rc == CZ_OK) {
         rc = cz_snap_job_from_curio_cached(ctx, job, r.registered_proof, r.comm_r_old, 32,
-                                             r.comm_r_new, 32, r.comm_d_new, 32,
-                                             (const uint8_t *const *)r.proofs, r.lens,
-                                             r.nproofs, NULL, NULL, state);
+                                           r.comm_r_new, 32, r.comm_d_new, 32,
+                                           (const uint8_t *const *)r.proofs, r.lens, r.nproofs,
+                                           NULL, NULL, state);
         cz_snap_request_free(&r);
     }
     if (rc == CZ_OK)
-        rc = cz_snap_params_filename(out->default_params, sizeof out->default_params,
-                                       &job->params, "params");
+        rc = cz_snap_params_filename(out->default_params, sizeof out->default_params, &job->params,
+                                     "params");
     if (rc != CZ_OK) {
         if (rc != CZ_EFORMAT && rc != CZ_ENOMEM) {
             char msg[256];
@@ -93,7 +94,7 @@ static int snap_random(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64
     if (!job)
         return cz_fail(ctx, CZ_ENOMEM, "job");
     int rc = cz_snap_job_random(ctx, job, sector_bytes, seed);
-    if (rc != CZ_OK) {   /* the job is cleared */
+    if (rc != CZ_OK) { /* the job is cleared */
         free(job);
         return rc;
     }
@@ -106,8 +107,9 @@ static int snap_random(void *state, cz_ctx_t *ctx, uint64_t sector_bytes, uint64
     size_t u = 0;
     while (u < 3 && n >= 1024 && n % 1024 == 0)
         n /= 1024, u++;
-    snprintf(out->summary, sizeof out->summary, "snap %" PRIu64 "%s (RegisteredUpdateProof %"
-             PRIu64 ")", n, unit[u], job->pub.registered_proof);
+    snprintf(out->summary, sizeof out->summary,
+             "snap %" PRIu64 "%s (RegisteredUpdateProof %" PRIu64 ")", n, unit[u],
+             job->pub.registered_proof);
     out->synthesize = cz_snap_synthesize;
     out->arg = job;
     return CZ_OK;
@@ -141,12 +143,15 @@ static void snap_state_free(void *state)
 /* ---- Curio: SNAP_DEALS_UPDATE ----------------------------------------------- */
 
 /* Return the error of |expr|, if any. */
+/* laid out by hand: */
+/* clang-format off */
 #define TRY(expr)                                                                              \
     do {                                                                                       \
         int rc_ = (expr);                                                                      \
         if (rc_ != CZ_OK)                                                                      \
             return rc_;                                                                        \
     } while (0)
+/* clang-format on */
 
 /* A commitment: 32 raw bytes, as Curio sends it on both its paths (ProveUpdateCuzk
  * extracts the digests with commcid.CIDTo*CommitmentV1; PSProve has them raw), or a
@@ -178,18 +183,22 @@ static int snap_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
     uint64_t bytes;
     cz_snap_params_t p;
     if (cz_snap_sector_bytes(r->registered_proof, &bytes) || cz_snap_params_sector(&p, bytes))
-        return cz_fail(ctx, CZ_EINVAL, "registered_proof: %" PRIu64 " is not a "
+        return cz_fail(ctx, CZ_EINVAL,
+                       "registered_proof: %" PRIu64 " is not a "
                        "RegisteredUpdateProof (0-4: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1)",
                        r->registered_proof);
     if (r->sector_size && r->sector_size != bytes)
-        return cz_fail(ctx, CZ_EINVAL, "sector_size: %" PRIu64 ", but registered_proof %" PRIu64
-                       " is for %" PRIu64 "-byte sectors", r->sector_size, r->registered_proof,
-                       bytes);
+        return cz_fail(ctx, CZ_EINVAL,
+                       "sector_size: %" PRIu64 ", but registered_proof %" PRIu64 " is for %" PRIu64
+                       "-byte sectors",
+                       r->sector_size, r->registered_proof, bytes);
     if (r->n_vanilla_proofs != p.partitions)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs: %zu, but registered_proof %" PRIu64
-                       " (%" PRIu64 "-byte sectors) has %u partition%s: one bincode "
-                       "PartitionProof each", r->n_vanilla_proofs, r->registered_proof, bytes,
-                       p.partitions, p.partitions > 1 ? "s" : "");
+        return cz_fail(ctx, CZ_EINVAL,
+                       "vanilla_proofs: %zu, but registered_proof %" PRIu64 " (%" PRIu64
+                       "-byte sectors) has %u partition%s: one bincode "
+                       "PartitionProof each",
+                       r->n_vanilla_proofs, r->registered_proof, bytes, p.partitions,
+                       p.partitions > 1 ? "s" : "");
     for (size_t i = 0; i < r->n_vanilla_proofs; i++)
         if (r->vanilla_proofs[i].len == 0)
             return cz_fail(ctx, CZ_EINVAL, "vanilla_proofs[%zu]: empty (a bincode PartitionProof)",
@@ -202,7 +211,7 @@ static int snap_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
     u.nproofs = r->n_vanilla_proofs;
     json_t *input = NULL;
     int rc = cz_snap_request_json(ctx, &u, &input);
-    free(u.proofs);   /* borrowed pointers: not cz_snap_request_free */
+    free(u.proofs); /* borrowed pointers: not cz_snap_request_free */
     free(u.lens);
     if (rc == CZ_OK && json_object_set_new(req, "input", input))
         rc = cz_fail(ctx, CZ_ENOMEM, "request");
@@ -270,6 +279,10 @@ const cz_job_kind_t cz_kind_snap = {
     .public_inputs = snap_public_inputs,
     .prepare_random = snap_random,
     .test_circuit = "snap",
-    .curio = { .proof_kind = 2, .proof_kind_name = "SNAP_DEALS_UPDATE", .default_priority = 2,
-               .map = snap_map, .srs_family = "snap-", .params_name = snap_params_name },
+    .curio = { .proof_kind = 2,
+               .proof_kind_name = "SNAP_DEALS_UPDATE",
+               .default_priority = 2,
+               .map = snap_map,
+               .srs_family = "snap-",
+               .params_name = snap_params_name },
 };

@@ -55,7 +55,8 @@ static int b64_decode(const char *s, uint8_t **out, size_t *n)
                 return CZ_EFORMAT;
             }
         }
-        uint32_t x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        uint32_t x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 |
+                     (uint32_t)v[3];
         b[w++] = (uint8_t)(x >> 16);
         if (s[i + 2] != '=')
             b[w++] = (uint8_t)(x >> 8);
@@ -109,7 +110,8 @@ int cz_snap_request_parse(cz_ctx_t *ctx, cz_snap_request_t *out, const char *jso
         rc = hex_field(ctx, root, "comm_d_new", out->comm_d_new);
     vp = json_object_get(root, "vanilla_proofs");
     if (rc == CZ_OK && (!json_is_array(vp) || !json_array_size(vp)))
-        rc = cz_fail(ctx, CZ_EFORMAT, "snap request: \"vanilla_proofs\" wants a non-empty "
+        rc = cz_fail(ctx, CZ_EFORMAT,
+                     "snap request: \"vanilla_proofs\" wants a non-empty "
                      "array of base64 strings");
     if (rc == CZ_OK) {
         out->nproofs = json_array_size(vp);
@@ -139,8 +141,9 @@ int cz_snap_request_load(cz_ctx_t *ctx, cz_snap_request_t *out, const char *path
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    int rc = buf && fread(buf, 1, (size_t)n, f) == (size_t)n ? CZ_OK
-             : cz_fail(ctx, CZ_EIO, "snap request: cannot read %s", path);
+    int rc = buf && fread(buf, 1, (size_t)n, f) == (size_t)n
+                 ? CZ_OK
+                 : cz_fail(ctx, CZ_EIO, "snap request: cannot read %s", path);
     fclose(f);
     if (rc == CZ_OK)
         rc = cz_snap_request_parse(ctx, out, buf, (size_t)n);
@@ -155,7 +158,8 @@ int cz_snap_request_json(cz_ctx_t *ctx, const cz_snap_request_t *r, json_t **out
     json_t *root = json_object(), *arr = json_array();
     int bad = !root || !arr;
     if (!bad) {
-        bad |= json_object_set_new(root, "registered_proof", json_integer((json_int_t)r->registered_proof));
+        bad |= json_object_set_new(root, "registered_proof",
+                                   json_integer((json_int_t)r->registered_proof));
         cz_hex_encode(hex, r->comm_r_old, 32);
         bad |= json_object_set_new(root, "comm_r_old", json_string(hex));
         cz_hex_encode(hex, r->comm_r_new, 32);

@@ -14,20 +14,22 @@ typedef struct {
     cz_ctx_t *ctx;
     const uint8_t *buf;
     size_t len, pos;
-    char path[96];             /* the field being read, for errors */
+    char path[96]; /* the field being read, for errors */
 } reader_t;
 
 static int fail_at(reader_t *r, const char *fmt, const char *what)
 {
-    return cz_fail(r->ctx, CZ_EFORMAT, "snap vanilla proof: %s at byte %zu: %s", r->path,
-                   r->pos, what ? what : fmt);
+    return cz_fail(r->ctx, CZ_EFORMAT, "snap vanilla proof: %s at byte %zu: %s", r->path, r->pos,
+                   what ? what : fmt);
 }
 
 static int need(reader_t *r, size_t n)
 {
     if (r->len - r->pos < n)
-        return cz_fail(r->ctx, CZ_EFORMAT, "snap vanilla proof: %s at byte %zu: truncated "
-                       "(%zu bytes wanted, %zu left)", r->path, r->pos, n, r->len - r->pos);
+        return cz_fail(r->ctx, CZ_EFORMAT,
+                       "snap vanilla proof: %s at byte %zu: truncated "
+                       "(%zu bytes wanted, %zu left)",
+                       r->path, r->pos, n, r->len - r->pos);
     return CZ_OK;
 }
 
@@ -67,9 +69,10 @@ static int read_len(reader_t *r, uint64_t want)
     size_t at = r->pos;
     CZ__UTRY(read_u64(r, &n));
     if (n != want)
-        return cz_fail(r->ctx, CZ_EFORMAT, "snap vanilla proof: %s at byte %zu: length %llu, "
-                       "the sector size wants %llu", r->path, at, (unsigned long long)n,
-                       (unsigned long long)want);
+        return cz_fail(r->ctx, CZ_EFORMAT,
+                       "snap vanilla proof: %s at byte %zu: length %llu, "
+                       "the sector size wants %llu",
+                       r->path, at, (unsigned long long)n, (unsigned long long)want);
     return CZ_OK;
 }
 
@@ -85,8 +88,8 @@ static size_t path_push(reader_t *r, const char *fmt, unsigned a)
  * An InclusionPath of |levels| elements of arity |arity|: the siblings go to
  * sib[], and the node index gains digit * weight per level.
  */
-static int read_inclusion(reader_t *r, unsigned levels, unsigned arity, cz_fr **sib,
-                          uint64_t *node, uint64_t *weight)
+static int read_inclusion(reader_t *r, unsigned levels, unsigned arity, cz_fr **sib, uint64_t *node,
+                          uint64_t *weight)
 {
     CZ__UTRY(read_len(r, levels));
     for (unsigned l = 0; l < levels; l++) {
@@ -114,8 +117,8 @@ static int read_inclusion(reader_t *r, unsigned levels, unsigned arity, cz_fr **
 }
 
 /* One MerkleProof of |shape| into leaf, root, siblings; *node = its index. */
-static int read_merkle(reader_t *r, const cz_por_shape_t *s, cz_fr *leaf, cz_fr *root,
-                       cz_fr *sib, uint64_t *node)
+static int read_merkle(reader_t *r, const cz_por_shape_t *s, cz_fr *leaf, cz_fr *root, cz_fr *sib,
+                       uint64_t *node)
 {
     const uint32_t want = s->top_arity ? 2 : s->sub_arity ? 1 : 0;
     uint32_t variant;
@@ -124,8 +127,10 @@ static int read_merkle(reader_t *r, const cz_por_shape_t *s, cz_fr *leaf, cz_fr 
     if (variant != want) {
         r->pos = at;
         char what[96];
-        snprintf(what, sizeof what, "proof variant %u, the tree shape wants %u "
-                 "(0 single, 1 sub, 2 top)", variant, want);
+        snprintf(what, sizeof what,
+                 "proof variant %u, the tree shape wants %u "
+                 "(0 single, 1 sub, 2 top)",
+                 variant, want);
         return fail_at(r, NULL, what);
     }
     uint64_t weight = 1;
@@ -163,8 +168,7 @@ static int read_merkle(reader_t *r, const cz_por_shape_t *s, cz_fr *leaf, cz_fr 
     return CZ_OK;
 }
 
-static int read_challenge(reader_t *r, const cz__snap_shapes_t *sh, unsigned i,
-                          cz_snap_input_t *in)
+static int read_challenge(reader_t *r, const cz__snap_shapes_t *sh, unsigned i, cz_snap_input_t *in)
 {
     cz_snap_challenge_t *ch = &in->ch[i];
     cz_fr root_old, root_d, root_new;
@@ -182,9 +186,11 @@ static int read_challenge(reader_t *r, const cz__snap_shapes_t *sh, unsigned i,
     CZ__UTRY(read_merkle(r, &sh->r, &ch->leaf_r_new, &root_new, ch->path_r_new, &n_new));
     r->path[keep] = 0;
     if (n_old != n_d || n_old != n_new)
-        return cz_fail(r->ctx, CZ_EFORMAT, "snap vanilla proof: challenge_proofs[%u] at byte "
+        return cz_fail(r->ctx, CZ_EFORMAT,
+                       "snap vanilla proof: challenge_proofs[%u] at byte "
                        "%zu: its paths open different nodes (r_old %llu, d_new %llu, r_new "
-                       "%llu)", i, start, (unsigned long long)n_old, (unsigned long long)n_d,
+                       "%llu)",
+                       i, start, (unsigned long long)n_old, (unsigned long long)n_d,
                        (unsigned long long)n_new);
     ch->challenge = n_old;
     if (i == 0) {
@@ -193,14 +199,15 @@ static int read_challenge(reader_t *r, const cz__snap_shapes_t *sh, unsigned i,
         in->comm_d_new = root_d;
     } else if (!cz_fr_eq(&root_old, &in->root_r_old) || !cz_fr_eq(&root_new, &in->root_r_new) ||
                !cz_fr_eq(&root_d, &in->comm_d_new)) {
-        return cz_fail(r->ctx, CZ_EFORMAT, "snap vanilla proof: challenge_proofs[%u] at byte "
-                       "%zu: its tree roots differ from challenge 0's", i, start);
+        return cz_fail(r->ctx, CZ_EFORMAT,
+                       "snap vanilla proof: challenge_proofs[%u] at byte "
+                       "%zu: its tree roots differ from challenge 0's",
+                       i, start);
     }
     return CZ_OK;
 }
 
-int cz_snap_vanilla_decode(cz_ctx_t *ctx, const uint8_t *buf, size_t len,
-                             cz_snap_input_t *in)
+int cz_snap_vanilla_decode(cz_ctx_t *ctx, const uint8_t *buf, size_t len, cz_snap_input_t *in)
 {
     const cz_snap_params_t *p = &in->params;
     cz__snap_shapes_t sh;
@@ -220,8 +227,10 @@ int cz_snap_vanilla_decode(cz_ctx_t *ctx, const uint8_t *buf, size_t len,
     for (unsigned i = 0; i < p->challenges; i++)
         CZ__UTRY(read_challenge(&r, &sh, i, in));
     if (r.pos != len)
-        return cz_fail(ctx, CZ_EFORMAT, "snap vanilla proof: %zu trailing bytes after the "
-                       "partition proof (at byte %zu)", len - r.pos, r.pos);
+        return cz_fail(ctx, CZ_EFORMAT,
+                       "snap vanilla proof: %zu trailing bytes after the "
+                       "partition proof (at byte %zu)",
+                       len - r.pos, r.pos);
     return CZ_OK;
 }
 

@@ -45,8 +45,7 @@
  * (node, leaves, siblings). The caller compares comm_d_new with the public
  * one.
  */
-int cz_snap_vanilla_decode(cz_ctx_t *ctx, const uint8_t *buf, size_t len,
-                             cz_snap_input_t *in);
+int cz_snap_vanilla_decode(cz_ctx_t *ctx, const uint8_t *buf, size_t len, cz_snap_input_t *in);
 
 /* The encoded size of |in|'s partition proof. */
 size_t cz_snap_vanilla_size(const cz_snap_params_t *p);

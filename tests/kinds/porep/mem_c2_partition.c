@@ -35,7 +35,7 @@ static double peak_gib(void)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / (1024.0 * 1024.0);   /* KiB -> GiB */
+    return (double)ru.ru_maxrss / (1024.0 * 1024.0); /* KiB -> GiB */
 }
 
 static int grow(cz_fr **v, size_t m)
@@ -84,12 +84,13 @@ int main(int argc, char **argv)
         if (rc == CZ_OK) {
             const double gib = 1024.0 * 1024.0 * 1024.0, fr = sizeof(cz_fr);
             size_t vecs = w.c ? 3 : 2;
-            printf("partition %u: rows %zu, inputs %zu, aux %zu; witness c %s\n", k,
-                   w.num_rows, w.num_inputs, w.num_aux, w.c ? "stored" : "NULL (c = a*b)");
+            printf("partition %u: rows %zu, inputs %zu, aux %zu; witness c %s\n", k, w.num_rows,
+                   w.num_inputs, w.num_aux, w.c ? "stored" : "NULL (c = a*b)");
             printf("synthesis: %.1f s on %u threads; a/b%s %.2f GiB, aux %.2f GiB; "
-                   "peak RSS %.2f GiB\n", t2 - t1, cz_pool_width(cz_ctx_pool(ctx)),
-                   w.c ? "/c" : "", (double)(vecs * w.num_rows) * fr / gib,
-                   (double)w.num_aux * fr / gib, peak_gib());
+                   "peak RSS %.2f GiB\n",
+                   t2 - t1, cz_pool_width(cz_ctx_pool(ctx)), w.c ? "/c" : "",
+                   (double)(vecs * w.num_rows) * fr / gib, (double)w.num_aux * fr / gib,
+                   peak_gib());
         }
         if (rc == CZ_OK && run_h) {
             unsigned log_m = 0;
@@ -108,8 +109,7 @@ int main(int argc, char **argv)
             if (rc == CZ_OK)
                 rc = cz_cpu_compute_h(ctx, d, w.a, w.b, w.c, w.num_rows);
             if (rc == CZ_OK)
-                printf("CPU H at 2^%u: %.1f s; peak RSS %.2f GiB\n", log_m, now() - t3,
-                       peak_gib());
+                printf("CPU H at 2^%u: %.1f s; peak RSS %.2f GiB\n", log_m, now() - t3, peak_gib());
             cz_ntt_domain_free(d);
         }
         cz_cs_witness_free(&w);

@@ -13,7 +13,7 @@
 #include "kinds/porep/seal.h"
 
 static cz_ctx_t *ctx;
-static char *json;      /* the 2KiB C1 */
+static char *json; /* the 2KiB C1 */
 static cz_c1_t c1;
 
 static void setup(void)
@@ -87,8 +87,8 @@ CZ_TEST(gen_parse_verify)
     CHECK_OK(cz_porep_public_inputs(&in, a, n));
     uint8_t porep_id[32];
     cz_porep_id(porep_id, p.proof);
-    CHECK_OK(cz_porep_public_inputs_from(ctx, b, n, &p.params, porep_id, p.replica_id,
-                                         p.comm_d, p.comm_r, p.seed, 0));
+    CHECK_OK(cz_porep_public_inputs_from(ctx, b, n, &p.params, porep_id, p.replica_id, p.comm_d,
+                                         p.comm_r, p.seed, 0));
     for (size_t i = 0; i < n; i++)
         if (!cz_fr_eq(&a[i], &b[i]))
             CZ__FAIL("public input %zu differs", i);
@@ -109,13 +109,34 @@ static void expect_tamper(const char *what, void (*mod)(cz_c1_t *), const char *
     cz_c1_free(&p);
 }
 
-static void t_sibling(cz_c1_t *p) { p->proofs[0].comm_d.siblings[2][0] ^= 1; }
-static void t_csib(cz_c1_t *p) { p->proofs[1].drg[3].proof.siblings[0][4] ^= 1; }
-static void t_label(cz_c1_t *p) { p->proofs[0].c_x.rows[1][0] ^= 1; }
-static void t_comm_r(cz_c1_t *p) { p->comm_r[3] ^= 1; }
-static void t_lparent(cz_c1_t *p) { p->proofs[0].labeling[0].parents[36][1] ^= 1; }
-static void t_index(cz_c1_t *p) { p->proofs[0].drg[2].index ^= 1; }
-static void t_seed(cz_c1_t *p) { p->seed[0] ^= 1; }
+static void t_sibling(cz_c1_t *p)
+{
+    p->proofs[0].comm_d.siblings[2][0] ^= 1;
+}
+static void t_csib(cz_c1_t *p)
+{
+    p->proofs[1].drg[3].proof.siblings[0][4] ^= 1;
+}
+static void t_label(cz_c1_t *p)
+{
+    p->proofs[0].c_x.rows[1][0] ^= 1;
+}
+static void t_comm_r(cz_c1_t *p)
+{
+    p->comm_r[3] ^= 1;
+}
+static void t_lparent(cz_c1_t *p)
+{
+    p->proofs[0].labeling[0].parents[36][1] ^= 1;
+}
+static void t_index(cz_c1_t *p)
+{
+    p->proofs[0].drg[2].index ^= 1;
+}
+static void t_seed(cz_c1_t *p)
+{
+    p->seed[0] ^= 1;
+}
 
 CZ_TEST(tampered_c1_detected)
 {
@@ -169,7 +190,7 @@ CZ_TEST(non_interactive_c1)
     CHECK_OK(cz_c1_parse(ctx, &p, text, strlen(text)));
     CHECK(p.proof == a.proof);
     CHECK_EQ_INT(p.npartitions, 13);
-    p.seed[0] ^= 1;                                  /* NI ignores the seed */
+    p.seed[0] ^= 1; /* NI ignores the seed */
     CHECK_OK(cz_c1_verify(ctx, &p));
     swap_partitions(&p, 3, 9);
     CHECK_EQ_INT(cz_c1_verify(ctx, &p), CZ_EVERIFY);
@@ -229,17 +250,21 @@ CZ_TEST(malformed_json_named_paths)
     /* a wrong-length hash deep inside */
     char *s = edit("\"comm_d_proofs\"", "\"hashes\":[[", "\"hashes\":[[1,");
     REQUIRE(s);
-    expect_format(s, "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Single.path.path[0].hashes[0]: expected 32 bytes, got 33");
+    expect_format(
+        s,
+        "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Single.path.path[0].hashes[0]: expected 32 bytes, got 33");
     free(s);
     /* two hashes where the binary tree has one */
-    s = edit("\"comm_d_proofs\"", "\"hashes\":[", "\"hashes\":[[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],");
+    s = edit("\"comm_d_proofs\"", "\"hashes\":[",
+             "\"hashes\":[[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],");
     REQUIRE(s);
     expect_format(s, "comm_d_proofs.data.Single.path.path[0].hashes: expected 1 hashes, got 2");
     free(s);
     /* wrong variant */
     s = edit("\"comm_r_last_proof\"", "\"Single\"", "\"Top\"");
     REQUIRE(s);
-    expect_format(s, "comm_r_last_proof.data: expected exactly one variant \"Single\", got \"Top\"");
+    expect_format(s,
+                  "comm_r_last_proof.data: expected exactly one variant \"Single\", got \"Top\"");
     free(s);
     /* wrong type / out-of-range byte / index */
     s = edit("\"c_x\"", "\"index\":", "\"index\":\"x\",\"i\":");

@@ -24,10 +24,10 @@
 #ifndef CZ_C2_PARAMS_DIR
 #define CZ_C2_PARAMS_DIR "."
 #endif
-#define TOXIC_SEED 7   /* the same seed as cli_porep.sh: one cache serves both */
+#define TOXIC_SEED 7 /* the same seed as cli_porep.sh: one cache serves both */
 
 static cz_ctx_t *ctx;
-static char *json;            /* the 2KiB C1 */
+static char *json; /* the 2KiB C1 */
 static cz_c1_t c1;
 static cz_params_t *params;
 static cz_pvk_t *pvk;
@@ -93,7 +93,9 @@ static void run_job(const cz_c1_t *c, cz_job_info_t *info, uint8_t **proof, size
     cz_backend_t *be = NULL;
     cz_engine_t *e = NULL;
     CHECK_OK(cz_cpu_backend_new(&be, 0));
-    cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 2,
+    cz_engine_config_t cfg = { .backends = &be,
+                               .num_devices = 1,
+                               .workers_per_device = 2,
                                .pool = cz_ctx_pool(ctx) };
     CHECK_OK(cz_engine_new(ctx, &e, &cfg));
     uint64_t id = 0;
@@ -140,7 +142,7 @@ CZ_TEST(prove_verify_from_public_values)
     if (info.state != CZ_JOB_DONE)
         CZ__FAIL("job %s: %s", cz_job_state_name(info.state), info.message);
     REQUIRE(proof);
-    CHECK_EQ_U64(len, 192);   /* 2KiB: 1 partition (FACTS 3) */
+    CHECK_EQ_U64(len, 192); /* 2KiB: 1 partition (FACTS 3) */
     printf("2KiB C2 through the engine: synthesis %.0f ms, device %.0f ms, total %.0f ms\n",
            info.t.synthesis, info.t.device, info.t.total);
 
@@ -155,13 +157,13 @@ CZ_TEST(prove_verify_from_public_values)
     CHECK_OK(cz_c2_verify(ctx, pvk, proof, len, &pub));
 
     cz_c2_public_t bad = pub;
-    bad.seed[0] ^= 1;   /* other challenges */
+    bad.seed[0] ^= 1; /* other challenges */
     CHECK_EQ_INT(cz_c2_verify(ctx, pvk, proof, len, &bad), CZ_EVERIFY);
     bad = pub;
     bad.comm_r[5] ^= 1;
     CHECK_EQ_INT(cz_c2_verify(ctx, pvk, proof, len, &bad), CZ_EVERIFY);
     bad = pub;
-    memset(bad.comm_d, 0, 32);   /* C2 refuses a zero comm_d (FACTS 6) */
+    memset(bad.comm_d, 0, 32); /* C2 refuses a zero comm_d (FACTS 6) */
     CHECK_EQ_INT(cz_c2_verify(ctx, pvk, proof, len, &bad), CZ_EINVAL);
     CHECK_EQ_INT(cz_c2_verify(ctx, pvk, proof, 191, &pub), CZ_EFORMAT);
     proof[100] ^= 0x04;
@@ -170,10 +172,22 @@ CZ_TEST(prove_verify_from_public_values)
     free(proof);
 }
 
-static void t_sibling(cz_c1_t *p) { p->proofs[0].comm_d.siblings[2][0] ^= 1; }
-static void t_label(cz_c1_t *p) { p->proofs[1].drg[3].rows[0][0] ^= 1; }
-static void t_comm_r(cz_c1_t *p) { p->comm_r[3] ^= 1; }
-static void t_seed(cz_c1_t *p) { p->seed[0] ^= 1; }
+static void t_sibling(cz_c1_t *p)
+{
+    p->proofs[0].comm_d.siblings[2][0] ^= 1;
+}
+static void t_label(cz_c1_t *p)
+{
+    p->proofs[1].drg[3].rows[0][0] ^= 1;
+}
+static void t_comm_r(cz_c1_t *p)
+{
+    p->comm_r[3] ^= 1;
+}
+static void t_seed(cz_c1_t *p)
+{
+    p->seed[0] ^= 1;
+}
 
 static void expect_fail(const char *what, void (*mod)(cz_c1_t *), const char *needle)
 {

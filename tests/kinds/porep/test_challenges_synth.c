@@ -29,16 +29,18 @@ CZ_TEST(blake2b_keyed_kat)
     cz_blake2b_ctx c;
     cz_blake2b_init_key(&c, 64, key, 64);
     cz_blake2b_final(&c, h);
-    REQUIRE(cz_hex_decode(want, "10ebb67700b1868efb4417987acf4690ae9d972fb7a590c2f02871799aaa4786"
-                                "b5e996e8f0f4eb981fc214b005f42d2ff4233499391653df7aefcbc13fc51568",
+    REQUIRE(cz_hex_decode(want,
+                          "10ebb67700b1868efb4417987acf4690ae9d972fb7a590c2f02871799aaa4786"
+                          "b5e996e8f0f4eb981fc214b005f42d2ff4233499391653df7aefcbc13fc51568",
                           64));
     CHECK_MEM_EQ(h, want, 64);
     const uint8_t zero = 0;
     cz_blake2b_init_key(&c, 64, key, 64);
     cz_blake2b_update(&c, &zero, 1);
     cz_blake2b_final(&c, h);
-    REQUIRE(cz_hex_decode(want, "961f6dd1e4dd30f63901690c512e78e4b45e4742ed197c3c5e45c549fd25f2e4"
-                                "187b0bc9fe30",
+    REQUIRE(cz_hex_decode(want,
+                          "961f6dd1e4dd30f63901690c512e78e4b45e4742ed197c3c5e45c549fd25f2e4"
+                          "187b0bc9fe30",
                           38));
     CHECK_MEM_EQ(h, want, 38);
 }
@@ -113,13 +115,14 @@ CZ_TEST(partition_equivalence)
 CZ_TEST(registered_proofs_dispatch)
 {
     const cz_porep_proof_t *s = cz_porep_proof_by_name("StackedDrg2KiBV1_1_Feat_SyntheticPoRep");
-    const cz_porep_proof_t *ni = cz_porep_proof_by_name("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep");
+    const cz_porep_proof_t *ni = cz_porep_proof_by_name(
+        "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep");
     const cz_porep_proof_t *v = cz_porep_proof_by_name("StackedDrg2KiBV1_1");
     REQUIRE(s && ni && v);
     CHECK_EQ_U64(s->id, 10);
     CHECK_EQ_U64(ni->id, 18);
     CHECK(s->v1_1 && ni->v1_1);
-    CHECK(cz_porep_proof_v1_1(2048) == v);        /* the interactive one of the size */
+    CHECK(cz_porep_proof_v1_1(2048) == v); /* the interactive one of the size */
     uint8_t pid[32];
     cz_porep_id(pid, s);
     CHECK_EQ_U64(pid[0], 10);
@@ -130,7 +133,10 @@ CZ_TEST(registered_proofs_dispatch)
     /* NI at every size (RFP constants.rs: 26 challenges over 13 partitions at
      * the test sizes, 2253 over 126 at 32GiB/64GiB): the V1_1 circuit of the
      * size (same params file), only the partition count differs */
-    static const struct { const char *ni, *v11; unsigned parts; } sizes[] = {
+    static const struct {
+        const char *ni, *v11;
+        unsigned parts;
+    } sizes[] = {
         { "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1_1", 13 },
         { "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_1", 13 },
         { "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1_1", 13 },

@@ -55,11 +55,10 @@ CZ_TEST(chacha20_rfc7539_block)
  * draws exactly this stream (words LE). */
 CZ_TEST(chacha8_tc1_stream)
 {
-    static const char *tc1 =
-        "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e"
-        "984ce172b9216f419f445367456d5619314a42a3da86b001387bfdb80e0cfe42"
-        "d2aefa0deaa5c151bf0adb6c01f2a5adc0fd581259f9a2aadcf20f8fd566a26b"
-        "5032ec38bbc5da98ee0c6f568b872a65a08abf251deb21bb4b56e5d8821e68aa";
+    static const char *tc1 = "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e"
+                             "984ce172b9216f419f445367456d5619314a42a3da86b001387bfdb80e0cfe42"
+                             "d2aefa0deaa5c151bf0adb6c01f2a5adc0fd581259f9a2aadcf20f8fd566a26b"
+                             "5032ec38bbc5da98ee0c6f568b872a65a08abf251deb21bb4b56e5d8821e68aa";
     uint8_t want[128], got[128], zero[32] = { 0 };
     unhex(want, tc1);
     cz_chacha8_rng r;
@@ -204,13 +203,13 @@ CZ_TEST(legacy_graph)
     uint8_t v1[32] = { 3 }, v1_1[32] = { 8 };
     CHECK(cz_porep_id_is_legacy(v1));
     CHECK(!cz_porep_id_is_legacy(v1_1));
-    uint8_t big[32] = { 4, 0, 0, 0, 0, 0, 0, 1 };   /* id 2^56 + 4: not legacy */
+    uint8_t big[32] = { 4, 0, 0, 0, 0, 0, 0, 1 }; /* id 2^56 + 4: not legacy */
     CHECK(!cz_porep_id_is_legacy(big));
     cz_porep_graph_t g, h;
     CHECK_OK(cz_porep_graph_init(&g, 1u << 14, v1));
     CHECK(g.legacy);
     h = g;
-    h.legacy = 0;                    /* same seeds, V1_1 rules */
+    h.legacy = 0; /* same seeds, V1_1 rules */
     for (uint32_t v = 2; v < (1u << 14); v += 97) {
         uint32_t p[6], q[6];
         cz_porep_drg_parents(&g, v, p);
@@ -236,7 +235,7 @@ CZ_TEST(legacy_graph)
         cz_porep_exp_parents(&h, v, b);
         for (int i = 0; i < 8; i++) {
             CHECK(a[i] < (1u << 29));
-            CHECK_EQ_U64(a[i], b[i] % (1u << 29));   /* (t mod 2^32) / 8 */
+            CHECK_EQ_U64(a[i], b[i] % (1u << 29)); /* (t mod 2^32) / 8 */
             differ += a[i] != b[i];
         }
     }
@@ -298,7 +297,7 @@ CZ_TEST(expander_spread)
             hist[e[i] / (N / 8)]++;
         }
     }
-    for (int b = 0; b < 8; b++)   /* 4096 per bin uniform, +-20% */
+    for (int b = 0; b < 8; b++) /* 4096 per bin uniform, +-20% */
         CHECK(hist[b] > 3276 && hist[b] < 4915);
 }
 
@@ -370,8 +369,7 @@ CZ_TEST(replica_id_definition)
     want[31] &= 0x3f;
     CHECK_MEM_EQ(out, want, 32);
     CHECK(cz_porep_proof_by_name("StackedDrg32GiBV1_1")->id == 8);
-    CHECK(!strcmp(cz_porep_proof_by_name("StackedDrg32GiBV1_1")->vanilla_key,
-                  "StackedDrg32GiBV1"));
+    CHECK(!strcmp(cz_porep_proof_by_name("StackedDrg32GiBV1_1")->vanilla_key, "StackedDrg32GiBV1"));
     CHECK(cz_porep_proof_by_name("nope") == NULL);
 }
 

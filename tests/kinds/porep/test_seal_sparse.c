@@ -224,14 +224,38 @@ static void expect_tamper(const cz_c1_t *good, const char *what, void (*mod)(cz_
     cz_c1_free(&p);
 }
 
-static void t_chosen_row(cz_c1_t *p) { p->proofs[0].exp[2].rows[0][0] ^= 1; }
-static void t_honest(cz_c1_t *p) { p->proofs[1].c_x.rows[1][5] ^= 1; }
-static void t_zero_sib(cz_c1_t *p) { p->proofs[0].comm_d.siblings[10][0] ^= 1; }
-static void t_r_sib(cz_c1_t *p) { p->proofs[1].comm_r_last.siblings[12][3] ^= 1; }
-static void t_c_sib(cz_c1_t *p) { p->proofs[0].drg[1].proof.siblings[16][7] ^= 1; }
-static void t_replica(cz_c1_t *p) { p->proofs[0].comm_r_last.leaf[2] ^= 1; }
-static void t_comm_r(cz_c1_t *p) { p->comm_r[0] ^= 1; }
-static void t_encoding(cz_c1_t *p) { p->proofs[1].labeling[1].parents[20][0] ^= 1; }
+static void t_chosen_row(cz_c1_t *p)
+{
+    p->proofs[0].exp[2].rows[0][0] ^= 1;
+}
+static void t_honest(cz_c1_t *p)
+{
+    p->proofs[1].c_x.rows[1][5] ^= 1;
+}
+static void t_zero_sib(cz_c1_t *p)
+{
+    p->proofs[0].comm_d.siblings[10][0] ^= 1;
+}
+static void t_r_sib(cz_c1_t *p)
+{
+    p->proofs[1].comm_r_last.siblings[12][3] ^= 1;
+}
+static void t_c_sib(cz_c1_t *p)
+{
+    p->proofs[0].drg[1].proof.siblings[16][7] ^= 1;
+}
+static void t_replica(cz_c1_t *p)
+{
+    p->proofs[0].comm_r_last.leaf[2] ^= 1;
+}
+static void t_comm_r(cz_c1_t *p)
+{
+    p->comm_r[0] ^= 1;
+}
+static void t_encoding(cz_c1_t *p)
+{
+    p->proofs[1].labeling[1].parents[20][0] ^= 1;
+}
 
 /* 8MiB sparse C1 (6 levels of octree: the default-subtree siblings are
  * exercised far from the leaves). */
@@ -269,10 +293,10 @@ CZ_TEST(sparse_tree_matches_dense)
     const size_t np = sizeof present / sizeof present[0];
     for (size_t s = 0; s < 2; s++) {
         cz_sdr_tree_t d, sp;
-        REQUIRE(cz_sdr_tree_shape(&d, shapes[s].h, shapes[s].leaves, shapes[s].base,
-                                  shapes[s].sub, shapes[s].top) == CZ_OK);
-        REQUIRE(cz_sdr_tree_shape(&sp, shapes[s].h, shapes[s].leaves, shapes[s].base,
-                                  shapes[s].sub, shapes[s].top) == CZ_OK);
+        REQUIRE(cz_sdr_tree_shape(&d, shapes[s].h, shapes[s].leaves, shapes[s].base, shapes[s].sub,
+                                  shapes[s].top) == CZ_OK);
+        REQUIRE(cz_sdr_tree_shape(&sp, shapes[s].h, shapes[s].leaves, shapes[s].base, shapes[s].sub,
+                                  shapes[s].top) == CZ_OK);
         uint8_t *leaves = calloc(shapes[s].leaves, 32), vals[10][32];
         REQUIRE(leaves);
         cz_rng rng;
@@ -281,9 +305,9 @@ CZ_TEST(sparse_tree_matches_dense)
             cz_fr f;
             cz_fr_random_rng(&f, &rng);
             if (shapes[s].h == CZ_POR_SHA254)
-                cz_fr_to_repr(vals[k], &f);   /* a 32-byte value < r */
+                cz_fr_to_repr(vals[k], &f); /* a 32-byte value < r */
             else
-                memcpy(vals[k], &f, 32);      /* node form: cz_fr */
+                memcpy(vals[k], &f, 32); /* node form: cz_fr */
             memcpy(leaves + 32 * present[k], vals[k], 32);
         }
         static const uint8_t zero[32];
@@ -294,7 +318,7 @@ CZ_TEST(sparse_tree_matches_dense)
         cz_sdr_tree_root(&sp, r2);
         CHECK_MEM_EQ(r1, r2, 32);
         const size_t plen = cz_sdr_tree_path_len(&d);
-        uint8_t (*p1)[32] = malloc(plen * 32), (*p2)[32] = malloc(plen * 32);
+        uint8_t(*p1)[32] = malloc(plen * 32), (*p2)[32] = malloc(plen * 32);
         REQUIRE(p1 && p2);
         static const uint64_t probe[] = { 0, 7, 9, 500, 777, 1023 };
         for (size_t k = 0; k < sizeof probe / sizeof probe[0]; k++) {
@@ -362,10 +386,11 @@ CZ_TEST(sparse_32gib_generate_write_verify)
     check_partitions(&p);
     CHECK_MEM_EQ(p.comm_r, c.comm_r, 32);
     printf("32GiB sparse: %zu challenges, %zu columns, %zu honest + %zu chosen labels, "
-           "%u waves\n", st.challenges, st.columns, st.honest_labels, st.chosen_labels,
-           st.waves);
+           "%u waves\n",
+           st.challenges, st.columns, st.honest_labels, st.chosen_labels, st.waves);
     printf("32GiB sparse: generate %.2f s, JSON %.2f s (%.1f MB), parse %.2f s, "
-           "verify %.2f s\n", t1 - t0, t2 - t1, len / 1e6, t3 - t2, t4 - t3);
+           "verify %.2f s\n",
+           t1 - t0, t2 - t1, len / 1e6, t3 - t2, t4 - t3);
     CHECK(len > 20000000 && len < 120000000);
     free(json);
     cz_c1_free(&p);

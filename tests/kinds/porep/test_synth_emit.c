@@ -58,8 +58,7 @@ static void same_witness(const cz_cs_witness_t *d, const cz_cs_witness_t *g)
     CHECK_EQ_U64(d->num_rows, g->num_rows);
     CHECK_EQ_U64(d->num_aux, g->num_aux);
     CHECK_EQ_U64(d->num_inputs, g->num_inputs);
-    if (d->num_rows != g->num_rows || d->num_aux != g->num_aux ||
-        d->num_inputs != g->num_inputs)
+    if (d->num_rows != g->num_rows || d->num_aux != g->num_aux || d->num_inputs != g->num_inputs)
         return;
     CHECK(d->c == NULL && g->c == NULL);
     CHECK(!memcmp(d->a, g->a, d->num_rows * sizeof(cz_fr)));

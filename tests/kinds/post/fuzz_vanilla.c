@@ -32,8 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const struct {
         cz_post_kind_t kind;
         uint64_t bytes;
-    } shapes[] = { { CZ_POST_WINNING, 2048 }, { CZ_POST_WINDOW, 2048 },
-                   { CZ_POST_WINDOW, 32ull << 30 }, { CZ_POST_WINDOW, 64ull << 30 } };
+    } shapes[] = { { CZ_POST_WINNING, 2048 },
+                   { CZ_POST_WINDOW, 2048 },
+                   { CZ_POST_WINDOW, 32ull << 30 },
+                   { CZ_POST_WINDOW, 64ull << 30 } };
     if (size < 1)
         return 0;
     cz_post_params_t p;

@@ -35,7 +35,7 @@ CZ_TEST(registered_proofs_and_prover_id)
     REQUIRE(p);
     CHECK_EQ_STR(p->name, "StackedDrgWindow32GiBV1_2");
     CHECK_EQ_U64(p->api_minor, 2);
-    CHECK(cz_post_proof_by_name("StackedDrgWindow32GiBV1_1") == p);   /* the abi spelling */
+    CHECK(cz_post_proof_by_name("StackedDrgWindow32GiBV1_1") == p); /* the abi spelling */
     CHECK(cz_post_proof_by_abi(15) == NULL);
     CHECK(cz_post_proof_by_name("StackedDrgWindow32GiBV2") == NULL);
     CHECK(cz_post_proof_current(CZ_POST_WINDOW, 2048) == cz_post_proof_by_abi(10));
@@ -54,18 +54,22 @@ CZ_TEST(params_file_names)
         uint64_t bytes;
         const char *hash;
     } cases[] = {
-        { CZ_POST_WINNING, 2048, "8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e" },
-        { CZ_POST_WINDOW, 2048, "8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0" },
-        { CZ_POST_WINNING, 32ull << 30, "8-8-0-559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e" },
-        { CZ_POST_WINDOW, 32ull << 30, "8-8-0-0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc" },
+        { CZ_POST_WINNING, 2048,
+          "8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e" },
+        { CZ_POST_WINDOW, 2048,
+          "8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0" },
+        { CZ_POST_WINNING, 32ull << 30,
+          "8-8-0-559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e" },
+        { CZ_POST_WINDOW, 32ull << 30,
+          "8-8-0-0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cz_post_params_t p;
         char name[256], want[256];
         REQUIRE(cz_post_params_sector(&p, cases[i].kind, cases[i].bytes) == CZ_OK);
         CHECK_OK(cz_post_params_name(name, sizeof name, &p, "vk"));
-        snprintf(want, sizeof want, "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-%s.vk",
-                 cases[i].hash);
+        snprintf(want, sizeof want,
+                 "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-%s.vk", cases[i].hash);
         CHECK_EQ_STR(name, want);
     }
 }
@@ -74,8 +78,11 @@ CZ_TEST(params_file_names)
  * synthesis, and the 32GiB window partition's numbers. */
 CZ_TEST(shape_scales_from_one_sector)
 {
-    static const unsigned cfgs[][5] = {   /* nodes, sectors, challenges, base, sub/top */
-        { 64, 2, 10, 8, 0 }, { 512, 5, 2, 8, 1 }, { 256, 66, 1, 8, 2 },
+    static const unsigned cfgs[][5] = {
+        /* nodes, sectors, challenges, base, sub/top */
+        { 64, 2, 10, 8, 0 },
+        { 512, 5, 2, 8, 1 },
+        { 256, 66, 1, 8, 2 },
     };
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
         cz_post_params_t p;
@@ -167,22 +174,22 @@ CZ_TEST(bincode_round_trip_and_rejections)
     m[n] = 0;
     expect_format(&p, m, n + 1, "trailing");
     memcpy(m, b, n);
-    put_u64(m + 40, 2);   /* vanilla_proof.sectors */
+    put_u64(m + 40, 2); /* vanilla_proof.sectors */
     expect_format(&p, m, n, "sectors length at byte 40");
     memcpy(m, b, n);
-    put_u64(m + 48, 1u << 30);   /* inclusion_proofs: never allocated */
+    put_u64(m + 48, 1u << 30); /* inclusion_proofs: never allocated */
     expect_format(&p, m, n, "inclusion_proofs length at byte 48");
     memcpy(m, b, n);
-    m[56] = 2;   /* variant Top for an 8-0-0 tree */
+    m[56] = 2; /* variant Top for an 8-0-0 tree */
     expect_format(&p, m, n, "inclusion proof 0 variant at byte 56");
     memcpy(m, b, n);
-    put_u64(m + 56 + 4 + 64, 3);   /* base path length */
+    put_u64(m + 56 + 4 + 64, 3); /* base path length */
     expect_format(&p, m, n, "inclusion proof 0 base path length at byte 124");
     memcpy(m, b, n);
-    put_u64(m + 56 + 4 + 64 + 8, 8);   /* hashes of element 0 */
+    put_u64(m + 56 + 4 + 64 + 8, 8); /* hashes of element 0 */
     expect_format(&p, m, n, "element 0 hashes at byte 132");
     memcpy(m, b, n);
-    put_u64(m + 56 + 4 + 64 + 8 + 8 + 7 * 32, 8);   /* index 8 >= arity 8 */
+    put_u64(m + 56 + 4 + 64 + 8 + 8 + 7 * 32, 8); /* index 8 >= arity 8 */
     expect_format(&p, m, n, "element 0 index at byte 364");
     free(m);
     cz_post_input_free(&in);
@@ -243,7 +250,7 @@ static void inputs_match(const cz_post_input_t *in, const cz_post_params_t *p)
         rc = cz_post_witness_from(ctx, &q, p, v, in->nvanilla, &bad);
         CHECK_EQ_INT(rc, in->nvanilla > 1 ? CZ_EVERIFY : CZ_OK);
         cz_post_witness_free(&bad);
-        q.partition = 1;   /* partition 1: every index moves */
+        q.partition = 1; /* partition 1: every index moves */
         CHECK(cz_post_witness_from(ctx, &q, p, v, in->nvanilla, &bad) == CZ_EVERIFY);
     }
     free(want);
@@ -287,10 +294,10 @@ CZ_TEST(job_refuses_bad_requests_early)
     req.randomness_len = 31;
     CHECK(cz_post_job_init(ctx, &job, &req, NULL, NULL) == CZ_EINVAL);
     cz_post_input_request(&in, &req);
-    req.registered_proof = 5;   /* a window proof for winning vanilla proofs */
+    req.registered_proof = 5; /* a window proof for winning vanilla proofs */
     CHECK(cz_post_job_init(ctx, &job, &req, NULL, NULL) == CZ_EFORMAT);
     cz_post_input_request(&in, &req);
-    req.miner_id = 1001;        /* another prover: the inputs differ, not the leaves */
+    req.miner_id = 1001; /* another prover: the inputs differ, not the leaves */
     CHECK_OK(cz_post_job_init(ctx, &job, &req, NULL, NULL));
     CHECK_EQ_U64(job.n_inputs, 132);
     CHECK_EQ_U64(job.spec.partitions, 1);

@@ -39,10 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *out = malloc(n);
         if (!out || n != size - 1 || cz_snap_vanilla_encode(&in, out, n) ||
             memcmp(out, data + 1, n))
-            __builtin_trap();   /* accepted bytes that do not round-trip */
+            __builtin_trap(); /* accepted bytes that do not round-trip */
         free(out);
     } else if (!strstr(cz_ctx_message(ctx), "snap vanilla proof:")) {
-        __builtin_trap();       /* every rejection names the proof and where */
+        __builtin_trap(); /* every rejection names the proof and where */
     }
     cz_snap_input_free(&in);
     return 0;

@@ -38,10 +38,10 @@ int main(int argc, char **argv)
     b[0] = 0;
     int bad = put(argv[1], "valid_2kib", b, n + 1);
     bad |= put(argv[1], "truncated_2kib", b, n / 2);
-    b[1 + 32] = 9;                    /* apex_leafs length 9 */
+    b[1 + 32] = 9; /* apex_leafs length 9 */
     bad |= put(argv[1], "bad_apex_len", b, n + 1);
     b[1 + 32] = 8;
-    b[0] = 1;                         /* read as a 32GiB proof */
+    b[0] = 1; /* read as a 32GiB proof */
     bad |= put(argv[1], "wrong_size", b, n + 1);
     free(b);
     cz_snap_input_free(&in);

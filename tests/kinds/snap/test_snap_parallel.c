@@ -55,8 +55,7 @@ static void same_witness(const cz_cs_witness_t *x, const cz_cs_witness_t *y)
     CHECK_EQ_U64(x->num_rows, y->num_rows);
     CHECK_EQ_U64(x->num_aux, y->num_aux);
     CHECK_EQ_U64(x->num_inputs, y->num_inputs);
-    if (x->num_rows != y->num_rows || x->num_aux != y->num_aux ||
-        x->num_inputs != y->num_inputs)
+    if (x->num_rows != y->num_rows || x->num_aux != y->num_aux || x->num_inputs != y->num_inputs)
         return;
     CHECK(!memcmp(x->a, y->a, x->num_rows * sizeof(cz_fr)));
     CHECK(!memcmp(x->b, y->b, x->num_rows * sizeof(cz_fr)));
@@ -73,15 +72,14 @@ static void same_witness(const cz_cs_witness_t *x, const cz_cs_witness_t *y)
 }
 
 typedef struct {
-    bool parallel;     /* cz_snap_circuit_planned, else cz_snap_circuit */
+    bool parallel; /* cz_snap_circuit_planned, else cz_snap_circuit */
     bool omit_c;
-    bool reserve;      /* the arrays reserved from the shape (as the job does) */
+    bool reserve; /* the arrays reserved from the shape (as the job does) */
     const cz_snap_plan_t *plan;
 } how_t;
 
 /* One PROVE synthesis of |in| into *w; |ctx| carries the pool. */
-static int prove(cz_ctx_t *ctx, const cz_snap_input_t *in, const how_t *how,
-                 cz_cs_witness_t *w)
+static int prove(cz_ctx_t *ctx, const cz_snap_input_t *in, const how_t *how, cz_cs_witness_t *w)
 {
     memset(w, 0, sizeof *w);
     cz_cs_t *cs;
@@ -133,7 +131,7 @@ CZ_TEST(snap_2kib_parallel_equals_sequential)
      * fork, more forks than cores). */
     static const struct {
         unsigned width;
-        int variant;   /* bit 0: omit c and give the plan; bit 1: reserve */
+        int variant; /* bit 0: omit c and give the plan; bit 1: reserve */
     } runs[] = { { 2, 0 }, { 2, 1 }, { 2, 2 }, { 2, 3 }, { 3, 3 }, { 8, 0 } };
     for (size_t t = 0; t < sizeof runs / sizeof runs[0]; t++) {
         cz_ctx_t *ctx;
@@ -166,13 +164,13 @@ CZ_TEST(snap_2kib_wrong_plan_fails)
     const how_t how = { true, true, false, &bad };
 
     bad = good;
-    bad.challenge.rows--;            /* a challenge outgrows its slot */
+    bad.challenge.rows--; /* a challenge outgrows its slot */
     CHECK(prove(ctx, &in, &how, &w) != CZ_OK);
     CHECK(strstr(cz_ctx_message(ctx), "challenge") != NULL);
     CHECK(w.a == NULL);
 
     bad = good;
-    bad.challenge.aux++;             /* a challenge leaves its slot short */
+    bad.challenge.aux++; /* a challenge leaves its slot short */
     CHECK(prove(ctx, &in, &how, &w) != CZ_OK);
     CHECK(w.a == NULL);
 

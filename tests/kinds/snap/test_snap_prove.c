@@ -92,8 +92,8 @@ static int prove(const request_t *r, const uint8_t *old, size_t old_len, uint8_t
 {
     cz_snap_job_t job;
     const uint8_t *vp[1] = { r->proof };
-    int rc = cz_snap_job_from_curio(ctx, &job, 0, old, old_len, r->comm_r_new, 32,
-                                      r->comm_d_new, 32, vp, &r->len, 1, params, pvk);
+    int rc = cz_snap_job_from_curio(ctx, &job, 0, old, old_len, r->comm_r_new, 32, r->comm_d_new,
+                                    32, vp, &r->len, 1, params, pvk);
     if (rc)
         return rc;
     cz_backend_t *be = NULL;
@@ -101,7 +101,9 @@ static int prove(const request_t *r, const uint8_t *old, size_t old_len, uint8_t
     cz_job_info_t info;
     memset(&info, 0, sizeof info);
     CHECK_OK(cz_cpu_backend_new(&be, 0));
-    cz_engine_config_t cfg = { .backends = &be, .num_devices = 1, .workers_per_device = 1,
+    cz_engine_config_t cfg = { .backends = &be,
+                               .num_devices = 1,
+                               .workers_per_device = 1,
                                .pool = cz_ctx_pool(ctx) };
     CHECK_OK(cz_engine_new(ctx, &e, &cfg));
     uint64_t id = 0;
@@ -144,7 +146,7 @@ CZ_TEST(snap_2kib_proves_and_verifies)
         CHECK_EQ_INT(cz_snap_verify(ctx, pvk, proof, len, &pub), CZ_EVERIFY);
         fields[i][0] ^= 1;
     }
-    pub.registered_proof = 3;   /* a 32GiB proof wants 16 partitions */
+    pub.registered_proof = 3; /* a 32GiB proof wants 16 partitions */
     CHECK_EQ_INT(cz_snap_verify(ctx, pvk, proof, len, &pub), CZ_EFORMAT);
     pub.registered_proof = 0;
     CHECK_OK(cz_snap_verify(ctx, pvk, proof, len, &pub));
@@ -168,30 +170,30 @@ CZ_TEST(curio_fields_refused_early)
     cz_snap_job_t job;
     const uint8_t *vp[1] = { r.proof };
     CHECK_EQ_INT(cz_snap_job_from_curio(ctx, &job, 7, r.comm_r_old, 32, r.comm_r_new, 32,
-                                          r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
+                                        r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
                  CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "registered_proof 7") != NULL);
     CHECK_EQ_INT(cz_snap_job_from_curio(ctx, &job, 0, r.comm_r_old, 31, r.comm_r_new, 32,
-                                          r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
+                                        r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
                  CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "comm_r_old") != NULL);
     CHECK_EQ_INT(cz_snap_job_from_curio(ctx, &job, 1, r.comm_r_old, 32, r.comm_r_new, 32,
-                                          r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
+                                        r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
                  CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "4 partitions") != NULL);
     size_t short_len = r.len - 1;
     CHECK_EQ_INT(cz_snap_job_from_curio(ctx, &job, 0, r.comm_r_old, 32, r.comm_r_new, 32,
-                                          r.comm_d_new, 32, vp, &short_len, 1, NULL, NULL),
+                                        r.comm_d_new, 32, vp, &short_len, 1, NULL, NULL),
                  CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "vanilla_proofs[0]: snap vanilla proof:") != NULL);
     r.comm_d_new[1] ^= 1;
     CHECK_EQ_INT(cz_snap_job_from_curio(ctx, &job, 0, r.comm_r_old, 32, r.comm_r_new, 32,
-                                          r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
+                                        r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL),
                  CZ_EUNSAT);
     CHECK(strstr(cz_ctx_message(ctx), "comm_d_new") != NULL);
     r.comm_d_new[1] ^= 1;
-    CHECK_OK(cz_snap_job_from_curio(ctx, &job, 0, r.comm_r_old, 32, r.comm_r_new, 32,
-                                      r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL));
+    CHECK_OK(cz_snap_job_from_curio(ctx, &job, 0, r.comm_r_old, 32, r.comm_r_new, 32, r.comm_d_new,
+                                    32, vp, &r.len, 1, NULL, NULL));
     CHECK_EQ_U64(job.rows, 1705044);
     cz_snap_job_clear(&job);
     free(r.proof);
@@ -207,12 +209,12 @@ CZ_TEST(shapes_cache_serves_the_same_shape)
     REQUIRE(cz_snap_shapes_new(&cache) == CZ_OK);
     const uint8_t *vp[1] = { r.proof };
     cz_snap_job_t a, b, c;
-    CHECK_OK(cz_snap_job_from_curio(ctx, &a, 0, r.comm_r_old, 32, r.comm_r_new, 32,
-                                      r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL));
-    for (int i = 0; i < 2; i++) {   /* a miss, then a hit */
-        CHECK_OK(cz_snap_job_from_curio_cached(ctx, i ? &c : &b, 0, r.comm_r_old, 32,
-                                                 r.comm_r_new, 32, r.comm_d_new, 32, vp,
-                                                 &r.len, 1, NULL, NULL, cache));
+    CHECK_OK(cz_snap_job_from_curio(ctx, &a, 0, r.comm_r_old, 32, r.comm_r_new, 32, r.comm_d_new,
+                                    32, vp, &r.len, 1, NULL, NULL));
+    for (int i = 0; i < 2; i++) { /* a miss, then a hit */
+        CHECK_OK(cz_snap_job_from_curio_cached(ctx, i ? &c : &b, 0, r.comm_r_old, 32, r.comm_r_new,
+                                               32, r.comm_d_new, 32, vp, &r.len, 1, NULL, NULL,
+                                               cache));
     }
     CHECK_MEM_EQ(&a.shape, &b.shape, sizeof a.shape);
     CHECK_MEM_EQ(&a.shape, &c.shape, sizeof a.shape);

@@ -71,12 +71,12 @@ CZ_TEST(layout_2kib)
     fixture_t f;
     fixture(&f);
     CHECK_EQ_U64(f.n, PROOF_2KIB);
-    CHECK_EQ_U64(u64_at(f.buf + 32), 8);                 /* apex_leafs */
-    CHECK_EQ_U64(u64_at(f.buf + 40 + 256), 10);          /* challenge_proofs */
+    CHECK_EQ_U64(u64_at(f.buf + 32), 8);        /* apex_leafs */
+    CHECK_EQ_U64(u64_at(f.buf + 40 + 256), 10); /* challenge_proofs */
     const uint8_t *c0 = f.buf + 40 + 256 + 8;
-    CHECK_EQ_U64(c0[0] | c0[1] | c0[2] | c0[3], 0);      /* ProofData::Single */
-    CHECK_EQ_U64(u64_at(c0 + 4 + 64), 2);                /* 2 path elements */
-    CHECK_EQ_U64(u64_at(c0 + 4 + 64 + 8), 7);            /* 7 hashes each */
+    CHECK_EQ_U64(c0[0] | c0[1] | c0[2] | c0[3], 0); /* ProofData::Single */
+    CHECK_EQ_U64(u64_at(c0 + 4 + 64), 2);           /* 2 path elements */
+    CHECK_EQ_U64(u64_at(c0 + 4 + 64 + 8), 7);       /* 7 hashes each */
     CHECK_EQ_U64(u64_at(c0 + 4 + 64 + 16 + 7 * 32), f.in.ch[0].challenge % 8);
     fixture_free(&f);
 }
@@ -133,7 +133,7 @@ CZ_TEST(damage_is_named)
     CHECK_EQ_INT(decode(ctx, f.buf, f.n), CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "proof_r_old.path[0].index") != NULL);
     CHECK(strstr(cz_ctx_message(ctx), "8 >= arity 8") != NULL);
-    f.buf[idx] = (uint8_t)(keep ^ 1);   /* another node than d_new / r_new */
+    f.buf[idx] = (uint8_t)(keep ^ 1); /* another node than d_new / r_new */
     CHECK_EQ_INT(decode(ctx, f.buf, f.n), CZ_EFORMAT);
     CHECK(strstr(cz_ctx_message(ctx), "open different nodes") != NULL);
     f.buf[idx] = keep;

@@ -34,7 +34,8 @@
  * which it does not count.
  */
 static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsigned workers,
-                         const cz_params_t *params, cz_timeline_t *tl, bool no_verify)
+                         const cz_params_t *params, cz_timeline_t *tl, bool no_verify,
+                         size_t memory_budget)
 {
     cz_engine_config_t cfg = { .backends = be,
                                .num_devices = 1,
@@ -42,6 +43,7 @@ static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsi
                                .pool = cz_ctx_pool(ctx),
                                .timeline = tl,
                                .no_verify = no_verify,
+                               .memory_budget = memory_budget,
                                .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
     return cz_engine_new(ctx, e, &cfg);
 }
@@ -182,7 +184,7 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
     if (rc == CZ_OK)
         rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
     if (rc == CZ_OK)
-        rc = c2_engine_new(ctx, &e, &be, (unsigned)o->workers, params, tl, true);
+        rc = c2_engine_new(ctx, &e, &be, (unsigned)o->workers, params, tl, true, o->memory_budget);
     if (rc == CZ_OK)
         cz_engine_gate_connect(&gate, e);
     uint64_t id = 0;

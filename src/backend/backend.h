@@ -126,6 +126,8 @@ typedef struct cz_backend_report {
     unsigned long long partitions; /* partitions those regions proved (more than regions
                                      * where regions were batched) */
     unsigned long long h2d_bytes;  /* params bytes copied to the device, all regions */
+    unsigned long long replans;    /* plans made again because an allocation found the
+                                     * device memory taken after the plan was made */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */

@@ -694,6 +694,87 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
 }
 
 /* Runs last: the fault leaves the device's context unusable for this process. */
+/* ---- device memory taken after the plan was made ------------------------------ */
+
+/* What the fault callback took from the device, given back by the test. */
+typedef struct {
+    void *taken[64];
+    int n;
+} taken_memory;
+
+/* Every byte of device memory this process can get, in blocks of 16 GiB down to 1 MiB. */
+static void take_device_memory(taken_memory *t)
+{
+    cz_ctx_t *ctx = NULL;
+    if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK)
+        return;
+    for (size_t block = (size_t)16 << 30; block >= ((size_t)1 << 20) && t->n < 64;) {
+        void *p = NULL;
+        if (cz_cuda_malloc(ctx, &p, block) == CZ_OK)
+            t->taken[t->n++] = p;
+        else
+            block /= 2;
+    }
+    cz_ctx_free(ctx);
+}
+
+/* DEVICE_ALLOC's first reach (a region's plan about to be applied): another
+ * process takes the card's memory; the site itself passes, so the plan's own
+ * cudaMalloc calls are what fail, for real. */
+static int take_memory_when_applied(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    if (site == CZ_FAULT_DEVICE_ALLOC && n == 1)
+        take_device_memory(arg);
+    return 0;
+}
+
+/*
+ * The memory a plan was made for is gone when the plan is applied (a
+ * sealing process took it): the allocation fails, the backend gives back
+ * what it holds, plans again from what is free and proves with that smaller
+ * plan (less than the 1 GiB the planner keeps free is left), the
+ * same bytes as the CPU backend. With the memory back, the next region
+ * plans as before (all resident) and proves on the device.
+ */
+CZ_TEST(memory_taken_after_the_plan_replans_smaller_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:20000", 11) == CZ_OK);
+    taken_memory taken = { .n = 0 };
+    cz_fault_t fault;
+    cz_fault_init(&fault);
+    fault.cb = take_memory_when_applied;
+    fault.cb_arg = &taken;
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
+    uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+    CHECK_OK(prove_bytes(&f, cpu, 1, want));
+    cz_ctx_set_fault(f.ctx, &fault);
+    CHECK_OK(prove_bytes(&f, gpu, 1, got));
+    cz_ctx_set_fault(f.ctx, NULL);
+    CHECK(taken.n > 0);
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    cz_backend_report r;
+    cz_backend_report_of(gpu, &r);
+    CHECK_EQ_INT((int)r.replans, 1);
+    fprintf(stderr, "plan with the memory taken: %s\n", r.plan);
+    CHECK(strstr(r.plan, "plan resident") == NULL);
+    for (int i = 0; i < taken.n; i++)
+        cz_cuda_free(taken.taken[i]);
+    CHECK_OK(prove_bytes(&f, cpu, 2, want));
+    CHECK_OK(prove_bytes(&f, gpu, 2, got));
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    cz_backend_report_of(gpu, &r);
+    CHECK_EQ_INT((int)r.replans, 1);
+    CHECK(strstr(r.plan, "plan resident") != NULL);
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
+}
+
 CZ_TEST(zz_injected_fault_is_a_device_error)
 {
     if (!gpu_or_skip())

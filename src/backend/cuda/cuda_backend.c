@@ -179,7 +179,7 @@ typedef struct cuda_backend {
     cz_devplan plan;       /* (cmu) the last region's or preparer's plan */
     cz_devplan_in plan_in; /* (cmu) what it was made from */
     char plan_line[320];   /* (smu) plan, printed (cuda_report) */
-    unsigned long long regions, partitions, h2d_total; /* (smu) for cuda_report */
+    unsigned long long regions, partitions, h2d_total, replans; /* (smu) for cuda_report */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
@@ -722,6 +722,10 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     const cz_devplan *p = &cb->plan;
     int rc = cz_cuda_set_device(ctx, cb->base.device_index);
+    if (rc == CZ_OK) /* tests: memory taken (or an allocation failed) after the plan was made */
+        rc = cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE_ALLOC);
+    if (rc == CZ_OK)
+        rc = cz__fault_sim(cb->base.fault, ctx, CZ_FAULT_DEVICE_ALLOC);
     if (rc != CZ_OK)
         return rc;
     if (p->level != CZ_DEVPLAN_RESIDENT)
@@ -807,6 +811,12 @@ static int plan_region(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, const cz_p
         if (rc != CZ_ENOMEM)
             return rc;
         release_all(cb);
+        if (attempt == 0) {
+            pthread_mutex_lock(&cb->smu);
+            cb->replans++;
+            pthread_mutex_unlock(&cb->smu);
+            cz_ctx_clear(ctx); /* the failed allocation's message is not the region's */
+        }
     }
     return rc;
 }
@@ -2017,6 +2027,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     out->regions = cb->regions;
     out->partitions = cb->partitions;
     out->h2d_bytes = cb->h2d_total;
+    out->replans = cb->replans;
     pthread_mutex_unlock(&cb->smu);
 }
 

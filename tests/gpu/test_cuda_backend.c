@@ -199,8 +199,20 @@ CZ_TEST(h_on_the_cpu_and_own_windows_same_bytes)
 {
     if (!gpu_or_skip())
         return;
-    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    cz_cuda_backend_opts_t o = { .min_plan = 2, .h_on_cpu = true };
     same_bytes_as_cpu("bench:20000", &o, 2);
+}
+
+/* Windows of the plan's own and the H on the device in turn with the MSMs (a 12 GB card's
+ * plan at 2^27): the MSM workspace and the windows given back for each partition's
+ * two-buffer H context and made again after it, its coefficients through host memory. */
+CZ_TEST(h_in_turn_with_the_msms_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    same_bytes_as_cpu("bench:20000", &o, 3);
+    same_bytes_as_cpu("toy:5", &o, 2);
 }
 
 CZ_TEST(cpu_plan_same_bytes)
@@ -672,8 +684,8 @@ static void batch_same_bytes(const char *circuit, const cz_cuda_backend_opts_t *
 /*
  * Every vector streamed (the small-card plan): batches of 2 and 3 (and 4,
  * the cap) share each window, for the CPU's bytes partition by partition;
- * with the H in two buffers and with the H on the CPU (the windows' own
- * buffers) too. One partition canceled before the region leaves the batch
+ * with the H in two buffers, the H in turn with the MSMs and the H on the
+ * CPU (the windows' own buffers) too. One partition canceled before the region leaves the batch
  * and the others are proved. The full card advises no batch (1).
  */
 CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
@@ -686,14 +698,15 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("bench:20000", &o3, 3, 3, 3);
     cz_cuda_backend_opts_t o4 = { .min_plan = 1, .max_batch = 4, .h_buffers = 2 };
     batch_same_bytes("bench:4096", &o4, 4, 1, 4);
-    cz_cuda_backend_opts_t host_h = { .min_plan = 2 };
+    cz_cuda_backend_opts_t in_turn = { .min_plan = 2 };
+    batch_same_bytes("bench:4096", &in_turn, 2, 2, 2);
+    cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
     batch_same_bytes("bench:4096", &host_h, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("toy:5", &g2cpu, 2, 0, 2);
     batch_same_bytes("bench:4096", NULL, 2, 2, 1); /* resident: no batch advised, still right */
 }
 
-/* Runs last: the fault leaves the device's context unusable for this process. */
 /* ---- device memory taken after the plan was made ------------------------------ */
 
 /* What the fault callback took from the device, given back by the test. */
@@ -775,6 +788,7 @@ CZ_TEST(memory_taken_after_the_plan_replans_smaller_same_bytes)
     fixture_free(&f);
 }
 
+/* Runs last: the fault leaves the device's context unusable for this process. */
 CZ_TEST(zz_injected_fault_is_a_device_error)
 {
     if (!gpu_or_skip())

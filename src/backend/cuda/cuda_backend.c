@@ -186,6 +186,9 @@ typedef struct cuda_backend {
     size_t msm_chunk;       /* the workspace's chunk (CZ__MSM_CHUNKS) */
     cz_cuda_copier *copier; /* streamed windows' copies */
     void *own_win[2];       /* STREAM_HOST_H: the windows' own buffers */
+    cz_cuda_h *turn_h;      /* plan.h_in_turn: the H context, its device buffers given back
+                             * between turns (its pinned host memory kept) */
+    unsigned turn_h_log;
     size_t own_win_bytes;
     cz_ntt_domain *cpu_dom; /* STREAM_HOST_H: the CPU's H domain */
     size_t h2d_bytes;       /* params bytes to the device in the running region */
@@ -769,6 +772,10 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
         cb->h = NULL;
         cb->h_log = 0;
     }
+    if (!p->h_in_turn) {
+        cz_cuda_h_free(cb->turn_h);
+        cb->turn_h = NULL;
+    }
     const size_t chunk = p->msm_size >= 0 ? CZ__MSM_CHUNKS[p->msm_size] : 0;
     if (cb->msm && cb->msm_chunk != chunk) {
         cz_cuda_msm_free(cb->msm);
@@ -805,6 +812,8 @@ static void release_all(cuda_backend_t *cb)
     cz_cuda_msm_free(cb->msm);
     cb->msm = NULL;
     free_own_windows(cb);
+    cz_cuda_h_free(cb->turn_h);
+    cb->turn_h = NULL;
 }
 
 /*
@@ -1332,8 +1341,16 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
     cz_cuda_msm_free(cb->msm);
     cb->msm = NULL;
     free_own_windows(cb);
-    cz_cuda_h *h = NULL;
-    int rc = cz_cuda_h_new_buffers(ctx, &h, cb->base.device_index, w->log_m, 2);
+    int rc = CZ_OK;
+    if (cb->turn_h && cb->turn_h_log >= w->log_m) {
+        rc = cz_cuda_h_take_back(ctx, cb->turn_h);
+    } else {
+        cz_cuda_h_free(cb->turn_h);
+        cb->turn_h = NULL;
+        rc = cz_cuda_h_new_buffers(ctx, &cb->turn_h, cb->base.device_index, w->log_m, 2);
+        cb->turn_h_log = rc == CZ_OK ? w->log_m : 0;
+    }
+    cz_cuda_h *h = cb->turn_h;
     if (rc == CZ_OK && w->c) {
         rc = cz_cuda_h_compute(ctx, h, w->a, w->b, w->c, w->rows, w->log_m);
     } else if (rc == CZ_OK) {
@@ -1347,9 +1364,11 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
     }
     if (rc == CZ_OK)
         rc = cz_cuda_h_download(ctx, h, w->a, m);
-    cz_cuda_h_free(h);
+    if (h)
+        cz_cuda_h_give_back(h);
     *coef = w->a;
-    return rc == CZ_OK ? msm_room(ctx, cb) : rc;
+    const int room = msm_room(ctx, cb); /* made again, also after a failure */
+    return rc != CZ_OK ? rc : room;
 }
 
 /* One window of the H MSM: the window's terms of |t| (the whole vector's) into |acc|. */
@@ -1438,6 +1457,13 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         rc = h_in_turn(ctx, cb, w, &coef);
     else
         rc = h_on_cpu(ctx, cb, w, &coef, &owned);
+    if (rc == CZ_ENOMEM && cb->plan.h_in_turn && !w->staged) {
+        /* the context's turn found the memory taken: this partition's H on the CPU (the
+         * MSMs' room is made again by h_in_turn, unless that is what failed) */
+        cz_ctx_clear(ctx);
+        if ((rc = msm_room(ctx, cb)) == CZ_OK)
+            rc = h_on_cpu(ctx, cb, w, &coef, &owned);
+    }
     w->t_ntt = cz_mono_s() - t0;
     if (rc == CZ_OK)
         rc = cz_backend_step(ctx, w, "MSM h");
@@ -2066,6 +2092,7 @@ static void cuda_free_backend(cz_backend_t *be)
     pthread_mutex_destroy(&cb->smu);
     cz_mutex_destroy(&cb->cmu);
     cz_cuda_h_free(cb->h);
+    cz_cuda_h_free(cb->turn_h);
     cz_cuda_msm_free(cb->msm);
     cz_cuda_copier_free(cb->copier);
     cz_cuda_free(cb->own_win[0]);

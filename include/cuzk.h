@@ -41,10 +41,9 @@
  * the field takes), so a program built against an older header and one
  * built against a newer one pass structs of the same size.
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
- *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_timeline_summary_t, cz_setup_info_t,
- *    cz_prover_stats_t,
- *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t): the library
- *    zeroes |reserved| on every write. A newer program on an older library
+ *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_timeline_summary_t,
+ *    cz_setup_info_t, cz_prover_stats_t, cz_device_memory_t, cz_params_item_t,
+ *    cz_porep_public_t): the library zeroes |reserved| on every write. A newer program on an older library
  *    reads 0 in the fields that library did not have, so 0 always means
  *    "not reported" for a field added later; an older program on a newer
  *    library never looks at the words the new fields took.
@@ -533,8 +532,10 @@ CZ_EXTERN void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out);
  * and for the CPU backend), the params bytes copied to it so far
  * (streamed windows and resident uploads), and the device regions run and
  * the partitions they proved (more partitions than regions where a region
- * proves a batch: cz_prover_config_t.cuda_max_batch). CZ_ERANGE for a
- * device that does not exist. Thread-safe.
+ * proves a batch: cz_prover_config_t.cuda_max_batch). The CPU backend
+ * reports none of these (all 0; cz_prover_timeline_summary counts regions
+ * on every backend). CZ_ERANGE for a device that does not exist.
+ * Thread-safe.
  */
 typedef struct cz_device_memory {
     uint64_t h2d_bytes;

@@ -43,10 +43,11 @@
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
  *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_timeline_summary_t,
  *    cz_setup_info_t, cz_prover_stats_t, cz_device_memory_t, cz_params_item_t,
- *    cz_porep_public_t): the library zeroes |reserved| on every write. A newer program on an older library
- *    reads 0 in the fields that library did not have, so 0 always means
- *    "not reported" for a field added later; an older program on a newer
- *    library never looks at the words the new fields took.
+ *    cz_porep_public_t): the library zeroes |reserved| on every write. A
+ *    newer program on an older library reads 0 in the fields that library
+ *    did not have, so 0 always means "not reported" for a field added
+ *    later; an older program on a newer library never looks at the words
+ *    the new fields took.
  *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t, cz_timing_request_t,
  *    cz_setup_request_t,
  *    cz_porep_public_t passed to cz_porep_c2_verify): start from their

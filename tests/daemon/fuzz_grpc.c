@@ -55,7 +55,7 @@ static void map_submit(const Cuzk__V1__SubmitProofRequest *r)
     cz_ctx_t *ctx = NULL;
     check(cz_ctx_new(&ctx, NULL, 1) == CZ_OK, "ctx");
     json_t *req = NULL;
-    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, &req);
+    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, &req, NULL);
     if (rc == CZ_OK) {
         check(json_is_object(req), "a mapped request is an object");
         check(json_is_string(json_object_get(req, "kind")), "it names its kind");

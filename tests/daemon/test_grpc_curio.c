@@ -87,7 +87,7 @@ static int map(const Cuzk__V1__SubmitProofRequest *r, json_t **out, const char *
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_ENOMEM;
-    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, out);
+    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, out, NULL);
     if (rc != CZ_OK && needle && !strstr(cz_ctx_message(ctx), needle)) {
         fprintf(stderr, "  message '%s' does not say '%s'\n", cz_ctx_message(ctx), needle);
         rc = CZ_EINTERNAL;

@@ -84,8 +84,9 @@ static void toy_release(cz_kind_job_t *job)
 /* Curio's request: the input is vanilla_proof's bytes when set (as text, so
  * a malformed one reaches prepare as through the other doors), else the
  * decimal sector_number. */
-static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req, cz_curio_input_t *input)
 {
+    (void)input;
     char seed[64];
     if (r->vanilla_proof.len)
         snprintf(seed, sizeof seed, "%.*s",

@@ -337,14 +337,14 @@ CZ_TEST(grpc_door)
     Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     json_t *req = NULL;
     r.proof_kind = (Cuzk__V1__ProofKind)101;
-    CHECK_EQ_INT(cz__grpc_job_request(ctx, &t, &r, &req), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_job_request(ctx, &t, &r, &req, NULL), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "WINNING_POST 4, TOY_PROOF 100)") != NULL);
-    CHECK_EQ_INT(cz__grpc_job_request(ctx, cz_kinds_builtin(), &r, &req), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_job_request(ctx, cz_kinds_builtin(), &r, &req, NULL), CZ_EINVAL);
     /* Curio's request -> the kind's, proved through the server */
     r.proof_kind = (Cuzk__V1__ProofKind)100;
     r.request_id = "toy-1";
     r.sector_number = 11;
-    CHECK_OK(cz__grpc_job_request(ctx, &t, &r, &req));
+    CHECK_OK(cz__grpc_job_request(ctx, &t, &r, &req, NULL));
     CHECK_EQ_STR(json_string_value(json_object_get(req, "kind")), "toy-proof");
     CHECK_EQ_STR(json_string_value(json_object_get(req, "input")), "11");
     CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), 2);

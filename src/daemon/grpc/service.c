@@ -132,22 +132,30 @@ static void fill_result(cz_server_t *s, cz_ctx_t *ctx, const char *id,
 
 /*
  * Map and submit |r|; *id the job. CZ_E* with the message naming the field.
- * The kind's Curio map gives its request object (kinds/kinds.h); the core
- * takes it as a cz_submit_req_t that borrows the object's input string
- * (daemon/jsonio.h), so the bytes the map wrote are the ones the kind parses.
+ * The kind's Curio map gives its request object and, for a large input,
+ * the bytes it decoded (kinds/kinds.h: porep-c2's C1); the core takes them
+ * as a cz_submit_req_t that borrows those bytes or the object's input
+ * string (daemon/jsonio.h), so the bytes the map wrote are the ones the
+ * kind parses.
  */
 static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequest *r,
                   char id[CZ_JOB_ID_LEN + 1], bool *existing)
 {
     json_t *req = NULL;
+    cz_curio_input_t input = { NULL, 0 };
     cz_submit_json_t sj;
     cz_submit_out_t out = { .existing = false };
-    int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
+    int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req, &input);
     if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, s, req, &sj)) == CZ_OK) {
         sj.req.retry = true; /* Curio retries one request_id until it has a proof */
+        if (input.data) {    /* the map's decoded bytes (a C1): the parser reads these */
+            sj.req.input = input.data;
+            sj.req.input_len = input.len;
+        }
         rc = cz_server_submit(s, ctx, &sj.req, &out);
         cz_submit_json_free(&sj);
     }
+    free(input.data);
     json_decref(req);
     if (rc == CZ_OK) {
         snprintf(id, CZ_JOB_ID_LEN + 1, "%s", out.id);

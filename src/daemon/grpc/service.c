@@ -184,8 +184,16 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     int rc = !ctx          ? CZ_ENOMEM
              : !pr->submit ? cz_fail(ctx, CZ_EINVAL, "submit: missing (the SubmitProofRequest)")
                            : submit(env->server, ctx, pr->submit, id, &existing);
+    /* Curio's own daemon answers these two with a status (INVALID_ARGUMENT, extern/cuzk
+     * cuzk-server service.rs prove, proto_to_request), and a proof it cannot make with OK,
+     * result FAILED and the error: so does this one (docs/CURIO.md) */
+    bool as_status = ctx && rc != CZ_OK &&
+                     (!pr->submit || !cz_kinds_by_proof_kind(cz_server_kinds(env->server),
+                                                             (int)pr->submit->proof_kind));
     if (ctx && rc == CZ_EUNAVAIL && cz_server_stopping(env->server)) {
         reply_status(r, GRPC_STATUS_UNAVAILABLE, "%s", cz_ctx_message(ctx));
+    } else if (as_status) {
+        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx && rc != CZ_OK) {
         /* refused before any work: FAILED naming the field, the daemon keeps serving */
         res.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;

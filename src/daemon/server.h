@@ -18,17 +18,14 @@
  *         gets; jansson parses the rest of the body and never holds the
  *         input (it would copy it twice: its lexer, then its string).
  *   gRPC  (1) gRPC's slices into one buffer (grpc_server.c; none when the
- *         message came in one slice), (2) protobuf-c's copy of the bytes
- *         field; then the kind's Curio map (kinds/kinds.h) gives the input
- *         the door borrows, no copy after it. For PoRep that input is
- *         Curio's wrapper's Phase1Out decoded from protobuf-c's bytes
- *         straight into the buffer the C1 parser reads (kinds/porep/
- *         kind_porep.c; jansson parses the wrapper without that string):
- *         from protobuf-c's bytes to the parser, one copy (it was five
- *         allocations of its size, four of them jansson's). The C1 is
- *         then a third copy past the socket when gRPC delivered the
- *         message in several slices (the tens of MB of a C1 usually are);
- *         protobuf-c cannot unpack from slices.
+ *         message came in one slice); protobuf-c never copies the bytes
+ *         field (daemon/grpc/unpack.h: vanilla_proof points into that
+ *         buffer); (2) the kind's Curio map (kinds/kinds.h) gives the
+ *         input the door borrows: for PoRep, Curio's wrapper's Phase1Out
+ *         decoded from the message straight into the buffer the C1 parser
+ *         reads (kinds/porep/kind_porep.c; jansson parses the wrapper
+ *         without that string); for the other kinds, the small input the
+ *         map wrote into its request object.
  * tests/daemon/test_input_copies.c checks each: the pointer the parser
  * gets, and every allocation of the input's size. The journal writes the
  * borrowed bytes into ID.job after the prover has taken the job; nothing

@@ -19,7 +19,10 @@
  *          PoRep (porep-c2's map, on a "porepcat" kind that prepares as the
  *          copycat): from protobuf-c's bytes of Curio's wrapper one copy,
  *          Phase1Out's base64 decoded into the buffer the parser gets;
- *          jansson never holds the C1 or its base64.
+ *          jansson never holds the C1 or its base64; and protobuf-c never
+ *          copies vanilla_proof (daemon/grpc/unpack.h: it points into the
+ *          message, for SubmitProof and Prove, merged submits included), so
+ *          past gRPC's slices the decode is the C1's one copy.
  */
 #include <jansson.h>
 #include <stdint.h>
@@ -36,6 +39,7 @@
 #include "kinds/kinds.h"
 #ifdef CZ_TEST_GRPC
 #include "daemon/grpc/service.h"
+#include "daemon/grpc/unpack.h"
 #include "proving.pb-c.h"
 #endif
 
@@ -428,6 +432,70 @@ CZ_TEST(grpc_porep_one_copy_from_the_protobuf_to_the_parser)
     free(b64);
     free(text);
     free_server(s, &cfg);
+}
+
+/* |m| packed into a new buffer (*n bytes). */
+static uint8_t *packed(const ProtobufCMessage *m, size_t *n)
+{
+    *n = protobuf_c_message_get_packed_size(m);
+    uint8_t *b = malloc(*n ? *n : 1);
+    if (!b)
+        abort();
+    protobuf_c_message_pack(m, b);
+    return b;
+}
+
+CZ_TEST(grpc_unpack_borrows_vanilla_proof)
+{
+    char *text = big_text();
+    Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+    r.request_id = "unpack-1";
+    r.sector_number = 7;
+    r.vanilla_proof.data = (uint8_t *)text;
+    r.vanilla_proof.len = BIG;
+    size_t n;
+    uint8_t *msg = packed(&r.base, &n);
+    Cuzk__V1__SubmitProofRequest *s = cz__grpc_unpack_submit(msg, n);
+    REQUIRE(s);
+    CHECK(s->vanilla_proof.data > msg && s->vanilla_proof.data + BIG <= msg + n); /* borrowed */
+    CHECK_EQ_U64(s->vanilla_proof.len, BIG);
+    CHECK(!memcmp(s->vanilla_proof.data, text, BIG));
+    CHECK_EQ_STR(s->request_id, "unpack-1");
+    CHECK_EQ_U64(s->sector_number, 7);
+    cz__grpc_submit_free(s);
+    CHECK(cz__grpc_unpack_submit(msg, n - 1) == NULL); /* cut short: refused, as protobuf-c */
+    /* Prove: two submit records, merged as protobuf merges them (the later's fields win) */
+    Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+    pr.submit = &r;
+    size_t n1, n2;
+    uint8_t *a = packed(&pr.base, &n1);
+    Cuzk__V1__SubmitProofRequest r2 = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r2.sector_number = 9;
+    r2.vanilla_proof.data = (uint8_t *)"late";
+    r2.vanilla_proof.len = 4;
+    pr.submit = &r2;
+    uint8_t *b = packed(&pr.base, &n2), *both = malloc(n1 + n2);
+    REQUIRE(both);
+    memcpy(both, a, n1);
+    memcpy(both + n1, b, n2);
+    Cuzk__V1__ProveRequest *p = cz__grpc_unpack_prove(both, n1 + n2);
+    REQUIRE(p && p->submit);
+    /* protobuf's merge: the two submits' records as one message, the later's fields win and
+     * the earlier's stay (protobuf-c's own merge would drop proof_kind: r2 leaves it 0) */
+    CHECK_EQ_STR(p->submit->request_id, "unpack-1");
+    CHECK_EQ_INT((int)p->submit->proof_kind, (int)CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT);
+    CHECK_EQ_U64(p->submit->sector_number, 9);
+    CHECK(p->submit->vanilla_proof.data > both + n1 &&
+          p->submit->vanilla_proof.data + 4 <= both + n1 + n2);
+    CHECK_EQ_U64(p->submit->vanilla_proof.len, 4);
+    CHECK(!memcmp(p->submit->vanilla_proof.data, "late", 4));
+    cz__grpc_prove_free(p);
+    free(both);
+    free(a);
+    free(b);
+    free(msg);
+    free(text);
 }
 #endif
 

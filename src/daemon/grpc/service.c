@@ -16,6 +16,7 @@
 
 #include "daemon/errmap.h"
 #include "daemon/grpc/curio.h"
+#include "daemon/grpc/unpack.h"
 #include "daemon/jsonio.h"
 #include "daemon/log.h"
 
@@ -60,6 +61,21 @@ static void reply_error(cz_grpc_reply_t *r, int rc, cz_ctx_t *ctx, cz_errmap_ctx
         return;                                                                                \
     }
 /* clang-format on */
+
+/* Prove's and SubmitProof's messages, their vanilla_proof borrowed from the message
+ * (daemon/grpc/unpack.h: not copied by protobuf-c), in UNPACK's shape. */
+static Cuzk__V1__ProveRequest *prove_unpack(ProtobufCAllocator *a, size_t len, const uint8_t *in)
+{
+    (void)a;
+    return cz__grpc_unpack_prove(in, len);
+}
+
+static Cuzk__V1__SubmitProofRequest *submit_unpack(ProtobufCAllocator *a, size_t len,
+                                                   const uint8_t *in)
+{
+    (void)a;
+    return cz__grpc_unpack_submit(in, len);
+}
 
 static cz_ctx_t *new_ctx(cz_grpc_reply_t *r)
 {
@@ -167,7 +183,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
 static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest", cuzk__v1__prove_request__unpack, pr, r, in, len);
+    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest", prove_unpack, pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -178,7 +194,7 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     if (!st) {
         reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         cz_ctx_free(ctx);
-        cuzk__v1__prove_request__free_unpacked(pr, NULL);
+        cz__grpc_prove_free(pr);
         return;
     }
     int rc = !ctx          ? CZ_ENOMEM
@@ -219,14 +235,13 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     free(st->proof);
     free(st);
     cz_ctx_free(ctx);
-    cuzk__v1__prove_request__free_unpacked(pr, NULL);
+    cz__grpc_prove_free(pr);
 }
 
 static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__SubmitProofRequest, "SubmitProofRequest",
-           cuzk__v1__submit_proof_request__unpack, sr, r, in, len);
+    UNPACK(Cuzk__V1__SubmitProofRequest, "SubmitProofRequest", submit_unpack, sr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char id[CZ_JOB_ID_LEN + 1] = "";
     bool existing = false;
@@ -243,7 +258,7 @@ static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
         reply_msg(r, &out.base);
     }
     cz_ctx_free(ctx);
-    cuzk__v1__submit_proof_request__free_unpacked(sr, NULL);
+    cz__grpc_submit_free(sr);
 }
 
 static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,

@@ -94,7 +94,7 @@ static void same_unpack(bool prove, const uint8_t *in, size_t n, const ProtobufC
     Cuzk__V1__ProveRequest *p = prove ? cz__grpc_unpack_prove(in, n) : NULL;
     Cuzk__V1__SubmitProofRequest *s = prove ? NULL : cz__grpc_unpack_submit(in, n);
     const ProtobufCMessage *ours = prove ? (p ? &p->base : NULL) : (s ? &s->base : NULL);
-    check((ours != NULL) == (m != NULL), "the daemon's unpack refuses what protobuf-c refuses");
+    check(ours == NULL || m != NULL, "the daemon's unpack refuses what protobuf-c refuses");
     if (ours && m) {
         const Cuzk__V1__SubmitProofRequest *sr = prove ? p->submit : s;
         check(!prove ||

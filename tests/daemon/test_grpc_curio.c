@@ -118,6 +118,50 @@ CZ_TEST(porep_wrapper_maps_to_a_porep_c2_job)
     json_decref(req);
 }
 
+/* The PoRep map finds Phase1Out in the wrapper's text and lets jansson parse the rest
+ * (kinds/porep/kind_porep.c load_wrapper); what that scan does not take is jansson's. */
+CZ_TEST(porep_wrapper_scan_leaves_the_odd_to_jansson)
+{
+    static const char *const good[] = {
+        /* escapes in Phase1Out: jansson decodes them */
+        "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ\\u003d\\u003d\",\"SectorSize\":2048}",
+        /* blanks, another order, nested values to step over */
+        " {\n \"SectorSize\" : 2048 ,\"SectorNum\":7,\n\"Phase1Out\" :\t\"eyJhIjoxfQ==\"\n} ",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        Cuzk__V1__SubmitProofRequest r = porep(good[i]);
+        json_t *req = NULL;
+        CHECK_OK(map(&r, &req, NULL));
+        CHECK_EQ_STR(json_string_value(json_object_get(req, "input")), "{\"a\":1}");
+        json_decref(req);
+    }
+    /* an error after Phase1Out: the whole text's line and column, as jansson gives them */
+    static const char trailing[] =
+        "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048,}";
+    json_error_t e;
+    CHECK(json_loads(trailing, 0, &e) == NULL);
+    char want[256];
+    snprintf(want, sizeof want, "vanilla_proof: not JSON (line %d, column %d: %s)", e.line,
+             e.column, e.text);
+    Cuzk__V1__SubmitProofRequest r = porep(trailing);
+    json_t *req = NULL;
+    CHECK_EQ_INT(map(&r, &req, want), CZ_EINVAL);
+    static const struct {
+        const char *wrapper, *needle;
+    } bad[] = {
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJh\x01IjoxfQ==\",\"SectorSize\":2048}",
+          "vanilla_proof: not JSON" }, /* a control character: jansson's refusal */
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"Phase1Out\":\"eyJhIjoxfQ==\","
+          "\"SectorSize\":2048}",
+          "duplicate object key" },
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048} x", "not JSON" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        r = porep(bad[i].wrapper);
+        CHECK_EQ_INT(map(&r, &req, bad[i].needle), CZ_EINVAL);
+    }
+}
+
 CZ_TEST(porep_refusals_name_the_field)
 {
     static const struct {

@@ -10,10 +10,11 @@
 
 enum { VANILLA_PROOF = 10, SUBMIT = 1, LEN = 2 /* length-delimited wire type */ };
 
-static bool varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v)
+/* A varint of at most |max| bytes (protobuf-c reads a key or a length in 5, a value in 10). */
+static bool varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v, unsigned max)
 {
     uint64_t x = 0;
-    for (unsigned s = 0; s < 64 && *i < n; s += 7) {
+    for (unsigned s = 0; s < 7 * max && *i < n; s += 7) {
         uint8_t b = p[(*i)++];
         x |= (uint64_t)(b & 0x7f) << s;
         if (!(b & 0x80)) {
@@ -30,12 +31,12 @@ static bool record(const uint8_t *p, size_t n, size_t *i, uint64_t *num, unsigne
                    size_t *dlen)
 {
     uint64_t key, v;
-    if (!varint(p, n, i, &key))
+    if (!varint(p, n, i, &key, 5))
         return false;
     *num = key >> 3;
     *wt = (unsigned)(key & 7);
     switch (*wt) {
-    case 0: return varint(p, n, i, &v);
+    case 0: return varint(p, n, i, &v, 10);
     case 1:
     case 5: {
         size_t w = *wt == 1 ? 8 : 4;
@@ -45,7 +46,7 @@ static bool record(const uint8_t *p, size_t n, size_t *i, uint64_t *num, unsigne
         return true;
     }
     case LEN:
-        if (!varint(p, n, i, &v) || v > n - *i)
+        if (!varint(p, n, i, &v, 5) || v > n - *i)
             return false;
         *data = *i;
         *dlen = (size_t)v;

@@ -13,7 +13,8 @@
  * Ownership: the message returned borrows |in| for vanilla_proof: |in| must
  * outlive it; free it with the matching _free below (never protobuf-c's
  * free_unpacked, which would free |in|'s bytes). NULL when |in| does not
- * parse as the message (protobuf-c refuses the same bytes) or no memory.
+ * parse as the message (whatever protobuf-c refuses, and a key or length
+ * it would read truncated to 32 bits) or no memory.
  * Pure functions; thread-safe.
  */
 #ifndef CUZK_DAEMON_GRPC_UNPACK_H

@@ -250,16 +250,20 @@ static size_t skip_ws(const char *t, size_t n, size_t i)
 }
 
 /* The index of the quote closing the JSON string whose opening quote is
- * t[i], or n; *esc: whether it holds a backslash escape. */
-static size_t string_end(const char *t, size_t n, size_t i, bool *esc)
+ * t[i], or n; *odd: whether it holds an escape, a control character or a
+ * byte over 0x7f (what jansson would decode or check). */
+static size_t string_end(const char *t, size_t n, size_t i, bool *odd)
 {
-    *esc = false;
+    *odd = false;
     for (i++; i < n; i++) {
-        if (t[i] == '\\') {
-            *esc = true;
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\\') {
+            *odd = true;
             i++;
-        } else if (t[i] == '"') {
+        } else if (c == '"') {
             return i;
+        } else if (c < 0x20 || c > 0x7f) {
+            *odd = true;
         }
     }
     return n;
@@ -269,11 +273,11 @@ static size_t string_end(const char *t, size_t n, size_t i, bool *esc)
 static size_t value_end(const char *t, size_t n, size_t i)
 {
     int depth = 0;
-    bool esc;
+    bool odd;
     for (; i < n; i++) {
         char c = t[i];
         if (c == '"')
-            i = string_end(t, n, i, &esc);
+            i = string_end(t, n, i, &odd);
         else if (c == '{' || c == '[')
             depth++;
         else if ((c == '}' || c == ']') && depth-- == 0)
@@ -288,28 +292,29 @@ static size_t value_end(const char *t, size_t n, size_t i)
  * Where the wrapper's Phase1Out string (the base64 of the C1: tens of MB)
  * lies in the wrapper's text |t|: [*at, *at + *len), between its quotes.
  * Found only in an object whose members this scan steps over, once, with
- * no escape in the string (Go writes none in base64); anything else is
+ * nothing but printable ASCII in the string and no escape (Go's base64 is
+ * so); anything else (a string jansson would decode or refuse) is
  * left to jansson (false), whose parse then reads or refuses it as always.
  * The scan only locates: jansson still parses the rest of the wrapper.
  */
 static bool find_phase1out(const char *t, size_t n, size_t *at, size_t *len)
 {
-    bool found = false, esc;
+    bool found = false, odd;
     size_t i = skip_ws(t, n, 0);
     if (i >= n || t[i] != '{')
         return false;
     for (i = skip_ws(t, n, i + 1); i < n && t[i] != '}';) {
         if (t[i] != '"')
             return false;
-        size_t ke = string_end(t, n, i, &esc);
-        bool ours = !esc && ke - i - 1 == 9 && !memcmp(t + i + 1, "Phase1Out", 9);
+        size_t ke = string_end(t, n, i, &odd);
+        bool ours = !odd && ke - i - 1 == 9 && !memcmp(t + i + 1, "Phase1Out", 9);
         i = skip_ws(t, n, ke + 1);
         if (i >= n || t[i] != ':')
             return false;
         i = skip_ws(t, n, i + 1);
         if (ours && i < n && t[i] == '"') {
-            size_t ve = string_end(t, n, i, &esc);
-            if (found || esc || ve >= n) /* twice: jansson refuses the duplicate */
+            size_t ve = string_end(t, n, i, &odd);
+            if (found || odd || ve >= n) /* twice: jansson refuses the duplicate */
                 return false;
             *at = i + 1;
             *len = ve - i - 1;

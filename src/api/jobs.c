@@ -53,8 +53,9 @@ static int parse_fields(cz_ctx_t *ctx, const cz_job_kind_t *kind, const char *te
         for (const char *const *f = kind->fields; f && *f && !known; f++)
             known = !strcmp(*f, key);
         if (!known) {
-            int rc = cz_fail(ctx, CZ_EINVAL, "fields.%.64s: unknown field for kind %s", key,
-                             kind->name);
+            /* named by its key alone, as the kinds name theirs ("sector_size: ..."): the
+             * doors say it so (HTTP, gRPC: top-level keys; the CLI: --fields) */
+            int rc = cz_fail(ctx, CZ_EINVAL, "%.64s: unknown field for kind %s", key, kind->name);
             json_decref(o);
             return rc;
         }

@@ -242,10 +242,7 @@ int cz__submit_to_prover(cz_server_t *s, cz_ctx_t *ctx, const cz_submit_req_t *r
     cz_error_t err;
     uint64_t pid = 0;
     if ((rc = cz_prover_submit(s->prover, &r, &pid, &err)) != CZ_OK) {
-        /* the kind's fields are top-level keys of the HTTP request: drop the
-         * library's "fields." from the key its message names */
-        const char *m = err.message;
-        cz_fail(ctx, rc, "%s", !strncmp(m, "fields.", 7) ? m + 7 : m);
+        cz_fail(ctx, rc, "%s", err.message); /* the library's words, as every door's */
     } else {
         cz_job_info_t info;
         cz_prover_status(s->prover, pid, &info, NULL);

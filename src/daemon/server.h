@@ -18,14 +18,14 @@
  *         gets; jansson parses the rest of the body and never holds the
  *         input (it would copy it twice: its lexer, then its string).
  *   gRPC  (1) gRPC's slices into one buffer (grpc_server.c; none when the
- *         message came in one slice), (2) protobuf-c's copy of the bytes
- *         field; then the kind's Curio map (kinds/kinds.h: its output is a
- *         request object) writes the input the door borrows, no copy after
- *         it. PoRep's map (kinds/porep/kind_porep.c) parses Curio's wrapper with
- *         jansson (two copies of the base64 text), decodes it (the C1) and
- *         copies the C1 into its request object: those are the kind's, not
- *         the door's, and the bound holds for the door only until a map can
- *         hand over the bytes it decoded.
+ *         message came in one slice); protobuf-c never copies the bytes
+ *         field (daemon/grpc/unpack.h: vanilla_proof points into that
+ *         buffer); (2) the kind's Curio map (kinds/kinds.h) gives the
+ *         input the door borrows: for PoRep, Curio's wrapper's Phase1Out
+ *         decoded from the message straight into the buffer the C1 parser
+ *         reads (kinds/porep/kind_porep.c; jansson parses the wrapper
+ *         without that string); for the other kinds, the small input the
+ *         map wrote into its request object.
  * tests/daemon/test_input_copies.c checks each: the pointer the parser
  * gets, and every allocation of the input's size. The journal writes the
  * borrowed bytes into ID.job after the prover has taken the job; nothing

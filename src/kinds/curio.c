@@ -19,6 +19,33 @@ static int b64_value(unsigned char c)
     return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
+bool cz__utf8_valid(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = c >= 0xC2 && c <= 0xDF   ? 2
+                   : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4
+                                            : 0;
+        if (!k || n - i < k)
+            return false;
+        /* the second byte's range: no overlong form, surrogate or code point > U+10FFFF */
+        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        if (p[i + 1] < lo || p[i + 1] > hi)
+            return false;
+        for (size_t j = 2; j < k; j++)
+            if (p[i + j] < 0x80 || p[i + j] > 0xBF)
+                return false;
+        i += k;
+    }
+    return true;
+}
+
 int cz__base64_decode(const char *in, size_t in_len, uint8_t *out, size_t *out_len, size_t *bad)
 {
     *out_len = 0;

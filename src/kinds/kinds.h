@@ -92,7 +92,8 @@
  *                 number and name, the default priority, the function
  *                 that turns a SubmitProofRequest (cz_curio_request_t,
  *                 free of protobuf types) into this kind's request JSON
- *                 (bincode, sector and partition checks live there), and
+ *                 and input (bincode, sector and partition checks live
+ *                 there), and
  *                 Curio's SRS circuit-id family with the params name of a
  *                 sector size.
  * What each door then takes from the table, with nothing to change in it:
@@ -156,13 +157,30 @@ typedef struct cz_curio_request {
 } cz_curio_request_t;
 
 /*
+ * The input bytes a Curio map made itself (PoRep: the C1 it decoded from
+ * Curio's base64 wrapper). |data| is malloc'd and MOVED to the map's
+ * caller, who hands it to the prover as the job's input (never copies it)
+ * and frees it; NULL: the input is the request's "input" key, if any.
+ */
+typedef struct cz_curio_input {
+    char *data; /* owned; NUL-terminated (not counted in len) */
+    size_t len;
+} cz_curio_input_t;
+
+/*
  * A kind's Curio mapping (the gRPC door): zero when it has no ProofKind.
  *   map          add the kind's fields to |req| (which holds "kind",
- *                "priority" and maybe "request_id"): usually "input", the
- *                same input JSON the HTTP API takes for the kind, so gRPC
- *                jobs are journaled and replayed like any other. Errors:
- *                CZ_EINVAL / CZ_EFORMAT naming the field, CZ_ENOMEM.
- *                Pure; thread-safe.
+ *                "priority" and maybe "request_id") and give the job's
+ *                input, the same input the HTTP API takes for the kind, so
+ *                gRPC jobs are journaled and replayed like any other:
+ *                either as |req|'s "input" key (a small input: PoSt's,
+ *                snap's JSON) or, for an input of tens of MB, as bytes in
+ *                *|input| (zeroed by the caller; porep-c2's C1, decoded
+ *                straight from the protobuf's bytes: the one copy a map
+ *                makes; daemon/server.h THE INPUT'S COPIES), not both.
+ *                On error *|input| holds nothing. Errors: CZ_EINVAL /
+ *                CZ_EFORMAT naming the field, CZ_ENOMEM. Pure;
+ *                thread-safe.
  *   srs_family   Curio's CircuitId prefix ("porep-"): PreloadSRS of
  *                FAMILY-SIZE (SIZE 2k, 8m, 512m, 32g, 64g) loads
  *                params_name(that size); NULL: none.
@@ -171,7 +189,7 @@ typedef struct cz_kind_curio {
     int proof_kind;              /* cuzk.v1 ProofKind number; 0: none */
     const char *proof_kind_name; /* "POREP_SEAL_COMMIT": GetStatus's queue name */
     int default_priority;        /* for PRIORITY_UNSPECIFIED (1 LOW .. 4 CRITICAL) */
-    int (*map)(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req);
+    int (*map)(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req, cz_curio_input_t *input);
     const char *srs_family;
     int (*params_name)(uint64_t sector_bytes, char *out, size_t cap);
 } cz_kind_curio_t;

@@ -165,7 +165,7 @@ CZ_TEST(submit_refusals_say_why)
     r.params = "toy";
     refused(p, &r, CZ_EINVAL, "circuit: required");
     r.fields = "{\"circuit\":\"toy\",\"colour\":1}";
-    refused(p, &r, CZ_EINVAL, "fields.colour");
+    refused(p, &r, CZ_EINVAL, "colour: unknown field for kind circuit");
     r.fields = "[1]";
     refused(p, &r, CZ_EINVAL, "fields: not a JSON object");
     r.fields = "{\"circuit\":\"toy\"}";

@@ -87,7 +87,7 @@ static int map(const Cuzk__V1__SubmitProofRequest *r, json_t **out, const char *
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_ENOMEM;
-    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, out);
+    int rc = cz__grpc_job_request(ctx, cz_kinds_builtin(), r, out, NULL);
     if (rc != CZ_OK && needle && !strstr(cz_ctx_message(ctx), needle)) {
         fprintf(stderr, "  message '%s' does not say '%s'\n", cz_ctx_message(ctx), needle);
         rc = CZ_EINTERNAL;
@@ -116,6 +116,50 @@ CZ_TEST(porep_wrapper_maps_to_a_porep_c2_job)
     CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), 4);
     CHECK(json_object_get(req, "request_id") == NULL); /* no id: no dedupe */
     json_decref(req);
+}
+
+/* The PoRep map finds Phase1Out in the wrapper's text and lets jansson parse the rest
+ * (kinds/porep/kind_porep.c load_wrapper); what that scan does not take is jansson's. */
+CZ_TEST(porep_wrapper_scan_leaves_the_odd_to_jansson)
+{
+    static const char *const good[] = {
+        /* escapes in Phase1Out: jansson decodes them */
+        "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ\\u003d\\u003d\",\"SectorSize\":2048}",
+        /* blanks, another order, nested values to step over */
+        " {\n \"SectorSize\" : 2048 ,\"SectorNum\":7,\n\"Phase1Out\" :\t\"eyJhIjoxfQ==\"\n} ",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        Cuzk__V1__SubmitProofRequest r = porep(good[i]);
+        json_t *req = NULL;
+        CHECK_OK(map(&r, &req, NULL));
+        CHECK_EQ_STR(json_string_value(json_object_get(req, "input")), "{\"a\":1}");
+        json_decref(req);
+    }
+    /* an error after Phase1Out: the whole text's line and column, as jansson gives them */
+    static const char trailing[] =
+        "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048,}";
+    json_error_t e;
+    CHECK(json_loads(trailing, 0, &e) == NULL);
+    char want[256];
+    snprintf(want, sizeof want, "vanilla_proof: not JSON (line %d, column %d: %s)", e.line,
+             e.column, e.text);
+    Cuzk__V1__SubmitProofRequest r = porep(trailing);
+    json_t *req = NULL;
+    CHECK_EQ_INT(map(&r, &req, want), CZ_EINVAL);
+    static const struct {
+        const char *wrapper, *needle;
+    } bad[] = {
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJh\x01IjoxfQ==\",\"SectorSize\":2048}",
+          "vanilla_proof: not JSON" }, /* a control character: jansson's refusal */
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"Phase1Out\":\"eyJhIjoxfQ==\","
+          "\"SectorSize\":2048}",
+          "duplicate object key" },
+        { "{\"SectorNum\":7,\"Phase1Out\":\"eyJhIjoxfQ==\",\"SectorSize\":2048} x", "not JSON" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        r = porep(bad[i].wrapper);
+        CHECK_EQ_INT(map(&r, &req, bad[i].needle), CZ_EINVAL);
+    }
 }
 
 CZ_TEST(porep_refusals_name_the_field)

@@ -15,7 +15,14 @@
  *          gets; jansson never holds the input; the decoded bytes are the
  *          string's (escapes, UTF-8);
  *   gRPC   after the kind's Curio map, no copy: the parser gets the string
- *          the map wrote (the door's two are gRPC's slices and protobuf-c).
+ *          the map wrote (the door's two are gRPC's slices and protobuf-c);
+ *          PoRep (porep-c2's map, on a "porepcat" kind that prepares as the
+ *          copycat): from protobuf-c's bytes of Curio's wrapper one copy,
+ *          Phase1Out's base64 decoded into the buffer the parser gets;
+ *          jansson never holds the C1 or its base64; and protobuf-c never
+ *          copies vanilla_proof (daemon/grpc/unpack.h: it points into the
+ *          message, for SubmitProof and Prove, merged submits included), so
+ *          past gRPC's slices the decode is the C1's one copy.
  */
 #include <jansson.h>
 #include <stdint.h>
@@ -32,6 +39,7 @@
 #include "kinds/kinds.h"
 #ifdef CZ_TEST_GRPC
 #include "daemon/grpc/service.h"
+#include "daemon/grpc/unpack.h"
 #include "proving.pb-c.h"
 #endif
 
@@ -103,8 +111,10 @@ static void copycat_release(cz_kind_job_t *job)
     (void)job;
 }
 
-static int copycat_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+static int copycat_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req,
+                       cz_curio_input_t *input)
 {
+    (void)input;
     json_t *in = json_stringn((const char *)r->vanilla_proof.data, r->vanilla_proof.len);
     if (!in || json_object_set_new(req, "input", in))
         return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: not UTF-8");
@@ -128,6 +138,10 @@ static const cz_job_kind_t copycat = {
 
 /* ---- a server with the copycat ------------------------------------------------------- */
 
+/* porep-c2's Curio map on the copycat's prepare: ProofKind 102 (set up at run time,
+ * the map being another file's const) */
+static cz_job_kind_t porepcat;
+
 static char dir[64];
 static cz_kinds_t g_kinds;
 
@@ -142,7 +156,14 @@ static cz_server_t *new_server(cz_dconfig_t *cfg)
     mkdir(pd, 0700);
     cz_ctx_t *ctx = NULL;
     g_kinds = *cz_kinds_builtin();
-    if (cz_ctx_new(&ctx, NULL, 1) || cz_kinds_register(&g_kinds, ctx, &copycat))
+    porepcat = copycat;
+    porepcat.name = "porepcat";
+    porepcat.fields = cz_kind_porep_c2.fields;
+    porepcat.curio.proof_kind = 102;
+    porepcat.curio.proof_kind_name = "POREPCAT";
+    porepcat.curio.map = cz_kind_porep_c2.curio.map;
+    if (cz_ctx_new(&ctx, NULL, 1) || cz_kinds_register(&g_kinds, ctx, &copycat) ||
+        cz_kinds_register(&g_kinds, ctx, &porepcat))
         fprintf(stderr, "kinds: %s\n", ctx ? cz_ctx_message(ctx) : "out of memory");
     cz_ctx_free(ctx);
     return cz_test_server_new(cfg, dir, "journal", "", &g_kinds);
@@ -324,6 +345,157 @@ CZ_TEST(grpc_no_copy_after_the_kinds_map)
     free(msg);
     free(text);
     free_server(s, &cfg);
+}
+
+/* Standard base64 of |in| (|n| bytes) into a new string. */
+static char *base64(const char *in, size_t n)
+{
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *o = malloc((n + 2) / 3 * 4 + 1), *p = o;
+    if (!o)
+        abort();
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t w = (uint32_t)(unsigned char)in[i] << 16;
+        if (i + 1 < n)
+            w |= (uint32_t)(unsigned char)in[i + 1] << 8;
+        if (i + 2 < n)
+            w |= (unsigned char)in[i + 2];
+        *p++ = a[w >> 18 & 63];
+        *p++ = a[w >> 12 & 63];
+        *p++ = i + 1 < n ? a[w >> 6 & 63] : '=';
+        *p++ = i + 2 < n ? a[w & 63] : '=';
+    }
+    *p = '\0';
+    return o;
+}
+
+CZ_TEST(grpc_porep_one_copy_from_the_protobuf_to_the_parser)
+{
+    cz_dconfig_t cfg;
+    cz_server_t *s = new_server(&cfg);
+    REQUIRE(s);
+    char *text = big_text(), *b64 = base64(text, BIG);
+    size_t cap = strlen(b64) + 128;
+    char *wrapper = malloc(cap);
+    REQUIRE(wrapper);
+    /* Curio's C1 wrapper, as Go's encoding/json writes it */
+    int wn = snprintf(wrapper, cap, "{\"SectorNum\":7,\"Phase1Out\":\"%s\",\"SectorSize\":2048}",
+                      b64);
+    Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r.proof_kind = (Cuzk__V1__ProofKind)102;
+    r.request_id = "copies-porep";
+    r.sector_size = 2048;
+    r.sector_number = 7;
+    r.miner_id = 1000;
+    r.vanilla_proof.data = (uint8_t *)wrapper;
+    r.vanilla_proof.len = (size_t)wn;
+    static const char *const paths[] = { "/cuzk.v1.ProvingEngine/SubmitProof",
+                                         "/cuzk.v1.ProvingEngine/Prove" };
+    for (size_t m = 0; m < 2; m++) {
+        Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+        pr.submit = &r;
+        const ProtobufCMessage *pm = m ? &pr.base : &r.base;
+        size_t len = protobuf_c_message_get_packed_size(pm);
+        uint8_t *msg = malloc(len);
+        REQUIRE(msg);
+        protobuf_c_message_pack(pm, msg);
+        cz_grpc_handler_fn *fn = cz__grpc_method(paths[m], strlen(paths[m]));
+        REQUIRE(fn);
+        atomic_bool gone = false;
+        cz_grpc_call_env_t env = { .server = s, .gone = &gone };
+        cz_grpc_reply_t reply = { .status = GRPC_STATUS_OK };
+        g_seen = NULL;
+        count_reset();
+        fn(&env, msg, len, &reply); /* protobuf-c's copy of the wrapper is a library's */
+        if (m == 0) {
+            CHECK_EQ_INT((int)reply.status, (int)GRPC_STATUS_INVALID_ARGUMENT);
+            CHECK(strstr(reply.detail, "copycat: input seen") != NULL);
+        } else { /* a refused Prove: OK, FAILED and the message (docs/CURIO.md) */
+            CHECK_EQ_INT((int)reply.status, (int)GRPC_STATUS_OK);
+            Cuzk__V1__ProveResponse *res = cuzk__v1__prove_response__unpack(NULL, reply.out_len,
+                                                                            reply.out);
+            REQUIRE(res && res->result);
+            CHECK_EQ_INT((int)res->result->status,
+                         (int)CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED);
+            CHECK_EQ_STR(res->result->error_message, "copycat: input seen");
+            cuzk__v1__prove_response__free_unpacked(res, NULL);
+        }
+        CHECK_EQ_U64(g_seen_len, BIG);
+        CHECK(g_seen_hash == fnv(FNV0, text, BIG)); /* the C1, decoded */
+        CHECK_EQ_U64(g_big, 1);                     /* one copy: Phase1Out decoded ... */
+        CHECK(g_seen == g_big_last);                /* ... into the buffer the parser got */
+        CHECK_EQ_U64(g_json_big, 0);                /* jansson held neither the C1 nor its base64 */
+        free(reply.out);
+        free(msg);
+    }
+    free(wrapper);
+    free(b64);
+    free(text);
+    free_server(s, &cfg);
+}
+
+/* |m| packed into a new buffer (*n bytes). */
+static uint8_t *packed(const ProtobufCMessage *m, size_t *n)
+{
+    *n = protobuf_c_message_get_packed_size(m);
+    uint8_t *b = malloc(*n ? *n : 1);
+    if (!b)
+        abort();
+    protobuf_c_message_pack(m, b);
+    return b;
+}
+
+CZ_TEST(grpc_unpack_borrows_vanilla_proof)
+{
+    char *text = big_text();
+    Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+    r.request_id = "unpack-1";
+    r.sector_number = 7;
+    r.vanilla_proof.data = (uint8_t *)text;
+    r.vanilla_proof.len = BIG;
+    size_t n;
+    uint8_t *msg = packed(&r.base, &n);
+    Cuzk__V1__SubmitProofRequest *s = cz__grpc_unpack_submit(msg, n);
+    REQUIRE(s);
+    CHECK(s->vanilla_proof.data > msg && s->vanilla_proof.data + BIG <= msg + n); /* borrowed */
+    CHECK_EQ_U64(s->vanilla_proof.len, BIG);
+    CHECK(!memcmp(s->vanilla_proof.data, text, BIG));
+    CHECK_EQ_STR(s->request_id, "unpack-1");
+    CHECK_EQ_U64(s->sector_number, 7);
+    cz__grpc_submit_free(s);
+    CHECK(cz__grpc_unpack_submit(msg, n - 1) == NULL); /* cut short: refused, as protobuf-c */
+    /* Prove: two submit records, merged as protobuf merges them (the later's fields win) */
+    Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+    pr.submit = &r;
+    size_t n1, n2;
+    uint8_t *a = packed(&pr.base, &n1);
+    Cuzk__V1__SubmitProofRequest r2 = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r2.sector_number = 9;
+    r2.vanilla_proof.data = (uint8_t *)"late";
+    r2.vanilla_proof.len = 4;
+    pr.submit = &r2;
+    uint8_t *b = packed(&pr.base, &n2), *both = malloc(n1 + n2);
+    REQUIRE(both);
+    memcpy(both, a, n1);
+    memcpy(both + n1, b, n2);
+    Cuzk__V1__ProveRequest *p = cz__grpc_unpack_prove(both, n1 + n2);
+    REQUIRE(p && p->submit);
+    /* protobuf's merge: the two submits' records as one message, the later's fields win and
+     * the earlier's stay (protobuf-c's own merge would drop proof_kind: r2 leaves it 0) */
+    CHECK_EQ_STR(p->submit->request_id, "unpack-1");
+    CHECK_EQ_INT((int)p->submit->proof_kind, (int)CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT);
+    CHECK_EQ_U64(p->submit->sector_number, 9);
+    CHECK(p->submit->vanilla_proof.data > both + n1 &&
+          p->submit->vanilla_proof.data + 4 <= both + n1 + n2);
+    CHECK_EQ_U64(p->submit->vanilla_proof.len, 4);
+    CHECK(!memcmp(p->submit->vanilla_proof.data, "late", 4));
+    cz__grpc_prove_free(p);
+    free(both);
+    free(a);
+    free(b);
+    free(msg);
+    free(text);
 }
 #endif
 

@@ -7,12 +7,16 @@
  * takes it. This file and that one line are all it takes.
  *
  *   input       optional: the seed, decimal text (default 1)
- *   fields      none
+ *   partitions  optional field: 1..4 partitions (default 1), each the same
+ *               circuit (a field whose malformed value every door refuses
+ *               with the same message: test_kinds.c same_error_every_door)
  *   params      default "toy" (toy.params in the params dir)
  *   Curio       ProofKind 100 "TOY_PROOF" (not in proving.proto: proto3
  *               keeps an unknown enum number), the input from vanilla_proof's
- *               bytes when set (text), else sector_number;
- *               SRS family "toy-" (every size: "toy")
+ *               bytes when set (text), else sector_number; registered_proof
+ *               (4), when set, is the partitions field (the toy has no
+ *               registered proofs: it stands for a kind's field from Curio's
+ *               request); SRS family "toy-" (every size: "toy")
  */
 #include "kinds/kind_toy.h"
 
@@ -38,8 +42,12 @@ static int toy_synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t
 static int toy_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char *input,
                        size_t input_len, cz_kind_job_t *out)
 {
-    (void)state, (void)req;
+    (void)state;
     memset(out, 0, sizeof *out);
+    const json_t *parts = json_object_get(req, "partitions");
+    if (parts &&
+        (!json_is_integer(parts) || json_integer_value(parts) < 1 || json_integer_value(parts) > 4))
+        return cz_fail(ctx, CZ_EINVAL, "partitions: must be an integer from 1 to 4");
     char text[24] = "1", *end;
     if (input && (input_len == 0 || input_len >= sizeof text))
         return cz_fail(ctx, CZ_EINVAL, "input: a decimal seed");
@@ -65,7 +73,7 @@ static int toy_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const char
     size_t m = 1;
     while (m < rows)
         m <<= 1;
-    out->partitions = 1;
+    out->partitions = parts ? (size_t)json_integer_value(parts) : 1;
     out->shape = (cz_params_shape_t){ ni, na, m, pc[0], pc[1], pc[2] };
     out->rows = rows;
     snprintf(out->default_params, sizeof out->default_params, "toy");
@@ -84,8 +92,9 @@ static void toy_release(cz_kind_job_t *job)
 /* Curio's request: the input is vanilla_proof's bytes when set (as text, so
  * a malformed one reaches prepare as through the other doors), else the
  * decimal sector_number. */
-static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req, cz_curio_input_t *input)
 {
+    (void)input;
     char seed[64];
     if (r->vanilla_proof.len)
         snprintf(seed, sizeof seed, "%.*s",
@@ -93,7 +102,9 @@ static int toy_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
                  (const char *)r->vanilla_proof.data);
     else
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->sector_number);
-    if (json_object_set_new(req, "input", json_string(seed)))
+    if (json_object_set_new(req, "input", json_string(seed)) ||
+        (r->registered_proof &&
+         json_object_set_new(req, "partitions", json_integer((json_int_t)r->registered_proof))))
         return cz_fail(ctx, CZ_ENOMEM, "request");
     return CZ_OK;
 }
@@ -105,7 +116,7 @@ static int toy_params_name(uint64_t sector_bytes, char *out, size_t cap)
     return CZ_OK;
 }
 
-static const char *const toy_fields[] = { NULL };
+static const char *const toy_fields[] = { "partitions", NULL };
 
 const cz_job_kind_t cz_test_kind_toy = {
     .name = "toy-proof",

@@ -337,14 +337,14 @@ CZ_TEST(grpc_door)
     Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
     json_t *req = NULL;
     r.proof_kind = (Cuzk__V1__ProofKind)101;
-    CHECK_EQ_INT(cz__grpc_job_request(ctx, &t, &r, &req), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_job_request(ctx, &t, &r, &req, NULL), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(ctx), "WINNING_POST 4, TOY_PROOF 100)") != NULL);
-    CHECK_EQ_INT(cz__grpc_job_request(ctx, cz_kinds_builtin(), &r, &req), CZ_EINVAL);
+    CHECK_EQ_INT(cz__grpc_job_request(ctx, cz_kinds_builtin(), &r, &req, NULL), CZ_EINVAL);
     /* Curio's request -> the kind's, proved through the server */
     r.proof_kind = (Cuzk__V1__ProofKind)100;
     r.request_id = "toy-1";
     r.sector_number = 11;
-    CHECK_OK(cz__grpc_job_request(ctx, &t, &r, &req));
+    CHECK_OK(cz__grpc_job_request(ctx, &t, &r, &req, NULL));
     CHECK_EQ_STR(json_string_value(json_object_get(req, "kind")), "toy-proof");
     CHECK_EQ_STR(json_string_value(json_object_get(req, "input")), "11");
     CHECK_EQ_INT((int)json_integer_value(json_object_get(req, "priority")), 2);
@@ -358,6 +358,32 @@ CZ_TEST(grpc_door)
     CHECK_OK(cz_server_submit(s, ctx, &sj.req, &out));
     cz_submit_json_free(&sj);
     http_proof_verifies(s, out.id, 11);
+    /* Prove's framing, as Curio's daemon's: no submit or a ProofKind not in the table is a
+     * gRPC status (INVALID_ARGUMENT); a proof it cannot make is OK + FAILED
+     * (same_error_every_door) */
+    static const char method[] = "/cuzk.v1.ProvingEngine/Prove";
+    cz_grpc_handler_fn *prove = cz__grpc_method(method, sizeof method - 1);
+    REQUIRE(prove != NULL);
+    r.proof_kind = (Cuzk__V1__ProofKind)101;
+    for (int with_submit = 0; with_submit < 2; with_submit++) {
+        Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+        pr.submit = with_submit ? &r : NULL;
+        size_t n = cuzk__v1__prove_request__get_packed_size(&pr);
+        uint8_t *packed = malloc(n ? n : 1);
+        REQUIRE(packed != NULL);
+        cuzk__v1__prove_request__pack(&pr, packed);
+        atomic_bool gone = false;
+        cz_grpc_call_env_t env = { .server = s, .gone = &gone };
+        cz_grpc_reply_t reply;
+        memset(&reply, 0, sizeof reply);
+        prove(&env, packed, n, &reply);
+        CHECK_EQ_INT((int)reply.status, (int)GRPC_STATUS_INVALID_ARGUMENT);
+        CHECK(strstr(reply.detail, with_submit ? "proof_kind: 101 is not a ProofKind"
+                                               : "submit: missing") == reply.detail);
+        CHECK(reply.out == NULL);
+        free(reply.out);
+        free(packed);
+    }
     json_decref(req);
     free_server(s, &cfg);
     cz_ctx_free(ctx);
@@ -434,21 +460,33 @@ CZ_TEST(cli_door)
  * MESSAGE" and exits 2 (a refused request); HTTP answers the error-table
  * row of the code (400 invalid_request) with "message" MESSAGE; gRPC's
  * SubmitProof answers the row's status (INVALID_ARGUMENT) with MESSAGE as
- * its detail.
+ * its detail, and Prove, as Curio's own daemon answers a proof that
+ * cannot be made (docs/CURIO.md), status OK with result FAILED and
+ * MESSAGE as its error_message.
  */
 typedef struct {
     int code;
     char message[CZ_ERROR_MESSAGE_MAX];
 } door_err_t;
 
-static door_err_t lib_refusal(const cz_kinds_t *t, const char *kind, const char *input)
+/* One bad request as each door takes it. */
+typedef struct {
+    const char *kind, *input, *fields; /* library, CLI (--input FILE, --fields) */
+    const char *http;                  /* the POST /v1/proofs body */
+    int grpc;                          /* gRPC: 1 when Curio's request can say it */
+    const char *vanilla;               /* gRPC: vanilla_proof (the toy's input) */
+    uint64_t registered_proof;         /* gRPC: the toy's partitions */
+} bad_request_t;
+
+static door_err_t lib_refusal(const cz_kinds_t *t, const bad_request_t *b)
 {
     door_err_t e = { 0 };
     cz_prover_t *p = new_prover(t);
     if (!p)
         return e;
     cz_job_request_t req;
-    cz_job_request_init(&req, kind, input, input ? strlen(input) : 0);
+    cz_job_request_init(&req, b->kind, b->input, b->input ? strlen(b->input) : 0);
+    req.fields = b->fields;
     uint64_t id = 0;
     cz_error_t err;
     e.code = cz_prover_submit(p, &req, &id, &err);
@@ -457,16 +495,15 @@ static door_err_t lib_refusal(const cz_kinds_t *t, const char *kind, const char 
     return e;
 }
 
-/* `cuzk prove --kind |kind| --input FILE(|input|)`: the exit code, stderr's last line. */
-static int cli_refusal(const cz_kinds_t *t, const char *kind, const char *input, char *line,
-                       size_t cap)
+/* `cuzk prove --kind K --input FILE [--fields F]`: the exit code, stderr's last line. */
+static int cli_refusal(const cz_kinds_t *t, const bad_request_t *b, char *line, size_t cap)
 {
     char in[160], proof[160], errf[160];
     snprintf(in, sizeof in, "%s/bad.input", dir);
     snprintf(proof, sizeof proof, "%s/bad.proof", dir);
     snprintf(errf, sizeof errf, "%s/stderr.txt", dir);
     FILE *f = fopen(in, "w");
-    if (!f || fputs(input, f) < 0 || fclose(f) != 0)
+    if (!f || fputs(b->input, f) < 0 || fclose(f) != 0)
         return -1;
     fflush(stderr);
     int saved = dup(2);
@@ -474,8 +511,11 @@ static int cli_refusal(const cz_kinds_t *t, const char *kind, const char *input,
     if (saved < 0 || !cap_f)
         return -1;
     dup2(fileno(cap_f), 2);
-    int rc = cli(t, "prove", "--kind", kind, "--input", in, "--params-dir", dir, "--proof", proof,
-                 "--backend", "cpu", "--quiet", (char *)NULL);
+    int rc = b->fields ? cli(t, "prove", "--kind", b->kind, "--input", in, "--fields", b->fields,
+                             "--params-dir", dir, "--proof", proof, "--backend", "cpu", "--quiet",
+                             (char *)NULL)
+                       : cli(t, "prove", "--kind", b->kind, "--input", in, "--params-dir", dir,
+                             "--proof", proof, "--backend", "cpu", "--quiet", (char *)NULL);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -490,72 +530,105 @@ static int cli_refusal(const cz_kinds_t *t, const char *kind, const char *input,
     return rc;
 }
 
-static void cli_says(const cz_kinds_t *t, const char *kind, const char *input,
-                     const door_err_t *want)
+static void cli_says(const cz_kinds_t *t, const bad_request_t *b, const door_err_t *want)
 {
     char line[1024], expect[1100];
-    CHECK_EQ_INT(cli_refusal(t, kind, input, line, sizeof line), CZ_EXIT_USAGE);
+    CHECK_EQ_INT(cli_refusal(t, b, line, sizeof line), CZ_EXIT_USAGE);
     snprintf(expect, sizeof expect, "cuzk prove: %s", want->message);
     CHECK_EQ_STR(line, expect);
 }
 
+#ifdef CZ_TEST_GRPC
+/* |b| through gRPC's SubmitProof and Prove (the toy's ProofKind 100). */
+static void grpc_says(cz_server_t *s, const bad_request_t *b, const door_err_t *want)
+{
+    Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    r.proof_kind = (Cuzk__V1__ProofKind)100;
+    r.request_id = "toy-bad";
+    r.vanilla_proof.data = (uint8_t *)b->vanilla;
+    r.vanilla_proof.len = strlen(b->vanilla);
+    r.registered_proof = b->registered_proof;
+    Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+    pr.submit = &r;
+    static const char *const methods[] = { "/cuzk.v1.ProvingEngine/SubmitProof",
+                                           "/cuzk.v1.ProvingEngine/Prove" };
+    for (int m = 0; m < 2; m++) {
+        const ProtobufCMessage *msg = m ? &pr.base : &r.base;
+        size_t n = protobuf_c_message_get_packed_size(msg);
+        uint8_t *packed = malloc(n ? n : 1);
+        REQUIRE(packed != NULL);
+        protobuf_c_message_pack(msg, packed);
+        cz_grpc_handler_fn *fn = cz__grpc_method(methods[m], strlen(methods[m]));
+        REQUIRE(fn != NULL);
+        atomic_bool gone = false;
+        cz_grpc_call_env_t env = { .server = s, .gone = &gone };
+        cz_grpc_reply_t reply;
+        memset(&reply, 0, sizeof reply);
+        fn(&env, packed, n, &reply);
+        if (m == 0) {
+            CHECK_EQ_INT((int)reply.status, cz_errmap_grpc(want->code, CZ_ERRMAP_REQUEST));
+            CHECK_EQ_STR(reply.detail, want->message);
+        } else {
+            CHECK_EQ_INT((int)reply.status, (int)GRPC_STATUS_OK);
+            Cuzk__V1__ProveResponse *res = cuzk__v1__prove_response__unpack(NULL, reply.out_len,
+                                                                            reply.out);
+            REQUIRE(res != NULL && res->result != NULL);
+            CHECK_EQ_INT((int)res->result->status,
+                         (int)CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED);
+            CHECK_EQ_STR(res->result->error_message, want->message);
+            cuzk__v1__prove_response__free_unpacked(res, NULL);
+        }
+        free(reply.out);
+        free(packed);
+    }
+}
+#endif
+
 CZ_TEST(same_error_every_door)
 {
     cz_kinds_t t = toy_table();
-    /* 1. the kind refuses the input */
-    door_err_t lib = lib_refusal(&t, "toy-proof", "seven");
-    CHECK_EQ_INT(lib.code, CZ_EINVAL);
-    CHECK_EQ_STR(lib.message, "input: a decimal seed");
-    cli_says(&t, "toy-proof", "seven", &lib);
-    /* 2. an unknown kind */
-    door_err_t unk = lib_refusal(&t, "toy-pruf", "1");
-    CHECK_EQ_INT(unk.code, CZ_EINVAL);
-    CHECK(strstr(unk.message, "kind: 'toy-pruf' is not a known kind (known: ") == unk.message);
-    cli_says(&t, "toy-pruf", "1", &unk);
+    static const bad_request_t bad[] = {
+        /* the kind refuses the input */
+        { "toy-proof", "seven", NULL, "{\"kind\": \"toy-proof\", \"input\": \"seven\"}", 1, "seven",
+          0 },
+        /* an unknown kind (gRPC: a ProofKind not in the table, its own message) */
+        { "toy-pruf", "1", NULL, "{\"kind\": \"toy-pruf\", \"input\": \"1\"}", 0, NULL, 0 },
+        /* a malformed value of the kind's field (gRPC: the field the toy maps it from) */
+        { "toy-proof", "3", "{\"partitions\": 9}",
+          "{\"kind\": \"toy-proof\", \"input\": \"3\", \"partitions\": 9}", 1, "3", 9 },
+        /* a field the kind does not take (Curio's request cannot say it) */
+        { "toy-proof", "3", "{\"partition\": 2}",
+          "{\"kind\": \"toy-proof\", \"input\": \"3\", \"partition\": 2}", 0, NULL, 0 },
+    };
+    enum { NBAD = sizeof bad / sizeof bad[0] };
+    door_err_t lib[NBAD];
+    for (size_t i = 0; i < NBAD; i++) {
+        lib[i] = lib_refusal(&t, &bad[i]);
+        CHECK_EQ_INT(lib[i].code, CZ_EINVAL);
+        cli_says(&t, &bad[i], &lib[i]);
+    }
+    CHECK_EQ_STR(lib[0].message, "input: a decimal seed");
+    CHECK(strstr(lib[1].message, "kind: 'toy-pruf' is not a known kind (known: ") ==
+          lib[1].message);
+    CHECK_EQ_STR(lib[2].message, "partitions: must be an integer from 1 to 4");
+    CHECK_EQ_STR(lib[3].message, "partition: unknown field for kind toy-proof");
 #ifdef CZ_TEST_HTTP
     const cz_api_err_info_t *row = cz_api_err_info(cz_errmap_of(CZ_EINVAL, CZ_ERRMAP_REQUEST));
     cz_dconfig_t cfg;
     cz_server_t *s = new_server(&cfg, &t);
     REQUIRE(s != NULL);
-    int status;
-    const struct {
-        const char *body;
-        const door_err_t *want;
-    } http_cases[] = {
-        { "{\"kind\": \"toy-proof\", \"input\": \"seven\"}", &lib },
-        { "{\"kind\": \"toy-pruf\", \"input\": \"1\"}", &unk },
-    };
-    for (size_t i = 0; i < sizeof http_cases / sizeof http_cases[0]; i++) {
-        json_t *o = http(s, "POST", "/v1/proofs", http_cases[i].body, &status);
+    for (size_t i = 0; i < NBAD; i++) {
+        int status;
+        json_t *o = http(s, "POST", "/v1/proofs", bad[i].http, &status);
         CHECK_EQ_INT(status, row->http);
         CHECK_EQ_STR(json_string_value(json_object_get(o, "error")), row->name);
-        CHECK_EQ_STR(json_string_value(json_object_get(o, "message")), http_cases[i].want->message);
+        CHECK_EQ_STR(json_string_value(json_object_get(o, "message")), lib[i].message);
         json_decref(o);
-    }
 #ifdef CZ_TEST_GRPC
-    /* SubmitProof with the toy's ProofKind and the same input bytes (kind_toy.c's map) */
-    Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    r.proof_kind = (Cuzk__V1__ProofKind)100;
-    r.request_id = "toy-bad";
-    r.vanilla_proof.data = (uint8_t *)"seven";
-    r.vanilla_proof.len = 5;
-    size_t n = cuzk__v1__submit_proof_request__get_packed_size(&r);
-    uint8_t *packed = malloc(n ? n : 1);
-    REQUIRE(packed != NULL);
-    cuzk__v1__submit_proof_request__pack(&r, packed);
-    static const char method[] = "/cuzk.v1.ProvingEngine/SubmitProof";
-    cz_grpc_handler_fn *submit = cz__grpc_method(method, sizeof method - 1);
-    REQUIRE(submit != NULL);
-    atomic_bool gone = false;
-    cz_grpc_call_env_t env = { .server = s, .gone = &gone };
-    cz_grpc_reply_t reply;
-    memset(&reply, 0, sizeof reply);
-    submit(&env, packed, n, &reply);
-    CHECK_EQ_INT((int)reply.status, cz_errmap_grpc(CZ_EINVAL, CZ_ERRMAP_REQUEST));
-    CHECK_EQ_STR(reply.detail, lib.message);
-    free(reply.out);
-    free(packed);
+        if (bad[i].grpc)
+            grpc_says(s, &bad[i], &lib[i]);
 #endif
+    }
     free_server(s, &cfg);
 #endif
 }

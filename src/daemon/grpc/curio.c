@@ -99,9 +99,11 @@ static int curio_request(cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequest *r,
 }
 
 int cz__grpc_job_request(cz_ctx_t *ctx, const cz_kinds_t *kinds,
-                         const Cuzk__V1__SubmitProofRequest *r, json_t **out)
+                         const Cuzk__V1__SubmitProofRequest *r, json_t **out,
+                         cz_curio_input_t *input)
 {
     *out = NULL;
+    cz_curio_input_t in = { NULL, 0 };
     const cz_job_kind_t *k = cz_kinds_by_proof_kind(kinds, (int)r->proof_kind);
     char known[256];
     if (!k)
@@ -124,12 +126,24 @@ int cz__grpc_job_request(cz_ctx_t *ctx, const cz_kinds_t *kinds,
     if (rc == CZ_OK)
         rc = curio_request(ctx, r, &cr, &views);
     if (rc == CZ_OK)
-        rc = k->curio.map(ctx, &cr, req);
+        rc = k->curio.map(ctx, &cr, req, &in);
     free(views);
+    if (rc == CZ_OK && in.data && json_object_get(req, "input"))
+        rc = cz_fail(ctx, CZ_EINTERNAL, "kind %s: its Curio map gave the input twice", k->name);
+    if (rc == CZ_OK && in.data && !input) { /* the request object alone: the input in it */
+        json_t *s = json_stringn(in.data, in.len);
+        if (!s || json_object_set_new(req, "input", s))
+            rc = cz_fail(ctx, CZ_EINVAL, "input: not UTF-8 text");
+        free(in.data);
+        in.data = NULL;
+    }
     if (rc != CZ_OK) {
+        free(in.data);
         json_decref(req);
         return rc;
     }
+    if (input)
+        *input = in;
     *out = req;
     return CZ_OK;
 }

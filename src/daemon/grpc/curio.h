@@ -1,8 +1,9 @@
 /*
  * daemon/grpc/curio.h — Curio's requests as daemon jobs: a cuzk.v1
- * SubmitProofRequest becomes the kind's request object (the kinds' map
- * contract, kinds/kinds.h), which the service takes as the core's
- * cz_submit_req_t (daemon/jsonio.h, the input borrowed, not copied) with
+ * SubmitProofRequest becomes the kind's request object and input (the
+ * kinds' map contract, kinds/kinds.h), which the service takes as the
+ * core's cz_submit_req_t (daemon/jsonio.h; the input borrowed, not
+ * copied: the map's own bytes or the object's "input" string) with
  * Curio's retry rule (daemon/server.h) — the request the HTTP API would
  * send, so both doors share validation, journal and dedupe.
  *
@@ -40,9 +41,17 @@
 #include "kinds/kinds.h"
 #include "proving.pb-c.h"
 
-/* The job request for |r| (new reference in *out). */
+/*
+ * The job request for |r| (new reference in *out) and, in *input, the
+ * input bytes the kind's map decoded itself (porep-c2's C1: owned, the
+ * caller hands them to the core as cz_submit_req_t.input and frees them;
+ * NULL data: the input is *out's "input", if any). |input| NULL: such bytes
+ * are put in *out as its "input" string instead (a copy: for a caller that
+ * wants the request object alone, a test). On error nothing is owned.
+ */
 int cz__grpc_job_request(cz_ctx_t *ctx, const cz_kinds_t *kinds,
-                         const Cuzk__V1__SubmitProofRequest *r, json_t **out);
+                         const Cuzk__V1__SubmitProofRequest *r, json_t **out,
+                         cz_curio_input_t *input);
 
 /* The name GetStatus reports for the queue of daemon kind |job_kind|:
  * the ProofKind's name ("POREP_SEAL_COMMIT") or, for kinds Curio does not

@@ -184,7 +184,8 @@ static void reply_now(call_t *c, grpc_status_code code, const char *detail)
  * A message that came in one uncompressed slice is that slice, no copy;
  * else its slices are copied into one (protobuf-c unpacks from one
  * buffer): the first of the two copies of a request's bytes field between
- * the socket and the kind's parser (daemon/server.h, THE INPUT'S COPIES).
+ * the socket and the kind's parser (daemon/server.h, THE INPUT'S COPIES;
+ * the unpack borrows the field from this buffer: daemon/grpc/unpack.h).
  */
 static grpc_slice message_slice(grpc_byte_buffer *bb)
 {

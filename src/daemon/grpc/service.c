@@ -16,6 +16,7 @@
 
 #include "daemon/errmap.h"
 #include "daemon/grpc/curio.h"
+#include "daemon/grpc/unpack.h"
 #include "daemon/jsonio.h"
 #include "daemon/log.h"
 
@@ -60,6 +61,21 @@ static void reply_error(cz_grpc_reply_t *r, int rc, cz_ctx_t *ctx, cz_errmap_ctx
         return;                                                                                \
     }
 /* clang-format on */
+
+/* Prove's and SubmitProof's messages, their vanilla_proof borrowed from the message
+ * (daemon/grpc/unpack.h: not copied by protobuf-c), in UNPACK's shape. */
+static Cuzk__V1__ProveRequest *prove_unpack(ProtobufCAllocator *a, size_t len, const uint8_t *in)
+{
+    (void)a;
+    return cz__grpc_unpack_prove(in, len);
+}
+
+static Cuzk__V1__SubmitProofRequest *submit_unpack(ProtobufCAllocator *a, size_t len,
+                                                   const uint8_t *in)
+{
+    (void)a;
+    return cz__grpc_unpack_submit(in, len);
+}
 
 static cz_ctx_t *new_ctx(cz_grpc_reply_t *r)
 {
@@ -132,22 +148,30 @@ static void fill_result(cz_server_t *s, cz_ctx_t *ctx, const char *id,
 
 /*
  * Map and submit |r|; *id the job. CZ_E* with the message naming the field.
- * The kind's Curio map gives its request object (kinds/kinds.h); the core
- * takes it as a cz_submit_req_t that borrows the object's input string
- * (daemon/jsonio.h), so the bytes the map wrote are the ones the kind parses.
+ * The kind's Curio map gives its request object and, for a large input,
+ * the bytes it decoded (kinds/kinds.h: porep-c2's C1); the core takes them
+ * as a cz_submit_req_t that borrows those bytes or the object's input
+ * string (daemon/jsonio.h), so the bytes the map wrote are the ones the
+ * kind parses.
  */
 static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequest *r,
                   char id[CZ_JOB_ID_LEN + 1], bool *existing)
 {
     json_t *req = NULL;
+    cz_curio_input_t input = { NULL, 0 };
     cz_submit_json_t sj;
     cz_submit_out_t out = { .existing = false };
-    int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req);
+    int rc = cz__grpc_job_request(ctx, cz_server_kinds(s), r, &req, &input);
     if (rc == CZ_OK && (rc = cz_submit_from_json(ctx, s, req, &sj)) == CZ_OK) {
         sj.req.retry = true; /* Curio retries one request_id until it has a proof */
+        if (input.data) {    /* the map's decoded bytes (a C1): the parser reads these */
+            sj.req.input = input.data;
+            sj.req.input_len = input.len;
+        }
         rc = cz_server_submit(s, ctx, &sj.req, &out);
         cz_submit_json_free(&sj);
     }
+    free(input.data);
     json_decref(req);
     if (rc == CZ_OK) {
         snprintf(id, CZ_JOB_ID_LEN + 1, "%s", out.id);
@@ -159,7 +183,7 @@ static int submit(cz_server_t *s, cz_ctx_t *ctx, const Cuzk__V1__SubmitProofRequ
 static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                      cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest", cuzk__v1__prove_request__unpack, pr, r, in, len);
+    UNPACK(Cuzk__V1__ProveRequest, "ProveRequest", prove_unpack, pr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -170,14 +194,22 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     if (!st) {
         reply_status(r, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         cz_ctx_free(ctx);
-        cuzk__v1__prove_request__free_unpacked(pr, NULL);
+        cz__grpc_prove_free(pr);
         return;
     }
     int rc = !ctx          ? CZ_ENOMEM
              : !pr->submit ? cz_fail(ctx, CZ_EINVAL, "submit: missing (the SubmitProofRequest)")
                            : submit(env->server, ctx, pr->submit, id, &existing);
+    /* Curio's own daemon answers these two with a status (INVALID_ARGUMENT, extern/cuzk
+     * cuzk-server service.rs prove, proto_to_request), and a proof it cannot make with OK,
+     * result FAILED and the error: so does this one (docs/CURIO.md) */
+    bool as_status = ctx && rc != CZ_OK &&
+                     (!pr->submit || !cz_kinds_by_proof_kind(cz_server_kinds(env->server),
+                                                             (int)pr->submit->proof_kind));
     if (ctx && rc == CZ_EUNAVAIL && cz_server_stopping(env->server)) {
         reply_status(r, GRPC_STATUS_UNAVAILABLE, "%s", cz_ctx_message(ctx));
+    } else if (as_status) {
+        reply_error(r, rc, ctx, CZ_ERRMAP_REQUEST);
     } else if (ctx && rc != CZ_OK) {
         /* refused before any work: FAILED naming the field, the daemon keeps serving */
         res.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
@@ -203,14 +235,13 @@ static void do_prove(const cz_grpc_call_env_t *env, const uint8_t *in, size_t le
     free(st->proof);
     free(st);
     cz_ctx_free(ctx);
-    cuzk__v1__prove_request__free_unpacked(pr, NULL);
+    cz__grpc_prove_free(pr);
 }
 
 static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,
                       cz_grpc_reply_t *r)
 {
-    UNPACK(Cuzk__V1__SubmitProofRequest, "SubmitProofRequest",
-           cuzk__v1__submit_proof_request__unpack, sr, r, in, len);
+    UNPACK(Cuzk__V1__SubmitProofRequest, "SubmitProofRequest", submit_unpack, sr, r, in, len);
     cz_ctx_t *ctx = new_ctx(r);
     char id[CZ_JOB_ID_LEN + 1] = "";
     bool existing = false;
@@ -227,7 +258,7 @@ static void do_submit(const cz_grpc_call_env_t *env, const uint8_t *in, size_t l
         reply_msg(r, &out.base);
     }
     cz_ctx_free(ctx);
-    cuzk__v1__submit_proof_request__free_unpacked(sr, NULL);
+    cz__grpc_submit_free(sr);
 }
 
 static void do_await(const cz_grpc_call_env_t *env, const uint8_t *in, size_t len,

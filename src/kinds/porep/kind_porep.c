@@ -34,11 +34,16 @@
  * cuzk_funcs.go wrapC1Output), the JSON
  *     {"SectorNum": n, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize": n}
  * (Go's encoding/json writes []byte as standard, padded base64). It maps to
- *     {"kind":"porep-c2", "input": <the C1 JSON>, "sector_size": n,
- *      "registered_proof": (4), "miner_id": (21), "sector_number": n}
+ *     {"kind":"porep-c2", "sector_size": n, "registered_proof": (4),
+ *      "miner_id": (21), "sector_number": n} and the input <the C1 JSON>
  * The wrapper must agree with sector_number / sector_size when those are
  * set; the C1 itself is checked by prepare (sector size, JSON paths, the
- * sector) and the native check before the params load.
+ * sector) and the native check before the params load. The C1 is not put
+ * in the request object: the map decodes Phase1Out straight from the
+ * protobuf's bytes into the buffer it hands back (cz_curio_input_t), the
+ * job's input, which the C1 parser reads; jansson parses the wrapper
+ * without that string (load_wrapper). One copy of the C1 after the
+ * protobuf's (daemon/server.h THE INPUT'S COPIES).
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -235,65 +240,193 @@ static int wrapper_uint(cz_ctx_t *ctx, const json_t *w, const char *key, uint64_
     return CZ_OK;
 }
 
-/* The C1 JSON text in the wrapper's Phase1Out (caller frees *c1). */
-static int wrapper_c1(cz_ctx_t *ctx, const json_t *w, char **c1, size_t *len)
+/* ---- the wrapper's text, scanned for Phase1Out ---- */
+
+static size_t skip_ws(const char *t, size_t n, size_t i)
 {
-    const json_t *v = json_object_get(w, "Phase1Out");
-    if (!v)
-        return cz_fail(ctx, CZ_EINVAL,
-                       "vanilla_proof.Phase1Out: missing (the base64 of the C1 JSON)");
-    if (!json_is_string(v))
-        return cz_fail(ctx, CZ_EINVAL,
-                       "vanilla_proof.Phase1Out: must be a string (the base64 of "
-                       "the C1 JSON)");
-    const char *text = json_string_value(v);
-    size_t n = json_string_length(v), bad;
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The index of the quote closing the JSON string whose opening quote is
+ * t[i], or n; *odd: whether it holds an escape, a control character or a
+ * byte over 0x7f (what jansson would decode or check). */
+static size_t string_end(const char *t, size_t n, size_t i, bool *odd)
+{
+    *odd = false;
+    for (i++; i < n; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\\') {
+            *odd = true;
+            i++;
+        } else if (c == '"') {
+            return i;
+        } else if (c < 0x20 || c > 0x7f) {
+            *odd = true;
+        }
+    }
+    return n;
+}
+
+/* The index of the ',' or '}' that ends the member whose value starts at t[i], or n. */
+static size_t value_end(const char *t, size_t n, size_t i)
+{
+    int depth = 0;
+    bool odd;
+    for (; i < n; i++) {
+        char c = t[i];
+        if (c == '"')
+            i = string_end(t, n, i, &odd);
+        else if (c == '{' || c == '[')
+            depth++;
+        else if ((c == '}' || c == ']') && depth-- == 0)
+            return i;
+        else if (c == ',' && depth == 0)
+            return i;
+    }
+    return n;
+}
+
+/*
+ * Where the wrapper's Phase1Out string (the base64 of the C1: tens of MB)
+ * lies in the wrapper's text |t|: [*at, *at + *len), between its quotes.
+ * Found only in an object whose members this scan steps over, once, with
+ * nothing but printable ASCII in the string and no escape (Go's base64 is
+ * so); anything else (a string jansson would decode or refuse) is
+ * left to jansson (false), whose parse then reads or refuses it as always.
+ * The scan only locates: jansson still parses the rest of the wrapper.
+ */
+static bool find_phase1out(const char *t, size_t n, size_t *at, size_t *len)
+{
+    bool found = false, odd;
+    size_t i = skip_ws(t, n, 0);
+    if (i >= n || t[i] != '{')
+        return false;
+    for (i = skip_ws(t, n, i + 1); i < n && t[i] != '}';) {
+        if (t[i] != '"')
+            return false;
+        size_t ke = string_end(t, n, i, &odd);
+        bool ours = !odd && ke - i - 1 == 9 && !memcmp(t + i + 1, "Phase1Out", 9);
+        i = skip_ws(t, n, ke + 1);
+        if (i >= n || t[i] != ':')
+            return false;
+        i = skip_ws(t, n, i + 1);
+        if (ours && i < n && t[i] == '"') {
+            size_t ve = string_end(t, n, i, &odd);
+            if (found || odd || ve >= n) /* twice: jansson refuses the duplicate */
+                return false;
+            *at = i + 1;
+            *len = ve - i - 1;
+            found = true;
+            i = skip_ws(t, n, ve + 1);
+        } else {
+            i = value_end(t, n, i);
+        }
+        if (i < n && t[i] == ',')
+            i = skip_ws(t, n, i + 1);
+        else if (i >= n || t[i] != '}')
+            return false;
+    }
+    return found && i < n;
+}
+
+/*
+ * The C1 from Phase1Out's base64 text |b64| (|n| characters), decoded into
+ * a buffer of its own: the one the C1 parser reads (*out, caller frees).
+ */
+static int decode_c1(cz_ctx_t *ctx, const char *b64, size_t n, cz_curio_input_t *out)
+{
+    size_t bad, got;
     if (n == 0)
         return cz_fail(ctx, CZ_EINVAL,
                        "vanilla_proof.Phase1Out: empty (the base64 of the C1 JSON)");
     uint8_t *buf = malloc(n / 4 * 3 + 1);
     if (!buf)
         return cz_fail(ctx, CZ_ENOMEM, "vanilla_proof.Phase1Out: %zu bytes", n);
-    size_t got;
-    if (cz__base64_decode(text, n, buf, &got, &bad) != CZ_OK) {
+    if (cz__base64_decode(b64, n, buf, &got, &bad) != CZ_OK) {
         free(buf);
         if (bad >= n)
             return cz_fail(ctx, CZ_EINVAL,
                            "vanilla_proof.Phase1Out: not base64: %zu characters "
                            "is not a multiple of 4",
                            n);
-        unsigned char c = (unsigned char)text[bad];
+        unsigned char c = (unsigned char)b64[bad];
         return cz_fail(ctx, CZ_EINVAL,
                        "vanilla_proof.Phase1Out: not base64: %s%c%s (0x%02x) at "
                        "offset %zu",
                        c >= 32 && c < 127 ? "'" : "", c >= 32 && c < 127 ? c : '?',
                        c >= 32 && c < 127 ? "'" : "", c, bad);
     }
-    if (memchr(buf, 0, got)) {
+    int rc = CZ_OK;
+    if (memchr(buf, 0, got))
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "vanilla_proof.Phase1Out: the decoded C1 holds a NUL byte "
+                     "(it must be the SealCommitPhase1Output JSON text)");
+    else if (!cz__utf8_valid(buf, got)) /* the journal keeps the input as a JSON string */
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "vanilla_proof.Phase1Out: the decoded C1 is not UTF-8 "
+                     "text (it must be the SealCommitPhase1Output JSON)");
+    if (rc != CZ_OK) {
         free(buf);
-        return cz_fail(ctx, CZ_EINVAL,
-                       "vanilla_proof.Phase1Out: the decoded C1 holds a NUL byte "
-                       "(it must be the SealCommitPhase1Output JSON text)");
+        return rc;
     }
     buf[got] = '\0';
-    *c1 = (char *)buf;
-    *len = got;
+    out->data = (char *)buf;
+    out->len = got;
     return CZ_OK;
 }
 
-static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+/*
+ * The wrapper as a JSON object. Its Phase1Out, when the scan finds it, is
+ * not handed to jansson (which would copy it twice: its lexer, its
+ * string): jansson parses the wrapper with that string emptied (a copy of
+ * the few other bytes), and *b64 / *b64_len point into |t| at the base64
+ * itself. Otherwise *b64 is NULL and the object holds Phase1Out as sent.
+ */
+static int load_wrapper(cz_ctx_t *ctx, const char *t, size_t n, json_t **out, const char **b64,
+                        size_t *b64_len)
+{
+    json_error_t jerr;
+    size_t at = 0, len = 0;
+    *b64 = NULL;
+    *b64_len = 0;
+    *out = NULL;
+    if (find_phase1out(t, n, &at, &len)) {
+        char *rest = malloc(n - len + 1);
+        if (!rest)
+            return cz_fail(ctx, CZ_ENOMEM, "vanilla_proof");
+        memcpy(rest, t, at);
+        memcpy(rest + at, t + at + len, n - at - len);
+        *out = json_loadb(rest, n - len, JSON_REJECT_DUPLICATES, &jerr);
+        free(rest);
+        if (*out) {
+            *b64 = t + at;
+            *b64_len = len;
+            return CZ_OK;
+        } /* the error's line and column are the whole text's: parse that */
+    }
+    *out = json_loadb(t, n, JSON_REJECT_DUPLICATES, &jerr);
+    if (!*out)
+        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: not JSON (line %d, column %d: %s)",
+                       jerr.line, jerr.column, jerr.text);
+    return CZ_OK;
+}
+
+static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req,
+                     cz_curio_input_t *input)
 {
     if (r->vanilla_proof.len == 0)
         return cz_fail(ctx, CZ_EINVAL,
                        "vanilla_proof: empty (POREP_SEAL_COMMIT takes Curio's C1 "
                        "wrapper JSON {\"SectorNum\",\"Phase1Out\",\"SectorSize\"})");
-    json_error_t jerr;
-    json_t *w = json_loadb((const char *)r->vanilla_proof.data, r->vanilla_proof.len,
-                           JSON_REJECT_DUPLICATES, &jerr);
-    if (!w)
-        return cz_fail(ctx, CZ_EINVAL, "vanilla_proof: not JSON (line %d, column %d: %s)",
-                       jerr.line, jerr.column, jerr.text);
-    int rc = CZ_OK;
+    json_t *w;
+    const char *b64;
+    size_t b64_len;
+    int rc = load_wrapper(ctx, (const char *)r->vanilla_proof.data, r->vanilla_proof.len, &w, &b64,
+                          &b64_len);
+    if (rc != CZ_OK)
+        return rc;
     const char *key;
     json_t *val;
     if (!json_is_object(w))
@@ -318,30 +451,33 @@ static int porep_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
         rc = cz_fail(ctx, CZ_EINVAL,
                      "vanilla_proof.SectorSize: %" PRIu64 ", but sector_size is %" PRIu64, size,
                      r->sector_size);
-    char *c1 = NULL;
-    size_t c1_len = 0;
-    if (rc == CZ_OK)
-        rc = wrapper_c1(ctx, w, &c1, &c1_len);
+    const json_t *p1 = json_object_get(w, "Phase1Out");
+    if (rc == CZ_OK && !p1)
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "vanilla_proof.Phase1Out: missing (the base64 of the C1 JSON)");
+    else if (rc == CZ_OK && !json_is_string(p1))
+        rc = cz_fail(ctx, CZ_EINVAL,
+                     "vanilla_proof.Phase1Out: must be a string (the base64 of "
+                     "the C1 JSON)");
+    if (rc == CZ_OK) /* the scan's span of the text, or jansson's string */
+        rc = b64 ? decode_c1(ctx, b64, b64_len, input)
+                 : decode_c1(ctx, json_string_value(p1), json_string_length(p1), input);
     json_decref(w);
     if (rc != CZ_OK)
         return rc;
-    json_t *input = json_stringn(c1, c1_len);
-    free(c1);
-    if (!input) /* jansson refuses text that is not UTF-8 */
-        return cz_fail(ctx, CZ_EINVAL,
-                       "vanilla_proof.Phase1Out: the decoded C1 is not UTF-8 "
-                       "text (it must be the SealCommitPhase1Output JSON)");
     /* the sector Curio names, checked against the C1 by the kind; proto3 cannot tell 0
      * from unset: registered_proof 0 (2KiB V1) is not proved anyway, and no miner is f00 */
-    if (json_object_set_new(req, "input", input) ||
-        (size && json_object_set_new(req, "sector_size", json_integer((json_int_t)size))) ||
+    if ((size && json_object_set_new(req, "sector_size", json_integer((json_int_t)size))) ||
         (r->registered_proof &&
          json_object_set_new(req, "registered_proof",
                              json_integer((json_int_t)r->registered_proof))) ||
         (r->miner_id &&
          (json_object_set_new(req, "miner_id", json_integer((json_int_t)r->miner_id)) ||
-          json_object_set_new(req, "sector_number", json_integer((json_int_t)num)))))
+          json_object_set_new(req, "sector_number", json_integer((json_int_t)num))))) {
+        free(input->data);
+        *input = (cz_curio_input_t){ NULL, 0 };
         return cz_fail(ctx, CZ_ENOMEM, "request");
+    }
     return CZ_OK;
 }
 

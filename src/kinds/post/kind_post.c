@@ -275,13 +275,17 @@ static int post_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req, cz_
     return rc;
 }
 
-static int winning_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+static int winning_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req,
+                       cz_curio_input_t *input)
 {
+    (void)input; /* the PoSt input is small: the request's "input" */
     return post_map(ctx, r, req, CZ_POST_WINNING);
 }
 
-static int window_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+static int window_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req,
+                      cz_curio_input_t *input)
 {
+    (void)input;
     return post_map(ctx, r, req, CZ_POST_WINDOW);
 }
 

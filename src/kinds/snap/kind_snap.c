@@ -177,8 +177,10 @@ static int commitment(cz_ctx_t *ctx, uint8_t out[32], const cz_bytes_view_t *b, 
  * path: the size comes from registered_proof, and a set one must agree.
  * sector_number / miner_id (20, 21) are not part of the proof.
  */
-static int snap_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req)
+static int snap_map(cz_ctx_t *ctx, const cz_curio_request_t *r, json_t *req,
+                    cz_curio_input_t *own_input)
 {
+    (void)own_input; /* the snap request is small: the request's "input" */
     TRY(cz__curio_no_single_vanilla(ctx, r, "SNAP_DEALS_UPDATE", "one bincode PartitionProof"));
     uint64_t bytes;
     cz_snap_params_t p;

@@ -280,8 +280,10 @@ typedef struct cz_cuda_backend_opts {
                                 * the CPU too; 3: all on the CPU); 0: as memory allows */
     int h_buffers;            /* tests: 2 makes a streaming plan's H context two buffers
                                 * (c through the host) even where three fit; 0: as planned */
-    bool h_on_cpu;            /* tests: a plan with windows of its own makes the H on the CPU,
-                                * not on the device in turn with the MSMs */
+    bool h_in_turn;           /* a plan with windows of its own makes the H on the device in
+                                * turn with the MSMs where its context fits alone (devplan.h);
+                                * false: on the CPU. Off by default until measured at real
+                                * scale (tests turn it on) */
     cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
     unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */

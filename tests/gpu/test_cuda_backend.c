@@ -199,7 +199,7 @@ CZ_TEST(h_on_the_cpu_and_own_windows_same_bytes)
 {
     if (!gpu_or_skip())
         return;
-    cz_cuda_backend_opts_t o = { .min_plan = 2, .h_on_cpu = true };
+    cz_cuda_backend_opts_t o = { .min_plan = 2 };
     same_bytes_as_cpu("bench:20000", &o, 2);
 }
 
@@ -210,7 +210,7 @@ CZ_TEST(h_in_turn_with_the_msms_same_bytes)
 {
     if (!gpu_or_skip())
         return;
-    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    cz_cuda_backend_opts_t o = { .min_plan = 2, .h_in_turn = true };
     same_bytes_as_cpu("bench:20000", &o, 3);
     same_bytes_as_cpu("toy:5", &o, 2);
 }
@@ -698,9 +698,9 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("bench:20000", &o3, 3, 3, 3);
     cz_cuda_backend_opts_t o4 = { .min_plan = 1, .max_batch = 4, .h_buffers = 2 };
     batch_same_bytes("bench:4096", &o4, 4, 1, 4);
-    cz_cuda_backend_opts_t in_turn = { .min_plan = 2 };
+    cz_cuda_backend_opts_t in_turn = { .min_plan = 2, .h_in_turn = true };
     batch_same_bytes("bench:4096", &in_turn, 2, 2, 2);
-    cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
+    cz_cuda_backend_opts_t host_h = { .min_plan = 2 };
     batch_same_bytes("bench:4096", &host_h, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("toy:5", &g2cpu, 2, 0, 2);

@@ -692,7 +692,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     if (in->own_stream_bytes < in->min_window_bytes)
         in->own_stream_bytes = in->min_window_bytes;
     in->min_level = (cz_devplan_level)cb->opts.min_plan;
-    in->no_h_in_turn = cb->opts.h_on_cpu;
+    in->no_h_in_turn = !cb->opts.h_in_turn;
     cz_devplan_make(in, &cb->plan);
     advise_batch(cb);
     pthread_mutex_lock(&cb->smu);

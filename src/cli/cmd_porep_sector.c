@@ -39,7 +39,6 @@
 #include "kinds/porep/porep.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "groth16/params.h"
 #include "kinds/porep/c2.h"
 #include "cuzk.h"
 #endif
@@ -203,13 +202,16 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
     const char *out_path = o.out;
     const size_t per = cz_porep_num_inputs(&p) - 1;
     cz_fr *in = malloc((size_t)count * per * sizeof *in);
+    uint8_t *reprs = malloc((size_t)count * per * 32 + 1);
     cz_ctx_t *ctx = NULL;
-    rc = in ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
+    rc = in && reprs ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
     for (unsigned k = 0; rc == CZ_OK && k < count; k++)
         rc = cz_porep_public_inputs_proof(ctx, in + (size_t)k * per, per, &p, v.proof, v.replica_id,
                                           v.comm_d, v.comm_r, v.seed, first + k);
+    for (size_t i = 0; rc == CZ_OK && i < (size_t)count * per; i++)
+        cz_fr_to_repr(reprs + 32 * i, &in[i]);
     if (rc == CZ_OK)
-        rc = cz_public_write(ctx, out_path ? out_path : "/dev/stdout", in, count, per);
+        rc = cz_public_write(ctx, out_path ? out_path : "/dev/stdout", reprs, count, per);
     if (rc == CZ_OK) {
         char rid[65];
         cz_hex_encode(rid, v.replica_id, 32);
@@ -220,6 +222,7 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     }
     free(in);
+    free(reprs);
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : CZ_EXIT_USAGE;
 }

@@ -42,7 +42,8 @@
  * built against a newer one pass structs of the same size.
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
  *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_setup_info_t, cz_prover_stats_t,
- *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t): the library
+ *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t,
+ *    cz_params_manifest_entry_t, cz_circuit_shape_t): the library
  *    zeroes |reserved| on every write. A newer program on an older library
  *    reads 0 in the fields that library did not have, so 0 always means
  *    "not reported" for a field added later; an older program on a newer
@@ -690,7 +691,8 @@ typedef struct cz_groth16_vk cz_groth16_vk_t;
 
 /*
  * Read the vk file at |path| (*out: free with cz_groth16_vk_free; NULL on
- * error). CZ_EIO (the file: missing or unreadable, named), CZ_EFORMAT
+ * error). CZ_ENOTFOUND (no such file), CZ_EIO (unreadable), both naming
+ * it; CZ_EFORMAT
  * (truncated, a bad point, trailing bytes: the message says which),
  * CZ_EINVAL (NULL argument).
  */

@@ -68,7 +68,8 @@ int cz_groth16_vk_load(cz_groth16_vk_t **out, const char *path, cz_error_t *err)
     if (rc)
         return rc;
     cz_vk_t v = { 0 };
-    rc = cz_vk_load(ctx, &v, path);
+    if ((rc = cz_vk_load(ctx, &v, path)) == CZ_ERANGE)
+        rc = CZ_EFORMAT; /* a point off its subgroup */
     if (rc == CZ_OK)
         rc = vk_finish(ctx, out, &v);
     return ctx_close(ctx, err, rc);
@@ -88,6 +89,8 @@ int cz_groth16_vk_parse(cz_groth16_vk_t **out, const uint8_t *bytes, size_t len,
     rc = bytes ? cz_vk_parse(ctx, &v, bytes, len, NULL)
                : cz_fail(ctx, CZ_EFORMAT, "vk: 0 bytes, a vk takes at least %zu",
                          cz_vk_encoded_size(1));
+    if (rc == CZ_ERANGE)
+        rc = CZ_EFORMAT; /* a point off its subgroup */
     if (rc == CZ_OK)
         rc = vk_finish(ctx, out, &v);
     return ctx_close(ctx, err, rc);
@@ -155,7 +158,8 @@ int cz_groth16_proof_points(uint8_t out[CZ_GROTH16_PROOF_UNCOMPRESSED_BYTES],
     if (rc)
         return rc;
     cz_proof_t p;
-    rc = cz_proof_decode(ctx, &p, proof);
+    if ((rc = cz_proof_decode(ctx, &p, proof)) == CZ_ERANGE)
+        rc = CZ_EFORMAT; /* off the subgroup: a bad point, as off the curve */
     if (rc == CZ_OK) {
         blst_p1_affine_serialize(out, &p.a);
         blst_p2_affine_serialize(out + CZ_G1_UNCOMPRESSED_BYTES, &p.b);
@@ -191,8 +195,8 @@ int cz_groth16_verify(const cz_groth16_vk_t *vk, const uint8_t *proof, size_t le
                          "public input %zu (proof %zu, input %zu) is not a field element "
                          "(not below the modulus)",
                          i, i / per, i % per);
-    if (rc == CZ_OK)
-        rc = cz_proofs_decode(ctx, proofs, n, proof, len);
+    if (rc == CZ_OK && (rc = cz_proofs_decode(ctx, proofs, n, proof, len)) == CZ_ERANGE)
+        rc = CZ_EFORMAT; /* off the subgroup: a bad point, as off the curve */
     if (rc == CZ_OK)
         rc = cz_verify_batch(ctx, vk->pvk, proofs, n, fr, per);
     free(proofs);

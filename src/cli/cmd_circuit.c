@@ -125,6 +125,9 @@ static int cmd_shape(int argc, char **argv)
     cz_error_t err;
     int rc = cz_circuit_describe(kind, o.sector, o.circuit, (unsigned)o.threads, &sh, &err);
     int exit_code = CZ_EXIT_OK;
+    if (rc == CZ_EINVAL && !sh.circuit[0] && o.circuit == graph)
+        return usage_error("invalid configuration (nodes must fill the tree; layers 2, 4, 8 "
+                           "or 11; arities 2, 4, 8; top needs sub)");
     if (rc == CZ_EINVAL && !sh.circuit[0]) {
         /* the request itself: an unknown circuit id, a size with no circuit */
         fprintf(stderr, "cuzk circuit: %s\n", err.message);

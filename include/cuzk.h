@@ -676,7 +676,8 @@ CZ_EXTERN int cz_porep_c2_verify(const char *vk_path, const char *params_dir,
 
 /* ---- tools: Groth16 proofs and vks, field elements, params, circuits --------
  * What the cuzk tool's commands (verify --vk, export, params check,
- * circuit shape) need, so that no door reaches into the library's layers.
+ * circuit shape, hash) need, so that no door reaches into the library's
+ * layers.
  * Every function here is reentrant and uses the calling thread only.
  */
 
@@ -841,6 +842,24 @@ typedef struct cz_circuit_shape {
  */
 CZ_EXTERN int cz_circuit_describe(const char *kind, uint64_t sector_size, const char *circuit,
                                   unsigned threads, cz_circuit_shape_t *out, cz_error_t *err);
+
+/*
+ * Neptune's Poseidon over BLS12-381's Fr (the MerkleTree tag, as
+ * Filecoin's trees hash): |arity| (2, 4, 8 or 11) elements at |inputs|,
+ * 32-byte reprs, into the repr *out. CZ_EINVAL (another arity; an input
+ * that is not a field element, named; NULL argument).
+ */
+CZ_EXTERN int cz_hash_poseidon(uint8_t out[32], const uint8_t *inputs, size_t arity,
+                               cz_error_t *err);
+/* SHA-256 of data[0..len) into out. */
+CZ_EXTERN void cz_hash_sha256(uint8_t out[32], const void *data, size_t len);
+/* SHA254: SHA-256 with out[31] &= 0x3f (a field element's repr), as tree_d hashes. */
+CZ_EXTERN void cz_hash_sha254(uint8_t out[32], const void *data, size_t len);
+/*
+ * comm_d of |sector_size| zero bytes (the root of tree_d over them: a
+ * committed-capacity sector's). CZ_EINVAL unless a power of two >= 64.
+ */
+CZ_EXTERN int cz_comm_d_zero(uint8_t out[32], uint64_t sector_size, cz_error_t *err);
 
 /* ---- end of tools ----------------------------------------------------------- */
 

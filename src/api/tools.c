@@ -2,8 +2,9 @@
  * api/tools.c — the rest of cuzk.h's "tools" block: sector sizes
  * (cz_sector_size_parse), the Filecoin parameter manifest and file digests
  * (cz_params_manifest_*, cz_params_file_digest: groth16/manifest.h) and a
- * circuit's shape (cz_circuit_describe: circuits/registry.h in SHAPE mode),
- * for `cuzk params check` and `cuzk circuit shape`. Reentrant: each call
+ * circuit's shape (cz_circuit_describe: circuits/registry.h in SHAPE mode)
+ * and the native hashes (cz_hash_*, cz_comm_d_zero: hash/), for `cuzk
+ * params check`, `cuzk circuit shape` and `cuzk hash`. Reentrant: each call
  * makes its own context and uses the calling thread (and, for
  * cz_circuit_describe, a pool of its own).
  */
@@ -17,7 +18,10 @@
 #include "circuits/porep/stacked.h"
 #include "circuits/registry.h"
 #include "core/clock.h"
+#include "ff/fr.h"
 #include "groth16/manifest.h"
+#include "hash/poseidon.h"
+#include "hash/sha254.h"
 
 int cz_sector_size_parse(const char *text, uint64_t *bytes, cz_error_t *err)
 {
@@ -155,4 +159,46 @@ int cz_circuit_describe(const char *kind, uint64_t sector_size, const char *circ
     cz__err_ctx(err, ctx, rc);
     cz_ctx_free(ctx);
     return rc;
+}
+
+/* ---- hashes ---------------------------------------------------------------- */
+
+int cz_hash_poseidon(uint8_t out[32], const uint8_t *inputs, size_t arity, cz_error_t *err)
+{
+    cz__err_clear(err);
+    if (!out || (!inputs && arity))
+        return cz__err(err, CZ_EINVAL, "cz_hash_poseidon: NULL argument");
+    const cz_poseidon_constants *c = arity <= CZ_POSEIDON_MAX_ARITY
+                                         ? cz_poseidon_constants_get((unsigned)arity)
+                                         : NULL;
+    if (!c || c->arity != arity)
+        return cz__err(err, CZ_EINVAL, "poseidon: arity %zu is not 2, 4, 8 or 11", arity);
+    cz_fr x[CZ_POSEIDON_MAX_ARITY], h;
+    for (size_t i = 0; i < arity; i++)
+        if (cz_fr_from_repr(&x[i], inputs + 32 * i) != CZ_OK)
+            return cz__err(err, CZ_EINVAL, "poseidon: input %zu is not a field element", i);
+    cz_poseidon_hash(c, &h, x);
+    cz_fr_to_repr(out, &h);
+    return CZ_OK;
+}
+
+void cz_hash_sha256(uint8_t out[32], const void *data, size_t len)
+{
+    cz_sha256(out, data, len);
+}
+
+void cz_hash_sha254(uint8_t out[32], const void *data, size_t len)
+{
+    cz_sha254(out, data, len);
+}
+
+int cz_comm_d_zero(uint8_t out[32], uint64_t sector_size, cz_error_t *err)
+{
+    cz__err_clear(err);
+    if (!out)
+        return cz__err(err, CZ_EINVAL, "cz_comm_d_zero: NULL argument");
+    if (cz_sha254_comm_d_zero(out, sector_size) != CZ_OK)
+        return cz__err(err, CZ_EINVAL, "comm_d: sector size %llu is not a power of two >= 64",
+                       (unsigned long long)sector_size);
+    return CZ_OK;
 }

@@ -13,7 +13,9 @@
  *  - cz_sector_size_parse; cz_params_manifest_* and cz_params_file_digest
  *    (BLAKE2b-512 of known bytes; a missing and a malformed manifest);
  *  - cz_circuit_describe: a registry id, a kind and size, a custom PoRep
- *    graph; neither or both of kind and circuit, an unknown kind and id.
+ *    graph; neither or both of kind and circuit, an unknown kind and id;
+ *  - cz_hash_sha256 / _sha254 / _poseidon, cz_comm_d_zero: known values
+ *    (FIPS 180 "abc"; `cuzk hash` before the API), bad arity and inputs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,6 +407,43 @@ CZ_TEST(circuit_describe)
     CHECK_EQ_INT(cz_circuit_describe("porep-c2", 2048, "toy", 1, &s, &err), CZ_EINVAL);
     CHECK(strstr(err.message, "one of kind and circuit") != NULL);
     CHECK_EQ_INT(cz_circuit_describe(NULL, 0, "toy", 1, NULL, &err), CZ_EINVAL);
+}
+
+CZ_TEST(hashes)
+{
+    uint8_t d[32], in[64] = { 1 }, h[32];
+    char hex[80];
+    cz_error_t err;
+    static const uint8_t sha_abc[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
+        0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
+        0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+    };
+    cz_hash_sha256(d, "abc", 3);
+    CHECK_MEM_EQ(d, sha_abc, 32);
+    cz_hash_sha254(d, "abc", 3);
+    CHECK_MEM_EQ(d, sha_abc, 31);
+    CHECK_EQ_INT(d[31], 0x2d); /* 0xad & 0x3f */
+
+    in[32] = 2; /* Poseidon(1, 2), arity 2 */
+    CHECK_OK(cz_hash_poseidon(h, in, 2, &err));
+    CHECK_OK(cz_fr_repr_format(hex, sizeof hex, h, false, &err));
+    CHECK_EQ_STR(hex, "0x6d6f8106657f1f4d7babcbaf436a9d7669c04e726e5896d89317d9833e5fa9be");
+    CHECK_EQ_INT(cz_hash_poseidon(h, in, 3, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "arity 3 is not 2, 4, 8 or 11") != NULL);
+    CHECK_EQ_INT(cz_hash_poseidon(h, in, 40, &err), CZ_EINVAL);
+    memset(in + 32, 0xff, 32);
+    CHECK_EQ_INT(cz_hash_poseidon(h, in, 2, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "input 1 is not a field element") != NULL);
+    CHECK_EQ_INT(cz_hash_poseidon(h, NULL, 2, &err), CZ_EINVAL);
+
+    CHECK_OK(cz_comm_d_zero(d, 64, &err));
+    CHECK_OK(cz_fr_repr_format(hex, sizeof hex, d, false, &err)); /* a field element */
+    static const uint8_t z64[4] = { 0xf5, 0xa5, 0xfd, 0x42 };
+    CHECK_MEM_EQ(d, z64, 4);
+    CHECK_EQ_INT(cz_comm_d_zero(d, 96, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "96 is not a power of two >= 64") != NULL);
+    CHECK_EQ_INT(cz_comm_d_zero(d, 32, &err), CZ_EINVAL);
 }
 
 CZ_TEST_MAIN()

@@ -664,7 +664,8 @@ CZ_EXTERN int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_s
  * as a chain verifier does: the challenges, their parents and every
  * partition's public inputs are derived from replica_id, comm_d, comm_r,
  * seed and the sector size. |vk_path| is the verifying key file; NULL
- * takes the Filecoin vk name of the sector size in |params_dir|.
+ * takes the Filecoin vk name of the registered proof's circuit (the sector
+ * size's V1_1 when registered_proof is NULL) in |params_dir|.
  * CZ_OK valid, CZ_EVERIFY invalid; CZ_EFORMAT (length, a bad point),
  * CZ_EINVAL (public values, a non-zero |reserved|, vk of another
  * circuit), CZ_EIO: never "valid"

@@ -39,7 +39,6 @@
 #include "kinds/porep/porep.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "kinds/porep/c2.h"
 #include "cuzk.h"
 #endif
 
@@ -287,24 +286,13 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
     memcpy(pub.comm_r, v.comm_r, 32);
     memcpy(pub.seed, v.seed, 32);
     /* --params-dir: the vk named after the registered proof's own circuit
-     * (cz_porep_c2_verify's default is the sector size's V1_1 one) */
-    char named[1024], name[256];
-    cz_porep_params_t p;
-    int rc = CZ_OK;
-    if (dir) {
-        if (cz_porep_proof_params(&p, v.proof) || cz_c2_params_name(name, sizeof name, &p, "vk"))
-            rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin vk name for %s", v.proof->name);
-        else if ((size_t)snprintf(named, sizeof named, "%s/%s", dir, name) >= sizeof named)
-            rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");
-        vk_path = named;
-    }
+     * (cz_porep_c2_verify names it from pub.registered_proof) */
     cz_error_t err = { 0 };
     uint8_t *proof = NULL;
     size_t len = 0;
+    int rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
     if (rc == CZ_OK)
-        rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
-    if (rc == CZ_OK)
-        rc = cz_porep_c2_verify(vk_path, NULL, &pub, proof, len, &err);
+        rc = cz_porep_c2_verify(vk_path, dir, &pub, proof, len, &err);
     else
         snprintf(err.message, sizeof err.message, "%s", cz_ctx_message(ctx));
     int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;

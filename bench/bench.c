@@ -22,6 +22,9 @@ size_t cz_bench_peak_rss(void)
 
 static const cz_cli_command benches[] = {
     { "pipeline", cz_bench_pipeline, "the engine end to end, per workers-per-device count" },
+#ifdef CUZK_HAVE_JANSSON
+    { "mixed", cz_bench_mixed, "a WindowPoSt (or other kind) job during a PoRep backlog" },
+#endif
     { "prove", cz_bench_prove, "one proof (--backend cpu|cuda|auto), time per stage" },
     { "msm", cz_bench_msm, "G1/G2 MSM vs single-threaded blst Pippenger" },
     { "ntt", cz_bench_ntt, "forward NTT over Fr: T threads vs 1 thread" },

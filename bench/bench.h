@@ -22,6 +22,9 @@ int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
 int cz_bench_pipeline(int argc, char **argv);
 int cz_bench_prove(int argc, char **argv);
+/* `cuzk bench mixed`: another kind's job during a PoRep backlog, through cuzk.h
+ * (bench_mixed.c, jansson builds). */
+int cz_bench_mixed(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
 /* PoRep C2 partition synthesis, direct vs general path (jansson builds). */
 int cz_bench_synth(int argc, char **argv);

@@ -7,26 +7,25 @@
  * efficiency and overlap violations come from the run's own timeline,
  * analysed in process (timeline/analyze.h).
  *
- * Two drivers. With real params (seeded test params made here, or
- * --params FILE) the jobs go through the public API, as any program would
+ * Two drivers. The jobs go through the public API, as any program would
  * prove them: a prover per run (cz_prover_new with the run's workers per
  * device), J submits of the "circuit" kind ({"circuit", "partitions",
- * "seed": job + 1}, the same witnesses as before), cz_prover_wait for each,
- * every proof verified by the prover (a job that fails verification fails
- * the bench). The params are written to (or named from) a params dir and
- * preloaded before the clock starts, so the figures exclude their load,
- * as they did. JSON "driver":"prover".
+ * "seed": job + 1}, the same witnesses as before), cz_prover_wait for each.
+ * With real params (seeded test params made here, or --params FILE) every
+ * proof is verified by the prover (a job that fails verification fails the
+ * bench); the params are written to (or named from) a params dir and
+ * preloaded before the clock starts, so the figures exclude their load.
+ * With --random-params (TIMING ONLY) the jobs are timing jobs
+ * (cz_prover_submit_timing): the prover makes random points of the
+ * circuit's shape (seed 1; seconds where a real setup of bench:130278869,
+ * a 32GiB PoRep partition, takes hours) when the first starts, the other
+ * jobs share them, nothing is verified, and the clock starts once the
+ * first job is in the engine (its params made), as it started after the
+ * bench made them. JSON "driver":"prover".
  *
  * The engine directly (engine/engine.h, JSON "driver":"engine") for what
  * the API does not offer, on purpose, because it is timing machinery and
  * not proving:
- *   --random-params: TIMING ONLY params of the circuit's shape
- *     (cz_params_random; seconds where a real setup of bench:130278869, a
- *     32GiB PoRep partition, takes hours). Their proofs cannot verify, so
- *     the jobs go in without a pvk (engine.h: not verified) and the report
- *     says so. A prover verifies every job and takes params only from
- *     files: a params object that must never give a proof anyone uses has
- *     no place in the public API.
  *   --witness-cache: one witness synthesized before the timed runs (seed
  *     1), each partition's synthesis callback returning a deep copy of it
  *     (copied in parallel on the pool; the copy, honest CPU work, stays on
@@ -34,12 +33,15 @@
  *     outlasts the device region (bench:130278869 on a 16-core host) no
  *     longer hides the dual-worker interlock. A job kind is a request's
  *     meaning, not a callback a client supplies. JSON "synthesis":"cache"
- *     (else "circuit"). With real params the proofs of the copies verify.
+ *     (else "circuit"). With real params the proofs of the copies verify;
+ *     with --random-params they are not verified (no pvk, engine.h).
  *   builds without jansson, which have no prover (src/api needs it).
  * --synth-workers N sets the synthesis workers either way.
  *
- * The params live outside the engine's memory budget, so the automatic
- * budget leaves their bytes out on top of the engine's default margin.
+ * The prover's memory margin is its own (it counts the params it holds);
+ * for the engine driver the params live outside the engine's memory
+ * budget, so its automatic budget leaves their bytes out on top of the
+ * engine's default margin.
  *
  * Devices: --devices cpu[:N] (N emulated CPU devices sharing the threads,
  * for the engine's multi-device paths) or cuda[:N|:all] (the first N usable
@@ -162,9 +164,9 @@ static const cz_opts_spec PIPE_SPEC = {
              "         [--params FILE | --random-params] [--threads T] [--timeline LOG]\n"
              "         [--svg OUT.svg] [--witness-cache] [--synth-workers N]\n"
              "         [--device-mem-limit BYTES] [--batch K] [--json]\n",
-    .about = "  Runs J jobs of P partitions once per workers-per-device count (with real\n"
-             "  params through the prover, the public API; the timing-only modes below\n"
-             "  through the engine directly: JSON \"driver\") and reports s/job,\n"
+    .about = "  Runs J jobs of P partitions once per workers-per-device count (through the\n"
+             "  prover, the public API; --witness-cache through the engine directly: JSON\n"
+             "  \"driver\") and reports s/job,\n"
              "  s/partition, partitions/min, device efficiency (the least efficient\n"
              "  device, then each device), the mean device region per partition,\n"
              "  overlap violations and peak RSS; the first count is the\n"
@@ -193,7 +195,9 @@ typedef struct {
     cz_params_t *params;          /* engine: in memory */
     cz_pvk_t *pvk;                /* engine: NULL = not verified (random params) */
     size_t part_bytes, abc_bytes; /* engine: the budget estimate per partition */
-    size_t params_bytes, margin;  /* margin: the automatic budget's (engine default + params) */
+    size_t params_bytes, margin;  /* margin: the engine's automatic budget's (engine default +
+                                   * params) */
+    double params_s;              /* making (or reading) the params */
     const cz_cs_witness_t *cache; /* engine, --witness-cache */
 } pipe_env;
 
@@ -332,9 +336,39 @@ static int drive_engine(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
 /* ---- the prover driver (the public API) --------------------------------------------- */
 
 #ifdef CUZK_HAVE_JANSSON
-/* The jobs through a prover at W workers per device, timeline to |tl_path|; the params
- * are preloaded before the clock starts. */
-static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, unsigned w,
+/*
+ * --random-params: the clock starts when the first job enters the engine
+ * (cz_job_info_t.started, seen within 10 ms): its random params, which the
+ * prover makes when it starts and the other jobs share, are made before,
+ * as they were before the clock when the bench made them. *params_s and
+ * *params_bytes: their making and size. CZ_OK or the job's error in |err|.
+ */
+static int wait_started(cz_prover_t *p, uint64_t id, double *t0, double *params_s,
+                        size_t *params_bytes, cz_error_t *err)
+{
+    cz_job_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc;
+    while ((rc = cz_prover_status(p, id, &info, err)) == CZ_OK && !info.started &&
+           info.state < CZ_JOB_DONE)
+        if ((rc = cz_prover_wait(p, id, 0.01, NULL, err)) != CZ_EBUSY && rc != CZ_OK)
+            return rc;
+    *t0 = cz_bench_now();
+    *params_s = info.t.params_load / 1e3;
+    cz_job_shape_t shape;
+    if (rc == CZ_OK && (rc = cz_prover_job_shape(p, id, &shape, err)) == CZ_OK)
+        *params_bytes = shape.params_bytes;
+    return rc;
+}
+
+/*
+ * The jobs through a prover at W workers per device, timeline to |tl_path|;
+ * the params are preloaded before the clock starts, or, with
+ * --random-params, made by the prover for the first timing job and shared
+ * by the others (the clock starts once they are: wait_started). The memory
+ * margin is the prover's (it counts the params it holds).
+ */
+static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, pipe_env *env, unsigned w,
                         const char *tl_path, double *wall)
 {
     cz_prover_config_t pc;
@@ -344,7 +378,6 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     pc.workers_per_device = w;
     pc.synth_workers = (unsigned)o->synth_workers;
     pc.threads = (unsigned)o->threads;
-    pc.memory_margin = env->margin;
     pc.params_allow_paths = true; /* the file is named by its absolute path */
     pc.max_partitions = o->partitions > 1024 ? (unsigned)o->partitions : 0;
     pc.timeline = tl_path;
@@ -353,7 +386,7 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
     cz_prover_t *p = NULL;
     cz_error_t err;
     int rc = cz_prover_new(&p, &pc, &err);
-    if (rc == CZ_OK)
+    if (rc == CZ_OK && !o->random_params)
         rc = cz_prover_params_preload(p, env->params_file, NULL, &err);
     uint64_t *ids = calloc(o->jobs, sizeof *ids);
     if (rc == CZ_OK && !ids) {
@@ -366,12 +399,22 @@ static int drive_prover(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, 
         char fields[256];
         snprintf(fields, sizeof fields, "{\"circuit\":\"%s\",\"partitions\":%zu,\"seed\":%zu}",
                  o->circuit, o->partitions, i + 1);
-        cz_job_request_t req;
-        cz_job_request_init(&req, "circuit", NULL, 0);
-        req.fields = fields;
-        req.params = env->params_file;
-        rc = cz_prover_submit(p, &req, &ids[i], &err);
+        if (o->random_params) { /* TIMING ONLY: random points, seed 1, shared */
+            cz_timing_request_t treq;
+            cz_timing_request_init(&treq, "circuit");
+            treq.fields = fields;
+            treq.seed = 1;
+            rc = cz_prover_submit_timing(p, &treq, &ids[i], &err);
+        } else {
+            cz_job_request_t req;
+            cz_job_request_init(&req, "circuit", NULL, 0);
+            req.fields = fields;
+            req.params = env->params_file;
+            rc = cz_prover_submit(p, &req, &ids[i], &err);
+        }
     }
+    if (rc == CZ_OK && o->random_params)
+        rc = wait_started(p, ids[0], &t0, &env->params_s, &env->params_bytes, &err);
     for (size_t i = 0; rc == CZ_OK && i < o->jobs; i++) {
         cz_job_info_t info;
         rc = cz_prover_wait(p, ids[i], -1, &info, &err);
@@ -425,7 +468,7 @@ static int analyze(cz_ctx_t *ctx, const pipe_opts *o, const char *path, bool las
 }
 
 /* One run at W workers per device; the last one keeps its timeline in --timeline. */
-static int run_once(cz_ctx_t *ctx, const pipe_opts *o, const pipe_env *env, unsigned w, bool last,
+static int run_once(cz_ctx_t *ctx, const pipe_opts *o, pipe_env *env, unsigned w, bool last,
                     run_result *res)
 {
     char tl_path[128];
@@ -497,6 +540,8 @@ static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_params_shape_
     } else if (o->params_path) {
         cz_params_opts_t popts = { .expect = shape };
         rc = cz_params_load(ctx, &env->params, o->params_path, &popts);
+    } else if (o->random_params && env->api) {
+        /* the prover makes them for the first job of each run (drive_prover) */
     } else if (o->random_params) {
         if (!o->json)
             printf("random parameters for %s (TIMING ONLY: proofs will not verify)...\n",
@@ -522,6 +567,14 @@ static int make_params(cz_ctx_t *ctx, const pipe_opts *o, const cz_params_shape_
     }
     *seconds = cz_bench_now() - t0;
     return rc;
+}
+
+/* The random params' line (their making and size; with the prover, the first run's). */
+static void print_random(const pipe_env *env, size_t m, size_t na)
+{
+    char buf[32];
+    printf("random params: %.1f s, %s (domain %zu, %zu aux)\n", env->params_s,
+           cz_bench_fmt_bytes(buf, sizeof buf, env->params_bytes), m, na);
 }
 
 static void print_result(const pipe_opts *o, const pipe_env *env, const run_result *r,
@@ -604,7 +657,7 @@ int cz_bench_pipeline(int argc, char **argv)
     cz_circuit_t circuit;
     pipe_env env = { .circuit = &circuit };
 #ifdef CUZK_HAVE_JANSSON
-    env.api = !o.random_params && !o.witness_cache; /* what the API offers (header) */
+    env.api = !o.witness_cache; /* what the API offers (header) */
 #endif
     size_t rows = 0, ni = 0, na = 0, pc[3] = { 0 };
     int rc = resolve_devices(ctx, &o);
@@ -624,9 +677,8 @@ int cz_bench_pipeline(int argc, char **argv)
                                 .a_aux_popcount = pc[CZ_DENSITY_A_AUX],
                                 .b_input_popcount = pc[CZ_DENSITY_B_INPUT],
                                 .b_aux_popcount = pc[CZ_DENSITY_B_AUX] };
-    double params_s = 0;
     if (rc == CZ_OK)
-        rc = make_params(ctx, &o, &shape, &env, &params_s);
+        rc = make_params(ctx, &o, &shape, &env, &env.params_s);
     if (rc == CZ_OK && env.params && !o.random_params)
         rc = cz_pvk_new(ctx, &env.pvk, &env.params->vk);
     cz_engine_estimate(&shape, rows, &env.part_bytes, &env.abc_bytes);
@@ -643,10 +695,8 @@ int cz_bench_pipeline(int argc, char **argv)
 
     run_result res[MAX_W];
     if (rc == CZ_OK && !o.json) {
-        char buf[32];
-        if (o.random_params)
-            printf("random params: %.1f s, %s (domain %zu, %zu aux)\n", params_s,
-                   cz_bench_fmt_bytes(buf, sizeof buf, env.params_bytes), m, na);
+        if (o.random_params && !env.api)
+            print_random(&env, m, na);
         printf("devices %s:%zu, %zu jobs x %zu partitions of %s, through the %s\n", o.kind,
                o.devices, o.jobs, o.partitions, o.circuit,
                env.api ? "prover (public API)" : "engine");
@@ -659,11 +709,13 @@ int cz_bench_pipeline(int argc, char **argv)
         if (o.synth_workers)
             printf("synth workers: %zu\n", o.synth_workers);
     }
-    bool verified = env.api || env.pvk;
+    bool verified = (env.api && !o.random_params) || env.pvk;
     for (size_t i = 0; rc == CZ_OK && i < o.nw; i++) {
         rc = run_once(ctx, &o, &env, o.w[i], i + 1 == o.nw, &res[i]);
         if (rc)
             break;
+        if (i == 0 && o.random_params && env.api && !o.json) /* made in the first run */
+            print_random(&env, m, na);
         print_result(&o, &env, &res[i], &res[0], verified, cz_pool_width(cz_ctx_pool(ctx)));
         if (res[i].overlaps)
             rc = CZ_EINTERNAL;

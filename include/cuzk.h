@@ -41,13 +41,13 @@
  * the field takes), so a program built against an older header and one
  * built against a newer one pass structs of the same size.
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
- *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_setup_info_t, cz_prover_stats_t,
- *    cz_device_memory_t, cz_params_item_t, cz_porep_public_t,
- *    cz_params_manifest_entry_t, cz_circuit_shape_t): the library
- *    zeroes |reserved| on every write. A newer program on an older library
- *    reads 0 in the fields that library did not have, so 0 always means
- *    "not reported" for a field added later; an older program on a newer
- *    library never looks at the words the new fields took.
+ *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_timeline_summary_t,
+ *    cz_setup_info_t, cz_prover_stats_t, cz_device_memory_t, cz_params_item_t,
+ *    cz_porep_public_t, cz_params_manifest_entry_t, cz_circuit_shape_t): the
+ *    library zeroes |reserved| on every write. A newer program on an older
+ *    library reads 0 in the fields that library did not have, so 0 always
+ *    means "not reported" for a field added later; an older program on a
+ *    newer library never looks at the words the new fields took.
  *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t, cz_timing_request_t,
  *    cz_setup_request_t,
  *    cz_porep_public_t passed to cz_porep_c2_verify): start from their
@@ -161,7 +161,11 @@ typedef struct cz_prover_config {
                                     * through a card too small for them (each streamed window
                                     * then serves all of them); 0: 2, 1: one a region */
     uint32_t reserved_pad;   /* must be zero */
-    uint64_t reserved[15];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
+    bool timeline_capture;   /* also keep the engine timeline in memory, for
+                                    * cz_prover_timeline_summary (grows ~100 bytes an
+                                    * event: for timing runs and benchmarks, not a
+                                    * long-lived daemon); independent of |timeline| */
+    uint64_t reserved[14];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 
 /* Fill |cfg| with the defaults above (|reserved| zero). */
@@ -328,7 +332,12 @@ CZ_EXTERN void cz_timing_request_init(cz_timing_request_t *req, const char *kind
  * witness. Its params are made from |seed| when it starts, by the prover's
  * stager (cz_job_timings_t.params_load is their time;
  * cz_job_shape_t.params_bytes their size), counted in the memory margin,
- * never cached, and freed when it ends. The input is copied.
+ * never cached, and freed when it ends. Timing jobs alive at once whose
+ * circuits have one shape and whose requests one seed share one set of
+ * params (random points from the shape and the seed: the same points): the
+ * first job to start makes them, a later one takes them (its params_load
+ * near 0), and they are freed when the last of those jobs ends; so N jobs
+ * of one C1 submitted together cost one set. The input is copied.
  * Errors: as cz_prover_submit's; CZ_EINVAL also for no input and no
  * sector_size where the kind needs one, a kind without a random witness
  * (porep-c2, circuit), a sector size it has no circuit of, or fields with a
@@ -340,18 +349,61 @@ CZ_EXTERN int cz_prover_submit_timing(cz_prover_t *p, const cz_timing_request_t 
 /* What a job proves: one partition's circuit, for a timing run's report. */
 typedef struct cz_job_shape {
     size_t partitions;
-    size_t constraints;   /* of one partition: rows less the public inputs' */
-    size_t rows;          /* R1CS rows of one partition */
-    size_t domain_size;   /* the FFT domain */
-    size_t num_inputs;    /* public inputs, ONE included */
-    size_t num_aux;       /* private variables */
-    size_t params_bytes;  /* host bytes of the job's params once it has them; 0 before */
-    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
+    size_t constraints;       /* of one partition: rows less the public inputs' */
+    size_t rows;              /* R1CS rows of one partition */
+    size_t domain_size;       /* the FFT domain */
+    size_t num_inputs;        /* public inputs, ONE included */
+    size_t num_aux;           /* private variables */
+    size_t params_bytes;      /* host bytes of the job's params once it has them; 0 before */
+    uint64_t partition_bytes; /* host memory one partition in flight takes from the
+                                * memory budget (its witness and a/b/c vectors) */
+    uint64_t reserved[7];     /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_job_shape_t;
 
 /* The shape of job |id| (any state). CZ_ENOTFOUND for an unknown id. Thread-safe. */
 CZ_EXTERN int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out,
                                   cz_error_t *err);
+
+/*
+ * The shape a job of |kind| on |input| (and |fields|, NULL: none) would
+ * have, without a prover and without proving: a dry run's figures. The
+ * input is prepared as cz_prover_submit prepares it (porep-c2: the C1
+ * parsed strictly and its partition shape computed, ~6 s at 32GiB; not
+ * its expensive checks). params_bytes is 0. Errors as cz_prover_submit's
+ * request errors (CZ_EINVAL, CZ_EFORMAT naming the field), CZ_ENOMEM.
+ * Reentrant; uses the calling thread only.
+ */
+CZ_EXTERN int cz_kind_shape(const char *kind, const void *input, size_t input_len,
+                            const char *fields, cz_job_shape_t *out, cz_error_t *err);
+
+/*
+ * The engine timeline a prover with timeline_capture kept, analysed: for a
+ * timing run's report of how well the devices were fed. Times in ms.
+ */
+typedef struct cz_timeline_summary {
+    size_t devices;             /* devices that ran a region */
+    size_t device_regions;      /* device-lock regions, all devices */
+    double device_held_ms;      /* their summed length */
+    double device_efficiency;   /* the least over devices of held / (held + gaps
+                                  * between regions), 0..1; 0 with no region */
+    double dispatch_efficiency; /* the least over devices of GPU dispatch busy / (busy
+                                  * + holes), 0..1; 1 where no device reports any */
+    size_t overlap_violations;  /* two regions holding one device at once (a bug) */
+    size_t synthesis_spans;     /* partitions synthesized */
+    double synthesis_mean_ms, synthesis_max_ms;
+    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_timeline_summary_t;
+
+/*
+ * Analyse the timeline captured so far (call it once the jobs of interest
+ * have ended) into |out|; with |svg_path| (may be NULL) also draw it as an
+ * SVG there (created or truncated). CZ_EINVAL when the prover was made
+ * without timeline_capture; CZ_EFORMAT (a malformed line: a bug), CZ_EIO
+ * (the SVG, naming the path), CZ_ENOMEM. Thread-safe (the timeline is
+ * copied before the analysis).
+ */
+CZ_EXTERN int cz_prover_timeline_summary(cz_prover_t *p, const char *svg_path,
+                                         cz_timeline_summary_t *out, cz_error_t *err);
 
 /*
  * Where a partition is between submission and resolution:
@@ -466,7 +518,10 @@ typedef struct cz_prover_stats {
     size_t devices;
     double device_busy_s[16]; /* device lock held, first 16 devices */
     bool device_failed[16];
-    uint64_t reserved[16]; /* zeroed by the library (STRUCTS THAT GROW) */
+    uint64_t backend_host_bytes; /* host memory the backends hold now beside the params
+                                  * (the CUDA backend's pinned params copies), counted in
+                                  * the memory budget */
+    uint64_t reserved[15];       /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_prover_stats_t;
 
 /* Counters for monitoring. Thread-safe. */
@@ -475,14 +530,19 @@ CZ_EXTERN void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out);
 /*
  * What device |device| (0-based, < cz_prover_stats_t.devices) holds: its
  * device-memory plan of the last partition, one line ("" before the first,
- * and for the CPU backend), and the params bytes copied to it so far
- * (streamed windows and resident uploads). CZ_ERANGE for a device that
- * does not exist. Thread-safe.
+ * and for the CPU backend), the params bytes copied to it so far
+ * (streamed windows and resident uploads), and the device regions run and
+ * the partitions they proved (more partitions than regions where a region
+ * proves a batch: cz_prover_config_t.cuda_max_batch). The CPU backend
+ * reports none of these (all 0; cz_prover_timeline_summary counts regions
+ * on every backend). CZ_ERANGE for a device that does not exist.
+ * Thread-safe.
  */
 typedef struct cz_device_memory {
     uint64_t h2d_bytes;
     char plan[320];
-    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
+    uint64_t regions, partitions;
+    uint64_t reserved[6]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_device_memory_t;
 
 CZ_EXTERN int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *out);

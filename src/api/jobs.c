@@ -146,7 +146,10 @@ void cz__pjob_free(cz_prover_t *p, pjob_t *j)
         cz_pcache_release(p->pcache, j->pentry);
     if (j->prepared)
         j->kind->release(&j->kj);
-    cz_params_free(j->rparams);
+    cz_mutex_lock(&p->mu);
+    cz_params_t *rparams = cz__rparams_drop(p, j);
+    cz_mutex_unlock(&p->mu);
+    cz_params_free(rparams);
     free(j->inputs);
     free(j->proof);
     free(j);
@@ -382,11 +385,63 @@ int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out, cz_err
         out->num_inputs = j->shape.num_inputs;
         out->num_aux = j->shape.num_aux;
         out->params_bytes = j->params_bytes;
+        size_t pb = 0, abc = 0;
+        cz_engine_estimate(&j->shape, j->rows, &pb, &abc);
+        out->partition_bytes = pb;
     }
     cz_mutex_unlock(&p->mu);
     return j ? CZ_OK
              : cz__err(err, CZ_ENOTFOUND, "job %llu: not found (unknown, or forgotten)",
                        (unsigned long long)id);
+}
+
+/* |kj|'s shape into |out| (params_bytes 0). */
+static void shape_of(const cz_kind_job_t *kj, cz_job_shape_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->partitions = kj->partitions;
+    out->rows = kj->rows;
+    out->constraints = kj->rows > kj->shape.num_inputs ? kj->rows - kj->shape.num_inputs : 0;
+    out->domain_size = kj->shape.domain_size;
+    out->num_inputs = kj->shape.num_inputs;
+    out->num_aux = kj->shape.num_aux;
+    size_t pb = 0, abc = 0;
+    cz_engine_estimate(&kj->shape, kj->rows, &pb, &abc);
+    out->partition_bytes = pb;
+}
+
+int cz_kind_shape(const char *kind, const void *input, size_t input_len, const char *fields,
+                  cz_job_shape_t *out, cz_error_t *err)
+{
+    cz__err_clear(err);
+    if (!out)
+        return cz__err(err, CZ_EINVAL, "cz_kind_shape: NULL out");
+    memset(out, 0, sizeof *out);
+    cz_ctx_t *ctx = NULL;
+    if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK)
+        return cz__err(err, CZ_ENOMEM, "context");
+    const cz_kinds_t *t = cz_kinds_builtin();
+    const cz_job_kind_t *k = kind ? cz_kinds_find(t, kind, NULL) : NULL;
+    int rc = CZ_OK;
+    json_t *f = NULL;
+    if (!k) /* cz_prover_submit's words */
+        rc = kind ? cz__kind_unknown(ctx, t, kind) : cz_fail(ctx, CZ_EINVAL, "kind: required");
+    else if (input_len && !input)
+        rc = cz_fail(ctx, CZ_EINVAL, "input: NULL with a length of %zu", input_len);
+    else
+        rc = parse_fields(ctx, k, fields, &f);
+    cz_kind_job_t kj;
+    memset(&kj, 0, sizeof kj);
+    if (rc == CZ_OK) /* no state: the shape computed, nothing cached (kinds.h) */
+        rc = k->prepare(NULL, ctx, f, (const char *)input, input_len, &kj);
+    json_decref(f);
+    if (rc == CZ_OK) {
+        shape_of(&kj, out);
+        k->release(&kj);
+    }
+    cz__err_ctx(err, ctx, rc);
+    cz_ctx_free(ctx);
+    return rc;
 }
 
 int cz_prover_public_inputs(cz_prover_t *p, uint64_t id, uint8_t **inputs, size_t *per_partition,

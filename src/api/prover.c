@@ -141,13 +141,14 @@ static bool all_devices_are_gpus(const cz_prover_t *p)
 
 static int make_timeline(cz_prover_t *p, cz_ctx_t *ctx)
 {
-    if (!p->timeline_path)
+    int capture = p->cfg.timeline_capture;
+    if (!p->timeline_path && !capture)
         return CZ_OK;
-    if (!strcmp(p->timeline_path, "-")) {
-        int rc = cz_tl_new(&p->timeline, stderr, 0);
+    if (!p->timeline_path || !strcmp(p->timeline_path, "-")) {
+        int rc = cz_tl_new(&p->timeline, p->timeline_path ? stderr : NULL, capture);
         return rc ? cz_fail(ctx, rc, "timeline") : CZ_OK;
     }
-    return cz_tl_open(ctx, &p->timeline, p->timeline_path, 0);
+    return cz_tl_open(ctx, &p->timeline, p->timeline_path, capture);
 }
 
 /* The manifest check of params_check (groth16/manifest.h), owned by the cache. */
@@ -356,6 +357,8 @@ int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *o
     cz_backend_report_of(p->backends[device], &r);
     out->h2d_bytes = r.h2d_bytes;
     memcpy(out->plan, r.plan, sizeof out->plan);
+    out->regions = r.regions;
+    out->partitions = r.partitions;
     return CZ_OK;
 }
 
@@ -376,9 +379,14 @@ void cz_prover_stats(cz_prover_t *p, cz_prover_stats_t *out)
         }
     }
     out->engine_active_s = p->active_s + (p->in_engine ? cz_mono_s() - p->active_since : 0);
+    size_t params_counted = p->params_counted;
     cz_mutex_unlock(&p->mu);
     cz_engine_stats_t es;
     cz_engine_stats(p->engine, &es);
+    /* the engine's host takes less the params the stager counted (stager.c count_params) */
+    out->backend_host_bytes = es.backend_host_bytes > params_counted
+                                  ? es.backend_host_bytes - params_counted
+                                  : 0;
     out->partitions_proved = es.partitions_proved;
     out->partitions_queued = es.partitions_queued;
     out->device_queue = es.device_queue;

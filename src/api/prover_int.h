@@ -46,6 +46,20 @@ typedef enum { PJ_STAGED, PJ_STAGING, PJ_PARAMS, PJ_ENGINE, PJ_ENDED } pj_phase_
 
 typedef struct pload pload_t;
 
+/*
+ * Random params of a timing job, shared by the timing jobs alive at once
+ * whose shape and seed are the same (the points follow from those two
+ * alone). Made by the stager; the last job to drop them frees them
+ * (cz__rparams_drop). |params|, |bytes|, |shape|, |seed| (const); |refs| (mu).
+ */
+typedef struct cz_rparams {
+    cz_params_t *params;
+    size_t bytes;
+    cz_params_shape_t shape;
+    uint64_t seed;
+    unsigned refs;
+} cz_rparams_t;
+
 typedef struct pjob {
     struct pjob *next;           /* (mu) newest first */
     struct cz_prover *prover;    /* (const) */
@@ -80,8 +94,9 @@ typedef struct pjob {
     size_t params_bytes;         /* (mu) host bytes of its params once it has them */
     bool timing;                 /* (const) cz_prover_submit_timing: random params */
     uint64_t timing_seed;        /* (const) */
-    cz_params_t *rparams;        /* (mu) a timing job's random params, from its start
-                                       * to its end (stager.c) */
+    cz_rparams_t *rparams;       /* (mu) a timing job's random params, from its start
+                                       * to its end, shared by the timing jobs of one
+                                       * shape and seed (stager.c) */
 } pjob_t;
 
 struct cz_prover {
@@ -104,8 +119,8 @@ struct cz_prover {
      * bytes counted into the engine's automatic budget (stager.c
      * count_params). count_params (const); params_counted: the stager's only. */
     bool count_params;
-    size_t params_counted;
-    size_t timing_bytes; /* (mu) the random params of timing jobs, counted too */
+    size_t params_counted; /* written by the stager under mu (read by cz_prover_stats) */
+    size_t timing_bytes;   /* (mu) the random params of timing jobs, counted too */
 
     cz_mutex_t mu;                 /* held-checked in debug builds (core/mutex.h) */
     pthread_cond_t changed;        /* a job changed phase (broadcast) */
@@ -159,6 +174,11 @@ static inline bool cz__reserved_zero(const uint64_t *words, size_t n)
 
 /* stager.c: the stager thread, started by cz_prover_new. */
 void *cz__prover_stager(void *arg);
+/*
+ * stager.c: drop |j|'s reference to its random params (p->mu held); returns
+ * the params to free (outside the lock) when it was the last, else NULL.
+ */
+cz_params_t *cz__rparams_drop(cz_prover_t *p, pjob_t *j);
 /* jobs.c: free what an ended or never-started job holds (p->mu NOT held). */
 void cz__pjob_free(cz_prover_t *p, pjob_t *j);
 

@@ -30,13 +30,10 @@ static void end_job(cz_prover_t *p, pjob_t *j, cz_job_state_t st, int error, con
 {
     cz_mutex_lock(&p->mu);
     cz_pentry_t *pe = j->pentry;
-    cz_params_t *rparams = j->rparams;
+    cz_params_t *rparams = cz__rparams_drop(p, j);
     bool prepared = j->prepared;
     j->pentry = NULL;
-    j->rparams = NULL;
     j->prepared = false;
-    if (rparams)
-        p->timing_bytes -= j->params_bytes;
     cz_mutex_unlock(&p->mu);
     if (pe)
         cz_pcache_release(p->pcache, pe);
@@ -210,15 +207,17 @@ static void count_params(cz_prover_t *p)
     cz_pcache_stats_t ps;
     cz_pcache_stats(p->pcache, &ps);
     cz_mutex_lock(&p->mu);
-    size_t held = ps.bytes + p->timing_bytes;
+    size_t held = ps.bytes + p->timing_bytes, counted = p->params_counted;
     cz_mutex_unlock(&p->mu);
-    if (held > p->params_counted) {
-        if (cz_engine_host_take(p->engine, held - p->params_counted))
-            p->params_counted = held;
-    } else if (held < p->params_counted) {
-        cz_engine_host_give(p->engine, p->params_counted - held);
-        p->params_counted = held;
+    if (held > counted) {
+        if (!cz_engine_host_take(p->engine, held - counted))
+            held = counted;
+    } else if (held < counted) {
+        cz_engine_host_give(p->engine, counted - held);
     }
+    cz_mutex_lock(&p->mu); /* the stager is the only writer; cz_prover_stats reads it */
+    p->params_counted = held;
+    cz_mutex_unlock(&p->mu);
 }
 
 /*
@@ -247,7 +246,7 @@ static int submit_to_engine(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j, cz_pentry_
     cz_engine_estimate(&j->kj.shape, j->kj.rows, &pb, &abc);
     cz_job_spec_t spec = { .partitions = j->partitions,
                            .priority = j->priority,
-                           .params = pe ? cz_pentry_params(pe) : j->rparams,
+                           .params = pe ? cz_pentry_params(pe) : j->rparams->params,
                            .pvk = pe ? cz_pentry_pvk(pe) : NULL, /* NULL: not verified */
                            .partition_bytes = pb,
                            .abc_bytes = abc,
@@ -300,22 +299,74 @@ static int wait_for_load(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
     return rc;
 }
 
+cz_params_t *cz__rparams_drop(cz_prover_t *p, pjob_t *j)
+{
+    CZ_ASSERT(cz_mutex_held(&p->mu));
+    cz_rparams_t *r = j->rparams;
+    j->rparams = NULL;
+    if (!r || --r->refs > 0)
+        return NULL;
+    p->timing_bytes -= r->bytes;
+    cz_params_t *params = r->params;
+    free(r);
+    return params;
+}
+
+static bool same_shape(const cz_params_shape_t *a, const cz_params_shape_t *b)
+{
+    return a->num_inputs == b->num_inputs && a->num_aux == b->num_aux &&
+           a->domain_size == b->domain_size && a->a_aux_popcount == b->a_aux_popcount &&
+           a->b_input_popcount == b->b_input_popcount && a->b_aux_popcount == b->b_aux_popcount;
+}
+
+/* The random params of |shape| and |seed| another live timing job holds, taken (p->mu held). */
+static cz_rparams_t *rparams_share(cz_prover_t *p, const cz_params_shape_t *shape, uint64_t seed)
+{
+    CZ_ASSERT(cz_mutex_held(&p->mu));
+    for (pjob_t *k = p->jobs; k; k = k->next)
+        if (k->rparams && k->rparams->seed == seed && same_shape(&k->rparams->shape, shape)) {
+            k->rparams->refs++;
+            return k->rparams;
+        }
+    return NULL;
+}
+
 /*
- * A timing job (cuzk.h cz_prover_submit_timing): its random params made
- * here, on the stager (seconds, even at 32GiB; a prover that times does
- * nothing else), then the engine. p->mu NOT held.
+ * A timing job (cuzk.h cz_prover_submit_timing): its random params taken
+ * from a live timing job of the same shape and seed, or made here, on the
+ * stager (seconds, even at 32GiB; a prover that times does nothing else),
+ * then the engine. p->mu NOT held.
  */
 static int stage_timing(cz_prover_t *p, cz_ctx_t *ctx, pjob_t *j)
 {
     double t0 = cz_mono_ms();
-    cz_params_t *params = NULL;
-    int rc = cz_params_random(ctx, &params, &j->kj.shape, j->timing_seed);
+    cz_mutex_lock(&p->mu);
+    cz_rparams_t *r = rparams_share(p, &j->kj.shape, j->timing_seed);
+    cz_mutex_unlock(&p->mu);
+    int rc = CZ_OK;
+    bool made = !r;
+    if (made) {
+        r = calloc(1, sizeof *r);
+        if (!r)
+            return cz_fail(ctx, CZ_ENOMEM, "random params");
+        rc = cz_params_random(ctx, &r->params, &j->kj.shape, j->timing_seed);
+        if (rc != CZ_OK) {
+            free(r);
+            r = NULL;
+        } else {
+            r->bytes = cz_params_mem_bytes(r->params);
+            r->shape = j->kj.shape;
+            r->seed = j->timing_seed;
+            r->refs = 1;
+        }
+    }
     cz_mutex_lock(&p->mu);
     j->params_load_ms = cz_mono_ms() - t0;
-    if (rc == CZ_OK) {
-        j->rparams = params;
-        j->params_bytes = cz_params_mem_bytes(params);
-        p->timing_bytes += j->params_bytes;
+    if (r) {
+        if (made) /* counted once, however many jobs share it */
+            p->timing_bytes += r->bytes;
+        j->rparams = r;
+        j->params_bytes = r->bytes;
     }
     cz_mutex_unlock(&p->mu);
     return rc != CZ_OK ? rc : submit_to_engine(p, ctx, j, NULL);

@@ -126,6 +126,8 @@ typedef struct cz_backend_report {
     unsigned long long partitions; /* partitions those regions proved (more than regions
                                      * where regions were batched) */
     unsigned long long h2d_bytes;  /* params bytes copied to the device, all regions */
+    unsigned long long replans;    /* plans made again because an allocation found the
+                                     * device memory taken after the plan was made */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */
@@ -278,6 +280,8 @@ typedef struct cz_cuda_backend_opts {
                                 * the CPU too; 3: all on the CPU); 0: as memory allows */
     int h_buffers;            /* tests: 2 makes a streaming plan's H context two buffers
                                 * (c through the host) even where three fit; 0: as planned */
+    bool h_on_cpu;            /* tests: a plan with windows of its own makes the H on the CPU,
+                                * not on the device in turn with the MSMs */
     cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
     unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */

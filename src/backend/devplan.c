@@ -164,13 +164,29 @@ static bool plan_stream(const cz_devplan_in *in, cz_devplan *p)
     return plan_stream_with(in, p, 3) || plan_stream_with(in, p, 2);
 }
 
-/* H on the CPU, streaming through two buffers of the plan's own (no slots: a and b go to
- * the CPU's H). */
+/*
+ * Streaming through two buffers of the plan's own (no slots: a and b go to
+ * the H from host memory). The H on the device in turn where its
+ * two-buffer context alone fits: then nothing is resident (a resident
+ * vector would stay beside the H context), and the plan holds the larger of
+ * the two turns. Else the H on the CPU.
+ */
 static bool plan_stream_host_h(const cz_devplan_in *in, cz_devplan *p)
 {
-    return in->own_stream_bytes && in->own_stream_bytes >= in->min_window_bytes &&
-           plan_streaming(in, p, CZ_DEVPLAN_STREAM_HOST_H, 2 * in->own_stream_bytes,
-                          in->own_stream_bytes);
+    if (!in->own_stream_bytes || in->own_stream_bytes < in->min_window_bytes ||
+        !plan_streaming(in, p, CZ_DEVPLAN_STREAM_HOST_H, 2 * in->own_stream_bytes,
+                        in->own_stream_bytes))
+        return false;
+    if (in->no_h_in_turn || in->h2_bytes == 0 || in->h2_bytes > in->budget)
+        return true;
+    p->h_in_turn = true;
+    p->h_buffers = 2;
+    p->total -= resident_bytes(in, p->resident);
+    p->streamed |= p->resident;
+    p->resident = 0;
+    if (in->h2_bytes > p->total)
+        p->total = in->h2_bytes;
+    return true;
 }
 
 void cz_devplan_make(const cz_devplan_in *in, cz_devplan *out)
@@ -188,7 +204,7 @@ static const char *level_name(cz_devplan_level l)
     switch (l) {
     case CZ_DEVPLAN_RESIDENT: return "resident";
     case CZ_DEVPLAN_STREAM: return "stream";
-    case CZ_DEVPLAN_STREAM_HOST_H: return "stream, H on the CPU";
+    case CZ_DEVPLAN_STREAM_HOST_H: return "stream, own windows";
     default: return "cpu";
     }
 }
@@ -215,7 +231,9 @@ int cz_devplan_format(const cz_devplan *p, const cz_devplan_in *in, char *buf, s
                     "plan %s: budget %.1f GiB, holds %.1f GiB; H %s%s; msm workspace %.1f GiB, "
                     "buckets <= %.2f GiB; resident [%s]; streamed [%s]%s; %u staging slot(s)",
                     level_name(p->level), gib(in->budget), gib(p->total),
-                    p->h_on_device ? "on the device" : "on the CPU",
+                    p->h_on_device ? "on the device"
+                    : p->h_in_turn ? "on the device in turn with the MSMs"
+                                   : "on the CPU",
                     p->h_buffers == 2 ? " (two buffers, c through the host)" : "",
                     p->msm_size >= 0 ? gib(in->msm_bytes[p->msm_size]) : 0.0, gib(p->bucket_cap),
                     res, str, windows, p->slots);

@@ -22,8 +22,13 @@
  *               many vectors resident as fit in the order of
  *               cz_devplan_residency (the ones whose MSMs are too short to
  *               hide their copy come first), the others streamed;
- *   STREAM_HOST_H  the H on the CPU, the vectors streamed through two
- *               buffers of their own;
+ *   STREAM_HOST_H  the vectors streamed through two buffers of their own,
+ *               every one (none resident); the H made on the device in turn
+ *               with the MSMs (h_in_turn: a two-buffer H context made for
+ *               each partition's H and given back, with its coefficients
+ *               in host memory, before the MSM workspace and the windows
+ *               are made again) where that context alone fits, else on
+ *               the CPU;
  *   CPU         not even that fits: the region runs its MSMs on the CPU
  *               (the partition is still proved).
  * Staging slots (a and b uploaded before the region) are planned only
@@ -71,15 +76,19 @@ typedef struct {
                                              * inputs' bases and one bitmap word of points) */
     cz_devplan_level min_level; /* tests, benchmarks: no level above this one;
                                              * at STREAM or below, every vector streams */
+    bool no_h_in_turn;          /* tests: STREAM_HOST_H makes the H on the CPU */
 } cz_devplan_in;
 
 typedef struct {
     cz_devplan_level level;
-    unsigned resident; /* 1 << CZ_BASES_*: kept on the device */
-    unsigned streamed; /* on the device's path but streamed (the rest of vec_bytes) */
-    bool h_on_device;
+    unsigned resident;       /* 1 << CZ_BASES_*: kept on the device */
+    unsigned streamed;       /* on the device's path but streamed (the rest of vec_bytes) */
+    bool h_on_device;        /* the H context held for the region (RESIDENT, STREAM) */
+    bool h_in_turn;          /* STREAM_HOST_H: the H on the device all the same, in a
+                                 * two-buffer context made and given back in turn with the
+                                 * MSM workspace and the windows (total: the larger) */
     unsigned h_buffers;      /* the H context's domain buffers: 3, or 2 where three do not
-                                 * fit (STREAM); 0 with the H on the CPU */
+                                 * fit (STREAM) or in turn; 0 with the H on the CPU */
     int msm_size;            /* index into msm_bytes; -1: no MSM workspace (CPU) */
     size_t bucket_cap;       /* for cz_cuda_msm_set_bucket_cap */
     size_t stream_bytes;     /* one stream window buffer (0: nothing streams) */

@@ -1,15 +1,24 @@
 /*
  * cli/c2_random.c — `cuzk prove --kind porep-c2 --random-params`:
- * TIMING ONLY. A C1's job (its exact partition shape, cz_c2_job_init) with
- * random params of that shape (cz_params_random: seconds even at 32GiB,
- * where a setup takes hours) and no pvk, so the engine proves every
- * partition and skips verification; the figures come from the wall clock,
- * the engine's timeline (analysed in process, as bench pipeline) and
- * /proc/self/status. It drives the engine directly, as the benchmarks
- * (bench/) do: random params are not something the public API offers, and
- * a proof from them is not a proof. The real prove is cmd_porep.c's, over
- * cuzk.h. It is a form of `cuzk prove` (as time_random.c is), so it lives
- * in cli/, and cli/ includes no bench/ header.
+ * TIMING ONLY. A C1's jobs (its exact partition shape) proved with random
+ * params of that shape, nothing verified, all through the public API
+ * (cuzk.h): one prover (cz_prover_config_t: backend, device, workers,
+ * threads, the CUDA device-memory limit and batch, the timeline kept in
+ * memory), --jobs timing jobs of the C1 (cz_prover_submit_timing; the jobs
+ * of one run share one set of random params, made by the prover's stager
+ * when the first starts), and the figures from the wall clock, the jobs'
+ * timings and shape (cz_prover_job_shape), the prover's timeline analysis
+ * (cz_prover_timeline_summary), stats (cz_prover_stats) and device memory
+ * (cz_prover_device_memory), and /proc/self/status. --dry-run is the shape
+ * alone (cz_kind_shape: no prover, no device). The real prove is
+ * cmd_porep.c's. It is a form of `cuzk prove` (as time_random.c is), so it
+ * lives in cli/, and cli/ includes no bench/ header.
+ *
+ * Times: c1+shape is reading the C1 and the first submit (which parses it
+ * and computes its partition shape); a job's "submit to done" counts from
+ * the moment the first job enters the engine (cz_job_info_t.started: its
+ * random params made and its C1 checked before), so s/proof is the
+ * engine's time for the proof, the params' making apart (their own line).
  */
 #include "cli/c2_random.h"
 
@@ -19,295 +28,292 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "core/clock.h"
-#include "timeline/analyze.h"
-#include "engine/engine.h"
-#include "timeline/svg.h"
-#include "kinds/porep/c1.h"
-#include "kinds/porep/c2.h"
+#include "core/ctx.h"
 
-/*
- * The engine of one C2 run on the backend *be (the engine borrows it): its
- * automatic memory budget is the engine's default margin plus the params,
- * which it does not count.
- */
-static int c2_engine_new(cz_ctx_t *ctx, cz_engine_t **e, cz_backend_t **be, unsigned workers,
-                         const cz_params_t *params, cz_timeline_t *tl, bool no_verify)
+static const char BANNER[] = "*** TIMING ONLY: random params, proof not verified ***";
+
+/* What one run measured. */
+typedef struct c2_run {
+    const char *name; /* the C1's RegisteredSealProof (static) */
+    cz_job_shape_t shape;
+    cz_prover_info_t pi;
+    cz_prover_stats_t stats;
+    cz_device_memory_t dm;
+    cz_timeline_summary_t tl;
+    uint64_t ids[64];
+    size_t njobs, rss_kib;
+    double t_shape, t_params; /* s: c1+shape; the params' making (the first job's) */
+    double first_done, last_done;
+} c2_run_t;
+
+/* |rc| with the library's message in |ctx| (cz_fail), as every `cuzk prove` prints it. */
+static int lib_fail(cz_ctx_t *ctx, int rc, const cz_error_t *err)
 {
-    cz_engine_config_t cfg = { .backends = be,
-                               .num_devices = 1,
-                               .workers_per_device = workers,
-                               .pool = cz_ctx_pool(ctx),
-                               .timeline = tl,
-                               .no_verify = no_verify,
-                               .memory_margin = cz_engine_margin_for(cz_params_mem_bytes(params)) };
-    return cz_engine_new(ctx, e, &cfg);
+    return rc ? cz_fail(ctx, rc, "%s", err->message) : CZ_OK;
 }
 
+static int make_prover(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t **p)
+{
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    cfg.backend = o->backend;
+    cfg.devices = 1;
+    cfg.first_device = (unsigned)o->device;
+    cfg.workers_per_device = (unsigned)o->workers;
+    cfg.threads = (unsigned)o->threads;
+    cfg.cuda_device_mem_limit = o->device_mem_limit;
+    cfg.cuda_max_batch = o->batch;
+    cfg.memory_budget = o->memory_budget;
+    cfg.timeline = o->timeline_path;
+    cfg.timeline_capture = true; /* the device efficiency below */
+    cz_error_t err;
+    return lib_fail(ctx, cz_prover_new(p, &cfg, &err), &err);
+}
+
+/* The shape line (and the --dry-run answer). */
+static void print_shape(const cz_c2_random_opts_t *o, const c2_run_t *r)
+{
+    const cz_job_shape_t *s = &r->shape;
+    if (o->json && o->dry_run)
+        printf("{\"registered_proof\":\"%s\",\"partitions\":%zu,\"constraints\":%zu,"
+               "\"rows\":%zu,\"domain_size\":%zu,\"inputs\":%zu,\"aux\":%zu,"
+               "\"dry_run\":true}\n",
+               r->name, s->partitions, s->constraints, s->rows, s->domain_size, s->num_inputs,
+               s->num_aux);
+    else if (!o->json)
+        printf("%s: %zu partitions x %zu constraints / %zu rows (domain %zu, %zu inputs, "
+               "%zu aux); c1+shape %.2f s\n",
+               r->name, s->partitions, s->constraints, s->rows, s->domain_size, s->num_inputs,
+               s->num_aux, r->t_shape);
+    fflush(stdout);
+}
 
 /*
- * |n| jobs of |spec| submitted at once (the spec's synthesis is read-only:
- * the jobs share it), each waited for in order: *first_done / *last_done
- * are the clock when the first and the last were done, *id and *info the
- * first's.
+ * Submit the run's jobs (the first's submit timed as c1+shape), print the
+ * shape, wait for the first to start (its random params made) and print
+ * them, then wait for every job in order with the progress display.
  */
-static int run_jobs(cz_ctx_t *ctx, cz_engine_t *e, const cz_job_spec_t *spec, size_t n, bool quiet,
-                    uint64_t *id, cz_job_info_t *info, double *first_done, double *last_done)
+static int run_jobs(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t *p, const void *c1,
+                    size_t len, double t0, c2_run_t *r)
 {
-    uint64_t ids[64] = { 0 }; /* ids[0] is read even when the first submit fails */
-    int rc = CZ_OK;
-    size_t submitted = 0;
-    for (; submitted < n && rc == CZ_OK; submitted++)
-        rc = cz_engine_submit(e, NULL, spec, &ids[submitted]);
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, "porep-c2");
+    req.input = c1;
+    req.input_len = len;
+    req.seed = o->seed;
+    cz_error_t err;
+    int rc = lib_fail(ctx, cz_prover_submit_timing(p, &req, &r->ids[0], &err), &err);
+    r->t_shape = cz_mono_s() - t0;
+    if (rc == CZ_OK)
+        rc = lib_fail(ctx, cz_prover_job_shape(p, r->ids[0], &r->shape, &err), &err);
     if (rc != CZ_OK)
-        submitted--;
-    *id = ids[0];
-    cz_progress_t progress;
-    cz_progress_start(&progress, quiet);
-    for (size_t k = 0; k < submitted && rc == CZ_OK; k++) {
-        cz_job_info_t ji;
-        memset(&ji, 0, sizeof ji);
-        while ((rc = cz_engine_wait(e, ids[k], 0.25, &ji)) == CZ_EBUSY) {
+        return rc;
+    print_shape(o, r);
+    for (size_t k = 1; k < r->njobs && rc == CZ_OK; k++) /* the same params: shared */
+        rc = lib_fail(ctx, cz_prover_submit_timing(p, &req, &r->ids[k], &err), &err);
+    /* the engine's time starts when the first job enters it (its params made, its C1
+     * checked), seen within 10 ms */
+    cz_job_info_t ji;
+    memset(&ji, 0, sizeof ji);
+    while (rc == CZ_OK &&
+           (rc = lib_fail(ctx, cz_prover_status(p, r->ids[0], &ji, &err), &err)) == CZ_OK &&
+           !ji.started && ji.state < CZ_JOB_DONE)
+        if ((rc = cz_prover_wait(p, r->ids[0], 0.01, NULL, &err)) == CZ_EBUSY)
             rc = CZ_OK;
-            cz_progress_draw(&progress, k * spec->partitions + ji.partitions_done,
-                             n * spec->partitions, cz_job_stage_label(ji.state, ji.in_stage));
-        }
-        *last_done = cz_mono_s();
-        if (k == 0) {
-            *first_done = *last_done;
-            *info = ji;
-        }
+    double origin = cz_mono_s();
+    r->t_params = ji.t.params_load / 1e3;
+    if (rc == CZ_OK && ji.started && !o->json) {
+        (void)cz_prover_job_shape(p, r->ids[0], &r->shape, &err);
+        printf("random params: %.2f s (seed %" PRIu64 ", %.2f GiB in memory); engine "
+               "budget per partition %.2f GiB\n",
+               r->t_params, o->seed, (double)r->shape.params_bytes / (1 << 30),
+               (double)r->shape.partition_bytes / (1 << 30));
+        fflush(stdout);
+    }
+    cz_progress_t progress;
+    cz_progress_start(&progress, o->quiet || o->json);
+    const size_t parts = r->shape.partitions;
+    for (size_t k = 0; k < r->njobs && rc == CZ_OK; k++) {
+        memset(&ji, 0, sizeof ji);
+        while ((rc = cz_prover_wait(p, r->ids[k], 0.25, &ji, &err)) == CZ_EBUSY)
+            cz_progress_draw(&progress, k * parts + ji.partitions_done, r->njobs * parts,
+                             cz_job_stage_label(ji.state, ji.in_stage));
+        rc = lib_fail(ctx, rc, &err);
+        r->last_done = cz_mono_s() - origin;
+        if (k == 0)
+            r->first_done = r->last_done;
         if (rc == CZ_OK && ji.state != CZ_JOB_DONE)
             rc = cz_fail(ctx, ji.error ? ji.error : CZ_EINTERNAL, "job %zu: %s: %s", k + 1,
                          cz_job_state_name(ji.state), ji.message);
     }
     cz_progress_end(&progress);
-    for (size_t k = 0; rc != CZ_OK && k < submitted; k++) /* leave nothing running */
-        (void)cz_engine_cancel(e, ids[k]);
+    return rc;
+}
+
+/* The proof of the first job to |path|: NOT a proof (random params). */
+static int write_proof(cz_ctx_t *ctx, cz_prover_t *p, uint64_t id, const char *path)
+{
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    cz_error_t err;
+    int rc = lib_fail(ctx, cz_prover_proof(p, id, &proof, &len, &err), &err);
+    if (rc == CZ_OK)
+        rc = cz_cli_write_file(ctx, path, proof, len);
+    cz_free(proof);
     return rc;
 }
 
 /*
- * The backend's device-memory plan and what it copied: params bytes to the
- * device per partition and per proof (|per_proof| partitions), and their
- * time at the links the cards people own have (the test machine's is
- * faster).
+ * The device's memory plan and what it copied: params bytes to the device
+ * per partition and per proof (|per_proof| partitions), and their time at
+ * the links the cards people own have (the test machine's is faster).
  */
-static void print_plan(cz_backend_t *be, size_t per_proof)
+static void print_plan(const cz_device_memory_t *dm, size_t per_proof)
 {
-    cz_backend_report r;
-    cz_backend_report_of(be, &r);
-    if (!r.plan[0])
+    if (!dm->plan[0])
         return;
-    const double per = r.partitions ? (double)r.h2d_bytes / (double)r.partitions : 0;
-    printf("device memory: %s\n", r.plan);
+    const double per = dm->partitions ? (double)dm->h2d_bytes / (double)dm->partitions : 0;
+    printf("device memory: %s\n", dm->plan);
     printf("params to the device: %.2f GiB per partition, %.2f GiB per proof (%llu partitions "
            "in %llu regions); per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
-           per / (1 << 30), per * (double)per_proof / (1 << 30), r.partitions, r.regions,
-           per / 25e9, per / 50e9);
+           per / (1 << 30), per * (double)per_proof / (1 << 30), (unsigned long long)dm->partitions,
+           (unsigned long long)dm->regions, per / 25e9, per / 50e9);
+}
+
+static void print_json(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms)
+{
+    const cz_job_shape_t *s = &r->shape;
+    const double wall = r->first_done;
+    printf("{\"timing_only\":true,\"verified\":false,\"registered_proof\":\"%s\","
+           "\"partitions\":%zu,\"constraints\":%zu,\"rows\":%zu,\"backend\":\"%s\","
+           "\"device\":%d,\"workers_per_device\":%zu,\"threads\":%u,"
+           "\"s_per_proof\":%.3f,\"s_per_partition\":%.3f,\"synthesis_ms_mean\":%.1f,"
+           "\"synthesis_ms_max\":%.1f,\"synthesis_spans\":%zu,\"device_region_ms\":%.1f,"
+           "\"device_efficiency\":%.4f,\"dispatch_efficiency\":%.4f,"
+           "\"overlap_violations\":%zu,\"params_random_s\":%.2f,\"c1_shape_s\":%.2f,"
+           "\"peak_rss_kib\":%zu,\"jobs\":%zu,\"all_done_s\":%.3f,"
+           "\"steady_s_per_proof\":%.3f}\n",
+           r->name, s->partitions, s->constraints, s->rows, r->pi.backend, (int)o->device,
+           o->workers, r->pi.threads, wall, wall / (double)s->partitions, r->tl.synthesis_mean_ms,
+           r->tl.synthesis_max_ms, r->tl.synthesis_spans, region_ms, r->tl.device_efficiency,
+           r->tl.dispatch_efficiency, r->tl.overlap_violations, r->t_params, r->t_shape, r->rss_kib,
+           r->njobs, r->last_done,
+           r->njobs > 1 ? (r->last_done - r->first_done) / (double)(r->njobs - 1) : wall);
+}
+
+static void print_text(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms,
+                       size_t proved)
+{
+    const size_t parts = r->shape.partitions;
+    const double wall = r->first_done;
+    printf("%s: %.3f s/proof (%zu partitions, submit to done; %.3f s/partition), "
+           "backend %s, device %d, %zu workers/device\n",
+           r->name, wall, parts, wall / (double)parts, r->pi.backend, (int)o->device, o->workers);
+    if (r->njobs > 1)
+        printf("%zu jobs submitted at once: the first done at %.3f s, all at %.3f s; "
+               "steady %.3f s/proof ((last - first) / %zu)\n",
+               r->njobs, r->first_done, r->last_done,
+               (r->last_done - r->first_done) / (double)(r->njobs - 1), r->njobs - 1);
+    printf("synthesis per partition: mean %.1f ms, max %.1f ms (%zu partitions, "
+           "%u threads, 1 synthesis worker)\n",
+           r->tl.synthesis_mean_ms, r->tl.synthesis_max_ms, r->tl.synthesis_spans, r->pi.threads);
+    printf("device region per partition: %.1f ms (%zu partitions in %zu regions); device "
+           "efficiency %.1f%% (dispatch %.1f%%), %zu overlap violations\n",
+           region_ms, proved, r->tl.device_regions, 100 * r->tl.device_efficiency,
+           100 * r->tl.dispatch_efficiency, r->tl.overlap_violations);
+    printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", r->rss_kib, (double)r->rss_kib / 1048576.0);
+    if (r->stats.backend_host_bytes)
+        printf("pinned params copies: %.2f GiB, counted in the engine's budget of %.2f GiB "
+               "(peak reserved %.2f GiB)\n",
+               (double)r->stats.backend_host_bytes / (1 << 30),
+               (double)r->stats.budget_total / (1 << 30), (double)r->stats.budget_peak / (1 << 30));
+    print_plan(&r->dm, parts);
+    if (o->proof_path)
+        printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n", o->proof_path,
+               parts * 192);
+    printf("%s\n", BANNER);
+}
+
+/* The run after the prover is made (or, for --dry-run, without one). */
+static int c2_random(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t *p, c2_run_t *r)
+{
+    uint8_t *c1 = NULL;
+    size_t len = 0;
+    cz_error_t err;
+    cz_porep_public_t pub;
+    double t0 = cz_mono_s();
+    int rc = cz_cli_read_file(ctx, o->c1_path, (size_t)1 << 31, &c1, &len);
+    if (rc == CZ_OK && o->dry_run) {
+        rc = lib_fail(ctx, cz_kind_shape("porep-c2", c1, len, NULL, &r->shape, &err), &err);
+        r->t_shape = cz_mono_s() - t0;
+    }
+    if (rc == CZ_OK) /* the name only (not timed) */
+        rc = lib_fail(ctx, cz_porep_public_from_c1(&pub, c1, len, &err), &err);
+    if (rc == CZ_OK)
+        r->name = pub.registered_proof;
+    if (rc == CZ_OK && o->dry_run)
+        print_shape(o, r);
+    if (rc == CZ_OK && !o->dry_run)
+        rc = run_jobs(ctx, o, p, c1, len, t0, r);
+    free(c1);
+    if (rc != CZ_OK || o->dry_run)
+        return rc;
+    if (o->proof_path)
+        rc = write_proof(ctx, p, r->ids[0], o->proof_path);
+    r->rss_kib = cz_cli_peak_rss() / 1024;
+    cz_prover_info(p, &r->pi);
+    cz_prover_stats(p, &r->stats);
+    if (rc == CZ_OK)
+        rc = cz_prover_device_memory(p, 0, &r->dm) ? cz_fail(ctx, CZ_ERANGE, "device 0") : CZ_OK;
+    /* the timeline: synthesis per partition, device regions, efficiency */
+    if (rc == CZ_OK)
+        rc = lib_fail(ctx, cz_prover_timeline_summary(p, o->svg_path, &r->tl, &err), &err);
+    if (rc == CZ_OK) {
+        /* per partition: a batched region proves several */
+        const size_t proved = r->njobs * r->shape.partitions;
+        const double region_ms = proved ? r->tl.device_held_ms / (double)proved : 0;
+        if (o->json)
+            print_json(o, r, region_ms);
+        else
+            print_text(o, r, region_ms, proved);
+    }
+    return rc;
 }
 
 int cz_cli_c2_random(const cz_c2_random_opts_t *o)
 {
-    static const char BANNER[] = "*** TIMING ONLY: random params, proof not verified ***";
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o->threads)) {
+    if (cz_ctx_new(&ctx, NULL, 1)) {
         fprintf(stderr, "cuzk prove: out of memory\n");
         return CZ_EXIT_FAIL;
     }
-    cz_backend_t *be = NULL;
-    int rc = CZ_OK;
-    cz_engine_gate_t gate; /* the backend's pinned params copies, in the engine's budget */
-    cz_engine_gate_init(&gate);
-    const cz_cuda_backend_opts_t cuda = { .device_mem_limit = o->device_mem_limit,
-                                          .host_gate = cz_engine_gate(&gate),
-                                          .max_batch = o->batch };
-    if (!o->dry_run &&
-        (rc = cz_backend_new_opts(ctx, &be, o->backend, (int)o->device, &cuda)) != CZ_OK) {
-        fprintf(stderr, "cuzk prove: %s\n",
-                *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-        cz_engine_gate_destroy(&gate);
+    c2_run_t *r = calloc(1, sizeof *r);
+    cz_prover_t *p = NULL;
+    int rc = r ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "out of memory");
+    if (rc == CZ_OK && !o->dry_run && (rc = make_prover(ctx, o, &p)) != CZ_OK) {
+        fprintf(stderr, "cuzk prove: %s\n", cz_ctx_message(ctx));
+        free(r);
         cz_ctx_free(ctx);
         return rc == CZ_EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
     }
-    if (!o->json)
-        printf("%s\n", BANNER);
-    else
-        fprintf(stderr, "%s\n", BANNER);
+    fprintf(o->json ? stderr : stdout, "%s\n", BANNER);
     fflush(stdout);
-    cz_c1_t c1;
-    memset(&c1, 0, sizeof c1);
-    cz_c2_job_t job;
-    memset(&job, 0, sizeof job);
-    cz_params_t *params = NULL;
-    cz_timeline_t *tl = NULL;
-    cz_engine_t *e = NULL;
-    cz_timeline_report_t *rep = NULL;
-    char *log = NULL;
-    uint8_t *proof = NULL;
-    size_t len = 0;
-    double t0 = cz_mono_s(), t_shape = 0, t_params = 0, wall = 0;
-    rc = cz_c1_load(ctx, &c1, o->c1_path);
-    if (rc == CZ_OK)
-        rc = cz_c2_job_init(ctx, &job, &c1, NULL, NULL);
-    t_shape = cz_mono_s() - t0;
-    if (rc == CZ_OK && !o->json)
-        printf("%s: %u partitions x %zu constraints / %zu rows (domain %zu, %zu inputs, "
-               "%zu aux); c1+shape %.2f s\n",
-               c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
-               job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux, t_shape);
-    if (rc == CZ_OK && o->dry_run) {
-        if (o->json)
-            printf("{\"registered_proof\":\"%s\",\"partitions\":%u,\"constraints\":%zu,"
-                   "\"rows\":%zu,\"domain_size\":%zu,\"inputs\":%zu,\"aux\":%zu,"
-                   "\"dry_run\":true}\n",
-                   c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
-                   job.shape.domain_size, job.shape.num_inputs, job.shape.num_aux);
-        goto out;
-    }
     if (rc == CZ_OK) {
-        double t = cz_mono_s();
-        rc = cz_params_random(ctx, &params, &job.shape, o->seed);
-        if (rc == CZ_OK)
-            rc = cz_params_check_shape(ctx, params, &job.shape);
-        t_params = cz_mono_s() - t;
-        if (rc == CZ_OK && !o->json)
-            printf("random params: %.2f s (seed %" PRIu64 ", %.2f GiB in memory); engine "
-                   "budget per partition %.2f GiB\n",
-                   t_params, o->seed, (double)cz_params_mem_bytes(params) / (1 << 30),
-                   (double)job.spec.partition_bytes / (1 << 30));
+        r->njobs = o->jobs > 1 ? o->jobs : 1;
+        if (r->njobs > sizeof r->ids / sizeof r->ids[0])
+            rc = cz_fail(ctx, CZ_EINVAL, "--jobs: at most %zu", sizeof r->ids / sizeof r->ids[0]);
     }
     if (rc == CZ_OK)
-        rc = o->timeline_path ? cz_tl_open(ctx, &tl, o->timeline_path, 1) : cz_tl_new(&tl, NULL, 1);
-    if (rc == CZ_OK)
-        rc = c2_engine_new(ctx, &e, &be, (unsigned)o->workers, params, tl, true);
-    if (rc == CZ_OK)
-        cz_engine_gate_connect(&gate, e);
-    uint64_t id = 0;
-    cz_job_info_t info;
-    memset(&info, 0, sizeof info);
-    const size_t njobs = o->jobs > 1 ? o->jobs : 1;
-    double first_done = 0, last_done = 0;
-    if (rc == CZ_OK) {
-        job.spec.params = params;
-        job.spec.pvk = NULL; /* no verification (engine.h) */
-        double t = cz_mono_s();
-        rc = run_jobs(ctx, e, &job.spec, njobs, o->quiet || o->json, &id, &info, &first_done,
-                      &last_done);
-        first_done -= t;
-        last_done -= t;
-        wall = first_done;
-    }
-    if (rc == CZ_OK && o->proof_path) {
-        rc = cz_engine_proof(e, id, &proof, &len);
-        if (rc == CZ_OK)
-            rc = cz_cli_write_file(ctx, o->proof_path, proof, len);
-    }
-    size_t rss_kib = cz_cli_peak_rss() / 1024;
-    cz_engine_stats_t es;
-    memset(&es, 0, sizeof es);
-    if (e)
-        cz_engine_stats(e, &es);
-    cz_engine_gate_connect(&gate, NULL);
-    cz_engine_free(e);
-    e = NULL;
-    /* the timeline: synthesis per partition, device regions, efficiency */
-    double eff = 1.0, disp_eff = 1.0, held_ms = 0, synth_ms = 0, synth_max_ms = 0;
-    size_t regions = 0, overlaps = 0, nsynth = 0;
-    if (rc == CZ_OK) {
-        log = cz_tl_captured(tl, &len);
-        rc = log ? cz_timeline_analyze_buf(ctx, log, len, &rep)
-                 : cz_fail(ctx, CZ_ENOMEM, "timeline");
-    }
-    if (rc == CZ_OK) {
-        size_t ndev = cz_timeline_ndevices(rep);
-        for (size_t d = 0; d < ndev; d++) {
-            const cz_tl_device_t *dv = cz_timeline_device(rep, d);
-            held_ms += dv->held_ms;
-            regions += dv->regions;
-            if (dv->efficiency < eff)
-                eff = dv->efficiency;
-            if (dv->dispatch_efficiency >= 0 && dv->dispatch_efficiency < disp_eff)
-                disp_eff = dv->dispatch_efficiency;
-        }
-        if (!ndev)
-            eff = disp_eff = 0;
-        overlaps = cz_timeline_noverlaps(rep);
-        const cz_tl_stage_t *st = cz_timeline_stage(rep, CZ_SPAN_SYNTH);
-        if (st) {
-            nsynth = st->count;
-            synth_ms = st->mean_ms;
-            synth_max_ms = st->max_ms;
-        }
-        if (o->svg_path)
-            rc = cz_timeline_svg_file(ctx, rep, NULL, o->svg_path, NULL);
-    }
-    if (rc == CZ_OK) {
-        unsigned threads = cz_pool_width(cz_ctx_pool(ctx));
-        /* per partition: a batched region (backend.h) proves several */
-        const size_t proved = njobs * c1.npartitions;
-        double region_ms = proved ? held_ms / (double)proved : 0;
-        if (o->json) {
-            printf("{\"timing_only\":true,\"verified\":false,\"registered_proof\":\"%s\","
-                   "\"partitions\":%u,\"constraints\":%zu,\"rows\":%zu,\"backend\":\"%s\","
-                   "\"device\":%d,\"workers_per_device\":%zu,\"threads\":%u,"
-                   "\"s_per_proof\":%.3f,\"s_per_partition\":%.3f,\"synthesis_ms_mean\":%.1f,"
-                   "\"synthesis_ms_max\":%.1f,\"synthesis_spans\":%zu,\"device_region_ms\":%.1f,"
-                   "\"device_efficiency\":%.4f,\"dispatch_efficiency\":%.4f,"
-                   "\"overlap_violations\":%zu,\"params_random_s\":%.2f,\"c1_shape_s\":%.2f,"
-                   "\"peak_rss_kib\":%zu,\"jobs\":%zu,\"all_done_s\":%.3f,"
-                   "\"steady_s_per_proof\":%.3f}\n",
-                   c1.proof->name, c1.npartitions, job.rows - job.shape.num_inputs, job.rows,
-                   be->ops->name, be->device_index, o->workers, threads, wall,
-                   wall / c1.npartitions, synth_ms, synth_max_ms, nsynth, region_ms, eff, disp_eff,
-                   overlaps, t_params, t_shape, rss_kib, njobs, last_done,
-                   njobs > 1 ? (last_done - first_done) / (double)(njobs - 1) : wall);
-        } else {
-            printf("%s: %.3f s/proof (%u partitions, submit to done; %.3f s/partition), "
-                   "backend %s, device %d, %zu workers/device\n",
-                   c1.proof->name, wall, c1.npartitions, wall / c1.npartitions, be->ops->name,
-                   be->device_index, o->workers);
-            if (njobs > 1)
-                printf("%zu jobs submitted at once: the first done at %.3f s, all at %.3f s; "
-                       "steady %.3f s/proof ((last - first) / %zu)\n",
-                       njobs, first_done, last_done, (last_done - first_done) / (double)(njobs - 1),
-                       njobs - 1);
-            printf("synthesis per partition: mean %.1f ms, max %.1f ms (%zu partitions, "
-                   "%u threads, 1 synthesis worker)\n",
-                   synth_ms, synth_max_ms, nsynth, threads);
-            printf("device region per partition: %.1f ms (%zu partitions in %zu regions); device "
-                   "efficiency %.1f%% (dispatch %.1f%%), %zu overlap violations\n",
-                   region_ms, proved, regions, 100 * eff, 100 * disp_eff, overlaps);
-            printf("peak RSS (VmHWM): %zu KiB (%.2f GiB)\n", rss_kib, (double)rss_kib / 1048576.0);
-            if (es.backend_host_bytes)
-                printf("pinned params copies: %.2f GiB, counted in the engine's budget of %.2f GiB "
-                       "(peak reserved %.2f GiB)\n",
-                       (double)es.backend_host_bytes / (1 << 30),
-                       (double)es.budget_total / (1 << 30), (double)es.budget_peak / (1 << 30));
-            print_plan(be, c1.npartitions);
-            if (o->proof_path)
-                printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n", o->proof_path,
-                       (size_t)c1.npartitions * 192);
-            printf("%s\n", BANNER);
-        }
-    }
-out:
+        rc = c2_random(ctx, o, p, r);
     if (rc)
         fprintf(stderr, "cuzk prove: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    cz_timeline_report_free(rep);
-    free(log);
-    cz_engine_gate_connect(&gate, NULL);
-    cz_engine_free(e);
-    cz_tl_free(tl);
-    cz_backend_free(be);
-    cz_engine_gate_destroy(&gate);
-    free(proof);
-    cz_params_free(params);
-    cz_c2_job_clear(&job);
-    cz_c1_free(&c1);
+    cz_prover_free(p); /* cancels what a failure left running */
+    free(r);
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
 }

@@ -27,6 +27,7 @@ typedef struct cz_c2_random_opts {
     size_t device_mem_limit; /* CUDA: the device-memory plan's budget (0: the free memory) */
     unsigned batch;          /* CUDA: partitions a region takes where bases stream (0: the
                                 * backend's default; 1: none) */
+    size_t memory_budget;    /* the engine's host budget (0: physical memory less its margin) */
 } cz_c2_random_opts_t;
 int cz_cli_c2_random(const cz_c2_random_opts_t *o);
 

@@ -227,7 +227,7 @@ int cmd_porep(int argc, char **argv)
 typedef struct {
     const char *kind, *c1_path, *params_path, *dir, *proof_path, *vk_path, *public_path, *backend;
     const char *timeline_path, *svg_path;
-    size_t workers, threads, device, jobs, device_mem_limit, batch;
+    size_t workers, threads, device, jobs, device_mem_limit, batch, memory_budget;
     uint64_t seed;
     bool quiet, random_params, dry_run, json;
 } c2_prove_opts_t;
@@ -274,6 +274,8 @@ static const cz_opt C2_PROVE_OPTS[] = {
       .help = "CUDA: device memory the plan may use (0: what is free; e.g. 22GiB)" },
     { "batch", 0, CZ_O_SIZE(c2_prove_opts_t, batch), .min = 0, .max = 4, .def = "0",
       .help = "CUDA: partitions one region takes where bases stream (0: 2; 1: none)" },
+    { "memory-budget", 0, CZ_O_BYTES(c2_prove_opts_t, memory_budget), .def = "0",
+      .help = "host memory for partitions in flight and pinned params (0: physical - 5 GiB)" },
 };
 static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(EXCLUSIVE, "random-params", "params", "params-dir"),
@@ -289,6 +291,7 @@ static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(NEEDS, "seed", "random-params"),
     CZ_RULE(NEEDS, "device-mem-limit", "random-params"),
     CZ_RULE(NEEDS, "batch", "random-params"),
+    CZ_RULE(NEEDS, "memory-budget", "random-params"),
 };
 static const cz_opts_spec C2_PROVE_SPEC = {
     .cmd = "cuzk prove",
@@ -299,7 +302,8 @@ static const cz_opts_spec C2_PROVE_SPEC = {
         "       cuzk prove --kind porep-c2 --c1 FILE --random-params [--dry-run] [--proof OUT]\n"
         "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
         "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
-        "                  [--jobs N] [--device-mem-limit BYTES] [--batch K]\n",
+        "                  [--jobs N] [--device-mem-limit BYTES] [--batch K]\n"
+        "                  [--memory-budget BYTES]\n",
     .about = "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
              "  (after a native check of the C1), proved through the engine (W workers) on\n"
              "  the backend: cpu, cuda (GPU N; fails with the reason when unusable) or auto\n"
@@ -322,6 +326,8 @@ static const cz_opts_spec C2_PROVE_SPEC = {
              "  proof and their time at PCIe 4.0 x16 (25 GB/s) and 5.0 x16 (50 GB/s).\n"
              "  --batch K: where the plan streams bases, one device region proves up to K\n"
              "  partitions, each window serving all of them (0: the backend's 2; 1: none).\n"
+             "  --memory-budget BYTES: the engine's host memory for partitions in flight and\n"
+             "  the pinned params copies (0: physical memory less 5 GiB); peak RSS follows it.\n"
              "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
              "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
     CZ_OPTS(C2_PROVE_OPTS),
@@ -423,11 +429,22 @@ int cmd_prove_porep_c2(int argc, char **argv)
         return p;
     if (o.random_params) {
         /* timing only: no params, vk or public file; --proof optional */
-        cz_c2_random_opts_t ro = {
-            o.c1_path, o.proof_path,       o.backend,        o.timeline_path, o.svg_path, o.workers,
-            o.threads, o.device,           o.seed,           o.quiet,         o.json,     o.dry_run,
-            o.jobs,    o.device_mem_limit, (unsigned)o.batch
-        };
+        cz_c2_random_opts_t ro = { o.c1_path,
+                                   o.proof_path,
+                                   o.backend,
+                                   o.timeline_path,
+                                   o.svg_path,
+                                   o.workers,
+                                   o.threads,
+                                   o.device,
+                                   o.seed,
+                                   o.quiet,
+                                   o.json,
+                                   o.dry_run,
+                                   o.jobs,
+                                   o.device_mem_limit,
+                                   (unsigned)o.batch,
+                                   o.memory_budget };
         return cz_cli_c2_random(&ro);
     }
     cz_ctx_t *ctx;

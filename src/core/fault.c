@@ -12,9 +12,13 @@
 #include <time.h>
 
 static const char *const SITE_NAMES[CZ_FAULT__COUNT] = {
-    [CZ_FAULT_ALLOC] = "alloc",     [CZ_FAULT_WRITE] = "write",
-    [CZ_FAULT_DEVICE] = "device",   [CZ_FAULT_DEVICE_STEP] = "device_step",
-    [CZ_FAULT_PREPARE] = "prepare", [CZ_FAULT_PARAMS_LOAD] = "params_load",
+    [CZ_FAULT_ALLOC] = "alloc",
+    [CZ_FAULT_WRITE] = "write",
+    [CZ_FAULT_DEVICE] = "device",
+    [CZ_FAULT_DEVICE_STEP] = "device_step",
+    [CZ_FAULT_PREPARE] = "prepare",
+    [CZ_FAULT_PARAMS_LOAD] = "params_load",
+    [CZ_FAULT_DEVICE_ALLOC] = "device_alloc",
 };
 
 void cz_fault_init(cz_fault_t *f)
@@ -66,7 +70,8 @@ int cz__fault_code(cz_fault_site_t site)
 {
     switch (site) {
     case CZ_FAULT_ALLOC:
-    case CZ_FAULT_PREPARE: return CZ_ENOMEM;
+    case CZ_FAULT_PREPARE:
+    case CZ_FAULT_DEVICE_ALLOC: return CZ_ENOMEM;
     case CZ_FAULT_WRITE:
     case CZ_FAULT_PARAMS_LOAD: return CZ_EIO;
     default: return CZ_EDEVICE;
@@ -131,7 +136,8 @@ int cz_fault_parse(cz_fault_t *f, cz_ctx_t *ctx, const char *spec)
         if (site < 0 || !end || end == colon + 1 || *end || n == 0 || bad_times || bad_delay)
             return cz_fail(ctx, CZ_EINVAL,
                            "fault spec '%s': want site:n[+|xK][~MS] with site "
-                           "one of alloc, write, device, device_step, n, K >= 1 and "
+                           "one of alloc, write, device, device_step, prepare, params_load, "
+                           "device_alloc, n, K >= 1 and "
                            "1 <= MS <= 3600000",
                            spec);
         cz_fault_arm_times(f, (cz_fault_site_t)site, n, times, (uint32_t)ms);

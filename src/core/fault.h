@@ -41,15 +41,18 @@
 #include "core/ctx.h"
 
 typedef enum {
-    CZ_FAULT_ALLOC,       /* a large allocation (cz__fault_malloc): CZ_ENOMEM */
-    CZ_FAULT_WRITE,       /* a durable file write (journal put): CZ_EIO */
-    CZ_FAULT_DEVICE,      /* a device region is entered: CZ_EDEVICE */
-    CZ_FAULT_DEVICE_STEP, /* a step boundary inside the device region: CZ_EDEVICE */
-    CZ_FAULT_PREPARE,     /* a job kind's prepare, in the prover's submit: CZ_ENOMEM
+    CZ_FAULT_ALLOC,        /* a large allocation (cz__fault_malloc): CZ_ENOMEM */
+    CZ_FAULT_WRITE,        /* a durable file write (journal put): CZ_EIO */
+    CZ_FAULT_DEVICE,       /* a device region is entered: CZ_EDEVICE */
+    CZ_FAULT_DEVICE_STEP,  /* a step boundary inside the device region: CZ_EDEVICE */
+    CZ_FAULT_PREPARE,      /* a job kind's prepare, in the prover's submit: CZ_ENOMEM
                              * (delayed: a stand-in for a 32GiB C1's seconds of prepare) */
-    CZ_FAULT_PARAMS_LOAD, /* a prover's params load, before the file is read: CZ_EIO
+    CZ_FAULT_PARAMS_LOAD,  /* a prover's params load, before the file is read: CZ_EIO
                              * (delayed or held by a callback: a stand-in for minutes of
                              * 32GiB load) */
+    CZ_FAULT_DEVICE_ALLOC, /* a GPU region's device-memory plan applied, before its
+                              * allocations: CZ_ENOMEM, as a cudaMalloc that found the
+                              * memory taken (a callback may take it for real) */
     CZ_FAULT__COUNT
 } cz_fault_site_t;
 
@@ -76,7 +79,7 @@ void cz_fault_arm_times(cz_fault_t *f, cz_fault_site_t site, uint64_t n, uint64_
                         uint32_t ms);
 /* How often |site| was reached. NULL f: 0. */
 uint64_t cz_fault_reached(const cz_fault_t *f, cz_fault_site_t site);
-/* "alloc", "write", "device", "device_step", "prepare", "params_load". */
+/* "alloc", "write", "device", "device_step", "prepare", "params_load", "device_alloc". */
 const char *cz_fault_site_name(cz_fault_site_t site);
 /* The code a fired site returns (CZ_ENOMEM for alloc and prepare, CZ_EIO for write and
  * params_load, CZ_EDEVICE else). */

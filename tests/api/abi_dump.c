@@ -102,6 +102,7 @@ static void structs(void)
     F(cz_prover_config_t, params_check);
     F(cz_prover_config_t, cuda_max_batch);
     F(cz_prover_config_t, reserved_pad);
+    F(cz_prover_config_t, timeline_capture);
     F(cz_prover_config_t, reserved);
     END();
 
@@ -146,7 +147,21 @@ static void structs(void)
     F(cz_job_shape_t, num_inputs);
     F(cz_job_shape_t, num_aux);
     F(cz_job_shape_t, params_bytes);
+    F(cz_job_shape_t, partition_bytes);
     F(cz_job_shape_t, reserved);
+    END();
+
+    S(cz_timeline_summary_t);
+    F(cz_timeline_summary_t, devices);
+    F(cz_timeline_summary_t, device_regions);
+    F(cz_timeline_summary_t, device_held_ms);
+    F(cz_timeline_summary_t, device_efficiency);
+    F(cz_timeline_summary_t, dispatch_efficiency);
+    F(cz_timeline_summary_t, overlap_violations);
+    F(cz_timeline_summary_t, synthesis_spans);
+    F(cz_timeline_summary_t, synthesis_mean_ms);
+    F(cz_timeline_summary_t, synthesis_max_ms);
+    F(cz_timeline_summary_t, reserved);
     END();
 
     S(cz_setup_request_t);
@@ -238,12 +253,15 @@ static void structs(void)
     F(cz_prover_stats_t, devices);
     F(cz_prover_stats_t, device_busy_s);
     F(cz_prover_stats_t, device_failed);
+    F(cz_prover_stats_t, backend_host_bytes);
     F(cz_prover_stats_t, reserved);
     END();
 
     S(cz_device_memory_t);
     F(cz_device_memory_t, h2d_bytes);
     F(cz_device_memory_t, plan);
+    F(cz_device_memory_t, regions);
+    F(cz_device_memory_t, partitions);
     F(cz_device_memory_t, reserved);
     END();
 

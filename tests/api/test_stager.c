@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "api/internal.h"
+#include "api/prover_int.h"
 #include "circuits/registry.h"
 #include "core/clock.h"
 #include "cuzk.h"
@@ -90,9 +91,10 @@ static void make_params_dir(void)
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool held;     /* loads wait at the site while set */
-    int fail_with; /* what a released load returns there (0: it goes on) */
-    int inside;    /* loads at the site now */
+    bool held;            /* loads wait at the site while set */
+    int fail_with;        /* what a released load returns there (0: it goes on) */
+    int inside;           /* loads at the site now */
+    cz_fault_site_t site; /* the site held: PARAMS_LOAD unless a test says */
 } hold_t;
 
 /* Waits while h->held (20 s at most: a broken test ends instead of hanging). */
@@ -100,7 +102,7 @@ static int hold_cb(void *arg, cz_fault_site_t site, uint64_t n)
 {
     (void)n;
     hold_t *h = arg;
-    if (site != CZ_FAULT_PARAMS_LOAD)
+    if (site != h->site)
         return CZ_OK;
     struct timespec until = cz_deadline_in(20);
     pthread_mutex_lock(&h->mu);
@@ -120,6 +122,7 @@ static void hold_init(hold_t *h, cz_fault_t *f)
     pthread_mutex_init(&h->mu, NULL);
     pthread_cond_init(&h->cv, NULL);
     h->held = true;
+    h->site = CZ_FAULT_PARAMS_LOAD;
     cz_fault_init(f);
     f->cb = hold_cb;
     f->cb_arg = h;
@@ -433,6 +436,77 @@ CZ_TEST(a_params_file_of_another_shape_is_refused_from_its_counts)
     refused_by_shape(p, &f, "badic", want);
     refused_by_shape(p, &f, "badh", "h count");
     cz_prover_free(p);
+}
+
+/* ---- timing jobs: random params shared by shape and seed ----------------------------- */
+
+static uint64_t submit_timing(cz_prover_t *p, uint64_t seed)
+{
+    cz_timing_request_t r;
+    cz_timing_request_init(&r, "circuit");
+    r.fields = "{\"circuit\":\"toy\"}";
+    r.seed = seed;
+    uint64_t id = 0;
+    cz_error_t err;
+    if (cz_prover_submit_timing(p, &r, &id, &err) != CZ_OK)
+        fprintf(stderr, "submit_timing: %s\n", err.message);
+    return id;
+}
+
+/* Wait (10 s at most) until job |id| is in the engine. */
+static bool started(cz_prover_t *p, uint64_t id)
+{
+    double until = cz_mono_s() + 10;
+    cz_job_info_t info;
+    while (cz_prover_status(p, id, &info, NULL) == CZ_OK && !info.started && cz_mono_s() < until)
+        usleep(1000);
+    return info.started;
+}
+
+static pjob_t *job_of(cz_prover_t *p, uint64_t id)
+{
+    for (pjob_t *j = p->jobs; j; j = j->next)
+        if (j->id == id)
+            return j;
+    return NULL;
+}
+
+/* Two timing jobs of one shape and seed alive at once hold one set of random params (made
+ * once, counted once), a third of another seed its own; the last to end frees them. The
+ * device region is held, so all three are alive while the test looks. */
+CZ_TEST(timing_jobs_of_one_shape_and_seed_share_their_params)
+{
+    hold_t h;
+    cz_fault_t f;
+    hold_init(&h, &f);
+    h.site = CZ_FAULT_DEVICE;
+    cz_prover_t *p = new_prover(&f);
+    REQUIRE(p != NULL);
+    uint64_t a = submit_timing(p, 5), b = submit_timing(p, 5), c = submit_timing(p, 6);
+    REQUIRE(a && b && c);
+    REQUIRE(started(p, a) && started(p, b) && started(p, c));
+    REQUIRE(hold_reached(&h));
+    cz_mutex_lock(&p->mu);
+    pjob_t *ja = job_of(p, a), *jb = job_of(p, b), *jc = job_of(p, c);
+    REQUIRE(ja && jb && jc && ja->rparams && jc->rparams);
+    CHECK(ja->rparams == jb->rparams);
+    CHECK_EQ_U64(ja->rparams->refs, 2);
+    CHECK(jc->rparams != ja->rparams);
+    CHECK_EQ_U64(jc->rparams->refs, 1);
+    CHECK_EQ_U64(p->timing_bytes, ja->rparams->bytes + jc->rparams->bytes);
+    cz_mutex_unlock(&p->mu);
+    hold_release(&h, 0);
+    cz_job_info_t info;
+    const uint64_t ids[3] = { a, b, c };
+    for (size_t k = 0; k < 3; k++) {
+        CHECK_OK(cz_prover_wait(p, ids[k], 60, &info, NULL));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    }
+    cz_mutex_lock(&p->mu);
+    CHECK_EQ_U64(p->timing_bytes, 0);
+    cz_mutex_unlock(&p->mu);
+    cz_prover_free(p);
+    hold_free(&h);
 }
 
 CZ_TEST_MAIN()

@@ -58,6 +58,68 @@ CZ_TEST(a_timing_job_runs_on_random_params)
     cz_prover_free(p);
 }
 
+CZ_TEST(a_shape_without_a_prover_and_the_timeline_summary)
+{
+    cz_job_shape_t s;
+    cz_error_t err;
+    const char *fields = "{\"circuit\": \"bench:1024\", \"partitions\": 2}";
+    CHECK_OK(cz_kind_shape("circuit", NULL, 0, fields, &s, &err));
+    CHECK_EQ_U64(s.partitions, 2);
+    CHECK_EQ_U64(s.rows, 1024);
+    CHECK_EQ_U64(s.params_bytes, 0);
+    CHECK(s.partition_bytes > 0);
+    CHECK_EQ_INT(cz_kind_shape("nope", NULL, 0, NULL, &s, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "kind: 'nope' is not a known kind") != NULL);
+    CHECK_EQ_INT(cz_kind_shape("circuit", NULL, 0, "{\"x\": 1}", &s, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "fields.x: unknown field") != NULL);
+
+    /* a prover without timeline_capture has no timeline to summarize */
+    cz_prover_t *p = new_prover();
+    REQUIRE(p != NULL);
+    cz_timeline_summary_t ts;
+    CHECK_EQ_INT(cz_prover_timeline_summary(p, NULL, &ts, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "timeline_capture") != NULL);
+    cz_device_memory_t dm;
+    CHECK_EQ_INT(cz_prover_device_memory(p, 1, &dm), CZ_ERANGE);
+    cz_prover_free(p);
+
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    cfg.backend = "cpu";
+    cfg.threads = 2;
+    cfg.timeline_capture = true;
+    REQUIRE(cz_prover_new(&p, &cfg, &err) == CZ_OK);
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, "circuit");
+    req.fields = fields;
+    uint64_t id = 0;
+    CHECK_OK(cz_prover_submit_timing(p, &req, &id, &err));
+    CHECK_OK(cz_prover_job_shape(p, id, &s, &err));
+    CHECK(s.partition_bytes > 0);
+    cz_job_info_t info;
+    CHECK_OK(cz_prover_wait(p, id, 120, &info, &err));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    char svg[] = "/tmp/cz_tl_svg_XXXXXX";
+    int fd = mkstemp(svg);
+    REQUIRE(fd >= 0);
+    close(fd);
+    CHECK_OK(cz_prover_timeline_summary(p, svg, &ts, &err));
+    CHECK_EQ_U64(ts.devices, 1);
+    CHECK_EQ_U64(ts.device_regions, 2);
+    CHECK_EQ_U64(ts.synthesis_spans, 2);
+    CHECK(ts.device_held_ms > 0);
+    CHECK(ts.device_efficiency > 0 && ts.device_efficiency <= 1);
+    CHECK_EQ_U64(ts.overlap_violations, 0);
+    FILE *f = fopen(svg, "r");
+    char head[256] = { 0 };
+    CHECK(f && fread(head, 1, sizeof head - 1, f) > 0 && strstr(head, "<svg") != NULL);
+    if (f)
+        fclose(f);
+    unlink(svg);
+    CHECK_EQ_INT(cz_prover_timeline_summary(p, "/nonexistent/dir/x.svg", &ts, &err), CZ_EIO);
+    cz_prover_free(p);
+}
+
 CZ_TEST(timing_refusals_say_why)
 {
     cz_prover_t *p = new_prover();

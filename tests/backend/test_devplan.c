@@ -9,7 +9,8 @@
  * cuda.h), MSM workspaces for chunks of 2^24, 2^22 and 2^20 terms (5.7,
  * 2.3 and 1.4 GiB: keys and values 256 B a term, the staging, the partials)
  * and 8 GiB staging slots. Checked: what each card class gets (80, 24, 16,
- * 12 GB and less; the H context with two buffers where three do not fit); that a plan never holds more than its budget; that more
+ * 12 GB and less; the H context with two buffers where three do not fit, the H in turn
+ * with the MSMs where only it fits); that a plan never holds more than its budget; that more
  * memory never gives a lower level or fewer resident bytes; that every
  * vector on the device's path is resident or streamed, never both.
  */
@@ -99,19 +100,47 @@ CZ_TEST(card_16gb_makes_the_h_in_two_buffers)
     CHECK(p.total <= in.budget);
 }
 
-/* 12 GB (9 GiB usable): not even two H buffers: the H on the CPU. */
-CZ_TEST(card_12gb_makes_the_h_on_the_cpu)
+/* 12 GB (9 GiB usable): the H context does not fit beside the MSM workspace and the windows,
+ * but alone it does: the H on the device in turn with the MSMs, every vector streamed
+ * through windows of the plan's own. */
+CZ_TEST(card_12gb_makes_the_h_on_the_device_in_turn)
 {
     cz_devplan_in in = porep32(9 * GIB);
     cz_devplan p;
     cz_devplan_make(&in, &p);
     CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM_HOST_H);
     CHECK(!p.h_on_device);
-    CHECK_EQ_INT(p.h_buffers, 0);
+    CHECK(p.h_in_turn);
+    CHECK_EQ_INT(p.h_buffers, 2);
     CHECK(p.own_stream_buffers);
     CHECK_EQ_U64(p.stream_bytes, 512 * MIB);
-    CHECK(p.streamed & (1u << CZ_BASES_H));
+    CHECK_EQ_INT(p.streamed, CZ_BASES_ALL); /* a resident vector would sit beside the H */
+    CHECK_EQ_INT(p.resident, 0);
+    CHECK_EQ_U64(p.total, in.h2_bytes); /* the larger turn */
     CHECK(p.total <= in.budget);
+    char line[320];
+    cz_devplan_format(&p, &in, line, sizeof line);
+    CHECK(strstr(line, "H on the device in turn with the MSMs (two buffers") != NULL);
+}
+
+/* Less than the two-buffer H context alone (8 GiB usable), or the tests' knob: the H on the
+ * CPU, the windows the same. */
+CZ_TEST(less_than_the_h_context_makes_the_h_on_the_cpu)
+{
+    cz_devplan_in small = porep32(8 * GIB), knob = porep32(9 * GIB);
+    knob.no_h_in_turn = true;
+    const cz_devplan_in *ins[2] = { &small, &knob };
+    for (int i = 0; i < 2; i++) {
+        cz_devplan p;
+        cz_devplan_make(ins[i], &p);
+        CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM_HOST_H);
+        CHECK(!p.h_on_device);
+        CHECK(!p.h_in_turn);
+        CHECK_EQ_INT(p.h_buffers, 0);
+        CHECK(p.own_stream_buffers);
+        CHECK(p.streamed & (1u << CZ_BASES_H));
+        CHECK(p.total <= ins[i]->budget);
+    }
 }
 
 CZ_TEST(no_room_at_all_is_the_cpu_level_not_a_failure)

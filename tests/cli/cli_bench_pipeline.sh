@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/cli/cli_bench_pipeline.sh — `cuzk bench pipeline` drives jobs with
-# real params through the prover (the public API; every proof verified)
-# and the timing-only modes through the engine: JSON "driver" says which,
+# real params through the prover (the public API; every proof verified),
+# --random-params through it too (timing jobs, not verified), and
+# --witness-cache through the engine: JSON "driver" says which,
 # "verified" that the prover's proofs verified and random params' did not;
 # params that do not fit the circuit fail the run naming the file; the
 # bench leaves nothing in its temporary directory.
@@ -28,12 +29,17 @@ grep -q '"driver":"prover".*' file.json && grep -q '"params":"file","verified":t
 pass=$((pass + 1)); echo "ok: --params FILE through the prover, verified"
 
 $B --random-params --workers-per-device 1 >random.json 2>err.txt || { cat err.txt; fail "--random-params: exit $?"; }
-grep -q '"verified":false' random.json && grep -q '"driver":"engine"' random.json \
+grep -q '"verified":false' random.json && grep -q '"driver":"prover"' random.json \
     || fail "--random-params: $(cat random.json)"
+grep -q '"overlap_violations":0' random.json || fail "--random-params overlaps: $(cat random.json)"
+$B --random-params --witness-cache --workers-per-device 1 >rcache.json 2>err.txt \
+    || { cat err.txt; fail "--random-params --witness-cache: exit $?"; }
+grep -q '"params":"random","verified":false' rcache.json && grep -q '"driver":"engine"' rcache.json \
+    || fail "--random-params --witness-cache: $(cat rcache.json)"
 $B --witness-cache --workers-per-device 1 >cache.json 2>err.txt || { cat err.txt; fail "--witness-cache: exit $?"; }
 grep -q '"synthesis":"cache","driver":"engine"' cache.json && grep -q '"verified":true' cache.json \
     || fail "--witness-cache: $(cat cache.json)"
-pass=$((pass + 1)); echo "ok: --random-params (not verified) and --witness-cache (verified) through the engine"
+pass=$((pass + 1)); echo "ok: --random-params through the prover (not verified), --witness-cache (verified) through the engine"
 
 "$CUZK" bench pipeline --circuit bench:2^11 --jobs 1 --partitions 1 --threads 2 --params "$dir/b.params" \
     >/dev/null 2>err.txt && fail "params of another shape: exit 0"

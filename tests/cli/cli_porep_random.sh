@@ -10,7 +10,9 @@
 # random params of a 2^22 domain, one synthesis, one CPU proof) and its
 # figures: s/proof, synthesis per partition, device region and efficiency,
 # peak RSS, and -o's 192-byte (invalid) proof; as --jobs 2 (two jobs at once
-# in one engine), so the steady s/proof line too.
+# in one engine), so the steady s/proof line too; every line the GPU scripts
+# (bench/small_cards.sh, tests/gpu/run-on-gpu.sh) read, matched whole, and
+# --json's keys (a second, one-job run).
 set -u
 CUZK=$1
 MODE=${2:-quick}
@@ -42,7 +44,8 @@ grep -q "TIMING ONLY" err.txt || fail "--json: no timing-only line on stderr"
 if [ "$MODE" = full ]; then
     t0=$(date +%s)
     "$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --backend cpu \
-        --workers-per-device 2 --jobs 2 --quiet --svg c2.svg -o p.bin >run.txt 2>err.txt \
+        --workers-per-device 2 --jobs 2 --quiet --svg c2.svg --timeline tl.log -o p.bin \
+        >run.txt 2>err.txt \
         || { cat run.txt err.txt; fail "random-params prove: exit $?"; }
     echo "random-params prove 2KiB: $(( $(date +%s) - t0 )) s"
     cat run.txt
@@ -52,6 +55,39 @@ if [ "$MODE" = full ]; then
                 "2 jobs submitted at once" "steady"; do
         grep -q "$want" run.txt || fail "no '$want' in the output"
     done
+    # every line bench/small_cards.sh and tests/gpu/run-on-gpu.sh read, as they read it
+    # (the device-memory lines are CUDA's only)
+    for want in '^StackedDrg2KiBV1_1: 1 partitions x 2687921 constraints / 2687961 rows (domain 4194304, 40 inputs, 2685673 aux); c1+shape [0-9.]* s$' \
+                '^random params: [0-9.]* s (seed 1, [0-9.]* GiB in memory); engine budget per partition [0-9.]* GiB$' \
+                '^StackedDrg2KiBV1_1: [0-9.]* s/proof (1 partitions, submit to done; [0-9.]* s/partition), backend cpu, device 0, 2 workers/device$' \
+                '^2 jobs submitted at once: the first done at [0-9.]* s, all at [0-9.]* s; steady [0-9.]* s/proof ((last - first) / 1)$' \
+                '^synthesis per partition: mean [0-9.]* ms, max [0-9.]* ms (2 partitions, [0-9]* threads, 1 synthesis worker)$' \
+                '^device region per partition: [0-9.]* ms (2 partitions in 2 regions); device efficiency [0-9.]*% (dispatch [0-9.]*%), 0 overlap violations$' \
+                '^peak RSS (VmHWM): [0-9]* KiB ([0-9.]* GiB)$' \
+                '^wrote p.bin (192 bytes): NOT a valid proof (random params)$'; do
+        grep -q "$want" run.txt || fail "no line matching '$want'"
+    done
+    grep -m1 -o '[0-9.]* s/proof ([0-9]* partitions' run.txt >/dev/null || fail "small_cards: s/proof"
+    grep -m1 -o 'steady [0-9.]* s/proof' run.txt >/dev/null || fail "small_cards: steady"
+    grep -m1 -o 'device region per partition: [0-9.]* ms' run.txt >/dev/null \
+        || fail "small_cards: device region"
+    [ "$(head -1 run.txt)" = "*** TIMING ONLY: random params, proof not verified ***" ] \
+        || fail "the banner is not the first line"
+    [ "$(tail -1 run.txt)" = "*** TIMING ONLY: random params, proof not verified ***" ] \
+        || fail "the banner is not the last line"
+    [ -s tl.log ] && grep -q '^TIMELINE,' tl.log || fail "--timeline wrote no timeline"
+    # --json: one line with every key
+    "$CUZK" prove --kind porep-c2 --c1 c1.json --random-params --backend cpu --json \
+        >run.json 2>err.txt || { cat run.json err.txt; fail "--json run: exit $?"; }
+    for key in timing_only verified registered_proof partitions constraints rows backend \
+               device workers_per_device threads s_per_proof s_per_partition \
+               synthesis_ms_mean synthesis_ms_max synthesis_spans device_region_ms \
+               device_efficiency dispatch_efficiency overlap_violations params_random_s \
+               c1_shape_s peak_rss_kib jobs all_done_s steady_s_per_proof; do
+        grep -q "\"$key\":" run.json || { cat run.json; fail "--json: no $key"; }
+    done
+    [ "$(wc -l <run.json)" -eq 1 ] || fail "--json: not one line"
+    grep -q "TIMING ONLY" err.txt || fail "--json run: no timing-only line on stderr"
     [ "$(wc -c <p.bin)" -eq 192 ] || fail "-o did not write 192 bytes"
     [ -s c2.svg ] || fail "--svg wrote nothing"
 fi

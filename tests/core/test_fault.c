@@ -61,6 +61,8 @@ CZ_TEST(codes_and_message)
     CHECK(strcmp(cz_ctx_message(ctx), "injected fault: write #1") == 0);
     CHECK_EQ_INT(cz__fault_sim(&f, ctx, CZ_FAULT_DEVICE_STEP), CZ_EDEVICE);
     CHECK_EQ_INT(cz__fault_code(CZ_FAULT_ALLOC), CZ_ENOMEM);
+    /* a device allocation fails as cudaMalloc's out of memory does: a smaller plan may fit */
+    CHECK_EQ_INT(cz__fault_code(CZ_FAULT_DEVICE_ALLOC), CZ_ENOMEM);
     cz_ctx_free(ctx);
 }
 
@@ -94,6 +96,10 @@ CZ_TEST(spec_parses_and_names_bad_parts)
     CHECK_EQ_INT(at[0], 2);
     CHECK_EQ_INT(fires(&f, CZ_FAULT_DEVICE, 3, at, 8), 3);
     CHECK_EQ_INT(fires(&f, CZ_FAULT_DEVICE_STEP, 4, at, 8), 0); /* a delay passes */
+    CHECK_OK(cz_fault_parse(&f, ctx, "device_alloc:2"));
+    REQUIRE(fires(&f, CZ_FAULT_DEVICE_ALLOC, 3, at, 8) == 1);
+    CHECK_EQ_INT(at[0], 2);
+    CHECK(strcmp(cz_fault_site_name(CZ_FAULT_DEVICE_ALLOC), "device_alloc") == 0);
     static const char *const bad[] = { "write",     "write:",   "write:0",   "disk:1",   "write:1x",
                                        "write:1x0", "write:1~", "write:1~0", "write:1+x" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -199,8 +199,20 @@ CZ_TEST(h_on_the_cpu_and_own_windows_same_bytes)
 {
     if (!gpu_or_skip())
         return;
-    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    cz_cuda_backend_opts_t o = { .min_plan = 2, .h_on_cpu = true };
     same_bytes_as_cpu("bench:20000", &o, 2);
+}
+
+/* Windows of the plan's own and the H on the device in turn with the MSMs (a 12 GB card's
+ * plan at 2^27): the MSM workspace and the windows given back for each partition's
+ * two-buffer H context and made again after it, its coefficients through host memory. */
+CZ_TEST(h_in_turn_with_the_msms_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    same_bytes_as_cpu("bench:20000", &o, 3);
+    same_bytes_as_cpu("toy:5", &o, 2);
 }
 
 CZ_TEST(cpu_plan_same_bytes)
@@ -672,8 +684,8 @@ static void batch_same_bytes(const char *circuit, const cz_cuda_backend_opts_t *
 /*
  * Every vector streamed (the small-card plan): batches of 2 and 3 (and 4,
  * the cap) share each window, for the CPU's bytes partition by partition;
- * with the H in two buffers and with the H on the CPU (the windows' own
- * buffers) too. One partition canceled before the region leaves the batch
+ * with the H in two buffers, the H in turn with the MSMs and the H on the
+ * CPU (the windows' own buffers) too. One partition canceled before the region leaves the batch
  * and the others are proved. The full card advises no batch (1).
  */
 CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
@@ -686,11 +698,94 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("bench:20000", &o3, 3, 3, 3);
     cz_cuda_backend_opts_t o4 = { .min_plan = 1, .max_batch = 4, .h_buffers = 2 };
     batch_same_bytes("bench:4096", &o4, 4, 1, 4);
-    cz_cuda_backend_opts_t host_h = { .min_plan = 2 };
+    cz_cuda_backend_opts_t in_turn = { .min_plan = 2 };
+    batch_same_bytes("bench:4096", &in_turn, 2, 2, 2);
+    cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
     batch_same_bytes("bench:4096", &host_h, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("toy:5", &g2cpu, 2, 0, 2);
     batch_same_bytes("bench:4096", NULL, 2, 2, 1); /* resident: no batch advised, still right */
+}
+
+/* ---- device memory taken after the plan was made ------------------------------ */
+
+/* What the fault callback took from the device, given back by the test. */
+typedef struct {
+    void *taken[64];
+    int n;
+} taken_memory;
+
+/* Every byte of device memory this process can get, in blocks of 16 GiB down to 1 MiB. */
+static void take_device_memory(taken_memory *t)
+{
+    cz_ctx_t *ctx = NULL;
+    if (cz_ctx_new(&ctx, NULL, 1) != CZ_OK)
+        return;
+    for (size_t block = (size_t)16 << 30; block >= ((size_t)1 << 20) && t->n < 64;) {
+        void *p = NULL;
+        if (cz_cuda_malloc(ctx, &p, block) == CZ_OK)
+            t->taken[t->n++] = p;
+        else
+            block /= 2;
+    }
+    cz_ctx_free(ctx);
+}
+
+/* DEVICE_ALLOC's first reach (a region's plan about to be applied): another
+ * process takes the card's memory; the site itself passes, so the plan's own
+ * cudaMalloc calls are what fail, for real. */
+static int take_memory_when_applied(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    if (site == CZ_FAULT_DEVICE_ALLOC && n == 1)
+        take_device_memory(arg);
+    return 0;
+}
+
+/*
+ * The memory a plan was made for is gone when the plan is applied (a
+ * sealing process took it): the allocation fails, the backend gives back
+ * what it holds, plans again from what is free and proves with that smaller
+ * plan (less than the 1 GiB the planner keeps free is left), the
+ * same bytes as the CPU backend. With the memory back, the next region
+ * plans as before (all resident) and proves on the device.
+ */
+CZ_TEST(memory_taken_after_the_plan_replans_smaller_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:20000", 11) == CZ_OK);
+    taken_memory taken = { .n = 0 };
+    cz_fault_t fault;
+    cz_fault_init(&fault);
+    fault.cb = take_memory_when_applied;
+    fault.cb_arg = &taken;
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, NULL));
+    uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+    CHECK_OK(prove_bytes(&f, cpu, 1, want));
+    cz_ctx_set_fault(f.ctx, &fault);
+    CHECK_OK(prove_bytes(&f, gpu, 1, got));
+    cz_ctx_set_fault(f.ctx, NULL);
+    CHECK(taken.n > 0);
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    cz_backend_report r;
+    cz_backend_report_of(gpu, &r);
+    CHECK_EQ_INT((int)r.replans, 1);
+    fprintf(stderr, "plan with the memory taken: %s\n", r.plan);
+    CHECK(strstr(r.plan, "plan resident") == NULL);
+    for (int i = 0; i < taken.n; i++)
+        cz_cuda_free(taken.taken[i]);
+    CHECK_OK(prove_bytes(&f, cpu, 2, want));
+    CHECK_OK(prove_bytes(&f, gpu, 2, got));
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    cz_backend_report_of(gpu, &r);
+    CHECK_EQ_INT((int)r.replans, 1);
+    CHECK(strstr(r.plan, "plan resident") != NULL);
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
 }
 
 /* Runs last: the fault leaves the device's context unusable for this process. */

@@ -399,4 +399,24 @@ CZ_TEST(h_two_buffers_many_chunks)
     cz_cuda_h_free(gh);
 }
 
+/* Given back between turns (the H in turn with the MSMs) and taken back: the device
+ * buffers go and come, the results stay the CPU's; a compute while given back is refused. */
+CZ_TEST(h_given_back_and_taken_back_matches_cpu)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_h *gh;
+    REQUIRE(cz_cuda_h_new_buffers(ctx(), &gh, 0, 21, 2) == CZ_OK);
+    for (int turn = 0; turn < 3; turn++) {
+        check_h2(gh, 21, ((size_t)1 << 21) - 7 * (size_t)turn, false, false, false);
+        cz_cuda_h_give_back(gh);
+        CHECK(cz_cuda_h_input(gh, 0) == NULL && cz_cuda_h_result(gh) == NULL);
+        CHECK_EQ_INT(cz_cuda_h_compute_loaded(ctx(), gh, 16, 4, false), CZ_EINVAL);
+        REQUIRE(cz_cuda_h_take_back(ctx(), gh) == CZ_OK);
+        CHECK(cz_cuda_h_input(gh, 0) != NULL && cz_cuda_h_input(gh, 1) != NULL);
+    }
+    cz_cuda_h_give_back(gh);
+    cz_cuda_h_free(gh); /* given back: the rest freed */
+}
+
 CZ_TEST_MAIN()

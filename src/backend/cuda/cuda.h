@@ -250,6 +250,16 @@ int cz_cuda_h_new_buffers(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned l
 int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max);
 unsigned cz_cuda_h_buffers(const cz_cuda_h *h);
 void cz_cuda_h_free(cz_cuda_h *h); /* NULL: no-op */
+/*
+ * The domain buffers and temporaries given back to the device between two
+ * uses (the H in turn with the MSMs: cuda_backend.c), the rest kept: the
+ * domain's tables, the streams and events, the pinned host copy of c
+ * (seconds to make at 4 GiB); no result until cz_cuda_h_take_back makes
+ * the buffers again (CZ_ENOMEM where the device has no room now; the
+ * context stays given back and may be taken back later or freed).
+ */
+void cz_cuda_h_give_back(cz_cuda_h *h);
+int cz_cuda_h_take_back(cz_ctx_t *ctx, cz_cuda_h *h);
 int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                       size_t n, unsigned log_n);
 /*

@@ -179,13 +179,16 @@ typedef struct cuda_backend {
     cz_devplan plan;       /* (cmu) the last region's or preparer's plan */
     cz_devplan_in plan_in; /* (cmu) what it was made from */
     char plan_line[320];   /* (smu) plan, printed (cuda_report) */
-    unsigned long long regions, partitions, h2d_total; /* (smu) for cuda_report */
+    unsigned long long regions, partitions, h2d_total, replans; /* (smu) for cuda_report */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
     size_t msm_chunk;       /* the workspace's chunk (CZ__MSM_CHUNKS) */
     cz_cuda_copier *copier; /* streamed windows' copies */
     void *own_win[2];       /* STREAM_HOST_H: the windows' own buffers */
+    cz_cuda_h *turn_h;      /* plan.h_in_turn: the H context, its device buffers given back
+                             * between turns (its pinned host memory kept) */
+    unsigned turn_h_log;
     size_t own_win_bytes;
     cz_ntt_domain *cpu_dom; /* STREAM_HOST_H: the CPU's H domain */
     size_t h2d_bytes;       /* params bytes to the device in the running region */
@@ -689,6 +692,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     if (in->own_stream_bytes < in->min_window_bytes)
         in->own_stream_bytes = in->min_window_bytes;
     in->min_level = (cz_devplan_level)cb->opts.min_plan;
+    in->no_h_in_turn = cb->opts.h_on_cpu;
     cz_devplan_make(in, &cb->plan);
     advise_batch(cb);
     pthread_mutex_lock(&cb->smu);
@@ -717,11 +721,48 @@ static void release_for_plan(cuda_backend_t *cb, rset *keep)
 }
 
 /* The contexts the plan names, and nothing it does not (cmu held). */
+static void free_own_windows(cuda_backend_t *cb)
+{
+    cz_cuda_free(cb->own_win[0]);
+    cz_cuda_free(cb->own_win[1]);
+    cb->own_win[0] = cb->own_win[1] = NULL;
+}
+
+/* The plan's MSM workspace, its bucket cap and its own window buffers, made where missing
+ * (cmu held). */
+static int msm_room(cz_ctx_t *ctx, cuda_backend_t *cb)
+{
+    const cz_devplan *p = &cb->plan;
+    const size_t chunk = p->msm_size >= 0 ? CZ__MSM_CHUNKS[p->msm_size] : 0;
+    int rc;
+    if (chunk && !cb->msm) {
+        if ((rc = cz_cuda_msm_new(ctx, &cb->msm, cb->base.device_index, chunk)) != CZ_OK)
+            return rc;
+        cb->msm_chunk = chunk;
+    }
+    if (cb->msm)
+        cz_cuda_msm_set_bucket_cap(cb->msm, p->bucket_cap);
+    const size_t own = p->own_stream_buffers ? p->stream_bytes : 0;
+    if (own && !cb->own_win[0]) {
+        if ((rc = cz_cuda_malloc(ctx, &cb->own_win[0], own)) != CZ_OK ||
+            (rc = cz_cuda_malloc(ctx, &cb->own_win[1], own)) != CZ_OK) {
+            free_own_windows(cb);
+            return rc;
+        }
+        cb->own_win_bytes = own;
+    }
+    return CZ_OK;
+}
+
 static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned log_m)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     const cz_devplan *p = &cb->plan;
     int rc = cz_cuda_set_device(ctx, cb->base.device_index);
+    if (rc == CZ_OK) /* tests: memory taken (or an allocation failed) after the plan was made */
+        rc = cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE_ALLOC);
+    if (rc == CZ_OK)
+        rc = cz__fault_sim(cb->base.fault, ctx, CZ_FAULT_DEVICE_ALLOC);
     if (rc != CZ_OK)
         return rc;
     if (p->level != CZ_DEVPLAN_RESIDENT)
@@ -731,17 +772,18 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
         cb->h = NULL;
         cb->h_log = 0;
     }
+    if (!p->h_in_turn) {
+        cz_cuda_h_free(cb->turn_h);
+        cb->turn_h = NULL;
+    }
     const size_t chunk = p->msm_size >= 0 ? CZ__MSM_CHUNKS[p->msm_size] : 0;
     if (cb->msm && cb->msm_chunk != chunk) {
         cz_cuda_msm_free(cb->msm);
         cb->msm = NULL;
     }
     const size_t own = p->own_stream_buffers ? p->stream_bytes : 0;
-    if (cb->own_win[0] && cb->own_win_bytes != own) {
-        cz_cuda_free(cb->own_win[0]);
-        cz_cuda_free(cb->own_win[1]);
-        cb->own_win[0] = cb->own_win[1] = NULL;
-    }
+    if (cb->own_win[0] && cb->own_win_bytes != own)
+        free_own_windows(cb);
     if (p->h_on_device &&
         (!cb->h || cb->h_log < log_m || cz_cuda_h_buffers(cb->h) != p->h_buffers)) {
         cz_cuda_h_free(cb->h);
@@ -751,26 +793,10 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
             return rc;
         cb->h_log = log_m;
     }
-    if (chunk && !cb->msm) {
-        if ((rc = cz_cuda_msm_new(ctx, &cb->msm, cb->base.device_index, chunk)) != CZ_OK)
-            return rc;
-        cb->msm_chunk = chunk;
-    }
-    if (cb->msm)
-        cz_cuda_msm_set_bucket_cap(cb->msm, p->bucket_cap);
     if (p->streamed && !cb->copier &&
         (rc = cz_cuda_copier_new(ctx, &cb->copier, cb->base.device_index)) != CZ_OK)
         return rc;
-    if (own && !cb->own_win[0]) {
-        if ((rc = cz_cuda_malloc(ctx, &cb->own_win[0], own)) != CZ_OK ||
-            (rc = cz_cuda_malloc(ctx, &cb->own_win[1], own)) != CZ_OK) {
-            cz_cuda_free(cb->own_win[0]);
-            cb->own_win[0] = NULL;
-            return rc;
-        }
-        cb->own_win_bytes = own;
-    }
-    return CZ_OK;
+    return msm_room(ctx, cb);
 }
 
 /* Everything idle given back (cmu held): after an allocation failed, before a smaller plan. */
@@ -785,9 +811,9 @@ static void release_all(cuda_backend_t *cb)
     cb->h_log = 0;
     cz_cuda_msm_free(cb->msm);
     cb->msm = NULL;
-    cz_cuda_free(cb->own_win[0]);
-    cz_cuda_free(cb->own_win[1]);
-    cb->own_win[0] = cb->own_win[1] = NULL;
+    free_own_windows(cb);
+    cz_cuda_h_free(cb->turn_h);
+    cb->turn_h = NULL;
 }
 
 /*
@@ -807,6 +833,12 @@ static int plan_region(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, const cz_p
         if (rc != CZ_ENOMEM)
             return rc;
         release_all(cb);
+        if (attempt == 0) {
+            pthread_mutex_lock(&cb->smu);
+            cb->replans++;
+            pthread_mutex_unlock(&cb->smu);
+            cz_ctx_clear(ctx); /* the failed allocation's message is not the region's */
+        }
     }
     return rc;
 }
@@ -1292,6 +1324,53 @@ static int h_on_cpu(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr
     return cz_cpu_compute_h(ctx, cb->cpu_dom, a, b, w->c, w->rows);
 }
 
+/*
+ * The H on the device in turn with the MSMs (plan.h_in_turn: room for the
+ * two-buffer H context or for the MSM workspace and the windows, not
+ * both): the workspace and the windows are given back, the context made,
+ * the H computed from a and b in host memory (through the bounce buffers)
+ * and its coefficients brought into a, where the CPU's H would leave them;
+ * then the context is given back and the workspace and the windows made
+ * again for the MSMs. *coef: w->a (2^log_m elements, as every H's input).
+ * cmu held.
+ */
+static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr **coef)
+{
+    CZ_ASSERT(cz_mutex_held(&cb->cmu));
+    const size_t m = (size_t)1 << w->log_m;
+    cz_cuda_msm_free(cb->msm);
+    cb->msm = NULL;
+    free_own_windows(cb);
+    int rc = CZ_OK;
+    if (cb->turn_h && cb->turn_h_log >= w->log_m) {
+        rc = cz_cuda_h_take_back(ctx, cb->turn_h);
+    } else {
+        cz_cuda_h_free(cb->turn_h);
+        cb->turn_h = NULL;
+        rc = cz_cuda_h_new_buffers(ctx, &cb->turn_h, cb->base.device_index, w->log_m, 2);
+        cb->turn_h_log = rc == CZ_OK ? w->log_m : 0;
+    }
+    cz_cuda_h *h = cb->turn_h;
+    if (rc == CZ_OK && w->c) {
+        rc = cz_cuda_h_compute(ctx, h, w->a, w->b, w->c, w->rows, w->log_m);
+    } else if (rc == CZ_OK) {
+        const size_t bytes = w->rows * sizeof(cz_fr);
+        rc = upload_pageable(ctx, cb->bounce, CZ__FILL_REGION, cz_cuda_h_input(h, 0), w->a, bytes);
+        if (rc == CZ_OK)
+            rc = upload_pageable(ctx, cb->bounce, CZ__FILL_REGION, cz_cuda_h_input(h, 1), w->b,
+                                 bytes);
+        if (rc == CZ_OK)
+            rc = cz_cuda_h_compute_loaded(ctx, h, w->rows, w->log_m, false);
+    }
+    if (rc == CZ_OK)
+        rc = cz_cuda_h_download(ctx, h, w->a, m);
+    if (h)
+        cz_cuda_h_give_back(h);
+    *coef = w->a;
+    const int room = msm_room(ctx, cb); /* made again, also after a failure */
+    return rc != CZ_OK ? rc : room;
+}
+
 /* One window of the H MSM: the window's terms of |t| (the whole vector's) into |acc|. */
 typedef struct {
     cuda_backend_t *cb;
@@ -1372,7 +1451,19 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         return rc;
     double t0 = cz_mono_s();
     cz_fr *coef = NULL, *owned = NULL;
-    rc = cb->plan.h_on_device ? h_coefficients(ctx, cb, w) : h_on_cpu(ctx, cb, w, &coef, &owned);
+    if (cb->plan.h_on_device)
+        rc = h_coefficients(ctx, cb, w);
+    else if (cb->plan.h_in_turn && !w->staged) /* (staged before the plan changed: the CPU) */
+        rc = h_in_turn(ctx, cb, w, &coef);
+    else
+        rc = h_on_cpu(ctx, cb, w, &coef, &owned);
+    if (rc == CZ_ENOMEM && cb->plan.h_in_turn && !w->staged) {
+        /* the context's turn found the memory taken: this partition's H on the CPU (the
+         * MSMs' room is made again by h_in_turn, unless that is what failed) */
+        cz_ctx_clear(ctx);
+        if ((rc = msm_room(ctx, cb)) == CZ_OK)
+            rc = h_on_cpu(ctx, cb, w, &coef, &owned);
+    }
     w->t_ntt = cz_mono_s() - t0;
     if (rc == CZ_OK)
         rc = cz_backend_step(ctx, w, "MSM h");
@@ -2001,6 +2092,7 @@ static void cuda_free_backend(cz_backend_t *be)
     pthread_mutex_destroy(&cb->smu);
     cz_mutex_destroy(&cb->cmu);
     cz_cuda_h_free(cb->h);
+    cz_cuda_h_free(cb->turn_h);
     cz_cuda_msm_free(cb->msm);
     cz_cuda_copier_free(cb->copier);
     cz_cuda_free(cb->own_win[0]);
@@ -2017,6 +2109,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     out->regions = cb->regions;
     out->partitions = cb->partitions;
     out->h2d_bytes = cb->h2d_total;
+    out->replans = cb->replans;
     pthread_mutex_unlock(&cb->smu);
 }
 

@@ -187,6 +187,35 @@ extern "C" int cz_cuda_h_new_buffers(cz_ctx_t *ctx, cz_cuda_h **out, int device,
     return CZ_OK;
 }
 
+extern "C" void cz_cuda_h_give_back(cz_cuda_h *h)
+{
+    cudaSetDevice(h->device);
+    for (int i = 0; i < 3; i++) {
+        cz_cuda_free(h->buf[i]);
+        h->buf[i] = NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        cz_cuda_free(h->tmp[i]);
+        h->tmp[i] = NULL;
+    }
+    h->result = NULL;
+}
+
+extern "C" int cz_cuda_h_take_back(cz_ctx_t *ctx, cz_cuda_h *h)
+{
+    int rc = cz_cuda_set_device(ctx, h->device);
+    const size_t bytes = sizeof(cz_fr) << h->log_n_max;
+    for (unsigned i = 0; i < h->nbuf && rc == CZ_OK; i++)
+        if (!h->buf[i])
+            rc = cz_cuda_malloc(ctx, (void **)&h->buf[i], bytes);
+    for (int i = 0; i < 2 && rc == CZ_OK && h->nbuf == 2; i++)
+        if (!h->tmp[i])
+            rc = cz_cuda_malloc(ctx, (void **)&h->tmp[i], h->tmp_len * sizeof(cz_fr));
+    if (rc != CZ_OK)
+        cz_cuda_h_give_back(h);
+    return rc;
+}
+
 extern "C" int cz_cuda_h_new(cz_ctx_t *ctx, cz_cuda_h **out, int device, unsigned log_n_max)
 {
     return cz_cuda_h_new_buffers(ctx, out, device, log_n_max, 3);
@@ -354,6 +383,8 @@ static int enqueue2(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b,
 static int compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                    bool c_loaded, size_t n, unsigned log_n)
 {
+    if (!h->buf[0])
+        return cz_fail(ctx, CZ_EINVAL, "cuda h: its buffers are given back (take them back first)");
     if (log_n < 1 || log_n > h->log_n_max)
         return cz_fail(ctx, CZ_ERANGE, "cuda h: log_n %u outside 1..%u", log_n, h->log_n_max);
     const size_t m = (size_t)1 << log_n;

@@ -15,7 +15,9 @@
 #   make abi-snapshot   rewrite tests/api/abi.snapshot from this build, after
 #                a deliberate change of the public ABI (docs/API.md, "ABI policy")
 #   make lint    cppcheck over src/ as $(BUILD) compiles it (scripts/lint.sh;
-#                fails on any finding not in scripts/cppcheck.supp)
+#                fails on any finding not in scripts/cppcheck.supp), and the
+#                layers: no door (src/cli, src/daemon) includes circuits/,
+#                gadgets/ or groth16/ (scripts/layers.sh)
 #   make format  reformat the C sources by .clang-format (scripts/format.sh)
 #   make format-check   the same, changing nothing: fails where they differ
 #

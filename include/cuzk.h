@@ -43,11 +43,11 @@
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
  *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_timeline_summary_t,
  *    cz_setup_info_t, cz_prover_stats_t, cz_device_memory_t, cz_params_item_t,
- *    cz_porep_public_t): the library zeroes |reserved| on every write. A
- *    newer program on an older library reads 0 in the fields that library
- *    did not have, so 0 always means "not reported" for a field added
- *    later; an older program on a newer library never looks at the words
- *    the new fields took.
+ *    cz_porep_public_t, cz_params_manifest_entry_t, cz_circuit_shape_t): the
+ *    library zeroes |reserved| on every write. A newer program on an older
+ *    library reads 0 in the fields that library did not have, so 0 always
+ *    means "not reported" for a field added later; an older program on a
+ *    newer library never looks at the words the new fields took.
  *  - Structs the caller fills (cz_prover_config_t, cz_job_request_t, cz_timing_request_t,
  *    cz_setup_request_t,
  *    cz_porep_public_t passed to cz_porep_c2_verify): start from their
@@ -724,7 +724,8 @@ CZ_EXTERN int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_s
  * as a chain verifier does: the challenges, their parents and every
  * partition's public inputs are derived from replica_id, comm_d, comm_r,
  * seed and the sector size. |vk_path| is the verifying key file; NULL
- * takes the Filecoin vk name of the sector size in |params_dir|.
+ * takes the Filecoin vk name of the registered proof's circuit (the sector
+ * size's V1_1 when registered_proof is NULL) in |params_dir|.
  * CZ_OK valid, CZ_EVERIFY invalid; CZ_EFORMAT (length, a bad point),
  * CZ_EINVAL (public values, a non-zero |reserved|, vk of another
  * circuit), CZ_EIO: never "valid"
@@ -733,6 +734,195 @@ CZ_EXTERN int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_s
 CZ_EXTERN int cz_porep_c2_verify(const char *vk_path, const char *params_dir,
                                  const cz_porep_public_t *pub, const uint8_t *proof, size_t len,
                                  cz_error_t *err);
+
+/* ---- tools: Groth16 proofs and vks, field elements, params, circuits --------
+ * What the cuzk tool's commands (verify --vk, export, params check,
+ * circuit shape, hash) need, so that no door reaches into the library's
+ * layers.
+ * Every function here is reentrant and uses the calling thread only.
+ */
+
+/*
+ * A Groth16 verifying key (bellperson's .vk format: alpha_g1, beta_g1,
+ * beta_g2, gamma_g2, delta_g1, delta_g2, then a u32 count of IC points
+ * and the points, all uncompressed), every point checked on its curve and
+ * in its subgroup when loaded. Read-only once made: one vk may be used
+ * from any number of threads at once.
+ */
+typedef struct cz_groth16_vk cz_groth16_vk_t;
+
+/*
+ * Read the vk file at |path| (*out: free with cz_groth16_vk_free; NULL on
+ * error). CZ_ENOTFOUND (no such file), CZ_EIO (unreadable), both naming
+ * it; CZ_EFORMAT
+ * (truncated, a bad point, trailing bytes: the message says which),
+ * CZ_EINVAL (NULL argument).
+ */
+CZ_EXTERN int cz_groth16_vk_load(cz_groth16_vk_t **out, const char *path, cz_error_t *err);
+/* The same from |len| bytes in memory (copied). */
+CZ_EXTERN int cz_groth16_vk_parse(cz_groth16_vk_t **out, const uint8_t *bytes, size_t len,
+                                  cz_error_t *err);
+/* NULL is a harmless no-op. */
+CZ_EXTERN void cz_groth16_vk_free(cz_groth16_vk_t *vk);
+/* Public inputs a proof under |vk| takes (ONE excluded: IC points - 1). */
+CZ_EXTERN size_t cz_groth16_vk_inputs(const cz_groth16_vk_t *vk);
+
+/* The points of a vk, for cz_groth16_vk_point. */
+typedef enum cz_groth16_vk_point_id {
+    CZ_VK_ALPHA_G1,
+    CZ_VK_BETA_G1,
+    CZ_VK_BETA_G2,
+    CZ_VK_GAMMA_G2,
+    CZ_VK_DELTA_G1,
+    CZ_VK_DELTA_G2,
+    CZ_VK_IC, /* with an index 0..cz_groth16_vk_inputs() */
+} cz_groth16_vk_point_id_t;
+
+/* Bytes of an uncompressed point: x || y, each coordinate big-endian;
+ * a G2 coordinate c1 || c0 (the ZCash / bellperson encoding). */
+#define CZ_G1_UNCOMPRESSED_BYTES 96
+#define CZ_G2_UNCOMPRESSED_BYTES 192
+/* Bytes of one Groth16 proof (A, B, C compressed) and of it uncompressed. */
+#define CZ_GROTH16_PROOF_BYTES 192
+#define CZ_GROTH16_PROOF_UNCOMPRESSED_BYTES 384
+
+/*
+ * Point |which| of |vk| (|index|: the IC point's, else 0), uncompressed
+ * into |out| (96 bytes for G1, 192 for G2; |cap| at least that). Returns
+ * the bytes written, or a negative CZ_EINVAL (unknown point, index out of
+ * range, |cap| too small: the message says which).
+ */
+CZ_EXTERN int cz_groth16_vk_point(const cz_groth16_vk_t *vk, cz_groth16_vk_point_id_t which,
+                                  size_t index, uint8_t *out, size_t cap, cz_error_t *err);
+
+/*
+ * Decompress one proof (192 bytes: A, B, C) into |out|: A (96 bytes),
+ * B (192), C (96), uncompressed as above. Every point checked on its curve
+ * and in its subgroup: CZ_EFORMAT names the one that is not.
+ */
+CZ_EXTERN int cz_groth16_proof_points(uint8_t out[CZ_GROTH16_PROOF_UNCOMPRESSED_BYTES],
+                                      const uint8_t proof[CZ_GROTH16_PROOF_BYTES], cz_error_t *err);
+
+/*
+ * Verify |len| / 192 proofs (len a non-zero multiple of 192; a
+ * multi-partition proof) under |vk|, proof k against public inputs
+ * |inputs| + k x cz_groth16_vk_inputs(vk) x 32 (|n_inputs| field elements
+ * in all, 32-byte little-endian reprs, ONE excluded). CZ_OK when every
+ * proof is valid, CZ_EVERIFY when one is not; CZ_EFORMAT (|len|, a bad
+ * point), CZ_EMISMATCH (|n_inputs| is not partitions x the vk's inputs:
+ * the message gives both), CZ_EINVAL (a repr that is not a field element,
+ * named by its index; NULL argument). Never "valid" unless it is.
+ */
+CZ_EXTERN int cz_groth16_verify(const cz_groth16_vk_t *vk, const uint8_t *proof, size_t len,
+                                const uint8_t *inputs, size_t n_inputs, cz_error_t *err);
+
+/*
+ * A field element of BLS12-381's scalar field (Fr) from text: a 0x-prefixed
+ * hex or a decimal integer, below the modulus, into its 32-byte
+ * little-endian repr. CZ_EFORMAT (not a number), CZ_ERANGE (not below
+ * the modulus); the message quotes the text. |text| is not trimmed.
+ */
+CZ_EXTERN int cz_fr_repr_parse(uint8_t out[32], const char *text, cz_error_t *err);
+/*
+ * The element of repr |repr| as "0x" and 64 lowercase hex digits
+ * (big-endian), or in decimal when |decimal|, into |out| (80 bytes always
+ * suffice). CZ_EINVAL when |repr| is not an element or |cap| is too small.
+ */
+CZ_EXTERN int cz_fr_repr_format(char *out, size_t cap, const uint8_t repr[32], bool decimal,
+                                cz_error_t *err);
+
+/*
+ * Parse a sector size ("2KiB", "8MiB", "512MiB", "32GiB", "64GiB", or the
+ * bytes) into *bytes. CZ_EINVAL for text that is none of the five.
+ */
+CZ_EXTERN int cz_sector_size_parse(const char *text, uint64_t *bytes, cz_error_t *err);
+
+/*
+ * A Filecoin parameter manifest (rust-fil-proofs parameters.json: for
+ * each .params and .vk file name its digest and sector size). Read-only
+ * once loaded; any number of threads may read one.
+ */
+typedef struct cz_params_manifest cz_params_manifest_t;
+
+/* One file of a manifest: borrowed strings, valid while the manifest is. */
+typedef struct cz_params_manifest_entry {
+    const char *name;     /* "v28-stacked-proof-of-replication-...vk" */
+    const char *cid;      /* its IPFS cid */
+    const char *digest;   /* 32 lowercase hex digits (cz_params_file_digest) */
+    uint64_t sector_size; /* bytes */
+    uint64_t reserved[4]; /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_params_manifest_entry_t;
+
+/*
+ * The manifest in the parameters.json file at |path|, or with |path| NULL
+ * the v28 one built into the library (*out: free with
+ * cz_params_manifest_free). CZ_EIO (the file), CZ_EFORMAT (naming the
+ * entry), CZ_EUNAVAIL (a build without jansson), CZ_ENOMEM.
+ */
+CZ_EXTERN int cz_params_manifest_load(cz_params_manifest_t **out, const char *path,
+                                      cz_error_t *err);
+/* NULL is a harmless no-op. */
+CZ_EXTERN void cz_params_manifest_free(cz_params_manifest_t *m);
+/* Its files, sorted by name. */
+CZ_EXTERN size_t cz_params_manifest_count(const cz_params_manifest_t *m);
+/* File |i| (< count) into *out; CZ_ERANGE otherwise (*out zeroed). */
+CZ_EXTERN int cz_params_manifest_entry(const cz_params_manifest_t *m, size_t i,
+                                       cz_params_manifest_entry_t *out);
+/* The index of file name |name| (no directory), or -1 when not listed. */
+CZ_EXTERN long cz_params_manifest_find(const cz_params_manifest_t *m, const char *name);
+/*
+ * hex = the manifest digest of the file at |path|: the first 16 bytes of
+ * its BLAKE2b-512, 32 lowercase hex digits (rust-fil-proofs' paramfetch).
+ * Reads the whole file (minutes for a 32GiB .params). CZ_EIO.
+ */
+CZ_EXTERN int cz_params_file_digest(const char *path, char hex[33], cz_error_t *err);
+
+/* What cz_circuit_describe found: one partition's shape. */
+typedef struct cz_circuit_shape {
+    char circuit[64];       /* the registry id described ("porep:2KiB") */
+    size_t constraints;     /* the circuit's own (bellpepper's count) */
+    size_t rows;            /* constraints + one per input: the length of a, b, c */
+    size_t inputs, aux;     /* variables; inputs with ONE */
+    size_t a_aux_density;   /* popcounts of the density bitmaps */
+    size_t b_input_density; /* (the points an MSM of the prover touches) */
+    size_t b_aux_density;
+    double seconds;       /* the synthesis took */
+    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_circuit_shape_t;
+
+/*
+ * Synthesize one partition of a circuit in SHAPE mode (no field arithmetic
+ * on values) and describe it: |kind| with |sector_size| (the kind's
+ * circuit of that size, as cz_setup_test_params names it), or |circuit| a
+ * registry id (toy[:X], bench:N, porep:SIZE, winning-post:SIZE,
+ * window-post:SIZE, snap:SIZE, or porep-graph:NODES:LAYERS:CHALLENGES:
+ * BASE-SUB-TOP for a PoRep of a custom graph). |threads|: the pool's width
+ * (0: every online CPU). CZ_EINVAL (neither or both of kind and circuit, an
+ * unknown kind or id, a size it has none of: the message names it),
+ * CZ_ENOMEM. Blocks: seconds for a 32GiB PoRep partition.
+ */
+CZ_EXTERN int cz_circuit_describe(const char *kind, uint64_t sector_size, const char *circuit,
+                                  unsigned threads, cz_circuit_shape_t *out, cz_error_t *err);
+
+/*
+ * Neptune's Poseidon over BLS12-381's Fr (the MerkleTree tag, as
+ * Filecoin's trees hash): |arity| (2, 4, 8 or 11) elements at |inputs|,
+ * 32-byte reprs, into the repr *out. CZ_EINVAL (another arity; an input
+ * that is not a field element, named; NULL argument).
+ */
+CZ_EXTERN int cz_hash_poseidon(uint8_t out[32], const uint8_t *inputs, size_t arity,
+                               cz_error_t *err);
+/* SHA-256 of data[0..len) into out. */
+CZ_EXTERN void cz_hash_sha256(uint8_t out[32], const void *data, size_t len);
+/* SHA254: SHA-256 with out[31] &= 0x3f (a field element's repr), as tree_d hashes. */
+CZ_EXTERN void cz_hash_sha254(uint8_t out[32], const void *data, size_t len);
+/*
+ * comm_d of |sector_size| zero bytes (the root of tree_d over them: a
+ * committed-capacity sector's). CZ_EINVAL unless a power of two >= 64.
+ */
+CZ_EXTERN int cz_comm_d_zero(uint8_t out[32], uint64_t sector_size, cz_error_t *err);
+
+/* ---- end of tools ----------------------------------------------------------- */
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # lint.sh — cppcheck over src/ (and the include/ headers it includes), as the
-# build compiles it: `make lint`, and CI before `make test`.
+# build compiles it, and the layer check (scripts/layers.sh: no door
+# includes a circuit, gadget or groth16 header): `make lint`, and CI before
+# `make test`.
 #
 #   scripts/lint.sh [BUILD]   BUILD (default build) holds compile_commands.json
 #                             (cmake writes it at configure time)
@@ -23,6 +25,10 @@ command -v cppcheck >/dev/null || { echo "lint: cppcheck not found (apt install 
 [ -f "$cc" ] || { echo "lint: no $cc (configure a build first: make build)" >&2; exit 2; }
 mkdir -p "$build/cppcheck"
 
+# the layers first (a grep: no door includes circuits/, gadgets/ or groth16/)
+layers_rc=0
+scripts/layers.sh || layers_rc=$?
+
 # warning, style, performance and portability; not information (it reports
 # the system headers left unread on purpose) nor unusedFunction (whole
 # program only, and the library's API is used outside src/)
@@ -44,4 +50,5 @@ else
     echo "lint: cppcheck failed (exit $rc)" >&2
     rc=2
 fi
+[ $rc -ne 0 ] || rc=$layers_rc
 exit $rc

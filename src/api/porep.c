@@ -60,9 +60,9 @@ int cz_porep_params_file_name(char *out, size_t cap, uint64_t sector_size, const
     return CZ_OK;
 }
 
-/* The vk path: |vk_path|, else DIR/<the Filecoin vk name of the size>. */
+/* The vk path: |vk_path|, else DIR/<the Filecoin vk name of |proof|'s circuit>. */
 static int vk_path_of(cz_ctx_t *ctx, char *out, size_t cap, const char *vk_path,
-                      const char *params_dir, uint64_t sector_size)
+                      const char *params_dir, const cz_porep_proof_t *proof)
 {
     if (vk_path) {
         snprintf(out, cap, "%s", vk_path);
@@ -71,10 +71,10 @@ static int vk_path_of(cz_ctx_t *ctx, char *out, size_t cap, const char *vk_path,
     if (!params_dir)
         return cz_fail(ctx, CZ_EINVAL, "verify: neither a vk path nor a params_dir");
     char name[256];
-    cz_error_t e;
-    int rc = cz_porep_params_file_name(name, sizeof name, sector_size, "vk", &e);
-    if (rc != CZ_OK)
-        return cz_fail(ctx, rc, "%s", e.message);
+    cz_porep_params_t pp;
+    if (cz_porep_proof_params(&pp, proof) != CZ_OK ||
+        cz_c2_params_name(name, sizeof name, &pp, "vk") != CZ_OK)
+        return cz_fail(ctx, CZ_EINVAL, "verify: no Filecoin vk name for %s", proof->name);
     int n = snprintf(out, cap, "%s/%s", params_dir, name);
     return n > 0 && (size_t)n < cap ? CZ_OK
                                     : cz_fail(ctx, CZ_EINVAL, "verify: params_dir too long");
@@ -115,7 +115,7 @@ int cz_porep_c2_verify(const char *vk_path, const char *params_dir, const cz_por
     char path[4096];
     cz_vk_t vk = { 0 };
     cz_pvk_t *pvk = NULL;
-    int rc = vk_path_of(ctx, path, sizeof path, vk_path, params_dir, pub->sector_size);
+    int rc = vk_path_of(ctx, path, sizeof path, vk_path, params_dir, cp.proof);
     if (rc == CZ_OK)
         rc = cz_vk_load(ctx, &vk, path);
     if (rc == CZ_OK)

@@ -146,6 +146,17 @@ int cz__err_ctx(cz_error_t *err, const cz_ctx_t *ctx, int rc);
 void cz__err_clear(cz_error_t *err);
 
 /*
+ * The test circuit of kind |kind| (the built-in table) at |sector_size|:
+ * its registry id ("porep:2KiB") into id[cap] and the kind's Filecoin
+ * params name into name[name_cap]. CZ_EINVAL (unknown kind, as
+ * cz_prover_submit words it; a kind without one; a size it has none of).
+ * api/setup.c; cz_setup_test_params and cz_circuit_describe name circuits
+ * with it.
+ */
+int cz__kind_test_circuit(cz_ctx_t *ctx, const char *kind, uint64_t sector_size, char *id,
+                          size_t cap, char *name, size_t name_cap);
+
+/*
  * True when the |n| words of a caller-filled struct's |reserved| tail are
  * all zero (cuzk.h, STRUCTS THAT GROW): a word that is not may be a field
  * of a newer header this library does not know, so the call refuses it

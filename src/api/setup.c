@@ -45,6 +45,26 @@ static int named(cz_ctx_t *ctx, char *out, size_t cap, const char *dir, const ch
     return w > 0 && (size_t)w < cap ? CZ_OK : cz_fail(ctx, CZ_EINVAL, "params_dir: path too long");
 }
 
+int cz__kind_test_circuit(cz_ctx_t *ctx, const char *kind, uint64_t sector_size, char *id,
+                          size_t cap, char *name, size_t name_cap)
+{
+    const cz_kinds_t *t = cz_kinds_builtin();
+    const cz_job_kind_t *k = cz_kinds_find(t, kind, NULL);
+    if (!k)
+        return cz__kind_unknown(ctx, t, kind);
+    if (!k->test_circuit || !k->curio.params_name)
+        return cz_fail(ctx, CZ_EINVAL,
+                       "kind: %s has no test circuit of a sector size "
+                       "(give a circuit id)",
+                       k->name);
+    char size[32];
+    size_name(size, sizeof size, sector_size);
+    if (!sector_size || k->curio.params_name(sector_size, name, name_cap))
+        return cz_fail(ctx, CZ_EINVAL, "sector_size: %s has no %s circuit", size, k->name);
+    snprintf(id, cap, "%s:%s", k->test_circuit, size);
+    return CZ_OK;
+}
+
 /* The circuit id and output paths of |req| into |info|. */
 static int resolve(cz_ctx_t *ctx, const cz_setup_request_t *req, cz_setup_info_t *info)
 {
@@ -55,23 +75,14 @@ static int resolve(cz_ctx_t *ctx, const cz_setup_request_t *req, cz_setup_info_t
     if (req->circuit) {
         snprintf(info->circuit, sizeof info->circuit, "%s", req->circuit);
     } else {
-        const cz_kinds_t *t = cz_kinds_builtin();
-        const cz_job_kind_t *k = cz_kinds_find(t, req->kind, NULL);
-        if (!k)
-            return cz__kind_unknown(ctx, t, req->kind);
-        if (!k->test_circuit || !k->curio.params_name)
-            return cz_fail(ctx, CZ_EINVAL,
-                           "kind: %s has no test circuit of a sector size "
-                           "(give a circuit id)",
-                           k->name);
-        char size[32], name[256];
-        size_name(size, sizeof size, req->sector_size);
-        if (!req->sector_size || k->curio.params_name(req->sector_size, name, sizeof name))
-            return cz_fail(ctx, CZ_EINVAL, "sector_size: %s has no %s circuit", size, k->name);
-        snprintf(info->circuit, sizeof info->circuit, "%s:%s", k->test_circuit, size);
+        char name[256];
+        int rc = cz__kind_test_circuit(ctx, req->kind, req->sector_size, info->circuit,
+                                       sizeof info->circuit, name, sizeof name);
+        if (rc)
+            return rc;
         if (!req->params_path) {
-            int rc = named(ctx, info->params_path, sizeof info->params_path, req->params_dir, name,
-                           "params");
+            rc = named(ctx, info->params_path, sizeof info->params_path, req->params_dir, name,
+                       "params");
             return rc ? rc
                       : named(ctx, info->vk_path, sizeof info->vk_path, req->params_dir, name,
                               "vk");

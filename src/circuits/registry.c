@@ -30,6 +30,24 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
         out->kind = CZ_CIRCUIT_BENCH;
         return cz_bench_parse(ctx, id, &out->bench);
     }
+    if (!strncmp(id, "porep-graph:", 12)) { /* porep-graph:NODES:LAYERS:CHALLENGES:B-S-T */
+        unsigned long long nodes;
+        unsigned layers, challenges, base, sub, top;
+        char tail;
+        out->kind = CZ_CIRCUIT_POREP;
+        if (sscanf(id + 12, "%llu:%u:%u:%u-%u-%u%c", &nodes, &layers, &challenges, &base, &sub,
+                   &top, &tail) != 6)
+            return cz_fail(ctx, CZ_EINVAL,
+                           "circuit '%s': porep-graph wants NODES:LAYERS:CHALLENGES:BASE-SUB-TOP "
+                           "(e.g. porep-graph:64:2:2:8-0-0)",
+                           id);
+        if (cz_porep_params_make(&out->porep, nodes, layers, challenges, base, sub, top))
+            return cz_fail(ctx, CZ_EINVAL,
+                           "circuit '%s': invalid graph (nodes must fill the tree; layers 2, 4, "
+                           "8 or 11; arities 2, 4, 8; top needs sub)",
+                           id);
+        return CZ_OK;
+    }
     if (!strncmp(id, "porep:", 6)) {
         uint64_t bytes;
         out->kind = CZ_CIRCUIT_POREP;
@@ -65,7 +83,8 @@ int cz_circuit_parse(cz_ctx_t *ctx, const char *id, cz_circuit_t *out)
     }
     return cz_fail(ctx, CZ_EINVAL,
                    "unknown circuit '%s' (want toy[:X], bench:N, porep:SIZE, "
-                   "winning-post:SIZE, window-post:SIZE or snap:SIZE)",
+                   "porep-graph:N:L:C:B-S-T, winning-post:SIZE, window-post:SIZE or "
+                   "snap:SIZE)",
                    id);
 }
 

@@ -8,6 +8,9 @@
  *               (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; circuits/porep/stacked.h),
  *               blank: SHAPE and KEYGEN only (setup); its PROVE witness comes
  *               from a C1 input (cz_porep_circuit with a cz_porep_input_t)
+ *   porep-graph:NODES:LAYERS:CHALLENGES:BASE-SUB-TOP  a PoRep partition of
+ *               a custom graph (cz_porep_params_make; e.g. porep-graph:64:2:2:8-0-0),
+ *               blank like porep:SIZE
  *   winning-post:SIZE, window-post:SIZE  one FallbackPoSt partition
  *               (circuits/post/fallback.h), blank like porep:SIZE
  *   snap:SIZE   one SnapDeals EmptySectorUpdate partition (2KiB, 8MiB, 512MiB,

@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/curl_dl.h"
 #include "cli/public_file.h"
+#include "cuzk.h"
 
 
 void cz_client_set(cz_client_t *cl, const cz_opt_client_t *o)
@@ -287,11 +288,11 @@ int cz_client_fetch_proof(cz_client_t *cl, const char *who, const char *id, doub
     if (rc == CZ_EXIT_OK && public_path) {
         size_t blocks = json_array_size(pub);
         size_t per = blocks ? json_array_size(json_array_get(pub, 0)) : 0;
-        cz_fr *in = calloc(blocks * per + 1, sizeof *in);
+        uint8_t *in = calloc(blocks * per + 1, 32);
         for (size_t b = 0; in && rc == CZ_EXIT_OK && b < blocks; b++)
             for (size_t i = 0; rc == CZ_EXIT_OK && i < per; i++) {
                 const char *h = json_string_value(json_array_get(json_array_get(pub, b), i));
-                if (!h || cz_fr_parse(&in[b * per + i], h) != CZ_OK) {
+                if (!h || cz_fr_repr_parse(in + 32 * (b * per + i), h, NULL) != CZ_OK) {
                     fprintf(stderr, "%s: public input %zu of partition %zu is malformed\n", who, i,
                             b);
                     rc = CZ_EXIT_UNREACHABLE;

@@ -17,17 +17,15 @@
  * width the porep challenges are synthesized on (0 = all CPUs, default).
  * Exit codes: 0, 1 (synthesis failed), 2 (usage).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
-#include "circuits/porep/stacked.h"
-#include "circuits/post/fallback.h"
-#include "circuits/registry.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cuzk.h"
 
 typedef struct {
     const char *kind, *circuit, *tree;
@@ -88,23 +86,17 @@ static int usage_error(const char *why)
     return cz_opts_error(&SHAPE_SPEC, "%s", why);
 }
 
-static int porep_params(const shape_opts_t *o, cz_porep_params_t *p)
+/* The registry id of --nodes/--layers/--challenges/--tree (cuzk.h cz_circuit_describe). */
+static int graph_id(const shape_opts_t *o, char *id, size_t cap)
 {
-    if (o->sector) {
-        if (cz_porep_params_sector(p, o->sector))
-            return usage_error("--sector-size: no PoRep circuit of that size");
-        return CZ_EXIT_OK;
-    }
     unsigned base, sub, top;
     char tail;
     if (!o->tree)
         return usage_error("want --sector-size, or --nodes, --layers, --challenges and --tree");
     if (sscanf(o->tree, "%u-%u-%u%c", &base, &sub, &top, &tail) != 3)
         return usage_error("--tree wants BASE-SUB-TOP, e.g. 8-0-0, 8-8-0, 8-8-2");
-    if (cz_porep_params_make(p, o->nodes, (unsigned)o->layers, (unsigned)o->challenges, base, sub,
-                             top))
-        return usage_error("invalid configuration (nodes must fill the tree; layers 2, 4, 8 "
-                           "or 11; arities 2, 4, 8; top needs sub)");
+    snprintf(id, cap, "porep-graph:%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%u-%u-%u", o->nodes,
+             o->layers, o->challenges, base, sub, top);
     return CZ_EXIT_OK;
 }
 
@@ -114,73 +106,42 @@ static int cmd_shape(int argc, char **argv)
     int go = cz_opts_parse(&SHAPE_SPEC, &o, argc, argv, NULL);
     if (go != CZ_OPTS_RUN)
         return go;
-    char snap_id[48];
-    if (!o.circuit && !strcmp(o.kind, "snap")) {
-        /* the SnapDeals update circuit of one partition (circuits/snap) */
-        if (!o.sector)
-            return usage_error("--kind snap wants --sector-size SIZE");
-        snprintf(snap_id, sizeof snap_id, "snap:%s", cz_opt_sector_name(o.sector));
-        o.circuit = snap_id;
+    /* through cuzk.h: a kind's circuit of a sector size, a custom PoRep graph
+     * (porep-graph:...) or any registry circuit, described in SHAPE mode */
+    char graph[96];
+    const char *kind = o.circuit ? NULL : o.kind;
+    if (kind && !o.sector) {
+        if (strcmp(kind, "porep-c2"))
+            return usage_error(!strcmp(kind, "snap") ? "--kind snap wants --sector-size SIZE"
+                                                     : "--kind winning-post/window-post takes "
+                                                       "--sector-size only");
+        int ex = graph_id(&o, graph, sizeof graph);
+        if (ex != CZ_EXIT_OK)
+            return ex;
+        o.circuit = graph;
+        kind = NULL;
     }
-    cz_post_kind_t post_kind;
-    const bool post = !o.circuit && cz_post_kind_parse(o.kind, &post_kind) == CZ_OK;
-    cz_post_params_t pp;
-    if (post) {
-        if (!o.sector || o.nodes)
-            return usage_error("--kind winning-post/window-post takes --sector-size only");
-        if (cz_post_params_sector(&pp, post_kind, o.sector))
-            return usage_error("--sector-size: no PoSt circuit of that size");
+    cz_circuit_shape_t sh;
+    cz_error_t err;
+    int rc = cz_circuit_describe(kind, o.sector, o.circuit, (unsigned)o.threads, &sh, &err);
+    int exit_code = CZ_EXIT_OK;
+    if (rc == CZ_EINVAL && !sh.circuit[0] && o.circuit == graph)
+        return usage_error("invalid configuration (nodes must fill the tree; layers 2, 4, 8 "
+                           "or 11; arities 2, 4, 8; top needs sub)");
+    if (rc == CZ_EINVAL && !sh.circuit[0]) {
+        /* the request itself: an unknown circuit id, a size with no circuit */
+        fprintf(stderr, "cuzk circuit: %s\n", err.message);
+        return CZ_EXIT_USAGE;
     }
-    cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, (unsigned)o.threads)) {
-        fprintf(stderr, "cuzk circuit: out of memory\n");
-        return CZ_EXIT_FAIL;
-    }
-    int rc, exit_code = CZ_EXIT_OK;
-    size_t rows = 0, inputs = 0, aux = 0, constraints = 0, pop[3] = { 0 };
-    double t0 = cz_mono_s();
-    if (o.circuit) {
-        cz_circuit_t c;
-        rc = cz_circuit_parse(ctx, o.circuit, &c);
-        if (rc) {
-            fprintf(stderr, "cuzk circuit: %s\n", cz_ctx_message(ctx));
-            cz_ctx_free(ctx);
-            return CZ_EXIT_USAGE;
-        }
-        rc = cz_circuit_shape(ctx, &c, &rows, &inputs, &aux, pop);
-        constraints = rows - inputs;
-    } else {
-        cz_porep_params_t p;
-        if (!post && (exit_code = porep_params(&o, &p)) != CZ_EXIT_OK) {
-            cz_ctx_free(ctx);
-            return exit_code;
-        }
-        cz_cs_t *cs;
-        rc = cz_cs_new(&cs, ctx, CZ_CS_SHAPE);
-        if (!rc) {
-            rc = post ? cz_post_synthesize(ctx, cs, &pp, NULL)
-                      : cz_porep_synthesize(ctx, cs, &p, NULL);
-            if (!rc)
-                rc = cz_cs_finish(cs);
-            constraints = cz_cs_num_constraints(cs);
-            rows = cz_cs_num_rows(cs);
-            inputs = cz_cs_num_inputs(cs);
-            aux = cz_cs_num_aux(cs);
-            for (int k = 0; k < 3; k++)
-                cz_cs_density(cs, (cz_density_t)k, NULL, &pop[k]);
-            cz_cs_free(cs);
-        }
-    }
-    double secs = cz_mono_s() - t0;
     if (rc) {
-        fprintf(stderr, "cuzk circuit: %s: %s\n", cz_err_name(rc), cz_ctx_message(ctx));
+        fprintf(stderr, "cuzk circuit: %s: %s\n", cz_err_name(rc), err.message);
         exit_code = CZ_EXIT_FAIL;
     } else if (o.json) {
         printf("{\"constraints\": %zu, \"rows\": %zu, \"inputs\": %zu, \"aux\": %zu, "
                "\"a_aux_density\": %zu, \"b_input_density\": %zu, \"b_aux_density\": %zu, "
                "\"seconds\": %.3f}\n",
-               constraints, rows, inputs, aux, pop[CZ_DENSITY_A_AUX], pop[CZ_DENSITY_B_INPUT],
-               pop[CZ_DENSITY_B_AUX], secs);
+               sh.constraints, sh.rows, sh.inputs, sh.aux, sh.a_aux_density, sh.b_input_density,
+               sh.b_aux_density, sh.seconds);
     } else {
         printf("constraints      %zu\n"
                "rows             %zu\n"
@@ -190,10 +151,9 @@ static int cmd_shape(int argc, char **argv)
                "b_input_density  %zu\n"
                "b_aux_density    %zu\n"
                "seconds          %.3f\n",
-               constraints, rows, inputs, aux, pop[CZ_DENSITY_A_AUX], pop[CZ_DENSITY_B_INPUT],
-               pop[CZ_DENSITY_B_AUX], secs);
+               sh.constraints, sh.rows, sh.inputs, sh.aux, sh.a_aux_density, sh.b_input_density,
+               sh.b_aux_density, sh.seconds);
     }
-    cz_ctx_free(ctx);
     return exit_code;
 }
 

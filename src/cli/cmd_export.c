@@ -19,63 +19,62 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/public_file.h"
-#include "groth16/params.h"
-#include "groth16/proof.h"
+#include "cuzk.h"
 
-/* Decimal string of a little-endian multi-limb integer (destroys |v|). */
-static void limbs_to_decimal(char *out, size_t cap, uint64_t *v, size_t limbs)
+/* Decimal string of the |n|-byte big-endian integer at |be|. */
+static void be_to_decimal(char out[130], const uint8_t *be, size_t n)
 {
-    char rev[128];
-    size_t n = 0;
-    for (;;) {
-        bool zero = true;
-        unsigned __int128 rem = 0;
-        for (size_t i = limbs; i-- > 0;) {
-            unsigned __int128 cur = (rem << 64) | v[i];
-            v[i] = (uint64_t)(cur / 10);
+    uint8_t v[48];
+    memcpy(v, be, n);
+    char rev[130];
+    size_t k = 0;
+    bool zero;
+    do { /* repeated division by 10, most significant byte first */
+        unsigned rem = 0;
+        zero = true;
+        for (size_t i = 0; i < n; i++) {
+            unsigned cur = (rem << 8) | v[i];
+            v[i] = (uint8_t)(cur / 10);
             rem = cur % 10;
             zero &= v[i] == 0;
         }
-        rev[n++] = (char)('0' + (int)rem);
-        if (zero || n == sizeof rev)
-            break;
-    }
-    size_t k = 0;
-    while (n > 0 && k + 1 < cap)
-        out[k++] = rev[--n];
+        rev[k++] = (char)('0' + rem);
+    } while (!zero && k < sizeof rev - 1);
+    for (size_t i = 0; i < k; i++)
+        out[i] = rev[k - 1 - i];
     out[k] = '\0';
 }
 
-static void fp_dec(char out[130], const blst_fp *a)
-{
-    uint64_t v[6];
-    blst_uint64_from_fp(v, a);
-    limbs_to_decimal(out, 130, v, 6);
-}
-
-static void fr_dec(char out[130], const cz_fr *a)
-{
-    uint64_t v[4];
-    blst_uint64_from_fr(v, a);
-    limbs_to_decimal(out, 130, v, 4);
-}
-
-static void put_g1(FILE *f, const blst_p1_affine *p)
+/* An uncompressed G1 point (x || y, 48 bytes each, cuzk.h) as snarkjs's ["x", "y", "1"]. */
+static void put_g1(FILE *f, const uint8_t p[CZ_G1_UNCOMPRESSED_BYTES])
 {
     char x[130], y[130];
-    fp_dec(x, &p->x);
-    fp_dec(y, &p->y);
+    be_to_decimal(x, p, 48);
+    be_to_decimal(y, p + 48, 48);
     fprintf(f, "[\"%s\", \"%s\", \"1\"]", x, y);
 }
 
-static void put_g2(FILE *f, const blst_p2_affine *p)
+/* An uncompressed G2 point (x.c1 x.c0 y.c1 y.c0) as [[x.c0, x.c1], [y.c0, y.c1], [1, 0]]. */
+static void put_g2(FILE *f, const uint8_t p[CZ_G2_UNCOMPRESSED_BYTES])
 {
     char x0[130], x1[130], y0[130], y1[130];
-    fp_dec(x0, &p->x.fp[0]);
-    fp_dec(x1, &p->x.fp[1]);
-    fp_dec(y0, &p->y.fp[0]);
-    fp_dec(y1, &p->y.fp[1]);
+    be_to_decimal(x1, p, 48);
+    be_to_decimal(x0, p + 48, 48);
+    be_to_decimal(y1, p + 96, 48);
+    be_to_decimal(y0, p + 144, 48);
     fprintf(f, "[[\"%s\", \"%s\"], [\"%s\", \"%s\"], [\"1\", \"0\"]]", x0, x1, y0, y1);
+}
+
+/* Point |which| (|i|: IC's index) of |vk| as snarkjs writes it. */
+static void put_vk_point(FILE *f, const cz_groth16_vk_t *vk, cz_groth16_vk_point_id_t which,
+                         size_t i)
+{
+    uint8_t p[CZ_G2_UNCOMPRESSED_BYTES];
+    int n = cz_groth16_vk_point(vk, which, i, p, sizeof p, NULL);
+    if (n == CZ_G1_UNCOMPRESSED_BYTES)
+        put_g1(f, p);
+    else if (n == CZ_G2_UNCOMPRESSED_BYTES)
+        put_g2(f, p);
 }
 
 static FILE *open_out(cz_ctx_t *ctx, const char *dir, const char *name, long k, char *path,
@@ -99,45 +98,51 @@ static int close_out(cz_ctx_t *ctx, FILE *f, const char *path)
     return CZ_OK;
 }
 
-static int write_vk(cz_ctx_t *ctx, const char *dir, const cz_vk_t *vk)
+static int write_vk(cz_ctx_t *ctx, const char *dir, const cz_groth16_vk_t *vk)
 {
     char path[4096];
     FILE *f = open_out(ctx, dir, "verification_key", 0, path, sizeof path);
     if (!f)
         return CZ_EIO;
+    const size_t n_public = cz_groth16_vk_inputs(vk);
     fprintf(f, "{\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\",\n \"nPublic\": %zu,\n",
-            vk->n_ic - 1);
+            n_public);
     fputs(" \"vk_alpha_1\": ", f);
-    put_g1(f, &vk->alpha_g1);
+    put_vk_point(f, vk, CZ_VK_ALPHA_G1, 0);
     fputs(",\n \"vk_beta_2\": ", f);
-    put_g2(f, &vk->beta_g2);
+    put_vk_point(f, vk, CZ_VK_BETA_G2, 0);
     fputs(",\n \"vk_gamma_2\": ", f);
-    put_g2(f, &vk->gamma_g2);
+    put_vk_point(f, vk, CZ_VK_GAMMA_G2, 0);
     fputs(",\n \"vk_delta_2\": ", f);
-    put_g2(f, &vk->delta_g2);
+    put_vk_point(f, vk, CZ_VK_DELTA_G2, 0);
     fputs(",\n \"IC\": [\n", f);
-    for (size_t i = 0; i < vk->n_ic; i++) {
+    for (size_t i = 0; i <= n_public; i++) {
         fputs("  ", f);
-        put_g1(f, &vk->ic[i]);
-        fputs(i + 1 < vk->n_ic ? ",\n" : "\n", f);
+        put_vk_point(f, vk, CZ_VK_IC, i);
+        fputs(i < n_public ? ",\n" : "\n", f);
     }
     fputs(" ]\n}\n", f);
     return close_out(ctx, f, path);
 }
 
-static int write_proof(cz_ctx_t *ctx, const char *dir, long k, const cz_proof_t *p,
-                       const cz_fr *inputs, size_t n)
+/* Proof |k| (192 bytes at |proof|) and its |n| inputs (reprs) as proof[_K].json, public[_K].json. */
+static int write_proof(cz_ctx_t *ctx, const char *dir, long k, const uint8_t *proof,
+                       const uint8_t *inputs, size_t n)
 {
+    uint8_t pts[CZ_GROTH16_PROOF_UNCOMPRESSED_BYTES];
+    cz_error_t err;
+    if (cz_groth16_proof_points(pts, proof, &err))
+        return cz_fail(ctx, err.code, "proof %ld: %s", k, err.message);
     char path[4096];
     FILE *f = open_out(ctx, dir, "proof", k, path, sizeof path);
     if (!f)
         return CZ_EIO;
     fputs("{\n \"pi_a\": ", f);
-    put_g1(f, &p->a);
+    put_g1(f, pts);
     fputs(",\n \"pi_b\": ", f);
-    put_g2(f, &p->b);
+    put_g2(f, pts + CZ_G1_UNCOMPRESSED_BYTES);
     fputs(",\n \"pi_c\": ", f);
-    put_g1(f, &p->c);
+    put_g1(f, pts + CZ_G1_UNCOMPRESSED_BYTES + CZ_G2_UNCOMPRESSED_BYTES);
     fputs(",\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\"\n}\n", f);
     int rc = close_out(ctx, f, path);
     if (rc)
@@ -145,13 +150,16 @@ static int write_proof(cz_ctx_t *ctx, const char *dir, long k, const cz_proof_t 
     if (!(f = open_out(ctx, dir, "public", k, path, sizeof path)))
         return CZ_EIO;
     fputs("[\n", f);
-    for (size_t i = 0; i < n; i++) {
-        char d[130];
-        fr_dec(d, &inputs[i]);
-        fprintf(f, " \"%s\"%s\n", d, i + 1 < n ? "," : "");
+    for (size_t i = 0; i < n && rc == CZ_OK; i++) {
+        char d[80];
+        if (cz_fr_repr_format(d, sizeof d, inputs + 32 * i, true, &err))
+            rc = cz_fail(ctx, err.code, "public input %zu: %s", i, err.message);
+        else
+            fprintf(f, " \"%s\"%s\n", d, i + 1 < n ? "," : "");
     }
     fputs("]\n", f);
-    return close_out(ctx, f, path);
+    int wrc = close_out(ctx, f, path);
+    return rc ? rc : wrc;
 }
 
 typedef struct {
@@ -189,45 +197,42 @@ static int export_snarkjs(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 1))
         return CZ_EXIT_FAIL;
-    cz_vk_t vk = { 0 };
-    cz_fr *inputs = NULL;
-    cz_proof_t *proofs = NULL;
-    uint8_t *bytes = NULL;
+    cz_groth16_vk_t *vk = NULL;
+    cz_error_t err;
+    uint8_t *inputs = NULL, *bytes = NULL;
     size_t blocks = 0, per_block = 0, len = 0;
-    int rc = cz_vk_load(ctx, &vk, vk_path);
+    int rc = cz_groth16_vk_load(&vk, vk_path, &err);
+    if (rc)
+        cz_fail(ctx, rc, "%s", err.message);
     if (rc == CZ_OK)
         rc = cz_public_read(ctx, public_path, &inputs, &blocks, &per_block);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &bytes, &len);
     if (rc == CZ_OK) {
-        size_t n = len / CZ_PROOF_BYTES;
-        if (len == 0 || len % CZ_PROOF_BYTES)
+        size_t n = len / CZ_GROTH16_PROOF_BYTES;
+        if (len == 0 || len % CZ_GROTH16_PROOF_BYTES)
             rc = cz_fail(ctx, CZ_EFORMAT, "%s: %zu bytes is not a whole number of 192-byte proofs",
                          proof_path, len);
         else if (n != blocks)
             rc = cz_fail(ctx, CZ_EMISMATCH, "%s has %zu partitions, %s %zu blocks", proof_path, n,
                          public_path, blocks);
-        else if (per_block + 1 != vk.n_ic)
+        else if (per_block != cz_groth16_vk_inputs(vk))
             rc = cz_fail(ctx, CZ_EMISMATCH, "%zu public inputs per partition, the vk takes %zu",
-                         per_block, vk.n_ic - 1);
-        else if (!(proofs = calloc(n, sizeof *proofs)))
-            rc = cz_fail(ctx, CZ_ENOMEM, "proofs");
-        else
-            rc = cz_proofs_decode(ctx, proofs, n, bytes, len);
+                         per_block, cz_groth16_vk_inputs(vk));
     }
     if (rc == CZ_OK)
-        rc = write_vk(ctx, dir, &vk);
+        rc = write_vk(ctx, dir, vk);
     for (size_t k = 0; rc == CZ_OK && k < blocks; k++)
-        rc = write_proof(ctx, dir, (long)k, &proofs[k], inputs + k * per_block, per_block);
+        rc = write_proof(ctx, dir, (long)k, bytes + k * CZ_GROTH16_PROOF_BYTES,
+                         inputs + k * per_block * 32, per_block);
     if (rc)
         fprintf(stderr, "cuzk export: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     else
         printf("wrote %s/verification_key.json, proof.json, public.json (%zu partition%s)\n", dir,
                blocks, blocks == 1 ? "" : "s");
-    cz_vk_clear(&vk);
+    cz_groth16_vk_free(vk);
     free(inputs);
-    free(proofs);
     free(bytes);
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;

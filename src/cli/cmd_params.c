@@ -1,7 +1,7 @@
 /*
  * cli/cmd_params.c — `cuzk params check DIR`: is this params directory the
  * published Filecoin parameters? Every file of DIR whose name is in the
- * manifest (built in: v28, groth16/manifest.h; or --manifest FILE) is
+ * manifest (built in: v28, cuzk.h cz_params_manifest_load; or --manifest FILE) is
  * digested (BLAKE2b-512, first 16 bytes, as rust-fil-proofs' paramfetch
  * does) and compared. One line per file:
  *
@@ -24,10 +24,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "circuits/porep/stacked.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "groth16/manifest.h"
+#include "cuzk.h"
 
 enum { MAX_SIZES = 8 };
 
@@ -46,9 +45,7 @@ typedef struct {
 static bool add_size(void *field, const char *text, char *why, size_t cap)
 {
     size_list_t *l = field;
-    cz_porep_params_t p;
-    if (cz_porep_parse_size(text, &l->bytes[l->n < MAX_SIZES ? l->n : 0]) ||
-        cz_porep_params_sector(&p, l->bytes[l->n < MAX_SIZES ? l->n : 0]))
+    if (cz_sector_size_parse(text, &l->bytes[l->n < MAX_SIZES ? l->n : 0], NULL))
         return snprintf(why, cap, "is not a sector size (2KiB, 8MiB, 512MiB, 32GiB or 64GiB)"),
                false;
     if (l->n == MAX_SIZES)
@@ -105,23 +102,20 @@ static int params_check(int argc, char **argv)
     size_t nsizes = o.sizes.n;
     bool all = o.all, quiet = o.quiet;
     const char *dir = r.args[0];
-    cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, 0))
-        return CZ_EXIT_USAGE;
-    cz_manifest_t m = { 0 };
-    int rc = manifest_path ? cz_manifest_load(ctx, &m, manifest_path)
-                           : cz_manifest_builtin(ctx, &m);
+    cz_params_manifest_t *m = NULL;
+    cz_error_t err;
+    int rc = cz_params_manifest_load(&m, manifest_path, &err);
     DIR *d = rc == CZ_OK ? opendir(dir) : NULL;
     if (rc != CZ_OK || !d) {
         fprintf(stderr, "cuzk params check: %s\n",
-                rc != CZ_OK ? cz_ctx_message(ctx) : "cannot open the directory");
+                rc != CZ_OK ? err.message : "cannot open the directory");
         if (rc == CZ_OK)
             perror(dir);
-        cz_manifest_clear(&m);
-        cz_ctx_free(ctx);
+        cz_params_manifest_free(m);
         return CZ_EXIT_USAGE;
     }
-    bool *present = calloc(m.count ? m.count : 1, sizeof *present);
+    const size_t count = cz_params_manifest_count(m);
+    bool *present = calloc(count ? count : 1, sizeof *present);
     uint64_t held[MAX_SIZES]; /* sector sizes of the manifest files in DIR */
     size_t nheld = 0;
     size_t n_ok = 0, n_bad = 0, n_missing = 0, n_extra = 0;
@@ -133,23 +127,24 @@ static int params_check(int argc, char **argv)
             (size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= sizeof path ||
             stat(path, &st) || !S_ISREG(st.st_mode))
             continue;
-        const cz_manifest_entry_t *e = cz_manifest_find(&m, de->d_name);
-        if (!e) {
+        long at = cz_params_manifest_find(m, de->d_name);
+        cz_params_manifest_entry_t e;
+        if (at < 0 || cz_params_manifest_entry(m, (size_t)at, &e) != CZ_OK) {
             n_extra++;
             if (!quiet)
                 printf("extra    %s\n", de->d_name);
             continue;
         }
-        present[e - m.entries] = true;
-        if (!expected_size(e->sector_size, held, nheld) && nheld < MAX_SIZES)
-            held[nheld++] = e->sector_size;
+        present[at] = true;
+        if (!expected_size(e.sector_size, held, nheld) && nheld < MAX_SIZES)
+            held[nheld++] = e.sector_size;
         char hex[33];
-        if (cz_params_digest(ctx, path, hex) != CZ_OK) {
+        if (cz_params_file_digest(path, hex, &err) != CZ_OK) {
             n_bad++;
-            printf("CORRUPT  %s  unreadable: %s\n", de->d_name, cz_ctx_message(ctx));
-        } else if (strcmp(hex, e->digest)) {
+            printf("CORRUPT  %s  unreadable: %s\n", de->d_name, err.message);
+        } else if (strcmp(hex, e.digest)) {
             n_bad++;
-            printf("CORRUPT  %s  digest %s, the manifest says %s\n", de->d_name, hex, e->digest);
+            printf("CORRUPT  %s  digest %s, the manifest says %s\n", de->d_name, hex, e.digest);
         } else {
             n_ok++;
             if (!quiet)
@@ -158,21 +153,22 @@ static int params_check(int argc, char **argv)
         fflush(stdout);
     }
     closedir(d);
-    for (size_t i = 0; present && i < m.count; i++) {
-        uint64_t size = m.entries[i].sector_size;
+    for (size_t i = 0; present && i < count; i++) {
+        cz_params_manifest_entry_t e;
+        cz_params_manifest_entry(m, i, &e);
+        uint64_t size = e.sector_size;
         bool expected = all || (nsizes ? expected_size(size, sizes, nsizes)
                                        : expected_size(size, held, nheld));
         if (!present[i] && expected) {
             n_missing++;
-            printf("MISSING  %s\n", m.entries[i].name);
+            printf("MISSING  %s\n", e.name);
         }
     }
     printf("%zu ok, %zu corrupt, %zu missing, %zu extra (manifest: %s, %zu files)\n", n_ok, n_bad,
-           n_missing, n_extra, manifest_path ? manifest_path : "built-in v28", m.count);
+           n_missing, n_extra, manifest_path ? manifest_path : "built-in v28", count);
     int exit_code = !present ? CZ_EXIT_USAGE : n_bad || n_missing ? CZ_EXIT_FAIL : CZ_EXIT_OK;
     free(present);
-    cz_manifest_clear(&m);
-    cz_ctx_free(ctx);
+    cz_params_manifest_free(m);
     return exit_code;
 }
 

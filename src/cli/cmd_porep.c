@@ -36,7 +36,6 @@
 #include "kinds/porep/c1.h"
 #include "kinds/porep/seal.h"
 #include "kinds/porep/seal_sparse.h"
-#include "hash/sha254.h"
 
 static void hexout(const uint8_t *b)
 {
@@ -54,7 +53,7 @@ static void bytes32(uint8_t out[32], const char *s)
             out[i] = (uint8_t)v;
         }
     } else {
-        cz_sha256(out, s, strlen(s));
+        cz_hash_sha256(out, s, strlen(s));
     }
 }
 

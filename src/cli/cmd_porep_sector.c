@@ -39,8 +39,6 @@
 #include "kinds/porep/porep.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "groth16/params.h"
-#include "kinds/porep/c2.h"
 #include "cuzk.h"
 #endif
 
@@ -203,13 +201,16 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
     const char *out_path = o.out;
     const size_t per = cz_porep_num_inputs(&p) - 1;
     cz_fr *in = malloc((size_t)count * per * sizeof *in);
+    uint8_t *reprs = malloc((size_t)count * per * 32 + 1);
     cz_ctx_t *ctx = NULL;
-    rc = in ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
+    rc = in && reprs ? cz_ctx_new(&ctx, NULL, 0) : CZ_ENOMEM;
     for (unsigned k = 0; rc == CZ_OK && k < count; k++)
         rc = cz_porep_public_inputs_proof(ctx, in + (size_t)k * per, per, &p, v.proof, v.replica_id,
                                           v.comm_d, v.comm_r, v.seed, first + k);
+    for (size_t i = 0; rc == CZ_OK && i < (size_t)count * per; i++)
+        cz_fr_to_repr(reprs + 32 * i, &in[i]);
     if (rc == CZ_OK)
-        rc = cz_public_write(ctx, out_path ? out_path : "/dev/stdout", in, count, per);
+        rc = cz_public_write(ctx, out_path ? out_path : "/dev/stdout", reprs, count, per);
     if (rc == CZ_OK) {
         char rid[65];
         cz_hex_encode(rid, v.replica_id, 32);
@@ -220,6 +221,7 @@ int cz_cli_porep_public_inputs(int argc, char **argv)
                 ctx && *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
     }
     free(in);
+    free(reprs);
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : CZ_EXIT_USAGE;
 }
@@ -284,24 +286,13 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
     memcpy(pub.comm_r, v.comm_r, 32);
     memcpy(pub.seed, v.seed, 32);
     /* --params-dir: the vk named after the registered proof's own circuit
-     * (cz_porep_c2_verify's default is the sector size's V1_1 one) */
-    char named[1024], name[256];
-    cz_porep_params_t p;
-    int rc = CZ_OK;
-    if (dir) {
-        if (cz_porep_proof_params(&p, v.proof) || cz_c2_params_name(name, sizeof name, &p, "vk"))
-            rc = cz_fail(ctx, CZ_EINVAL, "no Filecoin vk name for %s", v.proof->name);
-        else if ((size_t)snprintf(named, sizeof named, "%s/%s", dir, name) >= sizeof named)
-            rc = cz_fail(ctx, CZ_EINVAL, "--params-dir: path too long");
-        vk_path = named;
-    }
+     * (cz_porep_c2_verify names it from pub.registered_proof) */
     cz_error_t err = { 0 };
     uint8_t *proof = NULL;
     size_t len = 0;
+    int rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
     if (rc == CZ_OK)
-        rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &proof, &len);
-    if (rc == CZ_OK)
-        rc = cz_porep_c2_verify(vk_path, NULL, &pub, proof, len, &err);
+        rc = cz_porep_c2_verify(vk_path, dir, &pub, proof, len, &err);
     else
         snprintf(err.message, sizeof err.message, "%s", cz_ctx_message(ctx));
     int exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;

@@ -29,7 +29,6 @@
 #ifdef CUZK_HAVE_CLIENT
 #include "cli/client.h"
 #endif
-#include "groth16/verify.h"
 
 /* ---- prove ------------------------------------------------------------------ */
 
@@ -251,33 +250,33 @@ int cmd_verify(int argc, char **argv)
     cz_ctx_t *ctx;
     if (cz_ctx_new(&ctx, NULL, 0))
         return CZ_EXIT_USAGE;
-    cz_vk_t vk = { 0 };
-    cz_pvk_t *pvk = NULL;
-    uint8_t *bytes = NULL;
+    /* through cuzk.h: the vk, the proof and the inputs checked there */
+    cz_groth16_vk_t *vk = NULL;
+    cz_error_t err = { 0 };
+    uint8_t *bytes = NULL, *inputs = NULL;
     size_t len = 0, blocks = 0, per_block = 0;
-    cz_fr *inputs = NULL;
-    cz_proof_t *proofs = NULL;
-    int exit_code = CZ_EXIT_USAGE;
-    int rc = cz_vk_load(ctx, &vk, vk_path);
+    int rc = cz_groth16_vk_load(&vk, vk_path, &err);
+    if (rc != CZ_OK)
+        rc = cz_fail(ctx, rc, "%s", err.message);
     if (rc == CZ_OK)
         rc = cz_cli_read_file(ctx, proof_path, (size_t)1 << 20, &bytes, &len);
     if (rc == CZ_OK)
         rc = cz_public_read(ctx, public_path, &inputs, &blocks, &per_block);
-    size_t n = len / CZ_PROOF_BYTES;
-    if (rc == CZ_OK && (len == 0 || len % CZ_PROOF_BYTES))
+    size_t n = len / CZ_GROTH16_PROOF_BYTES;
+    if (rc == CZ_OK && (len == 0 || len % CZ_GROTH16_PROOF_BYTES))
         rc = cz_fail(ctx, CZ_EFORMAT, "%s: %zu bytes is not a whole number of 192-byte proofs",
                      proof_path, len);
     if (rc == CZ_OK && blocks != n && !(per_block == 0 && blocks == 0))
         rc = cz_fail(ctx, CZ_EMISMATCH, "%s has %zu partitions but %s has %zu blocks of inputs",
                      proof_path, n, public_path, blocks);
-    if (rc == CZ_OK && !(proofs = calloc(n, sizeof *proofs)))
-        rc = cz_fail(ctx, CZ_ENOMEM, "proofs");
-    if (rc == CZ_OK)
-        rc = cz_proofs_decode(ctx, proofs, n, bytes, len);
-    if (rc == CZ_OK)
-        rc = cz_pvk_new(ctx, &pvk, &vk);
+    if (rc == CZ_OK && per_block != cz_groth16_vk_inputs(vk) && blocks)
+        rc = cz_fail(ctx, CZ_EMISMATCH, "%s has %zu inputs per block, the vk %s takes %zu",
+                     public_path, per_block, vk_path, cz_groth16_vk_inputs(vk));
+    int exit_code = CZ_EXIT_USAGE;
     if (rc == CZ_OK) {
-        rc = cz_verify_batch(ctx, pvk, proofs, n, inputs, per_block);
+        rc = cz_groth16_verify(vk, bytes, len, inputs, blocks * per_block, &err);
+        if (rc != CZ_OK && rc != CZ_EVERIFY)
+            cz_fail(ctx, rc, "%s", err.message);
         exit_code = rc == CZ_OK ? CZ_EXIT_OK : rc == CZ_EVERIFY ? CZ_EXIT_FAIL : CZ_EXIT_USAGE;
     }
     if (exit_code == CZ_EXIT_OK)
@@ -287,11 +286,9 @@ int cmd_verify(int argc, char **argv)
     else
         fprintf(stderr, "cuzk verify: %s\n",
                 *cz_ctx_message(ctx) ? cz_ctx_message(ctx) : cz_strerror(rc));
-    cz_pvk_free(pvk);
-    cz_vk_clear(&vk);
+    cz_groth16_vk_free(vk);
     free(bytes);
     free(inputs);
-    free(proofs);
     cz_ctx_free(ctx);
     return exit_code;
 }

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/porep/stacked.h"
 #include "cli/cli.h"
+#include "cuzk.h"
 #include "core/bytes.h"
 #include "core/hex.h"
 #include "kinds/porep/porep.h"
@@ -203,8 +203,7 @@ bool cz__opt_set_value(const cz_opt *o, void *opts, const char *text, char *why,
         return false;
     case CZ_OPT_SECTOR: {
         uint64_t bytes;
-        cz_porep_params_t pp;
-        if (cz_porep_parse_size(text, &bytes) || cz_porep_params_sector(&pp, bytes))
+        if (cz_sector_size_parse(text, &bytes, NULL))
             return snprintf(why, cap,
                             "is not a sector size (2KiB, 8MiB, 512MiB, 32GiB or "
                             "64GiB)"),

@@ -84,7 +84,7 @@ int cz_cli_write_outputs(cz_ctx_t *ctx, const cz_cli_job_result_t *r, const char
 {
     int rc = cz_cli_write_file(ctx, proof_path, r->proof, r->len);
     if (rc == CZ_OK && public_path)
-        rc = cz_public_write_reprs(ctx, public_path, r->inputs, r->parts, r->per);
+        rc = cz_public_write(ctx, public_path, r->inputs, r->parts, r->per);
     return rc;
 }
 

@@ -8,39 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cz_public_write_reprs(cz_ctx_t *ctx, const char *path, const uint8_t *reprs, size_t blocks,
-                          size_t per_block)
-{
-    cz_fr *fr = calloc(blocks * (per_block ? per_block : 1), sizeof *fr);
-    int rc = fr ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "public inputs");
-    for (size_t i = 0; rc == CZ_OK && i < blocks * per_block; i++)
-        if (cz_fr_from_repr(&fr[i], reprs + 32 * i) != CZ_OK)
-            rc = cz_fail(ctx, CZ_EINTERNAL, "public input %zu is not a field element", i);
-    if (rc == CZ_OK)
-        rc = cz_public_write(ctx, path, fr, blocks, per_block);
-    free(fr);
-    return rc;
-}
+#include "cuzk.h"
 
-int cz_public_write(cz_ctx_t *ctx, const char *path, const cz_fr *inputs, size_t blocks,
+int cz_public_write(cz_ctx_t *ctx, const char *path, const uint8_t *reprs, size_t blocks,
                     size_t per_block)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
-    for (size_t b = 0; b < blocks; b++) {
+    int rc = CZ_OK;
+    for (size_t b = 0; rc == CZ_OK && b < blocks; b++) {
         if (b)
             fputc('\n', f);
-        for (size_t i = 0; i < per_block; i++) {
-            char hex[67];
-            cz_fr_to_hex(hex, &inputs[b * per_block + i]);
-            fprintf(f, "%s\n", hex);
+        for (size_t i = 0; rc == CZ_OK && i < per_block; i++) {
+            char hex[80];
+            cz_error_t err;
+            if (cz_fr_repr_format(hex, sizeof hex, reprs + 32 * (b * per_block + i), false, &err))
+                rc = cz_fail(ctx, err.code, "%s: public input %zu of block %zu: %s", path, i, b,
+                             err.message);
+            else
+                fprintf(f, "%s\n", hex);
         }
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
-        return cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
-    return CZ_OK;
+        return rc ? rc : cz_fail(ctx, CZ_EIO, "%s: write failed: %s", path, strerror(errno));
+    return rc;
 }
 
 static char *trim(char *s)
@@ -76,7 +69,7 @@ static const char *quoted(char out[4 * QUOTE_MAX + 4], const char *s)
     return out;
 }
 
-int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *blocks,
+int cz_public_read(cz_ctx_t *ctx, const char *path, uint8_t **inputs, size_t *blocks,
                    size_t *per_block)
 {
     *inputs = NULL;
@@ -84,7 +77,7 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
     FILE *f = fopen(path, "r");
     if (!f)
         return cz_fail(ctx, CZ_EIO, "%s: %s", path, strerror(errno));
-    cz_fr *v = NULL;
+    uint8_t *v = NULL;
     size_t n = 0, cap = 0, in_block = 0, nblocks = 0, width = 0, line_no = 0;
     char line[256];
     int rc = CZ_OK;
@@ -106,7 +99,7 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
         }
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
-            cz_fr *grown = realloc(v, cap * sizeof *v);
+            uint8_t *grown = realloc(v, cap * 32);
             if (!grown) {
                 rc = cz_fail(ctx, CZ_ENOMEM, "%s: out of memory", path);
                 break;
@@ -114,7 +107,8 @@ int cz_public_read(cz_ctx_t *ctx, const char *path, cz_fr **inputs, size_t *bloc
             v = grown;
         }
         char q[4 * QUOTE_MAX + 4];
-        if (cz_fr_parse(&v[n], s) != CZ_OK)
+        cz_error_t err;
+        if (cz_fr_repr_parse(v + 32 * n, s, &err) != CZ_OK)
             rc = cz_fail(ctx, CZ_EFORMAT, "%s:%zu: not a field element: '%s'%s", path, line_no,
                          quoted(q, s),
                          strspn(s, "0123456789abcdefABCDEFx") == strlen(s)

@@ -284,6 +284,28 @@ static void structs(void)
     F(cz_porep_public_t, registered_proof);
     F(cz_porep_public_t, reserved);
     END();
+
+    /* the tools block */
+    S(cz_params_manifest_entry_t);
+    F(cz_params_manifest_entry_t, name);
+    F(cz_params_manifest_entry_t, cid);
+    F(cz_params_manifest_entry_t, digest);
+    F(cz_params_manifest_entry_t, sector_size);
+    F(cz_params_manifest_entry_t, reserved);
+    END();
+
+    S(cz_circuit_shape_t);
+    F(cz_circuit_shape_t, circuit);
+    F(cz_circuit_shape_t, constraints);
+    F(cz_circuit_shape_t, rows);
+    F(cz_circuit_shape_t, inputs);
+    F(cz_circuit_shape_t, aux);
+    F(cz_circuit_shape_t, a_aux_density);
+    F(cz_circuit_shape_t, b_input_density);
+    F(cz_circuit_shape_t, b_aux_density);
+    F(cz_circuit_shape_t, seconds);
+    F(cz_circuit_shape_t, reserved);
+    END();
 }
 
 /* The constants a program compiles in. Not MINOR/PATCH: they move with every
@@ -314,6 +336,19 @@ static void constants(void)
     K(CZ_PART_NSTAGES);
     printf("enum-size cz_job_state_t %zu\n", sizeof(cz_job_state_t));
     printf("enum-size cz_part_stage_t %zu\n", sizeof(cz_part_stage_t));
+    /* the tools block */
+    K(CZ_VK_ALPHA_G1);
+    K(CZ_VK_BETA_G1);
+    K(CZ_VK_BETA_G2);
+    K(CZ_VK_GAMMA_G2);
+    K(CZ_VK_DELTA_G1);
+    K(CZ_VK_DELTA_G2);
+    K(CZ_VK_IC);
+    K(CZ_G1_UNCOMPRESSED_BYTES);
+    K(CZ_G2_UNCOMPRESSED_BYTES);
+    K(CZ_GROTH16_PROOF_BYTES);
+    K(CZ_GROTH16_PROOF_UNCOMPRESSED_BYTES);
+    printf("enum-size cz_groth16_vk_point_id_t %zu\n", sizeof(cz_groth16_vk_point_id_t));
 }
 
 int main(void)

@@ -84,6 +84,20 @@ err_has "proof.bin:1: not a field element"
 LC_ALL=C tr -d '\n -~' <"$dir/err" | od -An -c | grep -q . && fail "verify --public BINARY printed raw bytes"
 [ "$(wc -c <"$dir/err")" -lt 600 ] || fail "verify --public BINARY: a message of $(wc -c <"$dir/err") bytes"
 run 0 "$CUZK" verify --vk b.vk --proof proof.bin --public pub.txt
+# verify --vk through cuzk.h (cz_groth16_*): each bad input named, exit 2; a wrong one exit 1
+head -3 pub.txt >short.txt
+run 2 "$CUZK" verify --vk b.vk --proof proof.bin --public short.txt
+err_has "short.txt has 3 inputs per block, the vk b.vk takes"
+head -c 1000 b.vk >trunc.vk
+run 2 "$CUZK" verify --vk trunc.vk --proof proof.bin --public pub.txt; err_has "trunc.vk"
+run 2 "$CUZK" verify --vk none.vk --proof proof.bin --public pub.txt; err_has "none.vk"
+head -c 191 proof.bin >short.bin
+run 2 "$CUZK" verify --vk b.vk --proof short.bin --public pub.txt
+err_has "191 bytes is not a whole number of 192-byte proofs"
+sed '1s/.*/0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001/' pub.txt >big.txt
+run 2 "$CUZK" verify --vk b.vk --proof proof.bin --public big.txt; err_has "big.txt:1: not a field element"
+sed '1s/.*/0x05/' pub.txt >wrong.txt
+run 1 "$CUZK" verify --vk b.vk --proof proof.bin --public wrong.txt
 
 if [ $have_client -eq 1 ]; then
     run 2 "$CUZK" list --state bogus --socket "$dir/none.sock"; err_has "'bogus'"; err_has "queued"

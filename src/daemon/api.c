@@ -14,7 +14,6 @@
 #include "daemon/errmap.h"
 #include "daemon/jsonio.h"
 #include "daemon/log.h"
-#include "groth16/proof.h"
 
 static const char *const JSON = "application/json";
 
@@ -215,8 +214,8 @@ static void proof_reply(cz_server_t *s, cz_ctx_t *ctx, const cz_api_req_t *req, 
             cz_hex_encode(hex, res.proof, res.proof_len);
         json_t *pub = cz_public_inputs_json(res.inputs, res.per_partition, res.partitions);
         json_t *o = hex && pub ? json_pack("{s:s,s:I,s:s,s:O}", "id", id, "partitions",
-                                           (json_int_t)(res.proof_len / CZ_PROOF_BYTES), "proof",
-                                           hex, "public_inputs", pub)
+                                           (json_int_t)(res.proof_len / CZ_GROTH16_PROOF_BYTES),
+                                           "proof", hex, "public_inputs", pub)
                                : NULL;
         json_decref(pub);
         free(hex);

@@ -18,7 +18,6 @@
 #include "core/hex.h"
 #include "daemon/jsonio.h"
 #include "daemon/log.h"
-#include "groth16/proof.h"
 
 /* An unfinished job and its journaled request (a reference), to hand to the prover. */
 typedef struct {
@@ -31,7 +30,7 @@ typedef struct {
     again_t *again; /* unfinished jobs, to hand to the prover after the scan */
     size_t n, cap;
     bool oom;
-    cz_ctx_t *check; /* for check_proof's decodes, one for the whole scan */
+    cz_ctx_t *check; /* for the requests' checks, one for the whole scan */
 } replay_t;
 
 /* List |j| (s->mu taken here). */
@@ -50,18 +49,17 @@ static void list_job(cz_server_t *s, djob_t *j)
  * (then j->proof, proof_len and partitions are set). A journaled proof is
  * checked before it is served again: its hex, a whole number of 192-byte
  * partition proofs, every point on its curve and in the prime-order
- * subgroup (cz_proofs_decode), and the result's digest of the proof and
+ * subgroup (cz_groth16_proof_points), and the result's digest of the proof and
  * public inputs (finish.c; absent in results written before it existed).
  * The digest finds any changed bit, a point check alone not all: flipping
  * a compressed point's sign flag gives another valid point.
  */
-static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, char *why,
-                               size_t cap)
+static const char *check_proof(djob_t *j, const json_t *result, char *why, size_t cap)
 {
     const char *hex = json_string_value(json_object_get(result, "proof"));
     const json_t *pub = json_object_get(result, "public_inputs");
     size_t hlen = hex ? strlen(hex) : 0, n = hlen / 2;
-    if (!hex || hlen % 2 || n == 0 || n % CZ_PROOF_BYTES)
+    if (!hex || hlen % 2 || n == 0 || n % CZ_GROTH16_PROOF_BYTES)
         return snprintf(why, cap,
                         "its proof is not hex of whole 192-byte partition proofs "
                         "(%zu characters)",
@@ -76,25 +74,27 @@ static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, c
     }
     const char *want = json_string_value(json_object_get(result, "digest"));
     char got[2 * CZ_RESULT_DIGEST_BYTES + 1] = "";
-    cz_proof_t *pts = calloc(n / CZ_PROOF_BYTES, sizeof *pts);
     const char *bad = NULL;
-    cz_ctx_clear(ctx);
-    if (!pts || (want && cz__result_digest(proof, n, pub, got) != CZ_OK))
+    if (want && cz__result_digest(proof, n, pub, got) != CZ_OK)
         bad = "out of memory";
     else if (want && strcmp(want, got))
         bad = "its digest does not match its proof and public inputs";
-    else if (cz_proofs_decode(ctx, pts, n / CZ_PROOF_BYTES, proof, n) != CZ_OK)
-        bad = cz_ctx_message(ctx);
     if (bad)
         snprintf(why, cap, "%s", bad);
-    free(pts);
+    uint8_t points[CZ_GROTH16_PROOF_UNCOMPRESSED_BYTES];
+    cz_error_t err;
+    for (size_t k = 0; !bad && k < n / CZ_GROTH16_PROOF_BYTES; k++)
+        if (cz_groth16_proof_points(points, proof + k * CZ_GROTH16_PROOF_BYTES, &err) != CZ_OK) {
+            snprintf(why, cap, "proof[%zu]: %.200s", k, err.message);
+            bad = why;
+        }
     if (bad) {
         free(proof);
         return why;
     }
     j->proof = proof;
     j->proof_len = n;
-    j->partitions = n / CZ_PROOF_BYTES;
+    j->partitions = n / CZ_GROTH16_PROOF_BYTES;
     j->partitions_done = j->partitions;
     j->public_inputs = json_incref((json_t *)pub);
     return NULL;
@@ -102,8 +102,7 @@ static const char *check_proof(cz_ctx_t *ctx, djob_t *j, const json_t *result, c
 
 /* The journaled outcome |result| into |j|; false (*why says it) when it is "done" and
  * its proof does not check. */
-static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t fetched, char *why,
-                        size_t cap)
+static bool load_result(djob_t *j, const json_t *result, time_t fetched, char *why, size_t cap)
 {
     const char *st = json_string_value(json_object_get(result, "state"));
     j->state = st && !strcmp(st, "done")       ? DJ_DONE
@@ -127,7 +126,7 @@ static bool load_result(cz_ctx_t *ctx, djob_t *j, const json_t *result, time_t f
         .device = json_number_value(json_object_get(t, "device_ms")),
         .total = json_number_value(json_object_get(t, "total_ms")),
     };
-    return j->state != DJ_DONE || !check_proof(ctx, j, result, why, cap);
+    return j->state != DJ_DONE || !check_proof(j, result, why, cap);
 }
 
 /* Add unfinished job |j| of |request| to the jobs handed to the prover after the scan;
@@ -154,7 +153,7 @@ static void replay_torn(replay_t *r, djob_t *j, const json_t *result, time_t fet
 {
     char why[256], reason[512];
     snprintf(j->kind, sizeof j->kind, "?");
-    if (!load_result(r->check, j, result, fetched, why, sizeof why)) {
+    if (!load_result(j, result, fetched, why, sizeof why)) {
         snprintf(reason, sizeof reason,
                  "journal entry %s.job is corrupt (set aside as %s.job.corrupt)"
                  " and its result does not check: %s; submit the request again",
@@ -204,7 +203,7 @@ static void replay_one(void *arg, const char *id, json_t *job, json_t *result, t
     const json_t *pr = json_object_get(req, "partitions");
     j->partitions = json_is_integer(pr) ? (size_t)json_integer_value(pr) : 1;
     char why[256];
-    if (result && load_result(r->check, j, result, fetched, why, sizeof why)) {
+    if (result && load_result(j, result, fetched, why, sizeof why)) {
         list_job(r->s, j);
         return;
     }

@@ -372,6 +372,22 @@ int cz_prover_proof(cz_prover_t *p, uint64_t id, uint8_t **proof, size_t *len, c
     return rc;
 }
 
+/* A job's shape, from its partition count, rows and params shape, into |out| (the rest 0). */
+static void fill_shape(cz_job_shape_t *out, size_t partitions, size_t rows,
+                       const cz_params_shape_t *shape)
+{
+    memset(out, 0, sizeof *out);
+    out->partitions = partitions;
+    out->rows = rows;
+    out->constraints = rows > shape->num_inputs ? rows - shape->num_inputs : 0;
+    out->domain_size = shape->domain_size;
+    out->num_inputs = shape->num_inputs;
+    out->num_aux = shape->num_aux;
+    size_t pb = 0, abc = 0;
+    cz_engine_estimate(shape, rows, &pb, &abc);
+    out->partition_bytes = pb;
+}
+
 int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out, cz_error_t *err)
 {
     cz__err_clear(err);
@@ -379,16 +395,8 @@ int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out, cz_err
     cz_mutex_lock(&p->mu);
     const pjob_t *j = find(p, id);
     if (j) {
-        out->partitions = j->partitions;
-        out->rows = j->rows;
-        out->constraints = j->rows > j->shape.num_inputs ? j->rows - j->shape.num_inputs : 0;
-        out->domain_size = j->shape.domain_size;
-        out->num_inputs = j->shape.num_inputs;
-        out->num_aux = j->shape.num_aux;
+        fill_shape(out, j->partitions, j->rows, &j->shape);
         out->params_bytes = j->params_bytes;
-        size_t pb = 0, abc = 0;
-        cz_engine_estimate(&j->shape, j->rows, &pb, &abc);
-        out->partition_bytes = pb;
     }
     cz_mutex_unlock(&p->mu);
     return j ? CZ_OK
@@ -396,20 +404,6 @@ int cz_prover_job_shape(cz_prover_t *p, uint64_t id, cz_job_shape_t *out, cz_err
                        (unsigned long long)id);
 }
 
-/* |kj|'s shape into |out| (params_bytes 0). */
-static void shape_of(const cz_kind_job_t *kj, cz_job_shape_t *out)
-{
-    memset(out, 0, sizeof *out);
-    out->partitions = kj->partitions;
-    out->rows = kj->rows;
-    out->constraints = kj->rows > kj->shape.num_inputs ? kj->rows - kj->shape.num_inputs : 0;
-    out->domain_size = kj->shape.domain_size;
-    out->num_inputs = kj->shape.num_inputs;
-    out->num_aux = kj->shape.num_aux;
-    size_t pb = 0, abc = 0;
-    cz_engine_estimate(&kj->shape, kj->rows, &pb, &abc);
-    out->partition_bytes = pb;
-}
 
 int cz_kind_shape(const char *kind, const void *input, size_t input_len, const char *fields,
                   cz_job_shape_t *out, cz_error_t *err)
@@ -437,7 +431,7 @@ int cz_kind_shape(const char *kind, const void *input, size_t input_len, const c
         rc = k->prepare(NULL, ctx, f, (const char *)input, input_len, &kj);
     json_decref(f);
     if (rc == CZ_OK) {
-        shape_of(&kj, out);
+        fill_shape(out, kj.partitions, kj.rows, &kj.shape);
         k->release(&kj);
     }
     cz__err_ctx(err, ctx, rc);

@@ -720,7 +720,6 @@ static void release_for_plan(cuda_backend_t *cb, rset *keep)
         (void)drop_idle_slots(cb);
 }
 
-/* The contexts the plan names, and nothing it does not (cmu held). */
 static void free_own_windows(cuda_backend_t *cb)
 {
     cz_cuda_free(cb->own_win[0]);
@@ -754,6 +753,7 @@ static int msm_room(cz_ctx_t *ctx, cuda_backend_t *cb)
     return CZ_OK;
 }
 
+/* The contexts the plan names, and nothing it does not (cmu held). */
 static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned log_m)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
@@ -1332,9 +1332,11 @@ static int h_on_cpu(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr
  * and its coefficients brought into a, where the CPU's H would leave them;
  * then the context is given back and the workspace and the windows made
  * again for the MSMs. *coef: w->a (2^log_m elements, as every H's input).
- * cmu held.
+ * *made: the coefficients are in a (a failure after that is the MSMs'
+ * room's; before it, a still holds its own values). cmu held.
  */
-static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr **coef)
+static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr **coef,
+                     bool *made)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     const size_t m = (size_t)1 << w->log_m;
@@ -1364,6 +1366,7 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
     }
     if (rc == CZ_OK)
         rc = cz_cuda_h_download(ctx, h, w->a, m);
+    *made = rc == CZ_OK;
     if (h)
         cz_cuda_h_give_back(h);
     *coef = w->a;
@@ -1451,15 +1454,16 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         return rc;
     double t0 = cz_mono_s();
     cz_fr *coef = NULL, *owned = NULL;
+    bool made = false;
     if (cb->plan.h_on_device)
         rc = h_coefficients(ctx, cb, w);
     else if (cb->plan.h_in_turn && !w->staged) /* (staged before the plan changed: the CPU) */
-        rc = h_in_turn(ctx, cb, w, &coef);
+        rc = h_in_turn(ctx, cb, w, &coef, &made);
     else
         rc = h_on_cpu(ctx, cb, w, &coef, &owned);
-    if (rc == CZ_ENOMEM && cb->plan.h_in_turn && !w->staged) {
-        /* the context's turn found the memory taken: this partition's H on the CPU (the
-         * MSMs' room is made again by h_in_turn, unless that is what failed) */
+    if (rc == CZ_ENOMEM && cb->plan.h_in_turn && !w->staged && !made) {
+        /* the context's turn found the memory taken (a untouched): this partition's H on
+         * the CPU, once the MSMs' room is back */
         cz_ctx_clear(ctx);
         if ((rc = msm_room(ctx, cb)) == CZ_OK)
             rc = h_on_cpu(ctx, cb, w, &coef, &owned);

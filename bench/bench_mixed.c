@@ -28,6 +28,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/prove_job.h"
 #include "cuzk.h"
 
 typedef struct {
@@ -188,15 +189,14 @@ static int phase_mixed(cz_prover_t *p, const mixed_opts *o, const cz_timing_requ
 
 static int run(const mixed_opts *o, const uint8_t *c1, size_t c1_len)
 {
+    const cz_cli_prover_opts_t po = { .backend = o->backend,
+                                      .device = o->device,
+                                      .workers = o->workers,
+                                      .device_mem_limit = o->device_mem_limit,
+                                      .memory_budget = o->memory_budget,
+                                      .max_batch = (unsigned)o->batch };
     cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.first_device = (unsigned)o->device;
-    cfg.devices = 1;
-    cfg.workers_per_device = (unsigned)o->workers;
-    cfg.cuda_device_mem_limit = o->device_mem_limit;
-    cfg.cuda_max_batch = (unsigned)o->batch;
-    cfg.memory_budget = o->memory_budget;
+    cz_cli_prover_config(&po, &cfg);
     cz_prover_t *p = NULL;
     cz_error_t err;
     int rc = cz_prover_new(&p, &cfg, &err);

@@ -31,6 +31,7 @@
 #include "cuzk.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/prove_job.h"
 #include "core/clock.h"
 #include "core/ctx.h"
 
@@ -58,16 +59,15 @@ static int lib_fail(cz_ctx_t *ctx, int rc, const cz_error_t *err)
 
 static int make_prover(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t **p)
 {
+    const cz_cli_prover_opts_t po = { .backend = o->backend,
+                                      .device = o->device,
+                                      .threads = o->threads,
+                                      .workers = o->workers,
+                                      .device_mem_limit = o->device_mem_limit,
+                                      .memory_budget = o->memory_budget,
+                                      .max_batch = o->batch };
     cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.devices = 1;
-    cfg.first_device = (unsigned)o->device;
-    cfg.workers_per_device = (unsigned)o->workers;
-    cfg.threads = (unsigned)o->threads;
-    cfg.cuda_device_mem_limit = o->device_mem_limit;
-    cfg.cuda_max_batch = o->batch;
-    cfg.memory_budget = o->memory_budget;
+    cz_cli_prover_config(&po, &cfg);
     cfg.timeline = o->timeline_path;
     cfg.timeline_capture = true; /* the device efficiency below */
     cz_error_t err;

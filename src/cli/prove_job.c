@@ -15,17 +15,25 @@
 #include "cli/public_file.h"
 #include "core/clock.h"
 
+void cz_cli_prover_config(const cz_cli_prover_opts_t *o, cz_prover_config_t *cfg)
+{
+    cz_prover_config_init(cfg);
+    cfg->backend = o->backend;
+    cfg->first_device = (unsigned)o->device;
+    cfg->devices = 1;
+    cfg->threads = (unsigned)o->threads;
+    cfg->workers_per_device = (unsigned)o->workers;
+    cfg->params_dir = o->params_dir;
+    cfg->params_allow_paths = true;
+    cfg->cuda_device_mem_limit = o->device_mem_limit;
+    cfg->memory_budget = o->memory_budget;
+    cfg->cuda_max_batch = o->max_batch;
+}
+
 int cz_cli_prover_new(cz_ctx_t *ctx, const cz_cli_prover_opts_t *o, cz_prover_t **out)
 {
     cz_prover_config_t cfg;
-    cz_prover_config_init(&cfg);
-    cfg.backend = o->backend;
-    cfg.first_device = (unsigned)o->device;
-    cfg.devices = 1;
-    cfg.threads = (unsigned)o->threads;
-    cfg.workers_per_device = (unsigned)o->workers;
-    cfg.params_dir = o->params_dir;
-    cfg.params_allow_paths = true;
+    cz_cli_prover_config(o, &cfg);
     cz_error_t err;
     int rc = cz__prover_new_with(out, &cfg, NULL, o->kinds, &err);
     return rc ? cz_fail(ctx, rc, "%s", err.message) : CZ_OK;

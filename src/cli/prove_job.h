@@ -38,7 +38,14 @@ typedef struct cz_cli_prover_opts {
     size_t device, threads, workers;
     const char *params_dir;       /* NULL: "." */
     const struct cz_kinds *kinds; /* NULL: the library's table (a test passes one with a toy) */
+    size_t device_mem_limit;      /* cz_prover_config_t.cuda_device_mem_limit */
+    size_t memory_budget;         /* cz_prover_config_t.memory_budget */
+    unsigned max_batch;           /* cz_prover_config_t.cuda_max_batch */
 } cz_cli_prover_opts_t;
+
+/* |cfg| initialized (cz_prover_config_init) and filled from |o|, one device: the config
+ * every in-process door of the CLI and the benchmarks starts from. */
+void cz_cli_prover_config(const cz_cli_prover_opts_t *o, cz_prover_config_t *cfg);
 
 /*
  * *out <- a prover (cz_prover_free it). CZ_EINVAL for a bad option (an

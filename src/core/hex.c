@@ -3,7 +3,7 @@
  */
 #include "core/hex.h"
 
-static int nibble(char c)
+int cz_hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -27,8 +27,8 @@ void cz_hex_encode(char *out, const uint8_t *in, size_t n)
 bool cz_hex_decode(uint8_t *out, const char *hex, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        int hi = nibble(hex[2 * i]);
-        int lo = hi < 0 ? -1 : nibble(hex[2 * i + 1]);
+        int hi = cz_hex_digit(hex[2 * i]);
+        int lo = hi < 0 ? -1 : cz_hex_digit(hex[2 * i + 1]);
         if (lo < 0)
             return false;
         out[i] = (uint8_t)(hi << 4 | lo);

@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The value of hex digit |c| (either case), or -1 for another character. */
+int cz_hex_digit(char c);
+
 /* out[0 .. 2n] = lowercase hex of in[0 .. n), NUL-terminated. */
 void cz_hex_encode(char *out, const uint8_t *in, size_t n);
 /*

@@ -3,6 +3,7 @@
  */
 #include "ff/fr.h"
 
+#include "core/hex.h"
 #include "core/pool.h"
 
 #include <errno.h>
@@ -237,16 +238,6 @@ void cz_fr_to_hex(char buf[67], const cz_fr *a)
     buf[66] = '\0';
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* acc = acc * base + digit over 256-bit LE limbs; false on overflow. */
 static bool muladd_256(uint64_t acc[4], unsigned base, unsigned digit)
@@ -272,7 +263,7 @@ int cz_fr_parse(cz_fr *r, const char *text)
     if (*p == '\0')
         return CZ_EFORMAT;
     for (; *p; p++) {
-        int d = base == 16 ? hex_value(*p) : (*p >= '0' && *p <= '9' ? *p - '0' : -1);
+        int d = base == 16 ? cz_hex_digit(*p) : (*p >= '0' && *p <= '9' ? *p - '0' : -1);
         if (d < 0)
             return CZ_EFORMAT;
         if (!muladd_256(acc, base, (unsigned)d))

@@ -591,6 +591,7 @@ typedef struct cz_kind_public_info {
     size_t per_partition; /* public inputs of each (ONE excluded) */
     char vk_name[256];    /* the Filecoin vk file name of the circuit */
     char summary[128];    /* "StackedDrgWindow2KiBV1_2, 2 sectors" */
+    uint64_t reserved[8]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_kind_public_info_t;
 
 /*

@@ -286,6 +286,14 @@ static void structs(void)
     F(cz_porep_public_t, reserved);
     END();
 
+    S(cz_kind_public_info_t);
+    F(cz_kind_public_info_t, partitions);
+    F(cz_kind_public_info_t, per_partition);
+    F(cz_kind_public_info_t, vk_name);
+    F(cz_kind_public_info_t, summary);
+    F(cz_kind_public_info_t, reserved);
+    END();
+
     /* the tools block */
     S(cz_params_manifest_entry_t);
     F(cz_params_manifest_entry_t, name);

@@ -345,6 +345,7 @@ static void constants(void)
     K(CZ_PART_NSTAGES);
     printf("enum-size cz_job_state_t %zu\n", sizeof(cz_job_state_t));
     printf("enum-size cz_part_stage_t %zu\n", sizeof(cz_part_stage_t));
+
     /* the tools block */
     K(CZ_VK_ALPHA_G1);
     K(CZ_VK_BETA_G1);

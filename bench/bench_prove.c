@@ -29,7 +29,7 @@
 typedef struct {
     const char *circuit, *params, *backend;
     size_t threads, iters, device, device_mem_limit;
-    bool json, random_params, dry_run;
+    bool json, random_params, dry_run, h_in_turn;
 } bprove_opts_t;
 
 static const cz_opt BPROVE_OPTS[] = {
@@ -48,6 +48,8 @@ static const cz_opt BPROVE_OPTS[] = {
       .help = "print the shape and the memory it needs; make no params, prove nothing" },
     { "device-mem-limit", 0, CZ_O_BYTES(bprove_opts_t, device_mem_limit), .def = "0",
       .help = "CUDA: device memory the plan may use (0: what is free; e.g. 14GiB)" },
+    { "h-in-turn", 0, CZ_O_FLAG(bprove_opts_t, h_in_turn),
+      .help = "CUDA: where bases stream, the H on the GPU between the MSMs (else the CPU)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -55,7 +57,8 @@ static const cz_opts_spec BPROVE_SPEC = {
     .cmd = "cuzk bench prove",
     .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
-             "                        [--device N] [--device-mem-limit BYTES] [--dry-run]\n"
+             "                        [--device N] [--device-mem-limit BYTES] [--h-in-turn]\n"
+             "                        [--dry-run]\n"
              "                        [--json]\n",
     .about = "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
              "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
@@ -178,16 +181,16 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
         double t1 = cz_bench_now();
         rc = cz_g16_prove(ctx, be, params, &w, NULL, NULL, &proof, &t);
         double total = synth + (cz_bench_now() - t1);
-        if (rc == CZ_OK && it == 0 && iters > 1) { /* the cold region: params uploaded in it */
+        if (rc == CZ_OK && iters > 1) { /* each region's parts (the first: params uploaded) */
             double parts = t.setup + t.upload + t.ntt + t.msm_h + t.prep_wait + t.msm_l + t.msm_a +
                            t.msm_b1 + t.msm_b2;
             fprintf(stderr,
-                    "first iteration (cold): device %.1f ms = set-up %.1f + params upload "
+                    "iteration %zu%s: device %.1f ms = set-up %.1f + params upload "
                     "%.1f + NTT/H %.1f + MSM h %.1f + prep wait %.1f + l %.1f + a %.1f + b_g1 "
                     "%.1f + b_g2 %.1f + not in a stage %.1f (ms)\n",
-                    t.device * 1e3, t.setup * 1e3, t.upload * 1e3, t.ntt * 1e3, t.msm_h * 1e3,
-                    t.prep_wait * 1e3, t.msm_l * 1e3, t.msm_a * 1e3, t.msm_b1 * 1e3, t.msm_b2 * 1e3,
-                    (t.device - parts) * 1e3);
+                    it + 1, it == 0 ? " (cold)" : "", t.device * 1e3, t.setup * 1e3, t.upload * 1e3,
+                    t.ntt * 1e3, t.msm_h * 1e3, t.prep_wait * 1e3, t.msm_l * 1e3, t.msm_a * 1e3,
+                    t.msm_b1 * 1e3, t.msm_b2 * 1e3, (t.device - parts) * 1e3);
         }
         if (rc == CZ_OK) { /* the backend's device-memory plan and its copies (CUDA) */
             cz_backend_report r;
@@ -235,8 +238,8 @@ int cz_bench_prove(int argc, char **argv)
     int rc = CZ_OK;
     if (!dry_run) /* first: fail before setup */
         rc = cz_backend_new_opts(ctx, &be, backend, (int)device,
-                                 &(cz_cuda_backend_opts_t){
-                                     .device_mem_limit = o.device_mem_limit });
+                                 &(cz_cuda_backend_opts_t){ .device_mem_limit = o.device_mem_limit,
+                                                            .h_in_turn = o.h_in_turn });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {

@@ -260,6 +260,9 @@ void cz_cuda_h_free(cz_cuda_h *h); /* NULL: no-op */
  */
 void cz_cuda_h_give_back(cz_cuda_h *h);
 int cz_cuda_h_take_back(cz_ctx_t *ctx, cz_cuda_h *h);
+/* Device bytes |h| holds now: its buffers and temporaries unless given back, and its
+ * domain's tables once a computation made them (NULL: 0). */
+size_t cz_cuda_h_held_bytes(const cz_cuda_h *h);
 int cz_cuda_h_compute(cz_ctx_t *ctx, cz_cuda_h *h, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                       size_t n, unsigned log_n);
 /*

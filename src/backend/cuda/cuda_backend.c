@@ -233,8 +233,8 @@ static size_t fixed_bytes(const cuda_backend_t *cb)
     /* buckets: up to the plan's cap (5 GiB at most, cuda.h), allocated on need */
     const size_t buckets = cb->plan.bucket_cap ? cb->plan.bucket_cap : 5 * CZ__GIB;
     return (cb->h ? cz_cuda_h_mem_bytes_buffers(cb->h_log, cz_cuda_h_buffers(cb->h)) : 0) +
-           (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) : 0) + slot_bytes(cb) + buckets +
-           (cb->own_win[0] ? 2 * cb->own_win_bytes : 0);
+           cz_cuda_h_held_bytes(cb->turn_h) + (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) : 0) +
+           slot_bytes(cb) + buckets + (cb->own_win[0] ? 2 * cb->own_win_bytes : 0);
 }
 
 /* Is the preparer uploading into |s| (cmu released meanwhile)? Such a set is never dropped. */
@@ -629,7 +629,10 @@ static const void *ensure_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
 /* Device bytes this backend holds now (cmu held). */
 static size_t held_bytes(const cuda_backend_t *cb)
 {
+    /* the in-turn H's context: what it keeps between turns (its domain's tables) is
+     * the backend's, not free memory another plan may count on */
     return (cb->h ? cz_cuda_h_mem_bytes_buffers(cb->h_log, cz_cuda_h_buffers(cb->h)) : 0) +
+           cz_cuda_h_held_bytes(cb->turn_h) +
            (cb->msm ? cz_cuda_msm_mem_bytes(cb->msm_chunk) + cz_cuda_msm_buckets_held(cb->msm)
                     : 0) +
            slot_bytes(cb) + (cb->own_win[0] ? 2 * cb->own_win_bytes : 0) + resident_bytes(cb);

@@ -201,6 +201,18 @@ extern "C" void cz_cuda_h_give_back(cz_cuda_h *h)
     h->result = NULL;
 }
 
+extern "C" size_t cz_cuda_h_held_bytes(const cz_cuda_h *h)
+{
+    if (!h)
+        return 0;
+    size_t sum = h->dom ? sizeof(cz_fr) * cz__cuda_ntt_domain_elems(h->dom->log_n) : 0;
+    for (int i = 0; i < 3; i++)
+        sum += h->buf[i] ? sizeof(cz_fr) << h->log_n_max : 0;
+    for (int i = 0; i < 2; i++)
+        sum += h->tmp[i] ? h->tmp_len * sizeof(cz_fr) : 0;
+    return sum;
+}
+
 extern "C" int cz_cuda_h_take_back(cz_ctx_t *ctx, cz_cuda_h *h)
 {
     int rc = cz_cuda_set_device(ctx, h->device);

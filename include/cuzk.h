@@ -428,7 +428,8 @@ typedef struct cz_timeline_device {
 /*
  * Each device's figures in the timeline captured so far (the devices
  * cz_prover_timeline_summary takes the least of), sorted by device: *n
- * receives the number of devices that ran a region, of which the first
+ * receives the number of devices the timeline names (in any device-side
+ * span: one that only waited has 0 regions), of which the first
  * min(*n, cap) are written to out[0..] (the rest of out[0..cap) zeroed); so
  * cap 0 (|out| may then be NULL) asks only how many. CZ_EINVAL (a NULL |p|
  * or |n|, a NULL |out| with cap > 0, a prover made without

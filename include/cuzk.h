@@ -42,6 +42,7 @@
  * built against a newer one pass structs of the same size.
  *  - Structs the library writes (cz_error_t, cz_prover_info_t,
  *    cz_job_info_t with cz_job_timings_t, cz_job_shape_t, cz_timeline_summary_t,
+ *    cz_timeline_device_t,
  *    cz_setup_info_t, cz_prover_stats_t, cz_device_memory_t, cz_params_item_t,
  *    cz_porep_public_t, cz_params_manifest_entry_t, cz_circuit_shape_t): the
  *    library zeroes |reserved| on every write. A newer program on an older
@@ -216,8 +217,9 @@ CZ_EXTERN void cz_prover_info(cz_prover_t *p, cz_prover_info_t *out);
  *               params_dir (v28-stacked-proof-of-replication-...params).
  *               Proof: partitions x 192 bytes, as seal_commit_phase2.
  *   "circuit"   a registry circuit, for tests and benches; fields
- *               {"circuit": "bench:N" | "toy[:X]", "partitions": P, "seed": S};
- *               params required.
+ *               {"circuit": "bench:N" | "toy[:X]", "partitions": P, "seed": S,
+ *               "witness": "synthesize" | "copy" (one witness per job, partition
+ *               0's, copied for every partition: for benches)}; params required.
  * Count and names, for listings and messages. Thread-safe.
  */
 CZ_EXTERN size_t cz_kind_count(void);
@@ -408,6 +410,34 @@ typedef struct cz_timeline_summary {
  */
 CZ_EXTERN int cz_prover_timeline_summary(cz_prover_t *p, const char *svg_path,
                                          cz_timeline_summary_t *out, cz_error_t *err);
+
+/* One device's figures in the captured timeline (times in ms). */
+typedef struct cz_timeline_device {
+    int32_t device;             /* the engine's device index, 0..devices-1 (cuda: GPU
+                                  * first_device + device) */
+    uint32_t reserved_pad;      /* zeroed by the library */
+    size_t regions;             /* device-lock regions it ran */
+    double held_ms;             /* their summed length */
+    double efficiency;          /* held / (held + gaps between its regions), 0..1;
+                                  * 0 with no region */
+    double dispatch_efficiency; /* dispatch busy / (busy + holes), 0..1; 1 where the
+                                  * device reports no dispatch span */
+    uint64_t reserved[4];       /* zeroed by the library (STRUCTS THAT GROW) */
+} cz_timeline_device_t;
+
+/*
+ * Each device's figures in the timeline captured so far (the devices
+ * cz_prover_timeline_summary takes the least of), sorted by device: *n
+ * receives the number of devices the timeline names (in any device-side
+ * span: one that only waited has 0 regions), of which the first
+ * min(*n, cap) are written to out[0..] (the rest of out[0..cap) zeroed); so
+ * cap 0 (|out| may then be NULL) asks only how many. CZ_EINVAL (a NULL |p|
+ * or |n|, a NULL |out| with cap > 0, a prover made without
+ * timeline_capture; *n is 0), CZ_EFORMAT (a malformed line: a bug),
+ * CZ_ENOMEM. Thread-safe (the timeline is copied before the analysis).
+ */
+CZ_EXTERN int cz_prover_timeline_devices(cz_prover_t *p, cz_timeline_device_t *out, size_t cap,
+                                         size_t *n, cz_error_t *err);
 
 /*
  * Where a partition is between submission and resolution:

@@ -3,7 +3,13 @@
 # includes a header of the circuit, gadget or Groth16 layers (circuits/,
 # gadgets/, groth16/). What a door needs of them goes through include/cuzk.h
 # (issue 38: "no door includes a circuit, gadget or groth16 header").
-# bench/ (micro-benchmarks of the kernels) is not a door and is not checked.
+# bench/'s micro-benchmarks of the kernels (bench_prove.c, bench_msm.c,
+# bench_ntt.c, ...) measure one layer each and include it: they are not
+# doors and are not checked. The whole-pipeline drivers are callers of the
+# library like any program (issue 38: "the benchmarks' private pipelines
+# go"), so they are held tighter than the doors: bench/bench_pipeline.c and
+# bench/bench_mixed.c include only system headers, cuzk.h (cuzk/...),
+# bench/bench.h and cli/ headers (options and helpers).
 #
 #   scripts/layers.sh [ROOT]   ROOT (default: the repository) holds src/
 #
@@ -47,5 +53,22 @@ while IFS= read -r pair; do
     fi
 done <<<"$allowed"
 
-[ $rc -eq 0 ] && echo "layers: no door (src/cli, src/daemon) includes circuits/, gadgets/ or groth16/ headers$( [ -n "$allowed" ] && echo " ($(printf '%s\n' "$allowed" | wc -l) listed in $allow)")"
+# the whole-pipeline benchmarks: through cuzk.h alone (no exceptions list)
+pipeline_benches="bench/bench_pipeline.c bench/bench_mixed.c"
+for f in $pipeline_benches; do
+    [ -f "$f" ] || continue
+    while IFS= read -r hit; do
+        [ -n "$hit" ] || continue
+        header=$(printf '%s\n' "$hit" | sed -E 's/.*include[[:space:]]*[<"]([^">]+)[">].*/\1/')
+        case "$hit" in
+        *'"'*) case "$header" in cuzk.h | cuzk/* | bench/bench.h | cli/*) continue ;; esac ;;
+        *) [ -d "src/${header%%/*}" ] && [ "${header%%/*}" != cli ] || continue ;;
+        esac
+        echo "$f:$hit" >&2
+        echo "layers: $f is a whole-pipeline benchmark: it includes only system headers, cuzk.h, bench/bench.h and cli/ headers" >&2
+        rc=1
+    done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$f" || true)
+done
+
+[ $rc -eq 0 ] && echo "layers: no door (src/cli, src/daemon) includes circuits/, gadgets/ or groth16/ headers$( [ -n "$allowed" ] && echo " ($(printf '%s\n' "$allowed" | wc -l) listed in $allow)"); $pipeline_benches through cuzk.h"
 exit $rc

@@ -15,6 +15,7 @@
 #include "cs/cs_int.h"
 
 #include "core/fault.h"
+#include "core/pool.h"
 #include "core/recycle.h"
 
 #include <stdarg.h>
@@ -728,4 +729,38 @@ void cz_cs_witness_free_into(cz_cs_witness_t *w, cz_recycler_t *r)
     for (int i = 0; i < 3; i++)
         free(w->density[i]);
     memset(w, 0, sizeof *w);
+}
+
+int cz_cs_witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t *out)
+{
+    *out = *w; /* the counts, bit lengths and popcounts; every array replaced below */
+    out->input = out->aux = out->a = out->b = out->c = NULL;
+    for (int i = 0; i < 3; i++)
+        out->density[i] = NULL;
+    struct {
+        void **dst;
+        const void *src;
+        size_t bytes;
+    } arr[8] = {
+        { (void **)&out->input, w->input, w->num_inputs * sizeof(cz_fr) },
+        { (void **)&out->aux, w->aux, w->num_aux * sizeof(cz_fr) },
+        { (void **)&out->a, w->a, w->num_rows * sizeof(cz_fr) },
+        { (void **)&out->b, w->b, w->num_rows * sizeof(cz_fr) },
+        { (void **)&out->c, w->c, w->num_rows * sizeof(cz_fr) },
+    };
+    for (int i = 0; i < 3; i++) {
+        arr[5 + i].dst = (void **)&out->density[i];
+        arr[5 + i].src = w->density[i];
+        arr[5 + i].bytes = (w->density_bits[i] + 63) / 64 * sizeof(uint64_t);
+    }
+    for (int i = 0; i < 8; i++) {
+        if (!arr[i].src || !arr[i].bytes)
+            continue; /* absent (c omitted) or empty: stays NULL */
+        if (!(*arr[i].dst = malloc(arr[i].bytes))) {
+            cz_cs_witness_free(out);
+            return cz_fail(ctx, CZ_ENOMEM, "witness copy (%zu bytes)", arr[i].bytes);
+        }
+        cz_pool_memcpy(cz_ctx_pool(ctx), *arr[i].dst, arr[i].src, arr[i].bytes);
+    }
+    return CZ_OK;
 }

@@ -271,6 +271,17 @@ void cz_cs_witness_free(cz_cs_witness_t *w);
 /* The same, giving the large arrays (a, b, c, aux) to |r| (core/recycle.h;
  * NULL: freed) for the next partition's cs to take. */
 void cz_cs_witness_free_into(cz_cs_witness_t *w, cz_recycler_t *r);
+/*
+ * *out = a deep copy of |w|: the counts, bit lengths and popcounts, and a
+ * fresh malloc'd copy of every array cz_cs_witness_free frees (input, aux,
+ * a, b, c, the three density bitmaps; one NULL in |w| stays NULL, as c
+ * after cz_cs_omit_c). The bytes are copied on |ctx|'s pool (cz_pool_memcpy;
+ * |ctx| may be NULL: the calling thread). |out| owns its arrays (free with
+ * cz_cs_witness_free), |w| is unchanged. CZ_OK or CZ_ENOMEM (message in
+ * |ctx|), after which *out is freed and zeroed. Reentrant: |w| is only read,
+ * so threads may copy one witness at once.
+ */
+int cz_cs_witness_copy(cz_ctx_t *ctx, const cz_cs_witness_t *w, cz_cs_witness_t *out);
 
 /*
  * Forks, for synthesizing independent parts of a circuit on several threads

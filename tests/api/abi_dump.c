@@ -165,6 +165,16 @@ static void structs(void)
     F(cz_timeline_summary_t, reserved);
     END();
 
+    S(cz_timeline_device_t);
+    F(cz_timeline_device_t, device);
+    F(cz_timeline_device_t, reserved_pad);
+    F(cz_timeline_device_t, regions);
+    F(cz_timeline_device_t, held_ms);
+    F(cz_timeline_device_t, efficiency);
+    F(cz_timeline_device_t, dispatch_efficiency);
+    F(cz_timeline_device_t, reserved);
+    END();
+
     S(cz_setup_request_t);
     F(cz_setup_request_t, kind);
     F(cz_setup_request_t, sector_size);

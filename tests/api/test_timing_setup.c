@@ -2,7 +2,8 @@
  * tests/api/test_timing_setup.c — the TIMING ONLY and TEST ONLY parts of
  * cuzk.h: cz_prover_submit_timing / cz_prover_job_shape (api/jobs.c,
  * api/stager.c: random params made by the stager, never verified) and
- * cz_setup_test_params (api/setup.c). Seconds, on the toy and bench:1024
+ * cz_setup_test_params (api/setup.c), the captured timeline's summary and
+ * per-device figures (api/timeline.c). Seconds, on the toy and bench:1024
  * circuits; the kinds' random witnesses run in tests/cli/cli_random_kinds.sh.
  */
 #include <stdio.h>
@@ -117,6 +118,76 @@ CZ_TEST(a_shape_without_a_prover_and_the_timeline_summary)
         fclose(f);
     unlink(svg);
     CHECK_EQ_INT(cz_prover_timeline_summary(p, "/nonexistent/dir/x.svg", &ts, &err), CZ_EIO);
+    cz_prover_free(p);
+}
+
+/* cz_prover_timeline_devices: every device of cpu:2 with its figures; cap bounds what is
+ * written, not what is counted; without timeline_capture, CZ_EINVAL. */
+CZ_TEST(the_timeline_per_device)
+{
+    cz_prover_t *p = new_prover();
+    REQUIRE(p != NULL);
+    cz_timeline_device_t dv[4];
+    size_t n = 7;
+    cz_error_t err;
+    CHECK_EQ_INT(cz_prover_timeline_devices(p, dv, 4, &n, &err), CZ_EINVAL);
+    CHECK(strstr(err.message, "timeline_capture") != NULL);
+    CHECK_EQ_U64(n, 0);
+    cz_prover_free(p);
+
+    cz_prover_config_t cfg;
+    cz_prover_config_init(&cfg);
+    cfg.backend = "cpu";
+    cfg.devices = 2;
+    cfg.workers_per_device = 1;
+    cfg.synth_workers = 2;
+    cfg.threads = 2;
+    cfg.timeline_capture = true;
+    REQUIRE(cz_prover_new(&p, &cfg, &err) == CZ_OK);
+    cz_prover_info_t pi;
+    cz_prover_info(p, &pi);
+    CHECK_EQ_U64(pi.devices, 2);
+    cz_timing_request_t req;
+    cz_timing_request_init(&req, "circuit");
+    req.fields = "{\"circuit\": \"bench:1024\", \"partitions\": 8}";
+    uint64_t id = 0;
+    CHECK_OK(cz_prover_submit_timing(p, &req, &id, &err));
+    cz_job_info_t info;
+    CHECK_OK(cz_prover_wait(p, id, 120, &info, &err));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK_OK(cz_prover_timeline_devices(p, NULL, 0, &n, &err)); /* how many */
+    CHECK_EQ_U64(n, 2);
+    memset(dv, 0xff, sizeof dv);
+    CHECK_OK(cz_prover_timeline_devices(p, dv, 4, &n, &err));
+    CHECK_EQ_U64(n, 2);
+    size_t regions = 0;
+    for (size_t d = 0; d < 2; d++) {
+        CHECK_EQ_INT(dv[d].device, (int)d);
+        CHECK(dv[d].regions > 0);
+        CHECK(dv[d].held_ms > 0);
+        CHECK(dv[d].efficiency > 0 && dv[d].efficiency <= 1);
+        CHECK(dv[d].dispatch_efficiency > 0 && dv[d].dispatch_efficiency <= 1);
+        CHECK_EQ_U64(dv[d].reserved_pad, 0);
+        CHECK_EQ_U64(dv[d].reserved[0] | dv[d].reserved[3], 0);
+        regions += dv[d].regions;
+    }
+    CHECK_EQ_U64(regions, 8);
+    CHECK_EQ_INT(dv[2].device, 0); /* past *n: zeroed */
+    /* the summary takes the least of them */
+    cz_timeline_summary_t ts;
+    CHECK_OK(cz_prover_timeline_summary(p, NULL, &ts, &err));
+    CHECK_EQ_U64(ts.devices, 2);
+    CHECK(ts.device_efficiency <= dv[0].efficiency && ts.device_efficiency <= dv[1].efficiency);
+    CHECK(ts.device_efficiency == dv[0].efficiency || ts.device_efficiency == dv[1].efficiency);
+    /* cap 1: one written, both counted */
+    memset(dv, 0, sizeof dv);
+    CHECK_OK(cz_prover_timeline_devices(p, dv, 1, &n, &err));
+    CHECK_EQ_U64(n, 2);
+    CHECK_EQ_INT(dv[0].device, 0);
+    CHECK(dv[0].regions > 0);
+    CHECK_EQ_U64(dv[1].regions, 0); /* beyond cap: untouched */
+    CHECK_EQ_INT(cz_prover_timeline_devices(p, NULL, 1, &n, &err), CZ_EINVAL);
+    CHECK_EQ_INT(cz_prover_timeline_devices(p, dv, 1, NULL, &err), CZ_EINVAL);
     cz_prover_free(p);
 }
 

@@ -2,8 +2,9 @@
 # tests/cli/cli_bench_pipeline.sh — `cuzk bench pipeline` drives jobs with
 # real params through the prover (the public API; every proof verified),
 # --random-params through it too (timing jobs, not verified), and
-# --witness-cache through the engine: JSON "driver" says which,
-# "verified" that the prover's proofs verified and random params' did not;
+# --witness-cache too (the circuit kind's "witness":"copy"; with real
+# params the copies' proofs verify): JSON "driver" is always "prover",
+# "verified" says the prover's proofs verified and random params' did not;
 # params that do not fit the circuit fail the run naming the file; the
 # bench leaves nothing in its temporary directory.
 set -u
@@ -34,12 +35,12 @@ grep -q '"verified":false' random.json && grep -q '"driver":"prover"' random.jso
 grep -q '"overlap_violations":0' random.json || fail "--random-params overlaps: $(cat random.json)"
 $B --random-params --witness-cache --workers-per-device 1 >rcache.json 2>err.txt \
     || { cat err.txt; fail "--random-params --witness-cache: exit $?"; }
-grep -q '"params":"random","verified":false' rcache.json && grep -q '"driver":"engine"' rcache.json \
+grep -q '"params":"random","verified":false' rcache.json && grep -q '"synthesis":"cache","driver":"prover"' rcache.json \
     || fail "--random-params --witness-cache: $(cat rcache.json)"
 $B --witness-cache --workers-per-device 1 >cache.json 2>err.txt || { cat err.txt; fail "--witness-cache: exit $?"; }
-grep -q '"synthesis":"cache","driver":"engine"' cache.json && grep -q '"verified":true' cache.json \
+grep -q '"synthesis":"cache","driver":"prover"' cache.json && grep -q '"params":"test","verified":true' cache.json \
     || fail "--witness-cache: $(cat cache.json)"
-pass=$((pass + 1)); echo "ok: --random-params through the prover (not verified), --witness-cache (verified) through the engine"
+pass=$((pass + 1)); echo "ok: --random-params (not verified) and --witness-cache (verified) through the prover"
 
 "$CUZK" bench pipeline --circuit bench:2^11 --jobs 1 --partitions 1 --threads 2 --params "$dir/b.params" \
     >/dev/null 2>err.txt && fail "params of another shape: exit 0"

@@ -6,8 +6,21 @@
  *   circuit     "bench:N" or "toy[:X]" (required)
  *   partitions  1.. (default 1)
  *   seed        unsigned; partition p's witness uses seed*1000 + p + 1
+ *   witness     "synthesize" (default): every partition synthesizes its own;
+ *               "copy": ONE witness per job, partition 0's (seed*1000 + 1),
+ *               synthesized by whichever partition reaches synthesis first
+ *               and deep-copied (cz_cs_witness_copy) for every partition, so
+ *               all of them prove one statement. For benches whose circuit's
+ *               synthesis outlasts the device region (the copy is the
+ *               synthesis stage's work). The kept witness lives until the
+ *               job is released, outside the memory budget (one per job).
  *   input       optional {"seed": N}, inline or input_path (overrides seed)
  *   params      required
+ *
+ * Thread-safety of "copy": the job's |mu| (core/mutex.h) guards |made| and
+ * |one| while the witness is made; synthesis workers of the same job wait on
+ * it (they do not spin). Once |made| is true |one| is never written again,
+ * so the copies read it with the lock released.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -16,18 +29,40 @@
 
 #include "circuits/registry.h"
 #include "core/json_error.h"
+#include "core/mutex.h"
+#include "cs/cs.h"
 #include "kinds/job.h"
 #include "kinds/kinds.h"
 
 typedef struct {
     cz_circuit_t circuit;
     uint64_t seed;
+    bool copy;           /* "witness": "copy" */
+    cz_mutex_t mu;       /* protects made and one (copy) */
+    bool made;           /* one holds partition 0's witness; never written again */
+    cz_cs_witness_t one; /* copy: the job's one witness (freed at release) */
 } circuit_job;
+
+/* The job's one witness, made by the first caller (the others wait on |mu|). */
+static int one_witness(circuit_job *j, cz_ctx_t *ctx)
+{
+    cz_mutex_lock(&j->mu);
+    int rc = CZ_OK;
+    if (!j->made) { /* a failed synthesis leaves it to the next caller (a retry) */
+        rc = cz_circuit_witness(ctx, &j->circuit, j->seed * 1000 + 1, &j->one);
+        j->made = rc == CZ_OK;
+    }
+    cz_mutex_unlock(&j->mu);
+    return rc;
+}
 
 static int circuit_synth(void *arg, size_t partition, cz_ctx_t *ctx, cz_cs_witness_t *out)
 {
-    const circuit_job *j = arg;
-    return cz_circuit_witness(ctx, &j->circuit, j->seed * 1000 + partition + 1, out);
+    circuit_job *j = arg;
+    if (!j->copy)
+        return cz_circuit_witness(ctx, &j->circuit, j->seed * 1000 + partition + 1, out);
+    int rc = one_witness(j, ctx);
+    return rc == CZ_OK ? cz_cs_witness_copy(ctx, &j->one, out) : rc;
 }
 
 static int get_seed(cz_ctx_t *ctx, const json_t *v, const char *where, uint64_t *out)
@@ -76,6 +111,16 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
     const json_t *js = json_object_get(req, "seed");
     if (rc == CZ_OK && js)
         rc = get_seed(ctx, js, "seed", &j->seed);
+    const json_t *jw = json_object_get(req, "witness");
+    if (rc == CZ_OK && jw) {
+        const char *w = json_is_string(jw) ? json_string_value(jw) : "";
+        if (!strcmp(w, "copy"))
+            j->copy = true;
+        else if (strcmp(w, "synthesize"))
+            rc = cz_fail(ctx, CZ_EINVAL,
+                         "witness: must be \"synthesize\" (every partition its own) or "
+                         "\"copy\" (one witness per job, copied per partition)");
+    }
     if (rc == CZ_OK && input) {
         json_error_t err;
         char what[160];
@@ -107,6 +152,7 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
     size_t m = 1;
     while (m < rows)
         m <<= 1;
+    cz_mutex_init(&j->mu);
     out->shape = (cz_params_shape_t){ ni, na, m, pc[0], pc[1], pc[2] };
     out->rows = rows;
     out->synthesize = circuit_synth;
@@ -117,11 +163,16 @@ static int circuit_prepare(void *state, cz_ctx_t *ctx, const json_t *req, const 
 
 static void circuit_release(cz_kind_job_t *job)
 {
-    free(job->arg);
+    circuit_job *j = job->arg;
+    if (j) {
+        cz_cs_witness_free(&j->one);
+        cz_mutex_destroy(&j->mu);
+    }
+    free(j);
     job->arg = NULL;
 }
 
-static const char *const circuit_fields[] = { "circuit", "partitions", "seed", NULL };
+static const char *const circuit_fields[] = { "circuit", "partitions", "seed", "witness", NULL };
 
 const cz_job_kind_t cz_kind_circuit = {
     .name = "circuit",

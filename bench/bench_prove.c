@@ -49,7 +49,8 @@ static const cz_opt BPROVE_OPTS[] = {
     { "device-mem-limit", 0, CZ_O_BYTES(bprove_opts_t, device_mem_limit), .def = "0",
       .help = "CUDA: device memory the plan may use (0: what is free; e.g. 14GiB)" },
     { "h-in-turn", 0, CZ_O_FLAG(bprove_opts_t, h_in_turn),
-      .help = "CUDA: where bases stream, the H on the GPU between the MSMs (else the CPU)" },
+      .help = "CUDA, EXPERIMENTAL (timing only): where bases stream, the H on the GPU between "
+              "the MSMs (else the CPU)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };

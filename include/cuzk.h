@@ -166,10 +166,6 @@ typedef struct cz_prover_config {
                                     * cz_prover_timeline_summary (grows ~100 bytes an
                                     * event: for timing runs and benchmarks, not a
                                     * long-lived daemon); independent of |timeline| */
-    bool cuda_h_in_turn;     /* where the params stream through a card too small for them
-                                    * and the H's two-buffer context fits alone, make the H on
-                                    * the GPU in turn with the MSMs (its buffers given back
-                                    * while they run) rather than on the CPU */
     uint64_t reserved[14];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 

@@ -65,8 +65,7 @@ static int make_prover(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t 
                                       .workers = o->workers,
                                       .device_mem_limit = o->device_mem_limit,
                                       .memory_budget = o->memory_budget,
-                                      .max_batch = o->batch,
-                                      .h_in_turn = o->h_in_turn };
+                                      .max_batch = o->batch };
     cz_prover_config_t cfg;
     cz_cli_prover_config(&po, &cfg);
     cfg.timeline = o->timeline_path;

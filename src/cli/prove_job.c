@@ -28,7 +28,6 @@ void cz_cli_prover_config(const cz_cli_prover_opts_t *o, cz_prover_config_t *cfg
     cfg->cuda_device_mem_limit = o->device_mem_limit;
     cfg->memory_budget = o->memory_budget;
     cfg->cuda_max_batch = o->max_batch;
-    cfg->cuda_h_in_turn = o->h_in_turn;
 }
 
 int cz_cli_prover_new(cz_ctx_t *ctx, const cz_cli_prover_opts_t *o, cz_prover_t **out)

@@ -41,7 +41,6 @@ typedef struct cz_cli_prover_opts {
     size_t device_mem_limit;      /* cz_prover_config_t.cuda_device_mem_limit */
     size_t memory_budget;         /* cz_prover_config_t.memory_budget */
     unsigned max_batch;           /* cz_prover_config_t.cuda_max_batch */
-    bool h_in_turn;               /* cz_prover_config_t.cuda_h_in_turn */
 } cz_cli_prover_opts_t;
 
 /* |cfg| initialized (cz_prover_config_init) and filled from |o|, one device: the config

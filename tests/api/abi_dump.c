@@ -103,7 +103,6 @@ static void structs(void)
     F(cz_prover_config_t, cuda_max_batch);
     F(cz_prover_config_t, reserved_pad);
     F(cz_prover_config_t, timeline_capture);
-    F(cz_prover_config_t, cuda_h_in_turn);
     F(cz_prover_config_t, reserved);
     END();
 

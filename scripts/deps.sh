@@ -43,8 +43,9 @@ need_debs() {
     command -v cmake >/dev/null 2>&1 || missing+=(cmake)
     command -v perl  >/dev/null 2>&1 || missing+=(perl)
     command -v openssl >/dev/null 2>&1 || missing+=(openssl)
-    # the libraries of cuzkd and of the C1 parser (jansson) are optional:
-    # daemon_debs installs them when it can and warns when it cannot
+    # jansson (the C1 parser, the API) is required, cuzkd's libraries optional:
+    # daemon_debs installs them when it can and warns when it cannot (cmake
+    # then stops without jansson, naming it)
     printf '%s\n' "${missing[@]}"
 }
 

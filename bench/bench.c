@@ -22,16 +22,12 @@ size_t cz_bench_peak_rss(void)
 
 static const cz_cli_command benches[] = {
     { "pipeline", cz_bench_pipeline, "the engine end to end, per workers-per-device count" },
-#ifdef CUZK_HAVE_JANSSON
     { "mixed", cz_bench_mixed, "a WindowPoSt (or other kind) job during a PoRep backlog" },
-#endif
     { "prove", cz_bench_prove, "one proof (--backend cpu|cuda|auto), time per stage" },
     { "msm", cz_bench_msm, "G1/G2 MSM vs single-threaded blst Pippenger" },
     { "ntt", cz_bench_ntt, "forward NTT over Fr: T threads vs 1 thread" },
     { "poseidon", cz_bench_poseidon, "batch Poseidon hashing: T threads vs 1 thread" },
-#ifdef CUZK_HAVE_JANSSON
     { "synth", cz_bench_synth, "PoRep C2 partition synthesis: direct vs general path" },
-#endif
     { "snap-synth", cz_bench_snap_synth, "SnapDeals partition synthesis: T threads vs 1 thread" },
 #ifdef CUZK_HAVE_CUDA
     { "h", cz_bench_h, "H (NTTs of a, b, c) on the GPU incl. uploads vs the CPU H" },

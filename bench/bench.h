@@ -23,10 +23,10 @@ int cz_bench_ntt(int argc, char **argv);
 int cz_bench_pipeline(int argc, char **argv);
 int cz_bench_prove(int argc, char **argv);
 /* `cuzk bench mixed`: another kind's job during a PoRep backlog, through cuzk.h
- * (bench_mixed.c, jansson builds). */
+ * (bench_mixed.c). */
 int cz_bench_mixed(int argc, char **argv);
 int cz_bench_poseidon(int argc, char **argv);
-/* PoRep C2 partition synthesis, direct vs general path (jansson builds). */
+/* PoRep C2 partition synthesis, direct vs general path (bench_synth.c). */
 int cz_bench_synth(int argc, char **argv);
 /* SnapDeals update partition synthesis, T threads vs 1 (bench_snap_synth.c). */
 int cz_bench_snap_synth(int argc, char **argv);

@@ -18,8 +18,6 @@
  */
 #include "bench/bench.h"
 
-#ifdef CUZK_HAVE_JANSSON /* the prover (src/api) needs it */
-
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,5 +255,3 @@ int cz_bench_mixed(int argc, char **argv)
     cz_ctx_free(ctx);
     return rc == CZ_OK ? CZ_EXIT_OK : CZ_EXIT_FAIL;
 }
-
-#endif

@@ -46,10 +46,6 @@
  * backend or more GPUs than the machine has fail before any params are
  * made: the first run's prover is made first). The JSON "devices" field
  * names what ran.
- *
- * jansson is required by the build (src/kinds/porep/CMakeLists.txt); the
- * CUZK_HAVE_JANSSON branch that says the command is unavailable stays with
- * the CLI's other such guards until they go together.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,13 +175,10 @@ static const cz_opts_spec PIPE_SPEC = {
              "  partition proves a deep copy of it (the copy is timed as synthesis), so the\n"
              "  figures measure the device pipeline, not synthesis (the circuit kind's\n"
              "  \"witness\":\"copy\"; JSON \"synthesis\":\"cache\", else \"circuit\").\n"
-             "  Proofs from the copies verify.\n"
-             "  Needs the library's prover (builds with jansson).\n",
+             "  Proofs from the copies verify.\n",
     CZ_OPTS(PIPE_OPTS),
     CZ_RULES(PIPE_RULES),
 };
-
-#ifdef CUZK_HAVE_JANSSON /* the prover (src/api) needs it */
 
 /* What every run shares: the params file, the temporary directory, what the runs learn. */
 typedef struct {
@@ -524,24 +517,16 @@ static int run(const pipe_opts *o, cz_error_t *err)
     return rc;
 }
 
-#endif /* CUZK_HAVE_JANSSON */
-
 int cz_bench_pipeline(int argc, char **argv)
 {
     pipe_opts o;
     int rc = cz_opts_parse(&PIPE_SPEC, &o, argc, argv, NULL);
     if (rc != CZ_OPTS_RUN)
         return rc;
-#ifndef CUZK_HAVE_JANSSON
-    fprintf(stderr, "cuzk bench pipeline: unavailable in this build: it runs through the "
-                    "library's prover, which needs jansson (apt-get install libjansson-dev)\n");
-    return CZ_EXIT_FAIL;
-#else
     cz_error_t err;
     memset(&err, 0, sizeof err);
     rc = run(&o, &err);
     if (rc != CZ_OK)
         fprintf(stderr, "cuzk bench pipeline: %s\n", *err.message ? err.message : cz_strerror(rc));
     return rc == CZ_OK ? CZ_EXIT_OK : CZ_EXIT_FAIL;
-#endif
 }

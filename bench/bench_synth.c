@@ -18,7 +18,6 @@
  * run. The C1 is a file (--c1) or a sparse sector made in process
  * (--sparse 2KiB..64GiB, like `cuzk porep gen-c1 --sparse`).
  */
-#ifdef CUZK_HAVE_JANSSON
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -304,5 +303,3 @@ out:
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
 }
-
-#endif /* CUZK_HAVE_JANSSON */

@@ -22,7 +22,6 @@
  */
 #include "cli/c2_random.h"
 
-#ifdef CUZK_HAVE_JANSSON
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,4 +316,3 @@ int cz_cli_c2_random(const cz_c2_random_opts_t *o)
     cz_ctx_free(ctx);
     return rc ? CZ_EXIT_FAIL : CZ_EXIT_OK;
 }
-#endif /* CUZK_HAVE_JANSSON */

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* `cuzk prove --kind porep-c2 --random-params` (c2_random.c, jansson builds):
+/* `cuzk prove --kind porep-c2 --random-params` (c2_random.c):
  * TIMING ONLY, random params of the C1's partition shape. Returns the exit code. */
 typedef struct cz_c2_random_opts {
     const char *c1_path, *proof_path, *backend, *timeline_path, *svg_path;

@@ -63,21 +63,13 @@ bool cz_cli_parse_size(const char *s, size_t *out);
 /* `cuzk bench` (bench/bench.c, over this header) and the names it
  * dispatches, for the top-level help (bench.c's table: same order and
  * build conditions). */
-#ifdef CUZK_HAVE_JANSSON
-#define CZ_BENCH_NAMES_MIXED ", mixed"
-#define CZ_BENCH_NAMES_SYNTH ", synth"
-#else
-#define CZ_BENCH_NAMES_MIXED ""
-#define CZ_BENCH_NAMES_SYNTH ""
-#endif
 #ifdef CUZK_HAVE_CUDA
 #define CZ_BENCH_NAMES_H ", h, pin, fmul"
 #else
 #define CZ_BENCH_NAMES_H ""
 #endif
-#define CZ_BENCH_NAMES                                                                 \
-    "pipeline" CZ_BENCH_NAMES_MIXED ", prove, msm, ntt, poseidon" CZ_BENCH_NAMES_SYNTH \
-    ", snap-synth" CZ_BENCH_NAMES_H
+#define CZ_BENCH_NAMES \
+    "pipeline, mixed, prove, msm, ntt, poseidon, synth, snap-synth" CZ_BENCH_NAMES_H
 int cmd_bench(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);

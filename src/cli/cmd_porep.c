@@ -2,7 +2,7 @@
  * cli/cmd_porep.c — `cuzk porep gen-c1 ...` (seal a small test sector and
  * write its C1 JSON; with --sparse a synthetic all-zero sector of any size,
  * kinds/porep/seal_sparse.h) and `cuzk porep check-c1 FILE` (parse and verify a
- * C1 natively). Needs jansson (CUZK_HAVE_JANSSON).
+ * C1 natively).
  *
  * Also the `--kind porep-c2` forms of prove, setup and verify (cmd_prove.c
  * and cmd_setup.c hand them over with cz_cli_has_kind): prove and verify
@@ -22,7 +22,6 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 
-#ifdef CUZK_HAVE_JANSSON
 #include <errno.h>
 
 #include <sys/stat.h>
@@ -573,33 +572,3 @@ int cmd_verify_porep_c2(int argc, char **argv)
     cz_ctx_free(ctx);
     return exit_code;
 }
-#else
-int cmd_porep(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "cuzk porep: built without jansson (apt-get install libjansson-dev)\n");
-    return CZ_EXIT_FAIL;
-}
-
-
-static int no_c2(void)
-{
-    fprintf(stderr, "cuzk: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
-    return CZ_EXIT_FAIL;
-}
-void cz_cli_c2_usage(FILE *f, const char *command)
-{
-    fprintf(f, "usage: cuzk %s --kind porep-c2 ...: not in this build (needs jansson)\n", command);
-}
-int cmd_prove_porep_c2(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_c2();
-}
-int cmd_verify_porep_c2(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_c2();
-}
-#endif

@@ -36,11 +36,8 @@
 #include "cli/options.h"
 #include "cli/public_file.h"
 #include "core/hex.h"
-#include "kinds/porep/porep.h"
-
-#ifdef CUZK_HAVE_JANSSON
 #include "cuzk.h"
-#endif
+#include "kinds/porep/porep.h"
 
 /* The sector values of the options above, as parsed. */
 typedef struct {
@@ -234,7 +231,6 @@ bool cz_cli_has_registered_proof(int argc, char **argv)
     return false;
 }
 
-#ifdef CUZK_HAVE_JANSSON
 static const char *const C2_KIND[] = { "porep-c2", NULL };
 
 static const cz_opt VS_OPTS[] = {
@@ -306,13 +302,3 @@ int cz_cli_verify_porep_sector(int argc, char **argv)
     cz_ctx_free(ctx);
     return exit_code;
 }
-#else
-int cz_cli_verify_porep_sector(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    fprintf(stderr,
-            "cuzk verify: --kind porep-c2 needs jansson (apt-get install libjansson-dev)\n");
-    return CZ_EXIT_FAIL;
-}
-#endif

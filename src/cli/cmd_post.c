@@ -1,6 +1,5 @@
 /*
- * cli/cmd_post.c — WinningPoSt / WindowPoSt from the command line (needs
- * jansson: CUZK_HAVE_JANSSON):
+ * cli/cmd_post.c — WinningPoSt / WindowPoSt from the command line:
  *
  *   cuzk post gen-vanilla --kind winning|window --sector-size S [--sectors N]
  *                         --random SEED -o FILE
@@ -36,7 +35,6 @@ bool cz_cli_post_kind(int argc, char **argv)
            cz_cli_has_kind(argc, argv, "window-post");
 }
 
-#ifdef CUZK_HAVE_JANSSON
 #include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
@@ -279,27 +277,3 @@ int cmd_verify_post(int argc, char **argv)
     cz_ctx_free(ctx);
     return exit_code;
 }
-
-#else /* no jansson */
-
-static int no_post(void)
-{
-    fprintf(stderr, "cuzk: PoSt input files need jansson (apt-get install libjansson-dev)\n");
-    return CZ_EXIT_FAIL;
-}
-int cmd_post(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_post();
-}
-int cmd_prove_post(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_post();
-}
-int cmd_verify_post(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_post();
-}
-#endif

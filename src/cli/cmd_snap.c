@@ -23,7 +23,6 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 
-#ifdef CUZK_HAVE_JANSSON
 #include "cli/prove_job.h"
 #include "cli/time_random.h"
 #include "core/clock.h"
@@ -353,25 +352,3 @@ int cmd_verify_snap(int argc, char **argv)
     cz_ctx_free(ctx);
     return code;
 }
-#else
-static int no_snap(void)
-{
-    fprintf(stderr, "cuzk: SnapDeals commands need jansson (apt-get install libjansson-dev)\n");
-    return CZ_EXIT_FAIL;
-}
-int cmd_snap(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_snap();
-}
-int cmd_prove_snap(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_snap();
-}
-int cmd_verify_snap(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return no_snap();
-}
-#endif

@@ -6,11 +6,17 @@
  */
 #include "cli/kind_door.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/internal.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/prove_job.h"
+#include "cli/public_file.h"
+#include "kinds/kinds.h"
 
 /* The value of the first --kind / --kind= among the arguments; NULL: none. */
 static const char *kind_arg(int argc, char **argv)
@@ -29,16 +35,6 @@ bool cz_cli_has_kind(int argc, char **argv, const char *kind)
     const char *k = kind_arg(argc, argv);
     return k && !strcmp(k, kind);
 }
-
-#ifdef CUZK_HAVE_JANSSON
-
-#include <limits.h>
-
-#include "api/internal.h"
-#include "cli/progress.h"
-#include "cli/prove_job.h"
-#include "cli/public_file.h"
-#include "kinds/kinds.h"
 
 const cz_kinds_t *cz_cli_kinds(void)
 {
@@ -239,48 +235,16 @@ int cz_cli_prove_kind(const cz_kinds_t *kinds, int argc, char **argv)
     return rc == CZ_OK ? CZ_EXIT_OK : usage ? CZ_EXIT_USAGE : CZ_EXIT_FAIL;
 }
 
-#else /* no jansson: no prover, no kinds */
-
-const struct cz_kinds *cz_cli_kinds(void)
-{
-    return NULL;
-}
-
-int cz_cli_kind_door(const struct cz_kinds *kinds, const char *command, int argc, char **argv)
-{
-    (void)kinds;
-    const char *k = kind_arg(argc, argv);
-    if (!k)
-        return CZ_OPTS_RUN;
-    fprintf(stderr, "cuzk %s: --kind %s needs jansson (apt-get install libjansson-dev)\n", command,
-            k);
-    return CZ_EXIT_FAIL;
-}
-
-void cz_cli_kinds_list(FILE *f, const char *command, const struct cz_kinds *kinds)
-{
-    (void)f, (void)command, (void)kinds;
-}
-
-int cz_cli_prove_kind(const struct cz_kinds *kinds, int argc, char **argv)
-{
-    return cz_cli_kind_door(kinds, "prove", argc, argv);
-}
-
-#endif
-
 void cz_cli_kinds_help(FILE *f, const char *command)
 {
     if (!strcmp(command, "setup")) {
-        char names[256] = "(none: this build has no kinds)";
-#ifdef CUZK_HAVE_JANSSON
+        char names[256] = "(none)";
         size_t at = 0;
         const cz_kinds_t *t = cz_cli_kinds();
         for (size_t i = 0; i < t->n && at < sizeof names; i++) /* the table's, with a circuit */
             if (t->kind[i]->test_circuit)
                 at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
                                        t->kind[i]->name);
-#endif
         cz_cli_setup_usage(f, names);
         return;
     }
@@ -289,6 +253,5 @@ void cz_cli_kinds_help(FILE *f, const char *command)
             "\n  The PoSt and SnapDeals forms: `cuzk %s --kind winning-post --help`,\n"
             "  `cuzk %s --kind snap --help`.\n",
             command, command);
-    if (cz_cli_kinds())
-        cz_cli_kinds_list(f, command, cz_cli_kinds());
+    cz_cli_kinds_list(f, command, cz_cli_kinds());
 }

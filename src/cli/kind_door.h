@@ -28,9 +28,9 @@
 
 #include <stdio.h>
 
-struct cz_kinds; /* kinds/kinds.h (a build without jansson has no kinds) */
+struct cz_kinds; /* kinds/kinds.h */
 
-/* The `cuzk` tool's table: the library's kinds (cz_kinds_builtin); NULL without jansson. */
+/* The `cuzk` tool's table: the library's kinds (cz_kinds_builtin). */
 const struct cz_kinds *cz_cli_kinds(void);
 
 /*

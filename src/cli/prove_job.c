@@ -3,8 +3,6 @@
  */
 #include "cli/prove_job.h"
 
-#ifdef CUZK_HAVE_JANSSON /* the prover (src/api) needs it */
-
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,5 +150,3 @@ const char *cz_cli_params_arg(const char *path, char *buf)
         return buf;
     return path;
 }
-
-#endif

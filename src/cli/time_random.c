@@ -18,7 +18,6 @@ const cz_opt_rule cz_cli_random_params_rules[CZ_CLI_RANDOM_PARAMS_NRULES] = {
     CZ_RULE(NEEDS, "seed", "random-params"),
 };
 
-#ifdef CUZK_HAVE_JANSSON /* the prover (src/api) needs it */
 int cz_cli_time_random(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po,
                        const cz_timing_request_t *req, bool *usage)
 {
@@ -68,4 +67,3 @@ int cz_cli_time_random(cz_ctx_t *ctx, const cz_cli_prover_opts_t *po,
     cz_prover_free(p);
     return rc;
 }
-#endif

@@ -24,7 +24,7 @@
  * manifest, which must outlive it. Thread-safety: a loaded manifest is
  * read-only and may be shared; cz_pcheck_file may be called from any
  * thread (one mutex guards the cache; digests run outside it).
- * Needs jansson (CUZK_HAVE_JANSSON) to parse manifests.
+ * Manifests are parsed with jansson.
  */
 #ifndef CUZK_GROTH16_MANIFEST_H
 #define CUZK_GROTH16_MANIFEST_H
@@ -46,7 +46,7 @@ typedef struct cz_manifest {
     size_t count;
 } cz_manifest_t;
 
-/* The built-in v28 manifest. CZ_ENOMEM / CZ_UNAVAIL (no jansson). */
+/* The built-in v28 manifest. CZ_ENOMEM. */
 int cz_manifest_builtin(cz_ctx_t *ctx, cz_manifest_t *out);
 /* A parameters.json file. CZ_EIO, CZ_EFORMAT naming the entry. */
 int cz_manifest_load(cz_ctx_t *ctx, cz_manifest_t *out, const char *path);

@@ -1,6 +1,6 @@
 /*
  * kinds/post/input.h — the PoSt input file the CLI and gen-vanilla exchange, and
- * test sectors sealed here (jansson builds only: CUZK_HAVE_JANSSON).
+ * test sectors sealed here.
  *
  * The file (JSON) holds exactly what Curio sends for one partition plus
  * the public sectors a chain verifier holds:

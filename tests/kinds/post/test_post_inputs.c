@@ -21,9 +21,7 @@
 #include "cz_test.h"
 #include "kinds/post/job.h"
 #include "kinds/post/post.h"
-#ifdef CUZK_HAVE_JANSSON
 #include "kinds/post/input.h"
-#endif
 
 CZ_TEST(registered_proofs_and_prover_id)
 {
@@ -121,8 +119,6 @@ CZ_TEST(shape_scales_from_one_sector)
     CHECK_EQ_U64(s.b_aux_popcount, 91925766);
     CHECK_EQ_U64(s.domain_size, 1u << 27);
 }
-
-#ifdef CUZK_HAVE_JANSSON
 
 /* A parse that must fail with CZ_EFORMAT and a message naming |what|. */
 static void expect_format(const cz_post_params_t *p, const uint8_t *b, size_t n, const char *what)
@@ -308,7 +304,5 @@ CZ_TEST(job_refuses_bad_requests_early)
     cz_ctx_free(ctx);
     cz_post_input_free(&in);
 }
-
-#endif /* CUZK_HAVE_JANSSON */
 
 CZ_TEST_MAIN()

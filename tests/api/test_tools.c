@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cuzk.h"
+#include "cz_setup_params.h"
 #include "cz_test.h"
 
 static char dir[64], params_path[128], vk_path[128], scratch[128];
@@ -80,19 +81,8 @@ static void fixture(void)
     snprintf(params_path, sizeof params_path, "%s/toy.params", dir);
     snprintf(vk_path, sizeof vk_path, "%s/toy.vk", dir);
     snprintf(scratch, sizeof scratch, "%s/scratch", dir);
-    cz_setup_request_t req;
-    cz_setup_request_init(&req);
-    req.circuit = "toy";
-    req.params_path = params_path;
-    req.vk_path = vk_path;
-    req.seeded = true;
-    req.seed = 3;
-    req.threads = 2;
+    cz_test_setup_params("toy", 3, params_path, vk_path);
     cz_error_t err;
-    if (cz_setup_test_params(&req, NULL, &err)) {
-        fprintf(stderr, "setup: %s\n", err.message);
-        abort();
-    }
     cz_prover_config_t cfg;
     cz_prover_config_init(&cfg);
     cfg.backend = "cpu";

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cuzk.h"
+#include "cz_setup_params.h"
 #include "cz_test.h"
 
 static char dir[64], params[128], vk[128];
@@ -36,18 +37,7 @@ static cz_prover_t *new_prover(void)
         atexit(remove_dir);
         snprintf(params, sizeof params, "%s/b.params", dir);
         snprintf(vk, sizeof vk, "%s/b.vk", dir);
-        cz_setup_request_t req;
-        cz_setup_request_init(&req);
-        req.circuit = "bench:1024";
-        req.params_path = params;
-        req.vk_path = vk;
-        req.seeded = true;
-        req.seed = 7;
-        req.threads = 2;
-        if (cz_setup_test_params(&req, NULL, &err) != CZ_OK) {
-            fprintf(stderr, "cz_setup_test_params: %s\n", err.message);
-            abort();
-        }
+        cz_test_setup_params("bench:1024", 7, params, vk);
     }
     cz_prover_config_t cfg;
     cz_prover_config_init(&cfg);

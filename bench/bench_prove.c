@@ -29,7 +29,7 @@
 typedef struct {
     const char *circuit, *params, *backend;
     size_t threads, iters, device, device_mem_limit;
-    bool json, random_params, dry_run, h_in_turn;
+    bool json, random_params, dry_run, h_on_cpu;
 } bprove_opts_t;
 
 static const cz_opt BPROVE_OPTS[] = {
@@ -48,9 +48,9 @@ static const cz_opt BPROVE_OPTS[] = {
       .help = "print the shape and the memory it needs; make no params, prove nothing" },
     { "device-mem-limit", 0, CZ_O_BYTES(bprove_opts_t, device_mem_limit), .def = "0",
       .help = "CUDA: device memory the plan may use (0: what is free; e.g. 14GiB)" },
-    { "h-in-turn", 0, CZ_O_FLAG(bprove_opts_t, h_in_turn),
-      .help = "CUDA, EXPERIMENTAL (timing only): where bases stream, the H on the GPU between "
-              "the MSMs (else the CPU)" },
+    { "h-on-cpu", 0, CZ_O_FLAG(bprove_opts_t, h_on_cpu),
+      .help = "CUDA: where every vector streams, the H on the CPU (the default: on the GPU "
+              "between the MSMs where it fits)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -58,7 +58,7 @@ static const cz_opts_spec BPROVE_SPEC = {
     .cmd = "cuzk bench prove",
     .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
-             "                        [--device N] [--device-mem-limit BYTES] [--h-in-turn]\n"
+             "                        [--device N] [--device-mem-limit BYTES] [--h-on-cpu]\n"
              "                        [--dry-run]\n"
              "                        [--json]\n",
     .about = "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
@@ -240,7 +240,7 @@ int cz_bench_prove(int argc, char **argv)
     if (!dry_run) /* first: fail before setup */
         rc = cz_backend_new_opts(ctx, &be, backend, (int)device,
                                  &(cz_cuda_backend_opts_t){ .device_mem_limit = o.device_mem_limit,
-                                                            .h_in_turn = o.h_in_turn });
+                                                            .h_on_cpu = o.h_on_cpu });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {

@@ -280,13 +280,9 @@ typedef struct cz_cuda_backend_opts {
                                 * the CPU too; 3: all on the CPU); 0: as memory allows */
     int h_buffers;            /* tests: 2 makes a streaming plan's H context two buffers
                                 * (c through the host) even where three fit; 0: as planned */
-    bool h_in_turn;           /* a plan with windows of its own makes the H on the device in
-                                * turn with the MSMs where its context fits alone (devplan.h);
-                                * false: on the CPU. EXPERIMENTAL, off and not reachable from
-                                * the prover: a backend's first region with it gives a wrong
-                                * proof on bench:4096 unless CUDA_LAUNCH_BLOCKING=1 (a stream
-                                * race not yet found; GPU test h_in_turn_with_the_msms_same_bytes
-                                * fails); tests and `cuzk bench prove --h-in-turn` only */
+    bool h_on_cpu;            /* benchmarks, tests: a plan with windows of its own makes the H
+                                * on the CPU (false, the default: on the device in turn with
+                                * the MSMs where its context fits alone, devplan.h) */
     cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
     unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */

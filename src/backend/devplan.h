@@ -76,8 +76,8 @@ typedef struct {
                                              * inputs' bases and one bitmap word of points) */
     cz_devplan_level min_level; /* tests, benchmarks: no level above this one;
                                              * at STREAM or below, every vector streams */
-    bool no_h_in_turn;          /* STREAM_HOST_H makes the H on the CPU (the CUDA backend's
-                                 * default until the H in turn is measured at real scale) */
+    bool no_h_in_turn;          /* STREAM_HOST_H makes the H on the CPU (benchmarks: the
+                                 * ratio against the H in turn) */
 } cz_devplan_in;
 
 typedef struct {

@@ -200,7 +200,7 @@ CZ_TEST(h_on_the_cpu_and_own_windows_same_bytes)
 {
     if (!gpu_or_skip())
         return;
-    cz_cuda_backend_opts_t o = { .min_plan = 2 };
+    cz_cuda_backend_opts_t o = { .min_plan = 2, .h_on_cpu = true };
     same_bytes_as_cpu("bench:20000", &o, 2);
     same_bytes_as_cpu("bench:4096", &o, 2);
 }
@@ -212,7 +212,7 @@ CZ_TEST(h_in_turn_with_the_msms_same_bytes)
 {
     if (!gpu_or_skip())
         return;
-    cz_cuda_backend_opts_t o = { .min_plan = 2, .h_in_turn = true };
+    cz_cuda_backend_opts_t o = { .min_plan = 2 };
     same_bytes_as_cpu("bench:20000", &o, 3);
     same_bytes_as_cpu("bench:4096", &o, 2);
     same_bytes_as_cpu("toy:5", &o, 2);
@@ -703,9 +703,9 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("streamed, 3", "bench:20000", &o3, 3, 3, 3);
     cz_cuda_backend_opts_t o4 = { .min_plan = 1, .max_batch = 4, .h_buffers = 2 };
     batch_same_bytes("H in two buffers, 4", "bench:4096", &o4, 4, 1, 4);
-    cz_cuda_backend_opts_t in_turn = { .min_plan = 2, .h_in_turn = true };
+    cz_cuda_backend_opts_t in_turn = { .min_plan = 2 };
     batch_same_bytes("H in turn", "bench:4096", &in_turn, 2, 2, 2);
-    cz_cuda_backend_opts_t host_h = { .min_plan = 2 };
+    cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
     batch_same_bytes("H on the CPU", "bench:4096", &host_h, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("G2 on the CPU", "toy:5", &g2cpu, 2, 0, 2);
@@ -751,7 +751,7 @@ static int take_memory_when_applied(void *arg, cz_fault_site_t site, uint64_t n)
  * The memory a plan was made for is gone when the plan is applied (a
  * sealing process took it): the allocation fails, the backend gives back
  * what it holds, plans again from what is free and proves with that smaller
- * plan (less than the 1 GiB the planner keeps free is left), the
+ * plan (less than the CZ__RUNTIME_SLACK the planner keeps free is left), the
  * same bytes as the CPU backend. With the memory back, the next region
  * plans as before (all resident) and proves on the device.
  */

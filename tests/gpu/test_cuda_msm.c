@@ -101,6 +101,37 @@ static void check_msm(cz_cuda_msm *m, int group, size_t n, enum mix mix, size_t 
     free(s);
 }
 
+/*
+ * First in this file, so that no MSM kernel has run in the process yet: with
+ * the kernels' stack reserved up front, the first G2 MSM takes no device
+ * memory beyond its workspace and buckets (before the reservation, the
+ * driver took ~0.5 GiB more at that launch on an H100, and a plan made
+ * before it had counted that memory as free).
+ */
+CZ_TEST(the_first_msm_takes_no_memory_the_reservation_did_not)
+{
+    if (!gpu_or_skip())
+        return;
+    const size_t stack = cz_cuda_msm_stack_bytes();
+    if (stack <= 1024)
+        CZ__FAIL("the MSM kernels' stack read as %zu bytes (G2's frames are larger)", stack);
+    CHECK_OK(cz_cuda_reserve_stack(ctx(), stack));
+    size_t before = 0, after = 0, total = 0;
+    CHECK_OK(cz_cuda_mem_info(ctx(), &before, &total));
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    check_msm(m, 2, 67, MIX_RANDOM, 67);
+    check_msm(m, 1, 67, MIX_RANDOM, 67);
+    CHECK_OK(cz_cuda_mem_info(ctx(), &after, &total));
+    const size_t ours = cz_cuda_msm_mem_bytes(0) + cz_cuda_msm_buckets_held(m);
+    const size_t taken = before > after ? before - after : 0;
+    if (taken > ours + ((size_t)128 << 20))
+        CZ__FAIL("the first MSMs took %zu MiB of device memory, the workspace %zu MiB: the "
+                 "rest (%zu MiB) is what the reservation should have taken",
+                 taken >> 20, ours >> 20, (taken - ours) >> 20);
+    cz_cuda_msm_free(m);
+}
+
 CZ_TEST(g1_msm_sizes_and_mixes)
 {
     if (!gpu_or_skip())

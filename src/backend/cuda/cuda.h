@@ -93,6 +93,20 @@ int cz_cuda_memcpy_htod(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes)
 int cz_cuda_memcpy_dtoh(cz_ctx_t *ctx, void *dst, const void *src, size_t bytes);
 int cz_cuda_sync(cz_ctx_t *ctx);
 /*
+ * Local memory up front: the driver reserves a thread's stack for every
+ * thread the device can hold (132 SMs x 2048 on an H100) at the first
+ * launch of a kernel that needs more than the current limit, and keeps it.
+ * The G2 MSM's frames (3064 bytes, sm_90) grow the default 1 KiB to ~0.8
+ * GiB, which a plan made before that launch counted as free. This raises
+ * the current device's limit to |bytes| now (never lowers it), so the
+ * free memory a plan reads is the free memory that stays. Errors:
+ * CZ_EDEVICE (the reservation did not fit: the device's message).
+ * cz_cuda_msm_stack_bytes: the most a thread of the MSM kernels takes
+ * (0 when it cannot be read).
+ */
+int cz_cuda_reserve_stack(cz_ctx_t *ctx, size_t bytes);
+size_t cz_cuda_msm_stack_bytes(void);
+/*
  * Upload |bytes| made in host memory at pinned speed: chunk by chunk,
  * |fill| writes bytes [off, off + len) of the data into one of the two
  * pinned buffers |bounce| (a memcpy from pageable memory on all cores, or

@@ -92,6 +92,15 @@
 #define CZ__STAGE_SLOTS 2 /* = the default workers per device: none of them waits */
 #define CZ__GIB ((size_t)1 << 30)
 #define CZ__HEADROOM (2 * CZ__GIB) /* left free for CUDA itself and other users */
+/*
+ * Left free in the device's free memory at every plan: what the runtime
+ * still takes after the backend's start (modules loaded at first launch,
+ * cub's and the driver's small allocations, 2 MiB allocation granules).
+ * Its big lazy taker, the kernels' local memory, is reserved at the start
+ * (cz_cuda_reserve_stack), so it is already out of the free memory read.
+ * A plan that still finds too little re-plans smaller (cuda_prove).
+ */
+#define CZ__RUNTIME_SLACK ((size_t)512 << 20)
 
 /* the params vectors (backend.h's order) */
 enum {
@@ -285,7 +294,7 @@ static bool room_for(cz_ctx_t *ctx, const cuda_backend_t *cb, size_t bytes)
     size_t free_b = 0, total_b = 0;
     if (cz_cuda_mem_info(ctx, &free_b, &total_b) != CZ_OK)
         return false;
-    return fixed_bytes(cb) + resident_bytes(cb) + bytes <= cb->limit && bytes + CZ__GIB <= free_b;
+    return fixed_bytes(cb) + resident_bytes(cb) + bytes <= cb->limit && bytes + CZ__RUNTIME_SLACK <= free_b;
 }
 
 /* Make room by evicting the least recently used other sets; true when it fits. */
@@ -654,7 +663,7 @@ static void advise_batch(cuda_backend_t *cb)
 /*
  * The plan for |w|'s set (described in |want|) from the device's free
  * memory now plus what this backend holds (it gives back what the plan
- * does not keep), under the limit, 1 GiB left free for CUDA itself.
+ * does not keep), under the limit, CZ__RUNTIME_SLACK left free for CUDA.
  */
 static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w,
                      const rvec want[V_COUNT])
@@ -668,7 +677,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
         return rc;
     cz_devplan_in *in = &cb->plan_in;
     memset(in, 0, sizeof *in);
-    size_t can = held_bytes(cb) + (free_b > CZ__GIB ? free_b - CZ__GIB : 0);
+    size_t can = held_bytes(cb) + (free_b > CZ__RUNTIME_SLACK ? free_b - CZ__RUNTIME_SLACK : 0);
     in->budget = can < cb->limit ? can : cb->limit;
     size_t largest = 0;
     for (int k = 0; k < V_COUNT; k++) {
@@ -695,7 +704,7 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     if (in->own_stream_bytes < in->min_window_bytes)
         in->own_stream_bytes = in->min_window_bytes;
     in->min_level = (cz_devplan_level)cb->opts.min_plan;
-    in->no_h_in_turn = !cb->opts.h_in_turn;
+    in->no_h_in_turn = cb->opts.h_on_cpu;
     cz_devplan_make(in, &cb->plan);
     advise_batch(cb);
     pthread_mutex_lock(&cb->smu);
@@ -2146,6 +2155,10 @@ int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,
         return cz_fail(ctx, CZ_EUNAVAIL, "cuda backend: no device %d (%d usable)", device_index,
                        cz_cuda_device_count());
     int rc = cz_cuda_set_device(ctx, device_index);
+    /* the kernels' local memory out of the free memory before any plan reads it; where
+     * even that does not fit now, the first launch reserves it later, as without this */
+    if (rc == CZ_OK && cz_cuda_reserve_stack(ctx, cz_cuda_msm_stack_bytes()) != CZ_OK)
+        cz_ctx_clear(ctx);
     size_t free_b = 0, total_b = 0;
     if (rc == CZ_OK)
         rc = cz_cuda_mem_info(ctx, &free_b, &total_b);

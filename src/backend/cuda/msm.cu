@@ -431,6 +431,12 @@ extern "C" size_t cz_cuda_msm_mem_bytes(size_t max_chunk)
            CZ__MAX_WINDOWS * sizeof(cz_g2_jac) + cub_temp_bytes(entries);
 }
 
+extern "C" size_t cz_cuda_msm_stack_bytes(void)
+{
+    const size_t g1 = cz__g1_stack_bytes(), g2 = cz__g2_stack_bytes();
+    return g1 > g2 ? g1 : g2;
+}
+
 extern "C" void cz_cuda_msm_free(cz_cuda_msm *m)
 {
     if (!m)

@@ -537,6 +537,35 @@ static int CZ_KP(batch_add)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
     return CZ_OK;
 }
 
+/*
+ * The most local memory (stack) a thread of these kernels takes: the
+ * out-of-line formulas keep frames of a few KiB (G2). The driver reserves
+ * that much for every thread the device can hold, at the first launch that
+ * needs it (cz_cuda_reserve_stack makes it happen up front). 0 when a query
+ * fails: the reservation then happens at that launch, as without it.
+ */
+static size_t CZ_KP(stack_bytes)(void)
+{
+    const void *kernels[] = {
+        (const void *)CZ_KP(msm_accumulate), (const void *)CZ_KP(msm_links),
+        (const void *)CZ_KP(msm_jump),       (const void *)CZ_KP(msm_join),
+        (const void *)CZ_KP(msm_merge),      (const void *)CZ_KP(msm_segments),
+        (const void *)CZ_KP(msm_bit_sums),   (const void *)CZ_KP(msm_window_sum),
+        (const void *)CZ_KP(sum_groups),     (const void *)CZ_KP(to_jac),
+        (const void *)CZ_KP(batch_partial),
+    };
+    size_t most = 0;
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        cudaFuncAttributes a;
+        if (cudaFuncGetAttributes(&a, kernels[i]) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        most = a.localSizeBytes > most ? a.localSizeBytes : most;
+    }
+    return most;
+}
+
 #undef CZ__MADD
 #undef CZ__MADD_FORMULA
 #undef CZ__CANON

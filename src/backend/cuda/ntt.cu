@@ -404,11 +404,12 @@ extern "C" int cz_cuda_ntt_domain_new(cz_ctx_t *ctx, cz_cuda_ntt_domain **out, u
 
     void *mem = NULL;
     int rc = cz_cuda_malloc(ctx, &mem, total * sizeof(cz_fr));
-    if (rc == CZ_OK) {
-        cudaError_t e = cudaMemcpy(mem, h, total * sizeof(cz_fr), cudaMemcpyHostToDevice);
-        if (e != cudaSuccess)
-            rc = cz__cuda_fail(ctx, e, "cudaMemcpy(domain tables)");
-    }
+    /* A cudaMemcpy from pageable memory returns before its DMA lands, and the
+     * transforms run on non-blocking streams that do not wait for the legacy
+     * stream: cz_cuda_memcpy_htod waits for the DMA. (Without the wait the H
+     * in turn read half-written tables in its first region: a wrong proof.) */
+    if (rc == CZ_OK)
+        rc = cz_cuda_memcpy_htod(ctx, mem, h, total * sizeof(cz_fr));
     free(h);
     if (rc != CZ_OK) {
         cz_cuda_free(mem);

@@ -270,6 +270,15 @@ extern "C" int cz_cuda_sync(cz_ctx_t *ctx)
     return CZ_OK;
 }
 
+extern "C" int cz_cuda_reserve_stack(cz_ctx_t *ctx, size_t bytes)
+{
+    size_t now = 0;
+    CZ__CU(ctx, cudaDeviceGetLimit(&now, cudaLimitStackSize));
+    if (bytes > now)
+        CZ__CU(ctx, cudaDeviceSetLimit(cudaLimitStackSize, bytes));
+    return CZ_OK;
+}
+
 extern "C" int cz_cuda_mem_info(cz_ctx_t *ctx, size_t *free_bytes, size_t *total_bytes)
 {
     CZ__CU(ctx, cudaMemGetInfo(free_bytes, total_bytes));

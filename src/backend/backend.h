@@ -283,6 +283,8 @@ typedef struct cz_cuda_backend_opts {
     bool h_on_cpu;            /* benchmarks, tests: a plan with windows of its own makes the H
                                 * on the CPU (false, the default: on the device in turn with
                                 * the MSMs where its context fits alone, devplan.h) */
+    bool h_via_host;          /* tests: the H in turn's coefficients go through host memory
+                                * even where the MSMs' room fits beside them on the device */
     cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
     unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */

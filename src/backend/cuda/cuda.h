@@ -273,6 +273,14 @@ void cz_cuda_h_free(cz_cuda_h *h); /* NULL: no-op */
  * context stays given back and may be taken back later or freed).
  */
 void cz_cuda_h_give_back(cz_cuda_h *h);
+/*
+ * The same for every buffer but the one holding the last result, which
+ * stays valid (cz_cuda_h_result: the H MSM reads it from there, with no
+ * trip through host memory); cz_cuda_h_give_back then gives back that one
+ * too, cz_cuda_h_take_back makes the others again. No result: as
+ * cz_cuda_h_give_back.
+ */
+void cz_cuda_h_give_back_idle(cz_cuda_h *h);
 int cz_cuda_h_take_back(cz_ctx_t *ctx, cz_cuda_h *h);
 /* Device bytes |h| holds now: its buffers and temporaries unless given back, and its
  * domain's tables once a computation made them (NULL: 0). */

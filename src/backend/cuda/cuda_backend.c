@@ -294,7 +294,8 @@ static bool room_for(cz_ctx_t *ctx, const cuda_backend_t *cb, size_t bytes)
     size_t free_b = 0, total_b = 0;
     if (cz_cuda_mem_info(ctx, &free_b, &total_b) != CZ_OK)
         return false;
-    return fixed_bytes(cb) + resident_bytes(cb) + bytes <= cb->limit && bytes + CZ__RUNTIME_SLACK <= free_b;
+    return fixed_bytes(cb) + resident_bytes(cb) + bytes <= cb->limit &&
+           bytes + CZ__RUNTIME_SLACK <= free_b;
 }
 
 /* Make room by evicting the least recently used other sets; true when it fits. */
@@ -1336,19 +1337,30 @@ static int h_on_cpu(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr
     return cz_cpu_compute_h(ctx, cb->cpu_dom, a, b, w->c, w->rows);
 }
 
+/* The MSMs' room as the plan makes it: the workspace, the buckets' cap, the own windows. */
+static size_t msm_room_bytes(const cuda_backend_t *cb)
+{
+    const cz_devplan *p = &cb->plan;
+    return (p->msm_size >= 0 ? cz_cuda_msm_mem_bytes(CZ__MSM_CHUNKS[p->msm_size]) : 0) +
+           p->bucket_cap + (p->own_stream_buffers ? 2 * p->stream_bytes : 0);
+}
+
 /*
  * The H on the device in turn with the MSMs (plan.h_in_turn: room for the
  * two-buffer H context or for the MSM workspace and the windows, not
  * both): the workspace and the windows are given back, the context made,
- * the H computed from a and b in host memory (through the bounce buffers)
- * and its coefficients brought into a, where the CPU's H would leave them;
- * then the context is given back and the workspace and the windows made
- * again for the MSMs. *coef: w->a (2^log_m elements, as every H's input).
- * *made: the coefficients are in a (a failure after that is the MSMs'
- * room's; before it, a still holds its own values). cmu held.
+ * the H computed from a and b in host memory (through the bounce buffers);
+ * then the context gives back all but its result and the workspace and
+ * the windows are made again beside it, where the plan's budget has room
+ * for both (the H MSM then reads the coefficients where they are: *coef
+ * NULL, *kept; cb->turn_h's result until h_part gives it back); else the
+ * coefficients come into a, where the CPU's H would leave them (*coef =
+ * w->a), and the whole context is given back first. *made: the
+ * coefficients are made (a failure after that is the MSMs' room's; before
+ * it, a still holds its own values). cmu held.
  */
 static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr **coef,
-                     bool *made)
+                     bool *made, bool *kept)
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     const size_t m = (size_t)1 << w->log_m;
@@ -1376,9 +1388,29 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
         if (rc == CZ_OK)
             rc = cz_cuda_h_compute_loaded(ctx, h, w->rows, w->log_m, false);
     }
+    *made = rc == CZ_OK;
+    *kept = false;
+    if (rc == CZ_OK)
+        cz_cuda_h_give_back_idle(h); /* the result (and the tables) stay */
+    if (rc == CZ_OK && !cb->opts.h_via_host &&
+        cz_cuda_h_held_bytes(h) + msm_room_bytes(cb) <= cb->plan_in.budget) {
+        rc = msm_room(ctx, cb);
+        *kept = rc == CZ_OK;
+        *coef = NULL;
+        if (rc != CZ_ENOMEM) {
+            if (rc != CZ_OK)
+                cz_cuda_h_give_back(h);
+            return rc;
+        }
+        /* the device refused the room beside the result after all: the host way */
+        cz_ctx_clear(ctx);
+        rc = CZ_OK;
+        free_own_windows(cb);
+        cz_cuda_msm_free(cb->msm);
+        cb->msm = NULL;
+    }
     if (rc == CZ_OK)
         rc = cz_cuda_h_download(ctx, h, w->a, m);
-    *made = rc == CZ_OK;
     if (h)
         cz_cuda_h_give_back(h);
     *coef = w->a;
@@ -1408,13 +1440,13 @@ static int h_window(void *arg, const void *dev, size_t first, size_t n)
 }
 
 /*
- * The H MSM over the coefficients: on the device (|coef| NULL: cb->h's
- * result) or in host memory (|coef|: the CPU's H, Montgomery form, which
- * the CPU path converts in place). The bases resident, streamed, or
- * (not resident, not streamed) the CPU's.
+ * The H MSM over the coefficients: on the device (|coef| NULL: |on_dev|'s
+ * result, cb->h's or the H in turn's) or in host memory (|coef|: the CPU's
+ * H, Montgomery form, which the CPU path converts in place). The bases
+ * resident, streamed, or (not resident, not streamed) the CPU's.
  */
 static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
-                 const rvec want[V_COUNT], cz_fr *coef)
+                 const rvec want[V_COUNT], cz_fr *coef, cz_cuda_h *on_dev)
 {
     const size_t m = (size_t)1 << w->log_m;
     int rc = CZ_OK;
@@ -1424,7 +1456,7 @@ static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *
         return rc;
     /* the coefficients are not read after the MSM: it may convert them in place */
     cz_cuda_msm_terms t = { .n = m - 1,
-                            .scalars = coef ? (const void *)coef : cz_cuda_h_result(cb->h),
+                            .scalars = coef ? (const void *)coef : cz_cuda_h_result(on_dev),
                             .scalars_on_device = !coef,
                             .scalars_montgomery = true,
                             .scalars_scratch = !coef };
@@ -1442,7 +1474,7 @@ static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *
         if (!host)
             return cz_fail(ctx, CZ_ENOMEM, "cuda h: %zu coefficients for the CPU MSM", m - 1);
         if (!coef)
-            rc = cz_cuda_h_download(ctx, cb->h, host, m - 1);
+            rc = cz_cuda_h_download(ctx, on_dev, host, m - 1);
         if (rc == CZ_OK)
             cz_fr_to_scalars_inplace(cz_ctx_pool(ctx), host, m - 1);
         if (rc == CZ_OK)
@@ -1466,11 +1498,11 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
         return rc;
     double t0 = cz_mono_s();
     cz_fr *coef = NULL, *owned = NULL;
-    bool made = false;
+    bool made = false, kept = false;
     if (cb->plan.h_on_device)
         rc = h_coefficients(ctx, cb, w);
     else if (cb->plan.h_in_turn && !w->staged) /* (staged before the plan changed: the CPU) */
-        rc = h_in_turn(ctx, cb, w, &coef, &made);
+        rc = h_in_turn(ctx, cb, w, &coef, &made, &kept);
     else
         rc = h_on_cpu(ctx, cb, w, &coef, &owned);
     if (rc == CZ_ENOMEM && cb->plan.h_in_turn && !w->staged && !made) {
@@ -1484,7 +1516,9 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     if (rc == CZ_OK)
         rc = cz_backend_step(ctx, w, "MSM h");
     if (rc == CZ_OK)
-        rc = h_msm(ctx, cb, set, w, want, coef);
+        rc = h_msm(ctx, cb, set, w, want, coef, kept ? cb->turn_h : cb->h);
+    if (kept) /* the in-turn result: the next turn makes the buffers again */
+        cz_cuda_h_give_back(cb->turn_h);
     free(owned);
     return rc;
 }

@@ -201,6 +201,24 @@ extern "C" void cz_cuda_h_give_back(cz_cuda_h *h)
     h->result = NULL;
 }
 
+extern "C" void cz_cuda_h_give_back_idle(cz_cuda_h *h)
+{
+    if (!h->result) {
+        cz_cuda_h_give_back(h);
+        return;
+    }
+    cudaSetDevice(h->device);
+    for (int i = 0; i < 3; i++)
+        if (h->buf[i] != h->result) {
+            cz_cuda_free(h->buf[i]);
+            h->buf[i] = NULL;
+        }
+    for (int i = 0; i < 2; i++) {
+        cz_cuda_free(h->tmp[i]);
+        h->tmp[i] = NULL;
+    }
+}
+
 extern "C" size_t cz_cuda_h_held_bytes(const cz_cuda_h *h)
 {
     if (!h)

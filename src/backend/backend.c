@@ -161,6 +161,14 @@ int cz_backend_step(cz_ctx_t *ctx, const cz_prove_work_t *w, const char *next)
     return cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE_STEP);
 }
 
+void cz_backend_abc_done(cz_prove_work_t *w)
+{
+    void (*done)(void *) = w->abc_done;
+    w->abc_done = NULL;
+    if (done)
+        done(w->abc_done_arg);
+}
+
 int cz_backend_enter(cz_ctx_t *ctx, cz_backend_t *be)
 {
     int rc = cz__fault_sim(cz_ctx_fault(ctx), ctx, CZ_FAULT_DEVICE);

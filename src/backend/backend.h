@@ -96,6 +96,16 @@ typedef struct cz_prove_work {
     /* ---- cancellation: the job's flag, borrowed; NULL: never canceled -- */
     const atomic_bool *cancel;
 
+    /* ---- a, b and c read no more (optional; NULL: nothing is told) ----
+     * The region calls abc_done(abc_done_arg) once, through
+     * cz_backend_abc_done, as soon as it reads a, b and c no more (its H
+     * and H MSM done), so that their host memory can go while its tails'
+     * MSMs run. On the region's thread, the device lock held: it must
+     * return at once (hand the work to another thread) and not call the
+     * backend; a, b and c may be freed from then on. */
+    void (*abc_done)(void *arg);
+    void *abc_done_arg;
+
     /* ---- results of the device region ------------------------------- */
     blst_p1 h, l, a_acc, b1_acc;
     blst_p2 b2_acc;
@@ -235,6 +245,8 @@ const void *cz_backend_bases(const cz_prove_work_t *w, int k, size_t *n, size_t 
  * Backends call it before each step and return what it returns.
  */
 int cz_backend_step(cz_ctx_t *ctx, const cz_prove_work_t *w, const char *next);
+/* Tell w->abc_done, once (it is cleared): the region reads a, b and c no more. */
+void cz_backend_abc_done(cz_prove_work_t *w);
 /* Entering a device region: the ctx's DEVICE fault site, else the backend's own. */
 int cz_backend_enter(cz_ctx_t *ctx, cz_backend_t *be);
 

@@ -9,8 +9,11 @@
  *    then job age (older first), then partition index (lower first).
  *  - Before synthesis a partition reserves spec.partition_bytes from the
  *    budget (waiting, in arrival order, while it does not fit); it returns
- *    spec.abc_bytes right after its device region and the rest after its
- *    epilogue. The reserved total never exceeds the budget.
+ *    spec.abc_bytes as soon as its device region reads a, b and c no more
+ *    (the backend's abc_done, after the H MSM: its worker's prep thread
+ *    gives them back while the tails run), else right after the region,
+ *    and the rest after its epilogue. The reserved total never exceeds the
+ *    budget.
  *  - Synthesized partitions wait in a bounded queue for a device worker
  *    (synthesis blocks when it is full: backpressure, no unbounded growth).
  *  - Each device has ONE mutex shared by its W workers. A worker hands the
@@ -96,7 +99,8 @@ typedef struct cz_job_spec {
     const cz_params_t *params; /* borrowed, must outlive the job */
     const cz_pvk_t *pvk;       /* borrowed; NULL: the job is not verified */
     size_t partition_bytes;    /* budget reservation per partition */
-    size_t abc_bytes;          /* part of it freed right after the device region */
+    size_t abc_bytes;          /* part of it freed once the device region reads a, b, c
+                                  * no more (after its H MSM), at the latest after it */
     cz_job_synth_fn *synthesize;
     void *arg;                  /* passed to synthesize; must outlive the job */
     const cz_fr *r, *s;         /* tests only: fixed randomness; NULL: CSPRNG */

@@ -47,10 +47,14 @@ struct worker {
     bool started, prep_started;
     cz_ctx_t *ctx, *prep_ctx;
     cz_mutex_t pmu;                       /* protects prep_q, prep_n, prep_done, prep_stop */
-    pthread_cond_t pcv;                   /* partitions handed over, one prepped, or prep_stop */
+    pthread_cond_t pcv;                   /* partitions handed over, one prepped or given
+                                           * back, or prep_stop */
     part_t *prep_q[CZ_BACKEND_MAX_BATCH]; /* (pmu) handed to the prep thread, in order */
     size_t prep_n;                        /* (pmu) partitions in prep_q */
     size_t prep_done;                     /* (pmu) of them prepped; busy while < prep_n */
+    part_t *rel_q[CZ_BACKEND_MAX_BATCH];  /* (pmu) a, b, c to give back (abc_done), after
+                                           * every prep handed over */
+    size_t rel_n, rel_done;               /* (pmu) as prep_n, prep_done */
     bool prep_stop;                       /* (pmu) */
 };
 
@@ -193,6 +197,7 @@ static void synthesize_one(cz_engine_t *e, cz_ctx_t *ctx, unsigned widx, job_t *
         return;
     }
     p->reserved = spec->partition_bytes;
+    p->abc_released = false;
 
     part_enter(p, CZ_PART_SYNTHESIS);
     cz_tl_emit(e->tl, CZ_TL_SYNTH_START, j->id, "synth_worker=%u,partition=%zu", widx, p->index);
@@ -312,43 +317,88 @@ static void *synth_main(void *argp)
 
 /* ---- prep thread ------------------------------------------------------------------ */
 
+/*
+ * |p|'s a, b and c back, budget first (the recycler may keep the arrays
+ * against the budget for the next synthesis), the arrays then: on the
+ * prep thread while |p|'s region runs its tails (abc_done), or on the
+ * worker after a region that never said so.
+ */
+static void release_abc(cz_engine_t *e, part_t *p)
+{
+    const size_t abc = p->job->spec.abc_bytes < p->reserved ? p->job->spec.abc_bytes : p->reserved;
+    cz_budget_release(&e->budget, abc);
+    p->reserved -= abc;
+    p->abc_released = true;
+    cz_g16_give_abc(p->g16);
+}
+
+/*
+ * The region reads |arg|'s a, b and c no more (backend.h, abc_done): its
+ * worker's prep thread gives them back while the tails run. Here the
+ * device lock is held: only the hand-over (giving back may free gigabytes,
+ * and the device must not wait for that).
+ */
+static void abc_done(void *arg)
+{
+    part_t *p = arg;
+    worker_t *w = p->releaser;
+    cz_mutex_lock(&w->pmu);
+    CZ_ASSERT(w->rel_n < CZ_BACKEND_MAX_BATCH);
+    w->rel_q[w->rel_n++] = p;
+    pthread_cond_broadcast(&w->pcv);
+    cz_mutex_unlock(&w->pmu);
+}
+
+static void prep_one(worker_t *w, part_t *p)
+{
+    cz_engine_t *e = w->e;
+    cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu", w->device,
+               w->index, p->index);
+    double t0 = cz__engine_now_ms(e);
+    cz_g16_prep(w->prep_ctx, p->g16); /* posts the latch, also on failure */
+    cz_tl_emit(e->tl, CZ_TL_PREP_END, p->job->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
+               w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
+}
+
+/* The prep thread: the preps handed over, in order (the region waits for them), then the
+ * a, b and c to give back. */
 static void *prep_main(void *argp)
 {
     worker_t *w = argp;
-    cz_engine_t *e = w->e;
     cz_mutex_lock(&w->pmu);
     for (;;) {
-        while (w->prep_done == w->prep_n && !w->prep_stop)
+        while (w->prep_done == w->prep_n && w->rel_done == w->rel_n && !w->prep_stop)
             cz_cond_wait(&w->pcv, &w->pmu);
-        if (w->prep_done == w->prep_n)
-            break;
-        part_t *p = w->prep_q[w->prep_done];
-        cz_mutex_unlock(&w->pmu);
-
-        cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu",
-                   w->device, w->index, p->index);
-        double t0 = cz__engine_now_ms(e);
-        cz_g16_prep(w->prep_ctx, p->g16); /* posts the latch, also on failure */
-        cz_tl_emit(e->tl, CZ_TL_PREP_END, p->job->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
-                   w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
-
-        cz_mutex_lock(&w->pmu);
-        w->prep_q[w->prep_done++] = NULL;
+        if (w->prep_done < w->prep_n) {
+            part_t *p = w->prep_q[w->prep_done];
+            cz_mutex_unlock(&w->pmu);
+            prep_one(w, p);
+            cz_mutex_lock(&w->pmu);
+            w->prep_q[w->prep_done++] = NULL;
+        } else if (w->rel_done < w->rel_n) {
+            part_t *p = w->rel_q[w->rel_done];
+            cz_mutex_unlock(&w->pmu);
+            release_abc(w->e, p);
+            cz_mutex_lock(&w->pmu);
+            w->rel_q[w->rel_done++] = NULL;
+        } else {
+            break; /* prep_stop, nothing left */
+        }
         pthread_cond_broadcast(&w->pcv);
     }
     cz_mutex_unlock(&w->pmu);
     return NULL;
 }
 
-/* Hand |n| partitions to the prep thread, prepped in this order (it is idle). */
 static void prep_start(worker_t *w, part_t *const *ps, size_t n)
 {
     cz_mutex_lock(&w->pmu);
-    CZ_ASSERT(w->prep_done == w->prep_n);
+    CZ_ASSERT(w->prep_done == w->prep_n && w->rel_done == w->rel_n);
     for (size_t i = 0; i < n; i++)
         w->prep_q[i] = ps[i];
     w->prep_n = n;
     w->prep_done = 0;
+    w->rel_n = w->rel_done = 0;
     pthread_cond_broadcast(&w->pcv);
     cz_mutex_unlock(&w->pmu);
 }
@@ -356,7 +406,7 @@ static void prep_start(worker_t *w, part_t *const *ps, size_t n)
 static void prep_wait_idle(worker_t *w)
 {
     cz_mutex_lock(&w->pmu);
-    while (w->prep_done < w->prep_n)
+    while (w->prep_done < w->prep_n || w->rel_done < w->rel_n)
         cz_cond_wait(&w->pcv, &w->pmu);
     cz_mutex_unlock(&w->pmu);
 }
@@ -586,6 +636,8 @@ static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
 
     for (size_t i = 0; i < n; i++) {
         cz_g16_set_cancel(ps[i]->g16, &ps[i]->job->canceled);
+        ps[i]->releaser = w;
+        cz_g16_set_abc_done(ps[i]->g16, abc_done, ps[i]);
         cz_g16_set_backend(ps[i]->g16, dev->backend); /* prep may stage the splits there */
         res[i] = (cz_batch_result){ .rc = CZ_OK };
     }
@@ -603,16 +655,13 @@ static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
     if (n > 1 || res[0].rc == CZ_OK) /* a lone partition that failed staging skips the lock */
         region_under_lock(w, ps, n, res, &held_ms);
 
-    prep_wait_idle(w); /* prep has posted; make sure its thread is done with them */
+    prep_wait_idle(w); /* prep has posted (and given back); its thread is done with them */
     for (size_t i = 0; i < n; i++) {
         part_t *p = ps[i];
         job_t *j = p->job;
-        /* The budget first, then the buffers: the recycler (core/recycle.h) may
-         * keep them against the budget for the next partition. */
-        size_t abc = j->spec.abc_bytes < p->reserved ? j->spec.abc_bytes : p->reserved;
-        cz_budget_release(&e->budget, abc);
-        p->reserved -= abc;
-        cz_g16_release_abc(p->g16);
+        if (!p->abc_released)
+            release_abc(e, p);
+        cz_g16_release_abc(p->g16); /* the staging, and what a region that failed kept */
         cz_mutex_lock(&e->mu);
         j->device_ms += held_ms / (double)n;
         cz_mutex_unlock(&e->mu);

@@ -193,13 +193,18 @@ static void unstage(cz_g16_partition_t *p)
         p->prep_on->ops->unstage_tails(p->prep_on, &p->work);
 }
 
-void cz_g16_release_abc(cz_g16_partition_t *p)
+void cz_g16_give_abc(cz_g16_partition_t *p)
 {
-    unstage(p);
     cz_recycler_give(p->recycler, p->w.a);
     cz_recycler_give(p->recycler, p->w.b);
     cz_recycler_give(p->recycler, p->w.c);
     p->w.a = p->w.b = p->w.c = NULL;
+}
+
+void cz_g16_release_abc(cz_g16_partition_t *p)
+{
+    unstage(p);
+    cz_g16_give_abc(p);
     p->work.a = p->work.b = p->work.c = NULL;
 }
 
@@ -314,6 +319,12 @@ void cz_g16_set_backend(cz_g16_partition_t *p, cz_backend_t *be)
 void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel)
 {
     p->work.cancel = cancel;
+}
+
+void cz_g16_set_abc_done(cz_g16_partition_t *p, void (*done)(void *), void *arg)
+{
+    p->work.abc_done = done;
+    p->work.abc_done_arg = arg;
 }
 
 /* The region's stage times of |p|'s work into its timings; |device|: its share of the region. */

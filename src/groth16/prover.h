@@ -120,10 +120,25 @@ int cz_g16_device_batch(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *con
  * NULL (the default) never cancels.
  */
 void cz_g16_set_cancel(cz_g16_partition_t *p, const atomic_bool *cancel);
+/*
+ * |done|(|arg|), called once by the device region as soon as it reads the
+ * partition's a, b and c no more (backend.h, cz_prove_work_t.abc_done):
+ * on the region's thread, the device lock held, so it must return at once.
+ * From then on cz_g16_give_abc may run on any one thread while the region
+ * goes on. NULL (the default): nothing is told.
+ */
+void cz_g16_set_abc_done(cz_g16_partition_t *p, void (*done)(void *), void *arg);
 int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out);
 
 /* Free a/b/c (call after the device region, outside the device lock). */
 void cz_g16_release_abc(cz_g16_partition_t *p);
+/*
+ * The host a, b and c to the recycler, once the region has said it reads
+ * them no more (cz_g16_set_abc_done), while it may still run: only the
+ * witness's arrays, nothing the region touches (staging stays for
+ * cz_g16_release_abc, which is still called after the region).
+ */
+void cz_g16_give_abc(cz_g16_partition_t *p);
 /* Bytes of a/b/c held by the partition: 2 or 3 (with c) domain vectors, 0
  * once released. */
 size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p);

@@ -563,17 +563,19 @@ CZ_TEST(cancel_releases_everything_and_engine_keeps_serving)
 
 /* ---- cancel inside and in front of the device region --------------------------- */
 
-/* Holds the first device step (H of the first region) until the test opens the gate. */
+/* Holds the first device step (H of the first region), or the step numbered |at|, until
+ * the test opens the gate. */
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool entered, open;
+    uint64_t at; /* 0: 1 */
 } step_gate;
 
 static int hold_first_step(void *arg, cz_fault_site_t site, uint64_t n)
 {
     step_gate *g = arg;
-    if (site != CZ_FAULT_DEVICE_STEP || n != 1)
+    if (site != CZ_FAULT_DEVICE_STEP || n != (g->at ? g->at : 1))
         return CZ_OK;
     pthread_mutex_lock(&g->mu);
     g->entered = true;
@@ -619,7 +621,7 @@ static bool wait_for_event(cz_timeline_t *tl, const char *event, uint64_t id)
  */
 CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
 {
-    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
     cz_fault_t fault;
     cz_fault_init(&fault);
     fault.cb = hold_first_step;
@@ -712,6 +714,49 @@ static void gate_open(step_gate *g)
     pthread_mutex_unlock(&g->mu);
 }
 
+/*
+ * A partition's a, b and c go back as soon as its region reads them no more
+ * (after the H MSM), not when the region ends: held at its third step (L,
+ * the tails), the budget holds the partition's reservation less abc_bytes,
+ * and the arrays are gone from the partition. The proof still verifies and
+ * everything is given back at the end.
+ */
+CZ_TEST(abc_goes_back_after_the_h_msm_while_the_region_runs)
+{
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 3 };
+    cz_fault_t fault;
+    cz_fault_init(&fault);
+    fault.cb = hold_first_step;
+    fault.cb_arg = &g;
+    fixture_fault = &fault;
+    fixture f;
+    fixture_init(&f, 1, 1, 0);
+    fixture_fault = NULL;
+    REQUIRE(f.abc_bytes > 0 && f.abc_bytes < f.partition_bytes);
+    job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 1, 0);
+    pthread_mutex_lock(&g.mu);
+    while (!g.entered)
+        pthread_cond_wait(&g.cv, &g.mu);
+    pthread_mutex_unlock(&g.mu);
+    cz_engine_stats_t st;
+    for (int i = 0; i < 10000; i++) { /* <= 10 s: the prep thread gives them back */
+        cz_engine_stats(f.e, &st);
+        if (st.budget_reserved - st.recycled_bytes == f.partition_bytes - f.abc_bytes)
+            break;
+        usleep(1000);
+    }
+    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, f.partition_bytes - f.abc_bytes);
+    gate_open(&g);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, id, &a, 1);
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+    fixture_free(&f);
+}
+
 /* Job |id|'s LOCK_WAIT names a batch of |k| (10 s at most). */
 static bool wait_for_batch(cz_timeline_t *tl, uint64_t id, size_t k)
 {
@@ -728,7 +773,7 @@ static bool wait_for_batch(cz_timeline_t *tl, uint64_t id, size_t k)
  */
 CZ_TEST(partitions_batched_into_one_region_all_verify)
 {
-    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
     cz_fault_t fault;
     fixture f;
     batch_fixture(&f, &fault, &g);
@@ -764,7 +809,7 @@ CZ_TEST(partitions_batched_into_one_region_all_verify)
  */
 CZ_TEST(a_canceled_job_leaves_its_batch_and_the_others_are_proved)
 {
-    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
     cz_fault_t fault;
     fixture f;
     batch_fixture(&f, &fault, &g);

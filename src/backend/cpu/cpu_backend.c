@@ -89,6 +89,7 @@ static int cpu_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     w->t_msm_h = cz_mono_s() - t0;
     if (rc)
         return rc;
+    cz_backend_abc_done(w); /* the tails read the splits only */
 
     t0 = cz_mono_s();
     rc = cz_latch_wait(w->prep_done);

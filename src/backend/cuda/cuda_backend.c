@@ -2091,6 +2091,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *con
         }
         if (rc != CZ_OK)
             return rc;
+        cz_backend_abc_done(ws[i]); /* the tails read the splits only */
     }
     cz_prove_work_t *live[CZ_BACKEND_MAX_BATCH];
     if (!live_of(ws, n, res, live))

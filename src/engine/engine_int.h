@@ -56,12 +56,12 @@ typedef struct part {
     size_t index;
     cz_g16_partition_t *g16;
     size_t reserved;         /* budget bytes still held */
-    bool abc_released;       /* its a, b, c went back during its region (abc_done), by
-                                     * its worker's prep thread; cleared at each synthesis */
+    bool abc_released;       /* its a, b, c went back during its region (abc_done, by its
+                              * worker's prep thread); cleared at each synthesis */
     struct worker *releaser; /* the worker whose region holds it (abc_done's target) */
     unsigned attempt;        /* 0 for the first synthesis */
-    bool synthesizing;       /* counted in job->synthesizing (set and cleared with
-                                     * e->mu held, by the synthesis thread that owns it) */
+    bool synthesizing;       /* counted in job->synthesizing (set and cleared with e->mu
+                              * held, by the synthesis thread that owns it) */
     cz_part_stage_t stage;   /* owner thread only; counted in job->in_stage unless QUEUED */
     struct part *next;       /* (mu) device queue link */
 } part_t;

@@ -46,7 +46,8 @@ struct worker {
     pthread_t thread, prep_thread;
     bool started, prep_started;
     cz_ctx_t *ctx, *prep_ctx;
-    cz_mutex_t pmu;                       /* protects prep_q, prep_n, prep_done, prep_stop */
+    cz_mutex_t pmu;                       /* protects prep_q, prep_n, prep_done, rel_q, rel_n,
+                                           * rel_done, prep_stop */
     pthread_cond_t pcv;                   /* partitions handed over, one prepped or given
                                            * back, or prep_stop */
     part_t *prep_q[CZ_BACKEND_MAX_BATCH]; /* (pmu) handed to the prep thread, in order */
@@ -390,6 +391,7 @@ static void *prep_main(void *argp)
     return NULL;
 }
 
+/* Hand |n| partitions to the prep thread, prepped in this order (it is idle). */
 static void prep_start(worker_t *w, part_t *const *ps, size_t n)
 {
     cz_mutex_lock(&w->pmu);

@@ -572,7 +572,7 @@ typedef struct {
     uint64_t at; /* 0: 1 */
 } step_gate;
 
-static int hold_first_step(void *arg, cz_fault_site_t site, uint64_t n)
+static int hold_step(void *arg, cz_fault_site_t site, uint64_t n)
 {
     step_gate *g = arg;
     if (site != CZ_FAULT_DEVICE_STEP || n != (g->at ? g->at : 1))
@@ -624,7 +624,7 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
     step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
     cz_fault_t fault;
     cz_fault_init(&fault);
-    fault.cb = hold_first_step;
+    fault.cb = hold_step;
     fault.cb_arg = &g;
     fixture_fault = &fault;
     fixture f;
@@ -690,7 +690,7 @@ static size_t regions_with_batch(cz_timeline_t *tl, size_t k, size_t *all)
 static void batch_fixture(fixture *f, cz_fault_t *fault, step_gate *g)
 {
     cz_fault_init(fault);
-    fault->cb = hold_first_step;
+    fault->cb = hold_step;
     fault->cb_arg = g;
     fixture_fault = fault;
     fixture_init(f, 1, 2, 0);
@@ -717,16 +717,15 @@ static void gate_open(step_gate *g)
 /*
  * A partition's a, b and c go back as soon as its region reads them no more
  * (after the H MSM), not when the region ends: held at its third step (L,
- * the tails), the budget holds the partition's reservation less abc_bytes,
- * and the arrays are gone from the partition. The proof still verifies and
- * everything is given back at the end.
+ * the tails), the budget holds the partition's reservation less abc_bytes.
+ * The proof still verifies and everything is given back at the end.
  */
 CZ_TEST(abc_goes_back_after_the_h_msm_while_the_region_runs)
 {
     step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 3 };
     cz_fault_t fault;
     cz_fault_init(&fault);
-    fault.cb = hold_first_step;
+    fault.cb = hold_step;
     fault.cb_arg = &g;
     fixture_fault = &fault;
     fixture f;

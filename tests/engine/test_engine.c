@@ -586,6 +586,33 @@ static int hold_step(void *arg, cz_fault_site_t site, uint64_t n)
     return CZ_OK;
 }
 
+/* A fixture of one CPU device and W workers whose region's step is held by |g|. */
+static void gated_fixture(fixture *f, cz_fault_t *fault, step_gate *g, unsigned workers)
+{
+    cz_fault_init(fault);
+    fault->cb = hold_step;
+    fault->cb_arg = g;
+    fixture_fault = fault;
+    fixture_init(f, 1, workers, 0);
+    fixture_fault = NULL;
+}
+
+static void gate_wait_entered(step_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    while (!g->entered)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_open(step_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->open = true;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
 /* Poll the captured timeline until a line of |event| of job |id| shows, with |also| on it
  * (NULL: anything), 10 s at most. */
 static bool wait_for_event_with(cz_timeline_t *tl, const char *event, uint64_t id, const char *also)
@@ -623,27 +650,16 @@ CZ_TEST(cancel_stops_the_device_region_and_the_device_stays_usable)
 {
     step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
     cz_fault_t fault;
-    cz_fault_init(&fault);
-    fault.cb = hold_step;
-    fault.cb_arg = &g;
-    fixture_fault = &fault;
     fixture f;
-    fixture_init(&f, 1, 2, 0);
-    fixture_fault = NULL;
+    gated_fixture(&f, &fault, &g, 2);
     job_arg a = { &f.circuit, 11, -1, NULL, NULL, NULL };
     uint64_t ja = submit(&f, &a, 1, 0);
-    pthread_mutex_lock(&g.mu);
-    while (!g.entered)
-        pthread_cond_wait(&g.cv, &g.mu);
-    pthread_mutex_unlock(&g.mu);
+    gate_wait_entered(&g);
     uint64_t jb = submit(&f, &a, 1, 0);
     CHECK(wait_for_event(f.tl, "LOCK_WAIT", jb)); /* B is past pickup, at the lock */
     CHECK_OK(cz_engine_cancel(f.e, ja));
     CHECK_OK(cz_engine_cancel(f.e, jb));
-    pthread_mutex_lock(&g.mu);
-    g.open = true;
-    pthread_cond_broadcast(&g.cv);
-    pthread_mutex_unlock(&g.mu);
+    gate_open(&g);
 
     cz_job_info_t info;
     CHECK_OK(cz_engine_wait(f.e, ja, 60, &info));
@@ -689,29 +705,8 @@ static size_t regions_with_batch(cz_timeline_t *tl, size_t k, size_t *all)
  * first step is held by |g| (so that the other worker gathers a batch meanwhile). */
 static void batch_fixture(fixture *f, cz_fault_t *fault, step_gate *g)
 {
-    cz_fault_init(fault);
-    fault->cb = hold_step;
-    fault->cb_arg = g;
-    fixture_fault = fault;
-    fixture_init(f, 1, 2, 0);
-    fixture_fault = NULL;
+    gated_fixture(f, fault, g, 2);
     cz_cpu_backend_set_batch(f->be[0], 2);
-}
-
-static void gate_wait_entered(step_gate *g)
-{
-    pthread_mutex_lock(&g->mu);
-    while (!g->entered)
-        pthread_cond_wait(&g->cv, &g->mu);
-    pthread_mutex_unlock(&g->mu);
-}
-
-static void gate_open(step_gate *g)
-{
-    pthread_mutex_lock(&g->mu);
-    g->open = true;
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
 }
 
 /*
@@ -724,20 +719,12 @@ CZ_TEST(abc_goes_back_after_the_h_msm_while_the_region_runs)
 {
     step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 3 };
     cz_fault_t fault;
-    cz_fault_init(&fault);
-    fault.cb = hold_step;
-    fault.cb_arg = &g;
-    fixture_fault = &fault;
     fixture f;
-    fixture_init(&f, 1, 1, 0);
-    fixture_fault = NULL;
+    gated_fixture(&f, &fault, &g, 1);
     REQUIRE(f.abc_bytes > 0 && f.abc_bytes < f.partition_bytes);
     job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
     uint64_t id = submit(&f, &a, 1, 0);
-    pthread_mutex_lock(&g.mu);
-    while (!g.entered)
-        pthread_cond_wait(&g.cv, &g.mu);
-    pthread_mutex_unlock(&g.mu);
+    gate_wait_entered(&g);
     cz_engine_stats_t st;
     for (int i = 0; i < 10000; i++) { /* <= 10 s: the prep thread gives them back */
         cz_engine_stats(f.e, &st);

@@ -766,6 +766,22 @@ static int msm_room(cz_ctx_t *ctx, cuda_backend_t *cb)
     return CZ_OK;
 }
 
+/* msm_room's bytes as the plan sizes them (the workspace's from the plan's own input). */
+static size_t msm_room_bytes(const cuda_backend_t *cb)
+{
+    const cz_devplan *p = &cb->plan;
+    return (p->msm_size >= 0 ? cb->plan_in.msm_bytes[p->msm_size] : 0) + p->bucket_cap +
+           (p->own_stream_buffers ? 2 * p->stream_bytes : 0);
+}
+
+/* What msm_room makes, given back (the H in turn's context takes its place). */
+static void give_back_msm_room(cuda_backend_t *cb)
+{
+    cz_cuda_msm_free(cb->msm);
+    cb->msm = NULL;
+    free_own_windows(cb);
+}
+
 /* The contexts the plan names, and nothing it does not (cmu held). */
 static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned log_m)
 {
@@ -822,9 +838,7 @@ static void release_all(cuda_backend_t *cb)
     cz_cuda_h_free(cb->h);
     cb->h = NULL;
     cb->h_log = 0;
-    cz_cuda_msm_free(cb->msm);
-    cb->msm = NULL;
-    free_own_windows(cb);
+    give_back_msm_room(cb);
     cz_cuda_h_free(cb->turn_h);
     cb->turn_h = NULL;
 }
@@ -1337,14 +1351,6 @@ static int h_on_cpu(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_fr
     return cz_cpu_compute_h(ctx, cb->cpu_dom, a, b, w->c, w->rows);
 }
 
-/* The MSMs' room as the plan makes it: the workspace, the buckets' cap, the own windows. */
-static size_t msm_room_bytes(const cuda_backend_t *cb)
-{
-    const cz_devplan *p = &cb->plan;
-    return (p->msm_size >= 0 ? cz_cuda_msm_mem_bytes(CZ__MSM_CHUNKS[p->msm_size]) : 0) +
-           p->bucket_cap + (p->own_stream_buffers ? 2 * p->stream_bytes : 0);
-}
-
 /*
  * The H on the device in turn with the MSMs (plan.h_in_turn: room for the
  * two-buffer H context or for the MSM workspace and the windows, not
@@ -1364,9 +1370,7 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
 {
     CZ_ASSERT(cz_mutex_held(&cb->cmu));
     const size_t m = (size_t)1 << w->log_m;
-    cz_cuda_msm_free(cb->msm);
-    cb->msm = NULL;
-    free_own_windows(cb);
+    give_back_msm_room(cb);
     int rc = CZ_OK;
     if (cb->turn_h && cb->turn_h_log >= w->log_m) {
         rc = cz_cuda_h_take_back(ctx, cb->turn_h);
@@ -1405,9 +1409,7 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
         /* the device refused the room beside the result after all: the host way */
         cz_ctx_clear(ctx);
         rc = CZ_OK;
-        free_own_windows(cb);
-        cz_cuda_msm_free(cb->msm);
-        cb->msm = NULL;
+        give_back_msm_room(cb);
     }
     if (rc == CZ_OK)
         rc = cz_cuda_h_download(ctx, h, w->a, m);

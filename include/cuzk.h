@@ -572,7 +572,12 @@ typedef struct cz_device_memory {
     uint64_t h2d_bytes;
     char plan[320];
     uint64_t regions, partitions;
-    uint64_t reserved[6]; /* zeroed by the library (STRUCTS THAT GROW) */
+    /* Where those regions' time went, ms summed over them (divide by |partitions|
+     * for a partition's share): set-up (plan, contexts, buffers), the H (NTT,
+     * coefficients), the H MSM, the wait for CPU prep with the device held, the
+     * tails' MSMs (l, a, b_g1, b_g2). */
+    double setup_ms, h_ms, msm_h_ms, prep_wait_ms, tails_ms;
+    uint64_t reserved[1]; /* zeroed by the library (STRUCTS THAT GROW) */
 } cz_device_memory_t;
 
 CZ_EXTERN int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *out);

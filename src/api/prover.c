@@ -359,6 +359,11 @@ int cz_prover_device_memory(cz_prover_t *p, size_t device, cz_device_memory_t *o
     memcpy(out->plan, r.plan, sizeof out->plan);
     out->regions = r.regions;
     out->partitions = r.partitions;
+    out->setup_ms = r.parts.setup * 1e3;
+    out->h_ms = r.parts.h * 1e3;
+    out->msm_h_ms = r.parts.msm_h * 1e3;
+    out->prep_wait_ms = r.parts.prep_wait * 1e3;
+    out->tails_ms = r.parts.tails * 1e3;
     return CZ_OK;
 }
 

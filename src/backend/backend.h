@@ -128,6 +128,16 @@ typedef struct cz_prove_work {
 
 typedef struct cz_backend cz_backend_t;
 
+/*
+ * Where device regions' time went, seconds summed over regions (and over a
+ * batch's partitions): the region's set-up (plan, contexts, buffers), each
+ * partition's H (NTT and coefficients) and H MSM, the wait for its CPU prep
+ * with the lock held, and the tails' MSMs (l, a, b_g1, b_g2).
+ */
+typedef struct cz_region_parts {
+    double setup, h, msm_h, prep_wait, tails;
+} cz_region_parts;
+
 /* For logs, status and the benchmarks (cz_backend_report_of). */
 typedef struct cz_backend_report {
     char plan[320];                /* the last region's (or preparation's) device-memory plan, one
@@ -138,6 +148,7 @@ typedef struct cz_backend_report {
     unsigned long long h2d_bytes;  /* params bytes copied to the device, all regions */
     unsigned long long replans;    /* plans made again because an allocation found the
                                      * device memory taken after the plan was made */
+    cz_region_parts parts;         /* where those regions' time went, all regions */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */

@@ -181,11 +181,20 @@ static void print_plan(const cz_device_memory_t *dm, size_t per_proof)
            "in %llu regions); per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
            per / (1 << 30), per * (double)per_proof / (1 << 30), (unsigned long long)dm->partitions,
            (unsigned long long)dm->regions, per / 25e9, per / 50e9);
+    if (!dm->partitions)
+        return;
+    const double n = (double)dm->partitions;
+    printf("device region per partition, its parts: set-up %.1f ms, H %.1f ms, MSM h %.1f ms, "
+           "prep wait %.1f ms, tails %.1f ms (l, a, b_g1, b_g2)\n",
+           dm->setup_ms / n, dm->h_ms / n, dm->msm_h_ms / n, dm->prep_wait_ms / n,
+           dm->tails_ms / n);
 }
 
 static void print_json(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms)
 {
     const cz_job_shape_t *s = &r->shape;
+    const cz_device_memory_t *dm = &r->dm; /* its parts per partition (0 on the CPU) */
+    const double n = dm->partitions ? (double)dm->partitions : 1;
     const double wall = r->first_done;
     printf("{\"timing_only\":true,\"verified\":false,\"registered_proof\":\"%s\","
            "\"partitions\":%zu,\"constraints\":%zu,\"rows\":%zu,\"backend\":\"%s\","
@@ -195,13 +204,16 @@ static void print_json(const cz_c2_random_opts_t *o, const c2_run_t *r, double r
            "\"device_efficiency\":%.4f,\"dispatch_efficiency\":%.4f,"
            "\"overlap_violations\":%zu,\"params_random_s\":%.2f,\"c1_shape_s\":%.2f,"
            "\"peak_rss_kib\":%zu,\"jobs\":%zu,\"all_done_s\":%.3f,"
-           "\"steady_s_per_proof\":%.3f}\n",
+           "\"steady_s_per_proof\":%.3f,\"region_parts_ms\":{\"setup\":%.1f,\"h\":%.1f,"
+           "\"msm_h\":%.1f,\"prep_wait\":%.1f,\"tails\":%.1f}}\n",
            r->name, s->partitions, s->constraints, s->rows, r->pi.backend, (int)o->device,
            o->workers, r->pi.threads, wall, wall / (double)s->partitions, r->tl.synthesis_mean_ms,
            r->tl.synthesis_max_ms, r->tl.synthesis_spans, region_ms, r->tl.device_efficiency,
            r->tl.dispatch_efficiency, r->tl.overlap_violations, r->t_params, r->t_shape, r->rss_kib,
            r->njobs, r->last_done,
-           r->njobs > 1 ? (r->last_done - r->first_done) / (double)(r->njobs - 1) : wall);
+           r->njobs > 1 ? (r->last_done - r->first_done) / (double)(r->njobs - 1) : wall,
+           dm->setup_ms / n, dm->h_ms / n, dm->msm_h_ms / n, dm->prep_wait_ms / n,
+           dm->tails_ms / n);
 }
 
 static void print_text(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms,

@@ -21,6 +21,7 @@
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
+#include "core/clock.h"
 #include "core/fault.h"
 #include "gpu_test.h"
 #include "groth16/params_mirror.h"
@@ -242,16 +243,23 @@ CZ_TEST(streamed_vectors_pinned_by_the_preparer)
     CHECK_OK(cz_cpu_backend_new(&cpu, 0));
     cz_cuda_backend_opts_t o = { .min_plan = 1 };
     CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, &o));
+    double on_gpu = 0; /* seconds in the two proofs on the GPU */
     for (int i = 0; i < 2 && gpu; i++) {
         uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
         CHECK_OK(prove_bytes(&f, cpu, (uint64_t)i, want));
         cz_g16_prepare(gpu, f.params);
+        const double t0 = cz_mono_s();
         CHECK_OK(prove_bytes(&f, gpu, (uint64_t)i, got));
+        on_gpu += cz_mono_s() - t0;
         cz_backend_settle(gpu);
         CHECK(memcmp(want, got, sizeof want) == 0);
     }
     cz_backend_report r;
     cz_backend_report_of(gpu, &r);
+    /* the regions' parts: each ran, and they fit in the proofs' time */
+    const cz_region_parts *rp = &r.parts;
+    CHECK(rp->h > 0 && rp->msm_h > 0 && rp->tails > 0 && rp->setup >= 0 && rp->prep_wait >= 0);
+    CHECK(rp->setup + rp->h + rp->msm_h + rp->prep_wait + rp->tails <= on_gpu);
     CHECK(strstr(r.plan, "plan stream:") != NULL);
     CHECK(strstr(r.plan, "resident []") != NULL);
     CHECK_EQ_U64(r.regions, 2);

@@ -189,6 +189,7 @@ typedef struct cuda_backend {
     cz_devplan_in plan_in; /* (cmu) what it was made from */
     char plan_line[320];   /* (smu) plan, printed (cuda_report) */
     unsigned long long regions, partitions, h2d_total, replans; /* (smu) for cuda_report */
+    cz_region_parts parts;                                      /* (smu) for cuda_report */
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
@@ -1995,6 +1996,19 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *con
  * partition's outcome in res[i]; returns the region's own error, which is
  * every partition's that had none (res says so too).
  */
+/* The region of ws[0 .. n), whose set-up took |setup| s, into |sum|. */
+static void add_parts(cz_region_parts *sum, cz_prove_work_t *const *ws, size_t n, double setup)
+{
+    sum->setup += setup;
+    for (size_t i = 0; i < n; i++) {
+        const cz_prove_work_t *w = ws[i];
+        sum->h += w->t_ntt;
+        sum->msm_h += w->t_msm_h;
+        sum->prep_wait += w->t_prep_wait;
+        sum->tails += w->t_msm_l + w->t_msm_a + w->t_msm_b1 + (w->b2_done ? w->t_msm_b2 : 0);
+    }
+}
+
 static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
                      cz_batch_result *res)
 {
@@ -2019,6 +2033,7 @@ static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
     cb->regions++;
     cb->partitions += n;
     cb->h2d_total += cb->h2d_bytes;
+    add_parts(&cb->parts, ws, n, setup);
     pthread_mutex_unlock(&cb->smu);
     bool resident = rc == CZ_OK && set_resident(cb, w, want);
     /* slots for the next partitions, where the plan and the device have room for them */
@@ -2163,6 +2178,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     out->partitions = cb->partitions;
     out->h2d_bytes = cb->h2d_total;
     out->replans = cb->replans;
+    out->parts = cb->parts;
     pthread_mutex_unlock(&cb->smu);
 }
 

@@ -155,13 +155,18 @@ json_t *cz_server_status_json(cz_server_t *s)
     for (size_t d = 0; devs && d < ndevices(&sn); d++) {
         cz_device_memory_t mem;
         (void)cz_prover_device_memory(s->prover, d, &mem); /* zeroed if out of range */
+        /* where its regions' time went, ms summed (0 on the CPU backend) */
+        json_t *parts = json_pack("{s:f,s:f,s:f,s:f,s:f}", "setup", mem.setup_ms, "h", mem.h_ms,
+                                  "msm_h", mem.msm_h_ms, "prep_wait", mem.prep_wait_ms, "tails",
+                                  mem.tails_ms);
         json_array_append_new(devs,
-                              json_pack("{s:I,s:s,s:I,s:f,s:f,s:b,s:s,s:I}", "index", (json_int_t)d,
-                                        "backend", sn.pi.backend, "workers", (json_int_t)sn.workers,
-                                        "busy_s", ps->device_busy_s[d], "efficiency",
-                                        efficiency(&sn, d), "failed", ps->device_failed[d],
-                                        "memory_plan", mem.plan, "h2d_bytes",
-                                        (json_int_t)mem.h2d_bytes));
+                              json_pack("{s:I,s:s,s:I,s:f,s:f,s:b,s:s,s:I,s:I,s:o}", "index",
+                                        (json_int_t)d, "backend", sn.pi.backend, "workers",
+                                        (json_int_t)sn.workers, "busy_s", ps->device_busy_s[d],
+                                        "efficiency", efficiency(&sn, d), "failed",
+                                        ps->device_failed[d], "memory_plan", mem.plan, "h2d_bytes",
+                                        (json_int_t)mem.h2d_bytes, "partitions",
+                                        (json_int_t)mem.partitions, "region_parts_ms", parts));
     }
     json_t *entries = json_array();
     cz_params_item_t *items = malloc(MAX_LISTED * sizeof *items);

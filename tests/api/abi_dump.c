@@ -272,6 +272,11 @@ static void structs(void)
     F(cz_device_memory_t, plan);
     F(cz_device_memory_t, regions);
     F(cz_device_memory_t, partitions);
+    F(cz_device_memory_t, setup_ms);
+    F(cz_device_memory_t, h_ms);
+    F(cz_device_memory_t, msm_h_ms);
+    F(cz_device_memory_t, prep_wait_ms);
+    F(cz_device_memory_t, tails_ms);
     F(cz_device_memory_t, reserved);
     END();
 

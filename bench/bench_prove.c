@@ -192,6 +192,12 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
                     it + 1, it == 0 ? " (cold)" : "", t.device * 1e3, t.setup * 1e3, t.upload * 1e3,
                     t.ntt * 1e3, t.msm_h * 1e3, t.prep_wait * 1e3, t.msm_l * 1e3, t.msm_a * 1e3,
                     t.msm_b1 * 1e3, t.msm_b2 * 1e3, (t.device - parts) * 1e3);
+            if (t.stream_wait > 0)
+                fprintf(stderr,
+                        "iteration %zu: the MSMs waited %.1f ms for streamed windows (MSM h %.1f, "
+                        "the tails %.1f)\n",
+                        it + 1, t.stream_wait * 1e3, t.stream_wait_h * 1e3,
+                        (t.stream_wait - t.stream_wait_h) * 1e3);
         }
         if (rc == CZ_OK) { /* the backend's device-memory plan and its copies (CUDA) */
             cz_backend_report r;

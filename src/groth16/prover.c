@@ -340,6 +340,8 @@ static void note_device_times(cz_g16_partition_t *p, double device)
     p->t.msm_b2 = p->work.t_msm_b2;
     p->t.upload = p->work.t_upload;
     p->t.setup = p->work.t_setup;
+    p->t.stream_wait = p->work.t_stream_wait;
+    p->t.stream_wait_h = p->work.t_stream_wait_h;
 }
 
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)

@@ -1518,8 +1518,10 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     w->t_ntt = cz_mono_s() - t0;
     if (rc == CZ_OK)
         rc = cz_backend_step(ctx, w, "MSM h");
+    const double waited = w->t_stream_wait;
     if (rc == CZ_OK)
         rc = h_msm(ctx, cb, set, w, want, coef, kept ? cb->turn_h : cb->h);
+    w->t_stream_wait_h += w->t_stream_wait - waited;
     if (kept) /* the in-turn result: the next turn makes the buffers again */
         cz_cuda_h_give_back(cb->turn_h);
     free(owned);

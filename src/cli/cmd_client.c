@@ -433,6 +433,27 @@ int cmd_list(int argc, char **argv)
     return rc;
 }
 
+/* A GPU device's memory plan and where its regions' time went, a partition's share
+ * (nothing for a device that has proved none, or one without a plan: the CPU's). */
+static void print_device_memory(json_t *d)
+{
+    const char *plan = json_string_value(json_object_get(d, "memory_plan"));
+    const json_int_t parts = json_integer_value(json_object_get(d, "partitions"));
+    if (!plan || !plan[0] || parts <= 0)
+        return;
+    json_t *rp = json_object_get(d, "region_parts_ms");
+    const double n = (double)parts;
+    printf("  memory: %s\n", plan);
+    printf("  a partition's region: set-up %.1f ms, H %.1f, MSM h %.1f, prep wait %.1f, tails "
+           "%.1f (%lld partitions; %.2f GiB of params to the device each)\n",
+           json_number_value(json_object_get(rp, "setup")) / n,
+           json_number_value(json_object_get(rp, "h")) / n,
+           json_number_value(json_object_get(rp, "msm_h")) / n,
+           json_number_value(json_object_get(rp, "prep_wait")) / n,
+           json_number_value(json_object_get(rp, "tails")) / n, (long long)parts,
+           (double)json_integer_value(json_object_get(d, "h2d_bytes")) / n / (1 << 30));
+}
+
 int cmd_daemon_status(int argc, char **argv)
 {
     cz_client_t cl = { 0 };
@@ -450,6 +471,7 @@ int cmd_daemon_status(int argc, char **argv)
                json_is_true(json_object_get(o, "stopping")) ? " (shutting down)" : "");
         size_t i;
         json_array_foreach(json_object_get(o, "devices"), i, d)
+        {
             printf("device %lld (%s): %lld workers, busy %.1f s, efficiency %.1f%%%s\n",
                    json_integer_value(json_object_get(d, "index")),
                    json_string_value(json_object_get(d, "backend")),
@@ -457,6 +479,8 @@ int cmd_daemon_status(int argc, char **argv)
                    json_number_value(json_object_get(d, "busy_s")),
                    100 * json_number_value(json_object_get(d, "efficiency")),
                    json_is_true(json_object_get(d, "failed")) ? ", FAILED" : "");
+            print_device_memory(d);
+        }
         printf("jobs: %lld queued, %lld running, %lld done, %lld failed, %lld canceled\n",
                json_integer_value(json_object_get(jobs, "queued")),
                json_integer_value(json_object_get(jobs, "running")),

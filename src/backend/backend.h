@@ -117,14 +117,15 @@ typedef struct cz_prove_work {
 
     /* ---- stage times in seconds, for reports ----------------------- */
     double t_stage, t_ntt, t_msm_h, t_prep_wait, t_msm_l, t_msm_a, t_msm_b1, t_msm_b2;
-    double t_upload;        /* params bases uploaded (a set's first region; the
+    double t_upload;      /* params bases uploaded (a set's first region; the
                                        * MSM times exclude it) */
-    double t_setup;         /* the region's set-up: device contexts, their buffers
+    double t_setup;       /* the region's set-up: device contexts, their buffers
                                        * and tables (the first region of a size) */
-    double t_stream_wait;   /* the MSMs waited this long for streamed windows */
-    double t_stream_wait_h; /* of which the H MSM's */
-    size_t h2d_bytes;       /* params bytes copied to the device in the region
+    double t_stream_wait; /* the MSMs waited this long for streamed windows */
+    size_t h2d_bytes;     /* params bytes copied to the device in the region
                                        * (uploads of resident vectors and streamed windows) */
+    /* of t_stream_wait, the H MSM's wait (the rest is the tails') */
+    double t_stream_wait_h;
 } cz_prove_work_t;
 
 typedef struct cz_backend cz_backend_t;

@@ -470,8 +470,9 @@ int cmd_daemon_status(int argc, char **argv)
                json_number_value(json_object_get(o, "uptime_s")),
                json_is_true(json_object_get(o, "stopping")) ? " (shutting down)" : "");
         size_t i;
-        json_array_foreach(json_object_get(o, "devices"), i, d)
-        {
+        json_t *devs = json_object_get(o, "devices");
+        for (i = 0; i < json_array_size(devs); i++) {
+            d = json_array_get(devs, i);
             printf("device %lld (%s): %lld workers, busy %.1f s, efficiency %.1f%%%s\n",
                    json_integer_value(json_object_get(d, "index")),
                    json_string_value(json_object_get(d, "backend")),

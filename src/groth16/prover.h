@@ -50,11 +50,12 @@ typedef struct cz_g16_partition cz_g16_partition_t;
 typedef struct cz_g16_timings {
     double prep, stage, device, epilogue;
     double ntt, msm_h, prep_wait, msm_l, msm_a, msm_b1, msm_b2, assembly;
-    double upload; /* params bases to the device (inside device; a set's first region) */
-    double setup;  /* device contexts and buffers (inside device; the first region) */
-    double stream_wait, stream_wait_h; /* the MSMs waited for streamed windows (inside their
-                                        * stages); of which the H MSM */
+    double upload;     /* params bases to the device (inside device; a set's first region) */
+    double setup;      /* device contexts and buffers (inside device; the first region) */
     bool tails_staged; /* prep left the splits in the backend's memory (ops->stage_tails) */
+    /* the MSMs waited this long for streamed windows (inside their stages); of which
+     * the H MSM's */
+    double stream_wait, stream_wait_h;
 } cz_g16_timings_t;
 
 /*

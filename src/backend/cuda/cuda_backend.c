@@ -1993,11 +1993,6 @@ static void cuda_settle(cz_backend_t *be)
 static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
                          const rvec want[V_COUNT], cz_batch_result *res);
 
-/*
- * The region of n partitions of one params set (n = 1: cuda_device). Each
- * partition's outcome in res[i]; returns the region's own error, which is
- * every partition's that had none (res says so too).
- */
 /* The region of ws[0 .. n), whose set-up took |setup| s, into |sum|. */
 static void add_parts(cz_region_parts *sum, cz_prove_work_t *const *ws, size_t n, double setup)
 {
@@ -2011,6 +2006,11 @@ static void add_parts(cz_region_parts *sum, cz_prove_work_t *const *ws, size_t n
     }
 }
 
+/*
+ * The region of n partitions of one params set (n = 1: cuda_device). Each
+ * partition's outcome in res[i]; returns the region's own error, which is
+ * every partition's that had none (res says so too).
+ */
 static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *ws, size_t n,
                      cz_batch_result *res)
 {

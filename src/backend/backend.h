@@ -151,6 +151,8 @@ typedef struct cz_backend_report {
     unsigned long long replans;    /* plans made again because an allocation found the
                                      * device memory taken after the plan was made */
     cz_region_parts parts;         /* where those regions' time went, all regions */
+    unsigned long long splits_in_region; /* splits put on the device by a region, not by prep
+                                          * (cz_cuda_backend_opts_t.splits_in_region) */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */
@@ -313,6 +315,10 @@ typedef struct cz_cuda_backend_opts {
     cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
     unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */
+    bool splits_in_region;    /* benchmarks, tests (not yet measured, so off by default): where
+                                * the tails stream and no tails slot holds a partition's
+                                * splits, the region puts them in the H result's spent buffer
+                                * before its tails, so no window's MSMs copy from the host */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

@@ -726,6 +726,48 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
                      1); /* resident: no batch advised, still right */
 }
 
+/*
+ * opts.splits_in_region: where the tails stream and no tails slot holds the
+ * splits (the first region: none is sized yet), the region puts them in the
+ * H result's spent buffer before the tails (1 MiB at bench:20000's 2^15: L's
+ * split fits); the next regions read them from the tails slots. Both give
+ * the CPU's bytes, with the H in three buffers and in two.
+ */
+static void splits_in_region_same_bytes(int h_buffers)
+{
+    fixture f;
+    REQUIRE(fixture_new(&f, "bench:20000", 3) == CZ_OK);
+    cz_backend_t *cpu = NULL, *gpu = NULL;
+    CHECK_OK(cz_cpu_backend_new(&cpu, 0));
+    cz_cuda_backend_opts_t o = { .min_plan = 1, .h_buffers = h_buffers, .splits_in_region = true };
+    CHECK_OK(cz_cuda_backend_new(f.ctx, &gpu, 0, &o));
+    for (int seed = 0; seed < 2 && gpu; seed++) {
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove_bytes(&f, cpu, (uint64_t)seed, want));
+        CHECK_OK(prove_bytes(&f, gpu, (uint64_t)seed, got));
+        if (memcmp(want, got, sizeof want))
+            CZ__FAIL("%d H buffers, seed %d: bytes differ from the cpu's", h_buffers, seed);
+    }
+    if (gpu) {
+        cz_backend_report r;
+        cz_backend_report_of(gpu, &r);
+        CHECK(r.splits_in_region >= 1); /* the first region took the new path */
+    }
+    cz_backend_free(gpu);
+    cz_backend_free(cpu);
+    fixture_free(&f);
+}
+
+CZ_TEST(splits_in_the_spent_h_buffer_same_bytes)
+{
+    if (!gpu_or_skip())
+        return;
+    splits_in_region_same_bytes(0);
+    splits_in_region_same_bytes(2);
+    cz_cuda_backend_opts_t o = { .min_plan = 1, .splits_in_region = true };
+    batch_same_bytes("streamed, splits in the region", "bench:20000", &o, 2, 2, 2);
+}
+
 /* ---- device memory taken after the plan was made ------------------------------ */
 
 /* What the fault callback took from the device, given back by the test. */

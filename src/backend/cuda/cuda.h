@@ -314,6 +314,13 @@ const void *cz_cuda_h_result(const cz_cuda_h *h);
  */
 void *cz_cuda_h_scratch(cz_cuda_h *h, int i);
 size_t cz_cuda_h_buffer_bytes(const cz_cuda_h *h);
+/*
+ * The buffer the last result lies in, as scratch, for a caller done with that
+ * result (its H MSM has read it): *bytes (the whole buffer, 2^log_n_max
+ * elements) until the next compute, which writes there again. NULL (*bytes 0)
+ * before the first compute or with the buffers given back.
+ */
+void *cz_cuda_h_spent_result(cz_cuda_h *h, size_t *bytes);
 /* Copy the first |count| result coefficients to host memory. */
 int cz_cuda_h_download(cz_ctx_t *ctx, cz_cuda_h *h, cz_fr *out, size_t count);
 

@@ -162,6 +162,13 @@ typedef struct {
     dev_split split[T_COUNT]; /* tails slots: where the holder's splits lie in dev */
 } stage_slot;
 
+/* A partition's splits this region put in the H result's spent buffer (on[k]: split k). */
+typedef struct {
+    const cz_prove_work_t *w;
+    dev_split split[T_COUNT];
+    bool on[T_COUNT];
+} region_splits;
+
 typedef struct cuda_backend {
     cz_backend_t base;
     pthread_mutex_t smu; /* protects slots[] (stage runs outside the device lock) */
@@ -190,6 +197,10 @@ typedef struct cuda_backend {
     char plan_line[320];   /* (smu) plan, printed (cuda_report) */
     unsigned long long regions, partitions, h2d_total, replans; /* (smu) for cuda_report */
     cz_region_parts parts;                                      /* (smu) for cuda_report */
+    unsigned long long splits_moved; /* (smu) splits_to_spent_result's, for cuda_report */
+    /* opts.splits_in_region: this region's (device lock and cmu held; empty outside) */
+    region_splits rsplits[CZ_BACKEND_MAX_BATCH];
+    size_t n_rsplits;
     cz_cuda_h *h;
     unsigned h_log;
     cz_cuda_msm *msm;
@@ -1162,11 +1173,22 @@ static size_t split_bytes(const cz_scalar_split *sp)
 }
 
 /* |bytes| of |src| to *at (device), which moves past them; *dst: where they went. */
-static int put(char **at, const void *src, size_t bytes, const void **dst)
+static int put(cz_ctx_t *ctx, char **at, const void *src, size_t bytes, const void **dst)
 {
     *dst = *at;
-    int rc = bytes ? cz_cuda_memcpy_htod(NULL, *at, src, bytes) : CZ_OK;
+    int rc = bytes ? cz_cuda_memcpy_htod(ctx, *at, src, bytes) : CZ_OK;
     *at += up256(bytes);
+    return rc;
+}
+
+/* Split |sp| to *at (device; split_bytes(sp) of room), which moves past it; *d: its copy. */
+static int put_split(cz_ctx_t *ctx, char **at, const cz_scalar_split *sp, dev_split *d)
+{
+    int rc = put(ctx, at, sp->ones, (sp->n + 63) / 64 * 8, (const void **)&d->ones);
+    if (rc == CZ_OK)
+        rc = put(ctx, at, sp->sig_index, sp->n_sig * 4, (const void **)&d->sig_index);
+    if (rc == CZ_OK)
+        rc = put(ctx, at, sp->sig_scalar, sp->n_sig * 32, (const void **)&d->sig_scalar);
     return rc;
 }
 
@@ -1195,15 +1217,8 @@ static void cuda_stage_tails(cz_backend_t *be, cz_prove_work_t *w)
     }
     char *at = (char *)s->dev;
     int rc = cz_cuda_set_device(NULL, be->device_index);
-    for (int k = 0; k < T_COUNT && rc == CZ_OK; k++) {
-        dev_split *d = &s->split[k];
-        const size_t n_sig = sp[k]->n_sig;
-        rc = put(&at, sp[k]->ones, (sp[k]->n + 63) / 64 * 8, (const void **)&d->ones);
-        if (rc == CZ_OK)
-            rc = put(&at, sp[k]->sig_index, n_sig * 4, (const void **)&d->sig_index);
-        if (rc == CZ_OK)
-            rc = put(&at, sp[k]->sig_scalar, n_sig * 32, (const void **)&d->sig_scalar);
-    }
+    for (int k = 0; k < T_COUNT && rc == CZ_OK; k++)
+        rc = put_split(NULL, &at, sp[k], &s->split[k]);
     if (rc != CZ_OK) {
         give_slot(cb, s);
         return;
@@ -1652,12 +1667,18 @@ static void tail_specs(cz_prove_work_t *w, tail_spec out[N_TAILS])
     };
 }
 
-/* The split copy of |w|'s tail |t| in its tails slot, or NULL (prep is done: its writes
- * are visible). */
-static const dev_split *staged_split(const cz_prove_work_t *w, const tail_spec *t)
+/* The split copy of |w|'s tail |t| on the device, in its tails slot or put there by this
+ * region (splits_to_spent_result), or NULL (prep is done: its writes are visible). */
+static const dev_split *staged_split(const cuda_backend_t *cb, const cz_prove_work_t *w,
+                                     const tail_spec *t)
 {
     const stage_slot *ts = w->tails_staged;
-    return ts ? &ts->split[t->t_split] : NULL;
+    if (ts)
+        return &ts->split[t->t_split];
+    for (size_t i = 0; i < cb->n_rsplits; i++) /* splits_in_region's */
+        if (cb->rsplits[i].w == w && cb->rsplits[i].on[t->t_split])
+            return &cb->rsplits[i].split[t->t_split];
+    return NULL;
 }
 
 /* A tail whose vector is not streamed: resident (or uploaded now), else the CPU's. */
@@ -1674,7 +1695,7 @@ static int resident_tail(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_
         return rc;
     const double t0 = cz_mono_s(); /* the upload, or the wait for it, is t_upload's */
     rc = device_tail(ctx, cb, t->group, t->out, dev, host, t->inputs, t->n_inputs, t->split,
-                     dev ? staged_split(w, t) : NULL);
+                     dev ? staged_split(cb, w, t) : NULL);
     *t->t = cz_mono_s() - t0;
     return rc;
 }
@@ -1711,7 +1732,7 @@ static int stream_tail_batch(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
         tw[i] = (tail_windows){ .cb = cb,
                                 .ctx = ctx,
                                 .t = t,
-                                .ds = staged_split(ws[i], t),
+                                .ds = staged_split(cb, ws[i], t),
                                 .pb = want[t->k].point_bytes }; /* acc: Z = 0, infinity */
     }
     const tail_spec *t0s = &specs[0][ti];
@@ -1746,6 +1767,55 @@ static size_t live_of(cz_prove_work_t *const *ws, size_t n, const cz_batch_resul
         if (res[i].rc == CZ_OK)
             live[k++] = ws[i];
     return k;
+}
+
+/* Does some tail of the plan stream its bases? */
+static bool tails_stream(const cuda_backend_t *cb)
+{
+    for (int k = V_L; k < V_COUNT; k++)
+        if (on_device(cb, k) && plan_streams(cb, k))
+            return true;
+    return false;
+}
+
+/*
+ * opts.splits_in_region: before the tails of a plan that streams them, the
+ * splits no tails slot holds go to the device, into the buffer of the H's
+ * result (spent once every H MSM of the region has read it), as many as fit,
+ * split by split. The windows' MSMs then read them there and copy no split
+ * from host memory while the next window's copy is in flight (where such a
+ * pageable copy waits behind the window's on the copy engine, the tails run
+ * copy + compute: docs/PERFORMANCE.md, 2026-12-06, not yet measured with
+ * this; off by default until it is). Each copy waits for its DMA.
+ */
+static int splits_to_spent_result(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *const *ws,
+                                  size_t n)
+{
+    cb->n_rsplits = 0;
+    size_t room = 0;
+    char *at = cb->opts.splits_in_region && cb->plan.h_on_device && tails_stream(cb)
+                   ? cz_cuda_h_spent_result(cb->h, &room)
+                   : NULL;
+    const char *end = at ? at + room : NULL;
+    unsigned moved = 0;
+    int rc = CZ_OK;
+    for (size_t i = 0; at && i < n && rc == CZ_OK; i++) {
+        if (ws[i]->tails_staged)
+            continue;
+        region_splits *r = &cb->rsplits[cb->n_rsplits++];
+        *r = (region_splits){ .w = ws[i] };
+        const cz_scalar_split *sp[T_COUNT] = { ws[i]->l_split, ws[i]->a_split, ws[i]->b_split };
+        for (int k = 0; k < T_COUNT && rc == CZ_OK; k++)
+            if (split_bytes(sp[k]) <= (size_t)(end - at) &&
+                (rc = put_split(ctx, &at, sp[k], &r->split[k])) == CZ_OK) {
+                r->on[k] = true;
+                moved++;
+            }
+    }
+    pthread_mutex_lock(&cb->smu);
+    cb->splits_moved += moved;
+    pthread_mutex_unlock(&cb->smu);
+    return rc;
 }
 
 /*
@@ -2132,7 +2202,14 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *con
     cz_batch_result lres[CZ_BACKEND_MAX_BATCH];
     for (size_t i = 0; i < nl; i++)
         lres[i] = (cz_batch_result){ .rc = CZ_OK };
-    rc = nl ? tails_part(ctx, cb, set, live, nl, want, lres) : CZ_OK;
+    t0 = cz_mono_s();
+    rc = splits_to_spent_result(ctx, cb, live, nl);
+    const double put_s = cz_mono_s() - t0;
+    if (rc == CZ_OK && nl)
+        rc = tails_part(ctx, cb, set, live, nl, want, lres);
+    cb->n_rsplits = 0;              /* the buffer is the next H's */
+    for (size_t i = 0; i < nl; i++) /* the splits' copies are the tails' cost: L's step's */
+        live[i]->t_msm_l += put_s / (double)nl;
     for (size_t i = 0, j = 0; i < n; i++)
         if (res[i].rc == CZ_OK)
             res[i] = lres[j++];
@@ -2181,6 +2258,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     out->h2d_bytes = cb->h2d_total;
     out->replans = cb->replans;
     out->parts = cb->parts;
+    out->splits_in_region = cb->splits_moved;
     pthread_mutex_unlock(&cb->smu);
 }
 

@@ -490,6 +490,12 @@ extern "C" void *cz_cuda_h_scratch(cz_cuda_h *h, int i)
     return NULL;
 }
 
+extern "C" void *cz_cuda_h_spent_result(cz_cuda_h *h, size_t *bytes)
+{
+    *bytes = h && h->result ? sizeof(cz_fr) << h->log_n_max : 0;   /* its buffer is held */
+    return *bytes ? (void *)h->result : NULL;
+}
+
 extern "C" size_t cz_cuda_h_buffer_bytes(const cz_cuda_h *h)
 {
     const size_t bytes = sizeof(cz_fr) << h->log_n_max;

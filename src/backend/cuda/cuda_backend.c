@@ -162,11 +162,11 @@ typedef struct {
     dev_split split[T_COUNT]; /* tails slots: where the holder's splits lie in dev */
 } stage_slot;
 
-/* A partition's splits this region put in the H result's spent buffer (on[k]: split k). */
+/* A partition's splits this region put in the H result's spent buffer (split k there where
+ * split[k].ones is set). */
 typedef struct {
     const cz_prove_work_t *w;
     dev_split split[T_COUNT];
-    bool on[T_COUNT];
 } region_splits;
 
 typedef struct cuda_backend {
@@ -1676,7 +1676,7 @@ static const dev_split *staged_split(const cuda_backend_t *cb, const cz_prove_wo
     if (ts)
         return &ts->split[t->t_split];
     for (size_t i = 0; i < cb->n_rsplits; i++) /* splits_in_region's */
-        if (cb->rsplits[i].w == w && cb->rsplits[i].on[t->t_split])
+        if (cb->rsplits[i].w == w && cb->rsplits[i].split[t->t_split].ones)
             return &cb->rsplits[i].split[t->t_split];
     return NULL;
 }
@@ -1807,10 +1807,8 @@ static int splits_to_spent_result(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_wo
         const cz_scalar_split *sp[T_COUNT] = { ws[i]->l_split, ws[i]->a_split, ws[i]->b_split };
         for (int k = 0; k < T_COUNT && rc == CZ_OK; k++)
             if (split_bytes(sp[k]) <= (size_t)(end - at) &&
-                (rc = put_split(ctx, &at, sp[k], &r->split[k])) == CZ_OK) {
-                r->on[k] = true;
+                (rc = put_split(ctx, &at, sp[k], &r->split[k])) == CZ_OK)
                 moved++;
-            }
     }
     pthread_mutex_lock(&cb->smu);
     cb->splits_moved += moved;

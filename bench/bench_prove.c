@@ -29,7 +29,7 @@
 typedef struct {
     const char *circuit, *params, *backend;
     size_t threads, iters, device, device_mem_limit;
-    bool json, random_params, dry_run, h_on_cpu, splits_in_region;
+    bool json, random_params, dry_run, h_on_cpu, splits_in_region, no_pin;
 } bprove_opts_t;
 
 static const cz_opt BPROVE_OPTS[] = {
@@ -55,6 +55,9 @@ static const cz_opt BPROVE_OPTS[] = {
       .help = "CUDA, where the tails stream: the partition's splits onto the device (the H "
               "result's spent buffer) before the tails, not copied per window (not yet "
               "measured: off by default)" },
+    { "no-pin", 0, CZ_O_FLAG(bprove_opts_t, no_pin),
+      .help = "CUDA: a and b that no staging slot takes stay pageable (the default: "
+              "page-locked in place before the region)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -63,7 +66,7 @@ static const cz_opts_spec BPROVE_SPEC = {
     .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
              "                        [--device N] [--device-mem-limit BYTES] [--h-on-cpu]\n"
-             "                        [--splits-in-region] [--dry-run]\n"
+             "                        [--splits-in-region] [--no-pin] [--dry-run]\n"
              "                        [--json]\n",
     .about = "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
              "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
@@ -213,6 +216,11 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
                         it + 1, r.plan, (double)(r.h2d_bytes - h2d_before) / (1 << 30),
                         (double)(r.h2d_bytes - h2d_before) / 25e6,
                         (double)(r.h2d_bytes - h2d_before) / 50e6);
+            if (r.pinned)
+                fprintf(stderr,
+                        "iteration %zu: %llu partitions' a and b pinned in place so far (this "
+                        "one's staging %.1f ms, before the region)\n",
+                        it + 1, r.pinned, t.stage * 1e3);
             if (r.splits_in_region)
                 fprintf(stderr,
                         "iteration %zu: %llu splits put on the device by the regions so far\n",
@@ -253,10 +261,10 @@ int cz_bench_prove(int argc, char **argv)
     int rc = CZ_OK;
     if (!dry_run) /* first: fail before setup */
         rc = cz_backend_new_opts(ctx, &be, backend, (int)device,
-                                 &(cz_cuda_backend_opts_t){
-                                     .device_mem_limit = o.device_mem_limit,
-                                     .h_on_cpu = o.h_on_cpu,
-                                     .splits_in_region = o.splits_in_region });
+                                 &(cz_cuda_backend_opts_t){ .device_mem_limit = o.device_mem_limit,
+                                                            .h_on_cpu = o.h_on_cpu,
+                                                            .splits_in_region = o.splits_in_region,
+                                                            .no_pin = o.no_pin });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {

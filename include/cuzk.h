@@ -166,6 +166,11 @@ typedef struct cz_prover_config {
                                     * cz_prover_timeline_summary (grows ~100 bytes an
                                     * event: for timing runs and benchmarks, not a
                                     * long-lived daemon); independent of |timeline| */
+    bool cuda_no_pin;        /* GPUs upload a partition's a and b from pageable memory
+                                    * (for measurements); default (false): where no device
+                                    * staging slot takes them, they are page-locked where
+                                    * they are before the region, which then copies them by
+                                    * DMA alone */
     uint64_t reserved[14];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 

@@ -111,8 +111,9 @@ typedef struct cz_prove_work {
     blst_p2 b2_acc;
     bool b2_done; /* false: the epilogue computes b2_acc on the CPU */
 
-    /* ---- staging (optional, see cz_backend_ops_t.stage, .stage_tails) -- */
+    /* ---- staging (optional, see cz_backend_ops_t.stage, .pin, .stage_tails) */
     void *staged;       /* backend's handle while a/b point into its memory */
+    bool pinned;        /* a/b page-locked where they are (pin), until unpin */
     void *tails_staged; /* backend's handle while it holds copies of the splits */
 
     /* ---- stage times in seconds, for reports ----------------------- */
@@ -153,6 +154,8 @@ typedef struct cz_backend_report {
     cz_region_parts parts;         /* where those regions' time went, all regions */
     unsigned long long splits_in_region; /* splits put on the device by a region, not by prep
                                           * (cz_cuda_backend_opts_t.splits_in_region) */
+    unsigned long long pinned;           /* partitions whose a and b were page-locked in place
+                                          * (ops->pin) */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */
@@ -194,6 +197,19 @@ typedef struct cz_backend_ops {
      */
     void (*stage_tails)(cz_backend_t *be, cz_prove_work_t *work);
     void (*unstage_tails)(cz_backend_t *be, cz_prove_work_t *work);
+    /*
+     * Optional (NULL: nothing to do), called WITHOUT the device lock, for a
+     * partition that stage() left with a and b in host memory (its region
+     * uploads them): page-lock them where they are (CUDA: cudaHostRegister),
+     * so that the region's copies are DMA alone, with no CPU copy that
+     * other work on the host can slow, and set work->pinned. Never blocks
+     * on the device; best effort: a failure leaves them pageable and is
+     * not reported. The caller keeps its a and b and calls unpin() before
+     * it frees them (any thread; the region may still run its tails then,
+     * but reads a and b no more: abc_done).
+     */
+    void (*pin)(cz_backend_t *be, cz_prove_work_t *work);
+    void (*unpin)(cz_backend_t *be, cz_prove_work_t *work);
     /*
      * Optional (NULL: nothing to do), non-blocking, best effort, any thread:
      * partitions proved with these params are coming (the engine calls it
@@ -319,6 +335,8 @@ typedef struct cz_cuda_backend_opts {
                                 * the tails stream and no tails slot holds a partition's
                                 * splits, the region puts them in the H result's spent buffer
                                 * before its tails, so no window's MSMs copy from the host */
+    bool no_pin;              /* benchmarks: no ops->pin (a and b the region uploads stay
+                                * pageable; cz_prover_config_t.cuda_no_pin) */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

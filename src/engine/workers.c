@@ -628,7 +628,8 @@ static void finish_partition(worker_t *w, part_t *p, const cz_batch_result *r)
  * steps), staging, one region under the lock, then each partition's
  * epilogue. Only the first partition is staged: a worker holds at most one
  * staging slot, as with single partitions, so two workers gathering
- * batches can never wait on each other's slots.
+ * batches can never wait on each other's slots; the others' a and b are
+ * pinned where they are (never waits), for the region's uploads.
  */
 static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
 {
@@ -649,6 +650,8 @@ static void prove_on_device(worker_t *w, part_t *const *ps, size_t n)
     int rc = canceled_at(w->ctx, ps[0]->job, "staging");
     if (rc == CZ_OK)
         rc = cz_g16_stage(w->ctx, dev->backend, ps[0]->g16);
+    for (size_t i = 1; i < n; i++) /* the mates' a and b: uploaded by the region, from pinned */
+        cz_g16_pin(dev->backend, ps[i]->g16);
     if (rc != CZ_OK) {
         res[0].rc = rc;
         snprintf(res[0].why, sizeof res[0].why, "%s", cz_ctx_message(w->ctx));

@@ -31,6 +31,7 @@ struct cz_g16_partition {
     blst_scalar *input_scalars, *b_input_scalars;
     cz_scalar_split l_split, a_split, b_split;
     cz_backend_t *staged_on; /* the backend holding a/b's staged copies, if any */
+    cz_backend_t *pinned_on; /* the backend that page-locked a/b in place (pin), if any */
     cz_backend_t *prep_on;   /* the backend prep offers the splits to (set_backend);
                                       * it holds their copies while work.tails_staged */
     cz_recycler_t *recycler; /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
@@ -184,8 +185,17 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
  * Give the staging memory back: a/b's slot if the partition never finished
  * its device region, the splits' copies always (prep is over by now).
  */
+/* a and b pageable again (before they are freed or go to the recycler) */
+static void unpin(cz_g16_partition_t *p)
+{
+    if (p->pinned_on && p->work.pinned)
+        p->pinned_on->ops->unpin(p->pinned_on, &p->work);
+    p->pinned_on = NULL;
+}
+
 static void unstage(cz_g16_partition_t *p)
 {
+    unpin(p);
     if (p->staged_on && p->work.staged && p->staged_on->ops->unstage)
         p->staged_on->ops->unstage(p->staged_on, &p->work);
     p->staged_on = NULL;
@@ -195,6 +205,7 @@ static void unstage(cz_g16_partition_t *p)
 
 void cz_g16_give_abc(cz_g16_partition_t *p)
 {
+    unpin(p);
     cz_recycler_give(p->recycler, p->w.a);
     cz_recycler_give(p->recycler, p->w.b);
     cz_recycler_give(p->recycler, p->w.c);
@@ -291,6 +302,8 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     double t0 = cz_mono_s();
     int rc = be->ops->stage(be, ctx, &p->work);
     p->t.stage = cz_mono_s() - t0;
+    if (rc == CZ_OK && !p->work.staged)
+        cz_g16_pin(be, p); /* no room to stage them: the region uploads them, pinned */
     if (rc != CZ_OK || !p->work.staged)
         return rc;
     p->staged_on = be;
@@ -299,6 +312,17 @@ int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p)
     cz_recycler_give(p->recycler, p->w.b);
     p->w.a = p->w.b = NULL;
     return CZ_OK;
+}
+
+void cz_g16_pin(cz_backend_t *be, cz_g16_partition_t *p)
+{
+    if (!be->ops->pin || !p->w.a || p->work.staged || p->work.pinned)
+        return;
+    double t0 = cz_mono_s();
+    be->ops->pin(be, &p->work);
+    if (p->work.pinned)
+        p->pinned_on = be;
+    p->t.stage += cz_mono_s() - t0;
 }
 
 void cz_g16_prepare(cz_backend_t *be, const cz_params_t *params)

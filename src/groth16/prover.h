@@ -103,6 +103,16 @@ void cz_g16_set_backend(cz_g16_partition_t *p, cz_backend_t *be);
  * the partition must be proved on |be| (or freed, which unstages).
  */
 int cz_g16_stage(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
+/*
+ * Outside the device lock, before cz_g16_device: a and b that stay in host
+ * memory (not staged) page-locked where they are (backend.h, ops->pin), so
+ * that the region's uploads are DMA alone; cz_g16_stage does it when it
+ * could not stage. Best effort; a no-op for backends without it, for a
+ * partition staged or pinned already, and once a/b are released. Undone
+ * before a and b are freed (cz_g16_give_abc, cz_g16_release_abc,
+ * cz_g16_partition_free). Its time counts in the timings' stage.
+ */
+void cz_g16_pin(cz_backend_t *be, cz_g16_partition_t *p);
 int cz_g16_device(cz_ctx_t *ctx, cz_backend_t *be, cz_g16_partition_t *p);
 /*
  * Batches (backend.h, batch_max / device_batch): how many partitions of

@@ -9,6 +9,10 @@
  * the job with its message and the engine keeps serving. The splits too
  * (ops->stage_tails, by prep): offered once built, before the region, which
  * finds copies equal to them; every copy given back by the release.
+ * Pinning (ops->pin / unpin): where stage has no room, a and b are pinned
+ * where they are, the region sees them pinned, and unpin comes before they
+ * are freed (it reads them: ASan's CI run catches an unpin after the free),
+ * single partitions and through the engine.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,6 +33,8 @@ typedef struct {
     atomic_int staged, released, regions, regions_on_copies;
     atomic_int tails_staged, tails_released, regions_on_tail_copies;
     atomic_bool fail_stage, no_tail_room;
+    atomic_bool no_slot; /* stage copies nothing: a and b stay the partition's (then pinned) */
+    atomic_int pinned, unpinned, regions_on_pinned;
 } stage_backend_t;
 
 /* The test backend's copies of the three splits (its "device memory"). */
@@ -106,6 +112,8 @@ static int sb_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     stage_backend_t *sb = (stage_backend_t *)be;
     if (atomic_load(&sb->fail_stage))
         return cz_fail(ctx, CZ_ENOMEM, "stage test: injected staging failure");
+    if (atomic_load(&sb->no_slot))
+        return CZ_OK;
     const size_t m = (size_t)1 << w->log_m;
     cz_fr *mem = malloc(2 * m * sizeof *mem);
     if (!mem)
@@ -126,12 +134,37 @@ static void sb_unstage(cz_backend_t *be, cz_prove_work_t *w)
     give_back((stage_backend_t *)be, w);
 }
 
+static void sb_pin(cz_backend_t *be, cz_prove_work_t *w)
+{
+    stage_backend_t *sb = (stage_backend_t *)be;
+    if (w->staged) /* the prover pins only what stage left in host memory */
+        abort();
+    w->pinned = true;
+    atomic_fetch_add(&sb->pinned, 1);
+}
+
+/* Reads every row of a and b, as cudaHostUnregister touches their pages: after a free,
+ * a use-after-free (ASan). */
+static void sb_unpin(cz_backend_t *be, cz_prove_work_t *w)
+{
+    stage_backend_t *sb = (stage_backend_t *)be;
+    volatile uint8_t sum = 0;
+    const uint8_t *a = (const uint8_t *)w->a, *b = (const uint8_t *)w->b;
+    for (size_t i = 0; i < w->rows * sizeof(cz_fr); i++)
+        sum ^= a[i] ^ b[i];
+    (void)sum;
+    w->pinned = false;
+    atomic_fetch_add(&sb->unpinned, 1);
+}
+
 static int sb_device(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
 {
     stage_backend_t *sb = (stage_backend_t *)be;
     atomic_fetch_add(&sb->regions, 1);
     if (w->staged && w->a == (cz_fr *)w->staged)
         atomic_fetch_add(&sb->regions_on_copies, 1);
+    if (w->pinned)
+        atomic_fetch_add(&sb->regions_on_pinned, 1);
     /* as the CUDA backend: the split copies are read after the wait for prep (its permit
      * is put back for the wrapped CPU backend's own wait) */
     cz_latch_post(w->prep_done, cz_latch_wait(w->prep_done));
@@ -160,6 +193,8 @@ static const cz_backend_ops_t sb_ops = {
     .unstage = sb_unstage,
     .stage_tails = sb_stage_tails,
     .unstage_tails = sb_unstage_tails,
+    .pin = sb_pin,
+    .unpin = sb_unpin,
 };
 
 static stage_backend_t *sb_new(void)
@@ -261,6 +296,42 @@ CZ_TEST(partition_freed_after_staging_is_unstaged)
     cz_backend_free(&sb->base);
 }
 
+/* No room to stage: a and b pinned where they are, for the region; unpinned before freed. */
+CZ_TEST(unstaged_partition_pinned_in_place_and_unpinned_before_freed)
+{
+    setup_once();
+    stage_backend_t *sb = sb_new();
+    atomic_store(&sb->no_slot, true);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        uint8_t want[CZ_PROOF_BYTES], got[CZ_PROOF_BYTES];
+        CHECK_OK(prove(sb->cpu, seed, want));
+        CHECK_OK(prove(&sb->base, seed, got));
+        CHECK(memcmp(want, got, sizeof want) == 0);
+    }
+    CHECK_EQ_INT(atomic_load(&sb->staged), 0);
+    CHECK_EQ_INT(atomic_load(&sb->pinned), 2);
+    CHECK_EQ_INT(atomic_load(&sb->regions_on_pinned), 2);
+    CHECK_EQ_INT(atomic_load(&sb->unpinned), 2);
+
+    /* pinned, then freed without a region (a canceled job): unpinned first */
+    cz_cs_witness_t w;
+    REQUIRE(cz_circuit_witness(ctx, &circuit, 9, &w) == CZ_OK);
+    cz_g16_partition_t *p = NULL;
+    REQUIRE(cz_g16_partition_new(ctx, &p, params, &w, NULL, NULL) == CZ_OK);
+    CHECK_OK(cz_g16_stage(ctx, &sb->base, p));
+    cz_g16_pin(&sb->base, p); /* already pinned: nothing more */
+    CHECK_EQ_INT(atomic_load(&sb->pinned), 3);
+    cz_g16_partition_free(p);
+    CHECK_EQ_INT(atomic_load(&sb->unpinned), 3);
+
+    /* staged partitions are never pinned */
+    atomic_store(&sb->no_slot, false);
+    uint8_t got[CZ_PROOF_BYTES];
+    CHECK_OK(prove(&sb->base, 4, got));
+    CHECK_EQ_INT(atomic_load(&sb->pinned), 3);
+    cz_backend_free(&sb->base);
+}
+
 static int synth(void *arg, size_t partition, cz_ctx_t *c, cz_cs_witness_t *out)
 {
     (void)arg;
@@ -316,7 +387,16 @@ CZ_TEST(engine_stages_every_partition_and_survives_a_staging_failure)
     atomic_store(&sb->fail_stage, false);
     cz_job_info_t again = run_job(e, 2);
     CHECK_EQ_INT(again.state, CZ_JOB_DONE);
+
+    /* no room to stage: every partition pinned, its a and b unpinned before they go (the
+     * early release on the prep thread, while the region may still run) */
+    atomic_store(&sb->no_slot, true);
+    cz_job_info_t pinned = run_job(e, 4);
+    CHECK_EQ_INT(pinned.state, CZ_JOB_DONE);
+    CHECK_EQ_INT(atomic_load(&sb->pinned), 4);
+    CHECK_EQ_INT(atomic_load(&sb->regions_on_pinned), 4);
     cz_engine_free(e);
+    CHECK_EQ_INT(atomic_load(&sb->unpinned), 4);
     CHECK_EQ_INT(atomic_load(&sb->released), atomic_load(&sb->staged));
     CHECK_EQ_INT(atomic_load(&sb->tails_released), atomic_load(&sb->tails_staged));
     cz_backend_free(&sb->base);

@@ -9,6 +9,7 @@
  * injected kernel fault is a CZ_EDEVICE error.
  * Labelled gpu; skips without a device.
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,6 +33,19 @@ typedef struct {
     cz_params_t *params;
     cz_pvk_t *pvk;
 } fixture;
+
+/*
+ * Arrays of 64 KiB and more get pages of their own (mmap), so that a and b
+ * never share a page: cudaHostRegister refuses a page registered twice, and
+ * ops->pin then leaves both pageable (correct, only slower). glibc's
+ * threshold otherwise grows with the first frees, and two test-sized
+ * arrays may share a page; a real partition's (GiBs) never do.
+ */
+#define OWN_PAGES_FROM (64 << 10)
+static void __attribute__((constructor)) arrays_on_own_pages(void)
+{
+    mallopt(M_MMAP_THRESHOLD, OWN_PAGES_FROM);
+}
 
 static int fixture_new(fixture *f, const char *circuit, uint64_t toxic_seed)
 {
@@ -676,6 +690,16 @@ static void batch_same_bytes(const char *what, const char *circuit,
     if (gpu) {
         CHECK_EQ_INT((int)cz_g16_batch_max(gpu, ps[0]), (int)want_batch);
         CHECK_OK(cz_g16_stage(f.ctx, gpu, ps[0])); /* the first staged, as the engine does */
+        cz_backend_report before, after;
+        cz_backend_report_of(gpu, &before);
+        for (size_t i = 1; i < n; i++) /* the others pinned in place, as the engine does */
+            cz_g16_pin(gpu, ps[i]);
+        cz_backend_report_of(gpu, &after);
+        const unsigned long long pinned = after.pinned - before.pinned;
+        if (opts && opts->no_pin
+                ? pinned != 0
+                : cz_g16_partition_abc_bytes(ps[1]) >= 3 * OWN_PAGES_FROM && pinned != n - 1)
+            CZ__FAIL("%s, %s: %llu of the %zu others pinned", circuit, what, pinned, n - 1);
         cz_batch_result res[CZ_BACKEND_MAX_BATCH];
         CHECK_OK(cz_g16_device_batch(f.ctx, gpu, ps, n, res));
         for (size_t i = 0; i < n; i++) {
@@ -712,8 +736,10 @@ static void batch_same_bytes(const char *what, const char *circuit,
  * Every vector streamed (the small-card plan): batches of 2 and 3 (and 4,
  * the cap) share each window, for the CPU's bytes partition by partition;
  * with the H in two buffers, the H in turn with the MSMs and the H on the
- * CPU (the windows' own buffers) too. One partition canceled before the region leaves the batch
- * and the others are proved. The full card advises no batch (1).
+ * CPU (the windows' own buffers) too; the partitions after the first (not
+ * staged) pinned in place (ops->pin), and once left pageable (no_pin). One
+ * partition canceled before the region leaves the batch and the others are
+ * proved. The full card advises no batch (1).
  */
 CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
 {
@@ -729,6 +755,8 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("H in turn", "bench:4096", &in_turn, 2, 2, 2);
     cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
     batch_same_bytes("H on the CPU", "bench:4096", &host_h, 2, 2, 2);
+    cz_cuda_backend_opts_t pageable = { .min_plan = 1, .no_pin = true };
+    batch_same_bytes("streamed, a and b pageable", "bench:20000", &pageable, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("G2 on the CPU", "toy:5", &g2cpu, 2, 0, 2);
     batch_same_bytes("resident", "bench:4096", NULL, 2, 2,

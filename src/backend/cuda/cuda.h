@@ -52,6 +52,14 @@ void cz_cuda_free(void *dptr);
 int cz_cuda_host_alloc(cz_ctx_t *ctx, void **hptr, size_t bytes);
 void cz_cuda_host_free(void *hptr);
 /*
+ * Host memory the caller allocated, page-locked where it is (cudaHostRegister,
+ * portable: every device's copies from it are DMA) until unregistered, which
+ * must come before it is freed. Pages shared with another registered range
+ * fail (CZ_EDEVICE, not sticky). Thread-safe.
+ */
+int cz_cuda_host_register(cz_ctx_t *ctx, void *p, size_t bytes);
+void cz_cuda_host_unregister(void *p);
+/*
  * Large pinned host buffers (GiBs; `cuzk bench pin`). cudaMallocHost of an
  * 8 GiB slot took 9 s on the H200 host: the kernel faults and zeroes two
  * million 4 KiB pages on the calling thread and pins them, and the driver

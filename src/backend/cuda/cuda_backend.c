@@ -198,6 +198,7 @@ typedef struct cuda_backend {
     unsigned long long regions, partitions, h2d_total, replans; /* (smu) for cuda_report */
     cz_region_parts parts;                                      /* (smu) for cuda_report */
     unsigned long long splits_moved; /* (smu) splits_to_spent_result's, for cuda_report */
+    unsigned long long pinned;       /* (smu) partitions cuda_pin page-locked, for cuda_report */
     /* opts.splits_in_region: this region's (device lock and cmu held; empty outside) */
     region_splits rsplits[CZ_BACKEND_MAX_BATCH];
     size_t n_rsplits;
@@ -1161,6 +1162,48 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
     return CZ_OK;
 }
 
+/*
+ * ops->pin: a and b that the region will upload from host memory (no
+ * staging slot took them: a card too small for one) page-locked where they
+ * are, so that the region copies them by DMA alone. Through the bounce
+ * buffers the copy is a CPU memcpy first, which the next partitions'
+ * synthesis on the same cores slowed: the H of a 14 GiB-free region took
+ * 1018.7 ms in the engine against 707.1 alone (docs/PERFORMANCE.md,
+ * 2026-12-06). The rows the region reads are registered; c too when given.
+ */
+static void cuda_pin(cz_backend_t *be, cz_prove_work_t *w)
+{
+    cuda_backend_t *cb = (cuda_backend_t *)be;
+    if (cb->opts.no_pin || w->pinned || w->staged || !w->a || !w->b ||
+        w->rows > ((size_t)1 << w->log_m))
+        return;
+    cz_fr *v[3] = { w->a, w->b, w->c };
+    const size_t bytes = w->rows * sizeof(cz_fr);
+    int k = 0;
+    while (k < 3 && v[k] && cz_cuda_host_register(NULL, v[k], bytes) == CZ_OK)
+        k++;
+    if (k < 3 && v[k]) { /* one failed: all pageable, as without pinning */
+        while (k-- > 0)
+            cz_cuda_host_unregister(v[k]);
+        return;
+    }
+    w->pinned = true;
+    pthread_mutex_lock(&cb->smu);
+    cb->pinned++;
+    pthread_mutex_unlock(&cb->smu);
+}
+
+static void cuda_unpin(cz_backend_t *be, cz_prove_work_t *w)
+{
+    (void)be;
+    if (!w->pinned)
+        return;
+    cz_cuda_host_unregister(w->a);
+    cz_cuda_host_unregister(w->b);
+    cz_cuda_host_unregister(w->c);
+    w->pinned = false;
+}
+
 /* Bytes of one split's copy: bitmap, indices, scalars, each 256-byte aligned. */
 static size_t up256(size_t x)
 {
@@ -1280,10 +1323,10 @@ static int device_tail(cz_ctx_t *ctx, cuda_backend_t *cb, int group, void *out, 
 
 /*
  * The H coefficients on the device. a and b staged in a device slot are
- * read there (a device copy, milliseconds); a and b left pageable (no slot:
- * the device had no room for one, or it was not sized yet) go first through
- * the region's bounce buffers, at ~3.5x the driver's pageable rate (4 GiB
- * each at 2^27).
+ * read there (a device copy, milliseconds); a and b pinned where they are
+ * (cuda_pin: no slot) are copied by DMA on the H's copy stream; a and b left
+ * pageable (pinning failed or is off) go first through the region's bounce
+ * buffers, at ~3.5x the driver's pageable rate (4 GiB each at 2^27).
  */
 static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
 {
@@ -1294,7 +1337,7 @@ static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
         cuda_unstage(&cb->base, w);
         return rc;
     }
-    if (w->c)
+    if (w->c || w->pinned) /* copies on the H's own stream, the next overlapping a transform */
         return cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
     if (w->rows > ((size_t)1 << w->log_m) || w->log_m > cb->h_log)
         return cz_fail(ctx, CZ_EMISMATCH, "cuda h: %zu rows > domain 2^%u", w->rows, w->log_m);
@@ -1397,7 +1440,7 @@ static int h_in_turn(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w, cz_f
         cb->turn_h_log = rc == CZ_OK ? w->log_m : 0;
     }
     cz_cuda_h *h = cb->turn_h;
-    if (rc == CZ_OK && w->c) {
+    if (rc == CZ_OK && (w->c || w->pinned)) {
         rc = cz_cuda_h_compute(ctx, h, w->a, w->b, w->c, w->rows, w->log_m);
     } else if (rc == CZ_OK) {
         const size_t bytes = w->rows * sizeof(cz_fr);
@@ -2257,6 +2300,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     out->replans = cb->replans;
     out->parts = cb->parts;
     out->splits_in_region = cb->splits_moved;
+    out->pinned = cb->pinned;
     pthread_mutex_unlock(&cb->smu);
 }
 
@@ -2268,6 +2312,8 @@ static const cz_backend_ops_t cuda_ops = {
     .unstage = cuda_unstage,
     .stage_tails = cuda_stage_tails,
     .unstage_tails = cuda_unstage_tails,
+    .pin = cuda_pin,
+    .unpin = cuda_unpin,
     .prepare = cuda_prepare,
     .settle = cuda_settle,
     .report = cuda_report,

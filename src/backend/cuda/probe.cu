@@ -127,6 +127,23 @@ extern "C" void cz_cuda_host_free(void *hptr)
         cudaFreeHost(hptr);
 }
 
+extern "C" int cz_cuda_host_register(cz_ctx_t *ctx, void *p, size_t bytes)
+{
+    cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: clear it for the next call */
+        return cz_fail(ctx, CZ_EDEVICE, "cuda: cudaHostRegister(%zu bytes): %s", bytes,
+                       cudaGetErrorString(e));
+    }
+    return CZ_OK;
+}
+
+extern "C" void cz_cuda_host_unregister(void *p)
+{
+    if (p)
+        cudaHostUnregister(p);
+}
+
 /* ---- large pinned buffers: hugepages faulted in parallel, then registered ---- */
 
 #define CZ__PIN_MAX_THREADS 32u

@@ -29,7 +29,7 @@
 typedef struct {
     const char *circuit, *params, *backend;
     size_t threads, iters, device, device_mem_limit;
-    bool json, random_params, dry_run, h_on_cpu, splits_in_region, no_pin;
+    bool json, random_params, dry_run, h_on_cpu, splits_in_region, pin_ab;
 } bprove_opts_t;
 
 static const cz_opt BPROVE_OPTS[] = {
@@ -55,9 +55,9 @@ static const cz_opt BPROVE_OPTS[] = {
       .help = "CUDA, where the tails stream: the partition's splits onto the device (the H "
               "result's spent buffer) before the tails, not copied per window (not yet "
               "measured: off by default)" },
-    { "no-pin", 0, CZ_O_FLAG(bprove_opts_t, no_pin),
-      .help = "CUDA: a and b that no staging slot takes stay pageable (the default: "
-              "page-locked in place before the region)" },
+    { "pin-ab", 0, CZ_O_FLAG(bprove_opts_t, pin_ab),
+      .help = "CUDA: a and b that no staging slot takes page-locked in place before the "
+              "region, copied by DMA (not yet measured: off by default)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -66,7 +66,7 @@ static const cz_opts_spec BPROVE_SPEC = {
     .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
              "                        [--device N] [--device-mem-limit BYTES] [--h-on-cpu]\n"
-             "                        [--splits-in-region] [--no-pin] [--dry-run]\n"
+             "                        [--splits-in-region] [--pin-ab] [--dry-run]\n"
              "                        [--json]\n",
     .about = "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
              "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
@@ -264,7 +264,7 @@ int cz_bench_prove(int argc, char **argv)
                                  &(cz_cuda_backend_opts_t){ .device_mem_limit = o.device_mem_limit,
                                                             .h_on_cpu = o.h_on_cpu,
                                                             .splits_in_region = o.splits_in_region,
-                                                            .no_pin = o.no_pin });
+                                                            .pin_ab = o.pin_ab });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {

@@ -166,11 +166,10 @@ typedef struct cz_prover_config {
                                     * cz_prover_timeline_summary (grows ~100 bytes an
                                     * event: for timing runs and benchmarks, not a
                                     * long-lived daemon); independent of |timeline| */
-    bool cuda_no_pin;        /* GPUs upload a partition's a and b from pageable memory
-                                    * (for measurements); default (false): where no device
-                                    * staging slot takes them, they are page-locked where
-                                    * they are before the region, which then copies them by
-                                    * DMA alone */
+    bool cuda_pin_ab;        /* GPUs: a partition's a and b that no device staging
+                                    * slot takes are page-locked where they are before its
+                                    * region, which then copies them by DMA alone (not yet
+                                    * measured, so off by default: through bounce buffers) */
     uint64_t reserved[14];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 

@@ -335,8 +335,8 @@ typedef struct cz_cuda_backend_opts {
                                 * the tails stream and no tails slot holds a partition's
                                 * splits, the region puts them in the H result's spent buffer
                                 * before its tails, so no window's MSMs copy from the host */
-    bool no_pin;              /* benchmarks: no ops->pin (a and b the region uploads stay
-                                * pageable; cz_prover_config_t.cuda_no_pin) */
+    bool pin_ab;              /* ops->pin page-locks a and b the region uploads (not yet
+                                * measured, so off by default; cz_prover_config_t.cuda_pin_ab) */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

@@ -696,7 +696,7 @@ static void batch_same_bytes(const char *what, const char *circuit,
             cz_g16_pin(gpu, ps[i]);
         cz_backend_report_of(gpu, &after);
         const unsigned long long pinned = after.pinned - before.pinned;
-        if (opts && opts->no_pin
+        if (!opts || !opts->pin_ab
                 ? pinned != 0
                 : cz_g16_partition_abc_bytes(ps[1]) >= 3 * OWN_PAGES_FROM && pinned != n - 1)
             CZ__FAIL("%s, %s: %llu of the %zu others pinned", circuit, what, pinned, n - 1);
@@ -737,7 +737,7 @@ static void batch_same_bytes(const char *what, const char *circuit,
  * the cap) share each window, for the CPU's bytes partition by partition;
  * with the H in two buffers, the H in turn with the MSMs and the H on the
  * CPU (the windows' own buffers) too; the partitions after the first (not
- * staged) pinned in place (ops->pin), and once left pageable (no_pin). One
+ * staged) pinned in place (ops->pin, opts.pin_ab) or left pageable. One
  * partition canceled before the region leaves the batch and the others are
  * proved. The full card advises no batch (1).
  */
@@ -755,8 +755,16 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("H in turn", "bench:4096", &in_turn, 2, 2, 2);
     cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
     batch_same_bytes("H on the CPU", "bench:4096", &host_h, 2, 2, 2);
-    cz_cuda_backend_opts_t pageable = { .min_plan = 1, .no_pin = true };
-    batch_same_bytes("streamed, a and b pageable", "bench:20000", &pageable, 2, 2, 2);
+    cz_cuda_backend_opts_t pinned = { .min_plan = 1, .pin_ab = true };
+    batch_same_bytes("streamed, a and b pinned", "bench:20000", &pinned, 2, 2, 2);
+    cz_cuda_backend_opts_t pinned2 = { .min_plan = 1,
+                                       .pin_ab = true,
+                                       .h_buffers = 2,
+                                       .max_batch = 3 };
+    batch_same_bytes("streamed, a and b pinned, H in two buffers", "bench:20000", &pinned2, 3, 3,
+                     3);
+    cz_cuda_backend_opts_t pinned_turn = { .min_plan = 2, .pin_ab = true };
+    batch_same_bytes("H in turn, a and b pinned", "bench:4096", &pinned_turn, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("G2 on the CPU", "toy:5", &g2cpu, 2, 0, 2);
     batch_same_bytes("resident", "bench:4096", NULL, 2, 2,

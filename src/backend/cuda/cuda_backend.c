@@ -1170,11 +1170,13 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
  * synthesis on the same cores slowed: the H of a 14 GiB-free region took
  * 1018.7 ms in the engine against 707.1 alone (docs/PERFORMANCE.md,
  * 2026-12-06). The rows the region reads are registered; c too when given.
+ * Only with opts.pin_ab, until measured: registration may stall the other
+ * worker's region (docs/PERFORMANCE.md, 2026-12-07).
  */
 static void cuda_pin(cz_backend_t *be, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
-    if (cb->opts.no_pin || w->pinned || w->staged || !w->a || !w->b ||
+    if (!cb->opts.pin_ab || w->pinned || w->staged || !w->a || !w->b ||
         w->rows > ((size_t)1 << w->log_m))
         return;
     cz_fr *v[3] = { w->a, w->b, w->c };

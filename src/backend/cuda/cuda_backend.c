@@ -1339,7 +1339,7 @@ static int h_coefficients(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *w)
         cuda_unstage(&cb->base, w);
         return rc;
     }
-    if (w->c || w->pinned) /* copies on the H's own stream, the next overlapping a transform */
+    if (w->c || w->pinned) /* DMA (pinned) or the driver's copies, on the H's copy stream */
         return cz_cuda_h_compute(ctx, cb->h, w->a, w->b, w->c, w->rows, w->log_m);
     if (w->rows > ((size_t)1 << w->log_m) || w->log_m > cb->h_log)
         return cz_fail(ctx, CZ_EMISMATCH, "cuda h: %zu rows > domain 2^%u", w->rows, w->log_m);

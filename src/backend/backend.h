@@ -200,7 +200,8 @@ typedef struct cz_backend_ops {
     /*
      * Optional (NULL: nothing to do), called WITHOUT the device lock, for a
      * partition that stage() left with a and b in host memory (its region
-     * uploads them): page-lock them where they are (CUDA: cudaHostRegister),
+     * uploads them): page-lock them where they are (CUDA, with opts.pin_ab:
+     * cudaHostRegister),
      * so that the region's copies are DMA alone, with no CPU copy that
      * other work on the host can slow, and set work->pinned. Never blocks
      * on the device; best effort: a failure leaves them pageable and is

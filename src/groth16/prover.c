@@ -181,10 +181,6 @@ int cz_g16_partition_new(cz_ctx_t *ctx, cz_g16_partition_t **out, const cz_param
     return CZ_OK;
 }
 
-/*
- * Give the staging memory back: a/b's slot if the partition never finished
- * its device region, the splits' copies always (prep is over by now).
- */
 /* a and b pageable again (before they are freed or go to the recycler) */
 static void unpin(cz_g16_partition_t *p)
 {
@@ -193,6 +189,11 @@ static void unpin(cz_g16_partition_t *p)
     p->pinned_on = NULL;
 }
 
+/*
+ * Give the staging memory back: a/b's slot if the partition never finished
+ * its device region, the splits' copies always (prep is over by now); a
+ * and b pinned in place pageable again (unpin).
+ */
 static void unstage(cz_g16_partition_t *p)
 {
     unpin(p);

@@ -148,8 +148,9 @@ void cz_g16_release_abc(cz_g16_partition_t *p);
 /*
  * The host a, b and c to the recycler, once the region has said it reads
  * them no more (cz_g16_set_abc_done), while it may still run: only the
- * witness's arrays, nothing the region touches (staging stays for
- * cz_g16_release_abc, which is still called after the region).
+ * witness's arrays (unpinned first, ops->unpin), nothing the region touches
+ * (staging stays for cz_g16_release_abc, which is still called after the
+ * region).
  */
 void cz_g16_give_abc(cz_g16_partition_t *p);
 /* Bytes of a/b/c held by the partition: 2 or 3 (with c) domain vectors, 0

@@ -1179,6 +1179,9 @@ static void cuda_pin(cz_backend_t *be, cz_prove_work_t *w)
     if (!cb->opts.pin_ab || w->pinned || w->staged || !w->a || !w->b ||
         w->rows > ((size_t)1 << w->log_m))
         return;
+    /* the worker's thread may not have made this device current yet (no slot staged) */
+    if (cz_cuda_set_device(NULL, cb->base.device_index) != CZ_OK)
+        return;
     cz_fr *v[3] = { w->a, w->b, w->c };
     const size_t bytes = w->rows * sizeof(cz_fr);
     int k = 0;

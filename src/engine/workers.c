@@ -334,6 +334,21 @@ static void release_abc(cz_engine_t *e, part_t *p)
 }
 
 /*
+ * |p|'s aux back once prep made the splits from it (nothing reads it after):
+ * budget first, as release_abc. On the prep thread, seconds before the
+ * region ends and the partition's remaining reservation goes back, so the
+ * next synthesis may start sooner where the budget is what holds it.
+ */
+static void release_aux(cz_engine_t *e, part_t *p)
+{
+    const size_t held = cz_g16_aux_bytes(p->g16);
+    const size_t aux = held < p->reserved ? held : p->reserved;
+    cz_budget_release(&e->budget, aux);
+    p->reserved -= aux;
+    cz_g16_give_aux(p->g16);
+}
+
+/*
  * The region reads |arg|'s a, b and c no more (backend.h, abc_done): its
  * worker's prep thread gives them back while the tails run. Here the
  * device lock is held: only the hand-over (giving back may free gigabytes,
@@ -356,9 +371,11 @@ static void prep_one(worker_t *w, part_t *p)
     cz_tl_emit(e->tl, CZ_TL_PREP_START, p->job->id, "device=%zu,worker=%u,partition=%zu", w->device,
                w->index, p->index);
     double t0 = cz__engine_now_ms(e);
-    cz_g16_prep(w->prep_ctx, p->g16); /* posts the latch, also on failure */
+    const int rc = cz_g16_prep(w->prep_ctx, p->g16); /* posts the latch, also on failure */
     cz_tl_emit(e->tl, CZ_TL_PREP_END, p->job->id, "device=%zu,worker=%u,partition=%zu,ms=%.1f",
                w->device, w->index, p->index, cz__engine_now_ms(e) - t0);
+    if (rc == CZ_OK)
+        release_aux(e, p);
 }
 
 /* The prep thread: the preps handed over, in order (the region waits for them), then the

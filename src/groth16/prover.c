@@ -35,6 +35,7 @@ struct cz_g16_partition {
     cz_backend_t *prep_on;   /* the backend prep offers the splits to (set_backend);
                                       * it holds their copies while work.tails_staged */
     cz_recycler_t *recycler; /* a/b/c/aux go here when freed (the ctx's; may be NULL) */
+    bool prepped;            /* prep succeeded: aux is read no more (cz_g16_give_aux) */
     cz_g16_timings_t t;
 };
 
@@ -237,6 +238,19 @@ void cz_g16_partition_free(cz_g16_partition_t *p)
     free(p);
 }
 
+size_t cz_g16_aux_bytes(const cz_g16_partition_t *p)
+{
+    return p->w.aux && p->prepped ? p->w.num_aux * sizeof(cz_fr) : 0;
+}
+
+void cz_g16_give_aux(cz_g16_partition_t *p)
+{
+    if (!cz_g16_aux_bytes(p))
+        return;
+    cz_recycler_give(p->recycler, p->w.aux);
+    p->w.aux = NULL;
+}
+
 size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p)
 {
     size_t vectors = p->w.a ? (p->w.c ? 3 : 2) : 0;
@@ -289,6 +303,7 @@ int cz_g16_prep(cz_ctx_t *ctx, cz_g16_partition_t *p)
         be->ops->stage_tails(be, &p->work);
         p->t.tails_staged = p->work.tails_staged != NULL;
     }
+    p->prepped = rc == CZ_OK;
     p->t.prep = cz_mono_s() - t0;
     cz_latch_post(&p->prep_done, rc); /* also on failure: the device region must not hang */
     return rc;

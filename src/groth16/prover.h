@@ -153,6 +153,16 @@ void cz_g16_release_abc(cz_g16_partition_t *p);
  * region).
  */
 void cz_g16_give_abc(cz_g16_partition_t *p);
+/*
+ * After a cz_g16_prep that succeeded, the witness's aux is read by nothing
+ * (prep made the scalar splits from it): cz_g16_give_aux hands it to the
+ * recycler, and cz_g16_aux_bytes says how many bytes that gives (0 when
+ * there is none or prep has not succeeded; the engine gives them back to
+ * its budget first). On prep's thread, or after the partition's prep
+ * latch; never while prep runs.
+ */
+size_t cz_g16_aux_bytes(const cz_g16_partition_t *p);
+void cz_g16_give_aux(cz_g16_partition_t *p);
 /* Bytes of a/b/c held by the partition: 2 or 3 (with c) domain vectors, 0
  * once released. */
 size_t cz_g16_partition_abc_bytes(const cz_g16_partition_t *p);

@@ -31,7 +31,7 @@ typedef struct {
     size_t ndev;
     cz_timeline_t *tl;
     cz_engine_t *e;
-    size_t partition_bytes, abc_bytes;
+    size_t partition_bytes, abc_bytes, aux_bytes;
 } fixture;
 
 static cz_params_t *shared_params;  /* setup once per process: it dominates the run time */
@@ -59,6 +59,7 @@ static void fixture_init(fixture *f, size_t ndev, unsigned workers, size_t budge
     cz_circuit_shape(f->ctx, &f->circuit, &rows, &ni, &na, pc);
     shape = (cz_params_shape_t){ ni, na, 1024, pc[0], pc[1], pc[2] };
     cz_engine_estimate(&shape, rows, &f->partition_bytes, &f->abc_bytes);
+    f->aux_bytes = na * sizeof(cz_fr);
     f->ndev = ndev;
     for (size_t d = 0; d < ndev; d++)
         cz_cpu_backend_new(&f->be[d], (int)d);
@@ -709,10 +710,51 @@ static void batch_fixture(fixture *f, cz_fault_t *fault, step_gate *g)
     cz_cpu_backend_set_batch(f->be[0], 2);
 }
 
+/* The budget the engine holds for partitions (the recycler's blocks aside), once it
+ * reaches |want| (the prep thread gives back on its own time: <= 10 s), or as it is then. */
+static size_t partitions_reserved_once(fixture *f, size_t want)
+{
+    cz_engine_stats_t st;
+    for (int i = 0; i < 10000; i++) {
+        cz_engine_stats(f->e, &st);
+        if (st.budget_reserved - st.recycled_bytes == want)
+            break;
+        usleep(1000);
+    }
+    return st.budget_reserved - st.recycled_bytes;
+}
+
+/*
+ * A partition's aux goes back as soon as prep has made its splits, which
+ * runs beside the region's H: held at its first step (H), the budget holds
+ * the partition's reservation less aux (a, b and c are still the H's).
+ */
+CZ_TEST(aux_goes_back_after_prep_while_the_h_runs)
+{
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 1 };
+    cz_fault_t fault;
+    fixture f;
+    gated_fixture(&f, &fault, &g, 1);
+    REQUIRE(f.aux_bytes > 0 && f.aux_bytes + f.abc_bytes < f.partition_bytes);
+    job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
+    uint64_t id = submit(&f, &a, 1, 0);
+    gate_wait_entered(&g);
+    CHECK_EQ_U64(partitions_reserved_once(&f, f.partition_bytes - f.aux_bytes),
+                 f.partition_bytes - f.aux_bytes);
+    gate_open(&g);
+    cz_job_info_t info;
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    check_job_proof(&f, id, &a, 1);
+    CHECK_EQ_U64(partitions_reserved_once(&f, 0), 0);
+    fixture_free(&f);
+}
+
 /*
  * A partition's a, b and c go back as soon as its region reads them no more
  * (after the H MSM), not when the region ends: held at its third step (L,
- * the tails), the budget holds the partition's reservation less abc_bytes.
+ * the tails), the budget holds the partition's reservation less abc_bytes
+ * (and less aux, which prep gave back before the tails could start).
  * The proof still verifies and everything is given back at the end.
  */
 CZ_TEST(abc_goes_back_after_the_h_msm_while_the_region_runs)
@@ -721,25 +763,18 @@ CZ_TEST(abc_goes_back_after_the_h_msm_while_the_region_runs)
     cz_fault_t fault;
     fixture f;
     gated_fixture(&f, &fault, &g, 1);
-    REQUIRE(f.abc_bytes > 0 && f.abc_bytes < f.partition_bytes);
+    REQUIRE(f.abc_bytes > 0 && f.abc_bytes + f.aux_bytes < f.partition_bytes);
     job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
     uint64_t id = submit(&f, &a, 1, 0);
     gate_wait_entered(&g);
-    cz_engine_stats_t st;
-    for (int i = 0; i < 10000; i++) { /* <= 10 s: the prep thread gives them back */
-        cz_engine_stats(f.e, &st);
-        if (st.budget_reserved - st.recycled_bytes == f.partition_bytes - f.abc_bytes)
-            break;
-        usleep(1000);
-    }
-    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, f.partition_bytes - f.abc_bytes);
+    const size_t left = f.partition_bytes - f.abc_bytes - f.aux_bytes;
+    CHECK_EQ_U64(partitions_reserved_once(&f, left), left);
     gate_open(&g);
     cz_job_info_t info;
     CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
     CHECK_EQ_INT(info.state, CZ_JOB_DONE);
     check_job_proof(&f, id, &a, 1);
-    cz_engine_stats(f.e, &st);
-    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+    CHECK_EQ_U64(partitions_reserved_once(&f, 0), 0);
     fixture_free(&f);
 }
 

@@ -29,7 +29,7 @@
 typedef struct {
     const char *circuit, *params, *backend;
     size_t threads, iters, device, device_mem_limit;
-    bool json, random_params, dry_run, h_on_cpu, splits_in_region, pin_ab;
+    bool json, random_params, dry_run, h_on_cpu, no_splits_in_region, no_pin_ab;
 } bprove_opts_t;
 
 static const cz_opt BPROVE_OPTS[] = {
@@ -51,13 +51,13 @@ static const cz_opt BPROVE_OPTS[] = {
     { "h-on-cpu", 0, CZ_O_FLAG(bprove_opts_t, h_on_cpu),
       .help = "CUDA: where every vector streams, the H on the CPU (the default: on the GPU "
               "between the MSMs where it fits)" },
-    { "splits-in-region", 0, CZ_O_FLAG(bprove_opts_t, splits_in_region),
-      .help = "CUDA, where the tails stream: the partition's splits onto the device (the H "
-              "result's spent buffer) before the tails, not copied per window (not yet "
-              "measured: off by default)" },
-    { "pin-ab", 0, CZ_O_FLAG(bprove_opts_t, pin_ab),
-      .help = "CUDA: a and b that no staging slot takes page-locked in place before the "
-              "region, copied by DMA (not yet measured: off by default)" },
+    { "no-splits-in-region", 0, CZ_O_FLAG(bprove_opts_t, no_splits_in_region),
+      .help = "CUDA, where the tails stream: each window's MSMs copy the partition's splits "
+              "from host memory (the default: the region puts them on the device, in the H "
+              "result's spent buffer, before the tails)" },
+    { "no-pin-ab", 0, CZ_O_FLAG(bprove_opts_t, no_pin_ab),
+      .help = "CUDA: a and b that no staging slot takes stay pageable, copied through bounce "
+              "buffers (the default: page-locked in place before the region, copied by DMA)" },
     CZ_OPT_JSON(bprove_opts_t, json, "one JSON line"),
 };
 static const cz_opt_rule BPROVE_RULES[] = { CZ_RULE(EXCLUSIVE, "params", "random-params") };
@@ -66,7 +66,7 @@ static const cz_opts_spec BPROVE_SPEC = {
     .usage = "usage: cuzk bench prove --circuit bench:N [--params FILE | --random-params]\n"
              "                        [--threads T] [--iters K] [--backend cpu|cuda|auto]\n"
              "                        [--device N] [--device-mem-limit BYTES] [--h-on-cpu]\n"
-             "                        [--splits-in-region] [--pin-ab] [--dry-run]\n"
+             "                        [--no-splits-in-region] [--no-pin-ab] [--dry-run]\n"
              "                        [--json]\n",
     .about = "  Proves on the backend and prints the time of each stage: synthesis, prep,\n"
              "  NTT/H, MSM h, prep wait, MSM l, a, b_g1, b_g2, assembly, the device region\n"
@@ -261,10 +261,11 @@ int cz_bench_prove(int argc, char **argv)
     int rc = CZ_OK;
     if (!dry_run) /* first: fail before setup */
         rc = cz_backend_new_opts(ctx, &be, backend, (int)device,
-                                 &(cz_cuda_backend_opts_t){ .device_mem_limit = o.device_mem_limit,
-                                                            .h_on_cpu = o.h_on_cpu,
-                                                            .splits_in_region = o.splits_in_region,
-                                                            .pin_ab = o.pin_ab });
+                                 &(cz_cuda_backend_opts_t){
+                                     .device_mem_limit = o.device_mem_limit,
+                                     .h_on_cpu = o.h_on_cpu,
+                                     .no_splits_in_region = o.no_splits_in_region,
+                                     .no_pin_ab = o.no_pin_ab });
     if (rc == CZ_OK)
         rc = cz_circuit_parse(ctx, circuit_id, &circuit);
     if (rc == CZ_OK && (dry_run || random_params)) {

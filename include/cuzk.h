@@ -166,10 +166,10 @@ typedef struct cz_prover_config {
                                     * cz_prover_timeline_summary (grows ~100 bytes an
                                     * event: for timing runs and benchmarks, not a
                                     * long-lived daemon); independent of |timeline| */
-    bool cuda_pin_ab;        /* GPUs: a partition's a and b that no device staging
-                                    * slot takes are page-locked where they are before its
-                                    * region, which then copies them by DMA alone (not yet
-                                    * measured, so off by default: through bounce buffers) */
+    bool cuda_no_pin_ab;     /* GPUs: a partition's a and b that no device staging
+                                    * slot takes stay pageable, and its region copies them
+                                    * through bounce buffers (false, the default: page-locked
+                                    * where they are before the region, copied by DMA alone) */
     uint64_t reserved[14];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 

@@ -118,7 +118,7 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
     cz_cuda_backend_opts_t copts = { .device_mem_limit = p->cfg.cuda_device_mem_limit,
                                      .g2_on_cpu = p->cfg.cuda_g2_on_cpu,
                                      .max_batch = p->cfg.cuda_max_batch,
-                                     .pin_ab = p->cfg.cuda_pin_ab,
+                                     .no_pin_ab = p->cfg.cuda_no_pin_ab,
                                      .host_gate = cz_engine_gate(&p->gate) };
     for (size_t d = 0; d < count; d++) {
         rc = cz_backend_new_opts(ctx, &p->backends[d], kind, (int)(first + d), &copts);

@@ -153,7 +153,7 @@ typedef struct cz_backend_report {
                                      * device memory taken after the plan was made */
     cz_region_parts parts;         /* where those regions' time went, all regions */
     unsigned long long splits_in_region; /* splits put on the device by a region, not by prep
-                                          * (cz_cuda_backend_opts_t.splits_in_region) */
+                                          * (cz_cuda_backend_opts_t.no_splits_in_region) */
     unsigned long long pinned;           /* partitions whose a and b were page-locked in place
                                           * (ops->pin) */
 } cz_backend_report;
@@ -200,8 +200,8 @@ typedef struct cz_backend_ops {
     /*
      * Optional (NULL: nothing to do), called WITHOUT the device lock, for a
      * partition that stage() left with a and b in host memory (its region
-     * uploads them): page-lock them where they are (CUDA, with opts.pin_ab:
-     * cudaHostRegister),
+     * uploads them): page-lock them where they are (CUDA, unless
+     * opts.no_pin_ab: cudaHostRegister),
      * so that the region's copies are DMA alone, with no CPU copy that
      * other work on the host can slow, and set work->pinned. Never blocks
      * on the device; best effort: a failure leaves them pageable and is
@@ -332,12 +332,13 @@ typedef struct cz_cuda_backend_opts {
     cz_host_gate_t host_gate; /* where its pinned params copies are counted (zeroed: nowhere) */
     unsigned max_batch;       /* partitions a region takes where bases stream (batch_max):
                                 * 0: 2; 1: one (no batches); at most CZ_BACKEND_MAX_BATCH */
-    bool splits_in_region;    /* benchmarks, tests (not yet measured, so off by default): where
-                                * the tails stream and no tails slot holds a partition's
-                                * splits, the region puts them in the H result's spent buffer
-                                * before its tails, so no window's MSMs copy from the host */
-    bool pin_ab;              /* ops->pin page-locks a and b the region uploads (not yet
-                                * measured, so off by default; cz_prover_config_t.cuda_pin_ab) */
+    bool no_splits_in_region; /* benchmarks, tests: the splits a streaming region's tails need
+                                * and no tails slot holds are read from host memory by each
+                                * window's MSMs (false, the default: the region puts them in
+                                * the H result's spent buffer before its tails) */
+    bool no_pin_ab;           /* ops->pin leaves a and b the region uploads pageable: they go
+                                * through bounce buffers (false, the default: page-locked in
+                                * place; cz_prover_config_t.cuda_no_pin_ab) */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

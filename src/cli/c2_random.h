@@ -28,7 +28,7 @@ typedef struct cz_c2_random_opts {
     unsigned batch;          /* CUDA: partitions a region takes where bases stream (0: the
                                 * backend's default; 1: none) */
     size_t memory_budget;    /* the engine's host budget (0: physical memory less its margin) */
-    bool pin_ab;             /* cz_prover_config_t.cuda_pin_ab */
+    bool no_pin_ab;          /* cz_prover_config_t.cuda_no_pin_ab */
 } cz_c2_random_opts_t;
 int cz_cli_c2_random(const cz_c2_random_opts_t *o);
 

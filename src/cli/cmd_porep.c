@@ -228,7 +228,7 @@ typedef struct {
     const char *timeline_path, *svg_path;
     size_t workers, threads, device, jobs, device_mem_limit, batch, memory_budget;
     uint64_t seed;
-    bool quiet, random_params, dry_run, json, pin_ab;
+    bool quiet, random_params, dry_run, json, no_pin_ab;
 } c2_prove_opts_t;
 
 static const char *const C2_KIND[] = { "porep-c2", NULL };
@@ -275,8 +275,8 @@ static const cz_opt C2_PROVE_OPTS[] = {
       .help = "CUDA: partitions one region takes where bases stream (0: 2; 1: none)" },
     { "memory-budget", 0, CZ_O_BYTES(c2_prove_opts_t, memory_budget), .def = "0",
       .help = "host memory for partitions in flight and pinned params (0: physical - 5 GiB)" },
-    { "pin-ab", 0, CZ_O_FLAG(c2_prove_opts_t, pin_ab),
-      .help = "CUDA, measurements: a and b no staging slot takes page-locked in place" },
+    { "no-pin-ab", 0, CZ_O_FLAG(c2_prove_opts_t, no_pin_ab),
+      .help = "CUDA, measurements: a and b no staging slot takes stay pageable" },
 };
 static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(EXCLUSIVE, "random-params", "params", "params-dir"),
@@ -293,7 +293,7 @@ static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(NEEDS, "device-mem-limit", "random-params"),
     CZ_RULE(NEEDS, "batch", "random-params"),
     CZ_RULE(NEEDS, "memory-budget", "random-params"),
-    CZ_RULE(NEEDS, "pin-ab", "random-params"),
+    CZ_RULE(NEEDS, "no-pin-ab", "random-params"),
 };
 static const cz_opts_spec C2_PROVE_SPEC = {
     .cmd = "cuzk prove",
@@ -305,7 +305,7 @@ static const cz_opts_spec C2_PROVE_SPEC = {
         "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
         "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
         "                  [--jobs N] [--device-mem-limit BYTES] [--batch K]\n"
-        "                  [--memory-budget BYTES] [--pin-ab]\n",
+        "                  [--memory-budget BYTES] [--no-pin-ab]\n",
     .about = "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
              "  (after a native check of the C1), proved through the engine (W workers) on\n"
              "  the backend: cpu, cuda (GPU N; fails with the reason when unusable) or auto\n"
@@ -330,9 +330,9 @@ static const cz_opts_spec C2_PROVE_SPEC = {
              "  partitions, each window serving all of them (0: the backend's 2; 1: none).\n"
              "  --memory-budget BYTES: the engine's host memory for partitions in flight and\n"
              "  the pinned params copies (0: physical memory less 5 GiB); peak RSS follows it.\n"
-             "  --pin-ab: a and b that no device staging slot takes are page-locked where they\n"
-             "  are before the region, which copies them by DMA (default: through bounce\n"
-             "  buffers; not yet measured).\n"
+             "  --no-pin-ab: a and b that no device staging slot takes stay pageable and the\n"
+             "  region copies them through bounce buffers (default: page-locked where they\n"
+             "  are before the region, copied by DMA).\n"
              "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
              "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
     CZ_OPTS(C2_PROVE_OPTS),
@@ -450,7 +450,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
                                    o.device_mem_limit,
                                    (unsigned)o.batch,
                                    o.memory_budget,
-                                   o.pin_ab };
+                                   o.no_pin_ab };
         return cz_cli_c2_random(&ro);
     }
     cz_ctx_t *ctx;

@@ -103,7 +103,7 @@ static void structs(void)
     F(cz_prover_config_t, cuda_max_batch);
     F(cz_prover_config_t, reserved_pad);
     F(cz_prover_config_t, timeline_capture);
-    F(cz_prover_config_t, cuda_pin_ab);
+    F(cz_prover_config_t, cuda_no_pin_ab);
     F(cz_prover_config_t, reserved);
     END();
 

@@ -696,7 +696,7 @@ static void batch_same_bytes(const char *what, const char *circuit,
             cz_g16_pin(gpu, ps[i]);
         cz_backend_report_of(gpu, &after);
         const unsigned long long pinned = after.pinned - before.pinned;
-        if (!opts || !opts->pin_ab
+        if (opts && opts->no_pin_ab
                 ? pinned != 0
                 : cz_g16_partition_abc_bytes(ps[1]) >= 3 * OWN_PAGES_FROM && pinned != n - 1)
             CZ__FAIL("%s, %s: %llu of the %zu others pinned", circuit, what, pinned, n - 1);
@@ -737,7 +737,9 @@ static void batch_same_bytes(const char *what, const char *circuit,
  * the cap) share each window, for the CPU's bytes partition by partition;
  * with the H in two buffers, the H in turn with the MSMs and the H on the
  * CPU (the windows' own buffers) too; the partitions after the first (not
- * staged) pinned in place (ops->pin, opts.pin_ab) or left pageable. One
+ * staged) pinned in place (ops->pin, the default) or left pageable
+ * (opts.no_pin_ab), the splits put on the device by the region (the
+ * default) or read from host memory (opts.no_splits_in_region). One
  * partition canceled before the region leaves the batch and the others are
  * proved. The full card advises no batch (1).
  */
@@ -755,16 +757,17 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
     batch_same_bytes("H in turn", "bench:4096", &in_turn, 2, 2, 2);
     cz_cuda_backend_opts_t host_h = { .min_plan = 2, .h_on_cpu = true };
     batch_same_bytes("H on the CPU", "bench:4096", &host_h, 2, 2, 2);
-    cz_cuda_backend_opts_t pinned = { .min_plan = 1, .pin_ab = true };
-    batch_same_bytes("streamed, a and b pinned", "bench:20000", &pinned, 2, 2, 2);
-    cz_cuda_backend_opts_t pinned2 = { .min_plan = 1,
-                                       .pin_ab = true,
-                                       .h_buffers = 2,
-                                       .max_batch = 3 };
-    batch_same_bytes("streamed, a and b pinned, H in two buffers", "bench:20000", &pinned2, 3, 3,
-                     3);
-    cz_cuda_backend_opts_t pinned_turn = { .min_plan = 2, .pin_ab = true };
-    batch_same_bytes("H in turn, a and b pinned", "bench:4096", &pinned_turn, 2, 2, 2);
+    cz_cuda_backend_opts_t pageable = { .min_plan = 1, .no_pin_ab = true };
+    batch_same_bytes("streamed, a and b pageable", "bench:20000", &pageable, 2, 2, 2);
+    cz_cuda_backend_opts_t pageable2 = { .min_plan = 1,
+                                         .no_pin_ab = true,
+                                         .no_splits_in_region = true,
+                                         .h_buffers = 2,
+                                         .max_batch = 3 };
+    batch_same_bytes("streamed, a and b pageable, splits from the host, H in two buffers",
+                     "bench:20000", &pageable2, 3, 3, 3);
+    cz_cuda_backend_opts_t pageable_turn = { .min_plan = 2, .no_pin_ab = true };
+    batch_same_bytes("H in turn, a and b pageable", "bench:4096", &pageable_turn, 2, 2, 2);
     cz_cuda_backend_opts_t g2cpu = { .min_plan = 1, .g2_on_cpu = true };
     batch_same_bytes("G2 on the CPU", "toy:5", &g2cpu, 2, 0, 2);
     batch_same_bytes("resident", "bench:4096", NULL, 2, 2,
@@ -772,16 +775,17 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
 }
 
 /*
- * opts.splits_in_region: where the tails stream and no tails slot holds the
- * splits (the first region: none is sized yet), the region puts them in the
- * H result's spent buffer before the tails (1 MiB at bench:20000's 2^15: L's
+ * Where the tails stream and no tails slot holds the splits (the first
+ * region: none is sized yet), the region puts them in the H result's spent
+ * buffer before the tails (the default; 1 MiB at bench:20000's 2^15: L's
  * split fits); the second region reads them from a tails slot where the
  * first one's end sized one, else takes the same path. Both give the CPU's
- * bytes, with the H in three buffers and in two.
+ * bytes, with the H in three buffers and in two; so does the path that
+ * reads them from host memory (opts.no_splits_in_region).
  */
 static void splits_in_region_same_bytes(int h_buffers)
 {
-    cz_cuda_backend_opts_t o = { .min_plan = 1, .h_buffers = h_buffers, .splits_in_region = true };
+    cz_cuda_backend_opts_t o = { .min_plan = 1, .h_buffers = h_buffers };
     cz_backend_report r = { .splits_in_region = 0 };
     same_bytes_as_cpu_report("bench:20000", &o, 2, &r);
     if (r.splits_in_region < 1) /* the first region did not take the new path */
@@ -794,8 +798,12 @@ CZ_TEST(splits_in_the_spent_h_buffer_same_bytes)
         return;
     splits_in_region_same_bytes(0);
     splits_in_region_same_bytes(2);
-    cz_cuda_backend_opts_t o = { .min_plan = 1, .splits_in_region = true };
-    batch_same_bytes("streamed, splits in the region", "bench:20000", &o, 2, 2, 2);
+    cz_cuda_backend_opts_t o = { .min_plan = 1, .no_splits_in_region = true };
+    cz_backend_report r = { .splits_in_region = 0 };
+    same_bytes_as_cpu_report("bench:20000", &o, 2, &r);
+    if (r.splits_in_region != 0)
+        CZ__FAIL("no_splits_in_region: %llu splits went to the device in a region",
+                 r.splits_in_region);
 }
 
 /* ---- device memory taken after the plan was made ------------------------------ */

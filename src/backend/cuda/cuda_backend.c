@@ -199,7 +199,7 @@ typedef struct cuda_backend {
     cz_region_parts parts;                                      /* (smu) for cuda_report */
     unsigned long long splits_moved; /* (smu) splits_to_spent_result's, for cuda_report */
     unsigned long long pinned;       /* (smu) partitions cuda_pin page-locked, for cuda_report */
-    /* opts.splits_in_region: this region's (device lock and cmu held; empty outside) */
+    /* the splits this region put on the device (device lock and cmu held; empty outside) */
     region_splits rsplits[CZ_BACKEND_MAX_BATCH];
     size_t n_rsplits;
     cz_cuda_h *h;
@@ -1169,14 +1169,17 @@ static int cuda_stage(cz_backend_t *be, cz_ctx_t *ctx, cz_prove_work_t *w)
  * buffers the copy is a CPU memcpy first, which the next partitions'
  * synthesis on the same cores slowed: the H of a 14 GiB-free region took
  * 1018.7 ms in the engine against 707.1 alone (docs/PERFORMANCE.md,
- * 2026-12-06). The rows the region reads are registered; c too when given.
- * Only with opts.pin_ab, until measured: registration may stall the other
- * worker's region (docs/PERFORMANCE.md, 2026-12-07).
+ * 2026-12-06); pinned, the engine's H took 627.2 ms against 1036.6 and a
+ * 32GiB C2 at 14 GiB free 22.78 s/proof against 25.06 (H100, 2026-12-07).
+ * Registering 4 GiB takes ~0.23 s of the worker's thread, outside the
+ * device lock; the other worker's region kept the device 100% busy. The
+ * rows the region reads are registered; c too when given. Not with
+ * opts.no_pin_ab.
  */
 static void cuda_pin(cz_backend_t *be, cz_prove_work_t *w)
 {
     cuda_backend_t *cb = (cuda_backend_t *)be;
-    if (!cb->opts.pin_ab || w->pinned || w->staged || !w->a || !w->b ||
+    if (cb->opts.no_pin_ab || w->pinned || w->staged || !w->a || !w->b ||
         w->rows > ((size_t)1 << w->log_m))
         return;
     /* the worker's thread may not have made this device current yet (no slot staged) */
@@ -1723,7 +1726,7 @@ static const dev_split *staged_split(const cuda_backend_t *cb, const cz_prove_wo
     const stage_slot *ts = w->tails_staged;
     if (ts)
         return &ts->split[t->t_split];
-    for (size_t i = 0; i < cb->n_rsplits; i++) /* splits_in_region's */
+    for (size_t i = 0; i < cb->n_rsplits; i++) /* splits_to_spent_result's */
         if (cb->rsplits[i].w == w && cb->rsplits[i].split[t->t_split].ones)
             return &cb->rsplits[i].split[t->t_split];
     return NULL;
@@ -1827,21 +1830,22 @@ static bool tails_stream(const cuda_backend_t *cb)
 }
 
 /*
- * opts.splits_in_region: before the tails of a plan that streams them, the
- * splits no tails slot holds go to the device, into the buffer of the H's
- * result (spent once every H MSM of the region has read it), as many as fit,
- * split by split. The windows' MSMs then read them there and copy no split
- * from host memory while the next window's copy is in flight (where such a
- * pageable copy waits behind the window's on the copy engine, the tails run
- * copy + compute: docs/PERFORMANCE.md, 2026-12-06, not yet measured with
- * this; off by default until it is). Each copy waits for its DMA.
+ * Before the tails of a plan that streams them (unless opts.no_splits_in_region),
+ * the splits no tails slot holds go to the device, into the buffer of the
+ * H's result (spent once every H MSM of the region has read it), as many as
+ * fit, split by split. The windows' MSMs then read them there and copy no
+ * split from host memory while the next window's copy is in flight: such a
+ * pageable copy waits behind the window's on the copy engine, and the tails
+ * ran copy + compute. Measured on an H100 at 14 GiB free, one partition: the
+ * tails 1224.4 -> 941.8 ms (docs/PERFORMANCE.md, 2026-12-07). Each copy
+ * waits for its DMA.
  */
 static int splits_to_spent_result(cz_ctx_t *ctx, cuda_backend_t *cb, cz_prove_work_t *const *ws,
                                   size_t n)
 {
     cb->n_rsplits = 0;
     size_t room = 0;
-    char *at = cb->opts.splits_in_region && cb->plan.h_on_device && tails_stream(cb)
+    char *at = !cb->opts.no_splits_in_region && cb->plan.h_on_device && tails_stream(cb)
                    ? cz_cuda_h_spent_result(cb->h, &room)
                    : NULL;
     const char *end = at ? at + room : NULL;

@@ -725,22 +725,23 @@ static size_t partitions_reserved_once(fixture *f, size_t want)
 }
 
 /*
- * A partition's aux goes back as soon as prep has made its splits, which
- * runs beside the region's H: held at its first step (H), the budget holds
- * the partition's reservation less aux (a, b and c are still the H's).
+ * One job of one partition, its region held at device step |step|: once
+ * there, the budget holds the partition's reservation less |given_back|
+ * bytes; the proof still verifies and everything is given back at the end.
  */
-CZ_TEST(aux_goes_back_after_prep_while_the_h_runs)
+static void budget_while_held_at(uint64_t step, size_t (*given_back)(const fixture *f))
 {
-    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 1 };
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, step };
     cz_fault_t fault;
     fixture f;
     gated_fixture(&f, &fault, &g, 1);
-    REQUIRE(f.aux_bytes > 0 && f.aux_bytes + f.abc_bytes < f.partition_bytes);
+    const size_t back = given_back(&f);
+    REQUIRE(f.aux_bytes > 0 && f.abc_bytes > 0 && back < f.partition_bytes);
     job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
     uint64_t id = submit(&f, &a, 1, 0);
     gate_wait_entered(&g);
-    CHECK_EQ_U64(partitions_reserved_once(&f, f.partition_bytes - f.aux_bytes),
-                 f.partition_bytes - f.aux_bytes);
+    const size_t left = f.partition_bytes - back;
+    CHECK_EQ_U64(partitions_reserved_once(&f, left), left);
     gate_open(&g);
     cz_job_info_t info;
     CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
@@ -750,32 +751,35 @@ CZ_TEST(aux_goes_back_after_prep_while_the_h_runs)
     fixture_free(&f);
 }
 
+static size_t aux_of(const fixture *f)
+{
+    return f->aux_bytes;
+}
+
+static size_t abc_and_aux_of(const fixture *f)
+{
+    return f->abc_bytes + f->aux_bytes;
+}
+
+/*
+ * A partition's aux goes back as soon as prep has made its splits, which
+ * runs beside the region's H: held at its first step (H), the budget lacks
+ * aux (a, b and c are still the H's).
+ */
+CZ_TEST(aux_goes_back_after_prep_while_the_h_runs)
+{
+    budget_while_held_at(1, aux_of);
+}
+
 /*
  * A partition's a, b and c go back as soon as its region reads them no more
  * (after the H MSM), not when the region ends: held at its third step (L,
- * the tails), the budget holds the partition's reservation less abc_bytes
- * (and less aux, which prep gave back before the tails could start).
- * The proof still verifies and everything is given back at the end.
+ * the tails), the budget lacks abc_bytes (and aux, which prep gave back
+ * before the tails could start).
  */
 CZ_TEST(abc_goes_back_after_the_h_msm_while_the_region_runs)
 {
-    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 3 };
-    cz_fault_t fault;
-    fixture f;
-    gated_fixture(&f, &fault, &g, 1);
-    REQUIRE(f.abc_bytes > 0 && f.abc_bytes + f.aux_bytes < f.partition_bytes);
-    job_arg a = { &f.circuit, 13, -1, NULL, NULL, NULL };
-    uint64_t id = submit(&f, &a, 1, 0);
-    gate_wait_entered(&g);
-    const size_t left = f.partition_bytes - f.abc_bytes - f.aux_bytes;
-    CHECK_EQ_U64(partitions_reserved_once(&f, left), left);
-    gate_open(&g);
-    cz_job_info_t info;
-    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
-    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
-    check_job_proof(&f, id, &a, 1);
-    CHECK_EQ_U64(partitions_reserved_once(&f, 0), 0);
-    fixture_free(&f);
+    budget_while_held_at(3, abc_and_aux_of);
 }
 
 /* Job |id|'s LOCK_WAIT names a batch of |k| (10 s at most). */

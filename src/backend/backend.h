@@ -153,7 +153,8 @@ typedef struct cz_backend_report {
                                      * device memory taken after the plan was made */
     cz_region_parts parts;         /* where those regions' time went, all regions */
     unsigned long long splits_in_region; /* splits put on the device by a region, not by prep
-                                          * (cz_cuda_backend_opts_t.no_splits_in_region) */
+                                          * (none with
+                                          * cz_cuda_backend_opts_t.no_splits_in_region) */
     unsigned long long pinned;           /* partitions whose a and b were page-locked in place
                                           * (ops->pin) */
 } cz_backend_report;

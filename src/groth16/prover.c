@@ -490,9 +490,10 @@ int cz_g16_epilogue(cz_ctx_t *ctx, cz_g16_partition_t *p, cz_proof_t *out)
         assemble(p, out);
         p->t.assembly = cz_mono_s() - t1;
     }
-    /* The witness (aux) is left for cz_g16_partition_free, which the engine
-     * calls after giving the partition's memory back to its budget, so
-     * that a recycler may keep it against the same budget. */
+    /* The witness's arrays (aux too, unless cz_g16_give_aux gave it after
+     * prep) are left for cz_g16_partition_free, which the engine calls after
+     * giving the partition's memory back to its budget, so that a recycler
+     * may keep them against the same budget. */
     cz_scalar_split_free(&p->l_split);
     cz_scalar_split_free(&p->a_split);
     cz_scalar_split_free(&p->b_split);

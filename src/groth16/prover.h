@@ -12,7 +12,8 @@
  *                    L, A, B1 (and B2 if the backend does G2).
  *   cz_g16_epilogue  CPU: B2 if left to the CPU, assembly with r, s
  *                    (FACTS 1), then the scalar splits are freed; the
- *                    witness's arrays go with cz_g16_partition_free.
+ *                    witness's arrays go with cz_g16_partition_free (aux
+ *                    sooner where the caller gives it: cz_g16_give_aux).
  *
  * Freed arrays (a, b, c, aux) go to the recycler of the ctx the partition
  * was made with (core/recycle.h), when it has one, for the next

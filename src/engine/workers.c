@@ -318,6 +318,14 @@ static void *synth_main(void *argp)
 
 /* ---- prep thread ------------------------------------------------------------------ */
 
+/* Up to |bytes| of |p|'s reservation back to the budget (never more than it still holds). */
+static void release_part_of(cz_engine_t *e, part_t *p, size_t bytes)
+{
+    const size_t back = bytes < p->reserved ? bytes : p->reserved;
+    cz_budget_release(&e->budget, back);
+    p->reserved -= back;
+}
+
 /*
  * |p|'s a, b and c back, budget first (the recycler may keep the arrays
  * against the budget for the next synthesis), the arrays then: on the
@@ -326,9 +334,7 @@ static void *synth_main(void *argp)
  */
 static void release_abc(cz_engine_t *e, part_t *p)
 {
-    const size_t abc = p->job->spec.abc_bytes < p->reserved ? p->job->spec.abc_bytes : p->reserved;
-    cz_budget_release(&e->budget, abc);
-    p->reserved -= abc;
+    release_part_of(e, p, p->job->spec.abc_bytes);
     p->abc_released = true;
     cz_g16_give_abc(p->g16);
 }
@@ -341,10 +347,7 @@ static void release_abc(cz_engine_t *e, part_t *p)
  */
 static void release_aux(cz_engine_t *e, part_t *p)
 {
-    const size_t held = cz_g16_aux_bytes(p->g16);
-    const size_t aux = held < p->reserved ? held : p->reserved;
-    cz_budget_release(&e->budget, aux);
-    p->reserved -= aux;
+    release_part_of(e, p, cz_g16_aux_bytes(p->g16));
     cz_g16_give_aux(p->g16);
 }
 

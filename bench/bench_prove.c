@@ -225,6 +225,10 @@ static int prove_best(cz_ctx_t *ctx, cz_backend_t *be, const cz_params_t *params
                 fprintf(stderr,
                         "iteration %zu: %llu splits put on the device by the regions so far\n",
                         it + 1, r.splits_in_region);
+            if (r.windows_ahead)
+                fprintf(stderr,
+                        "iteration %zu: %llu streamed vectors' first windows copied ahead so far\n",
+                        it + 1, r.windows_ahead);
             h2d_before = r.h2d_bytes;
         }
         if (rc == CZ_OK && pvk && (rc = cz_verify(ctx, pvk, &proof, inputs, n)) != CZ_OK)

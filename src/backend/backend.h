@@ -157,6 +157,8 @@ typedef struct cz_backend_report {
                                           * cz_cuda_backend_opts_t.no_splits_in_region) */
     unsigned long long pinned;           /* partitions whose a and b were page-locked in place
                                           * (ops->pin) */
+    unsigned long long windows_ahead;    /* streamed vectors whose first window was copied
+                                          * during the previous vector's last (windows.h) */
 } cz_backend_report;
 
 /* The most partitions one device region takes (cz_backend_ops_t.batch_max is capped here). */

@@ -82,7 +82,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/h.h"
 #include "backend/cuda/cuda.h"
-#include "backend/cuda/windows.h"
+#include "backend/windows.h"
 #include "backend/devplan.h"
 #include "core/clock.h"
 #include "core/mutex.h"
@@ -197,8 +197,9 @@ typedef struct cuda_backend {
     char plan_line[320];   /* (smu) plan, printed (cuda_report) */
     unsigned long long regions, partitions, h2d_total, replans; /* (smu) for cuda_report */
     cz_region_parts parts;                                      /* (smu) for cuda_report */
-    unsigned long long splits_moved; /* (smu) splits_to_spent_result's, for cuda_report */
-    unsigned long long pinned;       /* (smu) partitions cuda_pin page-locked, for cuda_report */
+    unsigned long long splits_moved;  /* (smu) splits_to_spent_result's, for cuda_report */
+    unsigned long long pinned;        /* (smu) partitions cuda_pin page-locked, for cuda_report */
+    unsigned long long windows_ahead; /* (smu) cz_window_stats.ahead summed, for cuda_report */
     /* the splits this region put on the device (device lock and cmu held; empty outside) */
     region_splits rsplits[CZ_BACKEND_MAX_BATCH];
     size_t n_rsplits;
@@ -207,6 +208,8 @@ typedef struct cuda_backend {
     cz_cuda_msm *msm;
     size_t msm_chunk;       /* the workspace's chunk (CZ__MSM_CHUNKS) */
     cz_cuda_copier *copier; /* streamed windows' copies */
+    cz_window_ahead ahead;  /* (cmu) the next streamed vector's window 0, copied ahead (a
+                             * region's only: settle_ahead before its buffers change hands) */
     void *own_win[2];       /* STREAM_HOST_H: the windows' own buffers */
     cz_cuda_h *turn_h;      /* plan.h_in_turn: the H context, its device buffers given back
                              * between turns (its pinned host memory kept) */
@@ -746,8 +749,11 @@ static void release_for_plan(cuda_backend_t *cb, rset *keep)
         (void)drop_idle_slots(cb);
 }
 
+static void settle_ahead(cuda_backend_t *cb);
+
 static void free_own_windows(cuda_backend_t *cb)
 {
+    settle_ahead(cb);
     cz_cuda_free(cb->own_win[0]);
     cz_cuda_free(cb->own_win[1]);
     cb->own_win[0] = cb->own_win[1] = NULL;
@@ -976,10 +982,20 @@ static int fill_window(void *arg, void *dev, size_t first, size_t n)
     return rc;
 }
 
-/* The two window buffers of the plan: the H's idle ones, or the plan's own. */
-static cz_windows plan_windows(cuda_backend_t *cb)
+static int copier_put(cz_ctx_t *ctx, void *obj, int slot, void *dst, const void *src, size_t bytes)
 {
-    cz_windows ws = { cb->copier, { NULL, NULL }, 0 };
+    return cz_cuda_copier_put(ctx, obj, slot, dst, src, bytes);
+}
+
+static int copier_wait(cz_ctx_t *ctx, void *obj, int slot)
+{
+    return cz_cuda_copier_wait(ctx, obj, slot);
+}
+
+/* The two window buffers of the plan: the H's idle ones, or the plan's own. */
+static cz_windows plan_windows(const cuda_backend_t *cb)
+{
+    cz_windows ws = { { cb->copier, copier_put, copier_wait }, { NULL, NULL }, 0 };
     if (cb->own_win[0]) {
         ws.buf[0] = cb->own_win[0];
         ws.buf[1] = cb->own_win[1];
@@ -992,19 +1008,52 @@ static cz_windows plan_windows(cuda_backend_t *cb)
     return ws;
 }
 
-/* Vector |k| of |w| streamed through the plan's windows to |consume|. */
+/* The window copied ahead, landed and dropped: its buffer is about to change hands (the
+ * region's end, the H's next turn, the own windows freed). A failed wait is the next
+ * region's to see: the copier's stream holds the error. */
+static void settle_ahead(cuda_backend_t *cb)
+{
+    if (cb->ahead.src) {
+        const cz_windows ws = plan_windows(cb);
+        (void)cz_windows_settle(NULL, &ws, &cb->ahead);
+    }
+}
+
+/* The vector streamed after this one, for its window 0 to be copied ahead: |k|'s pinned copy
+ * if it is ready now (the preparer done with it; never waited for), else none (.pinned NULL). */
+static cz_window_vector next_vector(const cuda_backend_t *cb, const rset *set, int k,
+                                    const rvec *want, size_t head, size_t align)
+{
+    const rvec *r = &set->v[k];
+    const bool ready = !preload_pending(cb, set, k) && same_vector(r, want) && r->pin.mem;
+    return (cz_window_vector){ .pinned = ready ? r->pin.mem : NULL,
+                               .point_bytes = want->point_bytes,
+                               .n = want->n,
+                               .head = head,
+                               .align = align };
+}
+
+/* Vector |k| of |w| streamed through the plan's windows to |consume|; |next| (NULL: none) the
+ * vector streamed after it, whose window 0 is copied during this one's last window. */
 static int stream_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w, int k,
                          const rvec *want, size_t head, size_t align, cz_window_consume *consume,
-                         void *arg)
+                         void *arg, const cz_window_vector *next)
 {
-    const void *pinned = pinned_vector(cb, set, w, k, want);
-    const cz_windows ws = plan_windows(cb);
-    const size_t stride = cz_windows_stride(&ws, want->point_bytes, head, align);
     window_src src = { cb, ctx, w, k };
-    cz_window_stats st = { 0, 0, 0 };
-    int rc = cz_windows_run(ctx, &ws, pinned, fill_window, &src, want->point_bytes, want->n, head,
-                            stride, consume, arg, &st);
+    const cz_window_vector v = { .pinned = pinned_vector(cb, set, w, k, want),
+                                 .fill = fill_window,
+                                 .fill_arg = &src,
+                                 .point_bytes = want->point_bytes,
+                                 .n = want->n,
+                                 .head = head,
+                                 .align = align };
+    const cz_windows ws = plan_windows(cb);
+    cz_window_stats st = { 0 };
+    int rc = cz_windows_run(ctx, &ws, &v, consume, arg, &cb->ahead, next, &st);
     cb->h2d_bytes += st.bytes;
+    pthread_mutex_lock(&cb->smu);
+    cb->windows_ahead += st.ahead;
+    pthread_mutex_unlock(&cb->smu);
     w->t_stream_wait += st.wait_s;
     return rc;
 }
@@ -1515,7 +1564,8 @@ static int h_window(void *arg, const void *dev, size_t first, size_t n)
  * resident, streamed, or (not resident, not streamed) the CPU's.
  */
 static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
-                 const rvec want[V_COUNT], cz_fr *coef, cz_cuda_h *on_dev)
+                 const rvec want[V_COUNT], cz_fr *coef, cz_cuda_h *on_dev,
+                 const cz_window_vector *next)
 {
     const size_t m = (size_t)1 << w->log_m;
     int rc = CZ_OK;
@@ -1534,7 +1584,7 @@ static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *
         rc = cz_cuda_msm_run(ctx, cb->msm, 1, &w->h, dev, &t);
     } else if (plan_streams(cb, V_H)) {
         h_windows hw = { .cb = cb, .ctx = ctx, .t = &t }; /* acc: Z = 0, infinity */
-        rc = stream_vector(ctx, cb, set, w, V_H, &want[V_H], 0, 1, h_window, &hw);
+        rc = stream_vector(ctx, cb, set, w, V_H, &want[V_H], 0, 1, h_window, &hw, next);
         w->h = hw.acc;
     } else {
         /* the CPU's MSM over host coefficients (into a, no longer needed; staged partitions
@@ -1557,10 +1607,13 @@ static int h_msm(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *
     return rc;
 }
 
+static cz_window_vector next_streamed_tail(const cuda_backend_t *cb, const rset *set,
+                                           cz_prove_work_t *w, const rvec want[V_COUNT], int ti);
+
 /* The H coefficients (on the device, or the CPU where the plan has no H context) and the
- * H MSM. */
+ * H MSM; the region's |last| H MSM copies the first streamed tail's window 0 ahead. */
 static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w,
-                  const rvec want[V_COUNT])
+                  const rvec want[V_COUNT], bool last)
 {
     int rc = cz_backend_step(ctx, w, "H");
     if (rc != CZ_OK)
@@ -1585,8 +1638,10 @@ static int h_part(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t 
     if (rc == CZ_OK)
         rc = cz_backend_step(ctx, w, "MSM h");
     const double waited = w->t_stream_wait;
+    const cz_window_vector next = last ? next_streamed_tail(cb, set, w, want, -1)
+                                       : (cz_window_vector){ 0 };
     if (rc == CZ_OK)
-        rc = h_msm(ctx, cb, set, w, want, coef, kept ? cb->turn_h : cb->h);
+        rc = h_msm(ctx, cb, set, w, want, coef, kept ? cb->turn_h : cb->h, &next);
     w->t_stream_wait_h += w->t_stream_wait - waited;
     if (kept) /* the in-turn result: the next turn makes the buffers again */
         cz_cuda_h_give_back(cb->turn_h);
@@ -1700,8 +1755,9 @@ static int tail_window(void *arg, const void *dev, size_t first, size_t n)
     return rc;
 }
 
-/* The four tails of |w|: L, A, B1, B2, in the order a region runs them. */
-enum { N_TAILS = 4 };
+/* The four tails of |w|: L, A, B1, B2, in the order a region runs them. Their windows start
+ * at aux multiples of 64: whole words of the ones bitmap. */
+enum { N_TAILS = 4, TAIL_ALIGN = 64 };
 
 static void tail_specs(cz_prove_work_t *w, tail_spec out[N_TAILS])
 {
@@ -1788,9 +1844,10 @@ static int stream_tail_batch(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
     }
     const tail_spec *t0s = &specs[0][ti];
     batch_windows bw = { tw, n };
+    const cz_window_vector next = next_streamed_tail(cb, set, ws[0], want, ti);
     const double t0 = cz_mono_s();
-    int rc = stream_vector(ctx, cb, set, ws[0], t0s->k, &want[t0s->k], t0s->n_inputs, 64,
-                           batch_window, &bw);
+    int rc = stream_vector(ctx, cb, set, ws[0], t0s->k, &want[t0s->k], t0s->n_inputs, TAIL_ALIGN,
+                           batch_window, &bw, &next);
     const double share = (cz_mono_s() - t0) / (double)n;
     for (size_t i = 0; i < n; i++) {
         const tail_spec *t = &specs[i][ti];
@@ -1799,6 +1856,19 @@ static int stream_tail_batch(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set,
         *t->t = share;
     }
     return rc;
+}
+
+/* The first tail after tail |ti| (-1: after the H MSMs) whose vector streams, as next_vector
+ * gives it; .pinned NULL where none does (the region's last streamed vector). */
+static cz_window_vector next_streamed_tail(const cuda_backend_t *cb, const rset *set,
+                                           cz_prove_work_t *w, const rvec want[V_COUNT], int ti)
+{
+    tail_spec t[N_TAILS];
+    tail_specs(w, t);
+    for (int j = ti + 1; j < N_TAILS; j++)
+        if (on_device(cb, t[j].k) && plan_streams(cb, t[j].k))
+            return next_vector(cb, set, t[j].k, &want[t[j].k], t[j].n_inputs, TAIL_ALIGN);
+    return (cz_window_vector){ 0 };
 }
 
 /* Partition i leaves the batch with |rc| and the ctx's message (canceled, or its prep failed). */
@@ -2144,7 +2214,9 @@ static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     cb->h2d_bytes = 0;
+    CZ_ASSERT(!cb->ahead.src);
     int rc = device_region(cb, ctx, ws, n, want, res);
+    settle_ahead(cb); /* a window copied ahead that no vector took (a partition left the batch) */
     const double setup = w->t_setup + t_wait;
     for (size_t i = 0; i < n; i++) { /* the region's shared costs, shared out */
         ws[i]->t_setup = setup / (double)n;
@@ -2224,7 +2296,7 @@ static int device_region(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *con
         return cz_cuda_inject_fault(ctx); /* a real sticky fault, as the device would give */
 
     for (size_t i = 0; i < n; i++) {
-        if ((rc = h_part(ctx, cb, set, ws[i], want)) == CZ_ECANCELED) {
+        if ((rc = h_part(ctx, cb, set, ws[i], want, i + 1 == n)) == CZ_ECANCELED) {
             leave_batch(ctx, &res[i], rc);
             continue;
         }
@@ -2310,6 +2382,7 @@ static void cuda_report(cz_backend_t *be, cz_backend_report *out)
     out->parts = cb->parts;
     out->splits_in_region = cb->splits_moved;
     out->pinned = cb->pinned;
+    out->windows_ahead = cb->windows_ahead;
     pthread_mutex_unlock(&cb->smu);
 }
 

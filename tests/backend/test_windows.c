@@ -118,11 +118,16 @@ static int fill(void *arg, void *dev, size_t first, size_t n)
     return CZ_OK;
 }
 
+enum { RIG_VECTORS = 4 };
+
+/* The fake copier, its two buffers, and the vectors a case streams (freed by rig_done). */
 typedef struct {
     fake_copier f;
     uint64_t buf[2][BUF_POINTS];
     cz_windows ws;
     cz_ctx_t *ctx;
+    uint64_t *pts[RIG_VECTORS];
+    int npts;
 } rig;
 
 static void rig_init(rig *r)
@@ -132,6 +137,19 @@ static void rig_init(rig *r)
                           { r->buf[0], r->buf[1] },
                           sizeof r->buf[0] };
     (void)cz_ctx_new(&r->ctx, NULL, 1);
+}
+
+static void rig_done(rig *r)
+{
+    for (int i = 0; i < r->npts; i++)
+        free(r->pts[i]);
+    cz_ctx_free(r->ctx);
+}
+
+/* Vector |id|'s n points in (fake) pinned memory, owned by the rig. */
+static const uint64_t *rig_points(rig *r, uint64_t id, size_t n)
+{
+    return r->pts[r->npts++] = points(id, n);
 }
 
 static cz_window_vector vec(const uint64_t *pinned, size_t n, size_t head, size_t align)
@@ -151,6 +169,17 @@ static int run(rig *r, uint64_t id, const cz_window_vector *v, cz_window_ahead *
     return cz_windows_run(r->ctx, &r->ws, v, consume, s, ahead, next, st);
 }
 
+/* Vector 1 (|na| points) streamed with vector 2 (|nb| points, |head|) next: the rig's vectors
+ * in va, vb; vector 2's window 0 left in *ahead. */
+static void stream_with_next(rig *r, size_t na, size_t nb, size_t head, cz_window_vector *va,
+                             cz_window_vector *vb, cz_window_ahead *ahead, seen *s)
+{
+    *va = vec(rig_points(r, 1, na), na, 0, 1);
+    *vb = vec(rig_points(r, 2, nb), nb, head, 1);
+    *ahead = (cz_window_ahead){ 0 };
+    CHECK_OK(run(r, 1, va, ahead, vb, s, NULL));
+}
+
 CZ_TEST(every_point_is_consumed_once_in_order_with_its_bytes)
 {
     /* (n, head, align): one window, several, a short last one, a head, an aligned stride */
@@ -160,8 +189,7 @@ CZ_TEST(every_point_is_consumed_once_in_order_with_its_bytes)
         rig r;
         rig_init(&r);
         const size_t n = cases[c][0], head = cases[c][1], align = cases[c][2];
-        uint64_t *p = points(7, n);
-        const cz_window_vector v = vec(p, n, head, align);
+        const cz_window_vector v = vec(rig_points(&r, 7, n), n, head, align);
         const size_t stride = cz_windows_stride(&r.ws, 8, head, align);
         seen s;
         cz_window_stats st = { 0 };
@@ -175,8 +203,7 @@ CZ_TEST(every_point_is_consumed_once_in_order_with_its_bytes)
         CHECK_EQ_INT(s.hazards, 0);
         CHECK_EQ_INT(r.f.nq, 0); /* every copy landed */
         CHECK_EQ_INT(r.f.puts, want);
-        free(p);
-        cz_ctx_free(r.ctx);
+        rig_done(&r);
     }
 }
 
@@ -184,8 +211,7 @@ CZ_TEST(without_a_pinned_copy_each_window_is_filled_and_nothing_is_copied_ahead)
 {
     rig r;
     rig_init(&r);
-    uint64_t *p = points(3, 25), *q = points(4, 25);
-    fill_src fs = { p, 0 };
+    fill_src fs = { rig_points(&r, 3, 25), 0 };
     cz_window_vector v = vec(NULL, 25, 0, 1);
     v.fill = fill;
     v.fill_arg = &fs;
@@ -198,85 +224,93 @@ CZ_TEST(without_a_pinned_copy_each_window_is_filled_and_nothing_is_copied_ahead)
     CHECK_EQ_INT(s.stale, 0);
     CHECK_EQ_INT(r.f.puts, 0);
     CHECK(ahead.src == NULL);
-    free(p);
-    free(q);
-    cz_ctx_free(r.ctx);
+    rig_done(&r);
 }
 
 CZ_TEST(the_next_vectors_first_window_is_copied_during_the_last_and_not_again)
 {
     rig r;
     rig_init(&r);
-    uint64_t *a = points(1, 25), *b = points(2, 17);
-    const cz_window_vector va = vec(a, 25, 0, 1), vb = vec(b, 17, 3, 2);
-    cz_window_ahead ahead = { 0 };
+    cz_window_vector va, vb;
+    cz_window_ahead ahead;
     seen s;
-    cz_window_stats st = { 0 };
-    CHECK_OK(run(&r, 1, &va, &ahead, &vb, &s, &st));
+    stream_with_next(&r, 25, 17, 3, &va, &vb, &ahead, &s);
     CHECK_EQ_INT(s.windows, 3);
     CHECK_EQ_INT(s.stale, 0);
     CHECK_EQ_INT(s.hazards, 0);
     CHECK_EQ_INT(s.ahead_in_flight, 1); /* b's window 0, beside a's last, in the other buffer */
-    REQUIRE(ahead.src == b);
-    CHECK_EQ_U64(ahead.bytes, (3 + 6) * 8); /* head 3 + the stride (10 - 3 = 7, aligned to 2) */
-    CHECK_EQ_INT(ahead.slot, 1);            /* a's last window (2) was in slot 0 */
+    REQUIRE(ahead.src == vb.pinned);
+    CHECK_EQ_U64(ahead.bytes, BUF_POINTS * 8); /* head 3 + the stride 7 */
+    CHECK_EQ_INT(ahead.slot, 1);               /* a's last window (2) was in slot 0 */
     CHECK_EQ_INT(r.f.nq, 1);
-    CHECK_EQ_INT(st.ahead, 0);
     const unsigned puts = r.f.puts;
     cz_window_stats sb = { 0 };
     CHECK_OK(run(&r, 2, &vb, &ahead, NULL, &s, &sb));
-    CHECK_EQ_INT(s.windows, 3); /* 9 + 6 + 2 */
+    CHECK_EQ_INT(s.windows, 2); /* 10 + 7 */
     CHECK_EQ_INT(s.stale, 0);
     CHECK_EQ_INT(s.hazards, 0);
-    CHECK_EQ_INT(r.f.puts - puts, 2); /* windows 1 and 2 only */
+    CHECK_EQ_INT(r.f.puts - puts, 1); /* window 1 only */
     CHECK_EQ_INT(sb.ahead, 1);
     CHECK_EQ_U64(sb.bytes, 17 * 8);
     CHECK(ahead.src == NULL);
     CHECK_EQ_INT(r.f.nq, 0);
-    free(a);
-    free(b);
-    cz_ctx_free(r.ctx);
+    rig_done(&r);
+}
+
+CZ_TEST(an_aligned_stride_is_the_same_for_the_copy_ahead_and_its_run)
+{
+    rig r;
+    rig_init(&r);
+    const cz_window_vector va = vec(rig_points(&r, 1, 25), 25, 0, 1);
+    const cz_window_vector vb = vec(rig_points(&r, 2, 17), 17, 3, 2); /* stride 6, not 7 */
+    cz_window_ahead ahead = { 0 };
+    seen s;
+    CHECK_OK(run(&r, 1, &va, &ahead, &vb, &s, NULL));
+    REQUIRE(ahead.src == vb.pinned);
+    CHECK_EQ_U64(ahead.bytes, (3 + 6) * 8);
+    cz_window_stats sb = { 0 };
+    CHECK_OK(run(&r, 2, &vb, &ahead, NULL, &s, &sb));
+    CHECK_EQ_INT(s.windows, 3); /* 9 + 6 + 2 */
+    CHECK_EQ_INT(s.stale, 0);
+    CHECK_EQ_INT(sb.ahead, 1);
+    rig_done(&r);
 }
 
 CZ_TEST(single_window_vectors_chain_their_copies_ahead_through_both_buffers)
 {
     rig r;
     rig_init(&r);
-    uint64_t *p[4];
-    cz_window_vector v[4];
-    for (int i = 0; i < 4; i++) {
-        p[i] = points((uint64_t)i + 10, (size_t)(4 + i));
-        v[i] = vec(p[i], (size_t)(4 + i), 0, 1);
-    }
+    cz_window_vector v[RIG_VECTORS];
+    for (int i = 0; i < RIG_VECTORS; i++)
+        v[i] = vec(rig_points(&r, (uint64_t)i + 10, (size_t)(4 + i)), (size_t)(4 + i), 0, 1);
     cz_window_ahead ahead = { 0 };
     unsigned found = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < RIG_VECTORS; i++) {
         seen s;
         cz_window_stats st = { 0 };
-        CHECK_OK(run(&r, (uint64_t)i + 10, &v[i], &ahead, i < 3 ? &v[i + 1] : NULL, &s, &st));
+        CHECK_OK(run(&r, (uint64_t)i + 10, &v[i], &ahead, i + 1 < RIG_VECTORS ? &v[i + 1] : NULL,
+                     &s, &st));
         CHECK_EQ_INT(s.windows, 1);
         CHECK_EQ_INT(s.stale, 0);
         CHECK_EQ_INT(s.hazards, 0);
         found += st.ahead;
     }
-    CHECK_EQ_INT(found, 3);
-    CHECK_EQ_INT(r.f.puts, 4); /* one copy a vector */
+    CHECK_EQ_INT(found, RIG_VECTORS - 1);
+    CHECK_EQ_INT(r.f.puts, RIG_VECTORS); /* one copy a vector */
     CHECK(ahead.src == NULL);
-    for (int i = 0; i < 4; i++)
-        free(p[i]);
-    cz_ctx_free(r.ctx);
+    rig_done(&r);
 }
 
 CZ_TEST(another_vector_lands_the_copy_ahead_first_and_copies_its_own)
 {
     rig r;
     rig_init(&r);
-    uint64_t *a = points(1, 12), *b = points(2, 12), *c = points(3, 30);
-    const cz_window_vector va = vec(a, 12, 0, 1), vb = vec(b, 12, 0, 1), vc = vec(c, 30, 0, 1);
-    cz_window_ahead ahead = { 0 };
+    cz_window_vector va, vb;
+    cz_window_ahead ahead;
     seen s;
-    CHECK_OK(run(&r, 1, &va, &ahead, &vb, &s, NULL));
-    REQUIRE(ahead.src == b);
+    stream_with_next(&r, 12, 12, 0, &va, &vb, &ahead, &s);
+    REQUIRE(ahead.src == vb.pinned);
+    const cz_window_vector vc = vec(rig_points(&r, 3, 30), 30, 0, 1);
     cz_window_stats st = { 0 };
     const unsigned puts = r.f.puts;
     CHECK_OK(run(&r, 3, &vc, &ahead, NULL, &s, &st)); /* b was canceled: c comes instead */
@@ -287,64 +321,44 @@ CZ_TEST(another_vector_lands_the_copy_ahead_first_and_copies_its_own)
     CHECK_EQ_INT(r.f.puts - puts, 3);
     CHECK(ahead.src == NULL);
     CHECK_EQ_INT(r.f.nq, 0);
-    free(a);
-    free(b);
-    free(c);
-    cz_ctx_free(r.ctx);
+    rig_done(&r);
 }
 
 CZ_TEST(settle_lands_the_copy_ahead_and_forgets_it)
 {
     rig r;
     rig_init(&r);
-    uint64_t *a = points(1, 12), *b = points(2, 12);
-    const cz_window_vector va = vec(a, 12, 0, 1), vb = vec(b, 12, 0, 1);
-    cz_window_ahead ahead = { 0 };
+    cz_window_vector va, vb;
+    cz_window_ahead ahead;
     seen s;
-    CHECK_OK(run(&r, 1, &va, &ahead, &vb, &s, NULL));
+    stream_with_next(&r, 12, 12, 0, &va, &vb, &ahead, &s);
     CHECK_EQ_INT(r.f.nq, 1);
     CHECK_OK(cz_windows_settle(r.ctx, &r.ws, &ahead));
     CHECK_EQ_INT(r.f.nq, 0);
     CHECK(ahead.src == NULL);
     CHECK_OK(cz_windows_settle(r.ctx, &r.ws, &ahead)); /* nothing ahead: nothing to do */
     CHECK_OK(cz_windows_settle(r.ctx, &r.ws, NULL));
-    free(a);
-    free(b);
-    cz_ctx_free(r.ctx);
+    rig_done(&r);
 }
 
 CZ_TEST(a_failed_consume_or_copy_leaves_nothing_in_flight_and_nothing_ahead)
 {
-    for (unsigned fail_at = 1; fail_at <= 3; fail_at++) { /* a middle window, the last */
+    /* a consume failing at window 0, 1, 2 (the last); a copy failing: window 0, 1, 2, ahead */
+    for (unsigned k = 0; k < 7; k++) {
         rig r;
         rig_init(&r);
-        uint64_t *a = points(1, 25), *b = points(2, 25);
-        const cz_window_vector va = vec(a, 25, 0, 1), vb = vec(b, 25, 0, 1);
+        if (k >= 3)
+            r.f.fail_put = k - 2;
+        const cz_window_vector va = vec(rig_points(&r, 1, 25), 25, 0, 1);
+        const cz_window_vector vb = vec(rig_points(&r, 2, 25), 25, 0, 1);
         cz_window_ahead ahead = { 0 };
-        seen s = { .f = &r.f, .id = 1, .fail_at = fail_at };
+        seen s = { .f = &r.f, .id = 1, .fail_at = k < 3 ? k + 1 : 0 };
         CHECK_EQ_INT(cz_windows_run(r.ctx, &r.ws, &va, consume, &s, &ahead, &vb, NULL), CZ_EDEVICE);
-        CHECK_EQ_INT(r.f.nq, 0);
-        CHECK(ahead.src == NULL);
-        free(a);
-        free(b);
-        cz_ctx_free(r.ctx);
-    }
-    for (unsigned fail_put = 1; fail_put <= 4; fail_put++) { /* window 0, 1, 2, the copy ahead */
-        rig r;
-        rig_init(&r);
-        r.f.fail_put = fail_put;
-        uint64_t *a = points(1, 25), *b = points(2, 25);
-        const cz_window_vector va = vec(a, 25, 0, 1), vb = vec(b, 25, 0, 1);
-        cz_window_ahead ahead = { 0 };
-        seen s;
-        CHECK_EQ_INT(run(&r, 1, &va, &ahead, &vb, &s, NULL), CZ_EDEVICE);
         CHECK_EQ_INT(s.stale, 0);
         CHECK_EQ_INT(s.hazards, 0);
         CHECK_EQ_INT(r.f.nq, 0);
         CHECK(ahead.src == NULL);
-        free(a);
-        free(b);
-        cz_ctx_free(r.ctx);
+        rig_done(&r);
     }
 }
 
@@ -352,19 +366,16 @@ CZ_TEST(a_head_larger_than_a_window_is_refused_naming_the_sizes)
 {
     rig r;
     rig_init(&r);
-    uint64_t *a = points(1, 12), *b = points(2, 40);
-    const cz_window_vector va = vec(a, 12, 0, 1), vb = vec(b, 40, BUF_POINTS, 1);
-    cz_window_ahead ahead = { 0 };
+    cz_window_vector va, vb;
+    cz_window_ahead ahead;
     seen s;
-    CHECK_OK(run(&r, 1, &va, &ahead, &vb, &s, NULL));
+    stream_with_next(&r, 12, 40, BUF_POINTS, &va, &vb, &ahead, &s);
     CHECK(ahead.src == NULL); /* b's window 0 fits no buffer: nothing copied ahead */
     CHECK_EQ_INT(run(&r, 2, &vb, &ahead, NULL, &s, NULL), CZ_EINVAL);
     CHECK(strstr(cz_ctx_message(r.ctx), "80 bytes") != NULL);
     CHECK_EQ_INT(s.windows, 0);
     CHECK_EQ_INT(r.f.nq, 0);
-    free(a);
-    free(b);
-    cz_ctx_free(r.ctx);
+    rig_done(&r);
 }
 
 CZ_TEST_MAIN()

@@ -23,6 +23,7 @@
 #include "cli/c2_random.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,8 @@ typedef struct c2_run {
     cz_prover_info_t pi;
     cz_prover_stats_t stats;
     cz_device_memory_t dm;
+    cz_device_memory_t dm_first; /* dm when the first job was done (several jobs): the regions
+                                  * after it are the steady state's */
     cz_timeline_summary_t tl;
     uint64_t ids[64];
     size_t njobs, rss_kib;
@@ -146,6 +149,8 @@ static int run_jobs(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t *p,
         r->last_done = cz_mono_s() - origin;
         if (k == 0)
             r->first_done = r->last_done;
+        if (k == 0 && r->njobs > 1 && cz_prover_device_memory(p, 0, &r->dm_first) != 0)
+            memset(&r->dm_first, 0, sizeof r->dm_first);
         if (rc == CZ_OK && ji.state != CZ_JOB_DONE)
             rc = cz_fail(ctx, ji.error ? ji.error : CZ_EINTERNAL, "job %zu: %s: %s", k + 1,
                          cz_job_state_name(ji.state), ji.message);
@@ -167,13 +172,46 @@ static int write_proof(cz_ctx_t *ctx, cz_prover_t *p, uint64_t id, const char *p
     return rc;
 }
 
+/* A region's parts per partition: |end| less |start| (zeros: the whole run) over the
+ * partitions proved between them; false where none was. */
+typedef struct {
+    double n, setup, h, msm_h, prep_wait, tails;
+} region_parts;
+
+static bool parts_between(const cz_device_memory_t *start, const cz_device_memory_t *end,
+                          region_parts *out)
+{
+    if (end->partitions <= start->partitions)
+        return false;
+    const double n = (double)(end->partitions - start->partitions);
+    *out = (region_parts){ n,
+                           (end->setup_ms - start->setup_ms) / n,
+                           (end->h_ms - start->h_ms) / n,
+                           (end->msm_h_ms - start->msm_h_ms) / n,
+                           (end->prep_wait_ms - start->prep_wait_ms) / n,
+                           (end->tails_ms - start->tails_ms) / n };
+    return true;
+}
+
+static void print_parts(const char *which, const region_parts *rp)
+{
+    printf("device region per partition%s, its parts: set-up %.1f ms, H %.1f ms, MSM h %.1f ms, "
+           "prep wait %.1f ms, tails %.1f ms (l, a, b_g1, b_g2); sum %.1f ms\n",
+           which, rp->setup, rp->h, rp->msm_h, rp->prep_wait, rp->tails,
+           rp->setup + rp->h + rp->msm_h + rp->prep_wait + rp->tails);
+}
+
 /*
  * The device's memory plan and what it copied: params bytes to the device
  * per partition and per proof (|per_proof| partitions), and their time at
- * the links the cards people own have (the test machine's is faster).
+ * the links the cards people own have (the test machine's is faster); the
+ * regions' parts, over every partition and, with several jobs, over those
+ * proved after the first job was done (the cold regions of a set's first
+ * use left out: the figures to compare between runs).
  */
-static void print_plan(const cz_device_memory_t *dm, size_t per_proof)
+static void print_plan(const c2_run_t *r, size_t per_proof)
 {
+    const cz_device_memory_t *dm = &r->dm;
     if (!dm->plan[0])
         return;
     const double per = dm->partitions ? (double)dm->h2d_bytes / (double)dm->partitions : 0;
@@ -182,20 +220,25 @@ static void print_plan(const cz_device_memory_t *dm, size_t per_proof)
            "in %llu regions); per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
            per / (1 << 30), per * (double)per_proof / (1 << 30), (unsigned long long)dm->partitions,
            (unsigned long long)dm->regions, per / 25e9, per / 50e9);
-    if (!dm->partitions)
-        return;
-    const double n = (double)dm->partitions;
-    printf("device region per partition, its parts: set-up %.1f ms, H %.1f ms, MSM h %.1f ms, "
-           "prep wait %.1f ms, tails %.1f ms (l, a, b_g1, b_g2)\n",
-           dm->setup_ms / n, dm->h_ms / n, dm->msm_h_ms / n, dm->prep_wait_ms / n,
-           dm->tails_ms / n);
+    const cz_device_memory_t none = { .partitions = 0 };
+    region_parts rp;
+    if (parts_between(&none, dm, &rp))
+        print_parts("", &rp);
+    char which[96];
+    if (r->njobs > 1 && parts_between(&r->dm_first, dm, &rp)) {
+        snprintf(which, sizeof which, " after the first job (%.0f partitions)", rp.n);
+        print_parts(which, &rp);
+    }
 }
 
 static void print_json(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms)
 {
     const cz_job_shape_t *s = &r->shape;
-    const cz_device_memory_t *dm = &r->dm; /* its parts per partition (0 on the CPU) */
-    const double n = dm->partitions ? (double)dm->partitions : 1;
+    const cz_device_memory_t none = { .partitions = 0 };
+    region_parts all = { 0 }, after = { 0 }; /* per partition (0 on the CPU) */
+    (void)parts_between(&none, &r->dm, &all);
+    if (r->njobs > 1)
+        (void)parts_between(&r->dm_first, &r->dm, &after);
     const double wall = r->first_done;
     printf("{\"timing_only\":true,\"verified\":false,\"registered_proof\":\"%s\","
            "\"partitions\":%zu,\"constraints\":%zu,\"rows\":%zu,\"backend\":\"%s\","
@@ -206,15 +249,17 @@ static void print_json(const cz_c2_random_opts_t *o, const c2_run_t *r, double r
            "\"overlap_violations\":%zu,\"params_random_s\":%.2f,\"c1_shape_s\":%.2f,"
            "\"peak_rss_kib\":%zu,\"jobs\":%zu,\"all_done_s\":%.3f,"
            "\"steady_s_per_proof\":%.3f,\"region_parts_ms\":{\"setup\":%.1f,\"h\":%.1f,"
+           "\"msm_h\":%.1f,\"prep_wait\":%.1f,\"tails\":%.1f},"
+           "\"steady_region_parts_ms\":{\"partitions\":%.0f,\"setup\":%.1f,\"h\":%.1f,"
            "\"msm_h\":%.1f,\"prep_wait\":%.1f,\"tails\":%.1f}}\n",
            r->name, s->partitions, s->constraints, s->rows, r->pi.backend, (int)o->device,
            o->workers, r->pi.threads, wall, wall / (double)s->partitions, r->tl.synthesis_mean_ms,
            r->tl.synthesis_max_ms, r->tl.synthesis_spans, region_ms, r->tl.device_efficiency,
            r->tl.dispatch_efficiency, r->tl.overlap_violations, r->t_params, r->t_shape, r->rss_kib,
            r->njobs, r->last_done,
-           r->njobs > 1 ? (r->last_done - r->first_done) / (double)(r->njobs - 1) : wall,
-           dm->setup_ms / n, dm->h_ms / n, dm->msm_h_ms / n, dm->prep_wait_ms / n,
-           dm->tails_ms / n);
+           r->njobs > 1 ? (r->last_done - r->first_done) / (double)(r->njobs - 1) : wall, all.setup,
+           all.h, all.msm_h, all.prep_wait, all.tails, after.n, after.setup, after.h, after.msm_h,
+           after.prep_wait, after.tails);
 }
 
 static void print_text(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms,
@@ -243,7 +288,7 @@ static void print_text(const cz_c2_random_opts_t *o, const c2_run_t *r, double r
                "(peak reserved %.2f GiB)\n",
                (double)r->stats.backend_host_bytes / (1 << 30),
                (double)r->stats.budget_total / (1 << 30), (double)r->stats.budget_peak / (1 << 30));
-    print_plan(&r->dm, parts);
+    print_plan(r, parts);
     if (o->proof_path)
         printf("wrote %s (%zu bytes): NOT a valid proof (random params)\n", o->proof_path,
                parts * 192);

@@ -83,7 +83,8 @@ if [ "$MODE" = full ]; then
                device workers_per_device threads s_per_proof s_per_partition \
                synthesis_ms_mean synthesis_ms_max synthesis_spans device_region_ms \
                device_efficiency dispatch_efficiency overlap_violations params_random_s \
-               c1_shape_s peak_rss_kib jobs all_done_s steady_s_per_proof; do
+               c1_shape_s peak_rss_kib jobs all_done_s steady_s_per_proof region_parts_ms \
+               steady_region_parts_ms; do
         grep -q "\"$key\":" run.json || { cat run.json; fail "--json: no $key"; }
     done
     [ "$(wc -l <run.json)" -eq 1 ] || fail "--json: not one line"

@@ -35,7 +35,7 @@ run() {   # run TAG BIN JOBS
         "$(grep -m1 -o 'steady [0-9.]* s/proof' "$log")" \
         "$(grep -m1 -o 'device region per partition: [0-9.]* ms' "$log")" \
         "$(grep -m1 -o 'Maximum resident set size (kbytes): [0-9]*' "$log")"
-    grep -m3 -E '^device memory:|^params to the device:|^device region per partition, its parts' \
+    grep -m4 -E '^device memory:|^params to the device:|^device region per partition.*its parts' \
         "$log" | sed 's/^/    /'
 }
 

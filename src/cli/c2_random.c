@@ -172,12 +172,16 @@ static int write_proof(cz_ctx_t *ctx, cz_prover_t *p, uint64_t id, const char *p
     return rc;
 }
 
-/* A region's parts per partition: |end| less |start| (zeros: the whole run) over the
- * partitions proved between them; false where none was. */
+/* A region's parts (ms) per partition over |n| partitions. */
 typedef struct {
     double n, setup, h, msm_h, prep_wait, tails;
 } region_parts;
 
+/* The run's device before anything (the parts of the whole run: from it to the end). */
+static const cz_device_memory_t AT_START = { .partitions = 0 };
+
+/* The parts per partition of those proved between |start| and |end| (|end| less |start|);
+ * false where none was. */
 static bool parts_between(const cz_device_memory_t *start, const cz_device_memory_t *end,
                           region_parts *out)
 {
@@ -220,9 +224,8 @@ static void print_plan(const c2_run_t *r, size_t per_proof)
            "in %llu regions); per partition at 25 GB/s %.3f s, at 50 GB/s %.3f s\n",
            per / (1 << 30), per * (double)per_proof / (1 << 30), (unsigned long long)dm->partitions,
            (unsigned long long)dm->regions, per / 25e9, per / 50e9);
-    const cz_device_memory_t none = { .partitions = 0 };
     region_parts rp;
-    if (parts_between(&none, dm, &rp))
+    if (parts_between(&AT_START, dm, &rp))
         print_parts("", &rp);
     char which[96];
     if (r->njobs > 1 && parts_between(&r->dm_first, dm, &rp)) {
@@ -234,9 +237,8 @@ static void print_plan(const c2_run_t *r, size_t per_proof)
 static void print_json(const cz_c2_random_opts_t *o, const c2_run_t *r, double region_ms)
 {
     const cz_job_shape_t *s = &r->shape;
-    const cz_device_memory_t none = { .partitions = 0 };
     region_parts all = { 0 }, after = { 0 }; /* per partition (0 on the CPU) */
-    (void)parts_between(&none, &r->dm, &all);
+    (void)parts_between(&AT_START, &r->dm, &all);
     if (r->njobs > 1)
         (void)parts_between(&r->dm_first, &r->dm, &after);
     const double wall = r->first_done;

@@ -1235,10 +1235,11 @@ static void cuda_pin(cz_backend_t *be, cz_prove_work_t *w)
     if (cz_cuda_set_device(NULL, cb->base.device_index) != CZ_OK)
         return;
     cz_fr *v[3] = { w->a, w->b, w->c };
-    /* their whole capacity, not the rows: the H on the CPU leaves 2^log_m - 1 coefficients in
-     * a for the H MSM, and the H in turn copies whole domains; a copy that runs past the end of
-     * a registered range fails ("invalid argument"), the GPU tests h_on_the_cpu_and_own_windows
-     * and h_in_turn_with_the_msms */
+    /* their whole capacity (2^log_m, grow_to_domain), not the rows: the H on the CPU leaves
+     * 2^log_m - 1 coefficients in a for the H MSM's copies, and the H in turn may download a
+     * whole domain into a; a copy that runs past the end of a registered range fails
+     * ("invalid argument"; the GPU tests h_on_the_cpu_and_own_windows and
+     * h_in_turn_with_the_msms) */
     const size_t bytes = ((size_t)1 << w->log_m) * sizeof(cz_fr);
     int k = 0;
     while (k < 3 && v[k] && cz_cuda_host_register(NULL, v[k], bytes) == CZ_OK)

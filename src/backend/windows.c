@@ -52,7 +52,7 @@ static bool is_first_window(const cz_windows *ws, const cz_window_ahead *ahead,
 static int copy_ahead(cz_ctx_t *ctx, const cz_windows *ws, int slot, const cz_window_vector *next,
                       cz_window_ahead *ahead)
 {
-    const size_t bytes = next && next->pinned && next->n ? first_bytes(ws, next) : 0;
+    const size_t bytes = next && next->pinned ? first_bytes(ws, next) : 0;
     if (!ahead || !bytes)
         return CZ_OK;
     const int rc = ws->copier.put(ctx, ws->copier.obj, slot, ws->buf[slot], next->pinned, bytes);

@@ -217,6 +217,7 @@ typedef struct cuda_backend {
     size_t own_win_bytes;
     cz_ntt_domain *cpu_dom; /* STREAM_HOST_H: the CPU's H domain */
     size_t h2d_bytes;       /* params bytes to the device in the running region */
+    unsigned region_ahead;  /* first windows found copied ahead in the running region */
     rset sets[CZ__RESIDENT_SETS];
     void *bounce[2];               /* pinned, CZ__BOUNCE_BYTES each; used under cmu */
     void *pbounce[2];              /* the preparer's own pair: it uploads with cmu released */
@@ -1051,9 +1052,7 @@ static int stream_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_
     cz_window_stats st = { 0 };
     int rc = cz_windows_run(ctx, &ws, &v, consume, arg, &cb->ahead, next, &st);
     cb->h2d_bytes += st.bytes;
-    pthread_mutex_lock(&cb->smu);
-    cb->windows_ahead += st.ahead;
-    pthread_mutex_unlock(&cb->smu);
+    cb->region_ahead += st.ahead;
     w->t_stream_wait += st.wait_s;
     return rc;
 }
@@ -2219,6 +2218,7 @@ static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     cb->h2d_bytes = 0;
+    cb->region_ahead = 0;
     CZ_ASSERT(!cb->ahead.src);
     int rc = device_region(cb, ctx, ws, n, want, res);
     settle_ahead(cb); /* a window copied ahead that no vector took (a partition left the batch) */
@@ -2232,6 +2232,7 @@ static int region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
     cb->regions++;
     cb->partitions += n;
     cb->h2d_total += cb->h2d_bytes;
+    cb->windows_ahead += cb->region_ahead;
     add_parts(&cb->parts, ws, n, setup);
     pthread_mutex_unlock(&cb->smu);
     bool resident = rc == CZ_OK && set_resident(cb, w, want);

@@ -132,6 +132,25 @@ static bool plan_streaming(const cz_devplan_in *in, cz_devplan *p, cz_devplan_le
 }
 
 /*
+ * What the plan leaves of the budget (after the slots: a slot saves a
+ * region its a and b uploads, more than larger buckets save) goes to the
+ * buckets, up to the full plan's: a larger window size, fewer windows of
+ * the scalar. The H MSM over a 4 GiB window of 44.7M points on a 24 GB
+ * card: c = 19 (14 windows, 0.69 GiB) with the 1 GiB cap, c = 20 (13
+ * windows, 1.27 GiB) with the 2 GiB it left unused; msm.cu's cost model
+ * picks within whatever cap it is given.
+ */
+static void grow_buckets(const cz_devplan_in *in, cz_devplan *p)
+{
+    if (p->total >= in->budget || p->bucket_cap >= in->bucket_full)
+        return;
+    const size_t spare = in->budget - p->total, room = in->bucket_full - p->bucket_cap;
+    const size_t more = spare < room ? spare : room;
+    p->bucket_cap += more;
+    p->total += more;
+}
+
+/*
  * H on the device with |nbuf| domain buffers (h_bytes: 3, h2_bytes: 2),
  * streaming through its idle buffers (two of the plan's own where they
  * are too small for a window).
@@ -155,6 +174,7 @@ static bool plan_stream_with(const cz_devplan_in *in, cz_devplan *p, unsigned nb
         p->own_stream_buffers = false;
     }
     add_slots(in, p);
+    grow_buckets(in, p);
     return true;
 }
 

@@ -13,22 +13,48 @@ size_t cz_windows_stride(const cz_windows *ws, size_t point_bytes, size_t head, 
     return fit > head && align ? (fit - head) / align * align : 0;
 }
 
+/* A vector's windows: window 0 is [0, head + lead), window j > 0 the |stride| points from
+ * head + lead + (j - 1) stride (the last one shorter). */
+typedef struct {
+    size_t n, head, lead, stride;
+} layout;
+
 /* Window j's first point and length. */
-static void window(size_t n, size_t head, size_t stride, size_t j, size_t *lo, size_t *len)
+static void window(const layout *l, size_t j, size_t *lo, size_t *len)
 {
-    const size_t b = j == 0 ? 0 : head + j * stride;
-    const size_t e = head + (j + 1) * stride;
-    *lo = b < n ? b : n;
-    *len = (e < n ? e : n) - *lo;
+    const size_t b = j == 0 ? 0 : l->head + l->lead + (j - 1) * l->stride;
+    const size_t e = l->head + l->lead + j * l->stride;
+    *lo = b < l->n ? b : l->n;
+    *len = (e < l->n ? e : l->n) - *lo;
 }
 
-/* The bytes of |v|'s window 0 through |ws|; 0: no window fits. */
+static size_t window_count(const layout *l)
+{
+    const size_t first = l->head + l->lead;
+    return l->n <= first ? 1 : 1 + (l->n - first + l->stride - 1) / l->stride;
+}
+
+/* |v|'s windows through |ws|, window 0 whole (|whole|: it was copied ahead) or as v->lead_div
+ * asks; stride 0: no window fits. */
+static layout layout_of(const cz_windows *ws, const cz_window_vector *v, bool whole)
+{
+    layout l = { v->n, v->head, 0, cz_windows_stride(ws, v->point_bytes, v->head, v->align) };
+    l.lead = l.stride;
+    if (!whole && v->lead_div > 1) {
+        const size_t part = l.stride / v->lead_div / v->align * v->align;
+        l.lead = part ? part : v->align;
+    }
+    return l;
+}
+
+/* The bytes of |v|'s window 0, whole, through |ws| (what a copy ahead copies); 0: no window
+ * fits. */
 static size_t first_bytes(const cz_windows *ws, const cz_window_vector *v)
 {
-    const size_t stride = cz_windows_stride(ws, v->point_bytes, v->head, v->align);
+    const layout l = layout_of(ws, v, true);
     size_t lo, len;
-    window(v->n, v->head, stride, 0, &lo, &len);
-    return stride ? len * v->point_bytes : 0;
+    window(&l, 0, &lo, &len);
+    return l.stride ? len * v->point_bytes : 0;
 }
 
 int cz_windows_settle(cz_ctx_t *ctx, const cz_windows *ws, cz_window_ahead *ahead)
@@ -69,15 +95,15 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const cz_window_vector *
     int rc = primed ? CZ_OK : cz_windows_settle(ctx, ws, ahead);
     if (rc != CZ_OK || v->n == 0)
         return rc;
-    const size_t pb = v->point_bytes, n = v->n, head = v->head;
-    const size_t stride = cz_windows_stride(ws, pb, head, v->align);
-    if (stride == 0) {
+    const size_t pb = v->point_bytes;
+    const layout l = layout_of(ws, v, primed || !v->pinned); /* (a fill is synchronous) */
+    if (l.stride == 0) {
         (void)cz_windows_settle(NULL, ws, ahead);
         return cz_fail(ctx, CZ_EINVAL,
-                       "stream: a window of more than %zu points does not fit %zu bytes", head,
+                       "stream: a window of more than %zu points does not fit %zu bytes", v->head,
                        ws->buf_bytes);
     }
-    const size_t count = n <= head + stride ? 1 : 1 + (n - head - stride + stride - 1) / stride;
+    const size_t count = window_count(&l);
     const char *host = v->pinned;
     const int first = primed ? ahead->slot : 0;
     if (primed) {
@@ -86,12 +112,12 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const cz_window_vector *
             stats->ahead++;
     }
     size_t lo, len;
-    window(n, head, stride, 0, &lo, &len);
+    window(&l, 0, &lo, &len);
     if (host && !primed)
         rc = ws->copier.put(ctx, ws->copier.obj, first, ws->buf[first], host, len * pb);
     for (size_t j = 0; j < count && rc == CZ_OK; j++) {
         const int slot = (int)((j + (size_t)first) & 1);
-        window(n, head, stride, j, &lo, &len);
+        window(&l, j, &lo, &len);
         const double t0 = cz_mono_s();
         rc = host ? ws->copier.wait(ctx, ws->copier.obj, slot)
                   : v->fill(v->fill_arg, ws->buf[slot], lo, len);
@@ -105,7 +131,7 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const cz_window_vector *
             break;
         if (host && j + 1 < count) {
             size_t nlo, nlen;
-            window(n, head, stride, j + 1, &nlo, &nlen);
+            window(&l, j + 1, &nlo, &nlen);
             rc = ws->copier.put(ctx, ws->copier.obj, slot ^ 1, ws->buf[slot ^ 1], host + nlo * pb,
                                 nlen * pb);
             in_flight = rc == CZ_OK;

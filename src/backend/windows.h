@@ -4,9 +4,10 @@
  * next vector's first window copied ahead.
  *
  * Points [0, n) of a vector go host -> device in windows: window 0 is
- * [0, head + stride), each next one the following |stride| points (the
+ * [0, head + lead), each next one the following |stride| points (the
  * last one shorter), stride the largest multiple of |align| points for
- * which window 0 fits a buffer. Each window lands in one of two device
+ * which head + stride fits a buffer, lead = stride or, for a vector that
+ * asks for it, a fraction of it (lead_div below). Each window lands in one of two device
  * buffers and is handed to |consume| (which runs its MSMs, synchronously);
  * meanwhile the next window's copy runs on the copier. From a pinned host
  * copy of the vector the copies are asynchronous and overlap the MSMs;
@@ -58,13 +59,21 @@ typedef struct {
     size_t buf_bytes; /* each */
 } cz_windows;
 
-/* A vector to stream: |pinned| its points in pinned host memory, or NULL: |fill| uploads each
- * window. */
+/*
+ * A vector to stream: |pinned| its points in pinned host memory, or NULL: |fill| uploads each
+ * window. |lead_div| (0 or 1: none): where its window 0 was not copied ahead, that window holds
+ * head + stride / lead_div points (a multiple of align, at least align) and the next ones a
+ * stride each from there: a consumer slower than the link (the dense H MSM: ~12 GB/s of bases
+ * against a 55 GB/s copy) waits for a short copy, not a whole window's, and the next window's
+ * copy still lands before that short one is consumed (so lead_div ~4: a window copied 4 times
+ * faster than it is consumed).
+ */
 typedef struct {
     const void *pinned;
     cz_window_fill *fill;
     void *fill_arg;
     size_t point_bytes, n, head, align;
+    unsigned lead_div;
 } cz_window_vector;
 
 /* The copy a run left in flight: the next vector's window 0. src NULL: none. */

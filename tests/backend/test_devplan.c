@@ -81,7 +81,9 @@ CZ_TEST(card_24gb_streams_through_the_h_buffers)
     CHECK(p.streamed & (1u << CZ_BASES_H)); /* H's dense MSM hides its copy: it streams first */
     CHECK_EQ_INT(p.resident | p.streamed, CZ_BASES_ALL);
     CHECK_EQ_INT(p.slots, 0);
-    CHECK(p.total <= in.budget);
+    /* the 2.2 GiB the plan leaves go to the buckets: room for the H window's c = 20 */
+    CHECK(p.bucket_cap >= 13 * ((size_t)1 << 19) * 192);
+    CHECK_EQ_U64(p.total, in.budget);
 }
 
 /* 16 GB (13 GiB usable): the H context in two buffers, every vector streamed through halves
@@ -97,7 +99,8 @@ CZ_TEST(card_16gb_makes_the_h_in_two_buffers)
     CHECK(!p.own_stream_buffers);
     CHECK_EQ_U64(p.stream_bytes, 2 * GIB);
     CHECK_EQ_INT(p.streamed, CZ_BASES_ALL);
-    CHECK(p.total <= in.budget);
+    CHECK(p.bucket_cap >= 13 * ((size_t)1 << 19) * 192); /* c = 20 over a 2 GiB window */
+    CHECK_EQ_U64(p.total, in.budget);
 }
 
 /* 12 GB (9 GiB usable): the H context does not fit beside the MSM workspace and the windows,
@@ -186,6 +189,8 @@ CZ_TEST(more_memory_never_plans_worse_and_never_overcommits)
             CHECK(p.h_buffers >= prev.h_buffers);
         if (p.level == CZ_DEVPLAN_STREAM && p.streamed)
             CHECK(p.stream_bytes > 0);
+        if (p.level == CZ_DEVPLAN_STREAM) /* nothing left unused that larger buckets could take */
+            CHECK(p.total == b || p.bucket_cap == in.bucket_full);
         prev = p;
         prev_res = resident_bytes(&in, &p);
     }

@@ -10,7 +10,9 @@
  * with the right bytes; no copy is in flight into a buffer while it is
  * consumed; nothing is in flight when a run returns except the copy it
  * records as ahead; the next run starts on that copy and does not copy
- * window 0 again; a run of another vector, settle and errors land it first.
+ * window 0 again; a run of another vector, settle and errors land it first;
+ * a vector that asks for a lead (lead_div) starts on a short window 0 unless
+ * that window was copied ahead (whole) or is filled.
  */
 #include <stdint.h>
 #include <string.h>
@@ -77,6 +79,7 @@ typedef struct {
     unsigned stale;      /* windows whose bytes were not the vector's */
     unsigned hazards;    /* windows with a copy in flight into their buffer */
     unsigned fail_at;    /* the consume with this number (1-based) fails; 0: none */
+    size_t first_n;      /* window 0's points */
     int ahead_in_flight; /* at the last consume: copies in flight into the other buffer */
 } seen;
 
@@ -84,7 +87,8 @@ static int consume(void *arg, const void *dev, size_t first, size_t n)
 {
     seen *s = arg;
     const uint64_t *p = dev;
-    s->windows++;
+    if (s->windows++ == 0)
+        s->first_n = n;
     if (first != s->next_first)
         s->stale++;
     for (size_t i = 0; i < n; i++)
@@ -302,6 +306,66 @@ CZ_TEST(single_window_vectors_chain_their_copies_ahead_through_both_buffers)
     CHECK_EQ_INT(r.f.puts, RIG_VECTORS); /* one copy a vector */
     CHECK(ahead.src == NULL);
     rig_done(&r);
+}
+
+/* lead_div: window 0 a fraction of a stride (aligned, at least |align|), the rest whole. */
+CZ_TEST(a_lead_window_is_short_and_the_next_ones_whole)
+{
+    /* (n, head, align, lead_div, window 0, windows) */
+    const size_t cases[][6] = { { 37, 0, 1, 4, 2, 5 },  /* 2 + 10 + 10 + 10 + 5 */
+                                { 20, 3, 2, 4, 5, 4 },  /* stride 6, a lead of 1 -> align 2 */
+                                { 2, 0, 1, 4, 2, 1 },   /* it all fits the lead */
+                                { 37, 0, 1, 1, 10, 4 }, /* 1: no lead */
+                                { 37, 0, 1, 0, 10, 4 } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rig r;
+        rig_init(&r);
+        const size_t n = cases[c][0];
+        cz_window_vector v = vec(rig_points(&r, 5, n), n, cases[c][1], cases[c][2]);
+        v.lead_div = (unsigned)cases[c][3];
+        seen s;
+        cz_window_stats st = { 0 };
+        CHECK_OK(run(&r, 5, &v, NULL, NULL, &s, &st));
+        CHECK_EQ_U64(s.first_n, cases[c][4]);
+        CHECK_EQ_INT(s.windows, cases[c][5]);
+        CHECK_EQ_U64(s.next_first, n);
+        CHECK_EQ_U64(st.bytes, n * 8);
+        CHECK_EQ_INT(s.stale + s.hazards, 0);
+        CHECK_EQ_INT(r.f.nq, 0);
+        rig_done(&r);
+    }
+}
+
+/* A vector copied ahead starts on its whole window 0 (what the copy ahead copied); one filled
+ * window by window (no pinned copy) has no lead either: a fill is not overlapped. */
+CZ_TEST(a_lead_is_not_taken_when_window_0_was_copied_ahead_or_is_filled)
+{
+    two_vectors c;
+    rig_init(&c.r);
+    c.va = vec(rig_points(&c.r, 1, 25), 25, 0, 1);
+    c.vb = vec(rig_points(&c.r, 2, 17), 17, 3, 1);
+    c.vb.lead_div = 4;
+    c.ahead = (cz_window_ahead){ 0 };
+    CHECK_OK(run(&c.r, 1, &c.va, &c.ahead, &c.vb, &c.s, NULL));
+    REQUIRE(c.ahead.src == c.vb.pinned);
+    CHECK_EQ_U64(c.ahead.bytes, BUF_POINTS * 8); /* whole: head 3 + the stride 7 */
+    cz_window_stats sb = { 0 };
+    CHECK_OK(run(&c.r, 2, &c.vb, &c.ahead, NULL, &c.s, &sb));
+    CHECK_EQ_INT(sb.ahead, 1);
+    CHECK_EQ_U64(c.s.first_n, BUF_POINTS);
+    CHECK_EQ_INT(c.s.windows, 2);
+    CHECK_EQ_INT(c.s.stale + c.s.hazards, 0);
+
+    fill_src fs = { rig_points(&c.r, 3, 25), 0 };
+    cz_window_vector vf = vec(NULL, 25, 0, 1);
+    vf.fill = fill;
+    vf.fill_arg = &fs;
+    vf.lead_div = 4;
+    CHECK_OK(run(&c.r, 3, &vf, &c.ahead, NULL, &c.s, NULL));
+    CHECK_EQ_U64(c.s.first_n, BUF_POINTS);
+    CHECK_EQ_INT(fs.fills, 3);
+    CHECK_EQ_INT(c.s.stale, 0);
+    rig_done(&c.r);
 }
 
 CZ_TEST(another_vector_lands_the_copy_ahead_first_and_copies_its_own)

@@ -1034,6 +1034,15 @@ static cz_window_vector next_vector(const cuda_backend_t *cb, const rset *set, i
                                .align = align };
 }
 
+/*
+ * The H MSM's first window, a quarter of a stride (windows.h, lead_div): the MSM consumes
+ * its bases at ~12 GB/s, a quarter of the link's 55, so it starts after a quarter of a
+ * window's copy (4 GiB windows: ~20 ms, not 77) and the next, whole window has landed
+ * before the quarter is consumed. No vector is copied ahead into the H's buffers: they hold
+ * the H until its MSM starts.
+ */
+#define CZ__H_LEAD_DIV 4u
+
 /* Vector |k| of |w| streamed through the plan's windows to |consume|; |next| (NULL: none) the
  * vector streamed after it, whose window 0 is copied during this one's last window. */
 static int stream_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_work_t *w, int k,
@@ -1047,7 +1056,8 @@ static int stream_vector(cz_ctx_t *ctx, cuda_backend_t *cb, rset *set, cz_prove_
                                  .point_bytes = want->point_bytes,
                                  .n = want->n,
                                  .head = head,
-                                 .align = align };
+                                 .align = align,
+                                 .lead_div = k == V_H ? CZ__H_LEAD_DIV : 0 };
     const cz_windows ws = plan_windows(cb);
     cz_window_stats st = { 0 };
     int rc = cz_windows_run(ctx, &ws, &v, consume, arg, &cb->ahead, next, &st);

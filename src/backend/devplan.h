@@ -21,7 +21,9 @@
  *               where three do not fit), a workspace that fits, and as
  *               many vectors resident as fit in the order of
  *               cz_devplan_residency (the ones whose MSMs are too short to
- *               hide their copy come first), the others streamed;
+ *               hide their copy come first), the others streamed; what
+ *               the plan then leaves (after the slots) goes to the
+ *               buckets, up to the full plan's (a larger window size);
  *   STREAM_HOST_H  the vectors streamed through two buffers of their own,
  *               every one (none resident); the H made on the device in turn
  *               with the MSMs (h_in_turn: a two-buffer H context made for

@@ -96,7 +96,8 @@ int cz_windows_run(cz_ctx_t *ctx, const cz_windows *ws, const cz_window_vector *
     if (rc != CZ_OK || v->n == 0)
         return rc;
     const size_t pb = v->point_bytes;
-    const layout l = layout_of(ws, v, primed || !v->pinned); /* (a fill is synchronous) */
+    /* window 0 whole where it was copied ahead, or is filled (a fill has nothing to overlap) */
+    const layout l = layout_of(ws, v, primed || !v->pinned);
     if (l.stride == 0) {
         (void)cz_windows_settle(NULL, ws, ahead);
         return cz_fail(ctx, CZ_EINVAL,

@@ -7,11 +7,12 @@
  * [0, head + lead), each next one the following |stride| points (the
  * last one shorter), stride the largest multiple of |align| points for
  * which head + stride fits a buffer, lead = stride or, for a vector that
- * asks for it, a fraction of it (lead_div below). Each window lands in one of two device
- * buffers and is handed to |consume| (which runs its MSMs, synchronously);
- * meanwhile the next window's copy runs on the copier. From a pinned host
- * copy of the vector the copies are asynchronous and overlap the MSMs;
- * without one (pinning failed) |fill| uploads each window synchronously.
+ * asks for it, a fraction of it (lead_div below). Each window lands in
+ * one of two device buffers and is handed to |consume| (which runs its
+ * MSMs, synchronously); meanwhile the next window's copy runs on the
+ * copier. From a pinned host copy of the vector the copies are
+ * asynchronous and overlap the MSMs; without one (pinning failed) |fill|
+ * uploads each window synchronously.
  *
  * Copied ahead: while a vector's last window is consumed the copier is
  * idle and the other buffer free. Given |next| (the vector streamed after

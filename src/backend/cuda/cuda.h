@@ -386,12 +386,20 @@ void cz_cuda_msm_free(cz_cuda_msm *m); /* NULL: no-op */
 /* group 1: out is a blst_p1, d_bases blst_p1_affine; group 2: blst_p2, blst_p2_affine. */
 int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const void *d_bases,
                     const cz_cuda_msm_terms *terms);
-/* Where the last MSM's device time went (device events; ms summed over passes). */
+/*
+ * The last MSM's plan (passes, c, nwin: always) and, where |m|'s profile is
+ * on (cz_cuda_msm_set_profile; off from cz_cuda_msm_new), where its device
+ * time went (device events; ms summed over passes; 0 when off). Timing the
+ * phases waits on the host for each pass's end, which leaves the device
+ * idle until the next pass is enqueued: the benchmarks turn it on, the
+ * backend's regions do not.
+ */
 typedef struct {
     float digits_ms, sort_ms, accumulate_ms, join_ms, merge_ms, reduce_ms;
     unsigned passes, c, nwin; /* (chunk, window group) passes, window bits, windows */
 } cz_cuda_msm_profile;
 void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out);
+void cz_cuda_msm_set_profile(cz_cuda_msm *m, bool timed); /* not while an MSM runs */
 /*
  * out = sum of d_bases[i] over the set bits i < n of |bitmap| (bits past n
  * ignored), in host memory or, with |bitmap_on_device|, device memory.

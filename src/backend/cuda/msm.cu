@@ -86,6 +86,7 @@ struct cz_cuda_msm {
     size_t bucket_cap;                    /* the most bucket memory a plan may take */
     cudaEvent_t ev[7];                    /* profile marks (CZ__PROF_*), then the end */
     cz_cuda_msm_profile prof;             /* of the last MSM */
+    bool timed;                           /* cz_cuda_msm_set_profile: the phases timed */
 };
 
 enum { CZ__PROF_START, CZ__PROF_DIGITS, CZ__PROF_SORT, CZ__PROF_ACCUMULATE, CZ__PROF_JOIN,
@@ -215,7 +216,8 @@ static void cz__msm_prof_begin(cz_cuda_msm *m, const cz__msm_plan *pl)
 
 static void cz__msm_prof_mark(cz_cuda_msm *m, int k)
 {
-    cudaEventRecord(m->ev[k], m->stream);
+    if (m->timed)
+        cudaEventRecord(m->ev[k], m->stream);
 }
 
 static float elapsed(cudaEvent_t a, cudaEvent_t b)
@@ -226,24 +228,31 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
 
 /*
  * The end of a pass whose last mark is |last| (CZ__PROF_JOIN, or
- * CZ__PROF_MERGE for a chunk's last pass, the merge included): its phases
- * are added up. One host wait per pass (~50-100 ms of device work each at
- * the sizes that take several): negligible.
+ * CZ__PROF_MERGE for a chunk's last pass, the merge included): counted,
+ * and where the phases are timed, added up after a host wait for the
+ * pass's end. That wait empties the stream between passes (the next
+ * pass's kernels are enqueued only after it): a gap of a thread's wake-up
+ * each, microseconds on an idle host, more where synthesis keeps every
+ * core busy, so only a profile asked for pays it.
  */
 static int cz__msm_prof_pass_end(cz_ctx_t *ctx, cz_cuda_msm *m, int last)
 {
+    m->prof.passes++;
+    if (!m->timed)
+        return CZ_OK;
     CZ__CU(ctx, cudaEventSynchronize(m->ev[last]));
     float *f[] = { &m->prof.digits_ms, &m->prof.sort_ms, &m->prof.accumulate_ms,
                    &m->prof.join_ms, &m->prof.merge_ms };
     for (int k = 0; k < last; k++)
         *f[k] += elapsed(m->ev[k], m->ev[k + 1]);
-    m->prof.passes++;
     return CZ_OK;
 }
 
 /* After the stream's last work: the reduction's time (from the last chunk's end). */
 static int cz__msm_prof_end(cz_ctx_t *ctx, cz_cuda_msm *m)
 {
+    if (!m->timed)
+        return CZ_OK;
     CZ__CU(ctx, cudaEventRecord(m->ev[CZ__PROF_END], m->stream));
     CZ__CU(ctx, cudaEventSynchronize(m->ev[CZ__PROF_END]));
     m->prof.reduce_ms = elapsed(m->ev[CZ__PROF_MERGE], m->ev[CZ__PROF_END]);
@@ -253,6 +262,11 @@ static int cz__msm_prof_end(cz_ctx_t *ctx, cz_cuda_msm *m)
 extern "C" void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out)
 {
     *out = m->prof;
+}
+
+extern "C" void cz_cuda_msm_set_profile(cz_cuda_msm *m, bool timed)
+{
+    m->timed = timed;
 }
 
 /* ---- digits and sort (group-independent) ------------------------------------ */

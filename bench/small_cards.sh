@@ -10,8 +10,9 @@
 # TIMING ONLY (random params). Each run's output, with the plan the backend
 # printed and `/usr/bin/time -v`'s peak RSS, goes to OUT/FREE-cold.log and
 # OUT/FREE-steady.log; one summary line per run on stdout. CUZK_BASE: a second
-# cuzk binary run the same way on the full card first (the baseline of the
-# same run). CUZK_TIMEOUT: seconds per run (default 300). CUZK_EXTRA: more
+# cuzk binary (the baseline of the same run) run the same way at each FREE_GIB
+# just before CUZK, under the same ballast (logs OUT/base-FREE-*.log): an A/B
+# pair per card class on one machine. CUZK_TIMEOUT: seconds per run (default 300). CUZK_EXTRA: more
 # options for cuzk prove (e.g. "--batch 1"), CUZK_TAG: a prefix of the logs'
 # names (runs of one binary with different options side by side).
 set -u
@@ -39,10 +40,6 @@ run() {   # run TAG BIN JOBS
         "$log" | sed 's/^/    /'
 }
 
-if [ -n "${CUZK_BASE:-}" ]; then
-    run base-full-cold "$CUZK_BASE" 1
-    [ "${CUZK_STEADY:-0}" = 1 ] && run base-full-steady "$CUZK_BASE" 3
-fi
 for free in $FREES; do
     if [ "$free" != full ]; then
         "$BALLAST" "$free" >"$OUT/ballast-$free.log" 2>&1 &
@@ -50,7 +47,11 @@ for free in $FREES; do
         for _ in $(seq 1 100); do grep -q holding "$OUT/ballast-$free.log" && break; sleep 0.1; done
         cat "$OUT/ballast-$free.log"
     fi
-    [ "${CUZK_COLD:-1}" = 1 ] && run "$free-cold" "$CUZK" 1
-    [ "${CUZK_STEADY:-0}" = 1 ] && run "$free-steady" "$CUZK" 3
+    for bin in ${CUZK_BASE:+"$CUZK_BASE"} "$CUZK"; do
+        tag=$free
+        [ "$bin" = "$CUZK" ] || tag=base-$free
+        [ "${CUZK_COLD:-1}" = 1 ] && run "$tag-cold" "$bin" 1
+        [ "${CUZK_STEADY:-0}" = 1 ] && run "$tag-steady" "$bin" 3
+    done
     stop_ballast
 done

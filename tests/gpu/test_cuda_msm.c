@@ -302,6 +302,49 @@ CZ_TEST(g1_msm_device_scalars_in_window_passes)
 }
 
 /*
+ * The phases' times only with a profile (cz_cuda_msm_set_profile; the
+ * backend's MSMs run without its host wait a pass); the plan's figures and
+ * the result either way. Several passes (a 2^20 workspace, ~2^21 terms).
+ */
+CZ_TEST(the_phases_are_timed_only_with_a_profile)
+{
+    if (!gpu_or_skip())
+        return;
+    const size_t n = ((size_t)1 << 21) + 777;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, (size_t)1 << 20));
+    void *bases = make_bases(1, n, 4096, 5);
+    blst_scalar *s = malloc(n * sizeof *s);
+    make_scalars(s, n, MIX_RANDOM, 6);
+    void *d = upload_bases(1, bases, n), *ds = NULL;
+    REQUIRE(d != NULL);
+    CHECK_OK(cz_cuda_malloc(ctx(), &ds, n * sizeof *s));
+    CHECK_OK(cz_cuda_memcpy_htod(ctx(), ds, s, n * sizeof *s));
+    blst_p1 want, got[2];
+    CHECK_OK(cz_g1_msm(ctx(), &want, bases, s, n));
+    const cz_cuda_msm_terms t = { .n = n, .scalars = ds, .scalars_on_device = true };
+    for (int on = 0; on < 2; on++) {
+        cz_cuda_msm_set_profile(m, on);
+        CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got[on], d, &t));
+        cz_cuda_msm_profile pr;
+        cz_cuda_msm_last_profile(m, &pr);
+        CHECK(pr.passes > 1);
+        CHECK(pr.c >= 2 && pr.nwin > 0);
+        CHECK(blst_p1_is_equal(&want, &got[on]));
+        if (on)
+            CHECK(pr.sort_ms > 0 && pr.accumulate_ms > 0 && pr.reduce_ms > 0);
+        else
+            CHECK(pr.digits_ms == 0 && pr.sort_ms == 0 && pr.accumulate_ms == 0 &&
+                  pr.join_ms == 0 && pr.merge_ms == 0 && pr.reduce_ms == 0);
+    }
+    cz_cuda_free(ds);
+    cz_cuda_free(d);
+    free(bases);
+    free(s);
+    cz_cuda_msm_free(m);
+}
+
+/*
  * The H MSM's size, 2^27 - 1 Montgomery scalars on the device, with the
  * default workspace (the plan the 32GiB region runs: its widest windows, in
  * passes). The bases are 16 points repeated, so the reference is cheap:

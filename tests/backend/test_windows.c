@@ -341,12 +341,8 @@ CZ_TEST(a_lead_window_is_short_and_the_next_ones_whole)
 CZ_TEST(a_lead_is_not_taken_when_window_0_was_copied_ahead_or_is_filled)
 {
     two_vectors c;
-    rig_init(&c.r);
-    c.va = vec(rig_points(&c.r, 1, 25), 25, 0, 1);
-    c.vb = vec(rig_points(&c.r, 2, 17), 17, 3, 1);
-    c.vb.lead_div = 4;
-    c.ahead = (cz_window_ahead){ 0 };
-    CHECK_OK(run(&c.r, 1, &c.va, &c.ahead, &c.vb, &c.s, NULL));
+    stream_with_next(&c, 25, 17, 3);
+    c.vb.lead_div = 4; /* (a copy ahead copies window 0 whole either way) */
     REQUIRE(c.ahead.src == c.vb.pinned);
     CHECK_EQ_U64(c.ahead.bytes, BUF_POINTS * 8); /* whole: head 3 + the stride 7 */
     cz_window_stats sb = { 0 };

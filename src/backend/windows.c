@@ -9,7 +9,7 @@
 
 size_t cz_windows_stride(const cz_windows *ws, size_t point_bytes, size_t head, size_t align)
 {
-    const size_t fit = ws->buf_bytes / point_bytes;
+    const size_t fit = point_bytes ? ws->buf_bytes / point_bytes : 0;
     return fit > head && align ? (fit - head) / align * align : 0;
 }
 
@@ -40,7 +40,7 @@ static layout layout_of(const cz_windows *ws, const cz_window_vector *v, bool wh
 {
     layout l = { v->n, v->head, 0, cz_windows_stride(ws, v->point_bytes, v->head, v->align) };
     l.lead = l.stride;
-    if (!whole && v->lead_div > 1) {
+    if (!whole && v->lead_div > 1 && l.stride) { /* (a stride: align > 0) */
         const size_t part = l.stride / v->lead_div / v->align * v->align;
         l.lead = part ? part : v->align;
     }

@@ -91,7 +91,8 @@ typedef struct {
     double wait_s;  /* the MSMs waited for copies (or fills) this long */
 } cz_window_stats;
 
-/* The largest stride (a multiple of |align| points) for which window 0 fits a buffer; 0: none. */
+/* The largest stride (a multiple of |align| points) for which window 0 fits a buffer; 0: none
+ * (also for no alignment or zero-sized points). */
 size_t cz_windows_stride(const cz_windows *ws, size_t point_bytes, size_t head, size_t align);
 
 /*

@@ -426,4 +426,22 @@ CZ_TEST(a_head_larger_than_a_window_is_refused_naming_the_sizes)
     rig_done(&c.r);
 }
 
+/* A vector described with no alignment or zero-sized points (never by the backend): refused,
+ * no division by zero on the way (the lead's size divides by the alignment). */
+CZ_TEST(a_vector_with_no_alignment_or_no_point_size_is_refused)
+{
+    rig r;
+    rig_init(&r);
+    cz_window_vector v = vec(rig_points(&r, 1, 20), 20, 0, 0);
+    v.lead_div = 4;
+    seen s;
+    CHECK_EQ_INT(run(&r, 1, &v, NULL, NULL, &s, NULL), CZ_EINVAL);
+    v = vec(r.pts[0], 20, 0, 1);
+    v.point_bytes = 0;
+    CHECK_EQ_INT(run(&r, 1, &v, NULL, NULL, &s, NULL), CZ_EINVAL);
+    CHECK_EQ_INT(s.windows, 0);
+    CHECK_EQ_INT(r.f.nq, 0);
+    rig_done(&r);
+}
+
 CZ_TEST_MAIN()

@@ -163,13 +163,20 @@ static bool plan_stream_with(const cz_devplan_in *in, cz_devplan *p, unsigned nb
         return false;
     const bool own = h_window < in->min_window_bytes;
     const size_t window = own ? in->own_stream_bytes : h_window;
-    if (window == 0 || window < in->min_window_bytes ||
-        !plan_streaming(in, p, CZ_DEVPLAN_STREAM, h_bytes + (own ? 2 * window : 0), window))
+    if (window == 0 || window < in->min_window_bytes)
         return false;
+    /* own buffers are held only where something streams: without them first, where every
+     * vector may then be resident */
+    size_t buffers = 0;
+    if (!(own && plan_streaming(in, p, CZ_DEVPLAN_STREAM, h_bytes, window) && !p->streamed)) {
+        buffers = own ? 2 * window : 0;
+        if (!plan_streaming(in, p, CZ_DEVPLAN_STREAM, h_bytes + buffers, window))
+            return false;
+    }
     p->h_buffers = nbuf;
     p->own_stream_buffers = own;
     if (!p->streamed) { /* nothing streams: no windows (their buffers are not made) */
-        p->total -= p->own_stream_buffers ? 2 * p->stream_bytes : 0;
+        p->total -= buffers;
         p->stream_bytes = 0;
         p->own_stream_buffers = false;
     }

@@ -18,14 +18,17 @@
  *   RESIDENT    the whole set, the full MSM workspace and buckets (today's
  *               fast path on an 80 GB card);
  *   STREAM      the H context on the device (three domain buffers, or two
- *               where three do not fit), a workspace that fits, and as
- *               many vectors resident as fit in the order of
+ *               where three do not fit), a workspace that fits with
+ *               twice the least buckets (the least where twice does not
+ *               fit), and as many vectors resident as fit in the order of
  *               cz_devplan_residency (the ones whose MSMs are too short to
  *               hide their copy come first), the others streamed; what
  *               the plan then leaves (after the slots) goes to the
  *               buckets, up to the full plan's (a larger window size);
- *   STREAM_HOST_H  the vectors streamed through two buffers of their own,
- *               every one (none resident); the H made on the device in turn
+ *   STREAM_HOST_H  the vectors streamed through two buffers of their own
+ *               (those that fit beside them resident where the H is made
+ *               on the CPU; none where it is made on the device in turn,
+ *               whose context takes their place); the H made on the device in turn
  *               with the MSMs (h_in_turn: a two-buffer H context made for
  *               each partition's H and given back, with its coefficients
  *               in host memory, before the MSM workspace and the windows

@@ -214,4 +214,37 @@ CZ_TEST(the_plan_prints_in_one_line)
     CHECK(strstr(line, "through two 4.00 GiB windows (the H's buffers)") != NULL);
 }
 
+/*
+ * A small circuit whose H buffers are too small for a window (the plan's own buffers then
+ * carry the windows): where every vector fits beside the H and the workspace, they are all
+ * resident and no window buffer is held (the buffers were counted before the residency:
+ * found in review, every vector streamed).
+ */
+CZ_TEST(own_window_buffers_are_held_only_where_something_streams)
+{
+    cz_devplan_in in = { .budget = 2000 * MIB,
+                         .vec_bytes = { 100 * MIB, 100 * MIB, 100 * MIB, 100 * MIB, 100 * MIB },
+                         .h_bytes = 300 * MIB,
+                         .h_buffer_bytes = 100 * MIB,
+                         .msm_bytes = { 1000 * MIB },
+                         .bucket_full = 1000 * MIB,
+                         .bucket_least = 100 * MIB,
+                         .own_stream_bytes = 256 * MIB,
+                         .min_window_bytes = 200 * MIB };
+    cz_devplan p;
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM);
+    CHECK_EQ_INT(p.resident, CZ_BASES_ALL);
+    CHECK_EQ_INT(p.streamed, 0);
+    CHECK(!p.own_stream_buffers && p.stream_bytes == 0);
+    CHECK(p.total <= in.budget);
+    in.budget = 1950 * MIB; /* one must stream: the buffers then leave room for none */
+    cz_devplan_make(&in, &p);
+    CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM);
+    CHECK_EQ_INT(p.streamed, CZ_BASES_ALL);
+    CHECK(p.own_stream_buffers);
+    CHECK_EQ_U64(p.stream_bytes, 256 * MIB);
+    CHECK(p.total <= in.budget);
+}
+
 CZ_TEST_MAIN()

@@ -81,6 +81,8 @@ typedef struct {
     cz_cuda_pinned pin; /* a streamed vector's points in pinned host memory (or zeroed) */
     bool loading;       /* (cmu) the preparer is uploading or pinning it, cmu released:
                               * wait on ccv */
+    void *claimed;      /* (cmu) loading: the device memory the preparer fills for it (held,
+                         * counted in cz__cb_resident_bytes; |dev| once published) */
     uint8_t first[CZ__POINT_MAX], last[CZ__POINT_MAX];
 } rvec;
 
@@ -143,6 +145,9 @@ typedef struct cuda_backend {
     rset *preload_set;  /* (cmu) the set the preparer uploads, NULL: none; its
                                       * vectors k >= preload_next are still to come */
     int preload_next;
+    bool region_running; /* (cmu) a region holds cmu, or waits on ccv with it released: a
+                          * preparer starting waits for its end (else it could plan and free
+                          * the contexts under that region while it waits for a vector) */
     cz_cuda_backend_opts_t opts;
     size_t limit;          /* device bytes this backend may hold */
     cz_devplan plan;       /* (cmu) the last region's or preparer's plan */
@@ -217,7 +222,7 @@ typedef struct {
 
 /* ---- backend_params.c: device memory held, resident sets, uploads, pinned copies ---- */
 
-/* Device bytes of the resident vectors of every set. */
+/* Device bytes of the resident vectors of every set, and of those the preparer is filling. */
 size_t cz__cb_resident_bytes(const cuda_backend_t *cb);
 /* Does vector |k| go to the device? All do but b_g2 with g2_on_cpu (the epilogue's then). */
 bool cz__cb_on_device(const cuda_backend_t *cb, int k);

@@ -14,12 +14,13 @@
 
 /* ---- device memory accounting --------------------------------------------------- */
 
+/* Device bytes of the resident vectors of every set, and of those the preparer is filling. */
 size_t cz__cb_resident_bytes(const cuda_backend_t *cb)
 {
     size_t sum = 0;
     for (int s = 0; s < CZ__RESIDENT_SETS; s++)
         for (int v = 0; v < V_COUNT; v++)
-            if (cb->sets[s].v[v].dev)
+            if (cb->sets[s].v[v].dev || cb->sets[s].v[v].claimed)
                 sum += cb->sets[s].v[v].n * cb->sets[s].v[v].point_bytes;
     return sum;
 }

@@ -96,21 +96,34 @@ static int make_plan(cz_ctx_t *ctx, cuda_backend_t *cb, const cz_prove_work_t *w
     return CZ_OK;
 }
 
+/* Every idle set but |keep| dropped (cmu held). */
+static void drop_other_sets(cuda_backend_t *cb, const rset *keep)
+{
+    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
+        if (&cb->sets[s] != keep && cb->sets[s].id && !cz__cb_set_busy(cb, &cb->sets[s]))
+            cz__cb_drop_set(cb, &cb->sets[s]);
+}
+
+/* |s|'s device copies (NULL: none) outside |mask| freed, but those the preparer is loading;
+ * the set keeps its id, fingerprints and pinned copies (cmu held). */
+static void free_device_copies(rset *s, unsigned mask)
+{
+    for (int k = 0; s && k < V_COUNT; k++) {
+        rvec *r = &s->v[k];
+        if (!(mask >> k & 1) && r->dev && !r->loading) {
+            cz_cuda_free(r->dev);
+            r->dev = NULL;
+        }
+    }
+}
+
 /* Give back what a plan below RESIDENT does not keep: other sets, |keep|'s streamed vectors'
  * device copies, idle slots beyond the plan's. */
 static void release_for_plan(cuda_backend_t *cb, rset *keep)
 {
     const cz_devplan *p = &cb->plan;
-    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
-        if (&cb->sets[s] != keep && cb->sets[s].id && !cz__cb_set_busy(cb, &cb->sets[s]))
-            cz__cb_drop_set(cb, &cb->sets[s]);
-    for (int k = 0; keep && k < V_COUNT; k++) {
-        rvec *r = &keep->v[k];
-        if (!(p->resident >> k & 1) && r->dev && !r->loading) {
-            cz_cuda_free(r->dev);
-            r->dev = NULL;
-        }
-    }
+    drop_other_sets(cb, keep);
+    free_device_copies(keep, p->resident);
     if (p->slots < CZ__STAGE_SLOTS)
         (void)cz__cb_drop_idle_slots(cb);
 }
@@ -211,12 +224,16 @@ static int apply_plan(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, unsigned lo
     return cz__cb_msm_room(ctx, cb);
 }
 
-/* Everything idle given back (cmu held): after an allocation failed, before a smaller plan. */
-static void release_all(cuda_backend_t *cb)
+/*
+ * Everything idle given back (cmu held): after an allocation failed, before a smaller plan.
+ * |keep| (the set being planned for, which its region goes on using) loses its device
+ * copies, not its place: dropped, it would lose its id and its next uploads be no set's,
+ * never evicted nor found again.
+ */
+static void release_all(cuda_backend_t *cb, rset *keep)
 {
-    for (int s = 0; s < CZ__RESIDENT_SETS; s++)
-        if (cb->sets[s].id && !cz__cb_set_busy(cb, &cb->sets[s]))
-            cz__cb_drop_set(cb, &cb->sets[s]);
+    drop_other_sets(cb, keep);
+    free_device_copies(keep, 0);
     (void)cz__cb_drop_idle_slots(cb);
     cz_cuda_h_free(cb->h);
     cb->h = NULL;
@@ -242,7 +259,8 @@ int cz__cb_plan_region(cz_ctx_t *ctx, cuda_backend_t *cb, rset *keep, const cz_p
         rc = apply_plan(ctx, cb, keep, w->log_m);
         if (rc != CZ_ENOMEM)
             return rc;
-        release_all(cb);
+        release_all(cb, keep);
+        CZ_ASSERT(!keep || keep->id == w->params_id);
         if (attempt == 0) {
             pthread_mutex_lock(&cb->smu);
             cb->replans++;

@@ -50,14 +50,17 @@ static void preload_vector(cuda_backend_t *cb, const cz_prove_work_t *w, const r
     int rc = CZ_OK;
     void *dev = NULL;
     if (!(r->dev && cz__cb_same_vector(r, &want[k])) &&
-        (dev = cz__cb_claim_vector(NULL, cb, set, r, &want[k], &rc)) != NULL)
+        (dev = cz__cb_claim_vector(NULL, cb, set, r, &want[k], &rc)) != NULL) {
         r->loading = true;
+        r->claimed = dev; /* held from now: a region's plan meanwhile counts it */
+    }
     cz_mutex_unlock(&cb->cmu);
     if (dev)
         rc = cz__cb_upload_bases(NULL, cb->pbounce, CZ__FILL_PRELOAD, dev, w, k);
     cz_mutex_lock(&cb->cmu);
     if (dev) {
         r->loading = false;
+        r->claimed = NULL;
         if (rc == CZ_OK)
             r->dev = dev;
         else
@@ -145,6 +148,11 @@ static void *prepare_main(void *arg)
     rvec want[V_COUNT]; /* read once, before the lock (a params file's: from the file) */
     cz__cb_describe(want, w);
     cz_mutex_lock(&cb->cmu);
+    /* Not under a running region: one that waits on ccv for the previous preparer's vectors
+     * has cmu released then, and this plan would free or replace the contexts it uses. The
+     * region never waits for this preparer (its set is not named before this point). */
+    while (cb->region_running)
+        cz_cond_wait(&cb->ccv, &cb->cmu);
     rset *set = cz__cb_find_set(cb, w, want);
     cb->preload_set = set ? set : cz__cb_new_set(cb, w);
     cb->preload_next = 0;

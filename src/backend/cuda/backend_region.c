@@ -123,14 +123,15 @@ int cz__cb_region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
         res[i] = (cz_batch_result){ .rc = CZ_OK };
     double t0 = cz_mono_s();
     cz_mutex_lock(&cb->cmu); /* a preparer making the contexts: its set-up is this region's */
+    cb->region_running = true;
     double t_wait = cz_mono_s() - t0;
     cb->upload_s = 0;
     cb->h2d_bytes = 0;
     cb->region_ahead = 0;
     CZ_ASSERT(!cb->ahead.src);
     int rc = device_region(cb, ctx, ws, n, want, res);
-    cz__cb_settle_ahead(
-        cb); /* a window copied ahead that no vector took (a partition left the batch) */
+    /* a window copied ahead that no vector took (a partition left the batch) */
+    cz__cb_settle_ahead(cb);
     const double setup = w->t_setup + t_wait;
     for (size_t i = 0; i < n; i++) { /* the region's shared costs, shared out */
         ws[i]->t_setup = setup / (double)n;
@@ -155,6 +156,8 @@ int cz__cb_region_of(cuda_backend_t *cb, cz_ctx_t *ctx, cz_prove_work_t *const *
             cz__cb_size_slots(NULL, cb, cb->tslots, tails);
     }
     unsigned h_log = cb->h ? cb->h_log : 0;
+    cb->region_running = false;
+    pthread_cond_broadcast(&cb->ccv); /* a preparer waiting to start */
     cz_mutex_unlock(&cb->cmu);
     cz__cb_note_prepared(cb, resident ? w : NULL, &want[V_H], h_log);
     for (size_t i = 0; i < n; i++) {

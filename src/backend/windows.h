@@ -32,7 +32,8 @@
  * |ahead| holds a copy (cz_windows_settle first). Thread-safety: one run
  * per cz_windows at a time. Errors: the first of the copies', fill's or
  * consume's; every copy enqueued has landed when cz_windows_run returns,
- * except the one it records in |ahead| (a run that fails records none).
+ * except the one it records in |ahead| (a run that fails records none) and
+ * one whose wait failed (the device's error: nothing of it is consumed).
  */
 #ifndef CUZK_BACKEND_WINDOWS_H
 #define CUZK_BACKEND_WINDOWS_H

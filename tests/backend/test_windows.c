@@ -12,7 +12,8 @@
  * records as ahead; the next run starts on that copy and does not copy
  * window 0 again; a run of another vector, settle and errors land it first;
  * a vector that asks for a lead (lead_div) starts on a short window 0 unless
- * that window was copied ahead (whole) or is filled.
+ * that window was copied ahead (whole) or is filled; a failed copy, wait,
+ * fill or consume ends the run there, from a copy ahead too.
  */
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +34,8 @@ typedef struct {
     copy_op q[QMAX]; /* enqueued, not landed */
     int nq;
     unsigned puts, waits;
-    unsigned fail_put; /* the put with this number (1-based) fails; 0: none */
+    unsigned fail_put;  /* the put with this number (1-based) fails; 0: none */
+    unsigned fail_wait; /* the wait with this number fails, landing nothing; 0: none */
 } fake_copier;
 
 static int fake_put(cz_ctx_t *ctx, void *obj, int slot, void *dst, const void *src, size_t bytes)
@@ -47,9 +49,9 @@ static int fake_put(cz_ctx_t *ctx, void *obj, int slot, void *dst, const void *s
 
 static int fake_wait(cz_ctx_t *ctx, void *obj, int slot)
 {
-    (void)ctx;
     fake_copier *f = obj;
-    f->waits++;
+    if (++f->waits == f->fail_wait)
+        return cz_fail(ctx, CZ_EDEVICE, "fake copier: wait %u fails", f->waits);
     int last = -1;
     for (int i = 0; i < f->nq; i++)
         if (f->q[i].slot == slot)
@@ -112,12 +114,14 @@ static int consume(void *arg, const void *dev, size_t first, size_t n)
 typedef struct {
     const uint64_t *src;
     unsigned fills;
+    unsigned fail_at; /* the fill with this number (1-based) fails; 0: none */
 } fill_src;
 
 static int fill(void *arg, void *dev, size_t first, size_t n)
 {
     fill_src *fs = arg;
-    fs->fills++;
+    if (++fs->fills == fs->fail_at)
+        return CZ_EIO; /* a params file's read, say */
     memcpy(dev, fs->src + first, n * 8);
     return CZ_OK;
 }
@@ -222,7 +226,7 @@ CZ_TEST(without_a_pinned_copy_each_window_is_filled_and_nothing_is_copied_ahead)
 {
     rig r;
     rig_init(&r);
-    fill_src fs = { rig_points(&r, 3, 25), 0 };
+    fill_src fs = { .src = rig_points(&r, 3, 25) };
     cz_window_vector v = vec(NULL, 25, 0, 1);
     v.fill = fill;
     v.fill_arg = &fs;
@@ -352,7 +356,7 @@ CZ_TEST(a_lead_is_not_taken_when_window_0_was_copied_ahead_or_is_filled)
     CHECK_EQ_INT(c.s.windows, 2);
     CHECK_EQ_INT(c.s.stale + c.s.hazards, 0);
 
-    fill_src fs = { rig_points(&c.r, 3, 25), 0 };
+    fill_src fs = { .src = rig_points(&c.r, 3, 25) };
     cz_window_vector vf = vec(NULL, 25, 0, 1);
     vf.fill = fill;
     vf.fill_arg = &fs;
@@ -442,6 +446,60 @@ CZ_TEST(a_vector_with_no_alignment_or_no_point_size_is_refused)
     CHECK_EQ_INT(s.windows, 0);
     CHECK_EQ_INT(r.f.nq, 0);
     rig_done(&r);
+}
+
+/* A copy whose wait fails (the device's error) or a fill that fails (the source's) ends the
+ * run with that error at that window: the windows before it were consumed whole, that one
+ * never; nothing is recorded ahead. */
+CZ_TEST(a_failed_wait_or_fill_ends_the_run_before_its_window_is_consumed)
+{
+    for (unsigned k = 1; k <= 3; k++) { /* 25 points: windows of 10, 10, 5 */
+        rig r;
+        rig_init(&r);
+        r.f.fail_wait = k;
+        const cz_window_vector va = vec(rig_points(&r, 1, 25), 25, 0, 1);
+        const cz_window_vector vb = vec(rig_points(&r, 2, 25), 25, 0, 1);
+        cz_window_ahead ahead = { 0 };
+        seen s;
+        CHECK_EQ_INT(run(&r, 1, &va, &ahead, &vb, &s, NULL), CZ_EDEVICE);
+        CHECK(strstr(cz_ctx_message(r.ctx), "wait") != NULL);
+        CHECK_EQ_INT(s.windows, k - 1);
+        CHECK_EQ_INT(s.stale + s.hazards, 0);
+        CHECK(ahead.src == NULL);
+        rig_done(&r);
+
+        rig_init(&r);
+        fill_src fs = { .src = rig_points(&r, 1, 25), .fail_at = k };
+        cz_window_vector vf = vec(NULL, 25, 0, 1);
+        vf.fill = fill;
+        vf.fill_arg = &fs;
+        ahead = (cz_window_ahead){ 0 };
+        CHECK_EQ_INT(run(&r, 1, &vf, &ahead, NULL, &s, NULL), CZ_EIO);
+        CHECK_EQ_INT(s.windows, k - 1);
+        CHECK_EQ_INT(s.stale + r.f.nq, 0);
+        CHECK(ahead.src == NULL);
+        rig_done(&r);
+    }
+}
+
+/* A run that starts on the window copied ahead for it and fails (its first consume, or its
+ * next window's copy) forgets that copy and leaves nothing in flight. */
+CZ_TEST(a_run_started_on_a_copy_ahead_that_fails_leaves_nothing_ahead_or_in_flight)
+{
+    for (int fail_put = 0; fail_put < 2; fail_put++) {
+        two_vectors c;
+        stream_with_next(&c, 12, 25, 0);
+        REQUIRE(c.ahead.src != NULL);
+        if (fail_put)
+            c.r.f.fail_put = c.r.f.puts + 1; /* b's window 1 */
+        seen s = { .f = &c.r.f, .id = 2, .fail_at = fail_put ? 0 : 1 };
+        CHECK_EQ_INT(cz_windows_run(c.r.ctx, &c.r.ws, &c.vb, consume, &s, &c.ahead, NULL, NULL),
+                     CZ_EDEVICE);
+        CHECK_EQ_INT(s.windows, fail_put ? 0 : 1);
+        CHECK_EQ_INT(s.stale + s.hazards + c.r.f.nq, 0);
+        CHECK(c.ahead.src == NULL);
+        rig_done(&c.r);
+    }
 }
 
 CZ_TEST_MAIN()

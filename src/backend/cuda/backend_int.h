@@ -16,7 +16,8 @@
  * Locks (cuda_backend_t): cmu guards the contexts (H, MSM, copier, own
  * windows, bounce pair), the resident sets and the plan; the region holds
  * it throughout (but while it waits for the preparer on ccv) and the
- * preparer while it plans and claims or publishes a vector. smu guards the
+ * preparer while it plans (never under a running region: region_running)
+ * and claims or publishes a vector. smu guards the
  * slots, the preparer's flags and the report's figures. Lock order: the
  * engine's device lock, cmu, smu; cmu is never taken with smu held. Each
  * function below says which it needs (CZ_ASSERT(cz_mutex_held(&cb->cmu))

@@ -8,6 +8,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -119,20 +120,26 @@ void cz_recycler_give(cz_recycler_t *r, void *p)
     }
 }
 
-void cz_recycler_trim(cz_recycler_t *r)
+size_t cz_recycler_shed(cz_recycler_t *r, size_t bytes)
 {
-    if (!r)
-        return;
-    for (;;) {
+    size_t freed = 0;
+    while (r && freed < bytes) {
         pthread_mutex_lock(&r->mu);
         block_t b = r->n ? remove_at(r, r->n - 1) : (block_t){ NULL, 0 };
         pthread_mutex_unlock(&r->mu);
         if (!b.p)
-            return;
+            break;
         free(b.p);
+        freed += b.bytes;
         if (r->unhold)
             r->unhold(r->arg, b.bytes);
     }
+    return freed;
+}
+
+void cz_recycler_trim(cz_recycler_t *r)
+{
+    (void)cz_recycler_shed(r, SIZE_MAX);
 }
 
 void cz_recycler_stats(cz_recycler_t *r, cz_recycler_stats_t *out)

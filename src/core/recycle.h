@@ -23,6 +23,9 @@
  *                   |hold| hook are freed. NULL r: free(p). NULL p: no-op.
  *   trim(r)         free every kept block (an idle engine gives its memory
  *                   back).
+ *   shed(r, bytes)  free kept blocks until at least |bytes| are freed or
+ *                   none is left (a partition waiting for the memory they
+ *                   hold in the engine's budget); returns the bytes freed.
  *
  * Accounting: kept memory is resident. |hold|(arg, bytes) is asked before
  * a block is kept (the engine reserves it in its memory budget, without
@@ -63,6 +66,7 @@ void *cz_recycler_take(cz_recycler_t *r, size_t bytes);
 void *cz_recycler_take_range(cz_recycler_t *r, size_t bytes, size_t max_bytes);
 void cz_recycler_give(cz_recycler_t *r, void *p);
 void cz_recycler_trim(cz_recycler_t *r);
+size_t cz_recycler_shed(cz_recycler_t *r, size_t bytes);
 /* Counters so far and what is kept now (all zero for NULL). */
 void cz_recycler_stats(cz_recycler_t *r, cz_recycler_stats_t *out);
 

@@ -24,9 +24,11 @@ void cz_budget_init(cz_budget_t *b, size_t total)
     cz_mutex_init(&b->mu);
     pthread_cond_init(&b->cv, NULL);
     b->total = total;
-    b->reserved = b->peak = 0;
+    b->reserved = b->peak = b->taken = 0;
     b->head = b->tail = NULL;
     b->closed = false;
+    b->reclaim = NULL;
+    b->reclaim_arg = NULL;
 }
 
 void cz_budget_destroy(cz_budget_t *b)
@@ -49,6 +51,27 @@ static void unlink_waiter(cz_budget_t *b, cz_budget_waiter_t *w)
         b->tail = prev;
 }
 
+void cz_budget_set_reclaim(cz_budget_t *b, cz_budget_reclaim_fn *fn, void *arg)
+{
+    cz_mutex_lock(&b->mu);
+    b->reclaim = fn;
+    b->reclaim_arg = arg;
+    cz_mutex_unlock(&b->mu);
+}
+
+/* Ask the reclaim hook for |bytes| (b->mu held, dropped around the call: the hook releases
+ * through cz_budget_release); true if it gave any back. */
+static bool reclaim_shortfall(cz_budget_t *b, size_t bytes)
+{
+    CZ_ASSERT(cz_mutex_held(&b->mu));
+    cz_budget_reclaim_fn *fn = b->reclaim;
+    void *arg = b->reclaim_arg;
+    cz_mutex_unlock(&b->mu);
+    const size_t got = fn(arg, bytes);
+    cz_mutex_lock(&b->mu);
+    return got > 0;
+}
+
 int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
 {
     if (bytes > b->total)
@@ -68,6 +91,10 @@ int cz_budget_reserve(cz_budget_t *b, size_t bytes, const atomic_bool *abort)
         }
         if (b->head == &me && b->reserved + bytes <= b->total)
             break;
+        /* no keep is accepted while a waiter is queued (try_reserve), so what the hook
+         * frees stays free for this one */
+        if (b->head == &me && b->reclaim && reclaim_shortfall(b, b->reserved + bytes - b->total))
+            continue;
         cz_cond_wait(&b->cv, &b->mu);
     }
     unlink_waiter(b, &me);
@@ -94,17 +121,28 @@ bool cz_budget_try_reserve(cz_budget_t *b, size_t bytes)
     return ok;
 }
 
-bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes)
+bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes, size_t leave)
 {
     cz_mutex_lock(&b->mu);
-    bool ok = !b->closed && bytes <= b->total - b->reserved;
+    const bool ok = !b->closed && bytes <= b->total - b->reserved && leave <= b->total - b->taken &&
+                    bytes <= b->total - b->taken - leave;
     if (ok) {
         b->reserved += bytes;
+        b->taken += bytes;
         if (b->reserved > b->peak)
             b->peak = b->reserved;
     }
     cz_mutex_unlock(&b->mu);
     return ok;
+}
+
+void cz_budget_give_taken(cz_budget_t *b, size_t bytes)
+{
+    cz_mutex_lock(&b->mu);
+    b->taken = bytes <= b->taken ? b->taken - bytes : 0;
+    b->reserved = bytes <= b->reserved ? b->reserved - bytes : 0;
+    pthread_cond_broadcast(&b->cv);
+    cz_mutex_unlock(&b->mu);
 }
 
 void cz_budget_release(cz_budget_t *b, size_t bytes)

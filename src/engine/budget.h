@@ -28,6 +28,14 @@
 
 typedef struct cz_budget_waiter cz_budget_waiter_t;
 
+/*
+ * Memory reserved in the budget that its holder can give back on demand
+ * (the recycler's kept blocks): asked for at least |bytes|, it gives back
+ * what it can through cz_budget_release and returns how much (0: none).
+ * Called without the budget's lock, by a waiter.
+ */
+typedef size_t cz_budget_reclaim_fn(void *arg, size_t bytes);
+
 typedef struct {
     cz_mutex_t mu;                   /* protects the (mu) fields below */
     pthread_cond_t cv;               /* reserved dropped, a waiter left, or closed */
@@ -36,6 +44,9 @@ typedef struct {
     size_t peak;                     /* (mu) highest |reserved| seen */
     cz_budget_waiter_t *head, *tail; /* (mu) waiters in arrival order */
     bool closed;                     /* (mu) shutdown: waiters give up */
+    size_t taken;                    /* (mu) of |reserved|: cz_budget_take_if_room's */
+    cz_budget_reclaim_fn *reclaim;   /* set before any reservation (NULL: none) */
+    void *reclaim_arg;
 } cz_budget_t;
 
 /* Physical memory minus |margin| (at least 1 GiB is left to work with). */
@@ -43,9 +54,14 @@ size_t cz_budget_auto(size_t margin);
 
 void cz_budget_init(cz_budget_t *b, size_t total);
 void cz_budget_destroy(cz_budget_t *b);
+/* The reclaim hook (before the budget is used): a waiter at the head of the
+ * queue that does not fit asks it for the shortfall before it waits. */
+void cz_budget_set_reclaim(cz_budget_t *b, cz_budget_reclaim_fn *fn, void *arg);
 
 /*
- * Reserve |bytes|, waiting for room in arrival order. Returns 0, CZ_ERANGE
+ * Reserve |bytes|, waiting for room in arrival order (at the head of the
+ * queue, reclaimable memory is asked back first: a kept block never keeps
+ * a partition waiting). Returns 0, CZ_ERANGE
  * when bytes > total, or CZ_ECANCELED when the budget was closed or
  * |*abort| became true while waiting (checked on every wake-up; use
  * cz_budget_wake to prompt a re-check).
@@ -57,12 +73,17 @@ void cz_budget_release(cz_budget_t *b, size_t bytes);
 bool cz_budget_try_reserve(cz_budget_t *b, size_t bytes);
 /*
  * Reserve |bytes| if they fit now, ahead of any waiter; never waits. For
- * memory that is not a partition's and is only worth having at once (the
- * CUDA backend's pinned params copies: without one a window is copied
- * through bounce buffers instead); a waiting partition is not starved for
- * good, as every such reservation is given back when its set is dropped.
+ * memory that is not a partition's (the prover's params in host memory,
+ * the CUDA backend's pinned params copies: without one a window is copied
+ * through bounce buffers instead). |leave|: the takes together, these
+ * bytes included, must leave that much of the budget to partitions (the
+ * largest partition: a take of memory that is only worth having must not
+ * starve the partitions for good, as it is held until its set is dropped,
+ * which takes a region, which takes a partition). Give back with
+ * cz_budget_give_taken.
  */
-bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes);
+bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes, size_t leave);
+void cz_budget_give_taken(cz_budget_t *b, size_t bytes);
 /* Wake every waiter (after setting an abort flag). */
 void cz_budget_wake(cz_budget_t *b);
 /* Make every current and future wait return CZ_ECANCELED. */

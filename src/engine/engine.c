@@ -70,7 +70,9 @@ void cz_engine_estimate(const cz_params_shape_t *shape, size_t rows, size_t *par
  * So recycling happens while memory is not what limits the engine (the
  * usual case on a GPU host: the device queue bounds the partitions in
  * flight); when partitions wait for budget, the one waiting gets the
- * memory and allocates fresh pages, as before. Blocks smaller than a few
+ * memory and allocates fresh pages, as before, and a partition that finds
+ * kept blocks in its way has them freed (shed_recycled, the budget's
+ * reclaim hook) instead of waiting for them. Blocks smaller than a few
  * MiB are not worth keeping; a few partitions' a, b and aux are.
  */
 #define RECYCLE_MIN_BYTES ((size_t)8 << 20)
@@ -84,6 +86,12 @@ static bool hold_in_budget(void *arg, size_t bytes)
 static void release_from_budget(void *arg, size_t bytes)
 {
     cz_budget_release(arg, bytes);
+}
+
+/* A partition waits for memory the recycler keeps: the blocks go (budget.h, reclaim). */
+static size_t shed_recycled(void *arg, size_t bytes)
+{
+    return cz_recycler_shed(arg, bytes);
 }
 
 size_t cz_engine_margin_for(size_t params_bytes)
@@ -127,6 +135,8 @@ int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cf
         e->cfg.recycle_min_bytes = RECYCLE_MIN_BYTES;
     int rc = cz_recycler_new(&e->recycler, e->cfg.recycle_min_bytes, RECYCLE_MAX_BLOCKS,
                              hold_in_budget, release_from_budget, &e->budget);
+    if (rc == CZ_OK)
+        cz_budget_set_reclaim(&e->budget, shed_recycled, e->recycler);
     if (rc == CZ_OK && !e->pool) {
         rc = cz_pool_new(&e->pool, 0);
         e->owns_pool = rc == CZ_OK;
@@ -207,6 +217,16 @@ static job_t *find_job(cz_engine_t *e, uint64_t id)
     return NULL;
 }
 
+/* The largest partition a job brings, for the room a backend's takes leave (one larger
+ * than the budget fails at its reservation: not counted). */
+static void note_partition_bytes(cz_engine_t *e, size_t bytes)
+{
+    size_t seen = atomic_load(&e->largest_partition);
+    while (bytes <= e->budget.total && bytes > seen &&
+           !atomic_compare_exchange_weak(&e->largest_partition, &seen, bytes))
+        ;
+}
+
 int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, uint64_t *id)
 {
     if (!spec)
@@ -232,6 +252,7 @@ int cz_engine_submit(cz_engine_t *e, cz_ctx_t *ctx, const cz_job_spec_t *spec, u
         return cz_fail(ctx, CZ_ENOMEM, "engine: state of %zu partitions", spec->partitions);
     }
     atomic_init(&j->canceled, false);
+    note_partition_bytes(e, spec->partition_bytes); /* before the devices' takes below */
     /* While the first partition synthesizes, the devices make what its region
      * needs. Before the job is visible: a job can end (and its params be
      * freed) only after settle_devices, which then waits for this. */
@@ -447,25 +468,38 @@ int cz_engine_forget(cz_engine_t *e, uint64_t id)
     return rc;
 }
 
-bool cz_engine_host_take(cz_engine_t *e, size_t bytes)
+/* A take leaving |leave| bytes of the budget to partitions. */
+static bool host_take_leaving(cz_engine_t *e, size_t bytes, size_t leave)
 {
-    if (!cz_budget_take_if_room(&e->budget, bytes))
+    if (!cz_budget_take_if_room(&e->budget, bytes, leave))
         return false;
     atomic_fetch_add(&e->backend_host_bytes, bytes);
     return true;
 }
 
+bool cz_engine_host_take(cz_engine_t *e, size_t bytes)
+{
+    return host_take_leaving(e, bytes, 0);
+}
+
 void cz_engine_host_give(cz_engine_t *e, size_t bytes)
 {
     atomic_fetch_sub(&e->backend_host_bytes, bytes);
-    cz_budget_release(&e->budget, bytes);
+    cz_budget_give_taken(&e->budget, bytes);
 }
 
+/*
+ * A backend's take (pinned params copies: worth having, not needed) leaves the largest
+ * partition room: held until their set is dropped, they could otherwise leave no job's
+ * partition room to be admitted, for good (a 64 GiB host: a 44 GiB set pinned, 15 GiB left
+ * for 15.3 GiB partitions).
+ */
 static bool gate_take(void *obj, size_t bytes)
 {
     cz_engine_gate_t *g = obj;
     cz_mutex_lock(&g->mu);
-    bool ok = g->engine && cz_engine_host_take(g->engine, bytes);
+    bool ok = g->engine &&
+              host_take_leaving(g->engine, bytes, atomic_load(&g->engine->largest_partition));
     cz_mutex_unlock(&g->mu);
     return ok;
 }

@@ -189,7 +189,10 @@ void cz_engine_stats(cz_engine_t *e, cz_engine_stats_t *out);
  * admitted into memory it took: take
  * reserves |bytes| if they fit now, ahead of waiting partitions, never
  * waiting (false: no room; the backend does without); give returns bytes
- * taken. Counted in stats.budget_reserved and backend_host_bytes.
+ * taken. A backend's takes through the gate below also leave the largest
+ * partition a job brought room (held until their set is dropped, they must
+ * not keep every partition out for good). Counted in
+ * stats.budget_reserved and backend_host_bytes.
  * Thread-safe.
  */
 bool cz_engine_host_take(cz_engine_t *e, size_t bytes);

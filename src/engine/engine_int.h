@@ -83,6 +83,8 @@ struct cz_engine {
     cz_timeline_t *tl;
     cz_budget_t budget;
     atomic_size_t backend_host_bytes; /* cz_engine_host_take's, held now */
+    atomic_size_t largest_partition;  /* the most partition_bytes of a job submitted (within
+                                       * the budget): what a backend's takes leave free */
     /* Witness buffers of finished partitions, kept (against the budget)
      * for the next synthesis; trimmed after IDLE_TRIM_S without work. */
     cz_recycler_t *recycler;

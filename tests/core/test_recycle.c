@@ -3,11 +3,13 @@
  * them out by best fit within 5/4 of the request (or the caller's bound),
  * frees what is too small,
  * past its slots or refused by its hold hook, keeps its accounting
- * balanced (every hold is released once), trims, and survives concurrent
+ * balanced (every hold is released once), trims, sheds what it is asked
+ * for, and survives concurrent
  * give/take (also under ThreadSanitizer).
  */
 #include <malloc.h>
 #include <pthread.h>
+#include <stdint.h>
 
 #include "core/recycle.h"
 #include "cz_test.h"
@@ -108,6 +110,29 @@ CZ_TEST(recycler_hold_refused_frees)
     CHECK_EQ_U64(acct.refused, 1);
     cz_recycler_free(r); /* trims: the hold is given back */
     CHECK_EQ_U64(acct.held, 0);
+}
+
+/* shed frees kept blocks until the bytes asked for are freed (whole blocks: it may free
+ * more), gives their holds back, and returns what it freed; nothing kept: 0. */
+CZ_TEST(recycler_sheds_what_is_asked_for)
+{
+    acct_t acct = { PTHREAD_MUTEX_INITIALIZER, 0, 100 * MiB, 0 };
+    cz_recycler_t *r;
+    CHECK_OK(cz_recycler_new(&r, MiB, 8, hold, unhold, &acct));
+    for (int i = 0; i < 4; i++)
+        cz_recycler_give(r, malloc(10 * MiB));
+    const size_t one = acct.held / 4;
+    CHECK(one >= 10 * MiB);
+    CHECK_EQ_U64(cz_recycler_shed(r, one + 1), 2 * one); /* two blocks cover one + 1 byte */
+    cz_recycler_stats_t st;
+    cz_recycler_stats(r, &st);
+    CHECK_EQ_U64(st.kept_blocks, 2);
+    CHECK_EQ_U64(acct.held, 2 * one);
+    CHECK_EQ_U64(cz_recycler_shed(r, SIZE_MAX), 2 * one);
+    CHECK_EQ_U64(cz_recycler_shed(r, 1), 0);
+    CHECK_EQ_U64(acct.held, 0);
+    CHECK_EQ_U64(cz_recycler_shed(NULL, 1), 0);
+    cz_recycler_free(r);
 }
 
 CZ_TEST(recycler_null_and_no_accounting)

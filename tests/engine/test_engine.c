@@ -344,6 +344,39 @@ CZ_TEST(witness_buffers_are_recycled_between_partitions)
     fixture_free(&f);
 }
 
+/*
+ * The blocks a finished job left in the recycler are counted in the budget; where they and
+ * the next job's partition do not both fit, the partition waiting for memory gets it back
+ * from the recycler at once. (Found in review: the one synthesis worker waited for the
+ * budget while nothing was in flight to release any, and the kept blocks went only to a
+ * synthesis or an idle worker's trim after 30 s: the job hung in RUNNING.)
+ */
+CZ_TEST(recycled_blocks_give_way_to_a_waiting_partition)
+{
+    fixture f;
+    fixture_recycle_min = 1024;
+    fixture_init(&f, 1, 2, 1);
+    const size_t one = f.abc_bytes + f.aux_bytes + 16384; /* a partition's, say */
+    fixture_free(&f);
+    for (int k = 0; k < 2; k++) { /* budget: one and a half partitions, then one */
+        fixture_init(&f, 1, 2, k == 0 ? one + one / 2 : one);
+        f.partition_bytes = one;
+        job_arg a = { &f.circuit, 22, -1, NULL, NULL, NULL };
+        cz_job_info_t info;
+        uint64_t id = submit(&f, &a, 2, 0);
+        CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+        cz_engine_stats_t st;
+        cz_engine_stats(f.e, &st);
+        CHECK(st.recycled_bytes > 0); /* the case: blocks kept, counted in the budget */
+        id = submit(&f, &a, 1, 0);
+        CHECK_OK(cz_engine_wait(f.e, id, 10.0, &info)); /* the idle trim would take 30 s */
+        CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+        fixture_free(&f);
+    }
+    fixture_recycle_min = 0;
+}
+
 CZ_TEST(w1_no_overlap_of_cpu_stages_with_other_regions)
 {
     int violations, cross;
@@ -520,6 +553,48 @@ CZ_TEST(host_gate_counts_a_backends_memory_in_the_budget)
     cz_engine_gate_connect(&g, NULL);
     CHECK(!hg.take(hg.obj, 1));
     hg.give(hg.obj, 1); /* dropped: nothing to give it to */
+    cz_engine_gate_destroy(&g);
+    fixture_free(&f);
+}
+
+/*
+ * A backend's takes leave the largest partition a job brought room: a pinned copy that
+ * would leave less is refused (the backend does without), so the job's partitions are
+ * admitted and it completes. (Found in review: the copies are held until their set is
+ * dropped, which takes a region, which takes a partition: a 64 GiB host pinning a 44 GiB
+ * set would have left 15 GiB for 15.3 GiB partitions, for good.)
+ */
+CZ_TEST(host_gate_takes_leave_a_partition_room)
+{
+    fixture f;
+    fixture_init(&f, 1, 2, 1);
+    const size_t one = f.partition_bytes;
+    fixture_free(&f);
+    const size_t budget = 3 * one;
+    fixture_init(&f, 1, 2, budget);
+    cz_engine_gate_t g;
+    cz_engine_gate_init(&g);
+    cz_host_gate_t hg = cz_engine_gate(&g);
+    cz_engine_gate_connect(&g, f.e);
+    job_arg a = { &f.circuit, 6, -1, NULL, NULL, NULL };
+    cz_job_info_t info;
+    uint64_t id = submit(&f, &a, 1, 0); /* the engine learns the partition's size */
+    CHECK_OK(cz_engine_wait(f.e, id, -1, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    CHECK(!hg.take(hg.obj, budget - one + 1)); /* room now, but a partition's lost for good */
+    CHECK(hg.take(hg.obj, budget - one - one / 2));
+    CHECK(!hg.take(hg.obj, one / 2 + 1));     /* the takes together, too */
+    CHECK(cz_engine_host_take(f.e, one / 4)); /* the prover's params: memory held anyway */
+    id = submit(&f, &a, 3, 0);
+    CHECK_OK(cz_engine_wait(f.e, id, 20.0, &info));
+    CHECK_EQ_INT(info.state, CZ_JOB_DONE);
+    cz_engine_host_give(f.e, one / 4);
+    hg.give(hg.obj, budget - one - one / 2);
+    cz_engine_stats_t st;
+    cz_engine_stats(f.e, &st);
+    CHECK_EQ_U64(st.backend_host_bytes, 0);
+    CHECK_EQ_U64(st.budget_reserved - st.recycled_bytes, 0);
+    cz_engine_gate_connect(&g, NULL);
     cz_engine_gate_destroy(&g);
     fixture_free(&f);
 }

@@ -136,21 +136,21 @@ bool cz_budget_take_if_room(cz_budget_t *b, size_t bytes, size_t leave)
     return ok;
 }
 
-void cz_budget_give_taken(cz_budget_t *b, size_t bytes)
-{
-    cz_mutex_lock(&b->mu);
-    b->taken = bytes <= b->taken ? b->taken - bytes : 0;
-    b->reserved = bytes <= b->reserved ? b->reserved - bytes : 0;
-    pthread_cond_broadcast(&b->cv);
-    cz_mutex_unlock(&b->mu);
-}
-
 void cz_budget_release(cz_budget_t *b, size_t bytes)
 {
     cz_mutex_lock(&b->mu);
     b->reserved = bytes <= b->reserved ? b->reserved - bytes : 0;
     pthread_cond_broadcast(&b->cv);
     cz_mutex_unlock(&b->mu);
+}
+
+/* The takes' share first (|taken| never exceeds |reserved|), then the release. */
+void cz_budget_give_taken(cz_budget_t *b, size_t bytes)
+{
+    cz_mutex_lock(&b->mu);
+    b->taken = bytes <= b->taken ? b->taken - bytes : 0;
+    cz_mutex_unlock(&b->mu);
+    cz_budget_release(b, bytes);
 }
 
 void cz_budget_wake(cz_budget_t *b)

@@ -252,24 +252,28 @@ CZ_TEST(own_window_buffers_are_held_only_where_something_streams)
  * one asked for, and below RESIDENT every vector streams (the forced plan's point), each
  * within the budget.
  */
-CZ_TEST(a_forced_level_is_never_exceeded_and_streams_every_vector)
+/* The full card's plan forced down to |level|: that level, every vector streamed, within
+ * the budget. */
+static cz_devplan forced_plan(cz_devplan_level level)
 {
     cz_devplan_in in = porep32(77 * GIB + 600 * MIB);
+    in.min_level = level;
     cz_devplan p;
-    in.min_level = CZ_DEVPLAN_STREAM;
     cz_devplan_make(&in, &p);
-    CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM);
+    CHECK_EQ_INT(p.level, level);
+    CHECK_EQ_INT(p.resident, 0);
+    CHECK_EQ_INT(p.streamed, CZ_BASES_ALL);
+    CHECK(p.total <= in.budget);
+    return p;
+}
+
+CZ_TEST(a_forced_level_is_never_exceeded_and_streams_every_vector)
+{
+    cz_devplan p = forced_plan(CZ_DEVPLAN_STREAM);
     CHECK(p.h_on_device && p.h_buffers == 3);
-    CHECK_EQ_INT(p.resident, 0);
-    CHECK_EQ_INT(p.streamed, CZ_BASES_ALL);
-    CHECK(p.total <= in.budget);
-    in.min_level = CZ_DEVPLAN_STREAM_HOST_H;
-    cz_devplan_make(&in, &p);
-    CHECK_EQ_INT(p.level, CZ_DEVPLAN_STREAM_HOST_H);
+    p = forced_plan(CZ_DEVPLAN_STREAM_HOST_H);
     CHECK(!p.h_on_device && p.own_stream_buffers);
-    CHECK_EQ_INT(p.resident, 0);
-    CHECK_EQ_INT(p.streamed, CZ_BASES_ALL);
-    CHECK(p.total <= in.budget);
+    cz_devplan_in in = porep32(77 * GIB + 600 * MIB);
     in.min_level = CZ_DEVPLAN_CPU;
     cz_devplan_make(&in, &p);
     CHECK_EQ_INT(p.level, CZ_DEVPLAN_CPU);

@@ -400,6 +400,18 @@ static XYZZ *CZ_KP(sum_all)(cz_ctx_t *ctx, int *rc, XYZZ *a, XYZZ *b, uint32_t L
     return a;
 }
 
+/* The join's first step: m->active's first |clear| bytes zeroed, then each slice whose head
+ * run goes on links to the next (m->next[0]; m->active's first word set if any does). */
+static int CZ_KP(link_slices)(cz_ctx_t *ctx, cz_cuda_msm *m, size_t clear, uint32_t total,
+                              uint32_t K, uint32_t threads)
+{
+    cudaStream_t st = m->stream;
+    CZ__CU(ctx, cudaMemsetAsync(m->active, 0, clear, st));
+    CZ_KP(msm_links)<<<cz__blocks(threads, 128), 128, 0, st>>>(m->next[0], m->active, m->flags,
+                                                               m->zeros, total, K, threads);
+    return cz__cuda_check(ctx, "msm: links kernel");
+}
+
 #if !CZ_MSM_DEVICE_JOIN
 /*
  * Sum each spanning run's heads (msm_links + msm_jump passes until no link
@@ -412,10 +424,7 @@ static int CZ_KP(join_heads)(cz_ctx_t *ctx, cz_cuda_msm *m, const XYZZ **heads, 
     cudaStream_t st = m->stream;
     XYZZ *acc[2] = { (XYZZ *)m->head, (XYZZ *)m->scratch };
     int cur = 0;
-    CZ__CU(ctx, cudaMemsetAsync(m->active, 0, sizeof *m->active, st));
-    CZ_KP(msm_links)<<<cz__blocks(threads, 128), 128, 0, st>>>(m->next[0], m->active, m->flags,
-                                                               m->zeros, total, K, threads);
-    int rc = cz__cuda_check(ctx, "msm: links kernel");
+    int rc = CZ_KP(link_slices)(ctx, m, sizeof *m->active, total, K, threads);
     for (int pass = 0; rc == CZ_OK && pass < 40; pass++) {
         uint32_t active = 0;
         CZ__CU(ctx, cudaMemcpyAsync(&active, m->active, sizeof active, cudaMemcpyDeviceToHost, st));
@@ -440,11 +449,8 @@ static int CZ_KP(join_heads_on_device)(cz_ctx_t *ctx, cz_cuda_msm *m, uint32_t t
                                        const cz__join_state **final)
 {
     cudaStream_t st = m->stream;
-    cz__join_state *js = (cz__join_state *)m->active;
-    CZ__CU(ctx, cudaMemsetAsync(js, 0, CZ__JOIN_STATES * sizeof *js, st));
-    CZ_KP(msm_links)<<<cz__blocks(threads, 128), 128, 0, st>>>(m->next[0], &js[0].live, m->flags,
-                                                               m->zeros, total, K, threads);
-    int rc = cz__cuda_check(ctx, "msm: links kernel");
+    cz__join_state *js = (cz__join_state *)m->active; /* js[0].live is m->active's word */
+    int rc = CZ_KP(link_slices)(ctx, m, CZ__JOIN_STATES * sizeof *js, total, K, threads);
     uint32_t passes = 0;
     while (((uint32_t)1 << passes) < threads)
         passes++;

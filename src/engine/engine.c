@@ -171,6 +171,7 @@ static void job_free(job_t *j)
 }
 
 static void settle_devices(cz_engine_t *e);
+static void mark_canceled(cz_engine_t *e, job_t *j, const char *why);
 
 void cz_engine_free(cz_engine_t *e)
 {
@@ -179,7 +180,8 @@ void cz_engine_free(cz_engine_t *e)
     cz_mutex_lock(&e->mu);
     e->shutdown = true;
     for (job_t *j = e->jobs; j; j = j->next)
-        atomic_store(&j->canceled, true);
+        if (!job_ended(j) && j->state != CZ_JOB_VERIFYING)
+            mark_canceled(e, j, "canceled: the engine shut down");
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->devq_cv);
     cz_mutex_unlock(&e->mu);
@@ -416,6 +418,20 @@ static void drop_unstarted(cz_engine_t *e, job_t *j)
     j->n_retry = 0;
 }
 
+/* No partition of |j| starts after this, and it ends CANCELED with |why| (or FAILED, where a
+ * failure came first) once its partitions in flight resolve: the error is set here, so a
+ * partition given back after a device error counts as resolved, never as proved. e->mu held. */
+static void mark_canceled(cz_engine_t *e, job_t *j, const char *why)
+{
+    CZ_ASSERT(cz_mutex_held(&e->mu));
+    atomic_store(&j->canceled, true);
+    if (!j->error) {
+        j->error = CZ_ECANCELED;
+        snprintf(j->message, sizeof j->message, "%s", why);
+    }
+    drop_unstarted(e, j);
+}
+
 /*
  * Cancel takes effect at once: no partition of the job starts after this
  * (a preparer may still be uploading its params). It may END the job only
@@ -428,14 +444,8 @@ int cz_engine_cancel(cz_engine_t *e, uint64_t id)
     cz_mutex_lock(&e->mu);
     job_t *j = find_job(e, id);
     bool marked = j && !job_ended(j) && j->state != CZ_JOB_VERIFYING;
-    if (marked) {
-        atomic_store(&j->canceled, true);
-        if (!j->error) {
-            j->error = CZ_ECANCELED;
-            snprintf(j->message, sizeof j->message, "canceled");
-        }
-        drop_unstarted(e, j);
-    }
+    if (marked)
+        mark_canceled(e, j, "canceled");
     cz_mutex_unlock(&e->mu);
     if (!marked)
         return j ? CZ_OK : CZ_ENOTFOUND;

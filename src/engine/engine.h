@@ -147,7 +147,10 @@ size_t cz_engine_margin_for(size_t params_bytes);
 
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg);
 /* Cancel every job (queued partitions at once, running ones at their next stage
- * boundary, as cz_engine_cancel), join every thread. NULL: no-op. */
+ * boundary, as cz_engine_cancel: error CZ_ECANCELED, "canceled: the engine shut down"),
+ * join every thread. A job whose last partitions in flight resolve meanwhile ends
+ * CANCELED (or FAILED) with its on_done; one verifying ends as its verification says.
+ * NULL: no-op. */
 void cz_engine_free(cz_engine_t *e);
 
 /*

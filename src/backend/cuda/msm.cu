@@ -65,28 +65,6 @@
 #define CZ__MAX_CHUNK ((size_t)1 << 24)
 #define CZ__MAX_BUCKET_BYTES ((size_t)5 << 30)   /* G1, c = 22: 12 * 2^21 * 192 B = 4.5 GiB */
 
-/*
- * The join's pointer-jumping passes, gated on the device (1) or driven by
- * the host (0, the default until measured against it). The host reads a
- * flag back after each pass (the first right after the links, every MSM
- * pass) and stops where no link is left: the read-back empties the stream
- * until the host thread, competing with synthesis for a core, enqueues the
- * next pass. Gated, every pass a chain of |threads| slices could need is
- * enqueued at once (log2(threads) of them) and each reads from the one
- * before whether to work and which buffer holds the sums; a pass with
- * nothing to do is a launch of a few microseconds.
- */
-#ifndef CZ_MSM_DEVICE_JOIN
-#define CZ_MSM_DEVICE_JOIN 0
-#endif
-
-/* A gated pass's record: a link is left (live), and which buffer holds the sums (cur). Pass p
- * reads record p % 3, writes p + 1's and clears p + 2's flag (p - 1's, read by then). */
-typedef struct {
-    uint32_t live, cur;
-} cz__join_state;
-#define CZ__JOIN_STATES 3u
-
 struct cz_cuda_msm {
     int device;
     size_t max_chunk, cap_entries;
@@ -99,7 +77,7 @@ struct cz_cuda_msm {
     size_t cub_bytes;
     void *head, *tail, *scratch;          /* CZ__PARTIALS G2 XYZZ points each */
     uint32_t *next[2];                    /* CZ__PARTIALS links each (pointer jumping) */
-    uint32_t *active;                     /* a jump pass left a link (gated: the records) */
+    uint32_t *active;                     /* a jump pass left a link */
     uint8_t *flags;                       /* CZ__PARTIALS */
     uint32_t *zeros;                      /* zero digits of the current chunk */
     void *out;                            /* CZ__MAX_WINDOWS G2 Jacobian points */
@@ -523,7 +501,7 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
         { &m->scratch, (size_t)CZ__PARTIALS * sizeof(cz_g2_xyzz) },
         { (void **)&m->next[0], (size_t)CZ__PARTIALS * sizeof(uint32_t) },
         { (void **)&m->next[1], (size_t)CZ__PARTIALS * sizeof(uint32_t) },
-        { (void **)&m->active, CZ__JOIN_STATES * sizeof(cz__join_state) },
+        { (void **)&m->active, sizeof(uint32_t) },
         { (void **)&m->flags, CZ__PARTIALS },
         { (void **)&m->zeros, sizeof(uint32_t) },
         { &m->out, CZ__MAX_WINDOWS * sizeof(cz_g2_jac) },

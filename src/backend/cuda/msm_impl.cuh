@@ -166,10 +166,13 @@ CZ_KP(msm_links)(uint32_t *next, uint32_t *active, const uint8_t *flags, const u
         *active = 1;
 }
 
-/* Slice j's step of a jump pass: its sum grows by the one it links to, its link doubles. */
-CZ__DI void CZ_KP(jump_one)(XYZZ *acc_out, uint32_t *next_out, const XYZZ *acc_in,
-                            const uint32_t *next_in, uint32_t *active, uint32_t j)
+static __global__ void __launch_bounds__(128)
+CZ_KP(msm_jump)(XYZZ *acc_out, uint32_t *next_out, const XYZZ *acc_in, const uint32_t *next_in,
+                uint32_t *active, uint32_t threads)
 {
+    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= threads)
+        return;
     const uint32_t nx = next_in[j];
     if (nx == CZ__NO_LINK) {   /* final (or unused): carried to the other buffer */
         next_out[j] = CZ__NO_LINK;
@@ -184,43 +187,10 @@ CZ__DI void CZ_KP(jump_one)(XYZZ *acc_out, uint32_t *next_out, const XYZZ *acc_i
 }
 
 static __global__ void __launch_bounds__(128)
-CZ_KP(msm_jump)(XYZZ *acc_out, uint32_t *next_out, const XYZZ *acc_in, const uint32_t *next_in,
-                uint32_t *active, uint32_t threads)
-{
-    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < threads)
-        CZ_KP(jump_one)(acc_out, next_out, acc_in, next_in, active, j);
-}
-
-#if CZ_MSM_DEVICE_JOIN
-/* Jump pass |pass| gated on the device (msm.cu, CZ_MSM_DEVICE_JOIN): a no-op where the pass
- * before left no link; the sums alternate between acc0 and acc1 as the records say. */
-static __global__ void __launch_bounds__(128)
-CZ_KP(msm_jump_gated)(XYZZ *acc0, XYZZ *acc1, uint32_t *next0, uint32_t *next1,
-                      cz__join_state *st, uint32_t pass, uint32_t threads)
-{
-    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    const cz__join_state in = st[pass % CZ__JOIN_STATES];
-    cz__join_state *out = &st[(pass + 1) % CZ__JOIN_STATES];
-    if (j == 0) {
-        out->cur = in.live ? 1 - in.cur : in.cur;
-        st[(pass + 2) % CZ__JOIN_STATES].live = 0;   /* the next pass's output flag */
-    }
-    if (!in.live || j >= threads)
-        return;
-    CZ_KP(jump_one)(in.cur ? acc0 : acc1, in.cur ? next0 : next1, in.cur ? acc1 : acc0,
-                    in.cur ? next1 : next0, &out->live, j);
-}
-#endif
-
-/* |final| (NULL: the sums are in heads0): the gated passes' last record, naming the buffer. */
-static __global__ void __launch_bounds__(128)
-CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *heads0, const XYZZ *heads1,
-                const cz__join_state *final, const XYZZ *tail, const uint8_t *flags,
+CZ_KP(msm_join)(XYZZ *buckets, const XYZZ *heads, const XYZZ *tail, const uint8_t *flags,
                 const uint32_t *keys, const uint32_t *zeros, uint32_t total, uint32_t K)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    const XYZZ *heads = final && final->cur ? heads1 : heads0;
     const uint32_t live = total - *zeros;
     const size_t s = (size_t)t * K;
     if (s >= live || !(flags[t] & CZ__T_VALID))
@@ -400,19 +370,6 @@ static XYZZ *CZ_KP(sum_all)(cz_ctx_t *ctx, int *rc, XYZZ *a, XYZZ *b, uint32_t L
     return a;
 }
 
-/* The join's first step: m->active's first |clear| bytes zeroed, then each slice whose head
- * run goes on links to the next (m->next[0]; m->active's first word set if any does). */
-static int CZ_KP(link_slices)(cz_ctx_t *ctx, cz_cuda_msm *m, size_t clear, uint32_t total,
-                              uint32_t K, uint32_t threads)
-{
-    cudaStream_t st = m->stream;
-    CZ__CU(ctx, cudaMemsetAsync(m->active, 0, clear, st));
-    CZ_KP(msm_links)<<<cz__blocks(threads, 128), 128, 0, st>>>(m->next[0], m->active, m->flags,
-                                                               m->zeros, total, K, threads);
-    return cz__cuda_check(ctx, "msm: links kernel");
-}
-
-#if !CZ_MSM_DEVICE_JOIN
 /*
  * Sum each spanning run's heads (msm_links + msm_jump passes until no link
  * is left; one 4-byte read-back per pass, and with uniform scalars there is
@@ -424,7 +381,10 @@ static int CZ_KP(join_heads)(cz_ctx_t *ctx, cz_cuda_msm *m, const XYZZ **heads, 
     cudaStream_t st = m->stream;
     XYZZ *acc[2] = { (XYZZ *)m->head, (XYZZ *)m->scratch };
     int cur = 0;
-    int rc = CZ_KP(link_slices)(ctx, m, sizeof *m->active, total, K, threads);
+    CZ__CU(ctx, cudaMemsetAsync(m->active, 0, sizeof *m->active, st));
+    CZ_KP(msm_links)<<<cz__blocks(threads, 128), 128, 0, st>>>(m->next[0], m->active, m->flags,
+                                                               m->zeros, total, K, threads);
+    int rc = cz__cuda_check(ctx, "msm: links kernel");
     for (int pass = 0; rc == CZ_OK && pass < 40; pass++) {
         uint32_t active = 0;
         CZ__CU(ctx, cudaMemcpyAsync(&active, m->active, sizeof active, cudaMemcpyDeviceToHost, st));
@@ -440,29 +400,6 @@ static int CZ_KP(join_heads)(cz_ctx_t *ctx, cz_cuda_msm *m, const XYZZ **heads, 
     *heads = acc[cur];
     return rc;
 }
-
-#else
-/* The same with no host round trip: the links, then log2(threads) gated passes enqueued at
- * once (a chain of L slices is summed after ceil(log2 L)); *final: the last pass's record. */
-static int CZ_KP(join_heads_on_device)(cz_ctx_t *ctx, cz_cuda_msm *m, uint32_t total,
-                                       uint32_t K, uint32_t threads,
-                                       const cz__join_state **final)
-{
-    cudaStream_t st = m->stream;
-    cz__join_state *js = (cz__join_state *)m->active; /* js[0].live is m->active's word */
-    int rc = CZ_KP(link_slices)(ctx, m, CZ__JOIN_STATES * sizeof *js, total, K, threads);
-    uint32_t passes = 0;
-    while (((uint32_t)1 << passes) < threads)
-        passes++;
-    for (uint32_t p = 0; rc == CZ_OK && p < passes; p++) {
-        CZ_KP(msm_jump_gated)<<<cz__blocks(threads, 128), 128, 0, st>>>(
-            (XYZZ *)m->head, (XYZZ *)m->scratch, m->next[0], m->next[1], js, p, threads);
-        rc = cz__cuda_check(ctx, "msm: gated jump kernel");
-    }
-    *final = js + passes % CZ__JOIN_STATES;
-    return rc;
-}
-#endif
 
 /*
  * One pass: the entries of windows [w0, w0 + wpp) of chunk [off, off + cn)
@@ -492,18 +429,11 @@ static int CZ_KP(msm_pass)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
     if ((rc = cz__cuda_check(ctx, "msm: accumulate kernel")) != CZ_OK)
         return rc;
     cz__msm_prof_mark(m, CZ__PROF_ACCUMULATE);
-    const XYZZ *heads = (const XYZZ *)m->head;
-    const cz__join_state *final = NULL;
-#if CZ_MSM_DEVICE_JOIN
-    rc = CZ_KP(join_heads_on_device)(ctx, m, total, K, threads, &final);
-#else
-    rc = CZ_KP(join_heads)(ctx, m, &heads, total, K, threads);
-#endif
-    if (rc != CZ_OK)
+    const XYZZ *heads = NULL;
+    if ((rc = CZ_KP(join_heads)(ctx, m, &heads, total, K, threads)) != CZ_OK)
         return rc;
-    CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(
-        buckets, heads, (const XYZZ *)m->scratch, final, (XYZZ *)m->tail, m->flags, keys,
-        m->zeros, total, K);
+    CZ_KP(msm_join)<<<cz__blocks(threads, 128), 128, 0, st>>>(buckets, heads, (XYZZ *)m->tail,
+                                                              m->flags, keys, m->zeros, total, K);
     if ((rc = cz__cuda_check(ctx, "msm: join kernel")) != CZ_OK)
         return rc;
     cz__msm_prof_mark(m, CZ__PROF_JOIN);
@@ -623,9 +553,6 @@ static size_t CZ_KP(stack_bytes)(void)
         (const void *)CZ_KP(msm_bit_sums),   (const void *)CZ_KP(msm_window_sum),
         (const void *)CZ_KP(sum_groups),     (const void *)CZ_KP(to_jac),
         (const void *)CZ_KP(batch_partial),
-#if CZ_MSM_DEVICE_JOIN
-        (const void *)CZ_KP(msm_jump_gated),
-#endif
     };
     size_t most = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {

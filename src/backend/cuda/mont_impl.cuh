@@ -191,21 +191,33 @@ CZ__DI CZ_MT CZ_MF(neg)(const CZ_MT a)
 
 #ifdef CZ_MR1
 /*
+ * -1, where ptxas cannot see it: the quotient digit below is t0 * this. Written
+ * as a negation (0 - t0), ptxas folded the negation into each of the row's
+ * products with the modulus's limbs, and a product of a negated operand is
+ * not fused into one IMAD.WIDE.U32(.X): every such lo/hi pair stayed two
+ * IMADs (the 2^27 NTT's DIF kernel: 1248 IMAD + 1248 IMAD.HI, sm_90). As a
+ * product by an opaque constant it costs one IMAD a row and those pairs
+ * fuse (1248 IMAD.WIDE); the kernel went from 8144 to 6888 instructions.
+ */
+static __constant__ uint32_t CZ_MF(minus_one)[1] = { 0xffffffffu };
+
+/*
  * The same step for a modulus whose limbs 0 and 1 are 1 and 2^32 - 1 (Fr:
  * r = 1 mod 2^32, so -r^-1 = -1 mod 2^32 and r's second limb is 2^32 - 1).
- * The quotient digit is m = -t0 (t0 = E[0]): a negation, not a multiply.
+ * The quotient digit is m = -t0 (t0 = E[0]): a negation (made a product by
+ * an opaque -1, above, so the row's products fuse).
  * Its products with those two limbs need no multiply either:
  *   m * 1           lo m, hi 0; t0 + m = 0 with a carry exactly when t0 != 0
  *   m * (2^32 - 1)  = m 2^32 - m: lo -m = t0, hi m - 1 = ~t0 (0 when t0 = 0)
  * so the O chain starts with two additions and the E chain with one: two
- * of the CZ_MN limb products and the multiply for m go. The sums are the
+ * of the CZ_MN limb products go. The sums are the
  * generic step's, word for word. Measured on the H100 (2026-12-06): Fr
  * CIOS products 1.11x (`cuzk bench fmul`), the 2^27 NTT 44.48 -> 43.66 ms.
  */
 #define CZ__EO_REDC(e, o, P, FIRST_O)                                             \
     do {                                                                       \
         const uint32_t t0_ = (e)[0];                                           \
-        const uint32_t m_ = 0u - t0_;                                          \
+        const uint32_t m_ = t0_ * CZ_MF(minus_one)[0]; /* -t0, opaque: above */ \
         const uint32_t h1_ = t0_ ? ~t0_ : 0u;                                  \
         (o)[0] = FIRST_O##_ADD((o)[0], t0_);                                   \
         (o)[1] = cz__addc_cc((o)[1], h1_);                                     \

@@ -21,6 +21,7 @@
 
 #define GIB ((size_t)1 << 30)
 #define MIB ((size_t)1 << 20)
+#define FULL_CARD (77 * GIB + 600 * MIB) /* an 80 GB card's free memory */
 /* G1 buckets at c = 20: 13 windows of 2^19 192-byte XYZZ points (msm.cu) */
 #define C20_BUCKETS (13 * ((size_t)1 << 19) * 192)
 
@@ -56,7 +57,7 @@ static size_t resident_bytes(const cz_devplan_in *in, const cz_devplan *p)
 /* An 80 GB card (77.6 GiB usable): the whole set resident, as before the planner. */
 CZ_TEST(full_card_keeps_everything_resident)
 {
-    cz_devplan_in in = porep32(77 * GIB + 600 * MIB);
+    cz_devplan_in in = porep32(FULL_CARD);
     cz_devplan p;
     cz_devplan_make(&in, &p);
     CHECK_EQ_INT(p.level, CZ_DEVPLAN_RESIDENT);
@@ -247,16 +248,11 @@ CZ_TEST(own_window_buffers_are_held_only_where_something_streams)
     CHECK(p.total <= in.budget);
 }
 
-/*
- * Forced plans (min_level: the GPU tests' small plans on a large card): no level above the
- * one asked for, and below RESIDENT every vector streams (the forced plan's point), each
- * within the budget.
- */
 /* The full card's plan forced down to |level|: that level, every vector streamed, within
  * the budget. */
 static cz_devplan forced_plan(cz_devplan_level level)
 {
-    cz_devplan_in in = porep32(77 * GIB + 600 * MIB);
+    cz_devplan_in in = porep32(FULL_CARD);
     in.min_level = level;
     cz_devplan p;
     cz_devplan_make(&in, &p);
@@ -267,13 +263,18 @@ static cz_devplan forced_plan(cz_devplan_level level)
     return p;
 }
 
+/*
+ * Forced plans (min_level: the GPU tests' small plans on a large card): no level above the
+ * one asked for, and below RESIDENT every vector streams (the forced plan's point), each
+ * within the budget.
+ */
 CZ_TEST(a_forced_level_is_never_exceeded_and_streams_every_vector)
 {
     cz_devplan p = forced_plan(CZ_DEVPLAN_STREAM);
     CHECK(p.h_on_device && p.h_buffers == 3);
     p = forced_plan(CZ_DEVPLAN_STREAM_HOST_H);
     CHECK(!p.h_on_device && p.own_stream_buffers);
-    cz_devplan_in in = porep32(77 * GIB + 600 * MIB);
+    cz_devplan_in in = porep32(FULL_CARD);
     in.min_level = CZ_DEVPLAN_CPU;
     cz_devplan_make(&in, &p);
     CHECK_EQ_INT(p.level, CZ_DEVPLAN_CPU);

@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "circuits/registry.h"
@@ -649,17 +648,22 @@ typedef struct {
     uint64_t at; /* 0: 1 */
 } step_gate;
 
-static int hold_step(void *arg, cz_fault_site_t site, uint64_t n)
+/* Mark |g| entered, then wait until the test opens it. */
+static void gate_hold(step_gate *g)
 {
-    step_gate *g = arg;
-    if (site != CZ_FAULT_DEVICE_STEP || n != (g->at ? g->at : 1))
-        return CZ_OK;
     pthread_mutex_lock(&g->mu);
     g->entered = true;
     pthread_cond_broadcast(&g->cv);
     while (!g->open)
         pthread_cond_wait(&g->cv, &g->mu);
     pthread_mutex_unlock(&g->mu);
+}
+
+static int hold_step(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    step_gate *g = arg;
+    if (site == CZ_FAULT_DEVICE_STEP && n == (g->at ? g->at : 1))
+        gate_hold(g);
     return CZ_OK;
 }
 
@@ -971,6 +975,25 @@ CZ_TEST(a_failing_device_with_batches_retries_every_partition)
     fixture_free(&f);
 }
 
+/* Device 0's region entry: held by the gate (entered: in the region; opened: the free
+ * started), then a device error once the free has marked the job. */
+static int dev0_fails_during_free(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    if (site != CZ_FAULT_DEVICE || n != 1)
+        return CZ_OK;
+    gate_hold(arg);
+    usleep(300000); /* the free marks the jobs at once, then joins this worker */
+    return CZ_EDEVICE;
+}
+
+/* Device 1's first region waits for device 0 to hold the other partition. */
+static int dev1_waits_for_dev0(void *arg, cz_fault_site_t site, uint64_t n)
+{
+    if (site == CZ_FAULT_DEVICE && n == 1)
+        gate_wait_entered(arg);
+    return CZ_OK;
+}
+
 /*
  * Shutdown meets a device error: device 0 enters its region and holds it (its region-entry
  * fault site, held by the callback) while device 1 proves the job's other partition; the
@@ -979,56 +1002,15 @@ CZ_TEST(a_failing_device_with_batches_retries_every_partition)
  * callback, not count the failed partition as resolved and go on to verify a proof with a
  * partition missing (it once did: the free marked jobs canceled without an error).
  */
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool dev0_entered, freeing;
-} free_race;
-
-static bool free_race_wait(free_race *r, const bool *flag)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 20;
-    pthread_mutex_lock(&r->mu);
-    while (!*flag && pthread_cond_timedwait(&r->cv, &r->mu, &until) == 0)
-        ;
-    bool ok = *flag;
-    pthread_mutex_unlock(&r->mu);
-    return ok;
-}
-
-static int dev0_fails_during_free(void *arg, cz_fault_site_t site, uint64_t n)
-{
-    free_race *r = arg;
-    if (site != CZ_FAULT_DEVICE || n != 1)
-        return CZ_OK;
-    pthread_mutex_lock(&r->mu);
-    r->dev0_entered = true;
-    pthread_cond_broadcast(&r->cv);
-    pthread_mutex_unlock(&r->mu);
-    free_race_wait(r, &r->freeing);
-    usleep(300000); /* the free marks the jobs at once, then joins this worker */
-    return CZ_EDEVICE;
-}
-
-static int dev1_waits_for_dev0(void *arg, cz_fault_site_t site, uint64_t n)
-{
-    free_race *r = arg;
-    if (site == CZ_FAULT_DEVICE && n == 1)
-        free_race_wait(r, &r->dev0_entered);
-    return CZ_OK;
-}
-
 CZ_TEST(a_device_error_during_the_engines_free_ends_the_job_canceled)
 {
-    free_race r = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+    step_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
     fixture f;
     fixture_init(&f, 2, 1, 0);
     f.be[0]->fault->cb = dev0_fails_during_free;
-    f.be[0]->fault->cb_arg = &r;
+    f.be[0]->fault->cb_arg = &g;
     f.be[1]->fault->cb = dev1_waits_for_dev0;
-    f.be[1]->fault->cb_arg = &r;
+    f.be[1]->fault->cb_arg = &g;
     done_log log = {
         PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, f.e, { 0 }, { 0 }, { false }, 0
     };
@@ -1046,17 +1028,14 @@ CZ_TEST(a_device_error_during_the_engines_free_ends_the_job_canceled)
     };
     uint64_t id = 0;
     CHECK_OK(cz_engine_submit(f.e, NULL, &spec, &id));
-    REQUIRE(free_race_wait(&r, &r.dev0_entered));
+    gate_wait_entered(&g);
     cz_job_info_t info = { 0 };
     for (int i = 0; i < 2000 && info.partitions_done < 1; i++) {
         CHECK_OK(cz_engine_info(f.e, id, &info));
         usleep(10000);
     }
     REQUIRE(info.partitions_done == 1); /* device 1's; device 0 still holds the other */
-    pthread_mutex_lock(&r.mu);
-    r.freeing = true;
-    pthread_cond_broadcast(&r.cv);
-    pthread_mutex_unlock(&r.mu);
+    gate_open(&g);
     fixture_free(&f);
     CHECK_EQ_INT(log.calls, 1);
     CHECK_EQ_U64(log.ids[0], id);

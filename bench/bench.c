@@ -33,6 +33,8 @@ static const cz_cli_command benches[] = {
     { "h", cz_bench_h, "H (NTTs of a, b, c) on the GPU incl. uploads vs the CPU H" },
     { "pin", cz_bench_pin, "pinning 8 GiB of host memory: registered hugepages vs cudaMallocHost" },
     { "fmul", cz_bench_fmul, "Montgomery products on the GPU: CIOS (IMAD) vs FP64 limbs vs both" },
+    { "affine", cz_bench_affine,
+      "one G1 addition on the GPU: XYZZ vs batch-affine (shared inversion)" },
 #endif
 
 

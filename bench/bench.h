@@ -35,6 +35,9 @@ int cz_bench_pin(int argc, char **argv);
 /* `cuzk bench fmul [--iters K]`: CIOS vs FP64-limb Montgomery products on the
  * device (bench_cuda.c, CUDA builds only). */
 int cz_bench_fmul(int argc, char **argv);
+/* `cuzk bench affine [--log-n N] [--iters K]`: one G1 addition, XYZZ vs batch-affine
+ * (bench_cuda.c, CUDA builds only). */
+int cz_bench_affine(int argc, char **argv);
 /* The GPU NTT benchmark behind `cuzk bench ntt --backend cuda` (bench_cuda.c,
  * CUDA builds only). Returns the exit code. */
 int cz_bench_ntt_cuda(unsigned log_n, int iters, bool json);

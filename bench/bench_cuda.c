@@ -4,6 +4,7 @@
  *   cuzk bench h [--backend cuda|cpu] --log-n N [--iters K] [--json]
  *   cuzk bench msm --backend cuda --log-n N [--g2] [--mix M] (cz_bench_msm_cuda)
  *   cuzk bench fmul [--iters K]
+ *   cuzk bench affine [--log-n N] [--iters K]
  *
  * NTT: the device-resident forward NTT (data already on the device) in the
  * natural->natural order (with its bit-reversal pass, as sppark's NN figure)
@@ -32,6 +33,11 @@
  * baseline) against 52-bit limbs on the FP64 pipe, the two side by side,
  * and each with one chain a thread: the same chains of products in every
  * launch, so all five results must match.
+ *
+ * AFFINE: one G1 addition, the MSM's lazy XYZZ mixed addition (the baseline)
+ * against batch-affine with one inversion shared by a block (issue 37's
+ * lever), on the same 2^N pairs of points in device memory; sampled sums
+ * compared with blst's.
  *
  * Times are the best of K runs after one warm-up run.
  */
@@ -739,6 +745,160 @@ int cz_bench_fmul(int argc, char **argv)
     for (int field = 0; field < 2 && rc == CZ_OK; field++)
         rc = fmul_field(ctx, field, (int)o.iters);
     int code = rc == CZ_OK ? CZ_EXIT_OK : fail(ctx, "bench fmul");
+    cz_ctx_free(ctx);
+    return code;
+}
+
+/* ---- AFFINE: one G1 addition, XYZZ against batch-affine -------------------- */
+
+#define AFFINE_DISTINCT 65536u /* distinct points, tiled (an even count: pair i's x differ) */
+#define AFFINE_CHECKED 4096u   /* pairs compared with blst, spread over the n */
+
+typedef struct {
+    size_t log_n, iters;
+} affine_opts_t;
+
+static const cz_opt AFFINE_OPTS[] = {
+    { "log-n", 0, CZ_O_SIZE(affine_opts_t, log_n), .min = 12, .max = 26, .def = "23", .arg = "N",
+      .help = "2^N additions (pairs of points)" },
+    { "iters", 0, CZ_O_SIZE(affine_opts_t, iters), .min = 1, .max = 100, .def = "3", .arg = "K",
+      .help = "timed runs per kind (best of K, after one warm-up)" },
+};
+static const cz_opts_spec AFFINE_SPEC = {
+    .cmd = "cuzk bench affine",
+    .usage = "usage: cuzk bench affine [--log-n N] [--iters K]\n",
+    .about = "  One G1 point addition two ways, on the same 2^N pairs of affine points in\n"
+             "  device memory: the MSM's lazy XYZZ mixed addition (the baseline) and\n"
+             "  batch-affine (prefix products of the x differences, one shared inversion a\n"
+             "  block, then each sum in affine coordinates), as one round of a\n"
+             "  batch-affine bucket accumulation would run. Sums of sampled pairs are\n"
+             "  compared with blst's.\n",
+    CZ_OPTS(AFFINE_OPTS),
+};
+
+/* AFFINE_DISTINCT consecutive multiples (s + i) G of a random s, in affine coordinates. */
+static int affine_points(cz_ctx_t *ctx, blst_p1_affine *out)
+{
+    blst_p1 *jac = malloc(AFFINE_DISTINCT * sizeof *jac);
+    const blst_p1 **ptrs = malloc(AFFINE_DISTINCT * sizeof *ptrs);
+    if (!jac || !ptrs) {
+        free(jac);
+        free(ptrs);
+        return cz_fail(ctx, CZ_ENOMEM, "affine bench points");
+    }
+    cz_rng rng;
+    cz_rng_seed(&rng, 37);
+    uint8_t s[32];
+    for (int k = 0; k < 4; k++) {
+        const uint64_t v = cz_rng_next(&rng);
+        memcpy(s + 8 * k, &v, 8);
+    }
+    s[31] &= 0x3f; /* below r */
+    blst_p1_mult(&jac[0], blst_p1_generator(), s, 255);
+    for (size_t i = 1; i < AFFINE_DISTINCT; i++)
+        blst_p1_add_or_double(&jac[i], &jac[i - 1], blst_p1_generator());
+    for (size_t i = 0; i < AFFINE_DISTINCT; i++)
+        ptrs[i] = &jac[i];
+    blst_p1s_to_affine(out, ptrs, AFFINE_DISTINCT);
+    free(jac);
+    free(ptrs);
+    return CZ_OK;
+}
+
+/* Does sum i of the device's output (kind 0: XYZZ, 1: affine) equal blst's p + q? */
+static bool affine_sum_ok(int kind, const void *got, const blst_p1_affine *p,
+                          const blst_p1_affine *q)
+{
+    blst_p1 s;
+    blst_p1_from_affine(&s, p);
+    blst_p1_add_or_double_affine(&s, &s, q);
+    blst_p1_affine want, have;
+    blst_p1_to_affine(&want, &s);
+    if (kind == 1) {
+        memcpy(&have, got, sizeof have);
+    } else { /* X, Y, ZZ, ZZZ: x = X / ZZ, y = Y / ZZZ */
+        const blst_fp *c = got;
+        blst_fp inv;
+        blst_fp_inverse(&inv, &c[2]);
+        blst_fp_mul(&have.x, &c[0], &inv);
+        blst_fp_inverse(&inv, &c[3]);
+        blst_fp_mul(&have.y, &c[1], &inv);
+    }
+    return memcmp(&want, &have, sizeof want) == 0;
+}
+
+/* Best of |iters| runs of |kind| after a warm-up; the sampled sums checked. */
+static int affine_kind(cz_ctx_t *ctx, int kind, const void *dpts, const blst_p1_affine *pts,
+                       size_t n, void *dout, int iters, float best[4], size_t *bad)
+{
+    best[0] = -1;
+    for (int i = 0; i <= iters; i++) {
+        float ms[4] = { 0, 0, 0, 0 };
+        int rc = cz_cuda_bench_affine(ctx, kind, dpts, n, dout, ms);
+        if (rc != CZ_OK)
+            return rc;
+        if (i > 0 && (best[0] < 0 || ms[0] < best[0]))
+            memcpy(best, ms, sizeof ms);
+    }
+    const size_t each = kind ? sizeof(blst_p1_affine) : 4 * sizeof(blst_fp);
+    unsigned char got[4 * sizeof(blst_fp)];
+    *bad = 0;
+    for (size_t c = 0; c < AFFINE_CHECKED; c++) {
+        const size_t i = c * (n / AFFINE_CHECKED) + c % (n / AFFINE_CHECKED);
+        int rc = cz_cuda_memcpy_dtoh(ctx, got, (const unsigned char *)dout + i * each, each);
+        if (rc != CZ_OK)
+            return rc;
+        if (!affine_sum_ok(kind, got, &pts[(2 * i) % AFFINE_DISTINCT],
+                           &pts[(2 * i + 1) % AFFINE_DISTINCT]))
+            (*bad)++;
+    }
+    return CZ_OK;
+}
+
+int cz_bench_affine(int argc, char **argv)
+{
+    affine_opts_t o;
+    int p = cz_opts_parse(&AFFINE_SPEC, &o, argc, argv, NULL);
+    if (p != CZ_OPTS_RUN)
+        return p;
+    if (probe_or_fail())
+        return CZ_EXIT_FAIL;
+    cz_ctx_t *ctx;
+    if (cz_ctx_new(&ctx, NULL, 0))
+        return CZ_EXIT_FAIL;
+    const size_t n = (size_t)1 << o.log_n, tile = AFFINE_DISTINCT * sizeof(blst_p1_affine);
+    blst_p1_affine *pts = malloc(tile);
+    void *dpts = NULL, *dout = NULL;
+    float ms[2][4];
+    size_t bad[2] = { 0, 0 };
+    int rc = pts ? cz_cuda_set_device(ctx, 0) : cz_fail(ctx, CZ_ENOMEM, "affine bench points");
+    if (rc == CZ_OK)
+        rc = affine_points(ctx, pts);
+    if (rc == CZ_OK)
+        rc = cz_cuda_malloc(ctx, &dpts, 2 * n * sizeof(blst_p1_affine));
+    if (rc == CZ_OK)
+        rc = cz_cuda_malloc(ctx, &dout, n * 4 * sizeof(blst_fp));
+    for (size_t off = 0; rc == CZ_OK && off < 2 * n; off += AFFINE_DISTINCT)
+        rc = cz_cuda_memcpy_htod(ctx, (blst_p1_affine *)dpts + off, pts,
+                                 (2 * n - off < AFFINE_DISTINCT ? 2 * n - off : AFFINE_DISTINCT) *
+                                     sizeof(blst_p1_affine));
+    for (int kind = 0; kind < 2 && rc == CZ_OK; kind++)
+        rc = affine_kind(ctx, kind, dpts, pts, n, dout, (int)o.iters, ms[kind], &bad[kind]);
+    if (rc == CZ_OK) {
+        printf("AFFINE G1 (cuda, 2^%zu additions, best of %zu): XYZZ mixed %.3f ms (%.3f "
+               "ns/addition); batch-affine %.3f ms (%.3f ns/addition: prefix products %.3f, "
+               "inversions %.3f, sums %.3f ms), %.2fx; sampled sums against blst: %zu/%u and "
+               "%zu/%u wrong\n",
+               o.log_n, o.iters, ms[0][0], ms[0][0] * 1e6 / (double)n, ms[1][0],
+               ms[1][0] * 1e6 / (double)n, ms[1][1], ms[1][2], ms[1][3], ms[0][0] / ms[1][0],
+               bad[0], AFFINE_CHECKED, bad[1], AFFINE_CHECKED);
+        if (bad[0] || bad[1])
+            rc = cz_fail(ctx, CZ_EINVAL, "affine bench: device sums differ from blst's");
+    }
+    cz_cuda_free(dpts);
+    cz_cuda_free(dout);
+    free(pts);
+    int code = rc == CZ_OK ? CZ_EXIT_OK : fail(ctx, "bench affine");
     cz_ctx_free(ctx);
     return code;
 }

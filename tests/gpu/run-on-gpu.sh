@@ -25,7 +25,8 @@
 #                     "post": 32GiB WinningPoSt and WindowPoSt partition, random params;
 #                     "snap": a whole 32GiB SnapDeals update, random params; "pin": pinning
 #                     8 GiB of host memory two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1
-#                     (CUZK_GPU_STEADY_W: which W); "fmul": Montgomery products, CIOS vs FP64 limbs)
+#                     (CUZK_GPU_STEADY_W: which W); "fmul": Montgomery products, CIOS vs FP64 limbs;
+#                     "affine": one G1 addition, XYZZ vs batch-affine with a shared inversion)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -109,6 +110,9 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
     esac
     case " $benches " in *" fmul "*)
         run "$cuzk" bench fmul --iters 5 ;;
+    esac
+    case " $benches " in *" affine "*)
+        run "$cuzk" bench affine --log-n 23 --iters 5 ;;
     esac
     case " $benches " in *" pin "*)
         run "$cuzk" bench pin --gib 8 ;;

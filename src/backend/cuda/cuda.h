@@ -474,6 +474,18 @@ int cz_cuda_test_ec(cz_ctx_t *ctx, int group, int op, void *out, const void *a, 
 int cz_cuda_bench_fmul(cz_ctx_t *ctx, int field, int kind, void *io, const void *y, size_t threads,
                        int iters, float *ms);
 
+/*
+ * `cuzk bench affine`: the n sums pts[2i] + pts[2i+1] of G1 affine points
+ * (device, 2n blst_p1_affine, every pair's x distinct) into out (device):
+ * kind 0 by the MSM's lazy XYZZ mixed addition (n XYZZ points X, Y, ZZ,
+ * ZZZ of 48 bytes each, reduced), kind 1 in affine coordinates with one
+ * shared inversion a block (n blst_p1_affine). ms[0] the whole, ms[1..3]
+ * kind 1's three launches (prefix products, inversions, sums). CZ_EINVAL
+ * for a pair with equal x (kind 1).
+ */
+int cz_cuda_bench_affine(cz_ctx_t *ctx, int kind, const void *pts, size_t n, void *out,
+                         float ms[4]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,226 @@
+/*
+ * backend/cuda/affine_bench.cu — bench-only entry point for `cuzk bench
+ * affine`: the cost of one G1 point addition two ways, on the same n pairs
+ * of affine points (pts[2i], pts[2i+1]) read from device memory:
+ *
+ *   kind 0  XYZZ: the MSM's lazy mixed addition (ec_impl.cuh,
+ *           xyzz_madd_lz, 8M + 2S), one XYZZ sum written per pair;
+ *   kind 1  batch-affine: the denominators x2 - x1 multiplied into prefix
+ *           products (Montgomery's trick), one inversion per block of
+ *           CZ__AB_THREADS x CZ__AB_PER threads x pairs, shared back through
+ *           the block by prefix and suffix products of the threads' totals
+ *           (warp shuffles), then each sum from its own inverse (aff_add_inv,
+ *           2M + 1S): ~5M + 1S a pair plus the block's share.
+ *
+ * One round of a batch-affine bucket accumulation is kind 1 (plus the
+ * pairing of a bucket's entries); issue 37 asks whether it beats XYZZ on
+ * this GPU. The inversions are done one per thread of a separate launch,
+ * every lane busy (a Fermat inversion is ~450 products; one warp inverting
+ * for its block while its other lanes idle would cost half the block's
+ * work). Not for production paths: the pairs must have distinct x (a zero
+ * denominator zeroes its block's inverses; it is detected and reported as
+ * CZ_EINVAL).
+ */
+#include "backend/cuda/ec.cuh"
+#include "backend/cuda/internal.cuh"
+
+#define CZ__AB_THREADS 256u /* threads a block */
+#define CZ__AB_PER 16u      /* pairs a thread */
+#define CZ__AB_WARPS (CZ__AB_THREADS / 32u)
+
+CZ__DI cz_dfp shfl_fp(const cz_dfp v, int delta, bool up)
+{
+    cz_dfp r;
+#pragma unroll
+    for (int k = 0; k < 12; k++)
+        r.l[k] = up ? __shfl_up_sync(0xffffffffu, v.l[k], delta)
+                    : __shfl_down_sync(0xffffffffu, v.l[k], delta);
+    return r;
+}
+
+/* Kernel 0: XYZZ sums of the pairs, pair i = k * T + t for thread t of T. */
+static __global__ void __launch_bounds__(CZ__AB_THREADS)
+cz__ab_xyzz(cz_g1_xyzz *out, const cz_g1_aff *pts, size_t n)
+{
+    const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (size_t i = t; i < n; i += T) {
+        cz_g1_aff p, q;
+        p.X = cz_dfp_load(&pts[2 * i].X);
+        p.Y = cz_dfp_load(&pts[2 * i].Y);
+        q.X = cz_dfp_load(&pts[2 * i + 1].X);
+        q.Y = cz_dfp_load(&pts[2 * i + 1].Y);
+        const cz_g1_xyzz s = cz_g1_xyzz_canon(cz_g1_xyzz_madd_lz(cz_g1_xyzz_from_aff(p), q));
+        cz_dfp_store(&out[i].X, s.X);
+        cz_dfp_store(&out[i].Y, s.Y);
+        cz_dfp_store(&out[i].ZZ, s.ZZ);
+        cz_dfp_store(&out[i].ZZZ, s.ZZZ);
+    }
+}
+
+CZ__DI cz_dfp denominator(const cz_g1_aff *pts, size_t i)
+{
+    return cz_dfp_sub(cz_dfp_load(&pts[2 * i + 1].X), cz_dfp_load(&pts[2 * i].X));
+}
+
+/*
+ * Kernel 1: thread t's denominators (pairs k * T + t, k < CZ__AB_PER) into
+ * running products pre[], its total into the block's prefix and suffix
+ * scans: pexcl[t] = the totals of the block's threads before t, sexcl[t]
+ * those after, btot[block] all of them. Zero denominators set *bad.
+ */
+static __global__ void __launch_bounds__(CZ__AB_THREADS)
+cz__ab_prefix(cz_dfp *pre, cz_dfp *pexcl, cz_dfp *sexcl, cz_dfp *btot, uint32_t *bad,
+              const cz_g1_aff *pts, size_t n)
+{
+    __shared__ cz_dfp wpre[CZ__AB_WARPS], wsuf[CZ__AB_WARPS];
+    const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    cz_dfp acc = cz_dfp_one();
+    for (unsigned k = 0; k < CZ__AB_PER; k++) {
+        const size_t i = k * T + t;
+        if (i >= n)
+            break;
+        const cz_dfp d = denominator(pts, i);
+        if (cz_dfp_is_zero(d))
+            atomicOr(bad, 1u);
+        acc = k ? cz_dfp_mul(acc, d) : d;
+        cz_dfp_store(&pre[i], acc);
+    }
+    /* inclusive prefix and suffix products over the warp's lanes */
+    cz_dfp ip = acc, is = acc;
+#pragma unroll
+    for (int s = 1; s < 32; s <<= 1) {
+        const cz_dfp u = shfl_fp(ip, s, true), v = shfl_fp(is, s, false);
+        if ((int)lane >= s)
+            ip = cz_dfp_mul(ip, u);
+        if ((int)lane + s < 32)
+            is = cz_dfp_mul(is, v);
+    }
+    cz_dfp ep = shfl_fp(ip, 1, true), es = shfl_fp(is, 1, false); /* exclusive */
+    if (lane == 0)
+        ep = cz_dfp_one();
+    if (lane == 31)
+        es = cz_dfp_one();
+    if (lane == 31)
+        wpre[warp] = ip; /* the warp's total */
+    __syncthreads();
+    if (threadIdx.x == 0) { /* the warps' exclusive prefixes and suffixes, in place */
+        cz_dfp tot[CZ__AB_WARPS];
+        for (unsigned w = 0; w < CZ__AB_WARPS; w++)
+            tot[w] = wpre[w];
+        cz_dfp run = cz_dfp_one();
+        for (unsigned w = 0; w < CZ__AB_WARPS; w++) {
+            wpre[w] = run;
+            run = cz_dfp_mul(run, tot[w]);
+        }
+        btot[blockIdx.x] = run;
+        run = cz_dfp_one();
+        for (unsigned w = CZ__AB_WARPS; w-- > 0;) {
+            wsuf[w] = run;
+            run = cz_dfp_mul(run, tot[w]);
+        }
+    }
+    __syncthreads();
+    cz_dfp_store(&pexcl[t], cz_dfp_mul(ep, wpre[warp]));
+    cz_dfp_store(&sexcl[t], cz_dfp_mul(es, wsuf[warp]));
+}
+
+/* Kernel 2: one inversion a block, one block total a thread. */
+static __global__ void cz__ab_invert(cz_dfp *binv, const cz_dfp *btot, size_t blocks)
+{
+    const size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < blocks)
+        cz_dfp_store(&binv[b], cz_dfp_inverse(cz_dfp_load(&btot[b])));
+}
+
+/*
+ * Kernel 3: thread t's inverse total (the block's inverse times the other
+ * threads' totals), then back through its pairs: 1/d_k = (1/P_k) P_(k-1),
+ * 1/P_(k-1) = (1/P_k) d_k, and each sum in affine coordinates.
+ */
+static __global__ void __launch_bounds__(CZ__AB_THREADS)
+cz__ab_sums(cz_g1_aff *out, const cz_dfp *pre, const cz_dfp *pexcl, const cz_dfp *sexcl,
+            const cz_dfp *binv, const cz_g1_aff *pts, size_t n)
+{
+    const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    cz_dfp inv = cz_dfp_mul(cz_dfp_mul(cz_dfp_load(&binv[blockIdx.x]), cz_dfp_load(&pexcl[t])),
+                            cz_dfp_load(&sexcl[t]));
+    unsigned last = 0;
+    while (last < CZ__AB_PER && last * T + t < n)
+        last++;
+    for (unsigned k = last; k-- > 0;) {
+        const size_t i = k * T + t;
+        cz_g1_aff p, q;
+        p.X = cz_dfp_load(&pts[2 * i].X);
+        p.Y = cz_dfp_load(&pts[2 * i].Y);
+        q.X = cz_dfp_load(&pts[2 * i + 1].X);
+        q.Y = cz_dfp_load(&pts[2 * i + 1].Y);
+        cz_dfp inv_d = inv;
+        if (k) {
+            inv_d = cz_dfp_mul(inv, cz_dfp_load(&pre[i - T]));
+            inv = cz_dfp_mul(inv, cz_dfp_sub(q.X, p.X));
+        }
+        const cz_g1_aff s = cz_g1_aff_add_inv(p, q, inv_d);
+        cz_dfp_store(&out[i].X, s.X);
+        cz_dfp_store(&out[i].Y, s.Y);
+    }
+}
+
+extern "C" int cz_cuda_bench_affine(cz_ctx_t *ctx, int kind, const void *pts, size_t n, void *out,
+                                    float ms[4])
+{
+    if ((kind != 0 && kind != 1) || n == 0 || n > ((size_t)1 << 28))
+        return cz_fail(ctx, CZ_EINVAL, "cuda affine bench: kind %d, %zu pairs", kind, n);
+    const cz_g1_aff *p = (const cz_g1_aff *)pts;
+    const size_t per_block = (size_t)CZ__AB_THREADS * CZ__AB_PER;
+    const size_t blocks = (n + per_block - 1) / per_block, T = blocks * CZ__AB_THREADS;
+    cz_dfp *pre = NULL, *pexcl = NULL, *sexcl = NULL, *btot = NULL, *binv = NULL;
+    uint32_t *bad = NULL;
+    cudaEvent_t ev[4] = { NULL, NULL, NULL, NULL };
+    cudaError_t e = cudaSuccess;
+    for (int k = 0; k < 4 && e == cudaSuccess; k++)
+        e = cudaEventCreate(&ev[k]);
+    if (kind == 1) {
+        if (e == cudaSuccess) e = cudaMalloc((void **)&pre, n * sizeof(cz_dfp));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&pexcl, T * sizeof(cz_dfp));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&sexcl, T * sizeof(cz_dfp));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&btot, blocks * sizeof(cz_dfp));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&binv, blocks * sizeof(cz_dfp));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&bad, sizeof *bad);
+        if (e == cudaSuccess) e = cudaMemset(bad, 0, sizeof *bad);
+    }
+    if (e == cudaSuccess) e = cudaEventRecord(ev[0], 0);
+    if (e == cudaSuccess && kind == 0) {
+        cz__ab_xyzz<<<(unsigned)blocks, CZ__AB_THREADS>>>((cz_g1_xyzz *)out, p, n);
+        for (int k = 1; k < 4 && e == cudaSuccess; k++)
+            e = cudaEventRecord(ev[k], 0);
+    } else if (e == cudaSuccess) {
+        cz__ab_prefix<<<(unsigned)blocks, CZ__AB_THREADS>>>(pre, pexcl, sexcl, btot, bad, p, n);
+        e = cudaEventRecord(ev[1], 0);
+        cz__ab_invert<<<cz__blocks(blocks, 128), 128>>>(binv, btot, blocks);
+        if (e == cudaSuccess) e = cudaEventRecord(ev[2], 0);
+        cz__ab_sums<<<(unsigned)blocks, CZ__AB_THREADS>>>((cz_g1_aff *)out, pre, pexcl, sexcl,
+                                                           binv, p, n);
+        if (e == cudaSuccess) e = cudaEventRecord(ev[3], 0);
+    }
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaEventSynchronize(ev[3]);
+    for (int k = 0; k < 3 && e == cudaSuccess; k++)
+        e = cudaEventElapsedTime(&ms[k + 1], ev[k], ev[k + 1]);
+    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms[0], ev[0], ev[3]);
+    uint32_t zero_denominator = 0;
+    if (e == cudaSuccess && bad)
+        e = cudaMemcpy(&zero_denominator, bad, sizeof zero_denominator, cudaMemcpyDeviceToHost);
+    for (int k = 0; k < 4; k++)
+        if (ev[k])
+            cudaEventDestroy(ev[k]);
+    cudaFree(pre);
+    cudaFree(pexcl);
+    cudaFree(sexcl);
+    cudaFree(btot);
+    cudaFree(binv);
+    cudaFree(bad);
+    if (e != cudaSuccess)
+        return cz__cuda_fail(ctx, e, "affine bench kernels");
+    return zero_denominator ? cz_fail(ctx, CZ_EINVAL, "affine bench: a pair with equal x") : CZ_OK;
+}

@@ -110,6 +110,21 @@ static int probe_or_fail(void)
     return CZ_EXIT_OK;
 }
 
+/* A context on GPU 0 for a benchmark, after the device check; CZ_EXIT_FAIL (said) if any fails. */
+static int device0_ctx(cz_ctx_t **ctx)
+{
+    *ctx = NULL;
+    if (probe_or_fail() != CZ_EXIT_OK || cz_ctx_new(ctx, NULL, 0))
+        return CZ_EXIT_FAIL;
+    if (cz_cuda_set_device(*ctx, 0) != CZ_OK) {
+        fail(*ctx, "GPU 0");
+        cz_ctx_free(*ctx);
+        *ctx = NULL;
+        return CZ_EXIT_FAIL;
+    }
+    return CZ_EXIT_OK;
+}
+
 /* ---- NTT ----------------------------------------------------------------- */
 
 static int time_ntt(cz_ctx_t *ctx, const cz_cuda_ntt_domain *d, void *dv, cz_cuda_ntt_order order,
@@ -596,16 +611,12 @@ int cz_bench_pin(int argc, char **argv)
     if (p != CZ_OPTS_RUN)
         return p;
     size_t gib = o.gib;
-    if (probe_or_fail())
-        return CZ_EXIT_FAIL;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, 0))
+    if (device0_ctx(&ctx) != CZ_EXIT_OK)
         return CZ_EXIT_FAIL;
-    int rc = cz_cuda_set_device(ctx, 0);
     double base_pin = 0, base_probe = 0, fast_pin = 0, fast_probe = 0;
     bool reg = false, unused;
-    if (rc == CZ_OK) /* the driver's own start-up is not the pinning's */
-        rc = cz_cuda_sync(ctx);
+    int rc = cz_cuda_sync(ctx); /* the driver's own start-up is not the pinning's */
     if (rc == CZ_OK)
         rc = time_pin(ctx, gib << 30, false, &base_pin, &base_probe, &unused);
     if (rc == CZ_OK)
@@ -736,12 +747,10 @@ int cz_bench_fmul(int argc, char **argv)
     int p = cz_opts_parse(&FMUL_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    if (probe_or_fail())
-        return CZ_EXIT_FAIL;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, 0))
+    if (device0_ctx(&ctx) != CZ_EXIT_OK)
         return CZ_EXIT_FAIL;
-    int rc = cz_cuda_set_device(ctx, 0);
+    int rc = CZ_OK;
     for (int field = 0; field < 2 && rc == CZ_OK; field++)
         rc = fmul_field(ctx, field, (int)o.iters);
     int code = rc == CZ_OK ? CZ_EXIT_OK : fail(ctx, "bench fmul");
@@ -861,17 +870,15 @@ int cz_bench_affine(int argc, char **argv)
     int p = cz_opts_parse(&AFFINE_SPEC, &o, argc, argv, NULL);
     if (p != CZ_OPTS_RUN)
         return p;
-    if (probe_or_fail())
-        return CZ_EXIT_FAIL;
     cz_ctx_t *ctx;
-    if (cz_ctx_new(&ctx, NULL, 0))
+    if (device0_ctx(&ctx) != CZ_EXIT_OK)
         return CZ_EXIT_FAIL;
     const size_t n = (size_t)1 << o.log_n, tile = AFFINE_DISTINCT * sizeof(blst_p1_affine);
     blst_p1_affine *pts = malloc(tile);
     void *dpts = NULL, *dout = NULL;
     float ms[2][4];
     size_t bad[2] = { 0, 0 };
-    int rc = pts ? cz_cuda_set_device(ctx, 0) : cz_fail(ctx, CZ_ENOMEM, "affine bench points");
+    int rc = pts ? CZ_OK : cz_fail(ctx, CZ_ENOMEM, "affine bench points");
     if (rc == CZ_OK)
         rc = affine_points(ctx, pts);
     if (rc == CZ_OK)

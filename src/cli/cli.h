@@ -64,7 +64,7 @@ bool cz_cli_parse_size(const char *s, size_t *out);
  * dispatches, for the top-level help (bench.c's table: same order and
  * build conditions). */
 #ifdef CUZK_HAVE_CUDA
-#define CZ_BENCH_NAMES_H ", h, pin, fmul"
+#define CZ_BENCH_NAMES_H ", h, pin, fmul, affine"
 #else
 #define CZ_BENCH_NAMES_H ""
 #endif

@@ -140,9 +140,10 @@ typedef struct cz_prover_config {
         device_queue_depth; /* synthesized partitions waiting for a device; 0: devices x workers */
     unsigned max_retries;   /* re-syntheses after a device error; 0: 1 */
     size_t memory_budget;   /* bytes for partitions in flight; 0: physical memory minus margin */
-    size_t memory_margin;   /* left out of the automatic budget; 0: 5 GiB plus the
-                                    * params the prover holds in host memory (counted into
-                                    * the budget as jobs start: no door sizes a margin) */
+    size_t memory_margin;   /* left out of the automatic budget; 0: a fifth of physical
+                                    * memory (at least 5 GiB) plus the params the prover
+                                    * holds in host memory (counted into the budget as jobs
+                                    * start: no door sizes a margin) */
     size_t cuda_device_mem_limit; /* bytes per GPU; 0: all but 2 GiB */
     bool cuda_g2_on_cpu;          /* GPUs leave the B2 (G2) MSM to the CPU */
     const char *params_dir;       /* where params names resolve; NULL: "." */

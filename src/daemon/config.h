@@ -7,7 +7,7 @@
  * (# // and block comments):
  *
  *     daemon:  { socket = "/run/cuzk/cuzkd.sock"; listen = "127.0.0.1:9820"; }
- *     memory:  { total_budget = "auto"; safety_margin = "5GiB"; }
+ *     memory:  { total_budget = "auto"; safety_margin = "0"; }
  *     ...
  *
  * The documented example is cuzk.example.conf at the top of the repository.

@@ -7,11 +7,16 @@
 
 #include "cuzk/error.h"
 
-size_t cz_budget_auto(size_t margin)
+size_t cz_budget_physical(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t phys = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)8 << 30;
-    size_t floor = (size_t)1 << 30;
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)8 << 30;
+}
+
+size_t cz_budget_auto(size_t margin)
+{
+    const size_t phys = cz_budget_physical();
+    const size_t floor = (size_t)1 << 30;
     return phys > margin + floor ? phys - margin : floor;
 }
 

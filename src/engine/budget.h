@@ -49,6 +49,8 @@ typedef struct {
     void *reclaim_arg;
 } cz_budget_t;
 
+/* The host's physical memory in bytes (8 GiB where the OS does not say). */
+size_t cz_budget_physical(void);
 /* Physical memory minus |margin| (at least 1 GiB is left to work with). */
 size_t cz_budget_auto(size_t margin);
 

@@ -134,13 +134,19 @@ typedef struct cz_engine_stats {
 
 /*
  * The memory margin: what the automatic budget (physical memory minus the
- * margin) leaves to everything that is not a partition in flight. 5 GiB
- * for the process, the OS and the page cache, plus |params_bytes|: a
+ * margin) leaves to everything that is not a partition in flight or a
+ * pinned params copy. A fifth of physical memory, at least
+ * CZ_ENGINE_BASE_MARGIN, for the process, the OS, the page cache and
+ * whatever else the host runs (Curio, sealing), plus |params_bytes|: a
  * caller that holds params in host memory (loaded, or random for timing)
- * holds them outside the budget, so they come out of it too. Every door
- * that sizes an engine or a prover from its params asks this; the
- * engine's default (memory_margin 0) is cz_engine_margin_for(0).
- * Pure; thread-safe.
+ * holds them outside the budget, so they come out of it too. Why a fifth:
+ * the budget's reservations run ahead of what partitions touch, and a
+ * 32GiB C2 on a small card (pinned params counted in the budget) peaked at
+ * 99-106 GiB RSS on a 128 GiB host with 5 GiB left out; at 22 GiB free a
+ * 110 GiB budget held it to 95.2 GiB at the same steady rate
+ * (docs/PERFORMANCE.md, 2026-12-07). Every door that sizes an engine or a prover from its params
+ * asks this; the engine's default (memory_margin 0) is
+ * cz_engine_margin_for(0). Thread-safe (reads the physical memory size).
  */
 #define CZ_ENGINE_BASE_MARGIN ((size_t)5 << 30)
 size_t cz_engine_margin_for(size_t params_bytes);

@@ -16,6 +16,7 @@
 
 #include "circuits/registry.h"
 #include "core/fault.h"
+#include "engine/budget.h"
 #include "engine/engine.h"
 #include "groth16/setup.h"
 #include "cz_test.h"
@@ -597,6 +598,17 @@ CZ_TEST(host_gate_takes_leave_a_partition_room)
     cz_engine_gate_connect(&g, NULL);
     cz_engine_gate_destroy(&g);
     fixture_free(&f);
+}
+
+/* The automatic margin: a fifth of physical memory, never under the base, plus held params. */
+CZ_TEST(automatic_margin_leaves_a_fifth_of_physical_memory)
+{
+    const size_t phys = cz_budget_physical(), base = CZ_ENGINE_BASE_MARGIN;
+    const size_t want = phys / 5 > base ? phys / 5 : base;
+    CHECK_EQ_U64(cz_engine_margin_for(0), want);
+    CHECK_EQ_U64(cz_engine_margin_for((size_t)3 << 30), want + ((size_t)3 << 30));
+    CHECK_EQ_U64(cz_budget_auto(cz_engine_margin_for(0)),
+                 phys > want + ((size_t)1 << 30) ? phys - want : (size_t)1 << 30);
 }
 
 CZ_TEST(partition_larger_than_budget_fails_clearly)

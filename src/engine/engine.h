@@ -144,9 +144,9 @@ typedef struct cz_engine_stats {
  * 32GiB C2 on a small card (pinned params counted in the budget) peaked at
  * 99-106 GiB RSS on a 128 GiB host with 5 GiB left out; at 22 GiB free a
  * 110 GiB budget held it to 95.2 GiB at the same steady rate
- * (docs/PERFORMANCE.md, 2026-12-07). Every door that sizes an engine or a prover from its params
- * asks this; the engine's default (memory_margin 0) is
- * cz_engine_margin_for(0). Thread-safe (reads the physical memory size).
+ * (docs/PERFORMANCE.md, 2026-12-07). Every door that sizes an engine or a
+ * prover from its params asks this; the engine's default (memory_margin 0)
+ * is cz_engine_margin_for(0). Thread-safe (reads the physical memory size).
  */
 #define CZ_ENGINE_BASE_MARGIN ((size_t)5 << 30)
 size_t cz_engine_margin_for(size_t params_bytes);

@@ -140,7 +140,7 @@ typedef struct cz_prover_config {
         device_queue_depth; /* synthesized partitions waiting for a device; 0: devices x workers */
     unsigned max_retries;   /* re-syntheses after a device error; 0: 1 */
     size_t memory_budget;   /* bytes for partitions in flight; 0: physical memory minus margin */
-    size_t memory_margin;   /* left out of the automatic budget; 0: a fifth of physical
+    size_t memory_margin;   /* left out of the automatic budget; 0: an eighth of physical
                                     * memory (at least 5 GiB) plus the params the prover
                                     * holds in host memory (counted into the budget as jobs
                                     * start: no door sizes a margin) */

@@ -192,7 +192,7 @@ static int does_not_fit(cz_ctx_t *ctx, int rc, const pjob_t *j)
 
 /*
  * THE MEMORY MARGIN, in one place for every door (cuzk.h memory_margin 0):
- * the automatic budget is physical memory less a fifth of it (at least
+ * the automatic budget is physical memory less an eighth of it (at least
  * 5 GiB, cz_engine_margin_for), and the params the prover holds in host
  * memory (loaded, the decoded vectors of a lazily opened file, a timing
  * job's random ones) come out of it too: before each job enters the engine the

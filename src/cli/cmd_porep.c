@@ -274,7 +274,8 @@ static const cz_opt C2_PROVE_OPTS[] = {
     { "batch", 0, CZ_O_SIZE(c2_prove_opts_t, batch), .min = 0, .max = 4, .def = "0",
       .help = "CUDA: partitions one region takes where bases stream (0: 2; 1: none)" },
     { "memory-budget", 0, CZ_O_BYTES(c2_prove_opts_t, memory_budget), .def = "0",
-      .help = "host memory for partitions in flight and pinned params (0: physical less a fifth)" },
+      .help =
+          "host memory for partitions in flight and pinned params (0: physical less an eighth)" },
     { "no-pin-ab", 0, CZ_O_FLAG(c2_prove_opts_t, no_pin_ab),
       .help = "CUDA, measurements: a and b no staging slot takes stay pageable" },
 };
@@ -331,7 +332,7 @@ static const cz_opts_spec C2_PROVE_SPEC = {
              "  --batch K: where the plan streams bases, one device region proves up to K\n"
              "  partitions, each window serving all of them (0: the backend's 2; 1: none).\n"
              "  --memory-budget BYTES: the engine's host memory for partitions in flight and\n"
-             "  the pinned params copies (0: physical memory less a fifth of it, at least\n"
+             "  the pinned params copies (0: physical memory less an eighth of it, at least\n"
              "  5 GiB); peak RSS follows it.\n"
              "  --no-pin-ab: a and b that no device staging slot takes stay pageable and the\n"
              "  region copies them through bounce buffers (default: page-locked where they\n"

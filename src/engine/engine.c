@@ -96,8 +96,8 @@ static size_t shed_recycled(void *arg, size_t bytes)
 
 size_t cz_engine_margin_for(size_t params_bytes)
 {
-    const size_t fifth = cz_budget_physical() / 5;
-    return (fifth > CZ_ENGINE_BASE_MARGIN ? fifth : CZ_ENGINE_BASE_MARGIN) + params_bytes;
+    const size_t eighth = cz_budget_physical() / 8;
+    return (eighth > CZ_ENGINE_BASE_MARGIN ? eighth : CZ_ENGINE_BASE_MARGIN) + params_bytes;
 }
 
 int cz_engine_new(cz_ctx_t *ctx, cz_engine_t **out, const cz_engine_config_t *cfg)

@@ -135,11 +135,11 @@ typedef struct cz_engine_stats {
 /*
  * The memory margin: what the automatic budget (physical memory minus the
  * margin) leaves to everything that is not a partition in flight or a
- * pinned params copy. A fifth of physical memory, at least
+ * pinned params copy. An eighth of physical memory, at least
  * CZ_ENGINE_BASE_MARGIN, for the process, the OS, the page cache and
  * whatever else the host runs (Curio, sealing), plus |params_bytes|: a
  * caller that holds params in host memory (loaded, or random for timing)
- * holds them outside the budget, so they come out of it too. Why a fifth:
+ * holds them outside the budget, so they come out of it too. Why an eighth:
  * the budget's reservations run ahead of what partitions touch, and a
  * 32GiB C2 on a small card (pinned params counted in the budget) peaked at
  * 99-106 GiB RSS on a 128 GiB host with 5 GiB left out; at 22 GiB free a

@@ -600,11 +600,11 @@ CZ_TEST(host_gate_takes_leave_a_partition_room)
     fixture_free(&f);
 }
 
-/* The automatic margin: a fifth of physical memory, never under the base, plus held params. */
-CZ_TEST(automatic_margin_leaves_a_fifth_of_physical_memory)
+/* The automatic margin: an eighth of physical memory, never under the base, plus held params. */
+CZ_TEST(automatic_margin_leaves_an_eighth_of_physical_memory)
 {
     const size_t phys = cz_budget_physical(), base = CZ_ENGINE_BASE_MARGIN;
-    const size_t want = phys / 5 > base ? phys / 5 : base;
+    const size_t want = phys / 8 > base ? phys / 8 : base;
     CHECK_EQ_U64(cz_engine_margin_for(0), want);
     CHECK_EQ_U64(cz_engine_margin_for((size_t)3 << 30), want + ((size_t)3 << 30));
     CHECK_EQ_U64(cz_budget_auto(cz_engine_margin_for(0)),

@@ -38,17 +38,21 @@ CZ__DI cz_dfp shfl_fp(const cz_dfp v, int delta, bool up)
     return r;
 }
 
+CZ__DI cz_g1_aff load_aff(const cz_g1_aff *pts, size_t j)
+{
+    cz_g1_aff p;
+    p.X = cz_dfp_load(&pts[j].X);
+    p.Y = cz_dfp_load(&pts[j].Y);
+    return p;
+}
+
 /* Kernel 0: XYZZ sums of the pairs, pair i = k * T + t for thread t of T. */
 static __global__ void __launch_bounds__(CZ__AB_THREADS)
 cz__ab_xyzz(cz_g1_xyzz *out, const cz_g1_aff *pts, size_t n)
 {
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (size_t i = t; i < n; i += T) {
-        cz_g1_aff p, q;
-        p.X = cz_dfp_load(&pts[2 * i].X);
-        p.Y = cz_dfp_load(&pts[2 * i].Y);
-        q.X = cz_dfp_load(&pts[2 * i + 1].X);
-        q.Y = cz_dfp_load(&pts[2 * i + 1].Y);
+        const cz_g1_aff p = load_aff(pts, 2 * i), q = load_aff(pts, 2 * i + 1);
         const cz_g1_xyzz s = cz_g1_xyzz_canon(cz_g1_xyzz_madd_lz(cz_g1_xyzz_from_aff(p), q));
         cz_dfp_store(&out[i].X, s.X);
         cz_dfp_store(&out[i].Y, s.Y);
@@ -145,16 +149,10 @@ cz__ab_sums(cz_g1_aff *out, const cz_dfp *pre, const cz_dfp *pexcl, const cz_dfp
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     cz_dfp inv = cz_dfp_mul(cz_dfp_mul(cz_dfp_load(&binv[blockIdx.x]), cz_dfp_load(&pexcl[t])),
                             cz_dfp_load(&sexcl[t]));
-    unsigned last = 0;
-    while (last < CZ__AB_PER && last * T + t < n)
-        last++;
-    for (unsigned k = last; k-- > 0;) {
+    const size_t mine = t < n ? (n - t + T - 1) / T : 0; /* pairs t, t + T, ... below n */
+    for (size_t k = mine < CZ__AB_PER ? mine : CZ__AB_PER; k-- > 0;) {
         const size_t i = k * T + t;
-        cz_g1_aff p, q;
-        p.X = cz_dfp_load(&pts[2 * i].X);
-        p.Y = cz_dfp_load(&pts[2 * i].Y);
-        q.X = cz_dfp_load(&pts[2 * i + 1].X);
-        q.Y = cz_dfp_load(&pts[2 * i + 1].Y);
+        const cz_g1_aff p = load_aff(pts, 2 * i), q = load_aff(pts, 2 * i + 1);
         cz_dfp inv_d = inv;
         if (k) {
             inv_d = cz_dfp_mul(inv, cz_dfp_load(&pre[i - T]));

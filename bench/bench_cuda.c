@@ -497,6 +497,21 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     cz_cuda_msm_last_profile(m, &prof[1]);
     match = g2 ? blst_p2_is_equal(&got_dev, &got_host)
                : blst_p1_is_equal((blst_p1 *)&got_dev, (blst_p1 *)&got_host);
+    /* G1's baseline in the same run: the device-scalar MSM with XYZZ accumulation only */
+    double xyzz = -1;
+    cz_cuda_msm_profile prof_xyzz = { 0 };
+    if (!g2) {
+        blst_p1 got_xyzz;
+        cz_cuda_msm_set_affine(m, false);
+        int rc = time_msm_cuda(ctx, m, group, &got_xyzz, d_bases, &td, iters, &xyzz);
+        cz_cuda_msm_last_profile(m, &prof_xyzz);
+        cz_cuda_msm_set_affine(m, true);
+        if (rc != CZ_OK) {
+            fail(ctx, "cuda msm (xyzz)");
+            goto out;
+        }
+        match = match && blst_p1_is_equal(&got_xyzz, (blst_p1 *)&got_dev);
+    }
     if (baseline) { /* the CPU MSM on all cores, same input: the ratio and the check */
         t0 = cz_bench_now();
         int rc = g2 ? cz_g2_msm(ctx, &want, bases, s, n)
@@ -514,21 +529,30 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     if (json)
         printf("{\"bench\":\"msm\",\"backend\":\"cuda\",\"group\":\"%s\",\"mix\":\"%s\",\"n\":%zu,"
                "\"log_n\":%u,\"iters\":%d,\"resident_ms\":%.3f,\"host_scalars_ms\":%.3f,"
+               "\"xyzz_ms\":%.3f,\"affine_passes\":%u,"
                "\"baseline_cpu_ms\":%.3f,\"baseline_threads\":%u,\"speedup\":%.2f,\"match\":%s}\n",
-               grp->name, mix, n, log_n, iters, dev * 1e3, host * 1e3, cpu * 1e3, threads,
-               cpu > 0 ? cpu / dev : 0.0, match ? "true" : "false");
+               grp->name, mix, n, log_n, iters, dev * 1e3, host * 1e3, xyzz * 1e3,
+               prof[0].affine_passes, cpu * 1e3, threads, cpu > 0 ? cpu / dev : 0.0,
+               match ? "true" : "false");
     else {
         printf("MSM %s 2^%u %s (cuda, best of %d; input generated in %.1f s): bases and scalars "
                "on the device %.2f ms; scalars from host memory %.2f ms",
                grp->name, log_n, mix, iters, gen_s, dev * 1e3, host * 1e3);
+        if (xyzz > 0)
+            printf("; on the device with XYZZ accumulation only %.2f ms (%.3fx)", xyzz * 1e3,
+                   xyzz / dev);
         if (cpu > 0)
             printf("; cpu %u threads %.1f ms, speedup %.1fx", threads, cpu * 1e3, cpu / dev);
         printf("; results %s\n", match ? "equal" : "DIFFER");
-        for (int k = 0; k < 2; k++) {
-            const cz_cuda_msm_profile *pr = &prof[k];
-            printf("  last %s run: c=%u, %u windows, %u pass(es): digits %.2f ms, sort %.2f, "
-                   "accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
-                   k ? "host-scalar" : "device-scalar", pr->c, pr->nwin, pr->passes, pr->digits_ms,
+        const cz_cuda_msm_profile *runs[3] = { &prof[0], &prof[1], g2 ? NULL : &prof_xyzz };
+        const char *names[3] = { "device-scalar", "host-scalar", "device-scalar XYZZ" };
+        for (int k = 0; k < 3; k++) {
+            const cz_cuda_msm_profile *pr = runs[k];
+            if (!pr)
+                continue;
+            printf("  last %s run: c=%u, %u windows, %u pass(es), %u batch-affine: digits %.2f ms, "
+                   "sort %.2f, accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
+                   names[k], pr->c, pr->nwin, pr->passes, pr->affine_passes, pr->digits_ms,
                    pr->sort_ms, pr->accumulate_ms, pr->join_ms, pr->merge_ms, pr->reduce_ms);
         }
     }

@@ -3,8 +3,9 @@
  * CPU ones (ec/msm.h, themselves tested against naive sums): G1 and G2, many
  * sizes (1, 2, odd, chunked), every scalar mix, gathered bases, Montgomery
  * scalars on the device (also in window passes, and at the H vector's
- * 2^27 - 1), skewed buckets (all scalars equal), duplicate bases. Labelled
- * gpu; skips without a device.
+ * 2^27 - 1), skewed buckets (all scalars equal), duplicate bases, G1's
+ * batch-affine and XYZZ accumulations against each other. Labelled gpu;
+ * skips without a device.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,51 @@ CZ_TEST(the_phases_are_timed_only_with_a_profile)
     cz_cuda_free(d);
     free(bases);
     free(s);
+    cz_cuda_msm_free(m);
+}
+
+/*
+ * G1's two accumulations (batch-affine rounds, the default where they fit,
+ * and XYZZ) on the same terms, against the CPU: a tile of 5 bases repeated
+ * (pairs with equal x: doublings and P + (-P)), bases at infinity, every
+ * mix (one bucket holding every term: the most rounds). The profile says
+ * which path each pass took, so the test fails if the rounds never run.
+ */
+CZ_TEST(g1_batch_affine_rounds_match_xyzz_and_the_cpu)
+{
+    if (!gpu_or_skip())
+        return;
+    cz_cuda_msm *m = NULL;
+    CHECK_OK(cz_cuda_msm_new(ctx(), &m, 0, 0));
+    const size_t sizes[] = { 2, 33, 4097, 100003 };
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        const size_t n = sizes[k];
+        blst_p1_affine *bases = make_bases(1, n, 5, 91 + n);
+        for (size_t i = 3; i < n; i += 11)
+            memset(&bases[i], 0, sizeof bases[i]); /* (0, 0): infinity, as blst */
+        blst_scalar *s = malloc(n * sizeof *s);
+        void *d = upload_bases(1, bases, n);
+        REQUIRE(d != NULL);
+        for (int mix = 0; mix < MIX_COUNT; mix++) {
+            make_scalars(s, n, (enum mix)mix, 500 + n + mix);
+            blst_p1 want, got[2];
+            CHECK_OK(cz_g1_msm(ctx(), &want, bases, s, n));
+            const cz_cuda_msm_terms t = { .n = n, .scalars = s };
+            for (int affine = 0; affine < 2; affine++) {
+                cz_cuda_msm_set_affine(m, affine);
+                CHECK_OK(cz_cuda_msm_run(ctx(), m, 1, &got[affine], d, &t));
+                cz_cuda_msm_profile pr;
+                cz_cuda_msm_last_profile(m, &pr);
+                CHECK(pr.affine_passes == (affine ? pr.passes : 0));
+                if (!blst_p1_is_equal(&want, &got[affine]))
+                    CZ__FAIL("G1 n=%zu mix=%s, %s accumulation, differs from the CPU", n,
+                             mix_name[mix], affine ? "batch-affine" : "XYZZ");
+            }
+        }
+        cz_cuda_free(d);
+        free(bases);
+        free(s);
+    }
     cz_cuda_msm_free(m);
 }
 

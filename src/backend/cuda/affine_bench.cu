@@ -15,28 +15,17 @@
  * One round of a batch-affine bucket accumulation is kind 1 (plus the
  * pairing of a bucket's entries); issue 37 asks whether it beats XYZZ on
  * this GPU. The inversions are done one per thread of a separate launch,
- * every lane busy (a Fermat inversion is ~450 products; one warp inverting
- * for its block while its other lanes idle would cost half the block's
- * work). Not for production paths: the pairs must have distinct x (a zero
+ * every lane busy (one thread inverting inside its block would hold the
+ * block's other threads idle for the inversion's latency). Not for production paths: the pairs must have distinct x (a zero
  * denominator zeroes its block's inverses; it is detected and reported as
  * CZ_EINVAL).
  */
+#include "backend/cuda/batch_inv.cuh"
 #include "backend/cuda/ec.cuh"
 #include "backend/cuda/internal.cuh"
 
-#define CZ__AB_THREADS 256u /* threads a block */
-#define CZ__AB_PER 16u      /* pairs a thread */
-#define CZ__AB_WARPS (CZ__AB_THREADS / 32u)
-
-CZ__DI cz_dfp shfl_fp(const cz_dfp v, int delta, bool up)
-{
-    cz_dfp r;
-#pragma unroll
-    for (int k = 0; k < 12; k++)
-        r.l[k] = up ? __shfl_up_sync(0xffffffffu, v.l[k], delta)
-                    : __shfl_down_sync(0xffffffffu, v.l[k], delta);
-    return r;
-}
+#define CZ__AB_THREADS CZ__BI_THREADS /* threads a block */
+#define CZ__AB_PER 16u                   /* pairs a thread */
 
 CZ__DI cz_g1_aff load_aff(const cz_g1_aff *pts, size_t j)
 {
@@ -76,9 +65,7 @@ static __global__ void __launch_bounds__(CZ__AB_THREADS)
 cz__ab_prefix(cz_dfp *pre, cz_dfp *pexcl, cz_dfp *sexcl, cz_dfp *btot, uint32_t *bad,
               const cz_g1_aff *pts, size_t n)
 {
-    __shared__ cz_dfp wpre[CZ__AB_WARPS], wsuf[CZ__AB_WARPS];
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     cz_dfp acc = cz_dfp_one();
     for (unsigned k = 0; k < CZ__AB_PER; k++) {
         const size_t i = k * T + t;
@@ -90,55 +77,16 @@ cz__ab_prefix(cz_dfp *pre, cz_dfp *pexcl, cz_dfp *sexcl, cz_dfp *btot, uint32_t 
         acc = k ? cz_dfp_mul(acc, d) : d;
         cz_dfp_store(&pre[i], acc);
     }
-    /* inclusive prefix and suffix products over the warp's lanes */
-    cz_dfp ip = acc, is = acc;
-#pragma unroll
-    for (int s = 1; s < 32; s <<= 1) {
-        const cz_dfp u = shfl_fp(ip, s, true), v = shfl_fp(is, s, false);
-        if ((int)lane >= s)
-            ip = cz_dfp_mul(ip, u);
-        if ((int)lane + s < 32)
-            is = cz_dfp_mul(is, v);
-    }
-    cz_dfp ep = shfl_fp(ip, 1, true), es = shfl_fp(is, 1, false); /* exclusive */
-    if (lane == 0)
-        ep = cz_dfp_one();
-    if (lane == 31)
-        es = cz_dfp_one();
-    if (lane == 31)
-        wpre[warp] = ip; /* the warp's total */
-    __syncthreads();
-    if (threadIdx.x == 0) { /* the warps' exclusive prefixes and suffixes, in place */
-        cz_dfp tot[CZ__AB_WARPS];
-        for (unsigned w = 0; w < CZ__AB_WARPS; w++)
-            tot[w] = wpre[w];
-        cz_dfp run = cz_dfp_one();
-        for (unsigned w = 0; w < CZ__AB_WARPS; w++) {
-            wpre[w] = run;
-            run = cz_dfp_mul(run, tot[w]);
-        }
-        btot[blockIdx.x] = run;
-        run = cz_dfp_one();
-        for (unsigned w = CZ__AB_WARPS; w-- > 0;) {
-            wsuf[w] = run;
-            run = cz_dfp_mul(run, tot[w]);
-        }
-    }
-    __syncthreads();
-    cz_dfp_store(&pexcl[t], cz_dfp_mul(ep, wpre[warp]));
-    cz_dfp_store(&sexcl[t], cz_dfp_mul(es, wsuf[warp]));
-}
-
-/* Kernel 2: one inversion a block, one block total a thread. */
-static __global__ void cz__ab_invert(cz_dfp *binv, const cz_dfp *btot, size_t blocks)
-{
-    const size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < blocks)
-        cz_dfp_store(&binv[b], cz_dfp_inverse(cz_dfp_load(&btot[b])));
+    cz_dfp before, after;
+    const cz_dfp total = cz__bi_block_scan(acc, &before, &after);
+    if (threadIdx.x == 0)
+        btot[blockIdx.x] = total;
+    cz_dfp_store(&pexcl[t], before);
+    cz_dfp_store(&sexcl[t], after);
 }
 
 /*
- * Kernel 3: thread t's inverse total (the block's inverse times the other
+ * Kernel 3 (after cz__bi_invert, batch_inv.cuh): thread t's inverse total (the block's inverse times the other
  * threads' totals), then back through its pairs: 1/d_k = (1/P_k) P_(k-1),
  * 1/P_(k-1) = (1/P_k) d_k, and each sum in affine coordinates.
  */
@@ -195,7 +143,7 @@ extern "C" int cz_cuda_bench_affine(cz_ctx_t *ctx, int kind, const void *pts, si
     } else if (e == cudaSuccess) {
         cz__ab_prefix<<<(unsigned)blocks, CZ__AB_THREADS>>>(pre, pexcl, sexcl, btot, bad, p, n);
         e = cudaEventRecord(ev[1], 0);
-        cz__ab_invert<<<cz__blocks(blocks, 128), 128>>>(binv, btot, blocks);
+        cz__bi_invert<<<cz__blocks(blocks, 128), 128>>>(binv, btot, blocks);
         if (e == cudaSuccess) e = cudaEventRecord(ev[2], 0);
         cz__ab_sums<<<(unsigned)blocks, CZ__AB_THREADS>>>((cz_g1_aff *)out, pre, pexcl, sexcl,
                                                            binv, p, n);

@@ -24,6 +24,10 @@
 static __constant__ uint32_t CZ_DFR_MOD[8] = {
     0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
     0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u };
+/* R^3 mod r (R = 2^256): the binary inverse's correction (mont_impl.cuh) */
+static __constant__ uint32_t CZ_DFR_R3[8] = {
+    0x439b73afu, 0xc62c1807u, 0x8cf06990u, 0x1b3e0d18u,
+    0xc7b5f418u, 0x73d13c71u, 0xc8db33e9u, 0x6e2a5bb9u };
 static __constant__ uint32_t CZ_DFR_ONE[8] = {
     0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
     0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u };
@@ -36,6 +40,10 @@ static __constant__ uint32_t CZ_DFP_MOD[12] = {
 static __constant__ uint32_t CZ_DFP_ONE[12] = {
     0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
     0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u };
+/* R^3 mod p (R = 2^384): the binary inverse's correction (mont_impl.cuh) */
+static __constant__ uint32_t CZ_DFP_R3[12] = {
+    0xd94ca1e0u, 0xed48ac6bu, 0x03a7adf8u, 0x315f831eu, 0x615e29ddu, 0x9a53352au,
+    0x921e1761u, 0x34c04e5eu, 0x65724728u, 0x2512d435u, 0x91755d4du, 0x0aa63460u };
 /* 2p, for the lazy operations (p < 2^381 = R/8) */
 static __constant__ uint32_t CZ_DFP_MOD2[12] = {
     0xffff5556u, 0x73fdffffu, 0x62a7ffffu, 0x3d57fffdu, 0xed61ec48u, 0xce61a541u,
@@ -58,6 +66,7 @@ static __constant__ double CZ_DFP64_MOD[8] = {
 #define CZ_MMOD CZ_DFR_MOD
 #define CZ_MINV 0xffffffffu
 #define CZ_MONE CZ_DFR_ONE
+#define CZ_MR3 CZ_DFR_R3
 #define CZ_MR1 1                 /* r's limbs 0, 1: 1, 2^32 - 1 (mont_impl.cuh) */
 #include "backend/cuda/mont_impl.cuh"
 #undef CZ_MR1
@@ -78,6 +87,7 @@ static __constant__ double CZ_DFP64_MOD[8] = {
 #undef CZ_MMOD
 #undef CZ_MINV
 #undef CZ_MONE
+#undef CZ_MR3
 
 #define CZ_MN 12
 #define CZ_MT cz_dfp
@@ -85,6 +95,7 @@ static __constant__ double CZ_DFP64_MOD[8] = {
 #define CZ_MMOD CZ_DFP_MOD
 #define CZ_MINV 0xfffcfffdu
 #define CZ_MONE CZ_DFP_ONE
+#define CZ_MR3 CZ_DFP_R3
 #define CZ_MMOD2 CZ_DFP_MOD2
 #include "backend/cuda/mont_impl.cuh"
 #define CZ_FN 8
@@ -104,6 +115,7 @@ static __constant__ double CZ_DFP64_MOD[8] = {
 #undef CZ_MMOD
 #undef CZ_MINV
 #undef CZ_MONE
+#undef CZ_MR3
 #undef CZ_MMOD2
 
 /* ---- Fp2 = Fp[i]/(i^2 + 1) ------------------------------------------------ */

@@ -403,9 +403,10 @@ void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out);
 void cz_cuda_msm_set_profile(cz_cuda_msm *m, bool timed); /* not while an MSM runs */
 /*
  * G1's bucket accumulation in batch-affine rounds (msm_affine.cuh) where a
- * pass's lists fit in the sort's idle buffers (on from cz_cuda_msm_new);
- * off: every pass sums its buckets with XYZZ mixed additions. The same
- * result either way; the benchmark times both. Not while an MSM runs.
+ * pass's lists fit in the sort's idle buffers; off (as from
+ * cz_cuda_msm_new: not yet timed on a GPU): every pass sums its buckets
+ * with XYZZ mixed additions. The same result either way; `cuzk bench msm`
+ * times both. Not while an MSM runs.
  */
 void cz_cuda_msm_set_affine(cz_cuda_msm *m, bool on);
 /*

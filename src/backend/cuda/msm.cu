@@ -500,7 +500,7 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
     m->device = device;
     m->max_chunk = clamp_chunk(max_chunk);
     m->bucket_cap = CZ__MAX_BUCKET_BYTES;
-    m->affine = true;
+    m->affine = false; /* on where measured faster: docs/PERFORMANCE.md */
     m->cap_entries = CZ__ENTRIES_PER_POINT * m->max_chunk;
     m->staging_bytes = m->max_chunk * 32;
     int rc = cz_cuda_set_device(ctx, device);

@@ -39,10 +39,10 @@
  */
 
 #include "backend/cuda/batch_inv.cuh"
+#include "backend/cuda/msm_rounds.cuh"
 
 #define CZ__AFF_PER 16u                               /* outputs a thread */
 #define CZ__AFF_BLOCK (CZ__BI_THREADS * CZ__AFF_PER)  /* outputs an inversion */
-#define CZ__AFF_PAIR 0x80000000u                      /* src[q]: a pair, not one point */
 
 /* Where a pass's lists and tables lie in the sort's idle buffers. */
 typedef struct {
@@ -56,12 +56,6 @@ typedef struct {
     void *scan_temp;
     size_t scan_bytes;
 } cz__aff_ws;
-
-/* Outputs of a round over at most |u| points in |half| buckets. */
-static size_t cz__aff_next_bound(size_t u, size_t half)
-{
-    return (u + (u < half ? u : half) + 1) / 2;
-}
 
 static size_t cz__aff_align(size_t b) { return (b + 255) & ~(size_t)255; }
 
@@ -154,21 +148,6 @@ static __global__ void cz__aff_shrink(uint32_t *next, const uint32_t *cnt, uint3
         next[b] = (uint32_t)(((uint64_t)cnt[b] + (1ull << shift) - 1) >> shift);
 }
 
-/* One round's arguments (r: the round; list r is read, list r + 1 written). */
-typedef struct {
-    const uint32_t *vals;       /* round 0: the sorted entries' values */
-    const cz_g1_aff *bases;     /* round 0 */
-    const cz_g1_aff *in;        /* rounds >= 1: list r */
-    cz_g1_aff *out;             /* list r + 1 */
-    uint32_t *src;
-    const uint32_t *cnt;        /* the window's buckets' entries */
-    const uint32_t *pos;        /* list r positions (round 0: the runs' starts) */
-    const uint32_t *pos_next;   /* list r + 1 positions */
-    const uint32_t *next;       /* list r + 1 counts */
-    uint32_t half;
-    unsigned r;
-} cz__aff_round;
-
 CZ__DI cz_g1_aff cz__aff_point(const cz__aff_round *a, uint32_t s)
 {
     if (a->r == 0)
@@ -208,25 +187,6 @@ CZ__DI cz_g1_aff cz__aff_sum(const cz_g1_aff p, const cz_g1_aff q, const cz_dfp 
     return cz_g1_aff_add_inv(p, q, inv);
 }
 
-/* The bucket of output q: the last b with pos_next[b] <= q (it holds q: next[b] > 0). */
-CZ__DI uint32_t cz__aff_find(const uint32_t *pos_next, uint32_t lo, uint32_t hi, uint32_t q)
-{
-    while (hi - lo > 1) { /* pos_next[lo] <= q < pos_next[hi] (hi = half: past the end) */
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (pos_next[mid] <= q)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The number of outputs of the round (list r + 1's length), on the device. */
-CZ__DI uint32_t cz__aff_outputs(const cz__aff_round *a)
-{
-    return a->pos_next[a->half - 1] + a->next[a->half - 1];
-}
-
 /*
  * Kernel 1 of a round: thread t takes outputs [16t, 16t + 16), finds each
  * one's inputs (src[q]) and multiplies the denominators into a running
@@ -240,20 +200,13 @@ cz__aff_prefix(cz__aff_round a, cz_dfp *before, cz_dfp *after, cz_dfp *total)
     const uint32_t outputs = cz__aff_outputs(&a);
     cz_dfp acc = cz_dfp_one();
     if (q0 < outputs) {
-        uint32_t b = cz__aff_find(a.pos_next, 0, a.half, q0), j = q0 - a.pos_next[b];
+        cz__aff_cursor c = cz__aff_start(&a, q0);
         const uint32_t qe = q0 + CZ__AFF_PER < outputs ? q0 + CZ__AFF_PER : outputs;
-        for (uint32_t q = q0; q < qe; q++, j++) {
-            if (j >= a.next[b]) { /* the next bucket that has outputs */
-                b = a.next[b + 1] ? b + 1 : cz__aff_find(a.pos_next, b + 1, a.half, q);
-                j = 0;
-            }
-            const uint32_t points = (uint32_t)(((uint64_t)a.cnt[b] + (1ull << a.r) - 1) >> a.r);
-            const uint32_t s = a.pos[b] + 2 * j;
-            const bool pair = 2 * j + 1 < points;
-            a.src[q] = s | (pair ? CZ__AFF_PAIR : 0u);
-            if (pair) {
+        for (uint32_t q = q0; q < qe; q++) {
+            const uint32_t v = cz__aff_source(&a, &c, q), s = v & ~CZ__AFF_PAIR;
+            a.src[q] = v;
+            if (v & CZ__AFF_PAIR)
                 acc = cz_dfp_mul(acc, cz__aff_den(cz__aff_point(&a, s), cz__aff_point(&a, s + 1)));
-            }
             cz_dfp_store(&a.out[q].X, acc);
         }
     }
@@ -312,14 +265,6 @@ static __global__ void cz__aff_store(cz_g1_xyzz *buckets, cz__aff_round a)
 }
 
 /* ---- host side ------------------------------------------------------------- */
-
-static unsigned cz__aff_rounds(uint32_t most)
-{
-    unsigned r = 0;
-    while (r < 32 && ((uint64_t)1 << r) < most)
-        r++;
-    return r;
-}
 
 /* The rounds of window |w| (its buckets: [w half, (w + 1) half) of the pass). */
 static int cz__aff_window(cz_ctx_t *ctx, cz_cuda_msm *m, const cz__aff_ws *ws,

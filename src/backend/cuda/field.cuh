@@ -18,32 +18,38 @@
 #define CUZK_BACKEND_CUDA_FIELD_CUH
 
 #include "backend/cuda/f64.cuh"
+#include "backend/cuda/bin_inv.cuh"
 #include "backend/cuda/ptx.cuh"
 
 /* r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 */
-static __constant__ uint32_t CZ_DFR_MOD[8] = {
-    0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
-    0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u };
-/* R^3 mod r (R = 2^256): the binary inverse's correction (mont_impl.cuh) */
-static __constant__ uint32_t CZ_DFR_R3[8] = {
-    0x439b73afu, 0xc62c1807u, 0x8cf06990u, 0x1b3e0d18u,
-    0xc7b5f418u, 0x73d13c71u, 0xc8db33e9u, 0x6e2a5bb9u };
+#define CZ__DFR_MOD_LIMBS \
+    0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, \
+    0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u
+static __constant__ uint32_t CZ_DFR_MOD[8] = { CZ__DFR_MOD_LIMBS };
+/* R^3 mod r (R = 2^256): the binary inverse's correction (mont_impl.cuh);
+ * the limbs as a list too, for tests/gpu/test_bin_inverse.cu */
+#define CZ__DFR_R3_LIMBS \
+    0x439b73afu, 0xc62c1807u, 0x8cf06990u, 0x1b3e0d18u, \
+    0xc7b5f418u, 0x73d13c71u, 0xc8db33e9u, 0x6e2a5bb9u
+static __constant__ uint32_t CZ_DFR_R3[8] = { CZ__DFR_R3_LIMBS };
 static __constant__ uint32_t CZ_DFR_ONE[8] = {
     0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
     0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u };
 
 /* p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f624
  *       1eabfffeb153ffffb9feffffffffaaab */
-static __constant__ uint32_t CZ_DFP_MOD[12] = {
-    0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u,
-    0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau };
+#define CZ__DFP_MOD_LIMBS \
+    0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, \
+    0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau
+static __constant__ uint32_t CZ_DFP_MOD[12] = { CZ__DFP_MOD_LIMBS };
 static __constant__ uint32_t CZ_DFP_ONE[12] = {
     0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
     0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u };
 /* R^3 mod p (R = 2^384): the binary inverse's correction (mont_impl.cuh) */
-static __constant__ uint32_t CZ_DFP_R3[12] = {
-    0xd94ca1e0u, 0xed48ac6bu, 0x03a7adf8u, 0x315f831eu, 0x615e29ddu, 0x9a53352au,
-    0x921e1761u, 0x34c04e5eu, 0x65724728u, 0x2512d435u, 0x91755d4du, 0x0aa63460u };
+#define CZ__DFP_R3_LIMBS \
+    0xd94ca1e0u, 0xed48ac6bu, 0x03a7adf8u, 0x315f831eu, 0x615e29ddu, 0x9a53352au, \
+    0x921e1761u, 0x34c04e5eu, 0x65724728u, 0x2512d435u, 0x91755d4du, 0x0aa63460u
+static __constant__ uint32_t CZ_DFP_R3[12] = { CZ__DFP_R3_LIMBS };
 /* 2p, for the lazy operations (p < 2^381 = R/8) */
 static __constant__ uint32_t CZ_DFP_MOD2[12] = {
     0xffff5556u, 0x73fdffffu, 0x62a7ffffu, 0x3d57fffdu, 0xed61ec48u, 0xce61a541u,

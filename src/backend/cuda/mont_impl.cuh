@@ -555,104 +555,23 @@ static __device__ __noinline__ CZ_MT CZ_MF(pow)(const CZ_MT a, const uint32_t *e
     return r;
 }
 
-/* ---- the inverse: binary extended Euclid --------------------------------- */
-
-CZ__DI bool CZ_MF(bin_is_one)(const uint32_t *u)
-{
-    uint32_t rest = u[0] ^ 1u;
-#pragma unroll
-    for (int i = 1; i < CZ_MN; i++) rest |= u[i];
-    return rest == 0;
-}
-
-CZ__DI void CZ_MF(bin_shr1)(uint32_t *u)
-{
-#pragma unroll
-    for (int i = 0; i < CZ_MN - 1; i++) u[i] = __funnelshift_r(u[i], u[i + 1], 1);
-    u[CZ_MN - 1] >>= 1;
-}
-
-/* x / 2 mod m for x < m: x + m when x is odd (below 2m < 2^(32 CZ_MN): no carry out), halved. */
-CZ__DI void CZ_MF(bin_halve)(uint32_t *x)
-{
-    if (x[0] & 1u) {
-        x[0] = cz__add_cc(x[0], CZ_MMOD[0]);
-#pragma unroll
-        for (int i = 1; i < CZ_MN - 1; i++) x[i] = cz__addc_cc(x[i], CZ_MMOD[i]);
-        x[CZ_MN - 1] = cz__addc(x[CZ_MN - 1], CZ_MMOD[CZ_MN - 1]);
-    }
-    CZ_MF(bin_shr1)(x);
-}
-
-/* d = a - b; true when it borrowed (a < b). */
-CZ__DI bool CZ_MF(bin_sub)(uint32_t *d, const uint32_t *a, const uint32_t *b)
-{
-    d[0] = cz__sub_cc(a[0], b[0]);
-#pragma unroll
-    for (int i = 1; i < CZ_MN; i++) d[i] = cz__subc_cc(a[i], b[i]);
-    return cz__subc(0, 0) != 0;
-}
-
-/* x = x - y mod m, both below m. */
-CZ__DI void CZ_MF(bin_sub_mod)(uint32_t *x, const uint32_t *y)
-{
-    if (CZ_MF(bin_sub)(x, x, y)) {
-        x[0] = cz__add_cc(x[0], CZ_MMOD[0]);
-#pragma unroll
-        for (int i = 1; i < CZ_MN - 1; i++) x[i] = cz__addc_cc(x[i], CZ_MMOD[i]);
-        x[CZ_MN - 1] = cz__addc(x[CZ_MN - 1], CZ_MMOD[CZ_MN - 1]);
-    }
-}
-
 /*
  * a^-1; the inverse of 0 is 0. Not constant time (public data only).
- *
- * The binary extended Euclidean algorithm (Menezes, van Oorschot, Vanstone,
- * Handbook of Applied Cryptography, 14.61, in the form "u = x1 a, v = x2 a
- * mod m"): run on the Montgomery representative A = a R it yields A^-1 =
- * a^-1 R^-1, and one Montgomery product by R^3 mod m (CZ_MR3) makes that
- * a^-1 R. About 2 log2(m) halving steps and log2(m) subtractions of limb
- * additions and shifts, no products: one thread's latency is a fraction of
- * Fermat's ~570 dependent products (a^(m-2)), and that latency is what the
- * batch-affine MSM waits on once a round (msm_affine.cuh).
+ * Binary extended Euclid (bin_inv.cuh) on the Montgomery representative
+ * A = a R yields A^-1 = a^-1 R^-1; one Montgomery product by R^3 mod m
+ * (CZ_MR3) makes that a^-1 R. Its latency, not Fermat's ~570 dependent
+ * products, is what the batch-affine MSM waits on once a round
+ * (msm_affine.cuh).
  */
 static __device__ __noinline__ CZ_MT CZ_MF(inverse)(const CZ_MT a)
 {
-    if (CZ_MF(is_zero)(a))
-        return a;
-    uint32_t u[CZ_MN], v[CZ_MN], x1[CZ_MN], x2[CZ_MN], d[CZ_MN];
-#pragma unroll
-    for (int i = 0; i < CZ_MN; i++) {
-        u[i] = a.l[i];
-        v[i] = CZ_MMOD[i];
-        x1[i] = i == 0;
-        x2[i] = 0;
-    }
-    /* gcd(u, v) = 1 throughout, so u == v only at u = v = 1 */
-    while (!CZ_MF(bin_is_one)(u) && !CZ_MF(bin_is_one)(v)) {
-        while (!(u[0] & 1u)) {
-            CZ_MF(bin_shr1)(u);
-            CZ_MF(bin_halve)(x1);
-        }
-        while (!(v[0] & 1u)) {
-            CZ_MF(bin_shr1)(v);
-            CZ_MF(bin_halve)(x2);
-        }
-        if (!CZ_MF(bin_sub)(d, u, v)) {
-#pragma unroll
-            for (int i = 0; i < CZ_MN; i++) u[i] = d[i];
-            CZ_MF(bin_sub_mod)(x1, x2);
-        } else {
-            CZ_MF(bin_sub)(v, v, u);
-            CZ_MF(bin_sub_mod)(x2, x1);
-        }
-    }
+    uint32_t m[CZ_MN];
     CZ_MT r, r3;
-    const bool by_u = CZ_MF(bin_is_one)(u);
 #pragma unroll
     for (int i = 0; i < CZ_MN; i++) {
-        r.l[i] = by_u ? x1[i] : x2[i];
+        m[i] = CZ_MMOD[i];
         r3.l[i] = CZ_MR3[i];
     }
+    cz__bin_inverse(r.l, a.l, m, CZ_MN);
     return CZ_MF(mul)(r, r3);
 }

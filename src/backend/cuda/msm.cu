@@ -106,6 +106,21 @@ static int cz__cuda_check(cz_ctx_t *ctx, const char *what)
     return e == cudaSuccess ? CZ_OK : cz__cuda_fail(ctx, e, what);
 }
 
+/* The most local memory (stack) a thread of |kernels| takes; 0 when a query fails. */
+static size_t cz__most_stack(const void *const *kernels, size_t n)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < n; i++) {
+        cudaFuncAttributes a;
+        if (cudaFuncGetAttributes(&a, kernels[i]) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        most = a.localSizeBytes > most ? a.localSizeBytes : most;
+    }
+    return most;
+}
+
 /* ---- planning ---------------------------------------------------------------- */
 
 static unsigned nwin_of(unsigned nbits, unsigned c)

@@ -354,14 +354,5 @@ static size_t cz__aff_stack_bytes(void)
 {
     const void *kernels[] = { (const void *)cz__aff_prefix, (const void *)cz__aff_sums,
                               (const void *)cz__bi_invert, (const void *)cz__aff_store };
-    size_t most = 0;
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-        cudaFuncAttributes at;
-        if (cudaFuncGetAttributes(&at, kernels[i]) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 0;
-        }
-        most = at.localSizeBytes > most ? at.localSizeBytes : most;
-    }
-    return most;
+    return cz__most_stack(kernels, sizeof kernels / sizeof kernels[0]);
 }

@@ -570,16 +570,7 @@ static size_t CZ_KP(stack_bytes)(void)
         (const void *)CZ_KP(sum_groups),     (const void *)CZ_KP(to_jac),
         (const void *)CZ_KP(batch_partial),
     };
-    size_t most = 0;
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-        cudaFuncAttributes a;
-        if (cudaFuncGetAttributes(&a, kernels[i]) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 0;
-        }
-        most = a.localSizeBytes > most ? a.localSizeBytes : most;
-    }
-    return most;
+    return cz__most_stack(kernels, sizeof kernels / sizeof kernels[0]);
 }
 
 #undef CZ__MADD

@@ -1,7 +1,8 @@
 /*
  * backend/cuda/msm_affine.cuh — G1's bucket accumulation in batch-affine
- * rounds (issue 37), included by msm.cu before the G1 kernels, which call
- * cz__g1_affine_pass for a pass when cz__g1_affine_fits.
+ * rounds (issue 37), included by msm.cu after the G1 kernels: their pass
+ * (msm_impl.cuh, CZ_MSM_AFFINE) calls cz__g1_affine_pass, declared ahead,
+ * where the MSM's affine switch is on (cz_cuda_msm_set_affine).
  *
  * The XYZZ accumulation (msm_impl.cuh) adds a bucket's entries one after
  * the other, ~10 products each. Here a bucket's points are summed as a
@@ -33,7 +34,7 @@
  *
  * Memory: none of its own. The sort's second buffers (keys and values,
  * idle once the pass's entries are sorted) hold the lists and tables; a
- * pass whose lists do not fit there takes the XYZZ path (cz__g1_affine_fits).
+ * pass whose lists do not fit there takes the XYZZ path (cz__aff_layout).
  * The lists are bounded on the host: list r + 1 holds at most
  * (U_r + min(U_r, buckets)) / 2 points for U_r in list r, U_0 = the chunk.
  */

@@ -23,7 +23,9 @@
  *     (runs spanning many slices by pointer jumping). Each chunk fills
  *     empty buckets by stores; from the second chunk on they are then
  *     added into the totals by a merge kernel (one thread per bucket, no
- *     divergence).
+ *     divergence). G1, where cz_cuda_msm_set_affine turned it on: each
+ *     bucket's entries summed as a tree in batch-affine rounds instead
+ *     (msm_affine.cuh), then stored the same way.
  *  4. reduce: per segment of S buckets a weighted (running) sum acc_k and a
  *     plain sum run_k; the window's sum_k acc_k + S sum_k k run_k is taken
  *     as sum_k acc_k + S sum_i 2^i U_i (U_i: the run_k with bit i of k set),
@@ -515,7 +517,7 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
     m->device = device;
     m->max_chunk = clamp_chunk(max_chunk);
     m->bucket_cap = CZ__MAX_BUCKET_BYTES;
-    m->affine = false; /* on where measured faster: docs/PERFORMANCE.md */
+    m->affine = false; /* the batch-affine rounds: off until timed on a GPU (cuda.h) */
     m->cap_entries = CZ__ENTRIES_PER_POINT * m->max_chunk;
     m->staging_bytes = m->max_chunk * 32;
     int rc = cz_cuda_set_device(ctx, device);

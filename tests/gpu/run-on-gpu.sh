@@ -161,7 +161,7 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
             esac
             case " $benches " in *" c2affine "*)
                 # the G1 MSMs' batch-affine rounds against the default, alternated, W=2
-                for round in 1 2; do
+                for _ in 1 2; do
                     for flag in "" --msm-affine; do
                         run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
                             --backend cuda --workers-per-device 2 --jobs 3 --quiet $flag

@@ -54,59 +54,84 @@ static int make_values(uint32_t (*v)[12], int cap, const uint32_t *m, int n, uin
     return k;
 }
 
+/* A field as the test needs it: blst's inverse and product on limbs, its modulus and R^3. */
+typedef struct {
+    const char *name;
+    int n;
+    const uint32_t *m, *r3;
+    void (*inverse)(uint32_t *out, const uint32_t *a);
+    void (*mul)(uint32_t *out, const uint32_t *a, const uint32_t *b);
+} field;
+
+static void fp_inverse(uint32_t *out, const uint32_t *a)
+{
+    blst_fp x, y;
+    memcpy(&x, a, sizeof x);
+    blst_fp_inverse(&y, &x);
+    memcpy(out, &y, sizeof y);
+}
+
+static void fp_mul(uint32_t *out, const uint32_t *a, const uint32_t *b)
+{
+    blst_fp x, y, z;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    blst_fp_mul(&z, &x, &y);
+    memcpy(out, &z, sizeof z);
+}
+
+static void fr_inverse(uint32_t *out, const uint32_t *a)
+{
+    blst_fr x, y;
+    memcpy(&x, a, sizeof x);
+    blst_fr_inverse(&y, &x);
+    memcpy(out, &y, sizeof y);
+}
+
+static void fr_mul(uint32_t *out, const uint32_t *a, const uint32_t *b)
+{
+    blst_fr x, y, z;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    blst_fr_mul(&z, &x, &y);
+    memcpy(out, &z, sizeof z);
+}
+
+static void check_field(const field *f, uint64_t seed)
+{
+    enum { COUNT = 400 };
+    static uint32_t v[COUNT][12];
+    const int k = make_values(v, COUNT, f->m, f->n, seed);
+    const uint32_t raw_one[CZ__BIN_MAX] = { 1 };
+    for (int i = 0; i < k; i++) {
+        uint32_t want[CZ__BIN_MAX], got[CZ__BIN_MAX], mont[CZ__BIN_MAX], plain[CZ__BIN_MAX];
+        f->inverse(want, v[i]); /* R^2 / X */
+        cz__bin_inverse(got, v[i], f->m, f->n);
+        f->mul(mont, got, f->r3); /* X^-1 R^3 / R */
+        f->mul(plain, want, raw_one);
+        f->mul(plain, plain, raw_one); /* X^-1 */
+        const size_t bytes = (size_t)f->n * 4;
+        if (memcmp(got, plain, bytes) || memcmp(mont, want, bytes))
+            CZ__FAIL("%s value %d: the binary inverse %s", f->name, i,
+                     memcmp(got, plain, bytes) ? "differs" : "times R^3 differs from blst's");
+    }
+    uint32_t zero[CZ__BIN_MAX] = { 0 }, out[CZ__BIN_MAX];
+    memset(out, 0xff, sizeof out);
+    cz__bin_inverse(out, zero, f->m, f->n);
+    for (int i = 0; i < f->n; i++)
+        CHECK(out[i] == 0); /* the inverse of 0 is 0, as Fermat's */
+}
+
 CZ_TEST(fp_inverse_matches_blst)
 {
-    enum { N = 12, COUNT = 400 };
-    static uint32_t v[COUNT][12];
-    const int k = make_values(v, COUNT, P, N, 381);
-    blst_fp raw_one;
-    memset(&raw_one, 0, sizeof raw_one);
-    raw_one.l[0] = 1;
-    blst_fp r3;
-    memcpy(&r3, P_R3, sizeof r3);
-    for (int i = 0; i < k; i++) {
-        blst_fp x, want, got, mont;
-        memcpy(&x, v[i], sizeof x);
-        blst_fp_inverse(&want, &x); /* R^2 / X */
-        cz__bin_inverse((uint32_t *)&got, v[i], P, N);
-        blst_fp_mul(&mont, &got, &r3); /* X^-1 R^3 / R */
-        blst_fp plain = want;
-        blst_fp_mul(&plain, &plain, &raw_one);
-        blst_fp_mul(&plain, &plain, &raw_one); /* X^-1 */
-        if (memcmp(&got, &plain, sizeof got) || memcmp(&mont, &want, sizeof mont))
-            CZ__FAIL("Fp value %d: the binary inverse %s", i,
-                     memcmp(&got, &plain, sizeof got) ? "differs" : "times R^3 differs from blst's");
-    }
-    uint32_t zero[12] = { 0 }, out[12];
-    memset(out, 0xff, sizeof out);
-    cz__bin_inverse(out, zero, P, N);
-    for (int i = 0; i < N; i++)
-        CHECK(out[i] == 0); /* the inverse of 0 is 0, as Fermat's */
+    const field fp = { "Fp", 12, P, P_R3, fp_inverse, fp_mul };
+    check_field(&fp, 381);
 }
 
 CZ_TEST(fr_inverse_matches_blst)
 {
-    enum { N = 8, COUNT = 400 };
-    static uint32_t v[COUNT][12];
-    const int k = make_values(v, COUNT, R, N, 255);
-    blst_fr raw_one;
-    memset(&raw_one, 0, sizeof raw_one);
-    raw_one.l[0] = 1;
-    blst_fr r3;
-    memcpy(&r3, R_R3, sizeof r3);
-    for (int i = 0; i < k; i++) {
-        blst_fr x, want, got, mont;
-        memcpy(&x, v[i], sizeof x);
-        blst_fr_inverse(&want, &x);
-        cz__bin_inverse((uint32_t *)&got, v[i], R, N);
-        blst_fr_mul(&mont, &got, &r3);
-        blst_fr plain = want;
-        blst_fr_mul(&plain, &plain, &raw_one);
-        blst_fr_mul(&plain, &plain, &raw_one);
-        if (memcmp(&got, &plain, sizeof got) || memcmp(&mont, &want, sizeof mont))
-            CZ__FAIL("Fr value %d: the binary inverse %s", i,
-                     memcmp(&got, &plain, sizeof got) ? "differs" : "times R^3 differs from blst's");
-    }
+    const field fr = { "Fr", 8, R, R_R3, fr_inverse, fr_mul };
+    check_field(&fr, 255);
 }
 
 CZ_TEST_MAIN()

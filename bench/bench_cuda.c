@@ -539,11 +539,12 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
                match ? "true" : "false");
     else {
         printf("MSM %s 2^%u %s (cuda, best of %d; input generated in %.1f s): bases and scalars "
-               "on the device %.2f ms; scalars from host memory %.2f ms",
-               grp->name, log_n, mix, iters, gen_s, dev * 1e3, host * 1e3);
+               "on the device %.2f ms",
+               grp->name, log_n, mix, iters, gen_s, dev * 1e3);
         if (xyzz > 0)
-            printf(" (batch-affine rounds); with XYZZ accumulation %.2f ms (%.3fx)", xyzz * 1e3,
+            printf(" in batch-affine rounds, %.2f ms with XYZZ additions (%.3fx)", xyzz * 1e3,
                    xyzz / dev);
+        printf("; scalars from host memory %.2f ms", host * 1e3);
         if (cpu > 0)
             printf("; cpu %u threads %.1f ms, speedup %.1fx", threads, cpu * 1e3, cpu / dev);
         printf("; results %s\n", match ? "equal" : "DIFFER");

@@ -16,9 +16,9 @@
  * pairing of a bucket's entries); issue 37 asks whether it beats XYZZ on
  * this GPU. The inversions are done one per thread of a separate launch,
  * every lane busy (one thread inverting inside its block would hold the
- * block's other threads idle for the inversion's latency). Not for production paths: the pairs must have distinct x (a zero
- * denominator zeroes its block's inverses; it is detected and reported as
- * CZ_EINVAL).
+ * block's other threads idle for the inversion's latency). Not for
+ * production paths: the pairs must have distinct x (a zero denominator
+ * zeroes its block's inverses; it is detected and reported as CZ_EINVAL).
  */
 #include "backend/cuda/batch_inv.cuh"
 #include "backend/cuda/ec.cuh"
@@ -86,9 +86,10 @@ cz__ab_prefix(cz_dfp *pre, cz_dfp *pexcl, cz_dfp *sexcl, cz_dfp *btot, uint32_t 
 }
 
 /*
- * Kernel 3 (after cz__bi_invert, batch_inv.cuh): thread t's inverse total (the block's inverse times the other
- * threads' totals), then back through its pairs: 1/d_k = (1/P_k) P_(k-1),
- * 1/P_(k-1) = (1/P_k) d_k, and each sum in affine coordinates.
+ * Kernel 3 (after cz__bi_invert, batch_inv.cuh): thread t's inverse total
+ * (the block's inverse times the other threads' totals), then back through
+ * its pairs: 1/d_k = (1/P_k) P_(k-1), 1/P_(k-1) = (1/P_k) d_k, and each sum
+ * in affine coordinates.
  */
 static __global__ void __launch_bounds__(CZ__AB_THREADS)
 cz__ab_sums(cz_g1_aff *out, const cz_dfp *pre, const cz_dfp *pexcl, const cz_dfp *sexcl,

@@ -146,7 +146,7 @@ static __global__ void cz__aff_shrink(uint32_t *next, const uint32_t *cnt, uint3
 {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b < half)
-        next[b] = (uint32_t)(((uint64_t)cnt[b] + (1ull << shift) - 1) >> shift);
+        next[b] = cz__aff_points(cnt[b], shift);
 }
 
 CZ__DI cz_g1_aff cz__aff_point(const cz__aff_round *a, uint32_t s)
@@ -258,11 +258,7 @@ static __global__ void cz__aff_store(cz_g1_xyzz *buckets, cz__aff_round a)
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= a.half || a.cnt[b] == 0)
         return;
-    const cz_g1_xyzz x = cz_g1_xyzz_from_aff(cz__aff_point(&a, a.pos[b]));
-    cz_dfp_store(&buckets[b].X, x.X);
-    cz_dfp_store(&buckets[b].Y, x.Y);
-    cz_dfp_store(&buckets[b].ZZ, x.ZZ);
-    cz_dfp_store(&buckets[b].ZZZ, x.ZZZ);
+    cz__g1_xstore(buckets + b, cz_g1_xyzz_from_aff(cz__aff_point(&a, a.pos[b])));
 }
 
 /* ---- host side ------------------------------------------------------------- */
@@ -282,14 +278,14 @@ static int cz__aff_window(cz_ctx_t *ctx, cz_cuda_msm *m, const cz__aff_ws *ws,
     a.cnt = ws->cnt + wb;
     a.pos = ws->start + wb;
     a.half = half;
+    a.src = ws->src;
+    a.next = ws->next;
     size_t u = cn;
     int rc = CZ_OK;
     for (unsigned r = 0; r < rounds && rc == CZ_OK; r++) {
         a.r = r;
         a.in = r ? ws->list[(r - 1) & 1] : NULL;
         a.out = ws->list[r & 1];
-        a.src = ws->src;
-        a.next = ws->next;
         a.pos_next = ws->pos[r & 1];
         u = cz__aff_next_bound(u, half);
         cz__aff_shrink<<<cz__blocks(half, 256), 256, 0, st>>>(ws->next, a.cnt, half, r + 1);

@@ -63,39 +63,25 @@ typedef struct {
     void (*mul)(uint32_t *out, const uint32_t *a, const uint32_t *b);
 } field;
 
-static void fp_inverse(uint32_t *out, const uint32_t *a)
-{
-    blst_fp x, y;
-    memcpy(&x, a, sizeof x);
-    blst_fp_inverse(&y, &x);
-    memcpy(out, &y, sizeof y);
-}
-
-static void fp_mul(uint32_t *out, const uint32_t *a, const uint32_t *b)
-{
-    blst_fp x, y, z;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    blst_fp_mul(&z, &x, &y);
-    memcpy(out, &z, sizeof z);
-}
-
-static void fr_inverse(uint32_t *out, const uint32_t *a)
-{
-    blst_fr x, y;
-    memcpy(&x, a, sizeof x);
-    blst_fr_inverse(&y, &x);
-    memcpy(out, &y, sizeof y);
-}
-
-static void fr_mul(uint32_t *out, const uint32_t *a, const uint32_t *b)
-{
-    blst_fr x, y, z;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    blst_fr_mul(&z, &x, &y);
-    memcpy(out, &z, sizeof z);
-}
+/* blst's inverse and product of field F (fp, fr) on little-endian limbs */
+#define CZ__BLST_ON_LIMBS(F)                                                   \
+    static void F##_inverse(uint32_t *out, const uint32_t *a)                  \
+    {                                                                          \
+        blst_##F x, y;                                                         \
+        memcpy(&x, a, sizeof x);                                               \
+        blst_##F##_inverse(&y, &x);                                            \
+        memcpy(out, &y, sizeof y);                                             \
+    }                                                                          \
+    static void F##_mul(uint32_t *out, const uint32_t *a, const uint32_t *b)   \
+    {                                                                          \
+        blst_##F x, y, z;                                                      \
+        memcpy(&x, a, sizeof x);                                               \
+        memcpy(&y, b, sizeof y);                                               \
+        blst_##F##_mul(&z, &x, &y);                                            \
+        memcpy(out, &z, sizeof z);                                             \
+    }
+CZ__BLST_ON_LIMBS(fp)
+CZ__BLST_ON_LIMBS(fr)
 
 static void check_field(const field *f, uint64_t seed)
 {

@@ -18,12 +18,9 @@
  * minutes); the two results must be equal bit for bit.
  *
  * MSM: bases resident on the device; scalars on the device (as the H MSM
- * reads them) and from host memory (as the tail MSMs upload them). G1's
- * device-scalar MSM runs its buckets in batch-affine rounds
- * (cz_cuda_msm_set_affine), then again with XYZZ additions: that second
- * run is its baseline, in the same process. Baseline: the CPU MSM on all
- * cores, same bases and scalars, for N <= 22 (or --baseline); all results
- * must be equal.
+ * reads them) and from host memory (as the tail MSMs upload them). Baseline:
+ * the CPU MSM on all cores, same bases and scalars, for N <= 22 (or
+ * --baseline); the results must be equal.
  *
  * PIN: 8 GiB (a 32GiB partition's a and b) of pinned host memory (--gib G, default 8:
  * a and b of a 2^27 partition) by cudaMallocHost (the baseline) and by
@@ -489,11 +486,9 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     cz_cuda_msm_set_profile(m, true);
     cz_cuda_msm_terms td = { .n = n, .scalars = d_scalars, .scalars_on_device = true };
     cz_cuda_msm_terms th = { .n = n, .scalars = s };
-    cz_cuda_msm_profile prof[2];    /* the last device-scalar run, the last host-scalar run */
-    cz_cuda_msm_set_affine(m, !g2); /* G1: the batch-affine rounds, timed against XYZZ below */
+    cz_cuda_msm_profile prof[2]; /* the last device-scalar run, the last host-scalar run */
     int rc_dev = time_msm_cuda(ctx, m, group, &got_dev, d_bases, &td, iters, &dev);
     cz_cuda_msm_last_profile(m, &prof[0]);
-    cz_cuda_msm_set_affine(m, false);
     if (rc_dev != CZ_OK ||
         time_msm_cuda(ctx, m, group, &got_host, d_bases, &th, iters, &host) != CZ_OK) {
         fail(ctx, "cuda msm");
@@ -502,19 +497,6 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     cz_cuda_msm_last_profile(m, &prof[1]);
     match = g2 ? blst_p2_is_equal(&got_dev, &got_host)
                : blst_p1_is_equal((blst_p1 *)&got_dev, (blst_p1 *)&got_host);
-    /* G1's baseline in the same run: the device-scalar MSM with XYZZ accumulation only */
-    double xyzz = -1;
-    cz_cuda_msm_profile prof_xyzz = { 0 };
-    if (!g2) {
-        blst_p1 got_xyzz;
-        int rc = time_msm_cuda(ctx, m, group, &got_xyzz, d_bases, &td, iters, &xyzz);
-        cz_cuda_msm_last_profile(m, &prof_xyzz);
-        if (rc != CZ_OK) {
-            fail(ctx, "cuda msm (xyzz)");
-            goto out;
-        }
-        match = match && blst_p1_is_equal(&got_xyzz, (blst_p1 *)&got_dev);
-    }
     if (baseline) { /* the CPU MSM on all cores, same input: the ratio and the check */
         t0 = cz_bench_now();
         int rc = g2 ? cz_g2_msm(ctx, &want, bases, s, n)
@@ -532,32 +514,21 @@ int cz_bench_msm_cuda(unsigned log_n, int g2, int filecoin, int iters, bool base
     if (json)
         printf("{\"bench\":\"msm\",\"backend\":\"cuda\",\"group\":\"%s\",\"mix\":\"%s\",\"n\":%zu,"
                "\"log_n\":%u,\"iters\":%d,\"resident_ms\":%.3f,\"host_scalars_ms\":%.3f,"
-               "\"xyzz_ms\":%.3f,\"affine_passes\":%u,"
                "\"baseline_cpu_ms\":%.3f,\"baseline_threads\":%u,\"speedup\":%.2f,\"match\":%s}\n",
-               grp->name, mix, n, log_n, iters, dev * 1e3, host * 1e3, xyzz * 1e3,
-               prof[0].affine_passes, cpu * 1e3, threads, cpu > 0 ? cpu / dev : 0.0,
-               match ? "true" : "false");
+               grp->name, mix, n, log_n, iters, dev * 1e3, host * 1e3, cpu * 1e3, threads,
+               cpu > 0 ? cpu / dev : 0.0, match ? "true" : "false");
     else {
         printf("MSM %s 2^%u %s (cuda, best of %d; input generated in %.1f s): bases and scalars "
-               "on the device %.2f ms",
-               grp->name, log_n, mix, iters, gen_s, dev * 1e3);
-        if (xyzz > 0)
-            printf(" in batch-affine rounds, %.2f ms with XYZZ additions (%.3fx)", xyzz * 1e3,
-                   xyzz / dev);
-        printf("; scalars from host memory %.2f ms", host * 1e3);
+               "on the device %.2f ms; scalars from host memory %.2f ms",
+               grp->name, log_n, mix, iters, gen_s, dev * 1e3, host * 1e3);
         if (cpu > 0)
             printf("; cpu %u threads %.1f ms, speedup %.1fx", threads, cpu * 1e3, cpu / dev);
         printf("; results %s\n", match ? "equal" : "DIFFER");
-        const cz_cuda_msm_profile *runs[3] = { &prof[0], &prof[1], g2 ? NULL : &prof_xyzz };
-        const char *names[3] = { g2 ? "device-scalar" : "device-scalar batch-affine", "host-scalar",
-                                 "device-scalar XYZZ" };
-        for (int k = 0; k < 3; k++) {
-            const cz_cuda_msm_profile *pr = runs[k];
-            if (!pr)
-                continue;
-            printf("  last %s run: c=%u, %u windows, %u pass(es), %u batch-affine: digits %.2f ms, "
-                   "sort %.2f, accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
-                   names[k], pr->c, pr->nwin, pr->passes, pr->affine_passes, pr->digits_ms,
+        for (int k = 0; k < 2; k++) {
+            const cz_cuda_msm_profile *pr = &prof[k];
+            printf("  last %s run: c=%u, %u windows, %u pass(es): digits %.2f ms, sort %.2f, "
+                   "accumulate %.2f, join %.2f, merge %.2f, reduce %.2f\n",
+                   k ? "host-scalar" : "device-scalar", pr->c, pr->nwin, pr->passes, pr->digits_ms,
                    pr->sort_ms, pr->accumulate_ms, pr->join_ms, pr->merge_ms, pr->reduce_ms);
         }
     }

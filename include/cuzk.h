@@ -171,11 +171,6 @@ typedef struct cz_prover_config {
                                     * slot takes stay pageable, and its region copies them
                                     * through bounce buffers (false, the default: page-locked
                                     * where they are before the region, copied by DMA alone) */
-    bool cuda_msm_affine;    /* GPUs: the G1 MSMs sum their buckets in batch-affine
-                                    * rounds, one shared inversion per 4096 additions, where
-                                    * the rounds' lists fit the MSM's workspace (false, the
-                                    * default until measured on a GPU: XYZZ additions); the
-                                    * same proofs either way */
     uint64_t reserved[14];   /* must be zero: cz_prover_config_init (STRUCTS THAT GROW) */
 } cz_prover_config_t;
 

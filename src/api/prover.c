@@ -119,7 +119,6 @@ static int make_backends(cz_prover_t *p, cz_ctx_t *ctx)
                                      .g2_on_cpu = p->cfg.cuda_g2_on_cpu,
                                      .max_batch = p->cfg.cuda_max_batch,
                                      .no_pin_ab = p->cfg.cuda_no_pin_ab,
-                                     .msm_affine = p->cfg.cuda_msm_affine,
                                      .host_gate = cz_engine_gate(&p->gate) };
     for (size_t d = 0; d < count; d++) {
         rc = cz_backend_new_opts(ctx, &p->backends[d], kind, (int)(first + d), &copts);

@@ -342,8 +342,6 @@ typedef struct cz_cuda_backend_opts {
     bool no_pin_ab;           /* ops->pin leaves a and b the region uploads pageable: they go
                                 * through bounce buffers (false, the default: page-locked in
                                 * place; cz_prover_config_t.cuda_no_pin_ab) */
-    bool msm_affine;          /* the G1 MSMs in batch-affine rounds where they fit
-                                * (cz_cuda_msm_set_affine; cz_prover_config_t.cuda_msm_affine) */
 } cz_cuda_backend_opts_t;
 
 int cz_cuda_backend_new(cz_ctx_t *ctx, cz_backend_t **out, int device_index,

@@ -73,7 +73,6 @@ static int make_prover(cz_ctx_t *ctx, const cz_c2_random_opts_t *o, cz_prover_t 
     cfg.timeline = o->timeline_path;
     cfg.timeline_capture = true; /* the device efficiency below */
     cfg.cuda_no_pin_ab = o->no_pin_ab;
-    cfg.cuda_msm_affine = o->msm_affine;
     cz_error_t err;
     return lib_fail(ctx, cz_prover_new(p, &cfg, &err), &err);
 }

@@ -29,7 +29,6 @@ typedef struct cz_c2_random_opts {
                                 * backend's default; 1: none) */
     size_t memory_budget;    /* the engine's host budget (0: physical memory less its margin) */
     bool no_pin_ab;          /* cz_prover_config_t.cuda_no_pin_ab */
-    bool msm_affine;         /* cz_prover_config_t.cuda_msm_affine */
 } cz_c2_random_opts_t;
 int cz_cli_c2_random(const cz_c2_random_opts_t *o);
 

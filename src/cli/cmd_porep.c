@@ -228,7 +228,7 @@ typedef struct {
     const char *timeline_path, *svg_path;
     size_t workers, threads, device, jobs, device_mem_limit, batch, memory_budget;
     uint64_t seed;
-    bool quiet, random_params, dry_run, json, no_pin_ab, msm_affine;
+    bool quiet, random_params, dry_run, json, no_pin_ab;
 } c2_prove_opts_t;
 
 static const char *const C2_KIND[] = { "porep-c2", NULL };
@@ -278,8 +278,6 @@ static const cz_opt C2_PROVE_OPTS[] = {
           "host memory for partitions in flight and pinned params (0: physical less an eighth)" },
     { "no-pin-ab", 0, CZ_O_FLAG(c2_prove_opts_t, no_pin_ab),
       .help = "CUDA, measurements: a and b no staging slot takes stay pageable" },
-    { "msm-affine", 0, CZ_O_FLAG(c2_prove_opts_t, msm_affine),
-      .help = "CUDA, measurements: G1 MSM buckets in batch-affine rounds" },
 };
 static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(EXCLUSIVE, "random-params", "params", "params-dir"),
@@ -297,7 +295,6 @@ static const cz_opt_rule C2_PROVE_RULES[] = {
     CZ_RULE(NEEDS, "batch", "random-params"),
     CZ_RULE(NEEDS, "memory-budget", "random-params"),
     CZ_RULE(NEEDS, "no-pin-ab", "random-params"),
-    CZ_RULE(NEEDS, "msm-affine", "random-params"),
 };
 static const cz_opts_spec C2_PROVE_SPEC = {
     .cmd = "cuzk prove",
@@ -309,7 +306,7 @@ static const cz_opts_spec C2_PROVE_SPEC = {
         "                  [--workers-per-device W] [--threads T] [--backend B] [--device N]\n"
         "                  [--timeline LOG] [--svg OUT.svg] [--seed N] [--json] [--quiet]\n"
         "                  [--jobs N] [--device-mem-limit BYTES] [--batch K]\n"
-        "                  [--memory-budget BYTES] [--no-pin-ab] [--msm-affine]\n",
+        "                  [--memory-budget BYTES] [--no-pin-ab]\n",
     .about = "  SealCommit phase 2 in this process: every partition of the C1 is synthesized\n"
              "  (after a native check of the C1), proved through the engine (W workers) on\n"
              "  the backend: cpu, cuda (GPU N; fails with the reason when unusable) or auto\n"
@@ -340,9 +337,6 @@ static const cz_opts_spec C2_PROVE_SPEC = {
              "  --no-pin-ab: a and b that no device staging slot takes stay pageable and the\n"
              "  region copies them through bounce buffers (default: page-locked where they\n"
              "  are before the region, copied by DMA).\n"
-             "  --msm-affine: the G1 MSMs sum their buckets in batch-affine rounds (one\n"
-             "  shared inversion per 4096 additions) where the rounds fit (default: XYZZ\n"
-             "  additions, until the rounds are measured faster on a GPU).\n"
              "  Through cuzkd: `cuzk submit --kind porep-c2 --input-path C1 --params NAME`.\n"
              "  Exit 0 on success, 1 on failure, 2 on usage errors.\n",
     CZ_OPTS(C2_PROVE_OPTS),
@@ -460,8 +454,7 @@ int cmd_prove_porep_c2(int argc, char **argv)
                                    o.device_mem_limit,
                                    (unsigned)o.batch,
                                    o.memory_budget,
-                                   o.no_pin_ab,
-                                   o.msm_affine };
+                                   o.no_pin_ab };
         return cz_cli_c2_random(&ro);
     }
     cz_ctx_t *ctx;

@@ -104,7 +104,6 @@ static void structs(void)
     F(cz_prover_config_t, reserved_pad);
     F(cz_prover_config_t, timeline_capture);
     F(cz_prover_config_t, cuda_no_pin_ab);
-    F(cz_prover_config_t, cuda_msm_affine);
     F(cz_prover_config_t, reserved);
     END();
 

@@ -26,9 +26,7 @@
 #                     "snap": a whole 32GiB SnapDeals update, random params; "pin": pinning
 #                     8 GiB of host memory two ways; "c2steady": 3 32GiB C2 jobs at once, W=2, W=1
 #                     (CUZK_GPU_STEADY_W: which W); "fmul": Montgomery products, CIOS vs FP64 limbs;
-#                     "affine": one G1 addition, XYZZ vs batch-affine with a shared inversion;
-#                     "c2affine": 3 32GiB C2 jobs at once, W=2, the G1 MSMs' batch-affine
-#                     rounds (--msm-affine) and the default alternated, twice)
+#                     "affine": one G1 addition, XYZZ vs batch-affine with a shared inversion)
 # Exit status: 0 when the build and every GPU test and benchmark passed.
 set -uo pipefail
 
@@ -68,8 +66,7 @@ run env CUZK_NO_APT=1 scripts/deps.sh "$build" || exit 1
 # ---- build ------------------------------------------------------------------
 run cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     ${archs:+-DCMAKE_CUDA_ARCHITECTURES="$archs"} -DBLST_DIR="$blst" || exit 1
-gpu_targets="test_cuda_field test_cuda_ntt test_cuda_msm test_cuda_backend test_cpu_h test_msm_rounds
-    test_bin_inverse cuzk-cli"
+gpu_targets="test_cuda_field test_cuda_ntt test_cuda_msm test_cuda_backend test_cpu_h test_bin_inverse cuzk-cli"
 if [ "${CUZK_GPU_FULL:-1}" = 0 ]; then
     run cmake --build "$build" -j "$jobs" --target $gpu_targets || exit 1
 elif ! run cmake --build "$build" -j "$jobs"; then
@@ -81,7 +78,7 @@ fi
 # ---- tests --------------------------------------------------------------------
 if [ "${CUZK_GPU_TESTS:-1}" != 0 ]; then
     run ctest --test-dir "$build" -L gpu --output-on-failure --timeout 900
-    run ctest --test-dir "$build" -R '^(test_cpu_h|test_msm_rounds|test_bin_inverse)$' --output-on-failure
+    run ctest --test-dir "$build" -R '^(test_cpu_h|test_bin_inverse)$' --output-on-failure
 fi
 
 # ---- benchmarks ---------------------------------------------------------------
@@ -138,7 +135,7 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
         # CPU only: can synthesis keep this host's GPU busy? (docs/PERFORMANCE.md)
         run "$cuzk" bench synth --sparse 32GiB --iters 3 --no-baseline ;;
     esac
-    case " $benches " in *" c2 "*|*" c2steady "*|*" c2affine "*)
+    case " $benches " in *" c2 "*|*" c2steady "*)
         # TIMING ONLY: a sparse 32GiB C1 (seconds), then every one of its 10
         # partitions synthesized and proved through the engine on the GPU with
         # random params of the partition's exact shape (not verified). The
@@ -157,15 +154,6 @@ if [ "${CUZK_GPU_BENCH:-1}" != 0 ]; then
                     run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
                         --backend cuda --workers-per-device "$w" --jobs 3 --quiet \
                         --timeline "$logdir/c2-32g-steady-w$w.log" --svg "$logdir/c2-32g-steady-w$w.svg"
-                done ;;
-            esac
-            case " $benches " in *" c2affine "*)
-                # the G1 MSMs' batch-affine rounds against the default, alternated, W=2
-                for _ in 1 2; do
-                    for flag in "" --msm-affine; do
-                        run /usr/bin/time -v "$cuzk" prove --kind porep-c2 --c1 "$c1" --random-params \
-                            --backend cuda --workers-per-device 2 --jobs 3 --quiet $flag
-                    done
                 done ;;
             esac
         fi ;;

@@ -775,20 +775,6 @@ CZ_TEST(batched_partitions_share_streamed_windows_same_bytes)
 }
 
 /*
- * The G1 MSMs in batch-affine rounds (opts.msm_affine): the CPU's bytes with
- * every params vector resident, and with every vector streamed in batches.
- */
-CZ_TEST(g1_batch_affine_rounds_same_bytes)
-{
-    if (!gpu_or_skip())
-        return;
-    cz_cuda_backend_opts_t resident = { .msm_affine = true };
-    batch_same_bytes("resident, batch-affine", "bench:4096", &resident, 2, 2, 1);
-    cz_cuda_backend_opts_t streamed = { .min_plan = 1, .msm_affine = true };
-    batch_same_bytes("streamed, batch-affine", "bench:20000", &streamed, 2, 2, 2);
-}
-
-/*
  * Where the tails stream and no tails slot holds the splits (the first
  * region: none is sized yet), the region puts them in the H result's spent
  * buffer before the tails (the default; 1 MiB at bench:20000's 2^15: L's

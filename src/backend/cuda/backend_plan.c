@@ -147,7 +147,6 @@ int cz__cb_msm_room(cz_ctx_t *ctx, cuda_backend_t *cb)
         if ((rc = cz_cuda_msm_new(ctx, &cb->msm, cb->base.device_index, chunk)) != CZ_OK)
             return rc;
         cb->msm_chunk = chunk;
-        cz_cuda_msm_set_affine(cb->msm, cb->opts.msm_affine);
     }
     if (cb->msm)
         cz_cuda_msm_set_bucket_cap(cb->msm, p->bucket_cap);

@@ -1,6 +1,6 @@
 /*
  * backend/cuda/batch_inv.cuh — Montgomery's trick across a thread block, for
- * G1's batch-affine additions (msm_affine.cuh, affine_bench.cu).
+ * batch-affine G1 additions (affine_bench.cu: `cuzk bench affine`).
  *
  * Each thread of a block of CZ__BI_THREADS multiplies its own denominators
  * into one product; cz__bi_block_scan then gives every thread the products

@@ -397,18 +397,9 @@ int cz_cuda_msm_run(cz_ctx_t *ctx, cz_cuda_msm *m, int group, void *out, const v
 typedef struct {
     float digits_ms, sort_ms, accumulate_ms, join_ms, merge_ms, reduce_ms;
     unsigned passes, c, nwin; /* (chunk, window group) passes, window bits, windows */
-    unsigned affine_passes;   /* of them, accumulated in batch-affine rounds */
 } cz_cuda_msm_profile;
 void cz_cuda_msm_last_profile(const cz_cuda_msm *m, cz_cuda_msm_profile *out);
 void cz_cuda_msm_set_profile(cz_cuda_msm *m, bool timed); /* not while an MSM runs */
-/*
- * G1's bucket accumulation in batch-affine rounds (msm_affine.cuh) where a
- * pass's lists fit in the sort's idle buffers; off (as from
- * cz_cuda_msm_new: not yet timed on a GPU): every pass sums its buckets
- * with XYZZ mixed additions. The same result either way; `cuzk bench msm`
- * times both. Not while an MSM runs.
- */
-void cz_cuda_msm_set_affine(cz_cuda_msm *m, bool on);
 /*
  * out = sum of d_bases[i] over the set bits i < n of |bitmap| (bits past n
  * ignored), in host memory or, with |bitmap_on_device|, device memory.

@@ -23,9 +23,7 @@
  *     (runs spanning many slices by pointer jumping). Each chunk fills
  *     empty buckets by stores; from the second chunk on they are then
  *     added into the totals by a merge kernel (one thread per bucket, no
- *     divergence). G1, where cz_cuda_msm_set_affine turned it on: each
- *     bucket's entries summed as a tree in batch-affine rounds instead
- *     (msm_affine.cuh), then stored the same way.
+ *     divergence).
  *  4. reduce: per segment of S buckets a weighted (running) sum acc_k and a
  *     plain sum run_k; the window's sum_k acc_k + S sum_k k run_k is taken
  *     as sum_k acc_k + S sum_i 2^i U_i (U_i: the run_k with bit i of k set),
@@ -44,7 +42,6 @@
 
 #include <blst.h>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "backend/cuda/ec.cuh"
 #include "backend/cuda/internal.cuh"
@@ -90,7 +87,6 @@ struct cz_cuda_msm {
     cudaEvent_t ev[7];                    /* profile marks (CZ__PROF_*), then the end */
     cz_cuda_msm_profile prof;             /* of the last MSM */
     bool timed;                           /* cz_cuda_msm_set_profile: the phases timed */
-    bool affine;                          /* cz_cuda_msm_set_affine: G1 in batch-affine rounds */
 };
 
 enum { CZ__PROF_START, CZ__PROF_DIGITS, CZ__PROF_SORT, CZ__PROF_ACCUMULATE, CZ__PROF_JOIN,
@@ -106,21 +102,6 @@ static int cz__cuda_check(cz_ctx_t *ctx, const char *what)
 {
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? CZ_OK : cz__cuda_fail(ctx, e, what);
-}
-
-/* The most local memory (stack) a thread of |kernels| takes; 0 when a query fails. */
-static size_t cz__most_stack(const void *const *kernels, size_t n)
-{
-    size_t most = 0;
-    for (size_t i = 0; i < n; i++) {
-        cudaFuncAttributes a;
-        if (cudaFuncGetAttributes(&a, kernels[i]) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 0;
-        }
-        most = a.localSizeBytes > most ? a.localSizeBytes : most;
-    }
-    return most;
 }
 
 /* ---- planning ---------------------------------------------------------------- */
@@ -288,11 +269,6 @@ extern "C" void cz_cuda_msm_set_profile(cz_cuda_msm *m, bool timed)
     m->timed = timed;
 }
 
-extern "C" void cz_cuda_msm_set_affine(cz_cuda_msm *m, bool on)
-{
-    m->affine = on;
-}
-
 /* ---- digits and sort (group-independent) ------------------------------------ */
 
 /*
@@ -413,11 +389,6 @@ static int cz__msm_sort(cz_ctx_t *ctx, cz_cuda_msm *m, const cz__msm_plan *pl, u
 
 /* ---- the groups ---------------------------------------------------------------- */
 
-static int cz__g1_affine_pass(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_g1_aff *bases,
-                              const cz__msm_plan *pl, const uint32_t *keys, const uint32_t *vals,
-                              uint32_t total, uint32_t cn, unsigned wn, cz_g1_xyzz *buckets,
-                              bool *done); /* msm_affine.cuh, below */
-
 #define CZ_EF cz_dfp
 #define CZ_EFN(x) cz_dfp_##x
 #define CZ_EP(x) cz_g1_##x
@@ -425,7 +396,6 @@ static int cz__g1_affine_pass(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_g1_aff *ba
 #define CZ_MSM_INLINE_MADD 1
 /* lazy (one reduction a bucket): G1 2^27 accumulation 714.6 -> 705.6 ms on the H200 */
 #define CZ_MSM_LAZY_MADD 1
-#define CZ_MSM_AFFINE 1
 #include "backend/cuda/msm_impl.cuh"
 #undef CZ_EF
 #undef CZ_EFN
@@ -433,9 +403,6 @@ static int cz__g1_affine_pass(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_g1_aff *ba
 #undef CZ_KP
 #undef CZ_MSM_INLINE_MADD
 #undef CZ_MSM_LAZY_MADD
-#undef CZ_MSM_AFFINE
-
-#include "backend/cuda/msm_affine.cuh"
 
 #define CZ_EF cz_dfp2
 #define CZ_EFN(x) cz_dfp2_##x
@@ -444,7 +411,6 @@ static int cz__g1_affine_pass(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_g1_aff *ba
 #define CZ_MSM_INLINE_MADD 1
 /* not lazy: ptxas spilled 1434 bytes (262 reduced) and G2 2^20 accumulated 24.5 -> 27.7 ms */
 #define CZ_MSM_LAZY_MADD 0
-#define CZ_MSM_AFFINE 0
 #include "backend/cuda/msm_impl.cuh"
 #undef CZ_EF
 #undef CZ_EFN
@@ -452,7 +418,6 @@ static int cz__g1_affine_pass(cz_ctx_t *ctx, cz_cuda_msm *m, const cz_g1_aff *ba
 #undef CZ_KP
 #undef CZ_MSM_INLINE_MADD
 #undef CZ_MSM_LAZY_MADD
-#undef CZ_MSM_AFFINE
 
 /* ---- the C API ------------------------------------------------------------------- */
 
@@ -482,9 +447,8 @@ extern "C" size_t cz_cuda_msm_mem_bytes(size_t max_chunk)
 
 extern "C" size_t cz_cuda_msm_stack_bytes(void)
 {
-    const size_t g1 = cz__g1_stack_bytes(), g2 = cz__g2_stack_bytes(), aff = cz__aff_stack_bytes();
-    const size_t most = g1 > g2 ? g1 : g2;
-    return aff > most ? aff : most;
+    const size_t g1 = cz__g1_stack_bytes(), g2 = cz__g2_stack_bytes();
+    return g1 > g2 ? g1 : g2;
 }
 
 extern "C" void cz_cuda_msm_free(cz_cuda_msm *m)
@@ -517,7 +481,6 @@ extern "C" int cz_cuda_msm_new(cz_ctx_t *ctx, cz_cuda_msm **out, int device, siz
     m->device = device;
     m->max_chunk = clamp_chunk(max_chunk);
     m->bucket_cap = CZ__MAX_BUCKET_BYTES;
-    m->affine = false; /* the batch-affine rounds: off until timed on a GPU (cuda.h) */
     m->cap_entries = CZ__ENTRIES_PER_POINT * m->max_chunk;
     m->staging_bytes = m->max_chunk * 32;
     int rc = cz_cuda_set_device(ctx, device);

@@ -6,8 +6,6 @@
  *   CZ_KP(x)                     the prefix of what is declared here
  *   CZ_MSM_INLINE_MADD           1: the hot mixed addition is inlined
  *   CZ_MSM_LAZY_MADD             1: ... on lazy coordinates (xyzz_madd_lz)
- *   CZ_MSM_AFFINE                1: a pass may accumulate in batch-affine
- *                                rounds (cz__g1_affine_pass, msm_affine.cuh)
  * The algorithm and the memory layout are described in msm.cu.
  *
  * Code size: only the mixed addition in the two hot loops (accumulate and
@@ -424,20 +422,6 @@ static int CZ_KP(msm_pass)(cz_ctx_t *ctx, cz_cuda_msm *m, const AFF *bases,
     if ((rc = cz__msm_sort(ctx, m, pl, total, &keys, &vals)) != CZ_OK)
         return rc;
     cz__msm_prof_mark(m, CZ__PROF_SORT);
-#if CZ_MSM_AFFINE
-    if (m->affine) {
-        bool done = false;
-        if ((rc = cz__g1_affine_pass(ctx, m, bases, pl, keys, vals, total, cn, wn, buckets,
-                                     &done)) != CZ_OK)
-            return rc;
-        if (done) { /* no runs to join: each bucket was stored whole */
-            m->prof.affine_passes++;
-            cz__msm_prof_mark(m, CZ__PROF_ACCUMULATE);
-            cz__msm_prof_mark(m, CZ__PROF_JOIN);
-            return w0 + wn < pl->nwin ? cz__msm_prof_pass_end(ctx, m, CZ__PROF_JOIN) : CZ_OK;
-        }
-    }
-#endif
     const uint32_t K = cz__msm_run_len(total, nb);
     const uint32_t threads = (total + K - 1) / K;
     CZ_KP(msm_accumulate)<<<cz__blocks(threads, 128), 128, 0, st>>>(
@@ -570,7 +554,16 @@ static size_t CZ_KP(stack_bytes)(void)
         (const void *)CZ_KP(sum_groups),     (const void *)CZ_KP(to_jac),
         (const void *)CZ_KP(batch_partial),
     };
-    return cz__most_stack(kernels, sizeof kernels / sizeof kernels[0]);
+    size_t most = 0;
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        cudaFuncAttributes a;
+        if (cudaFuncGetAttributes(&a, kernels[i]) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        most = a.localSizeBytes > most ? a.localSizeBytes : most;
+    }
+    return most;
 }
 
 #undef CZ__MADD

@@ -14,6 +14,7 @@
  * atomics outside the lock.
  */
 #include "core/pool.h"
+#include "core/thread_name.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -78,6 +79,7 @@ static void work_on(section_t *s)
 static void *worker_main(void *p)
 {
     cz_pool_t *pool = p;
+    cz_thread_name("cz-pool");
     pthread_mutex_lock(&pool->mu);
     for (;;) {
         while (!pool->stop && pool->head == NULL)

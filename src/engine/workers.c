@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/thread_name.h"
 #include "engine/engine_int.h"
 
 struct worker {
@@ -263,6 +264,7 @@ static void *synth_main(void *argp)
 {
     synth_arg_t *a = argp;
     cz_engine_t *e = a->e;
+    cz_thread_name("cz-synth%u", a->index);
     cz_ctx_t *ctx = NULL;
     if (cz_ctx_new(&ctx, e->pool, 0) != CZ_OK) {
         cz_mutex_lock(&e->mu);
@@ -386,6 +388,7 @@ static void prep_one(worker_t *w, part_t *p)
 static void *prep_main(void *argp)
 {
     worker_t *w = argp;
+    cz_thread_name("cz-prep%zu.%u", w->device, w->index);
     cz_mutex_lock(&w->pmu);
     for (;;) {
         while (w->prep_done == w->prep_n && w->rel_done == w->rel_n && !w->prep_stop)
@@ -708,6 +711,7 @@ static void *device_main(void *argp)
 {
     worker_t *w = argp;
     cz_engine_t *e = w->e;
+    cz_thread_name("cz-dev%zu.%u", w->device, w->index);
     part_t *p;
     while ((p = pop_device_queue(w))) {
         if (atomic_load(&p->job->canceled)) {

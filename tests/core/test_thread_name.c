@@ -5,8 +5,10 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/pool.h"
 #include "core/thread_name.h"
@@ -52,21 +54,29 @@ static unsigned threads_named(const char *name)
     return n;
 }
 
-static void nothing(void *arg, size_t begin, size_t end, unsigned slot)
+/*
+ * Each chunk waits until all four threads of the pool hold one (a worker
+ * names itself before it takes work), so the section returns only once
+ * every worker has started; bounded, so a broken pool fails, not hangs.
+ */
+static void meet(void *arg, size_t begin, size_t end, unsigned slot)
 {
-    (void)arg;
+    atomic_uint *arrived = arg;
     (void)begin;
     (void)end;
     (void)slot;
+    atomic_fetch_add(arrived, 1);
+    for (int ms = 0; ms < 10000 && atomic_load(arrived) < 4; ms++)
+        usleep(1000);
 }
 
 CZ_TEST(the_pools_threads_are_named)
 {
     cz_pool_t *pool = NULL;
     CHECK_OK(cz_pool_new(&pool, 4));
-    /* a section makes sure every worker has started (and named itself) */
-    for (int k = 0; k < 50 && threads_named("cz-pool") < 3; k++)
-        cz_pool_for(pool, 64, 1, nothing, NULL);
+    atomic_uint arrived = 0;
+    cz_pool_for(pool, 4, 1, meet, &arrived);
+    CHECK_EQ_INT(atomic_load(&arrived), 4);
     CHECK_EQ_INT(threads_named("cz-pool"), 3); /* the calling thread is the fourth */
     cz_pool_free(pool);
 }
